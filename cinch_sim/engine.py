@@ -1,0 +1,219 @@
+"""Runs the kernel over chunks of hands: the bridge between Python objects and arrays.
+
+Coerces rules, policies and conditions into the exact dtypes the kernel's
+signature names, calls it chunk by chunk (so a caller can aggregate as it goes,
+report progress and stop cleanly on Ctrl-C), and turns a policy's illegal
+choice into a one-line error naming the policy and the seat.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import layout as L
+from .cards import format_card
+from .policy import KINDS, Policy, PolicyError, load_policy
+from .rules import Rules
+from .signatures import N_PARAMS
+
+SEAT_NAMES = ("eldest", "second", "third", "dealer")
+
+
+def seat_name(seat: int, dealer: int, players: int = 4) -> str:
+    """Seat relative to the dealer, as tables name it (eldest ... dealer)."""
+    rel = (seat - dealer - 1) % players
+    if players == 4:
+        return SEAT_NAMES[rel]
+    return "dealer" if rel == players - 1 else f"seat+{rel + 1}"
+
+
+@dataclass
+class PolicySet:
+    """One policy per seat for each plug point."""
+
+    bid: list[Policy]
+    trump: list[Policy]
+    discard: list[Policy]
+    play: list[Policy]
+
+    @classmethod
+    def from_specs(
+        cls,
+        players: int = 4,
+        bid: str | Sequence[str] = "heuristic",
+        trump: str | Sequence[str] = "heuristic",
+        discard: str | Sequence[str] = "heuristic",
+        play: str | Sequence[str] = "heuristic",
+    ) -> PolicySet:
+        loaded = {}
+        for kind, spec in zip(KINDS, (bid, trump, discard, play), strict=True):
+            specs = [spec] * players if isinstance(spec, str) else list(spec)
+            if len(specs) != players:
+                raise PolicyError(f"{kind}: {len(specs)} policies given for {players} seats")
+            cache: dict[str, Policy] = {}
+            for s in specs:
+                if s not in cache:
+                    cache[s] = load_policy(kind, s)
+            loaded[kind] = [cache[s] for s in specs]
+        return cls(**loaded)
+
+    def by_kind(self) -> dict[str, list[Policy]]:
+        return {"bid": self.bid, "trump": self.trump, "discard": self.discard, "play": self.play}
+
+    def describe(self) -> dict[str, list[str]]:
+        return {k: [p.spec for p in v] for k, v in self.by_kind().items()}
+
+    def tuples(self) -> tuple[tuple, ...]:
+        """Four tuples of MAX_PLAYERS functions (unused seats repeat seat 0)."""
+        out = []
+        for pols in self.by_kind().values():
+            fns = [p.func for p in pols]
+            fns += [fns[0]] * (L.MAX_PLAYERS - len(fns))
+            out.append(tuple(fns))
+        return tuple(out)
+
+    def params(self) -> np.ndarray:
+        a = np.zeros((4, L.MAX_PLAYERS, N_PARAMS))
+        for k, pols in enumerate(self.by_kind().values()):
+            for s, p in enumerate(pols):
+                a[k, s] = p.param_vector()
+        return a
+
+
+@dataclass
+class Conditions:
+    """Conditions on every hand of a batch (used by the hand advisor)."""
+
+    fixed: dict[int, int] = field(default_factory=dict)  # seat -> card mask
+    force_maker: int = -1
+    force_trump: int = -1
+    force_bid: int = 0
+    required_bids: list[int] = field(default_factory=list)  # BID_PASS or bid, in order
+    deck: list[int] | None = None  # exact deal order (52 cards, as T_DECK): no shuffle
+
+    def to_setup(self, dealer: int, offset: int = 0) -> np.ndarray:
+        s = np.zeros(L.S_LEN, dtype=np.int64)
+        s[L.S_DEALER] = dealer
+        for seat, mask in self.fixed.items():
+            s[L.S_FIXED + seat] = mask
+        s[L.S_FORCE_MAKER] = self.force_maker
+        s[L.S_FORCE_TRUMP] = self.force_trump
+        s[L.S_FORCE_BID] = self.force_bid
+        s[L.S_N_REQUIRED] = len(self.required_bids)
+        for i, b in enumerate(self.required_bids):
+            s[L.S_REQUIRED + i] = b
+        s[L.S_HAND_OFFSET] = offset
+        if self.deck is not None:
+            if sorted(self.deck) != list(range(52)):
+                raise ValueError("a given deck must hold each of the 52 cards once")
+            s[L.S_DECK_GIVEN] = 1
+            s[L.S_DECK : L.S_DECK + 52] = self.deck
+        return s
+
+
+def _kernel():
+    """Import the kernel lazily: --help and light commands stay instant."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from .kernel import simulate_hands
+    return simulate_hands
+
+
+def run_chunk(
+    rules: Rules,
+    policies: PolicySet,
+    seed: int,
+    offset: int,
+    n: int,
+    dealer: int = 3,
+    conditions: Conditions | None = None,
+    trace: bool = False,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Play hands offset..offset+n-1; return (result rows, trace rows)."""
+    kern = _kernel()
+    cond = conditions or Conditions()
+    out = np.zeros((n, L.H_LEN), dtype=np.int32)
+    tr = np.zeros((n if trace else 0, L.T_LEN), dtype=np.int64)
+    bid_p, trump_p, disc_p, play_p = policies.tuples()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        kern(
+            rules.to_array(),
+            cond.to_setup(dealer, offset),
+            np.uint64(seed % (1 << 64)),
+            np.int64(offset),
+            np.int64(n),
+            bid_p,
+            trump_p,
+            disc_p,
+            play_p,
+            policies.params(),
+            out,
+            tr,
+        )
+    check_errors(out, policies, dealer, rules.players)
+    return out, tr
+
+
+def check_errors(out: np.ndarray, policies: PolicySet, dealer: int, players: int) -> None:
+    bad = np.flatnonzero(out[:, L.H_ERROR])
+    if bad.size == 0:
+        return
+    row = out[bad[0]]
+    kind = L.KIND_NAMES[row[L.H_ERROR_KIND]]
+    seat = int(row[L.H_ERROR_SEAT])
+    value = int(row[L.H_ERROR_VALUE])
+    spec = policies.by_kind()[kind][seat].spec
+    what = {
+        "bid": f"an illegal bid {value}",
+        "trump": f"an illegal suit {value}",
+        "discard": f"an illegal set of cards to keep (mask {value:#x})",
+        "play": f"an illegal card {format_card(value) if 0 <= value < 52 else value}",
+    }[kind]
+    raise PolicyError(
+        f"{kind} policy {spec!r} at seat {seat} ({seat_name(seat, dealer, players)}) "
+        f"returned {what}"
+    )
+
+
+def iter_chunks(
+    rules: Rules,
+    policies: PolicySet,
+    hands: int,
+    seed: int,
+    dealer: int = 3,
+    chunk: int = 65536,
+    threads: int | None = None,
+    conditions: Conditions | None = None,
+    trace: bool = False,
+    start: int = 0,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Yield (rows, trace) chunk by chunk; results do not depend on chunk or threads."""
+    if hands < 0:
+        raise ValueError(f"hands must be non-negative, got {hands}")
+    if chunk < 1:
+        raise ValueError(f"chunk must be at least 1, got {chunk}")
+    import numba
+
+    old = numba.get_num_threads()
+    if threads is not None:
+        if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+            raise ValueError(
+                f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}, got {threads}"
+            )
+        numba.set_num_threads(threads)
+    try:
+        done = 0
+        while done < hands:
+            n = min(chunk, hands - done)
+            yield run_chunk(rules, policies, seed, start + done, n, dealer, conditions, trace)
+            done += n
+            if progress is not None:
+                progress(n)
+    finally:
+        numba.set_num_threads(old)

@@ -1,0 +1,181 @@
+"""Named slots of every vector shared by Python and the kernel.
+
+The single source of truth for offsets: the rules vector, the observation a
+policy sees, the per-hand result row, the per-hand trace (for records) and
+the per-batch setup (fixed cards, forced contracts). Fields are only ever
+appended, so user policies compiled against an older layout keep working.
+"""
+
+MAX_PLAYERS = 6
+MAX_TEAMS = 6
+MAX_RANK_POINTS = 4
+MAX_TRICKS = 18
+MAX_BIDS = 64  # bid entries recorded per hand (several rounds in an auction)
+N_POINT_SLOTS = 2 + MAX_RANK_POINTS + 1  # high, low, rank points..., left card
+
+# ---------------------------------------------------------------- rules vector
+R_PLAYERS = 0
+R_TEAMS = 1
+R_PARTNERSHIPS = 2
+R_CARDS_DEALT = 3
+R_HAND_SIZE = 4
+R_DRAW = 5
+R_BID_ROUNDS = 6
+R_BID_MIN = 7
+R_BID_MAX = 8
+R_MUST_DISCARD = 9
+R_FACE_UP = 10
+R_TARGET = 11
+R_MIN_SCORE_LOSS = 12
+R_ALL_PASS = 13
+R_EXCESS_TRUMP = 14
+R_ROBBER = 15
+R_SHORTAGE = 16
+R_FOLLOW = 17
+R_LOW_RULE = 18
+R_LOW_TO = 19
+R_SCORING = 20
+R_HIGH_RULE = 21
+R_HIGH_POINTS = 22
+R_LOW_POINTS = 23
+R_N_RANK_POINTS = 24
+R_RANK_POINTS = 25  # pairs (rank, points), MAX_RANK_POINTS of them
+R_LEFT_RANK = R_RANK_POINTS + 2 * MAX_RANK_POINTS  # -1: no left card
+R_LEFT_POINTS = R_LEFT_RANK + 1
+R_TRUMP_STRENGTH = R_LEFT_POINTS + 1  # 14 slots: ranks 0..12, then the left card
+R_TOTAL_POINTS = R_TRUMP_STRENGTH + 14
+R_LEN = R_TOTAL_POINTS + 1
+
+RULE_CHOICE_SLOT = {
+    "all_pass": R_ALL_PASS,
+    "excess_trump_discard": R_EXCESS_TRUMP,
+    "robber": R_ROBBER,
+    "shortage": R_SHORTAGE,
+    "follow_rule": R_FOLLOW,
+    "low_rule": R_LOW_RULE,
+    "low_to": R_LOW_TO,
+    "scoring": R_SCORING,
+    "high_rule": R_HIGH_RULE,
+}
+# codes of the enumerated options (their position in rules.CHOICES)
+ALL_PASS_NO_CONTRACT, ALL_PASS_FORCED_MIN, ALL_PASS_REDEAL_NEXT, ALL_PASS_REDEAL_SAME = 0, 1, 2, 3
+ROBBER_MAKER, ROBBER_DEALER, ROBBER_NONE = 0, 1, 2
+SHORT_ROUND_ROBIN, SHORT_IN_ORDER, SHORT_LIMIT_DISCARDS = 0, 1, 2
+FOLLOW_MAY_TRUMP, FOLLOW_STRICT = 0, 1
+
+# ---------------------------------------------------------- observation vector
+# What a policy may see: public information plus its own seat. Masks are
+# 52-bit card masks stored in int64. Per-seat blocks have MAX_PLAYERS slots.
+PHASE_BID, PHASE_TRUMP, PHASE_DISCARD, PHASE_ROB, PHASE_PLAY = 0, 1, 2, 3, 4
+BID_NOT_YET, BID_PASS = -2, -1
+
+O_SEAT = 0
+O_DEALER = 1
+O_PLAYERS = 2
+O_HAND_SIZE = 3
+O_PHASE = 4
+O_HIGH_BID = 5  # highest bid so far (0 none)
+O_HIGH_BIDDER = 6  # -1 none
+O_MAKER = 7  # -1 before the auction ends
+O_BID = 8  # the contract (0: no contract)
+O_TRUMP = 9  # -1 before trump is named
+O_TRUMP_MASK = 10
+O_LEFT_CARD = 11  # -1 when the rules have none
+O_MIN_KEEP = 12  # discard/rob: fewest cards the player may keep
+O_MAX_KEEP = 13  # discard/rob: most cards the player may keep
+O_STOCK_LEFT = 14
+O_DEAD_UP = 15  # face-up dead trumps (public)
+O_PLAYED = 16  # every card played so far
+O_TRICK = 17  # index of the current trick
+O_LEADER = 18
+O_TRICK_COUNT = 19  # cards already in the current trick
+O_WIN_SEAT = 20  # current winner of the trick (-1 none)
+O_WIN_CARD = 21
+O_LED_CARD = 22
+O_TRICK_MASK = 23
+O_TARGET = 24
+O_FOLLOW_RULE = 25
+O_BID_MIN = 26
+O_BID_MAX = 27
+O_TEAMS = 28
+O_PARTNERSHIPS = 29
+O_ROBBER = 30  # seat that robs the pack (-1 nobody)
+O_FORCED = 31  # 1 when the player's bid is forced (dealer_forced_min)
+O_BIDS = 32  # per seat: BID_NOT_YET, BID_PASS or the bid
+O_DISCARDED = O_BIDS + MAX_PLAYERS  # per seat: cards discarded
+O_DRAWN = O_DISCARDED + MAX_PLAYERS  # per seat: cards drawn (the robber: taken)
+O_CARDS_LEFT = O_DRAWN + MAX_PLAYERS  # per seat: cards still in hand
+O_PLAYED_BY = O_CARDS_LEFT + MAX_PLAYERS  # per seat: mask of cards played
+O_TRICK_CARDS = O_PLAYED_BY + MAX_PLAYERS  # by position in the trick, -1 empty
+O_SCORE = O_TRICK_CARDS + MAX_PLAYERS  # per team: running game score
+O_POINTS_TAKEN = O_SCORE + MAX_TEAMS  # per team: points captured so far this hand
+O_HAND_INDEX = O_POINTS_TAKEN + MAX_TEAMS  # hand number within a game (0 first)
+O_MUST_DISCARD = O_HAND_INDEX + 1  # 1 under must_discard_nontrumps
+OBS_LEN = O_MUST_DISCARD + 1
+
+# -------------------------------------------------------------- per-hand result
+# int32 row per hand. Point slots: high, low, the rank points, the left card.
+H_DEALER = 0
+H_MAKER = 1  # -1 when thrown in
+H_BID = 2  # the contract; -1 when thrown in
+H_TRUMP = 3
+H_MADE = 4  # 1 made, 0 set, -1 thrown in
+H_THROWN_IN = 5
+H_SHORTAGE = 6  # 1 when the stock ran out
+H_ERROR = 7  # 0, or an ERR_* code (the hand is then incomplete)
+H_ERROR_SEAT = 8
+H_ERROR_KIND = 9  # which plug point (KIND_*)
+H_REJECTED = 10  # 1 when a required earlier bid did not match (advisor sampling)
+H_N_TRICKS = 11
+H_MAKER_TRUMPS9 = 12  # trumps in the maker's 9 dealt cards
+H_MAKER_PEDROS9 = 13  # bit 0: right pedro, bit 1: left pedro (dealt)
+H_MAKER_HIGH9 = 14  # bits: A K Q J T of trumps dealt (A = bit 4 ... T = bit 0)
+H_PARTNER_TRUMPS9 = 15
+H_PARTNER_PEDROS9 = 16
+H_MAKER_TRUMPS6 = 17  # trumps the maker held after the draw
+H_BIDS = 18  # per seat: -1 pass, -2 did not bid, else the bid
+H_POINTS = H_BIDS + MAX_PLAYERS  # per team
+H_SCORE = H_POINTS + MAX_TEAMS  # per team: score change
+H_SLOT_TEAM = H_SCORE + MAX_TEAMS  # per point slot: capturing team, -1 not in play
+H_SLOT_TRICK = H_SLOT_TEAM + N_POINT_SLOTS  # per point slot: trick it fell in
+H_SLOT_HOLDER = H_SLOT_TRICK + N_POINT_SLOTS  # per point slot: seat holding it after the draw
+H_SLOT_PLAYER = H_SLOT_HOLDER + N_POINT_SLOTS  # per point slot: seat that played it
+H_ERROR_VALUE = H_SLOT_PLAYER + N_POINT_SLOTS  # what the broken policy returned
+H_LEN = H_ERROR_VALUE + 1
+
+SLOT_HIGH, SLOT_LOW, SLOT_RANK0 = 0, 1, 2
+SLOT_LEFT = 2 + MAX_RANK_POINTS
+
+ERR_NONE = 0
+ERR_ILLEGAL = 1  # a policy returned an illegal choice
+KIND_BID, KIND_TRUMP, KIND_DISCARD, KIND_PLAY = 0, 1, 2, 3
+KIND_NAMES = ("bid", "trump", "discard", "play")
+
+# ------------------------------------------------------------ per-hand trace
+# int64 row, written only when records are asked for.
+T_DECK = 0  # 52: cards in the order they came off the shuffled deck
+T_N_BIDS = T_DECK + 52
+T_BIDS = T_N_BIDS + 1  # MAX_BIDS pairs (seat, bid or -1)
+T_DISCARD = T_BIDS + 2 * MAX_BIDS  # per seat: mask discarded before the draw
+T_DRAW_SEAT = T_DISCARD + MAX_PLAYERS  # per deck position: seat that drew it, -1
+T_ROBBER = T_DRAW_SEAT + 52
+T_ROBBER_DISCARD = T_ROBBER + 1
+T_N_TRICKS = T_ROBBER_DISCARD + 1
+T_LEADER = T_N_TRICKS + 1  # MAX_TRICKS
+T_WINNER = T_LEADER + MAX_TRICKS  # MAX_TRICKS
+T_PLAYS = T_WINNER + MAX_TRICKS  # MAX_TRICKS * MAX_PLAYERS cards by position, -1
+T_LEN = T_PLAYS + MAX_TRICKS * MAX_PLAYERS
+
+# ------------------------------------------------------------- batch setup
+# int64 vector: conditions on every hand of a batch (the hand advisor).
+S_DEALER = 0
+S_FIXED = 1  # per seat: mask of cards that seat is dealt
+S_FORCE_MAKER = S_FIXED + MAX_PLAYERS  # -1: bid normally
+S_FORCE_TRUMP = S_FORCE_MAKER + 1
+S_FORCE_BID = S_FORCE_TRUMP + 1
+S_N_REQUIRED = S_FORCE_BID + 1  # bids that must come out of the bidding first
+S_REQUIRED = S_N_REQUIRED + 1  # MAX_PLAYERS bids (BID_PASS or a bid), in bidding order
+S_HAND_OFFSET = S_REQUIRED + MAX_PLAYERS  # global index of the batch's first hand
+S_DECK_GIVEN = S_HAND_OFFSET + 1  # 1: deal exactly S_DECK (hand-built deals, replays)
+S_DECK = S_DECK_GIVEN + 1  # 52 cards in deal order (as T_DECK), no shuffle
+S_LEN = S_DECK + 52

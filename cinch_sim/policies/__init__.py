@@ -1,0 +1,1 @@
+"""Built-in policies, each a small jitted function with the policy signature."""

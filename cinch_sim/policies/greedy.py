@@ -1,0 +1,57 @@
+"""The ``greedy`` play policy: exactly BENCHMARK.md's W3 (no random numbers).
+
+Lead the strongest non-Pedro; take a trick with the weakest winning card
+unless the partner already wins a trick without a Pedro in it; otherwise
+throw the weakest non-Pedro.
+"""
+
+import numpy as np
+from numba import njit
+
+from .. import layout as L
+from ..bits import lowbit_index
+from ..signatures import POLICY_SIG
+from .common import U0, U1, bit, has, strength, strongest, suit_mask, trump_mask, weakest
+
+
+@njit
+def pedros_in(mask, trump, left):
+    m = bit(trump * 13 + 3)
+    if left >= 0:
+        m |= bit(left)
+    return mask & m
+
+
+@njit(POLICY_SIG, cache=True)
+def greedy_play(obs, hand, legal, params, scratch, rng):
+    tm = trump_mask(obs)
+    trump = obs[L.O_TRUMP]
+    left = obs[L.O_LEFT_CARD]
+    ped = pedros_in(legal, trump, left)
+    if obs[L.O_TRICK_COUNT] == 0:
+        if legal & ~ped:
+            return strongest(legal & ~ped, tm, left)
+        return strongest(ped, tm, left)
+    win_card = obs[L.O_WIN_CARD]
+    led = obs[L.O_LED_CARD]
+    if has(tm, led):
+        eligible = tm
+    else:
+        eligible = tm | (suit_mask(led // 13) & ~tm)
+    ws = strength(win_card, tm, left)
+    winning = U0
+    m = legal & eligible
+    while m:
+        c = lowbit_index(m)
+        m &= m - U1
+        if strength(c, tm, left) > ws:
+            winning |= bit(c)
+    seat = obs[L.O_SEAT]
+    partner = (seat + 2) % obs[L.O_PLAYERS]
+    trick_has_pedro = pedros_in(np.uint64(obs[L.O_TRICK_MASK]), trump, left) != U0
+    if winning and (trick_has_pedro or obs[L.O_WIN_SEAT] != partner):
+        return weakest(winning, tm, left)
+    if legal & ~ped:
+        return weakest(legal & ~ped, tm, left)
+    return weakest(ped, tm, left)
+

@@ -1,0 +1,96 @@
+"""The ``simple`` bid, trump and discard policies: exactly BENCHMARK.md's W2.
+
+A suit's score is 5 per Pedro held for it, 1 each for its A, J and 10, and a
+half for each card of the suit (the left five counted too).
+"""
+
+import numpy as np
+from numba import njit
+
+from .. import layout as L
+from ..bits import popcount
+from ..signatures import POLICY_SIG
+from .common import (
+    SUITS_BY_TIE,
+    U1,
+    has,
+    suit_mask,
+    top_by_strength,
+    top_trumps_by_keep_order,
+    trump_mask,
+)
+
+
+@njit(inline="always")
+def suit_score2(hand, s):
+    """Twice the W2 score of suit s (integers, no rounding)."""
+    left5 = has(hand, (s ^ 1) * 13 + 3)
+    score = 10 * has(hand, s * 13 + 3) + 10 * left5
+    score += 2 * (has(hand, s * 13 + 12) + has(hand, s * 13 + 9) + has(hand, s * 13 + 8))
+    score += popcount(hand & suit_mask(s)) + left5
+    return score
+
+
+@njit
+def best_suit(hand):
+    """(suit, twice its score); ties go to the lowest suit in clubs<diamonds<hearts<spades."""
+    best = -1
+    best_score = -1
+    for i in range(4):
+        s = SUITS_BY_TIE[i]
+        sc = suit_score2(hand, s)
+        if sc > best_score:
+            best_score = sc
+            best = s
+    return best, best_score
+
+
+@njit(POLICY_SIG, cache=True)
+def simple_bid(obs, hand, legal, params, scratch, rng):
+    _, score2 = best_suit(hand)
+    if score2 >= 12:
+        b = min(obs[L.O_BID_MAX], score2 // 2)
+        if (legal >> np.uint64(b)) & U1:
+            return b
+    if legal & U1:
+        return 0
+    m = legal  # forced to bid: the lowest legal bid
+    b = 0
+    while not (m & U1):
+        m >>= U1
+        b += 1
+    return b
+
+
+@njit(POLICY_SIG, cache=True)
+def simple_trump(obs, hand, legal, params, scratch, rng):
+    s, _ = best_suit(hand)
+    return s
+
+
+@njit(POLICY_SIG, cache=True)
+def simple_discard(obs, hand, legal, params, scratch, rng):
+    """Drawers keep only trumps (first six in keep order); the robber keeps trumps
+    first in keep order, then the strongest non-trumps."""
+    tm = trump_mask(obs)
+    trump = obs[L.O_TRUMP]
+    left = obs[L.O_LEFT_CARD]
+    hs = obs[L.O_MAX_KEEP]
+    trumps = hand & tm
+    if obs[L.O_PHASE] == L.PHASE_ROB:
+        keep = top_trumps_by_keep_order(trumps, hs, trump, left)
+        n = popcount(keep)
+        if n < hs:
+            keep |= top_by_strength(hand & ~tm, hs - n, tm, left)
+        return np.int64(keep)
+    must = hand & ~legal
+    if popcount(trumps) > hs:
+        keep = (must & tm) | top_trumps_by_keep_order(
+            trumps & legal, hs - popcount(must & tm), trump, left
+        )
+        return np.int64(keep)
+    keep = trumps
+    short = obs[L.O_MIN_KEEP] - popcount(keep)
+    if short > 0:
+        keep |= top_by_strength(hand & ~tm, short, tm, left)
+    return np.int64(keep)

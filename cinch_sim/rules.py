@@ -1,0 +1,285 @@
+"""The rules of a Cinch game as data: one frozen object the kernel reads.
+
+Every option of RULES.md §2 is a field with §1's default. Structural fields
+(players, cards dealt, point table, trump order, ...) let the §3 variants be
+written as data; ``Rules.to_array`` packs everything into the int vector the
+kernel indexes, so the kernel never branches on a variant's name.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from . import layout as L
+from .cards import RANKS
+
+# Enumerated options: the first value of each tuple is the default, and the
+# position of a value is its code in the kernel's rules vector.
+CHOICES: dict[str, tuple[str, ...]] = {
+    "all_pass": ("dealer_no_contract", "dealer_forced_min", "redeal_next", "redeal_same"),
+    "excess_trump_discard": ("any", "non_point_only"),
+    "robber": ("maker", "dealer", "none"),
+    "shortage": ("round_robin", "in_order", "limit_discards"),
+    "follow_rule": ("may_trump", "strict"),
+    "low_rule": ("lowest_in_play", "deuce_only"),
+    "low_to": ("capturer", "player"),
+    "scoring": ("setback", "difference"),
+    "high_rule": ("ace_only", "highest_in_play"),
+}
+
+# The options a record's "rules.options" and the CLI's --rule may set (RULES.md §2).
+OPTION_NAMES: tuple[str, ...] = (
+    "bid_min",
+    "bid_max",
+    "all_pass",
+    "must_discard_nontrumps",
+    "discards_face_up",
+    "excess_trump_discard",
+    "robber",
+    "shortage",
+    "follow_rule",
+    "low_rule",
+    "low_to",
+    "scoring",
+    "target",
+    "min_score_loss",
+    "high_rule",
+    "left_bower_points",
+)
+
+CINCH_TRUMP_ORDER = "AKQJT9876" + "5L" + "432"
+DEFAULT_POINT_CARDS: tuple[tuple[str, str, int], ...] = (
+    ("jack", "J", 1),
+    ("game", "T", 1),
+    ("right_pedro", "5", 5),
+)
+
+
+class RulesError(ValueError):
+    """An impossible rule value or combination."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One game's rules. Build variants with ``dataclasses.replace`` or ``with_options``."""
+
+    # --- RULES.md §2 options (defaults reproduce §1) ---
+    bid_min: int = 1
+    bid_max: int = 14
+    all_pass: str = "dealer_no_contract"
+    must_discard_nontrumps: bool = False
+    discards_face_up: bool = False
+    excess_trump_discard: str = "any"
+    robber: str = "maker"
+    shortage: str = "round_robin"
+    follow_rule: str = "may_trump"
+    low_rule: str = "lowest_in_play"
+    low_to: str = "capturer"
+    scoring: str = "setback"
+    target: int = 51
+    min_score_loss: int | None = None
+    high_rule: str = "ace_only"
+    left_bower_points: int = 5
+    # --- structure (set by presets, §3) ---
+    preset: str = "standard"
+    players: int = 4
+    partnerships: bool = True
+    decks: int = 1
+    cards_dealt: int = 9
+    hand_size: int = 6
+    draw: bool = True
+    bid_rounds: int = 1  # 0: auction, rounds until all others pass
+    high_points: int = 1
+    low_points: int = 1
+    point_cards: tuple[tuple[str, str, int], ...] = field(default=DEFAULT_POINT_CARDS)
+    left_rank: str = "5"  # the same-colour card that joins trump ("" for none)
+    left_name: str = "left_pedro"
+    left_points: int = 5
+    trump_order: str = CINCH_TRUMP_ORDER  # highest first; "L" is the left card
+
+    def __post_init__(self) -> None:
+        for name, values in CHOICES.items():
+            v = getattr(self, name)
+            if v not in values:
+                raise RulesError(f"{name}={v!r} is not one of {', '.join(values)}")
+        if not 2 <= self.players <= L.MAX_PLAYERS:
+            raise RulesError(f"players={self.players} must be 2..{L.MAX_PLAYERS}")
+        if self.decks != 1:
+            raise RulesError("two-deck Cinch is not supported yet (decks must be 1)")
+        if self.cards_dealt % 3 or not 3 <= self.cards_dealt <= 18:
+            raise RulesError(f"cards_dealt={self.cards_dealt} must be a multiple of 3, 3..18")
+        if self.players * self.cards_dealt > 52 * self.decks:
+            raise RulesError("more cards dealt than the deck holds")
+        if not 1 <= self.hand_size <= self.cards_dealt:
+            raise RulesError(f"hand_size={self.hand_size} must be 1..cards_dealt")
+        if not self.draw and self.hand_size != self.cards_dealt:
+            raise RulesError("without a draw the hand size is the number of cards dealt")
+        if not self.draw and self.robber != "none":
+            raise RulesError("without a draw nobody robs: use robber=none")
+        if self.bid_rounds < 0:
+            raise RulesError("bid_rounds must be 0 (auction) or a positive number of rounds")
+        total = self.total_points
+        if not 1 <= self.bid_min <= self.bid_max:
+            raise RulesError(f"bid_min={self.bid_min} must be at least 1 and at most bid_max")
+        if self.bid_max > total:
+            raise RulesError(f"bid_max={self.bid_max} exceeds the {total} points in a deal")
+        if self.bid_max >= 63:
+            raise RulesError("bid_max must be below 63")
+        if self.target < 1:
+            raise RulesError(f"target={self.target} must be at least 1")
+        if self.min_score_loss is not None and self.min_score_loss <= 0:
+            raise RulesError("min_score_loss must be null (off) or a positive number")
+        if self.left_bower_points < 0:
+            raise RulesError("left_bower_points must not be negative")
+        order = self.trump_order
+        expected = set(RANKS) | ({"L"} if self.left_rank else set())
+        if sorted(order) != sorted(expected):
+            raise RulesError(f"trump_order {order!r} must list each rank once (and L)")
+        if self.left_rank and self.left_rank not in RANKS:
+            raise RulesError(f"left_rank {self.left_rank!r} is not a rank")
+        if len(self.point_cards) > L.MAX_RANK_POINTS:
+            raise RulesError(f"at most {L.MAX_RANK_POINTS} point ranks")
+        for name, rank, pts in self.point_cards:
+            if rank not in RANKS or pts < 0:
+                raise RulesError(f"bad point card {name}: {rank} worth {pts}")
+
+    # --- derived facts ---
+    @property
+    def total_points(self) -> int:
+        return (
+            self.high_points
+            + self.low_points
+            + sum(p for _, _, p in self.point_cards)
+            + (self.left_points if self.left_rank else 0)
+        )
+
+    @property
+    def teams(self) -> int:
+        return 2 if self.partnerships else self.players
+
+    @property
+    def point_names(self) -> tuple[str, ...]:
+        """Names of the point slots, in the order the kernel reports them."""
+        names = ["high", "low"] + [n for n, _, _ in self.point_cards]
+        if self.left_rank:
+            names.append(self.left_name)
+        return tuple(names)
+
+    def options(self) -> dict[str, Any]:
+        """The §2 options that differ from the preset's defaults (RECORD_FORMAT.md)."""
+        base = VARIANTS.get(self.preset, Rules())
+        return {
+            n: getattr(self, n) for n in OPTION_NAMES if getattr(self, n) != getattr(base, n)
+        }
+
+    def to_record(self) -> dict[str, Any]:
+        return {"preset": self.preset, "options": self.options()}
+
+    def describe(self) -> dict[str, Any]:
+        """Every option with its value, for run.json and reports."""
+        d = {n: getattr(self, n) for n in OPTION_NAMES}
+        d["preset"] = self.preset
+        return d
+
+    def with_options(self, options: dict[str, Any]) -> Rules:
+        """A copy with options set from Python values or CLI strings."""
+        changes = {}
+        for name, value in options.items():
+            if name not in OPTION_NAMES:
+                raise RulesError(
+                    f"unknown rule option {name!r} (known: {', '.join(OPTION_NAMES)})"
+                )
+            changes[name] = _coerce(name, value)
+        return dataclasses.replace(self, **changes)
+
+    def to_array(self) -> np.ndarray:
+        """Pack the rules into the int64 vector the kernel reads (slots in layout.py)."""
+        a = np.zeros(L.R_LEN, dtype=np.int64)
+        a[L.R_PLAYERS] = self.players
+        a[L.R_TEAMS] = self.teams
+        a[L.R_PARTNERSHIPS] = int(self.partnerships)
+        a[L.R_CARDS_DEALT] = self.cards_dealt
+        a[L.R_HAND_SIZE] = self.hand_size
+        a[L.R_DRAW] = int(self.draw)
+        a[L.R_BID_ROUNDS] = self.bid_rounds
+        a[L.R_BID_MIN] = self.bid_min
+        a[L.R_BID_MAX] = self.bid_max
+        a[L.R_MUST_DISCARD] = int(self.must_discard_nontrumps)
+        a[L.R_FACE_UP] = int(self.discards_face_up)
+        a[L.R_TARGET] = self.target
+        a[L.R_MIN_SCORE_LOSS] = 0 if self.min_score_loss is None else self.min_score_loss
+        for name, values in CHOICES.items():
+            a[L.RULE_CHOICE_SLOT[name]] = values.index(getattr(self, name))
+        a[L.R_HIGH_POINTS] = self.high_points
+        a[L.R_LOW_POINTS] = self.low_points
+        a[L.R_N_RANK_POINTS] = len(self.point_cards)
+        for i, (_, rank, pts) in enumerate(self.point_cards):
+            a[L.R_RANK_POINTS + 2 * i] = RANKS.index(rank)
+            a[L.R_RANK_POINTS + 2 * i + 1] = pts
+        a[L.R_LEFT_RANK] = RANKS.index(self.left_rank) if self.left_rank else -1
+        a[L.R_LEFT_POINTS] = self.left_points if self.left_rank else 0
+        # Trump strength: 1 (lowest) .. 14 (highest); slot 13 is the left card.
+        order = self.trump_order[::-1]
+        for i, r in enumerate(order):
+            slot = 13 if r == "L" else RANKS.index(r)
+            a[L.R_TRUMP_STRENGTH + slot] = i + 1
+        a[L.R_TOTAL_POINTS] = self.total_points
+        return a
+
+
+def _coerce(name: str, value: Any) -> Any:
+    """Turn a CLI string (or a Python value) into the field's type, with a clear error."""
+    if name in CHOICES:
+        v = str(value).strip().lower()
+        if v not in CHOICES[name]:
+            raise RulesError(f"{name}={value!r} is not one of {', '.join(CHOICES[name])}")
+        return v
+    if name in ("must_discard_nontrumps", "discards_face_up"):
+        if isinstance(value, bool):
+            return value
+        v = str(value).strip().lower()
+        if v in ("true", "1", "yes", "on"):
+            return True
+        if v in ("false", "0", "no", "off"):
+            return False
+        raise RulesError(f"{name}={value!r} must be true or false")
+    if name == "min_score_loss":
+        if value is None or str(value).strip().lower() in ("null", "none", "off", ""):
+            return None
+    if isinstance(value, bool):
+        raise RulesError(f"{name}={value!r} must be a whole number")
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        raise RulesError(f"{name}={value!r} must be a whole number") from None
+
+
+def parse_rule_assignments(items: list[str] | tuple[str, ...]) -> dict[str, str]:
+    """``["robber=dealer", ...]`` -> dict, rejecting malformed items."""
+    out: dict[str, str] = {}
+    for item in items:
+        if "=" not in item:
+            raise RulesError(f"rule {item!r} must be NAME=VALUE")
+        name, value = item.split("=", 1)
+        name = name.strip()
+        if name not in OPTION_NAMES:
+            raise RulesError(f"unknown rule option {name!r} (known: {', '.join(OPTION_NAMES)})")
+        out[name] = value.strip()
+    return out
+
+
+STANDARD = Rules()
+
+# Presets the kernel plays today. Further §3 variants are added here as data.
+VARIANTS: dict[str, Rules] = {"standard": STANDARD}
+
+
+def make_rules(preset: str = "standard", options: dict[str, Any] | None = None) -> Rules:
+    """A preset with options applied; the one entry point for CLI, API and records."""
+    if preset not in VARIANTS:
+        raise RulesError(f"unknown rules preset {preset!r} (known: {', '.join(VARIANTS)})")
+    return VARIANTS[preset].with_options(options or {})

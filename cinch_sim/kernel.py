@@ -214,10 +214,10 @@ def play_hand(
     for s in range(P):
         hands[s] = U0
         work[s] = np.uint64(setup[L.S_FIXED + s])  # fixed cards still to place
-    for r in range(D // 3):
+    for _r in range(D // 3):
         for j in range(P):
             s = (dealer + 1 + j) % P
-            for k in range(3):
+            for _k in range(3):
                 if work[s]:
                     c = lowbit_index(work[s])
                     work[s] &= work[s] - U1

@@ -1,0 +1,109 @@
+"""The plain Python API: the same calls the CLI makes, for scripts and notebooks."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from . import __version__
+from .engine import PolicySet, iter_chunks
+from .rules import Rules, make_rules
+from .tally import Tally
+
+PolicySpec = str | Sequence[str]
+
+
+def resolve_rules(rules: Rules | dict[str, Any] | None) -> Rules:
+    """Rules object, an options dict (``{"robber": "dealer"}``) or None for the default."""
+    if rules is None:
+        return make_rules()
+    if isinstance(rules, Rules):
+        return rules
+    return make_rules(options=dict(rules))
+
+
+@dataclass
+class Simulation:
+    """What a simulation run produced: the tally and every setting that made it."""
+
+    settings: dict[str, Any]
+    tally: Tally
+    seconds: float = 0.0
+    interrupted: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def hands(self) -> int:
+        return self.tally.hands
+
+    def by_bid(self) -> pd.DataFrame:
+        return self.tally.by_bid()
+
+    def pedros(self) -> pd.DataFrame:
+        return self.tally.pedros()
+
+    def to_dict(self) -> dict[str, Any]:
+        d = dict(self.settings)
+        d["hands"] = self.tally.hands
+        d["hands_requested"] = self.settings["hands"]
+        d["interrupted"] = self.interrupted
+        d["seconds"] = round(self.seconds, 3)
+        d["thrown_in"] = self.tally.thrown_in
+        d["by_bid"] = self.by_bid().to_dict(orient="records")
+        d["pedros"] = self.pedros().to_dict(orient="records")
+        return d
+
+
+def simulate(
+    hands: int = 100_000,
+    seed: int = 0,
+    rules: Rules | dict[str, Any] | None = None,
+    bid: PolicySpec = "heuristic",
+    trump: PolicySpec = "heuristic",
+    discard: PolicySpec = "heuristic",
+    play: PolicySpec = "heuristic",
+    dealer: int = 3,
+    threads: int | None = None,
+    chunk: int = 65536,
+    progress: Callable[[int], None] | None = None,
+    on_chunk: Callable[[Any, Any], None] | None = None,
+    trace: bool = False,
+) -> Simulation:
+    """Play ``hands`` independent hands and tally bid success and Pedro capture.
+
+    The same seed gives the same numbers whatever ``threads`` and ``chunk`` are.
+    Ctrl-C between chunks stops the run and keeps what was finished
+    (``interrupted`` is then true). ``on_chunk(rows, trace)`` sees every chunk,
+    e.g. to stream records.
+    """
+    r = resolve_rules(rules)
+    if not 0 <= dealer < r.players:
+        raise ValueError(f"dealer must be a seat 0..{r.players - 1}, got {dealer}")
+    if hands < 0:
+        raise ValueError(f"hands must be non-negative, got {hands}")
+    policies = PolicySet.from_specs(r.players, bid, trump, discard, play)
+    settings = {
+        "version": __version__,
+        "hands": hands,
+        "seed": seed,
+        "dealer": dealer,
+        "rules": r.describe(),
+        "policies": policies.describe(),
+    }
+    tally = Tally(r.teams)
+    start = time.perf_counter()
+    interrupted = False
+    try:
+        for rows, tr in iter_chunks(
+            r, policies, hands, seed, dealer, chunk, threads, trace=trace, progress=progress
+        ):
+            tally.add(rows)
+            if on_chunk is not None:
+                on_chunk(rows, tr)
+    except KeyboardInterrupt:
+        interrupted = True
+    return Simulation(settings, tally, time.perf_counter() - start, interrupted)

@@ -1,0 +1,137 @@
+"""Shared click options and helpers, so every command spells them the same way."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from contextlib import contextmanager
+from typing import Any
+
+import click
+
+POLICY_HELP = (
+    "{kind} policy: a built-in ({names}), module:function or file.py:function; "
+    "for all seats, or SEAT=POLICY (repeatable)."
+)
+BUILTIN_NAMES = {
+    "bid": "heuristic, simple, random",
+    "trump": "heuristic, simple, random",
+    "discard": "heuristic, simple, random",
+    "play": "heuristic, greedy, random",
+}
+
+
+def _check_rule(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]):
+    from ..rules import RulesError, make_rules, parse_rule_assignments
+
+    try:
+        return make_rules(options=parse_rule_assignments(value))
+    except RulesError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+def rules_option(f: Callable) -> Callable:
+    return click.option(
+        "--rule",
+        "rules",
+        multiple=True,
+        metavar="NAME=VALUE",
+        callback=_check_rule,
+        help="Set a rule option of RULES.md §2, e.g. robber=dealer (repeatable).",
+    )(f)
+
+
+def policy_options(f: Callable) -> Callable:
+    for kind in reversed(("bid", "trump", "discard", "play")):
+        f = click.option(
+            f"--{kind}-policy",
+            f"{kind}_policy",
+            multiple=True,
+            metavar="SPEC",
+            help=POLICY_HELP.format(kind=kind.capitalize(), names=BUILTIN_NAMES[kind])
+            + " [default: heuristic]",
+        )(f)
+    return f
+
+
+def resolve_policy_specs(players: int, **kinds: tuple[str, ...]) -> dict[str, list[str]]:
+    from ..policy import parse_policy_specs
+
+    return {
+        kind: parse_policy_specs(kind, items, players)
+        for kind, items in kinds.items()
+    }
+
+
+def run_options(f: Callable) -> Callable:
+    f = click.option(
+        "--threads",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Worker threads (results do not depend on it). [default: all cores]",
+    )(f)
+    f = click.option("--seed", type=int, default=0, help="Random seed.")(f)
+    return f
+
+
+def output_options(f: Callable) -> Callable:
+    f = click.option(
+        "--force", is_flag=True, help="Overwrite files in an existing --out folder."
+    )(f)
+    f = click.option(
+        "--out",
+        type=click.Path(file_okay=False),
+        default=None,
+        help="Folder for CSV tables and run.json (refuses to overwrite without --force).",
+    )(f)
+    f = click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(["table", "csv", "json"]),
+        default="table",
+        help="How tables print on stdout.",
+    )(f)
+    return f
+
+
+@contextmanager
+def user_errors():
+    """Turn the project's known errors into one-line messages and a non-zero exit."""
+    from ..cards import CardError
+    from ..outputs import OutputError
+    from ..policy import PolicyError
+    from ..rules import RulesError
+
+    try:
+        yield
+    except (CardError, RulesError, PolicyError, OutputError, ValueError, OSError) as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def friendly(f: Callable) -> Callable:
+    @functools.wraps(f)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        with user_errors():
+            return f(*args, **kwargs)
+
+    return wrapper
+
+
+class Progress:
+    """A progress bar on stderr, only for runs long enough to need one."""
+
+    def __init__(self, total: int, label: str, threshold: int = 200_000) -> None:
+        self.bar = None
+        if total >= threshold and sys.stderr.isatty():
+            self.bar = click.progressbar(length=total, label=label, file=sys.stderr)
+            self.bar.__enter__()
+
+    def __call__(self, n: int) -> None:
+        if self.bar is not None:
+            self.bar.update(n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None

@@ -1,0 +1,341 @@
+"""The ``heuristic`` policies: a fast strategy from the rules and the original's advice.
+
+- bid: estimate the side's points for each trump suit with a linear model of
+  the hand (Pedros, A K Q J 10, trump length, a low trump, the partner's
+  expected help), then bid the highest level the estimate clears by a safety
+  margin; a side behind near the end of a game bids more freely, a side close
+  to the target protects its lead;
+- trump: the suit with the best estimate;
+- discard: keep trumps (Pedros first); keep a side-suit ace only with a long
+  trump holding; the robber keeps trumps, then aces, then the strongest cards;
+- play: lead trumps that cannot be beaten to pull the opponents' trumps; save
+  a Pedro by dropping it under a trick the partner surely wins; trump in to
+  catch a Pedro or other points; otherwise give up the least valuable card.
+
+Every weight is a slot of the seat's parameter vector (``DEFAULT_PARAMS``),
+so tuning needs no recompilation.
+"""
+
+import numpy as np
+from numba import njit
+
+from .. import layout as L
+from ..bits import lowbit_index, popcount
+from ..signatures import POLICY_SIG
+from .common import (
+    U0,
+    U1,
+    bit,
+    has,
+    strength,
+    suit_mask,
+    top_by_strength,
+    top_trumps_by_keep_order,
+    trump_mask,
+)
+
+# ---- bid parameter slots
+B_INTERCEPT = 0
+B_RIGHT = 1
+B_LEFT = 2
+B_ACE = 3
+B_KING = 4
+B_QUEEN = 5
+B_JACK = 6
+B_TEN = 7
+B_LENGTH = 8  # per trump held
+B_LOW = 9  # holding the 2, 3 or 4 of trumps
+B_MARGIN = 10  # points the estimate must clear the bid by
+B_MIN_BID = 11  # never open below this
+B_BEHIND = 12  # extra points of boldness when the opponents are near the target
+B_AHEAD = 13  # extra caution when the own side is near the target
+B_NEAR = 14  # "near the target": within this many points
+B_STEAL = 15  # bid at least this over a partner's bid before overbidding him
+# ---- discard parameter slots
+D_KEEP_ACE_TRUMPS = 0  # keep side aces when holding at least this many trumps
+# ---- play parameter slots
+P_PULL_TRUMPS = 0  # 1: lead sure-winning trumps to pull the opponents' trumps
+P_CATCH_POINTS = 1  # points in a trick worth trumping in for
+
+DEFAULT_PARAMS = {
+    "heuristic_bid": (
+        0.9, 4.2, 3.4, 1.3, 0.45, 0.25, 0.55, 0.35, 0.45, 0.25,
+        0.6, 5.0, 1.5, 1.0, 8.0, 2.0,
+    ),
+    "heuristic_trump": (
+        0.9, 4.2, 3.4, 1.3, 0.45, 0.25, 0.55, 0.35, 0.45, 0.25,
+    ),
+    "heuristic_discard": (4.0,),
+    "heuristic_play": (1.0, 1.0),
+}
+
+
+@njit
+def suit_estimate(hand, s, params):
+    """Expected points of the side if suit s were trump (the linear hand model)."""
+    left = (s ^ 1) * 13 + 3
+    tm = suit_mask(s) | bit(left)
+    e = params[B_INTERCEPT]
+    e += params[B_RIGHT] * has(hand, s * 13 + 3)
+    e += params[B_LEFT] * has(hand, left)
+    e += params[B_ACE] * has(hand, s * 13 + 12)
+    e += params[B_KING] * has(hand, s * 13 + 11)
+    e += params[B_QUEEN] * has(hand, s * 13 + 10)
+    e += params[B_JACK] * has(hand, s * 13 + 9)
+    e += params[B_TEN] * has(hand, s * 13 + 8)
+    e += params[B_LENGTH] * popcount(hand & tm)
+    low = has(hand, s * 13) or has(hand, s * 13 + 1) or has(hand, s * 13 + 2)
+    e += params[B_LOW] * low
+    return e
+
+
+@njit
+def best_estimate(hand, params):
+    best = -1
+    best_e = -1e9
+    for s in range(4):
+        e = suit_estimate(hand, s, params)
+        if e > best_e:
+            best_e = e
+            best = s
+    return best, best_e
+
+
+@njit(POLICY_SIG, cache=True)
+def heuristic_bid(obs, hand, legal, params, scratch, rng):
+    _, e = best_estimate(hand, params)
+    seat = obs[L.O_SEAT]
+    players = obs[L.O_PLAYERS]
+    teams = obs[L.O_TEAMS]
+    my_team = seat % teams if obs[L.O_PARTNERSHIPS] == 1 else seat
+    target = obs[L.O_TARGET]
+    mine = obs[L.O_SCORE + my_team]
+    theirs = -(1 << 30)
+    for t in range(teams):
+        if t != my_team:
+            theirs = max(theirs, obs[L.O_SCORE + t])
+    margin = params[B_MARGIN]
+    if theirs >= target - params[B_NEAR] and theirs > mine:
+        margin -= params[B_BEHIND]
+    elif mine >= target - params[B_NEAR]:
+        margin += params[B_AHEAD]
+    b = int(np.floor(e - margin))
+    b = min(b, obs[L.O_BID_MAX])
+    high_bidder = obs[L.O_HIGH_BIDDER]
+    if high_bidder >= 0 and players == 4 and high_bidder == (seat + 2) % 4:
+        if b < obs[L.O_HIGH_BID] + params[B_STEAL]:
+            b = 0  # let the partner play it
+    if b >= params[B_MIN_BID] and b > 0 and b < 63 and (legal >> np.uint64(b)) & U1:
+        return b
+    if legal & U1:
+        return 0
+    return lowbit_index(legal)  # forced: the lowest legal bid
+
+
+@njit(POLICY_SIG, cache=True)
+def heuristic_trump(obs, hand, legal, params, scratch, rng):
+    s, _ = best_estimate(hand, params)
+    return s
+
+
+@njit(POLICY_SIG, cache=True)
+def heuristic_discard(obs, hand, legal, params, scratch, rng):
+    tm = trump_mask(obs)
+    trump = obs[L.O_TRUMP]
+    left = obs[L.O_LEFT_CARD]
+    hs = obs[L.O_MAX_KEEP]
+    trumps = hand & tm
+    aces = U0
+    for s in range(4):
+        if s != trump:
+            aces |= hand & bit(s * 13 + 12)
+    if obs[L.O_PHASE] == L.PHASE_ROB:
+        keep = top_trumps_by_keep_order(trumps, hs, trump, left)
+        room = hs - popcount(keep)
+        if room > 0:
+            keep |= top_by_strength(aces, room, tm, left)
+            room = hs - popcount(keep)
+        if room > 0:
+            keep |= top_by_strength(hand & ~keep, room, tm, left)
+        return np.int64(keep)
+    must = hand & ~legal
+    if popcount(trumps) > hs:
+        return np.int64(
+            (must & tm) | top_trumps_by_keep_order(trumps & legal, hs - popcount(must & tm),
+                                                   trump, left)
+        )
+    keep = trumps
+    if obs[L.O_MUST_DISCARD] == 0 and popcount(trumps) >= params[D_KEEP_ACE_TRUMPS]:
+        keep |= top_by_strength(aces, hs - popcount(keep), tm, left)
+    short = obs[L.O_MIN_KEEP] - popcount(keep)
+    if short > 0:
+        keep |= top_by_strength(hand & ~keep & ~tm, short, tm, left)
+    return np.int64(keep)
+
+
+@njit
+def _card_points(c, trump, left):
+    """Points a card carries when captured (Low counted as the 2 of trumps)."""
+    if c == left:
+        return 5
+    if c // 13 != trump:
+        return 0
+    r = c % 13
+    if r == 3:
+        return 5
+    if r == 12 or r == 9 or r == 8 or r == 0:
+        return 1
+    return 0
+
+
+@njit
+def _mask_points(m, trump, left):
+    p = 0
+    while m:
+        c = lowbit_index(m)
+        m &= m - U1
+        p += _card_points(c, trump, left)
+    return p
+
+
+@njit
+def _cheapest(mask, tm, left, trump):
+    """The card giving away the fewest points, weakest among equals."""
+    best = -1
+    best_key = 1 << 30
+    m = mask
+    while m:
+        c = lowbit_index(m)
+        m &= m - U1
+        key = _card_points(c, trump, left) * 1000 + strength(c, tm, left)
+        if key < best_key:
+            best_key = key
+            best = c
+    return best
+
+
+@njit
+def _best_to_save(mask, tm, left, trump):
+    """The card with the most points, strongest among equals (to drop on a sure trick)."""
+    best = -1
+    best_key = -1
+    m = mask
+    while m:
+        c = lowbit_index(m)
+        m &= m - U1
+        key = _card_points(c, trump, left) * 1000 + strength(c, tm, left)
+        if key > best_key:
+            best_key = key
+            best = c
+    return best
+
+
+@njit
+def _lowest_winner(mask, beat, tm, left, trump):
+    """The weakest card in mask stronger than strength ``beat``, preferring no points."""
+    best = -1
+    best_key = 1 << 30
+    m = mask
+    while m:
+        c = lowbit_index(m)
+        m &= m - U1
+        s = strength(c, tm, left)
+        if s > beat:
+            key = strength(c, tm, left)
+            if key < best_key:
+                best_key = key
+                best = c
+    return best
+
+
+@njit(POLICY_SIG, cache=True)
+def heuristic_play(obs, hand, legal, params, scratch, rng):
+    tm = trump_mask(obs)
+    trump = obs[L.O_TRUMP]
+    left = obs[L.O_LEFT_CARD]
+    seat = obs[L.O_SEAT]
+    players = obs[L.O_PLAYERS]
+    partner = (seat + 2) % players if obs[L.O_PARTNERSHIPS] == 1 and players == 4 else -1
+    played = np.uint64(obs[L.O_PLAYED])
+    unseen_trumps = tm & ~played & ~hand & ~np.uint64(obs[L.O_DEAD_UP])
+    top_unseen = -1
+    m = unseen_trumps
+    while m:
+        c = lowbit_index(m)
+        m &= m - U1
+        s = strength(c, tm, left)
+        if s > top_unseen:
+            top_unseen = s
+    my_trumps = legal & tm
+    n_in_trick = obs[L.O_TRICK_COUNT]
+
+    if n_in_trick == 0:  # lead
+        if my_trumps and params[P_PULL_TRUMPS] > 0 and unseen_trumps:
+            # a trump no unseen trump can beat: pull trumps with it (not a Pedro)
+            best = -1
+            best_s = -1
+            m = my_trumps
+            while m:
+                c = lowbit_index(m)
+                m &= m - U1
+                s = strength(c, tm, left)
+                if s > top_unseen and s > best_s and _card_points(c, trump, left) < 5:
+                    best_s = s
+                    best = c
+            if best >= 0:
+                return best
+        plain = legal & ~tm
+        if plain:
+            # a side-suit ace wins unless trumped; else the cheapest plain card
+            for s in range(4):
+                a = s * 13 + 12
+                if s != trump and has(plain, a):
+                    return a
+            return _cheapest(plain, tm, left, trump)
+        return _cheapest(legal, tm, left, trump)
+
+    win_card = obs[L.O_WIN_CARD]
+    win_seat = obs[L.O_WIN_SEAT]
+    win_s = strength(win_card, tm, left)
+    trick_points = _mask_points(np.uint64(obs[L.O_TRICK_MASK]), trump, left)
+    # cards still to play after me in this trick
+    to_play = 0
+    for k in range(1, players):
+        s2 = (seat + k) % players
+        if s2 == obs[L.O_LEADER]:
+            break
+        if obs[L.O_CARDS_LEFT + s2] > 0:
+            to_play += 1
+    last = to_play == 0
+    led = obs[L.O_LED_CARD]
+    if has(tm, led):
+        eligible = tm
+    else:
+        eligible = tm | (suit_mask(led // 13) & ~tm)
+    partner_wins = win_seat == partner
+    # sure: nobody after me can beat the current winner
+    sure = last or (has(tm, win_card) and win_s > top_unseen)
+    if partner_wins and sure:
+        return _best_to_save(legal, tm, left, trump)
+    winner = _lowest_winner(legal & eligible, win_s, tm, left, trump)
+    if winner >= 0 and not partner_wins:
+        mine_pts = _card_points(winner, trump, left)
+        wins_sure = last or (has(tm, winner) and strength(winner, tm, left) > top_unseen)
+        if trick_points + mine_pts >= params[P_CATCH_POINTS] or wins_sure:
+            if wins_sure or mine_pts == 0:
+                return winner
+            # a Pedro that might be overtaken: try a surer card
+            best = -1
+            best_s = -1
+            m = legal & eligible
+            while m:
+                c = lowbit_index(m)
+                m &= m - U1
+                s = strength(c, tm, left)
+                if s > top_unseen and s > best_s:
+                    best_s = s
+                    best = c
+            if best >= 0:
+                return best
+            return winner
+    return _cheapest(legal, tm, left, trump)

@@ -76,6 +76,17 @@ class PolicySet:
             out.append(tuple(fns))
         return tuple(out)
 
+    def builtin_ids(self, direct: bool = True) -> np.ndarray:
+        """Per [kind, seat]: the built-in's id for a direct call, 0 for a pointer call."""
+        from .policies.builtin_ids import BUILTIN_IDS
+
+        ids = np.zeros(4 * L.MAX_PLAYERS, np.int64)
+        if direct:
+            for k, pols in enumerate(self.by_kind().values()):
+                for s, p in enumerate(pols):
+                    ids[k * L.MAX_PLAYERS + s] = BUILTIN_IDS.get(p.builtin or "", 0)
+        return ids
+
     def params(self) -> np.ndarray:
         a = np.zeros((4, L.MAX_PLAYERS, N_PARAMS))
         for k, pols in enumerate(self.by_kind().values()):
@@ -132,8 +143,13 @@ def run_chunk(
     dealer: int = 3,
     conditions: Conditions | None = None,
     trace: bool = False,
+    direct: bool = True,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Play hands offset..offset+n-1; return (result rows, trace rows)."""
+    """Play hands offset..offset+n-1; return (result rows, trace rows).
+
+    ``direct=False`` calls built-in policies through their function pointers
+    like user policies (tests check both paths give the same bits).
+    """
     kern = _kernel()
     cond = conditions or Conditions()
     out = np.zeros((n, L.H_LEN), dtype=np.int32)
@@ -151,6 +167,7 @@ def run_chunk(
             trump_p,
             disc_p,
             play_p,
+            policies.builtin_ids(direct),
             policies.params(),
             out,
             tr,

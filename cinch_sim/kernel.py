@@ -15,15 +15,77 @@ from numba import njit, prange, types
 
 from . import layout as L
 from .bits import lowbit_index, popcount
-from .rng import below, stream_state
+from .memory import borrow
+from .policies import builtin_ids as BI
+from .policies.greedy import greedy_play
+from .policies.heuristic import (
+    heuristic_bid,
+    heuristic_discard,
+    heuristic_play,
+    heuristic_trump,
+)
+from .policies.random import random_choice, random_discard
+from .policies.simple import simple_bid, simple_discard, simple_trump
+from .rng import next_u64, stream_state
 from .signatures import N_PARAMS, N_SCRATCH, POLICY_TYPE
 
 U1 = np.uint64(1)
 U0 = np.uint64(0)
 SUIT13 = np.uint64((1 << 13) - 1)
+LOW32 = np.uint64(0xFFFFFFFF)
+ALL52 = np.uint64((1 << 52) - 1)
 BLOCK = 256  # hands per block of work
 
 POLICIES = types.UniTuple(POLICY_TYPE, L.MAX_PLAYERS)
+
+# Per-block workspaces (allocated once per block, never per hand).
+W_FIXED = 0  # uint64 work: fixed cards still to place, per seat
+W_DEALT = L.MAX_PLAYERS  # dealt hands
+W_DRAWN = 2 * L.MAX_PLAYERS  # hands after the draw
+W_TRICKS = 3 * L.MAX_PLAYERS  # card mask of each trick
+W_PLAYED_BY = W_TRICKS + L.MAX_TRICKS  # cards each seat played
+W_LEN = W_PLAYED_BY + L.MAX_PLAYERS
+IW_NEED = 0  # int64 work: cards each drawer asks for
+IW_ACTIVE = L.MAX_PLAYERS  # still in the auction
+IW_WINNERS = 2 * L.MAX_PLAYERS  # winner of each trick
+IW_POINTS = IW_WINNERS + L.MAX_TRICKS  # points per team
+IW_LEN = IW_POINTS + L.MAX_TEAMS
+
+
+@njit(inline="always")
+def _ask(fns, pids, kind, s, obs, hand, legal, params, scratch, rngs):
+    """Ask seat s's policy of one kind. Built-ins are called directly (numba can
+    inline them: no indirect call); any other policy through its function pointer.
+    Both paths run the same compiled source, so they give the same bits."""
+    p = borrow(params, (kind * L.MAX_PLAYERS + s) * N_PARAMS, N_PARAMS)
+    sc = borrow(scratch, s * N_SCRATCH, N_SCRATCH)
+    r = borrow(rngs, s, 1)
+    pid = pids[kind * L.MAX_PLAYERS + s]
+    if kind == L.KIND_BID:
+        if pid == BI.SIMPLE_BID:
+            return simple_bid(obs, hand, legal, p, sc, r)
+        if pid == BI.HEURISTIC_BID:
+            return heuristic_bid(obs, hand, legal, p, sc, r)
+    elif kind == L.KIND_TRUMP:
+        if pid == BI.SIMPLE_TRUMP:
+            return simple_trump(obs, hand, legal, p, sc, r)
+        if pid == BI.HEURISTIC_TRUMP:
+            return heuristic_trump(obs, hand, legal, p, sc, r)
+    elif kind == L.KIND_DISCARD:
+        if pid == BI.RANDOM_DISCARD:
+            return random_discard(obs, hand, legal, p, sc, r)
+        if pid == BI.SIMPLE_DISCARD:
+            return simple_discard(obs, hand, legal, p, sc, r)
+        if pid == BI.HEURISTIC_DISCARD:
+            return heuristic_discard(obs, hand, legal, p, sc, r)
+    else:
+        if pid == BI.GREEDY_PLAY:
+            return greedy_play(obs, hand, legal, p, sc, r)
+        if pid == BI.HEURISTIC_PLAY:
+            return heuristic_play(obs, hand, legal, p, sc, r)
+    if pid == BI.RANDOM_CHOICE:
+        return random_choice(obs, hand, legal, p, sc, r)
+    return fns[s](obs, hand, legal, p, sc, r)
 
 
 @njit(inline="always")
@@ -112,7 +174,75 @@ def _point_trumps(rules, trump, left):
     return m
 
 
-@njit
+@njit(inline="always")
+def _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want_trace):
+    """Shuffle the cards not fixed to a seat and deal them in packets of three.
+
+    Returns (index of the stock's top card in deck, number of cards in deck).
+    work[MAX_PLAYERS + s] keeps each seat's dealt hand.
+    """
+    P = rules[L.R_PLAYERS]
+    D = rules[L.R_CARDS_DEALT]
+    fixed_all = U0
+    for s in range(P):
+        fixed_all |= np.uint64(setup[L.S_FIXED + s])
+    n = 0
+    for c in range(52):
+        if not (fixed_all >> np.uint64(c)) & U1:
+            deck[n] = c
+            n += 1
+    if setup[L.S_DECK_GIVEN] == 1:
+        n = 52
+        for i in range(52):
+            deck[i] = setup[L.S_DECK + i]
+    else:
+        st = borrow(rngs, L.MAX_PLAYERS, 1)  # the deal's own stream
+        st[0] = stream_state(seed, hidx, 0)
+        # Fisher-Yates, two 32-bit draws from each 64-bit output (Lemire's
+        # multiply-shift: bias below n / 2**32, far under any sampling error)
+        i = n - 1
+        while i > 0:
+            r = next_u64(st)
+            j = np.int64(((r >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
+            tmp = deck[i]
+            deck[i] = deck[j]
+            deck[j] = tmp
+            i -= 1
+            if i > 0:
+                j = np.int64(((r & LOW32) * np.uint64(i + 1)) >> np.uint64(32))
+                tmp = deck[i]
+                deck[i] = deck[j]
+                deck[j] = tmp
+                i -= 1
+    pos = 0
+    dpos = 0
+    for s in range(P):
+        hands[s] = U0
+        work[W_FIXED + s] = np.uint64(setup[L.S_FIXED + s])  # fixed cards still to place
+    for _r in range(D // 3):
+        for j in range(P):
+            s = (dealer + 1 + j) % P
+            for _k in range(3):
+                if work[W_FIXED + s]:
+                    c = lowbit_index(work[W_FIXED + s])
+                    work[W_FIXED + s] &= work[W_FIXED + s] - U1
+                else:
+                    c = deck[pos]
+                    pos += 1
+                hands[s] |= _bit(c)
+                if want_trace:
+                    trace[L.T_DECK + dpos] = c
+                dpos += 1
+    stock0 = pos  # deck[stock0:n] is the stock, top first
+    if want_trace:
+        for i in range(n - stock0):
+            trace[L.T_DECK + dpos + i] = deck[stock0 + i]
+    for s in range(P):
+        work[W_DEALT + s] = hands[s]  # dealt hands, kept for features
+    return stock0, n
+
+
+@njit(inline="always")
 def play_hand(
     rules,
     setup,
@@ -123,6 +253,7 @@ def play_hand(
     trump_pols,
     discard_pols,
     play_pols,
+    pids,
     params,
     obs,
     scratch,
@@ -130,6 +261,7 @@ def play_hand(
     deck,
     hands,
     work,
+    iwork,
     scores,
     hand_in_game,
     out,
@@ -184,58 +316,13 @@ def play_hand(
         obs[L.O_TRICK_CARDS + s] = -1
     for t in range(T):
         obs[L.O_SCORE + t] = scores[t]
-    scratch[:, :] = 0
+    scratch[:] = 0
     for s in range(P):
         rngs[s] = stream_state(seed, hidx, 1 + s)
 
-    # ---- deal: shuffle the cards not fixed to a seat, deal in packets of three
-    fixed_all = U0
-    for s in range(P):
-        fixed_all |= np.uint64(setup[L.S_FIXED + s])
-    n = 0
-    for c in range(52):
-        if not (fixed_all >> np.uint64(c)) & U1:
-            deck[n] = c
-            n += 1
-    if setup[L.S_DECK_GIVEN] == 1:
-        n = 52
-        for i in range(52):
-            deck[i] = setup[L.S_DECK + i]
-    else:
-        st = rngs[L.MAX_PLAYERS : L.MAX_PLAYERS + 1]  # the deal's own stream
-        st[0] = stream_state(seed, hidx, 0)
-        for i in range(n - 1, 0, -1):
-            j = below(st, i + 1)
-            tmp = deck[i]
-            deck[i] = deck[j]
-            deck[j] = tmp
-    pos = 0
-    dpos = 0
-    for s in range(P):
-        hands[s] = U0
-        work[s] = np.uint64(setup[L.S_FIXED + s])  # fixed cards still to place
-    for _r in range(D // 3):
-        for j in range(P):
-            s = (dealer + 1 + j) % P
-            for _k in range(3):
-                if work[s]:
-                    c = lowbit_index(work[s])
-                    work[s] &= work[s] - U1
-                else:
-                    c = deck[pos]
-                    pos += 1
-                hands[s] |= _bit(c)
-                if want_trace:
-                    trace[L.T_DECK + dpos] = c
-                dpos += 1
-    stock0 = pos  # deck[stock0:n] is the stock, top first
+    # ---- deal
+    stock0, n = _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want_trace)
     n_stock = n - stock0
-    if want_trace:
-        for i in range(n_stock):
-            trace[L.T_DECK + dpos + i] = deck[stock0 + i]
-    for s in range(P):
-        work[L.MAX_PLAYERS + s] = hands[s]  # dealt hands, kept for features
-
     # ---- bidding
     eldest = (dealer + 1) % P
     bid_min = rules[L.R_BID_MIN]
@@ -247,7 +334,8 @@ def play_hand(
     nb = 0
     if force_maker < 0 or n_req > 0:
         rounds = rules[L.R_BID_ROUNDS]
-        active = np.ones(L.MAX_PLAYERS, np.bool_)
+        for s in range(P):
+            iwork[IW_ACTIVE + s] = 1
         n_active = P
         turn = 0
         obs[L.O_PHASE] = L.PHASE_BID
@@ -256,7 +344,7 @@ def play_hand(
                 break
             s = (eldest + turn) % P
             turn += 1
-            if not active[s]:
+            if iwork[IW_ACTIVE + s] == 0:
                 continue
             if s == high_bidder:
                 if n_active == 1:
@@ -284,7 +372,7 @@ def play_hand(
             elif forced == 1:
                 b = bid_min
             else:
-                b = bid_pols[s](obs, hands[s], legal, params[0, s], scratch[s], rngs[s : s + 1])
+                b = _ask(bid_pols, pids, 0, s, obs, hands[s], legal, params, scratch, rngs)
                 if b < 0 or b > 62 or not (legal >> np.uint64(b)) & U1:
                     _fail(out, L.KIND_BID, s, b)
                     return
@@ -307,7 +395,7 @@ def play_hand(
                 obs[L.O_HIGH_BIDDER] = s
             else:
                 obs[L.O_BIDS + s] = L.BID_PASS
-                active[s] = False
+                iwork[IW_ACTIVE + s] = 0
                 n_active -= 1
                 if n_active == 0:
                     break
@@ -340,9 +428,8 @@ def play_hand(
     if trump < 0:
         obs[L.O_PHASE] = L.PHASE_TRUMP
         obs[L.O_SEAT] = maker
-        trump = trump_pols[maker](
-            obs, hands[maker], np.uint64(15), params[1, maker], scratch[maker],
-            rngs[maker : maker + 1],
+        trump = _ask(
+            trump_pols, pids, 1, maker, obs, hands[maker], np.uint64(15), params, scratch, rngs
         )
         if trump < 0 or trump > 3:
             _fail(out, L.KIND_TRUMP, maker, trump)
@@ -373,8 +460,11 @@ def play_hand(
         shortage = rules[L.R_SHORTAGE]
         nonpoint_only = rules[L.R_EXCESS_TRUMP] == 1
         protected = _point_trumps(rules, trump, left) if nonpoint_only else U0
+        # discarded trumps are always shown; every discard under discards_face_up
+        face_up = ALL52 if rules[L.R_FACE_UP] == 1 else tmask
         requested = 0
-        need = np.zeros(L.MAX_PLAYERS, np.int64)
+        need = borrow(iwork, IW_NEED, L.MAX_PLAYERS)
+        need[:] = 0
         for j in range(P):
             s = (eldest + j) % P
             if s == robber:
@@ -392,14 +482,14 @@ def play_hand(
             obs[L.O_MIN_KEEP] = min_keep
             obs[L.O_MAX_KEEP] = HS
             keep = np.uint64(
-                discard_pols[s](obs, h, legal, params[2, s], scratch[s], rngs[s : s + 1])
+                _ask(discard_pols, pids, 2, s, obs, h, legal, params, scratch, rngs)
             )
             if not _discard_ok(rules, h, keep, legal, tmask, min_keep, HS):
                 _fail(out, L.KIND_DISCARD, s, np.int64(keep))
                 return
             disc = h & ~keep
             hands[s] = keep
-            dead_up |= disc & tmask
+            dead_up |= disc & face_up
             obs[L.O_DISCARDED + s] = popcount(disc)
             obs[L.O_DEAD_UP] = np.int64(dead_up)
             need[s] = HS - popcount(keep)
@@ -453,10 +543,7 @@ def play_hand(
                 obs[L.O_MIN_KEEP] = HS
                 obs[L.O_MAX_KEEP] = HS
                 keep = np.uint64(
-                    discard_pols[robber](
-                        obs, cand, cand, params[2, robber], scratch[robber],
-                        rngs[robber : robber + 1],
-                    )
+                    _ask(discard_pols, pids, 2, robber, obs, cand, cand, params, scratch, rngs)
                 )
                 if (
                     keep & ~cand
@@ -467,7 +554,7 @@ def play_hand(
                     return
             rdisc = cand & ~keep
             hands[robber] = keep
-            dead_up |= rdisc & tmask
+            dead_up |= rdisc & face_up
             obs[L.O_DEAD_UP] = np.int64(dead_up)
             if want_trace:
                 trace[L.T_ROBBER] = robber
@@ -479,16 +566,16 @@ def play_hand(
     in_play = U0
     for s in range(P):
         in_play |= hands[s]
-        work[2 * L.MAX_PLAYERS + s] = hands[s]  # hands after the draw
+        work[W_DRAWN + s] = hands[s]  # hands after the draw
         obs[L.O_CARDS_LEFT + s] = popcount(hands[s])
-    ntr, ped, hi = _trump_features(work[L.MAX_PLAYERS + maker], trump, left, tmask)
+    ntr, ped, hi = _trump_features(work[W_DEALT + maker], trump, left, tmask)
     out[L.H_MAKER_TRUMPS9] = ntr
     out[L.H_MAKER_PEDROS9] = ped
     out[L.H_MAKER_HIGH9] = hi
     out[L.H_MAKER_TRUMPS6] = popcount(hands[maker] & tmask)
     if rules[L.R_PARTNERSHIPS] == 1 and P % 2 == 0:
         partner = (maker + P // 2) % P if P == 4 else (maker + 2) % P
-        ntr, ped, hi = _trump_features(work[L.MAX_PLAYERS + partner], trump, left, tmask)
+        ntr, ped, hi = _trump_features(work[W_DEALT + partner], trump, left, tmask)
         out[L.H_PARTNER_TRUMPS9] = ntr
         out[L.H_PARTNER_PEDROS9] = ped
 
@@ -497,9 +584,10 @@ def play_hand(
     leader = maker
     n_tricks = 0
     obs[L.O_PHASE] = L.PHASE_PLAY
-    tricks = np.zeros(L.MAX_TRICKS, np.uint64)
-    winners = np.zeros(L.MAX_TRICKS, np.int64)
-    played_by = np.zeros(L.MAX_PLAYERS, np.uint64)
+    tricks = borrow(work, W_TRICKS, L.MAX_TRICKS)
+    winners = borrow(iwork, IW_WINNERS, L.MAX_TRICKS)
+    played_by = borrow(work, W_PLAYED_BY, L.MAX_PLAYERS)
+    played_by[:] = U0
     while in_play & ~np.uint64(obs[L.O_PLAYED]):
         while hands[leader] == U0:
             leader = (leader + 1) % P
@@ -538,7 +626,7 @@ def play_hand(
                     legal |= h & tmask
             if legal & (legal - U1):
                 obs[L.O_SEAT] = s
-                c = play_pols[s](obs, h, legal, params[3, s], scratch[s], rngs[s : s + 1])
+                c = _ask(play_pols, pids, 3, s, obs, h, legal, params, scratch, rngs)
                 if c < 0 or c > 51 or not (legal >> np.uint64(c)) & U1:
                     _fail(out, L.KIND_PLAY, s, c)
                     return
@@ -592,7 +680,8 @@ def play_hand(
         trace[L.T_N_TRICKS] = n_tricks
 
     # ---- points: each point slot to the side capturing (or playing) its card
-    points = np.zeros(L.MAX_TEAMS, np.int64)
+    points = borrow(iwork, IW_POINTS, L.MAX_TEAMS)
+    points[:] = 0
     trumps_in = in_play & tmask
     for slot in range(L.N_POINT_SLOTS):
         c = -1
@@ -648,7 +737,7 @@ def play_hand(
         while not played_by[player] & b:
             player += 1
         holder = 0
-        while not work[2 * L.MAX_PLAYERS + holder] & b:
+        while not work[W_DRAWN + holder] & b:
             holder += 1
         team = _team(rules, winners[t])
         if slot == L.SLOT_LOW and rules[L.R_LOW_TO] == 1:
@@ -687,6 +776,7 @@ SIMULATE_SIG = types.void(
     POLICIES,
     POLICIES,
     POLICIES,
+    types.int64[::1],  # built-in id of each [kind, seat] policy (0: call the function)
     types.float64[:, :, ::1],  # params[kind, seat, :]
     types.int32[:, ::1],  # out[hand, H_*]
     types.int64[:, ::1],  # trace[hand, T_*] (0 rows: no trace)
@@ -695,30 +785,55 @@ SIMULATE_SIG = types.void(
 
 @njit(SIMULATE_SIG, cache=True, parallel=True, nogil=True)
 def simulate_hands(
-    rules, setup, seed, offset, n_hands, bid_p, trump_p, disc_p, play_p, params, out, trace
+    rules, setup, seed, offset, n_hands, bid_p, trump_p, disc_p, play_p, pids, params, out,
+    trace,
 ):
     """Play ``n_hands`` independent hands with global indices offset..offset+n-1."""
     want_trace = trace.shape[0] > 0
     n_blocks = (n_hands + BLOCK - 1) // BLOCK
     dealer = setup[L.S_DEALER]
+    flat_params = params.reshape(-1)
+    flat_out = out.reshape(-1)
+    flat_trace = trace.reshape(-1)
     for blk in prange(n_blocks):
         obs = np.zeros(L.OBS_LEN, np.int64)
-        scratch = np.zeros((L.MAX_PLAYERS, N_SCRATCH), np.int64)
+        scratch = np.zeros(L.MAX_PLAYERS * N_SCRATCH, np.int64)
         rngs = np.zeros(L.MAX_PLAYERS + 1, np.uint64)
         deck = np.zeros(52, np.int64)
         hands = np.zeros(L.MAX_PLAYERS, np.uint64)
-        work = np.zeros(3 * L.MAX_PLAYERS, np.uint64)
+        work = np.zeros(W_LEN, np.uint64)
+        iwork = np.zeros(IW_LEN, np.int64)
         scores = np.zeros(L.MAX_TEAMS, np.int64)
         dummy = np.zeros(L.T_LEN, np.int64)
         lo = blk * BLOCK
         hi = min(n_hands, lo + BLOCK)
         for i in range(lo, hi):
-            tr = trace[i] if want_trace else dummy
+            tr = borrow(flat_trace, i * L.T_LEN, L.T_LEN) if want_trace else dummy
             play_hand(
-                rules, setup, seed, offset + i, dealer, bid_p, trump_p, disc_p, play_p,
-                params, obs, scratch, rngs, deck, hands, work, scores, 0, out[i], tr,
-                want_trace,
+                rules, setup, seed, offset + i, dealer, bid_p, trump_p, disc_p, play_p, pids,
+                flat_params, obs, scratch, rngs, deck, hands, work, iwork, scores, 0,
+                borrow(flat_out, i * L.H_LEN, L.H_LEN), tr, want_trace,
             )
 
 
-assert N_PARAMS > 0
+DEAL_SIG = types.void(types.int64[::1], types.int64[::1], types.uint64, types.int64,
+                      types.uint64[:, ::1])
+
+
+@njit(DEAL_SIG, cache=True, parallel=True, nogil=True)
+def deal_hands(rules, setup, seed, offset, hands_out):
+    """Only shuffle and deal (BENCHMARK.md W1): hands_out[i, seat] is a card mask."""
+    n_hands = hands_out.shape[0]
+    n_blocks = (n_hands + BLOCK - 1) // BLOCK
+    dealer = setup[L.S_DEALER]
+    P = rules[L.R_PLAYERS]
+    for blk in prange(n_blocks):
+        deck = np.zeros(52, np.int64)
+        hands = np.zeros(L.MAX_PLAYERS, np.uint64)
+        work = np.zeros(W_LEN, np.uint64)
+        rngs = np.zeros(L.MAX_PLAYERS + 1, np.uint64)
+        dummy = np.zeros(L.T_LEN, np.int64)
+        for i in range(blk * BLOCK, min(n_hands, (blk + 1) * BLOCK)):
+            _deal(rules, setup, seed, offset + i, dealer, deck, hands, work, rngs, dummy, False)
+            for s in range(P):
+                hands_out[i, s] = hands[s]

@@ -57,6 +57,7 @@ class Policy:
     kind: str
     func: object = field(repr=False, compare=False)
     params: tuple[float, ...] = ()
+    builtin: str | None = None  # the built-in function's name, for the kernel's direct call
 
     def param_vector(self) -> np.ndarray:
         v = np.zeros(N_PARAMS)
@@ -74,7 +75,9 @@ def load_policy(kind: str, spec: str, params: tuple[float, ...] | None = None) -
         module = importlib.import_module(f"cinch_sim.policies.{mod_name}")
         fn = getattr(module, fn_name)
         defaults = getattr(module, "DEFAULT_PARAMS", {}).get(fn_name, ())
-        return Policy(spec, kind, fn, tuple(params if params is not None else defaults))
+        return Policy(
+            spec, kind, fn, tuple(params if params is not None else defaults), fn_name
+        )
     if ":" not in spec:
         known = ", ".join(BUILTINS[kind])
         raise PolicyError(
@@ -98,12 +101,20 @@ def _import_user_module(where: str, spec: str):
             raise PolicyError(f"policy {spec!r}: no such file {where}")
         # Not runpy: importing under a stable name lets numba's cache find the
         # module's functions again in the next process (DESIGN.md).
-        name = f"cinch_user_{path.stem}"
-        if name in sys.modules and getattr(sys.modules[name], "__file__", None) == str(
-            path.resolve()
-        ):
-            return sys.modules[name]
-        module_spec = importlib.util.spec_from_file_location(name, path.resolve())
+        # The module's own stem as its name, as a plain import would give it:
+        # numba's cache records the module name, so the same file must always
+        # load under the same name (a stem that shadows another module gets a
+        # prefixed name instead).
+        resolved = str(path.resolve())
+        name = path.stem
+        loaded = sys.modules.get(name)
+        if loaded is not None:
+            if getattr(loaded, "__file__", None) == resolved:
+                return loaded
+            name = f"cinch_user_{path.stem}"
+            if getattr(sys.modules.get(name), "__file__", None) == resolved:
+                return sys.modules[name]
+        module_spec = importlib.util.spec_from_file_location(name, resolved)
         if module_spec is None or module_spec.loader is None:
             raise PolicyError(f"policy {spec!r}: cannot load {where}")
         module = importlib.util.module_from_spec(module_spec)
@@ -129,9 +140,10 @@ def _compile_for_kernel(fn, kind: str, spec: str) -> None:
             f"{kind} policy {spec!r} is not a numba function: decorate it with @njit"
         )
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            fn.compile(POLICY_SIG.args)
+        if POLICY_SIG.args not in fn.overloads:  # @njit(POLICY_SIG) is compiled already
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                fn.compile(POLICY_SIG.args)
     except Exception as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise PolicyError(

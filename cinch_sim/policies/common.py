@@ -16,8 +16,8 @@ U1 = np.uint64(1)
 SUIT13 = np.uint64((1 << 13) - 1)
 TIE_ORDER = (0, 3, 1, 2)  # BENCHMARK.md: clubs < diamonds < hearts < spades
 SUITS_BY_TIE = (0, 2, 3, 1)  # our suit numbers in that order
-# BENCHMARK.md keep order for trumps after the two Pedros: A J T K Q 9 8 7 6 4 3 2
-_KEEP_RANK = (1, 2, 3, 0, 4, 5, 6, 7, 8, 10, 9, 11, 13, 12)
+# BENCHMARK.md keep order for trumps by rank; -1 is the left card
+KEEP_RANKS = (3, -1, 12, 9, 8, 11, 10, 7, 6, 5, 4, 2, 1, 0)
 
 
 @njit(inline="always")
@@ -56,21 +56,6 @@ def strength(c, tmask, left):
     return (c % 13) * 4 + TIE_ORDER[c // 13]
 
 
-@njit(inline="always")
-def keep_priority(c, trump, left):
-    """Larger = kept first: Right Pedro, Left Pedro, A, J, 10, K, Q, 9 ... 2."""
-    if c == left:
-        return 100 - 1
-    r = c % 13
-    if r == 3:
-        return 100
-    order = (12, 9, 8, 11, 10, 7, 6, 5, 4, 2, 1, 0)  # A J T K Q 9 8 7 6 4 3 2
-    for i in range(12):
-        if order[i] == r:
-            return 98 - i
-    return 0
-
-
 @njit
 def strongest(mask, tmask, left):
     best = -1
@@ -103,22 +88,18 @@ def weakest(mask, tmask, left):
 
 @njit
 def top_trumps_by_keep_order(trumps, k, trump, left):
-    """The k trumps of ``trumps`` that come first in keep order."""
+    """The k trumps of ``trumps`` that come first in keep order (BENCHMARK.md):
+    Right Pedro, Left Pedro, A, J, 10, K, Q, 9, 8, 7, 6, 4, 3, 2."""
     keep = U0
-    for _ in range(k):
-        best = -1
-        best_p = -1
-        m = trumps & ~keep
-        while m:
-            c = lowbit_index(m)
-            m &= m - U1
-            p = keep_priority(c, trump, left)
-            if p > best_p:
-                best_p = p
-                best = c
-        if best < 0:
-            break
-        keep |= bit(best)
+    n = 0
+    for i in range(14):
+        r = KEEP_RANKS[i]
+        c = left if r < 0 else trump * 13 + r
+        if c >= 0 and has(trumps, c):
+            keep |= bit(c)
+            n += 1
+            if n == k:
+                break
     return keep
 
 

@@ -1,0 +1,41 @@
+"""Borrowed array views for the kernel's hot loop.
+
+A numba slice carries a reference count, and every view made and dropped
+costs two atomic operations: measured at about 17 ns per policy call, more
+than the call itself. ``borrow`` makes a view with no reference count; the
+kernel only borrows from arrays that outlive the view (its per-block buffers).
+"""
+
+from numba import types
+from numba.extending import intrinsic
+from numba.np.arrayobj import make_array, populate_array
+
+
+@intrinsic
+def borrow(typingctx, arr, start, length):
+    """``arr[start:start + length]`` of a 1-D contiguous array, without a refcount."""
+    if not (isinstance(arr, types.Array) and arr.ndim == 1 and arr.layout == "C"):
+        return None
+    rettype = arr.copy(layout="C", readonly=False)
+    sig = rettype(arr, start, length)
+
+    def codegen(context, builder, signature, args):
+        aty = signature.args[0]
+        src = make_array(aty)(context, builder, value=args[0])
+        first = context.cast(builder, args[1], signature.args[1], types.intp)
+        n = context.cast(builder, args[2], signature.args[2], types.intp)
+        out = make_array(rettype)(context, builder)
+        itemsize = context.get_constant(
+            types.intp, context.get_abi_sizeof(context.get_data_type(aty.dtype))
+        )
+        populate_array(
+            out,
+            data=builder.gep(src.data, [first]),
+            shape=[n],
+            strides=[itemsize],
+            itemsize=itemsize,
+            meminfo=None,
+        )
+        return out._getvalue()
+
+    return sig, codegen

@@ -1,0 +1,206 @@
+"""Measure the BENCHMARK.md workloads (W1-W3), compile and load times.
+
+Usage: python scripts/bench.py [--seconds 2] [--repeats 5] [--write results/BENCHMARKS.md]
+
+Prints one row per workload: hands per second on one thread and on all
+cores (median of --repeats runs of at least --seconds each, after a warm-up),
+the W2/W3 tallies (so no work can be optimised away), the kernel's cold
+compile time (fresh cache folder) and warm load time, and the wall time of
+``cinch-sim simulate --hands 1000`` with a warm cache.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+import numba
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from cinch_sim import layout as L  # noqa: E402
+from cinch_sim.engine import Conditions, PolicySet, run_chunk  # noqa: E402
+from cinch_sim.rules import Rules  # noqa: E402
+
+RULES = Rules(robber="dealer")
+DEALER = 3
+BATCH = 1 << 20
+
+
+def rate(fn, seconds: float, repeats: int) -> float:
+    """Median hands/s over ``repeats`` runs of at least ``seconds`` each."""
+    fn()  # warm-up
+    rates = []
+    for _ in range(repeats):
+        done = 0
+        start = time.perf_counter()
+        while True:
+            done += fn()
+            elapsed = time.perf_counter() - start
+            if elapsed >= seconds:
+                break
+        rates.append(done / elapsed)
+    return statistics.median(rates)
+
+
+def w1():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from cinch_sim.kernel import deal_hands
+    out = np.zeros((BATCH, L.MAX_PLAYERS), np.uint64)
+    rules = RULES.to_array()
+    setup = Conditions().to_setup(DEALER)
+    counter = [0]
+
+    def run() -> int:
+        deal_hands(rules, setup, np.uint64(1), np.int64(counter[0]), out)
+        counter[0] += BATCH
+        return BATCH
+
+    return run, None
+
+
+def hands_workload(play: str):
+    policies = PolicySet.from_specs(4, "simple", "simple", "simple", play)
+    tally = {"made": np.zeros(15, np.int64), "set": np.zeros(15, np.int64),
+             "pedro": np.zeros((2, 3), np.int64), "hands": 0}
+    counter = [0]
+
+    def run() -> int:
+        out, _ = run_chunk(RULES, policies, 1, counter[0], BATCH, DEALER)
+        counter[0] += BATCH
+        bid = out[:, L.H_BID]
+        made = out[:, L.H_MADE] == 1
+        tally["made"] += np.bincount(bid[made], minlength=15)
+        tally["set"] += np.bincount(bid[~made], minlength=15)
+        for i, slot in enumerate((L.SLOT_RANK0 + 2, L.SLOT_LEFT)):
+            team = out[:, L.H_SLOT_TEAM + slot]
+            mteam = out[:, L.H_MAKER] % 2
+            tally["pedro"][i] += [np.sum(team == mteam), np.sum((team >= 0) & (team != mteam)),
+                                  np.sum(team < 0)]
+        tally["hands"] += BATCH
+        return BATCH
+
+    return run, tally
+
+
+def child_seconds(code: str, env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=ROOT)
+    return time.perf_counter() - start
+
+
+def compile_times() -> dict[str, float]:
+    code = (
+        "from cinch_sim.engine import PolicySet, run_chunk\n"
+        "from cinch_sim.rules import Rules\n"
+        "p = PolicySet.from_specs(4, 'simple', 'simple', 'simple', 'greedy')\n"
+        "run_chunk(Rules(robber='dealer'), p, 1, 0, 100, 3)\n"
+    )
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        cold = child_seconds(code, env)
+        warm = child_seconds(code, env)
+        base = child_seconds("import numba, numpy", env)
+    env = dict(os.environ)
+    subprocess.run(["cinch-sim", "simulate", "--hands", "1000"], env=env, check=True,
+                   capture_output=True)
+    start = time.perf_counter()
+    subprocess.run(["cinch-sim", "simulate", "--hands", "1000"], env=env, check=True,
+                   capture_output=True)
+    cli = time.perf_counter() - start
+    return {"cold": cold, "warm": warm, "python_numba_import": base, "simulate_1000": cli}
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def commit() -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, check=True,
+                              capture_output=True, text=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=2.0)
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--only", choices=["W1", "W2", "W3"], action="append")
+    ap.add_argument("--no-compile", action="store_true", help="skip the compile/load timings")
+    ap.add_argument("--write", type=Path, help="append the figures to this Markdown file")
+    args = ap.parse_args()
+    cores = numba.config.NUMBA_NUM_THREADS
+    workloads = {"W1": w1, "W2": lambda: hands_workload("random"),
+                 "W3": lambda: hands_workload("greedy")}
+    rows = []
+    tallies = {}
+    for name, make in workloads.items():
+        if args.only and name not in args.only:
+            continue
+        run, tally = make()
+        numba.set_num_threads(1)
+        one = rate(run, args.seconds, args.repeats)
+        numba.set_num_threads(cores)
+        many = rate(run, args.seconds, args.repeats)
+        rows.append((name, one, many))
+        tallies[name] = tally
+        print(f"{name}: {one / 1e6:.3f} M hands/s on 1 thread, {many / 1e6:.3f} M on {cores} "
+              f"({many / one:.2f}x)", flush=True)
+    lines = [
+        f"## {dt.date.today().isoformat()}, commit {commit()}",
+        "",
+        f"CPU: {cpu_model()}, {os.cpu_count()} cores; Python {platform.python_version()}, "
+        f"numba {numba.__version__}. Median of {args.repeats} runs of at least "
+        f"{args.seconds:g} s after a warm-up.",
+        "",
+        f"| workload | M hands/s, 1 thread | M hands/s, {cores} threads | ratio |",
+        "|---|---:|---:|---:|",
+    ]
+    for name, one, many in rows:
+        lines.append(f"| {name} | {one / 1e6:.3f} | {many / 1e6:.3f} | {many / one:.2f} |")
+    for name, tally in tallies.items():
+        if tally is None:
+            continue
+        lines += ["", f"{name} tally over {tally['hands']:,} hands: made/set by bid "
+                  + ", ".join(f"{b}: {tally['made'][b]}/{tally['set'][b]}" for b in range(15)
+                              if tally['made'][b] + tally['set'][b]),
+                  "Pedros (right, left) to bidding side / defenders / not in play: "
+                  + "; ".join("/".join(str(x) for x in row) for row in tally["pedro"])]
+    if not args.no_compile:
+        t = compile_times()
+        lines += [
+            "",
+            f"Kernel cold compile (fresh cache, process wall incl. imports): {t['cold']:.1f} s; "
+            f"warm load (same, cached): {t['warm']:.2f} s; "
+            f"bare `import numba, numpy`: {t['python_numba_import']:.2f} s; "
+            f"`cinch-sim simulate --hands 1000` warm: {t['simulate_1000']:.2f} s wall.",
+        ]
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.write:
+        with open(args.write, "a", encoding="utf-8") as f:
+            f.write("\n" + text)
+
+
+if __name__ == "__main__":
+    main()

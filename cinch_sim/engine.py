@@ -130,8 +130,9 @@ def _kernel():
     """Import the kernel lazily: --help and light commands stay instant."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        from .kernel import simulate_hands
-    return simulate_hands
+        from .kernel import entry
+
+        return entry("simulate_hands")
 
 
 def run_chunk(
@@ -174,6 +175,56 @@ def run_chunk(
         )
     check_errors(out, policies, dealer, rules.players)
     return out, tr
+
+
+def _games_kernel():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from .kernel import entry
+
+        return entry("play_games")
+
+
+HAND_STRIDE = 1 << 16  # hand h of game g is dealt from hand index g * HAND_STRIDE + h
+
+
+def run_games(
+    rules: Rules,
+    policies: PolicySet,
+    seed: int,
+    offset: int,
+    n: int,
+    first_dealer: int | None = None,
+    max_hands: int = 256,
+    trace: bool = False,
+    direct: bool = True,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Play games offset..offset+n-1 to the target.
+
+    Returns (game rows G_*, hand rows [game, hand, H_*], trace [game, hand, T_*]).
+    Game g's deals depend only on (seed, g), so two calls with the same seed and
+    offsets deal the same cards whatever the policies: duplicate matches.
+    ``first_dealer`` None cuts for the first dealer from the game's own stream.
+    """
+    if not 1 <= max_hands < HAND_STRIDE:
+        raise ValueError(f"max_hands must be 1..{HAND_STRIDE - 1}")
+    kern = _games_kernel()
+    games = np.zeros((n, L.G_LEN), dtype=np.int32)
+    hands = np.zeros((n, max_hands, L.H_LEN), dtype=np.int32)
+    tr = np.zeros((n if trace else 0, max_hands, L.T_LEN), dtype=np.int64)
+    cond = Conditions()
+    setup = cond.to_setup(-1 if first_dealer is None else first_dealer, offset)
+    bid_p, trump_p, disc_p, play_p = policies.tuples()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        kern(
+            rules.to_array(), setup, np.uint64(seed % (1 << 64)), np.int64(offset),
+            np.int64(HAND_STRIDE), bid_p, trump_p, disc_p, play_p,
+            policies.builtin_ids(direct), policies.params(), games, hands, tr,
+        )
+    played = hands.reshape(-1, L.H_LEN)
+    check_errors(played, policies, 0, rules.players)
+    return games, hands, tr
 
 
 def check_errors(out: np.ndarray, policies: PolicySet, dealer: int, players: int) -> None:

@@ -15,6 +15,7 @@ from numba import njit, prange, types
 
 from . import layout as L
 from .bits import lowbit_index, popcount
+from .cache import refresh
 from .memory import borrow
 from .policies import builtin_ids as BI
 from .policies.greedy import greedy_play
@@ -242,7 +243,7 @@ def _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want
     return stock0, n
 
 
-@njit(inline="always")
+@njit
 def play_hand(
     rules,
     setup,
@@ -538,17 +539,21 @@ def play_hand(
             keep = cand
             if popcount(cand) > HS:
                 must_tr = min(HS, popcount(cand & tmask))
+                rob_legal = cand
+                if must_tr == HS:  # excess trumps: non_point_only keeps the point trumps
+                    rob_legal = cand & ~(tmask & protected)
                 obs[L.O_PHASE] = L.PHASE_ROB
                 obs[L.O_SEAT] = robber
                 obs[L.O_MIN_KEEP] = HS
                 obs[L.O_MAX_KEEP] = HS
                 keep = np.uint64(
-                    _ask(discard_pols, pids, 2, robber, obs, cand, cand, params, scratch, rngs)
+                    _ask(discard_pols, pids, 2, robber, obs, cand, rob_legal, params, scratch, rngs)
                 )
                 if (
                     keep & ~cand
                     or popcount(keep) != HS
                     or popcount(keep & tmask) != must_tr
+                    or cand & ~keep & ~rob_legal
                 ):
                     _fail(out, L.KIND_DISCARD, robber, np.int64(keep))
                     return
@@ -783,7 +788,7 @@ SIMULATE_SIG = types.void(
 )
 
 
-@njit(SIMULATE_SIG, cache=True, parallel=True, nogil=True)
+@njit(cache=True, parallel=True, nogil=True)
 def simulate_hands(
     rules, setup, seed, offset, n_hands, bid_p, trump_p, disc_p, play_p, pids, params, out,
     trace,
@@ -820,7 +825,7 @@ DEAL_SIG = types.void(types.int64[::1], types.int64[::1], types.uint64, types.in
                       types.uint64[:, ::1])
 
 
-@njit(DEAL_SIG, cache=True, parallel=True, nogil=True)
+@njit(cache=True, parallel=True, nogil=True)
 def deal_hands(rules, setup, seed, offset, hands_out):
     """Only shuffle and deal (BENCHMARK.md W1): hands_out[i, seat] is a card mask."""
     n_hands = hands_out.shape[0]
@@ -837,3 +842,134 @@ def deal_hands(rules, setup, seed, offset, hands_out):
             _deal(rules, setup, seed, offset + i, dealer, deck, hands, work, rngs, dummy, False)
             for s in range(P):
                 hands_out[i, s] = hands[s]
+
+
+GAMES_SIG = types.void(
+    types.int64[::1],  # rules
+    types.int64[::1],  # setup (S_DEALER < 0: cut for the first dealer)
+    types.uint64,  # seed
+    types.int64,  # game offset (global index of row 0)
+    types.int64,  # hand stride: hand h of game g uses hand index g * stride + h
+    POLICIES,
+    POLICIES,
+    POLICIES,
+    POLICIES,
+    types.int64[::1],
+    types.float64[:, :, ::1],
+    types.int32[:, ::1],  # games[game, G_*]
+    types.int32[:, :, ::1],  # hands[game, hand, H_*]; its middle size caps a game's length
+    types.int64[:, :, ::1],  # trace[game, hand, T_*] (0 games: no trace)
+)
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def play_games(
+    rules, setup, seed, offset, stride, bid_p, trump_p, disc_p, play_p, pids, params,
+    games, hand_rows, trace,
+):
+    """Play whole games to the target (RULES.md §1.15), one game per row.
+
+    The dealer moves clockwise after each hand, except that a thrown-in hand
+    under all_pass=redeal_same is dealt again by the same dealer. Policies see
+    the running score. A game that reaches the row buffer's length unfinished
+    is reported as such.
+    """
+    n_games = games.shape[0]
+    max_hands = hand_rows.shape[1]
+    want_trace = trace.shape[0] > 0
+    P = rules[L.R_PLAYERS]
+    T = rules[L.R_TEAMS]
+    target = rules[L.R_TARGET]
+    neg = rules[L.R_MIN_SCORE_LOSS]
+    flat_params = params.reshape(-1)
+    for g in prange(n_games):
+        obs = np.zeros(L.OBS_LEN, np.int64)
+        scratch = np.zeros(L.MAX_PLAYERS * N_SCRATCH, np.int64)
+        rngs = np.zeros(L.MAX_PLAYERS + 1, np.uint64)
+        deck = np.zeros(52, np.int64)
+        hands = np.zeros(L.MAX_PLAYERS, np.uint64)
+        work = np.zeros(W_LEN, np.uint64)
+        iwork = np.zeros(IW_LEN, np.int64)
+        scores = np.zeros(L.MAX_TEAMS, np.int64)
+        dummy = np.zeros(L.T_LEN, np.int64)
+        gidx = offset + g
+        row = games[g]
+        row[:] = 0
+        dealer = setup[L.S_DEALER]
+        if dealer < 0:  # cut: the game's own stream, apart from every hand's
+            st = borrow(rngs, L.MAX_PLAYERS, 1)
+            st[0] = stream_state(seed, gidx, L.GAME_STREAM)
+            dealer = np.int64(((next_u64(st) >> np.uint64(32)) * np.uint64(P)) >> np.uint64(32))
+        row[L.G_FIRST_DEALER] = dealer
+        row[L.G_WINNER] = -1
+        row[L.G_REASON] = L.REASON_UNFINISHED
+        hand_rows[g, :, :] = 0
+        for h in range(max_hands):
+            out = hand_rows[g, h]
+            tr = trace[g, h] if want_trace else dummy
+            play_hand(
+                rules, setup, seed, gidx * stride + h, dealer, bid_p, trump_p, disc_p, play_p,
+                pids, flat_params, obs, scratch, rngs, deck, hands, work, iwork, scores, h,
+                out, tr, want_trace,
+            )
+            row[L.G_N_HANDS] = h + 1
+            if out[L.H_ERROR] != 0:
+                break
+            if out[L.H_THROWN_IN] == 1:
+                if rules[L.R_ALL_PASS] != L.ALL_PASS_REDEAL_SAME:
+                    dealer = (dealer + 1) % P
+                continue
+            for t in range(T):
+                scores[t] += out[L.H_SCORE + t]
+            dealer = (dealer + 1) % P
+            # the bidding side is checked first, then the others, then the negative limit
+            mteam = _team(rules, out[L.H_MAKER])
+            winner = -1
+            if out[L.H_MADE] == 1 and scores[mteam] >= target:
+                winner = mteam
+            else:
+                best = -(1 << 40)
+                for t in range(T):
+                    if t != mteam and scores[t] >= target and scores[t] > best:
+                        best = scores[t]
+                        winner = t
+            if winner >= 0:
+                row[L.G_WINNER] = winner
+                row[L.G_REASON] = L.REASON_TARGET
+                break
+            if neg > 0:
+                loser = -1
+                for t in range(T):
+                    if scores[t] <= -neg:
+                        loser = t
+                        break
+                if loser >= 0:
+                    best = -(1 << 40)
+                    for t in range(T):
+                        if t != loser and scores[t] > best:
+                            best = scores[t]
+                            winner = t
+                    row[L.G_WINNER] = winner
+                    row[L.G_REASON] = L.REASON_NEGATIVE_LIMIT
+                    break
+        for t in range(T):
+            row[L.G_SCORE + t] = scores[t]
+
+
+_SIGNATURES = {"simulate_hands": SIMULATE_SIG, "deal_hands": DEAL_SIG, "play_games": GAMES_SIG}
+
+
+def entry(name: str):
+    """One batch kernel, compiled (or loaded from the disk cache) on first use.
+
+    Compiling only the entry a command needs keeps a cold start short; the
+    explicit signature types the policies as first-class functions, so the
+    cache hits whatever policies are plugged in (DESIGN.md), and compilation
+    is then disabled so no call can add a specialisation.
+    """
+    disp = globals()[name]
+    if not disp.overloads:
+        refresh()  # a stale cache of this folder is flushed first (cache.py says why)
+        disp.compile(_SIGNATURES[name].args)
+        disp.disable_compile()
+    return disp

@@ -179,3 +179,15 @@ S_HAND_OFFSET = S_REQUIRED + MAX_PLAYERS  # global index of the batch's first ha
 S_DECK_GIVEN = S_HAND_OFFSET + 1  # 1: deal exactly S_DECK (hand-built deals, replays)
 S_DECK = S_DECK_GIVEN + 1  # 52 cards in deal order (as T_DECK), no shuffle
 S_LEN = S_DECK + 52
+
+# -------------------------------------------------------------- per-game result
+# int32 row per game (the games kernel); its hands' rows come beside it.
+REASON_TARGET, REASON_NEGATIVE_LIMIT, REASON_UNFINISHED = 0, 1, 2
+REASON_NAMES = ("target", "negative_limit", "unfinished")
+G_FIRST_DEALER = 0
+G_WINNER = 1  # winning team, -1 unfinished
+G_REASON = 2
+G_N_HANDS = 3  # hands played (thrown-in hands included)
+G_SCORE = 4  # per team: final totals
+G_LEN = G_SCORE + MAX_TEAMS
+GAME_STREAM = 1 << 20  # stream number of a game's own draws (the cut for the first dealer)

@@ -57,7 +57,9 @@ def rate(fn, seconds: float, repeats: int) -> float:
 def w1():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        from cinch_sim.kernel import deal_hands
+        from cinch_sim.kernel import entry
+
+        deal_hands = entry("deal_hands")
     out = np.zeros((BATCH, L.MAX_PLAYERS), np.uint64)
     rules = RULES.to_array()
     setup = Conditions().to_setup(DEALER)

@@ -11,7 +11,7 @@ import numba
 import numpy as np
 import pytest
 
-from cinch_sim.engine import PolicySet, iter_chunks
+from cinch_sim.engine import PolicySet, iter_chunks, run_chunk
 from cinch_sim.rules import Rules
 
 POLS = dict(bid="simple", trump="random", discard="random", play="random")
@@ -96,3 +96,22 @@ def test_second_process_loads_the_kernel_from_cache(tmp_path):
     assert snapshots[0] == snapshots[1]
     kernel_data = [p for p in snapshots[1] if "simulate_hands" in p and p.endswith(".nbc")]
     assert len(kernel_data) == 1
+
+
+@pytest.mark.parametrize(
+    "pols",
+    [
+        dict(bid="simple", trump="simple", discard="simple", play="greedy"),
+        dict(bid="random", trump="random", discard="random", play="random"),
+        dict(bid="heuristic", trump="heuristic", discard="heuristic", play="heuristic"),
+    ],
+    ids=["simple-greedy", "random", "heuristic"],
+)
+def test_direct_and_pointer_calls_give_the_same_bits(pols):
+    # built-ins are called directly by the kernel (a fast path); the same
+    # functions called through their pointers, as user policies are, must agree
+    ps = PolicySet.from_specs(4, **pols)
+    rules = Rules(robber="dealer", excess_trump_discard="non_point_only")
+    fast, _ = run_chunk(rules, ps, 11, 0, 3000, direct=True)
+    slow, _ = run_chunk(rules, ps, 11, 0, 3000, direct=False)
+    assert np.array_equal(fast, slow)

@@ -51,6 +51,7 @@ B_BEHIND = 12  # extra points of boldness when the opponents are near the target
 B_AHEAD = 13  # extra caution when the own side is near the target
 B_NEAR = 14  # "near the target": within this many points
 B_STEAL = 15  # bid at least this over a partner's bid before overbidding him
+B_CAP = 16  # never bid above this (a handicap for tests and experiments)
 # ---- discard parameter slots
 D_KEEP_ACE_TRUMPS = 0  # keep side aces when holding at least this many trumps
 # ---- play parameter slots
@@ -60,7 +61,7 @@ P_CATCH_POINTS = 1  # points in a trick worth trumping in for
 DEFAULT_PARAMS = {
     "heuristic_bid": (
         0.9, 4.2, 3.4, 1.3, 0.45, 0.25, 0.55, 0.35, 0.45, 0.25,
-        0.6, 5.0, 1.5, 1.0, 8.0, 2.0,
+        0.6, 5.0, 1.5, 1.0, 8.0, 2.0, 62.0,
     ),
     "heuristic_trump": (
         0.9, 4.2, 3.4, 1.3, 0.45, 0.25, 0.55, 0.35, 0.45, 0.25,
@@ -120,7 +121,7 @@ def heuristic_bid(obs, hand, legal, params, scratch, rng):
     elif mine >= target - params[B_NEAR]:
         margin += params[B_AHEAD]
     b = int(np.floor(e - margin))
-    b = min(b, obs[L.O_BID_MAX])
+    b = min(b, obs[L.O_BID_MAX], int(params[B_CAP]))
     high_bidder = obs[L.O_HIGH_BIDDER]
     if high_bidder >= 0 and players == 4 and high_bidder == (seat + 2) % 4:
         if b < obs[L.O_HIGH_BID] + params[B_STEAL]:
@@ -150,7 +151,8 @@ def heuristic_discard(obs, hand, legal, params, scratch, rng):
         if s != trump:
             aces |= hand & bit(s * 13 + 12)
     if obs[L.O_PHASE] == L.PHASE_ROB:
-        keep = top_trumps_by_keep_order(trumps, hs, trump, left)
+        must = hand & ~legal  # point trumps under excess_trump_discard=non_point_only
+        keep = must | top_trumps_by_keep_order(trumps & legal, hs - popcount(must), trump, left)
         room = hs - popcount(keep)
         if room > 0:
             keep |= top_by_strength(aces, room, tm, left)

@@ -36,7 +36,8 @@ def random_discard(obs, hand, legal, params, scratch, rng):
         trumps = hand & tm
         ntr = popcount(trumps)
         if ntr >= hs:
-            return np.int64(random_subset(trumps, hs, rng))
+            must = hand & ~legal  # point trumps under excess_trump_discard=non_point_only
+            return np.int64(must | random_subset(trumps & legal, hs - popcount(must), rng))
         return np.int64(trumps | random_subset(hand & ~tm, hs - ntr, rng))
     must, lo, hi = keep_count_bounds(obs, hand, legal)
     pool = legal

@@ -78,7 +78,8 @@ def simple_discard(obs, hand, legal, params, scratch, rng):
     hs = obs[L.O_MAX_KEEP]
     trumps = hand & tm
     if obs[L.O_PHASE] == L.PHASE_ROB:
-        keep = top_trumps_by_keep_order(trumps, hs, trump, left)
+        must = hand & ~legal  # point trumps under excess_trump_discard=non_point_only
+        keep = must | top_trumps_by_keep_order(trumps & legal, hs - popcount(must), trump, left)
         n = popcount(keep)
         if n < hs:
             keep |= top_by_strength(hand & ~tm, hs - n, tm, left)

@@ -1,0 +1,308 @@
+"""Reading JSON Lines record files and refereeing them line by line.
+
+A file that cannot be opened is a :class:`RecordFileError` (the only error for a
+whole run). Everything else, bad bytes, bad JSON, a broken record, becomes a
+:class:`Verdict` for that line, and reading goes on with the next line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from dataclasses import field as dc_field
+from pathlib import Path
+from typing import Any
+
+from .parse import GAME_FORMAT, HAND_FORMAT, RecordError, short, type_name
+from .referee import GameCheck, HandCheck, check_game, check_hand
+
+STATUSES = ("valid", "renege", "misdeal", "invalid")
+
+
+class RecordFileError(OSError):
+    """A record file that cannot be opened or read at all."""
+
+
+@dataclass
+class Line:
+    """One non-blank line of a record file: its number, its raw bytes, its JSON or an error."""
+
+    number: int
+    raw: bytes
+    data: Any = None
+    error: str | None = None
+
+
+@dataclass
+class Verdict:
+    """The referee's verdict on one record (a line of a file, or one dict)."""
+
+    line: int | None
+    kind: str  # "hand", "game" or "?" (not readable as either)
+    status: str  # valid, renege, misdeal, invalid
+    message: str = ""
+    field: str | None = None
+    seat: int | None = None
+    trick: int | None = None
+    check: HandCheck | GameCheck | None = dc_field(default=None, repr=False)
+
+    @property
+    def clean(self) -> bool:
+        return self.status == "valid"
+
+    @property
+    def record(self) -> dict[str, Any] | None:
+        """The record in the writer's form with computed fields filled in (None if invalid)."""
+        return None if self.check is None else self.check.to_record()
+
+    def where(self) -> str:
+        parts = []
+        if self.field:
+            parts.append(self.field)
+        if self.seat is not None:
+            parts.append(f"seat {self.seat}")
+        if self.trick is not None:
+            parts.append(f"trick {self.trick}")
+        return ", ".join(parts)
+
+    def describe(self) -> str:
+        """One line: ``line 7: invalid: tricks[2].winner, seat 3, trick 2: ...``."""
+        head = f"line {self.line}" if self.line is not None else "record"
+        w = self.where()
+        text = ": ".join(x for x in (w, self.message) if x)
+        return f"{head}: {self.status}" + (f": {text}" if text else "")
+
+    def as_row(self) -> dict[str, Any]:
+        row: dict[str, Any] = {
+            "line": self.line,
+            "kind": self.kind,
+            "status": self.status,
+            "field": self.field,
+            "seat": self.seat,
+            "trick": self.trick,
+            "message": self.message,
+        }
+        c = self.check
+        if isinstance(c, HandCheck):
+            row.update(_hand_row(c))
+        elif isinstance(c, GameCheck):
+            row.update(
+                {
+                    "dealer": c.first_dealer,
+                    "hands": len(c.hands),
+                    "winner": c.winner,
+                    "reason": c.reason,
+                    "total_0": c.totals[-1][0] if c.totals else 0,
+                    "total_1": c.totals[-1][1] if c.totals and len(c.totals[-1]) > 1 else None,
+                }
+            )
+        return row
+
+
+def _hand_row(c: HandCheck) -> dict[str, Any]:
+    from ..cards import SUITS
+
+    row: dict[str, Any] = {
+        "dealer": c.dealer,
+        "maker": c.maker,
+        "bid": c.bid,
+        "trump": None if c.trump is None else SUITS[c.trump],
+        "thrown_in": c.thrown_in,
+        "made": c.made,
+        "shortage": c.shortage,
+    }
+    for t, p in enumerate(c.points):
+        row[f"points_{t}"] = p
+    for t, s in enumerate(c.score):
+        row[f"score_{t}"] = s
+    for name, team in c.captured.items():
+        row[f"captured_{name}"] = team
+    return row
+
+
+def _open(path: str | os.PathLike):
+    """A binary file object for ``path`` (``-``: standard input)."""
+    if str(path) == "-":
+        import sys
+
+        return sys.stdin.buffer
+    p = Path(path)
+    if p.is_dir():
+        raise RecordFileError(f"cannot open {str(p)!r}: it is a directory")
+    try:
+        return open(p, "rb")  # noqa: SIM115 - closed by read_records
+    except OSError as e:
+        raise RecordFileError(f"cannot open {str(p)!r}: {e.strerror or e}") from None
+
+
+def iter_lines(raw_lines: Iterable[bytes]) -> Iterator[Line]:
+    """Decode and parse lines of bytes one by one, never raising."""
+    for i, raw in enumerate(raw_lines, 1):
+        if i == 1 and raw.startswith(b"\xef\xbb\xbf"):
+            raw = raw[3:]
+        if not raw.strip():
+            continue
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            yield Line(
+                i, raw, error=f"not UTF-8: byte 0x{raw[e.start]:02x} at column {e.start + 1}"
+            )
+            continue
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as e:
+            yield Line(i, raw, error=f"bad JSON: {e.msg} (column {e.colno})")
+            continue
+        except RecursionError:
+            yield Line(i, raw, error="bad JSON: nested too deeply")
+            continue
+        except ValueError as e:  # e.g. an integer with too many digits
+            yield Line(i, raw, error=f"bad JSON: {e}")
+            continue
+        yield Line(i, raw, data=obj)
+
+
+def read_records(path: str | os.PathLike) -> Iterator[Line]:
+    """The non-blank lines of a record file, streamed, each parsed or carrying its error.
+
+    Raises RecordFileError (at once, not on first iteration) only when the file
+    cannot be opened, or reading it fails part way.
+    """
+    fh = _open(path)
+
+    def gen() -> Iterator[Line]:
+        try:
+            try:
+                yield from iter_lines(fh)
+            except OSError as e:
+                raise RecordFileError(f"cannot read {str(path)!r}: {e.strerror or e}") from None
+        finally:
+            if fh is not getattr(__import__("sys").stdin, "buffer", None):
+                fh.close()
+
+    return gen()
+
+
+def load_records(path: str | os.PathLike) -> list[dict[str, Any]]:
+    """The JSON objects of a record file, for notebooks; raises on the first bad line."""
+    out = []
+    for ln in read_records(path):
+        if ln.error:
+            raise RecordError(f"line {ln.number}: {ln.error}")
+        out.append(ln.data)
+    return out
+
+
+def referee_record(obj: Any, line: int | None = None) -> Verdict:
+    """Referee one decoded record (a hand or a game dict). Never raises."""
+    kind = "?"
+    try:
+        if not isinstance(obj, dict):
+            raise RecordError(f"a record must be a JSON object, got {type_name(obj)}")
+        fmt = obj.get("format")
+        if fmt == HAND_FORMAT:
+            kind = "hand"
+            hc = check_hand(obj)
+            if hc.misdeal:
+                return Verdict(line, kind, "misdeal", hc.misdeal, None, None, None, hc)
+            if hc.renege:
+                return Verdict(
+                    line,
+                    kind,
+                    "renege",
+                    _renege_message(hc),
+                    None,
+                    hc.renege["seat"],
+                    hc.renege["trick"],
+                    hc,
+                )
+            return Verdict(line, kind, "valid", "", check=hc)
+        if fmt == GAME_FORMAT:
+            kind = "game"
+            gc = check_game(obj)
+            status = gc.status
+            return Verdict(line, kind, status, "; ".join(gc.notes()), check=gc)
+        if "format" not in obj:
+            raise RecordError("missing field 'format'", field="format")
+        raise RecordError(
+            f"unknown format {short(fmt)} (expected {HAND_FORMAT!r} or {GAME_FORMAT!r})",
+            field="format",
+        )
+    except RecordError as e:
+        return Verdict(line, kind, "invalid", e.message, e.field, e.seat, e.trick)
+    except RecursionError:
+        return Verdict(line, kind, "invalid", "record nested too deeply")
+    except Exception as e:  # a referee bug must not stop the run
+        return Verdict(
+            line, kind, "invalid", f"internal error while checking: {type(e).__name__}: {e}"
+        )
+
+
+def _renege_message(hc: HandCheck) -> str:
+    pen = ", ".join(f"team {t} {s:+d}" for t, s in enumerate(hc.score))
+    return f"{hc.renege_text}; penalty (RULES.md §1.16): score {pen}"
+
+
+def referee_lines(lines: Iterable[Line]) -> Iterator[Verdict]:
+    for ln in lines:
+        if ln.error:
+            yield Verdict(ln.number, "?", "invalid", ln.error)
+        else:
+            yield referee_record(ln.data, ln.number)
+
+
+def referee_records(records: Iterable[Any]) -> list[Verdict]:
+    """Referee record dicts (numbered from 1 like lines); never raises."""
+    return [referee_record(r, i) for i, r in enumerate(records, 1)]
+
+
+@dataclass
+class RefereeReport:
+    """Verdicts on every record of a file, with the summary counts."""
+
+    verdicts: list[Verdict]
+
+    def counts(self) -> dict[str, int]:
+        c = dict.fromkeys(STATUSES, 0)
+        for v in self.verdicts:
+            c[v.status] += 1
+        return c
+
+    def summary(self) -> str:
+        c = self.counts()
+        return (
+            f"{c['valid']} valid, {c['renege']} renege, "
+            f"{c['misdeal']} misdeal, {c['invalid']} invalid"
+        )
+
+    @property
+    def ok(self) -> bool:
+        return all(v.status != "invalid" for v in self.verdicts)
+
+    def problems(self) -> list[Verdict]:
+        return [v for v in self.verdicts if not v.clean]
+
+    def to_frame(self):
+        """A pandas DataFrame, one row per record."""
+        import pandas as pd
+
+        return pd.DataFrame([v.as_row() for v in self.verdicts])
+
+
+def referee_file(path: str | os.PathLike) -> RefereeReport:
+    """Referee every line of a file. Raises RecordFileError only if it cannot be opened."""
+    return RefereeReport(list(referee_lines(read_records(path))))
+
+
+def iter_referee_file(path: str | os.PathLike) -> Iterator[Verdict]:
+    """Verdicts streamed line by line (constant memory); opening errors raise at once."""
+    return referee_lines(read_records(path))
+
+
+def verdicts_frame(verdicts: Iterable[Verdict]):
+    import pandas as pd
+
+    return pd.DataFrame([v.as_row() for v in verdicts])

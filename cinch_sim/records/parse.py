@@ -1,0 +1,199 @@
+"""Reading the pieces of a record: typed fields, card tokens and rules.
+
+Every failure is a :class:`RecordError` carrying the field path (``hands[2][4]``,
+``tricks[3].cards[1]``), and where known the seat and the trick, so a reader can
+print one clear line and go on to the next record.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import CardError, format_card, parse_card
+from ..rules import OPTION_NAMES, VARIANTS, Rules, RulesError, make_rules
+
+HAND_FORMAT = "cinch-hand/1"
+GAME_FORMAT = "cinch-game/1"
+
+
+class RecordError(ValueError):
+    """A record that cannot be trusted: the first step that disagrees.
+
+    ``kind`` is ``"invalid"`` (a broken or inconsistent record) or ``"misdeal"``
+    (a deal with the wrong number of cards, or an exposed card).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        field: str | None = None,
+        seat: int | None = None,
+        trick: int | None = None,
+        kind: str = "invalid",
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        self.seat = seat
+        self.trick = trick
+        self.kind = kind
+
+    def where(self) -> str:
+        """``field, seat S, trick T`` (the parts that are known)."""
+        parts = []
+        if self.field:
+            parts.append(self.field)
+        if self.seat is not None:
+            parts.append(f"seat {self.seat}")
+        if self.trick is not None:
+            parts.append(f"trick {self.trick}")
+        return ", ".join(parts)
+
+    def __str__(self) -> str:
+        w = self.where()
+        return f"{w}: {self.message}" if w else self.message
+
+
+def type_name(v: Any) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true/false"
+    if isinstance(v, int):
+        return "a number"
+    if isinstance(v, float):
+        return "a decimal number"
+    if isinstance(v, str):
+        return "a string"
+    if isinstance(v, list):
+        return "a list"
+    if isinstance(v, dict):
+        return "an object"
+    return type(v).__name__
+
+
+def short(v: Any, limit: int = 40) -> str:
+    """A value quoted for a message, cut to a readable length."""
+    try:
+        text = repr(v)
+    except Exception:  # pragma: no cover - repr of JSON values does not fail
+        text = "?"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def require(obj: dict, key: str, path: str = "") -> Any:
+    if key not in obj:
+        raise RecordError(f"missing field {key!r}", field=f"{path}{key}")
+    return obj[key]
+
+
+def get_int(
+    v: Any,
+    field: str,
+    lo: int | None = None,
+    hi: int | None = None,
+    what: str = "a whole number",
+    **where: Any,
+) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise RecordError(f"must be {what}, got {type_name(v)} {short(v)}", field=field, **where)
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        raise RecordError(f"{v} is out of range {lo}..{hi}", field=field, **where)
+    return v
+
+
+def get_list(v: Any, field: str, length: int | None = None, **where: Any) -> list:
+    if not isinstance(v, list):
+        raise RecordError(f"must be a list, got {type_name(v)} {short(v)}", field=field, **where)
+    if length is not None and len(v) != length:
+        raise RecordError(f"must have {length} entries, got {len(v)}", field=field, **where)
+    return v
+
+
+def get_dict(v: Any, field: str) -> dict:
+    if not isinstance(v, dict):
+        raise RecordError(f"must be an object, got {type_name(v)} {short(v)}", field=field)
+    return v
+
+
+_FAST = {format_card(c): c for c in range(52)}
+
+
+def get_card(v: Any, field: str, **where: Any) -> int:
+    try:
+        return _FAST[v]
+    except (KeyError, TypeError):
+        pass
+    try:
+        return parse_card(v)
+    except CardError:
+        raise RecordError(
+            f"unknown card {short(v)} (cards are rank then suit, e.g. 'TS', '5C', '10♠')",
+            field=field,
+            **where,
+        ) from None
+
+
+def get_cards(v: Any, field: str, **where: Any) -> list[int]:
+    """A list of distinct cards."""
+    lst = get_list(v, field, **where)
+    cards = [get_card(t, f"{field}[{i}]", **where) for i, t in enumerate(lst)]
+    seen: set[int] = set()
+    for i, c in enumerate(cards):
+        if c in seen:
+            raise RecordError(f"duplicate card {format_card(c)}", field=f"{field}[{i}]", **where)
+        seen.add(c)
+    return cards
+
+
+_RULES_CACHE: dict[Any, Rules] = {}
+
+
+def parse_rules(v: Any, field: str = "rules") -> Rules:
+    """A record's ``{"preset": ..., "options": {...}}`` as a Rules object."""
+    try:
+        key = (tuple(v), v["preset"], tuple((k, type(x), x) for k, x in v["options"].items()))
+        return _RULES_CACHE[key]
+    except Exception:  # not cached, or not the usual shape: read it carefully
+        key = None
+    rules = _parse_rules(v, field)
+    if key is not None and len(_RULES_CACHE) < 1024:
+        _RULES_CACHE[key] = rules
+    return rules
+
+
+def _parse_rules(v: Any, field: str) -> Rules:
+    d = get_dict(v, field)
+    for k in d:
+        if k not in ("preset", "options"):
+            raise RecordError(f"unknown field {short(k)} (rules hold preset and options)", field)
+    preset = require(d, "preset", f"{field}.")
+    if not isinstance(preset, str):
+        raise RecordError(f"must be a string, got {type_name(preset)}", f"{field}.preset")
+    if preset not in VARIANTS:
+        raise RecordError(
+            f"unknown rules preset {short(preset)} (known: {', '.join(VARIANTS)})",
+            f"{field}.preset",
+        )
+    options = d.get("options", {})
+    if options is None:
+        options = {}
+    options = get_dict(options, f"{field}.options")
+    for name, value in options.items():
+        if name not in OPTION_NAMES:
+            raise RecordError(
+                f"unknown rule option {short(name)} (known: {', '.join(OPTION_NAMES)})",
+                f"{field}.options",
+            )
+        if isinstance(value, (list, dict)) or (isinstance(value, float)):
+            raise RecordError(
+                f"{name}={short(value)} is not a valid value", f"{field}.options.{name}"
+            )
+        if isinstance(value, bool) and name not in ("must_discard_nontrumps", "discards_face_up"):
+            raise RecordError(f"{name}={value} is not a valid value", f"{field}.options.{name}")
+    try:
+        return make_rules(preset, options)
+    except RulesError as e:
+        raise RecordError(str(e), f"{field}.options") from None
+    except (TypeError, ValueError, OverflowError) as e:  # defensive: odd values
+        raise RecordError(f"bad rule options: {e}", f"{field}.options") from None

@@ -1,0 +1,970 @@
+"""An independent referee of hand and game records (RULES.md, RECORD_FORMAT.md).
+
+Pure Python, written from the rules text and never calling the kernel: its
+point is to check the kernel (and real tables). It replays a record step by
+step, deal, bids, discards, draws, robbing, every play, and recomputes each
+trick's winner, the captured points, made or set and the score; it stops at
+the first step that disagrees and says where (field, seat, trick).
+
+Its outcome for one record is a :class:`HandCheck` or a :class:`GameCheck`;
+problems are raised as :class:`~cinch_sim.records.parse.RecordError`
+(``kind="invalid"``) or noted as a misdeal (RULES.md, the note at the top).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..cards import RANKS, SUITS, CardError, card, format_card, parse_suit, suit_of
+from ..rules import Rules
+from .parse import (
+    GAME_FORMAT,
+    HAND_FORMAT,
+    RecordError,
+    get_card,
+    get_cards,
+    get_dict,
+    get_int,
+    get_list,
+    parse_rules,
+    require,
+    short,
+    type_name,
+)
+
+SUIT_WORDS = {0: "club", 1: "spade", 2: "diamond", 3: "heart"}
+
+HAND_KEYS = (
+    "format",
+    "rules",
+    "dealer",
+    "hands",
+    "stock",
+    "exposed",
+    "bids",
+    "maker",
+    "bid",
+    "trump",
+    "discards",
+    "draws",
+    "robber_discards",
+    "tricks",
+    "result",
+)
+GAME_KEYS = ("format", "rules", "target", "first_dealer", "hands", "totals", "winner", "reason")
+PLAY_KEYS = ("discards", "draws", "robber_discards", "tricks")
+
+
+def cards_text(cards) -> str:
+    return " ".join(format_card(c) for c in cards) or "nothing"
+
+
+# ---------------------------------------------------------------- the trump suit
+@functools.lru_cache(maxsize=256)
+def trump_suit(rules: Rules, trump: int) -> TrumpSuit:
+    return TrumpSuit(rules, trump)
+
+
+class TrumpSuit:
+    """Which cards are trumps and how they rank, for one hand (RULES.md §1.2)."""
+
+    def __init__(self, rules: Rules, trump: int) -> None:
+        self.trump = trump
+        self.left = card(trump ^ 1, RANKS.index(rules.left_rank)) if rules.left_rank else -1
+        order = rules.trump_order  # highest first, "L" the left card
+        self.strength: dict[int, int] = {}
+        for i, r in enumerate(order):
+            c = self.left if r == "L" else card(trump, RANKS.index(r))
+            self.strength[c] = len(order) - i
+        self.cards = frozenset(self.strength)
+        protected = {card(trump, RANKS.index("A")), card(trump, RANKS.index("2"))}
+        protected |= {card(trump, RANKS.index(r)) for _, r, _ in rules.point_cards}
+        if self.left >= 0:
+            protected.add(self.left)
+        self.point_trumps = frozenset(protected)
+
+    def is_trump(self, c: int) -> bool:
+        return c in self.cards
+
+    def suit(self, c: int) -> int:
+        """The suit a card plays as: trump for the Left Pedro (§1.11)."""
+        return self.trump if c in self.cards else suit_of(c)
+
+    def name(self, c: int) -> str:
+        if c == self.left:
+            return f"{format_card(c)} (the Left Pedro)"
+        return format_card(c)
+
+
+# ---------------------------------------------------------------- outcomes
+@dataclass
+class Trick:
+    leader: int
+    cards: list[int]
+    seats: list[int]
+    winner: int
+
+
+@dataclass
+class HandCheck:
+    """The referee's reading of one hand record, with everything it computed."""
+
+    rules: Rules
+    dealer: int
+    hands: list[list[int]]
+    stock: list[int]
+    exposed: list[int] = field(default_factory=list)
+    misdeal: str | None = None
+    bids: list[tuple[int, int | None]] = field(default_factory=list)
+    thrown_in: bool = False
+    maker: int | None = None
+    bid: int | None = None
+    trump: int | None = None
+    discards: list[list[int]] = field(default_factory=list)
+    draws: list[list[int]] = field(default_factory=list)
+    robber: int | None = None
+    robber_discards: list[int] = field(default_factory=list)
+    after_draw: list[list[int]] = field(default_factory=list)
+    shortage: bool = False
+    tricks: list[Trick] = field(default_factory=list)
+    points: list[int] = field(default_factory=list)
+    captured: dict[str, int | None] = field(default_factory=dict)
+    point_cards: dict[str, int | None] = field(default_factory=dict)
+    made: bool | None = None
+    score: list[int] = field(default_factory=list)
+    renege: dict[str, int] | None = None
+    renege_text: str | None = None
+
+    @property
+    def status(self) -> str:
+        if self.misdeal:
+            return "misdeal"
+        return "renege" if self.renege else "valid"
+
+    def team(self, seat: int) -> int:
+        return team_of(self.rules, seat)
+
+    def result(self) -> dict[str, Any] | None:
+        """The ``result`` object RECORD_FORMAT.md describes (None for a misdeal)."""
+        if self.misdeal:
+            return None
+        if self.thrown_in:
+            return {"thrown_in": True, "points": self.points, "score": self.score, "made": None}
+        return {
+            "points": list(self.points),
+            "captured": dict(self.captured),
+            "made": self.made,
+            "score": list(self.score),
+            "renege": dict(self.renege) if self.renege else None,
+        }
+
+    def to_record(self, *, with_header: bool = True) -> dict[str, Any]:
+        """The hand in the writer's exact form, computed fields filled in."""
+        rec: dict[str, Any] = {}
+        if with_header:
+            rec["format"] = HAND_FORMAT
+            rec["rules"] = self.rules.to_record()
+        rec["dealer"] = self.dealer
+        rec["hands"] = [[format_card(c) for c in h] for h in self.hands]
+        rec["stock"] = [format_card(c) for c in self.stock]
+        if self.exposed:
+            rec["exposed"] = (
+                format_card(self.exposed[0])
+                if len(self.exposed) == 1
+                else [format_card(c) for c in self.exposed]
+            )
+        if self.misdeal:
+            return rec
+        rec["bids"] = [[s, b] for s, b in self.bids]
+        rec["maker"] = self.maker
+        rec["bid"] = self.bid
+        rec["trump"] = None if self.trump is None else SUITS[self.trump]
+        if not self.thrown_in:
+            rec["discards"] = [[format_card(c) for c in d] for d in self.discards]
+            rec["draws"] = [[format_card(c) for c in d] for d in self.draws]
+            rec["robber_discards"] = [format_card(c) for c in self.robber_discards]
+            rec["tricks"] = [
+                {"leader": t.leader, "cards": [format_card(c) for c in t.cards], "winner": t.winner}
+                for t in self.tricks
+            ]
+        rec["result"] = self.result()
+        return rec
+
+
+@dataclass
+class GameCheck:
+    """The referee's reading of one game record."""
+
+    rules: Rules
+    target: int
+    first_dealer: int
+    hands: list[HandCheck]
+    totals: list[list[int]]
+    winner: int | None
+    reason: str
+    ended_after: int | None = None
+
+    @property
+    def status(self) -> str:
+        if any(h.renege for h in self.hands):
+            return "renege"
+        if any(h.misdeal for h in self.hands):
+            return "misdeal"
+        return "valid"
+
+    def notes(self) -> list[str]:
+        out = []
+        for i, h in enumerate(self.hands):
+            if h.misdeal:
+                out.append(f"hands[{i}]: misdeal: {h.misdeal}")
+            elif h.renege:
+                r = h.renege
+                out.append(f"hands[{i}], seat {r['seat']}, trick {r['trick']}: {h.renege_text}")
+        return out
+
+    def to_record(self) -> dict[str, Any]:
+        return {
+            "format": GAME_FORMAT,
+            "rules": self.rules.to_record(),
+            "target": self.target,
+            "first_dealer": self.first_dealer,
+            "hands": [h.to_record() for h in self.hands],
+            "totals": [list(t) for t in self.totals],
+            "winner": self.winner,
+            "reason": self.reason,
+        }
+
+
+def team_of(rules: Rules, seat: int) -> int:
+    return seat % rules.teams if rules.partnerships else seat
+
+
+# ---------------------------------------------------------------- one hand
+def check_hand(obj: Any, game_rules: Rules | None = None) -> HandCheck:
+    """Referee one ``cinch-hand/1`` object; raise RecordError at the first problem.
+
+    A misdeal is not raised: it comes back as a HandCheck with ``misdeal`` set.
+    Inside a game (``game_rules`` given) ``format`` and ``rules`` may be left out.
+    """
+    if not isinstance(obj, dict):
+        raise RecordError(f"a hand must be a JSON object, got {type_name(obj)}")
+    for k in obj:
+        if k not in HAND_KEYS:
+            raise RecordError(f"unknown field {short(k)}", field=str(k))
+    if game_rules is None or "format" in obj:
+        fmt = require(obj, "format")
+        if fmt != HAND_FORMAT:
+            raise RecordError(f"{short(fmt)} is not {HAND_FORMAT!r}", field="format")
+    if game_rules is None:
+        rules = parse_rules(require(obj, "rules"))
+    else:
+        rules = game_rules
+        if "rules" in obj and parse_rules(obj["rules"]) != game_rules:
+            raise RecordError("the hand's rules differ from the game's rules", field="rules")
+    P = rules.players
+    dealer = get_int(require(obj, "dealer"), "dealer", 0, P - 1)
+    hc = HandCheck(rules=rules, dealer=dealer, hands=[], stock=[])
+    _check_deal(obj, hc)
+    if hc.misdeal:
+        return hc
+    _check_bids(obj, hc)
+    if hc.thrown_in:
+        _check_result(obj, hc)
+        return hc
+    _check_draw(obj, hc)
+    _check_tricks(obj, hc)
+    _score(hc)
+    _check_result(obj, hc)
+    return hc
+
+
+def _check_deal(obj: dict, hc: HandCheck) -> None:
+    rules = hc.rules
+    P = rules.players
+    hands_v = get_list(require(obj, "hands"), "hands", P)
+    where: dict[int, str] = {}
+    for s, h in enumerate(hands_v):
+        cards = get_cards(h, f"hands[{s}]", seat=s)
+        for i, c in enumerate(cards):
+            if c in where:
+                raise RecordError(
+                    f"duplicate card {format_card(c)} (also in {where[c]})", f"hands[{s}][{i}]", s
+                )
+            where[c] = f"hands[{s}]"
+        hc.hands.append(cards)
+    stock = get_cards(require(obj, "stock"), "stock")
+    for i, c in enumerate(stock):
+        if c in where:
+            raise RecordError(
+                f"duplicate card {format_card(c)} (also in {where[c]})", f"stock[{i}]"
+            )
+        where[c] = "stock"
+    hc.stock = stock
+    n_deck = 52 * rules.decks
+    if len(where) != n_deck:
+        missing = [c for c in range(52) if c not in where]
+        raise RecordError(
+            f"hands and stock must hold the {n_deck} cards once each; "
+            f"missing {cards_text(missing)}",
+            "hands",
+        )
+    exposed = obj.get("exposed")
+    if exposed is not None:
+        tokens = exposed if isinstance(exposed, list) else [exposed]
+        hc.exposed = [get_card(t, "exposed") for t in tokens]
+        if hc.exposed:
+            hc.misdeal = (
+                f"{cards_text(hc.exposed)} exposed during the deal; the same dealer redeals"
+            )
+            return
+    for s, h in enumerate(hc.hands):
+        if len(h) != rules.cards_dealt:
+            hc.misdeal = (
+                f"seat {s} was dealt {len(h)} cards, not {rules.cards_dealt}; "
+                "the same dealer redeals"
+            )
+            return
+
+
+def _check_bids(obj: dict, hc: HandCheck) -> None:
+    rules = hc.rules
+    P = rules.players
+    bids_v = get_list(require(obj, "bids"), "bids")
+    entries: list[tuple[int, int | None]] = []
+    for i, e in enumerate(bids_v):
+        f = f"bids[{i}]"
+        e = get_list(e, f, 2)
+        seat = get_int(e[0], f"{f}[0]", 0, P - 1, what="a seat number")
+        b = e[1]
+        if b is not None:
+            b = get_int(b, f"{f}[1]", what="a bid or null (pass)", seat=seat)
+        entries.append((seat, b))
+    eldest = (hc.dealer + 1) % P
+    rounds = rules.bid_rounds
+    active = [True] * P
+    n_active = P
+    high, high_bidder = 0, -1
+    turn = i = 0
+    while True:
+        if rounds > 0 and turn >= rounds * P:
+            break
+        s = (eldest + turn) % P
+        turn += 1
+        if not active[s]:
+            continue
+        if s == high_bidder:
+            if n_active == 1:
+                break
+            continue
+        if rounds != 1 and high_bidder >= 0 and high >= rules.bid_max:
+            break
+        if i >= len(entries):
+            raise RecordError(f"the bidding is not over: seat {s} has not bid", "bids", s)
+        seat, b = entries[i]
+        f = f"bids[{i}]"
+        if seat != s:
+            raise RecordError(f"seat {seat} bid out of turn; it is seat {s}'s turn", f, seat)
+        forced = (
+            s == hc.dealer
+            and high_bidder < 0
+            and n_active == 1
+            and rules.all_pass == "dealer_forced_min"
+        )
+        lo = max(rules.bid_min, high + 1)
+        if forced:
+            if b != rules.bid_min:
+                raise RecordError(
+                    f"all others passed: the dealer must bid {rules.bid_min} "
+                    f"(all_pass=dealer_forced_min), record has {'pass' if b is None else b}",
+                    f,
+                    s,
+                )
+        elif b is not None:
+            if lo > rules.bid_max:
+                raise RecordError(f"bid {b}: nothing beats {high}, seat {s} must pass", f, s)
+            if not lo <= b <= rules.bid_max:
+                if high_bidder >= 0 and b <= high:
+                    raise RecordError(f"bid {b} does not beat the current bid {high}", f, s)
+                raise RecordError(f"bid {b} is out of range {rules.bid_min}..{rules.bid_max}", f, s)
+        hc.bids.append((s, b))
+        i += 1
+        if b is not None:
+            high, high_bidder = b, s
+        else:
+            active[s] = False
+            n_active -= 1
+            if n_active == 0:
+                break
+    if i < len(entries):
+        raise RecordError("the bidding was already over", f"bids[{i}]", entries[i][0])
+    if high_bidder >= 0:
+        maker, bid = high_bidder, high
+    elif rules.all_pass == "dealer_no_contract":
+        maker, bid = hc.dealer, 0
+    else:  # redeal_next / redeal_same: thrown in
+        maker = bid = None
+        hc.thrown_in = True
+    given_maker = require(obj, "maker")
+    given_bid = require(obj, "bid")
+    given_trump = require(obj, "trump")
+    if hc.thrown_in:
+        for k, v in (("maker", given_maker), ("bid", given_bid), ("trump", given_trump)):
+            if v is not None:
+                raise RecordError(f"all passed and the hand is thrown in: {k} must be null", k)
+        for k in PLAY_KEYS:
+            if k in obj:
+                raise RecordError(f"a thrown-in hand has no {k!r}", k)
+        hc.points = [0] * rules.teams
+        hc.score = [0] * rules.teams
+        return
+    if given_maker is None or get_int(given_maker, "maker", 0, P - 1) != maker:
+        why = "the highest bidder" if bid else "the dealer names trumps when all pass"
+        raise RecordError(
+            f"record says {short(given_maker)}, the maker is seat {maker} ({why})", "maker", maker
+        )
+    if given_bid is None or get_int(given_bid, "bid") != bid:
+        raise RecordError(f"record says {short(given_bid)}, the contract is {bid}", "bid", maker)
+    if not isinstance(given_trump, str):
+        raise RecordError(f"must be a suit letter (S H D C), got {type_name(given_trump)}", "trump")
+    try:
+        trump = parse_suit(given_trump)
+    except CardError:
+        raise RecordError(f"unknown suit {short(given_trump)} (S H D C)", "trump") from None
+    hc.maker, hc.bid, hc.trump = maker, bid, trump
+
+
+def _check_draw(obj: dict, hc: HandCheck) -> None:
+    rules = hc.rules
+    P, HS = rules.players, rules.hand_size
+    ts = trump_suit(rules, hc.trump)
+    eldest = (hc.dealer + 1) % P
+    robber = None
+    if rules.draw:
+        robber = {"maker": hc.maker, "dealer": hc.dealer, "none": None}[rules.robber]
+    hc.robber = robber
+    discards_v = get_list(require(obj, "discards"), "discards", P)
+    draws_v = get_list(require(obj, "draws"), "draws", P)
+    rdisc = get_cards(require(obj, "robber_discards"), "robber_discards", seat=robber)
+    discards = [get_cards(d, f"discards[{s}]", seat=s) for s, d in enumerate(discards_v)]
+    draws = [get_cards(d, f"draws[{s}]", seat=s) for s, d in enumerate(draws_v)]
+    hc.discards, hc.draws, hc.robber_discards = discards, draws, rdisc
+    if not rules.draw:
+        for s in range(P):
+            if discards[s] or draws[s]:
+                raise RecordError("these rules have no draw", f"discards[{s}]", s)
+        if rdisc:
+            raise RecordError("these rules have no draw", "robber_discards")
+        hc.after_draw = [list(h) for h in hc.hands]
+        return
+    n_stock = len(hc.stock)
+    limit = rules.shortage == "limit_discards"
+    need = [0] * P
+    kept: list[list[int]] = [[] for _ in range(P)]
+    requested = 0
+    for j in range(P):
+        s = (eldest + j) % P
+        f = f"discards[{s}]"
+        if s == robber:
+            if discards[s]:
+                raise RecordError(
+                    f"seat {s} robs the pack and does not discard before robbing "
+                    "(his set-aside cards go in robber_discards)",
+                    f,
+                    s,
+                )
+            continue
+        held = set(hc.hands[s])
+        for i, c in enumerate(discards[s]):
+            if c not in held:
+                raise RecordError(f"{format_card(c)} was not dealt to seat {s}", f"{f}[{i}]", s)
+        gone = set(discards[s])
+        keep = [c for c in hc.hands[s] if c not in gone]
+        ntr = sum(1 for c in hc.hands[s] if ts.is_trump(c))
+        kept_tr = sum(1 for c in keep if ts.is_trump(c))
+        disc_tr = [c for c in discards[s] if ts.is_trump(c)]
+        if ntr > HS:
+            if kept_tr != HS:
+                raise RecordError(
+                    f"seat {s} holds {ntr} trumps and must keep exactly {HS} of them, "
+                    f"discarding {ntr - HS} face up; keeps {kept_tr}",
+                    f,
+                    s,
+                )
+            if rules.excess_trump_discard == "non_point_only":
+                for c in disc_tr:
+                    if c in ts.point_trumps:
+                        raise RecordError(
+                            f"seat {s} discards the point trump {ts.name(c)}; only non-point "
+                            "trumps may go (excess_trump_discard=non_point_only)",
+                            f,
+                            s,
+                        )
+        elif disc_tr:
+            raise RecordError(
+                f"seat {s} discards the trump {ts.name(disc_tr[0])}; trumps may not be "
+                f"discarded (only the excess over {HS})",
+                f,
+                s,
+            )
+        if len(keep) > HS:
+            raise RecordError(
+                f"seat {s} keeps {len(keep)} cards; at most {HS} (discards {len(discards[s])})",
+                f,
+                s,
+            )
+        min_keep = max(0, HS - (n_stock - requested)) if limit else 0
+        if len(keep) < min_keep:
+            raise RecordError(
+                f"seat {s} discards {len(discards[s])}, more than the {n_stock - requested} "
+                f"cards left in the stock can replace (shortage=limit_discards: keep at least "
+                f"{min_keep})",
+                f,
+                s,
+            )
+        if rules.must_discard_nontrumps:
+            allowed = max(0, min_keep - kept_tr) if limit else 0
+            plain = [c for c in keep if not ts.is_trump(c)]
+            if len(plain) > allowed:
+                raise RecordError(
+                    f"seat {s} keeps the non-trump {format_card(plain[0])} "
+                    "(must_discard_nontrumps: every non-trump goes)",
+                    f,
+                    s,
+                )
+        kept[s] = keep
+        need[s] = HS - len(keep)
+        requested += need[s]
+    # replenish from the top of the stock (RULES.md §1.7, §1.9)
+    expected: list[list[int]] = [[] for _ in range(P)]
+    pos = 0
+    hc.shortage = requested > n_stock
+    if hc.shortage and rules.shortage == "round_robin":
+        left = list(need)
+        while pos < n_stock and any(left[s] for s in range(P) if s != robber):
+            for j in range(P):
+                s = (eldest + j) % P
+                if s == robber or left[s] == 0 or pos >= n_stock:
+                    continue
+                expected[s].append(hc.stock[pos])
+                left[s] -= 1
+                pos += 1
+    else:
+        for j in range(P):
+            s = (eldest + j) % P
+            if s == robber:
+                continue
+            take = min(need[s], n_stock - pos)
+            expected[s] = hc.stock[pos : pos + take]
+            pos += take
+    if robber is not None:
+        expected[robber] = hc.stock[pos:]
+        pos = n_stock
+    for j in range(P):
+        s = (eldest + j) % P
+        got, want = draws[s], expected[s]
+        if got == want:
+            continue
+        f = f"draws[{s}]"
+        for i, (g, w) in enumerate(zip(got, want, strict=False)):
+            if g != w:
+                what = "the rest of the stock, in order" if s == robber else "the stock's order"
+                raise RecordError(
+                    f"seat {s} should receive {format_card(w)} here ({what}), "
+                    f"record has {format_card(g)}",
+                    f"{f}[{i}]",
+                    s,
+                )
+        if s == robber:
+            raise RecordError(
+                f"the robber (seat {s}) takes the whole rest of the stock, {len(want)} cards "
+                f"({cards_text(want)}); record has {len(got)}",
+                f,
+                s,
+            )
+        raise RecordError(
+            f"seat {s} keeps {len(kept[s])} and must draw {len(want)} "
+            f"({cards_text(want)}); record has {len(got)}",
+            f,
+            s,
+        )
+    after = [kept[s] + draws[s] for s in range(P)]
+    if robber is None:
+        if rdisc:
+            raise RecordError("nobody robs the pack under robber=none", "robber_discards")
+    else:
+        cand = hc.hands[robber] + draws[robber]
+        cset = set(cand)
+        for i, c in enumerate(rdisc):
+            if c not in cset:
+                raise RecordError(
+                    f"{format_card(c)} is not among the robber's cards "
+                    "(his dealt hand and the rest of the stock)",
+                    f"robber_discards[{i}]",
+                    robber,
+                )
+        gone = set(rdisc)
+        keep = [c for c in cand if c not in gone]
+        must_keep = min(HS, len(cand))
+        if len(keep) != must_keep:
+            raise RecordError(
+                f"the robber (seat {robber}) must keep {must_keep} cards, keeps {len(keep)}",
+                "robber_discards",
+                robber,
+            )
+        ntr = sum(1 for c in cand if ts.is_trump(c))
+        kept_tr = sum(1 for c in keep if ts.is_trump(c))
+        if kept_tr != min(HS, ntr):
+            lost = [c for c in rdisc if ts.is_trump(c)]
+            raise RecordError(
+                f"the robber (seat {robber}) must keep {min(HS, ntr)} trumps, keeps {kept_tr}"
+                + (f" (sets aside {ts.name(lost[0])})" if lost else ""),
+                "robber_discards",
+                robber,
+            )
+        if ntr > HS and rules.excess_trump_discard == "non_point_only":
+            for c in rdisc:
+                if c in ts.point_trumps:
+                    raise RecordError(
+                        f"the robber (seat {robber}) sets aside the point trump {ts.name(c)}; "
+                        "only non-point trumps may go (excess_trump_discard=non_point_only)",
+                        "robber_discards",
+                        robber,
+                    )
+        after[robber] = keep
+    hc.after_draw = after
+
+
+def _check_tricks(obj: dict, hc: HandCheck) -> None:
+    rules = hc.rules
+    P = rules.players
+    ts = trump_suit(rules, hc.trump)
+    strict = rules.follow_rule == "strict"
+    holding = [set(h) for h in hc.after_draw]
+    played_in: dict[int, int] = {}
+    tricks_v = get_list(require(obj, "tricks"), "tricks")
+    leader = hc.maker
+    for t, tv in enumerate(tricks_v):
+        f = f"tricks[{t}]"
+        if not any(holding):
+            raise RecordError("every card has been played; there is no further trick", f, trick=t)
+        tv = get_dict(tv, f)
+        for k in tv:
+            if k not in ("leader", "cards", "winner"):
+                raise RecordError(f"unknown field {short(k)}", f, trick=t)
+        lead = leader
+        while not holding[lead]:
+            lead = (lead + 1) % P
+        given = get_int(require(tv, "leader", f + "."), f + ".leader", 0, P - 1, trick=t)
+        if given != lead:
+            why = (
+                "the maker leads the first trick" if t == 0 else f"seat {leader} won trick {t - 1}"
+            )
+            if lead != leader:
+                why += f"; seat {leader} has no cards, the next seat clockwise leads"
+            raise RecordError(
+                f"record says seat {given}, seat {lead} leads ({why})", f + ".leader", lead, t
+            )
+        seats = [(lead + k) % P for k in range(P) if holding[(lead + k) % P]]
+        cards_v = get_list(require(tv, "cards", f + "."), f + ".cards", trick=t)
+        if len(cards_v) != len(seats):
+            raise RecordError(
+                f"{len(seats)} seats hold cards ({', '.join(map(str, seats))}) and each plays "
+                f"one; record has {len(cards_v)} cards",
+                f + ".cards",
+                trick=t,
+            )
+        cards: list[int] = []
+        led_suit = -1
+        for k, s in enumerate(seats):
+            fk = f"{f}.cards[{k}]"
+            c = get_card(cards_v[k], fk, seat=s, trick=t)
+            if c not in holding[s]:
+                if c in played_in:
+                    msg = f"seat {s} plays {format_card(c)}, already played in trick {played_in[c]}"
+                elif c in cards:
+                    msg = f"duplicate card {format_card(c)} in this trick"
+                else:
+                    owner = [x for x in range(P) if c in holding[x]]
+                    where = (
+                        f"seat {owner[0]} holds it"
+                        if owner
+                        else "it is not in play (not held after the draw)"
+                    )
+                    msg = f"seat {s} plays {format_card(c)}, which it does not hold ({where})"
+                raise RecordError(msg, fk, s, t)
+            if k == 0:
+                led_suit = ts.suit(c)
+            elif hc.renege is None:
+                why = _renege(ts, holding[s], c, led_suit, strict)
+                if why:
+                    hc.renege = {"seat": s, "trick": t}
+                    hc.renege_text = f"seat {s} {why}"
+            holding[s].discard(c)
+            played_in[c] = t
+            cards.append(c)
+        win_k = _winner(ts, cards, led_suit)
+        winner = seats[win_k]
+        gw = tv.get("winner")
+        if gw is not None:
+            gw = get_int(gw, f + ".winner", 0, P - 1, trick=t)
+            if gw != winner:
+                raise RecordError(
+                    f"record says seat {gw}, seat {winner} wins with {ts.name(cards[win_k])}",
+                    f + ".winner",
+                    winner,
+                    t,
+                )
+        hc.tricks.append(Trick(lead, cards, seats, winner))
+        leader = winner
+    if any(holding):
+        left = "; ".join(
+            f"seat {s} holds {cards_text(sorted(holding[s]))}" for s in range(P) if holding[s]
+        )
+        raise RecordError(f"the hand is not finished: {left}", "tricks", trick=len(tricks_v))
+
+
+def _renege(ts: TrumpSuit, hand: set[int], c: int, led_suit: int, strict: bool) -> str | None:
+    """Why playing ``c`` is a renege (RULES.md §1.11, §1.16), or None when legal."""
+    same = [x for x in hand if ts.suit(x) == led_suit]
+    if not same or ts.suit(c) == led_suit:
+        return None
+    if led_suit == ts.trump:
+        return (
+            f"plays {format_card(c)} on a trump lead while holding the trump "
+            f"{ts.name(min(same, key=lambda x: ts.strength[x]))}"
+        )
+    if ts.is_trump(c) and not strict:
+        return None
+    return (
+        f"plays {ts.name(c)} on a {SUIT_WORDS[led_suit]} lead while holding "
+        f"{format_card(max(same, key=lambda x: x % 13))}"
+        + (" (follow_rule=strict)" if ts.is_trump(c) else "")
+    )
+
+
+def _winner(ts: TrumpSuit, cards: list[int], led_suit: int) -> int:
+    best_k, best = 0, -1
+    for k, c in enumerate(cards):
+        if ts.is_trump(c):
+            v = 100 + ts.strength[c]
+        elif suit_of(c) == led_suit:
+            v = c % 13
+        else:
+            v = -1
+        if v > best:
+            best, best_k = v, k
+    return best_k
+
+
+def _score(hc: HandCheck) -> None:
+    """Points to the capturing side, made or set, the score change (§1.13, §1.14, §1.16)."""
+    rules = hc.rules
+    ts = trump_suit(rules, hc.trump)
+    T = rules.teams
+    in_play = {c for h in hc.after_draw for c in h}
+    trumps_in = [c for c in in_play if ts.is_trump(c)]
+    took: dict[int, tuple[int, int]] = {}  # card -> (winner of its trick, player)
+    for tr in hc.tricks:
+        for c, s in zip(tr.cards, tr.seats, strict=True):
+            took[c] = (tr.winner, s)
+    slots: list[tuple[str, int | None, int]] = []
+    ace = card(hc.trump, RANKS.index("A"))
+    if rules.high_rule == "ace_only":
+        high = ace if ace in in_play else None
+    else:
+        high = max(trumps_in, key=lambda c: ts.strength[c]) if trumps_in else None
+    slots.append(("high", high, rules.high_points))
+    deuce = card(hc.trump, RANKS.index("2"))
+    if rules.low_rule == "deuce_only":
+        low = deuce if deuce in in_play else None
+    else:
+        low = min(trumps_in, key=lambda c: ts.strength[c]) if trumps_in else None
+    slots.append(("low", low, rules.low_points))
+    for name, rank, pts in rules.point_cards:
+        c = card(hc.trump, RANKS.index(rank))
+        slots.append((name, c if c in in_play else None, pts))
+    if rules.left_rank:
+        slots.append((rules.left_name, ts.left if ts.left in in_play else None, rules.left_points))
+    points = [0] * T
+    for name, c, value in slots:
+        hc.point_cards[name] = c
+        if c is None:
+            hc.captured[name] = None
+            continue
+        winner, player = took[c]
+        team = team_of(rules, player if name == "low" and rules.low_to == "player" else winner)
+        hc.captured[name] = team
+        points[team] += value
+    hc.points = points
+    mteam = team_of(rules, hc.maker)
+    bid = hc.bid
+    if hc.renege:
+        off = team_of(rules, hc.renege["seat"])
+        hc.made = off != mteam
+        hc.score = [
+            (-bid if t == mteam else 0) if t == off else rules.total_points for t in range(T)
+        ]
+        return
+    made = points[mteam] >= bid
+    hc.made = made
+    score = []
+    for t in range(T):
+        if t == mteam:
+            score.append(points[t] if made else (-bid if rules.scoring == "setback" else 0))
+        else:
+            extra = bid if (not made and rules.scoring == "difference") else 0
+            score.append(points[t] + extra)
+    hc.score = score
+
+
+def _check_result(obj: dict, hc: HandCheck) -> None:
+    """Where the record gives ``result``, it must agree with the referee's own."""
+    given = obj.get("result")
+    if given is None:
+        return
+    given = get_dict(given, "result")
+    mine = hc.result()
+    assert mine is not None
+    for k in given:
+        if k not in mine and not (k == "thrown_in" and given[k] is False):
+            if k in ("captured", "renege") and hc.thrown_in:
+                raise RecordError(f"a thrown-in hand's result has no {k!r}", f"result.{k}")
+            raise RecordError(f"unknown field {short(k)}", "result")
+    for k, want in mine.items():
+        if k not in given:
+            continue
+        got = given[k]
+        if k == "captured" and isinstance(got, dict) and isinstance(want, dict):
+            for name in got:
+                if name not in want:
+                    raise RecordError(
+                        f"unknown point {short(name)} (points: {', '.join(want)})",
+                        "result.captured",
+                    )
+            for name, w in want.items():
+                g = got.get(name, "missing")
+                if not _same(g, w):
+                    c = hc.point_cards.get(name)
+                    card_txt = f" ({format_card(c)})" if c is not None else " (not in play)"
+                    raise RecordError(
+                        f"record says {short(g)}, referee computes {short(w)}{card_txt}",
+                        f"result.captured.{name}",
+                    )
+            continue
+        if not _same(got, want):
+            extra = ""
+            if k == "score" and hc.renege:
+                extra = f" (renege penalty, RULES.md §1.16: {hc.renege_text})"
+            elif k == "renege" and hc.renege:
+                extra = f" ({hc.renege_text})"
+            raise RecordError(
+                f"record says {short(got, 60)}, referee computes {short(want, 60)}{extra}",
+                f"result.{k}",
+            )
+
+
+def _same(a: Any, b: Any) -> bool:
+    """JSON equality that keeps true/false apart from 1/0."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, float) or isinstance(b, float):
+        return False
+    return a == b
+
+
+# ---------------------------------------------------------------- a game
+def check_game(obj: Any) -> GameCheck:
+    """Referee one ``cinch-game/1`` object (RULES.md §1.1, §1.4, §1.15, §1.17)."""
+    if not isinstance(obj, dict):
+        raise RecordError(f"a game must be a JSON object, got {type_name(obj)}")
+    for k in obj:
+        if k not in GAME_KEYS:
+            raise RecordError(f"unknown field {short(k)}", field=str(k))
+    fmt = require(obj, "format")
+    if fmt != GAME_FORMAT:
+        raise RecordError(f"{short(fmt)} is not {GAME_FORMAT!r}", field="format")
+    rules = parse_rules(require(obj, "rules"))
+    target = get_int(require(obj, "target"), "target")
+    if target != rules.target:
+        raise RecordError(
+            f"target {target} differs from the rules' target {rules.target}", "target"
+        )
+    P, T = rules.players, rules.teams
+    first = get_int(require(obj, "first_dealer"), "first_dealer", 0, P - 1)
+    hands_v = get_list(require(obj, "hands"), "hands")
+    dealer, why = first, "the first dealer"
+    totals = [0] * T
+    running: list[list[int]] = []
+    checks: list[HandCheck] = []
+    winner: int | None = None
+    reason = "unfinished"
+    ended = None
+    for i, h in enumerate(hands_v):
+        if ended is not None:
+            raise RecordError(
+                f"the game was over after hands[{ended}] (team {winner} won, {reason})",
+                f"hands[{i}]",
+            )
+        try:
+            hc = check_hand(h, game_rules=rules)
+        except RecordError as e:
+            e.field = f"hands[{i}]" + ("." + e.field if e.field else "")
+            raise
+        if hc.dealer != dealer:
+            raise RecordError(
+                f"record says seat {hc.dealer}, seat {dealer} deals ({why})",
+                f"hands[{i}].dealer",
+                dealer,
+            )
+        checks.append(hc)
+        if hc.misdeal:
+            why = f"a misdeal in hands[{i}]: the same dealer deals again"
+            running.append(list(totals))
+            continue
+        if hc.thrown_in and rules.all_pass == "redeal_same":
+            why = f"hands[{i}] was thrown in under all_pass=redeal_same: the same dealer deals"
+        else:
+            dealer = (dealer + 1) % P
+            why = f"the deal moves clockwise after hands[{i}]"
+        totals = [a + b for a, b in zip(totals, hc.score, strict=True)]
+        running.append(list(totals))
+        if not hc.thrown_in:
+            mteam = team_of(rules, hc.maker)
+            if hc.made and totals[mteam] >= target:
+                winner, reason = mteam, "target"
+            else:
+                over = [t for t in range(T) if t != mteam and totals[t] >= target]
+                if over:
+                    winner, reason = max(over, key=lambda t: totals[t]), "target"
+        if winner is None and rules.min_score_loss is not None:
+            lost = [t for t in range(T) if totals[t] <= -rules.min_score_loss]
+            if lost:
+                rest = [t for t in range(T) if t not in lost]
+                if rest:
+                    winner = max(rest, key=lambda t: totals[t])
+                reason = "negative_limit"
+        if reason != "unfinished":
+            ended = i
+    gc = GameCheck(rules, target, first, checks, running, winner, reason, ended)
+    if obj.get("totals") is not None:
+        tv = get_list(obj["totals"], "totals")
+        if len(tv) != len(running):
+            raise RecordError(f"{len(tv)} running totals for {len(running)} hands", "totals")
+        for i, (g, w) in enumerate(zip(tv, running, strict=True)):
+            if not _same(g, w):
+                raise RecordError(f"record says {short(g)}, referee computes {w}", f"totals[{i}]")
+    if "winner" in obj and not _same(obj["winner"], winner):
+        raise RecordError(
+            f"record says {short(obj['winner'])}, referee computes {winner}", "winner"
+        )
+    if obj.get("reason") is not None and obj["reason"] != reason:
+        raise RecordError(
+            f"record says {short(obj['reason'])}, referee computes {reason!r}", "reason"
+        )
+    return gc

@@ -1,0 +1,141 @@
+"""One refereed hand as text for people: hands by suit, bids, draw, tricks, points."""
+
+from __future__ import annotations
+
+from ..cards import RANKS, SUIT_SYMBOLS, SUITS, pretty_card, rank_of, suit_of
+from .referee import GameCheck, HandCheck
+
+DISPLAY_SUITS = (1, 3, 2, 0)  # spades, hearts, diamonds, clubs
+
+
+def seat_label(hc: HandCheck, s: int) -> str:
+    P = hc.rules.players
+    rel = (s - hc.dealer - 1) % P
+    role = "dealer" if s == hc.dealer else ("eldest" if rel == 0 else f"{rel + 1}th from dealer")
+    if P == 4 and s != hc.dealer:
+        role = ("eldest", "second", "third")[rel]
+    team = f", team {hc.team(s)}" if hc.rules.partnerships else ""
+    return f"seat {s} ({role}{team})"
+
+
+def by_suit(cards: list[int]) -> str:
+    """``♠ A K 5  ♥ 9  ♦ —  ♣ Q 10 3``: highest first within each suit."""
+    parts = []
+    for s in DISPLAY_SUITS:
+        ranks = sorted((rank_of(c) for c in cards if suit_of(c) == s), reverse=True)
+        text = " ".join("10" if RANKS[r] == "T" else RANKS[r] for r in ranks) or "—"
+        parts.append(f"{SUIT_SYMBOLS[SUITS[s]]} {text}")
+    return "  ".join(parts)
+
+
+def pretty(cards: list[int]) -> str:
+    return " ".join(pretty_card(c) for c in cards) or "—"
+
+
+def show_hand(hc: HandCheck, title: str = "") -> str:
+    r = hc.rules
+    P = r.players
+    lines = []
+    opts = ", ".join(f"{k}={v}" for k, v in r.options().items()) or "defaults"
+    lines.append(f"{title}{r.preset} rules ({opts})")
+    lines.append(f"Dealer: seat {hc.dealer}.  Eldest: seat {(hc.dealer + 1) % P}.")
+    lines.append("")
+    lines.append("Dealt:")
+    width = max(len(seat_label(hc, s)) for s in range(P))
+    for s in range(P):
+        lines.append(f"  {seat_label(hc, s):<{width}}  {by_suit(hc.hands[s])}")
+    lines.append(f"  {'stock':<{width}}  {pretty(hc.stock)}")
+    if hc.exposed:
+        lines.append(f"  exposed: {pretty(hc.exposed)}")
+    if hc.misdeal:
+        lines.append("")
+        lines.append(f"MISDEAL: {hc.misdeal}")
+        return "\n".join(lines)
+    lines.append("")
+    bids = ", ".join(f"seat {s} {'pass' if b is None else b}" for s, b in hc.bids)
+    lines.append(f"Bids: {bids}")
+    if hc.thrown_in:
+        lines.append(f"All passed: the hand is thrown in (all_pass={r.all_pass}).")
+        return "\n".join(lines)
+    sym = SUIT_SYMBOLS[SUITS[hc.trump]]
+    contract = f"bids {hc.bid}" if hc.bid else "names trumps with no contract (all passed)"
+    lines.append(f"Maker: seat {hc.maker} {contract}.  Trump: {sym} ({SUITS[hc.trump]})")
+    lines.append("")
+    lines.append("Discard and draw:")
+    for s in range(P):
+        if s == hc.robber:
+            lines.append(
+                f"  {seat_label(hc, s):<{width}}  robs: takes {pretty(hc.draws[s])}; "
+                f"sets aside {pretty(hc.robber_discards)}"
+            )
+        else:
+            lines.append(
+                f"  {seat_label(hc, s):<{width}}  discards {pretty(hc.discards[s])}; "
+                f"draws {pretty(hc.draws[s])}"
+            )
+    if hc.shortage:
+        lines.append(f"  (the stock ran short: shortage={r.shortage})")
+    lines.append("After the draw:")
+    for s in range(P):
+        lines.append(f"  {seat_label(hc, s):<{width}}  {by_suit(hc.after_draw[s])}")
+    lines.append("")
+    lines.append("Tricks:")
+    for t, tr in enumerate(hc.tricks):
+        plays = "  ".join(
+            f"{s}:{pretty_card(c):>3}" for s, c in zip(tr.seats, tr.cards, strict=True)
+        )
+        mark = ""
+        if hc.renege and hc.renege["trick"] == t:
+            mark = f"   <- renege by seat {hc.renege['seat']}"
+        team = f" (team {hc.team(tr.winner)})" if r.partnerships else ""
+        lines.append(f"  {t + 1}. {plays}   won by seat {tr.winner}{team}{mark}")
+    lines.append("")
+    lines.append("Points:")
+    values = {"high": r.high_points, "low": r.low_points}
+    values.update({n: p for n, _, p in r.point_cards})
+    if r.left_rank:
+        values[r.left_name] = r.left_points
+    for name, team in hc.captured.items():
+        c = hc.point_cards.get(name)
+        label = name.replace("_", " ")
+        if c is None:
+            lines.append(f"  {label:<12} not in play")
+        else:
+            lines.append(f"  {label:<12} {pretty_card(c):>3}  {values[name]} to team {team}")
+    pts = ", ".join(f"team {t} {p}" for t, p in enumerate(hc.points))
+    lines.append(f"  taken: {pts}")
+    verdict = "made" if hc.made else "set"
+    if hc.renege:
+        lines.append(
+            f"Renege: {hc.renege_text} (trick {hc.renege['trick']}); RULES.md §1.16 penalty"
+        )
+    lines.append(
+        f"Bid {hc.bid}: {verdict}.  Score: "
+        + ", ".join(f"team {t} {s:+d}" for t, s in enumerate(hc.score))
+    )
+    return "\n".join(lines)
+
+
+def show_game(gc: GameCheck, hand: int | None = None) -> str:
+    lines = [f"Game to {gc.target}, first dealer seat {gc.first_dealer}: {len(gc.hands)} hands"]
+    for i, (h, tot) in enumerate(zip(gc.hands, gc.totals, strict=True)):
+        if h.misdeal:
+            what = "misdeal"
+        elif h.thrown_in:
+            what = "thrown in"
+        else:
+            what = f"seat {h.maker} bid {h.bid} {SUIT_SYMBOLS[SUITS[h.trump]]} " + (
+                "made" if h.made else "set"
+            )
+            if h.renege:
+                what += f" (renege by seat {h.renege['seat']})"
+        sc = " ".join(f"{s:+d}" for s in h.score) if not h.misdeal else ""
+        lines.append(f"  {i:>3}. dealer {h.dealer}  {what:<28} {sc:>9}   totals {tot}")
+    if gc.winner is not None:
+        lines.append(f"Winner: team {gc.winner} ({gc.reason})")
+    else:
+        lines.append(f"No winner ({gc.reason})")
+    if hand is not None:
+        lines.append("")
+        lines.append(show_hand(gc.hands[hand], title=f"Hand {hand}: "))
+    return "\n".join(lines)

@@ -1,0 +1,441 @@
+"""Writing records: hand records from the kernel's trace rows, streamed to disk.
+
+``hand_record`` turns one result row and one trace row (layout.py ``H_*`` and
+``T_*``) into a ``cinch-hand/1`` dict in RECORD_FORMAT.md's exact form and key
+order. ``RecordWriter`` streams chunks of them to a temporary file beside the
+target and renames it into place only when the run finishes, so a file is never
+left half written; memory does not grow with the number of hands.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .. import layout as L
+from ..cards import SUITS, format_card
+from ..rules import Rules
+from .parse import GAME_FORMAT, HAND_FORMAT
+
+CARD = [format_card(c) for c in range(52)]
+QCARD = [f'"{t}"' for t in CARD]  # as JSON strings
+SUB = 2048  # rows converted to Python lists at a time
+
+
+class _Ctx:
+    """What every hand of one rules object shares."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.rules_rec = rules.to_record()
+        self.P = rules.players
+        self.D = rules.cards_dealt
+        self.T = rules.teams
+        names = rules.point_names
+        n_fixed = 2 + len(rules.point_cards)
+        self.slots = [(n, i if i < n_fixed else L.SLOT_LEFT) for i, n in enumerate(names)]
+        rules_json = json.dumps(self.rules_rec)
+        self.head = f'{{"format": "{HAND_FORMAT}", "rules": {rules_json}, "dealer": '
+
+        self.qslots = [(json.dumps(n) + ": ", L.H_SLOT_TEAM + slot) for n, slot in self.slots]
+        # deck positions of each seat's cards, per dealer (RECORD_FORMAT.md: in the order dealt)
+        self.deal_idx = []
+        for dealer in range(self.P):
+            idx: list[list[int]] = [[] for _ in range(self.P)]
+            for r in range(self.D // 3):
+                for j in range(self.P):
+                    base = r * 3 * self.P + j * 3
+                    idx[(dealer + 1 + j) % self.P].extend(range(base, base + 3))
+            self.deal_idx.append(idx)
+
+
+def hand_record(rules: Rules, out_row: np.ndarray, trace_row: np.ndarray) -> dict[str, Any]:
+    """One ``cinch-hand/1`` record from a kernel result row and its trace row."""
+    return _record(_Ctx(rules), np.asarray(out_row).tolist(), np.asarray(trace_row).tolist())
+
+
+def _record(ctx: _Ctx, out: list[int], tr: list[int]) -> dict[str, Any]:
+    P, D, T = ctx.P, ctx.D, ctx.T
+    dealer = out[L.H_DEALER]
+    deck = tr[L.T_DECK : L.T_DECK + 52]
+    dealt: list[list[int]] = [[] for _ in range(P)]
+    step = 3 * P
+    for j in range(P):
+        s = (dealer + 1 + j) % P
+        h = dealt[s]
+        for r in range(D // 3):
+            base = r * step + j * 3
+            h.extend(deck[base : base + 3])
+    nd = P * D
+    rec: dict[str, Any] = {
+        "format": HAND_FORMAT,
+        "rules": ctx.rules_rec,
+        "dealer": dealer,
+        "hands": [[CARD[c] for c in h] for h in dealt],
+        "stock": [CARD[c] for c in deck[nd:]],
+    }
+    nb = tr[L.T_N_BIDS]
+    b = tr[L.T_BIDS : L.T_BIDS + 2 * nb]
+    rec["bids"] = [[b[2 * i], b[2 * i + 1] if b[2 * i + 1] > 0 else None] for i in range(nb)]
+    if out[L.H_THROWN_IN]:
+        rec["maker"] = None
+        rec["bid"] = None
+        rec["trump"] = None
+        rec["result"] = {"thrown_in": True, "points": [0] * T, "score": [0] * T, "made": None}
+        return rec
+    rec["maker"] = out[L.H_MAKER]
+    rec["bid"] = out[L.H_BID]
+    rec["trump"] = SUITS[out[L.H_TRUMP]]
+    discards = []
+    for s in range(P):
+        m = tr[L.T_DISCARD + s]
+        discards.append([CARD[c] for c in dealt[s] if m >> c & 1] if m else [])
+    rec["discards"] = discards
+    draws: list[list[str]] = [[] for _ in range(P)]
+    ds = tr[L.T_DRAW_SEAT + nd : L.T_DRAW_SEAT + 52]
+    for i, s in enumerate(ds):
+        if s >= 0:
+            draws[s].append(CARD[deck[nd + i]])
+    rec["draws"] = draws
+    robber = tr[L.T_ROBBER]
+    rm = tr[L.T_ROBBER_DISCARD]
+    if robber >= 0 and rm:
+        cand = dealt[robber] + [deck[nd + i] for i, s in enumerate(ds) if s == robber]
+        rec["robber_discards"] = [CARD[c] for c in cand if rm >> c & 1]
+    else:
+        rec["robber_discards"] = []
+    nt = tr[L.T_N_TRICKS]
+    tricks = []
+    for t in range(nt):
+        base = L.T_PLAYS + t * L.MAX_PLAYERS
+        tricks.append(
+            {
+                "leader": tr[L.T_LEADER + t],
+                "cards": [CARD[c] for c in tr[base : base + P] if c >= 0],
+                "winner": tr[L.T_WINNER + t],
+            }
+        )
+    rec["tricks"] = tricks
+    captured = {}
+    for name, slot in ctx.slots:
+        team = out[L.H_SLOT_TEAM + slot]
+        captured[name] = team if team >= 0 else None
+    rec["result"] = {
+        "points": out[L.H_POINTS : L.H_POINTS + T],
+        "captured": captured,
+        "made": bool(out[L.H_MADE]),
+        "score": out[L.H_SCORE : L.H_SCORE + T],
+        "renege": None,
+    }
+    return rec
+
+
+def _line(ctx: _Ctx, out: list[int], tr: list[int]) -> str:
+    """The JSON text of ``_record(ctx, out, tr)``, built directly (several times faster)."""
+    P, T = ctx.P, ctx.T
+    Q = QCARD
+    dealer = out[L.H_DEALER]
+    deck = tr[L.T_DECK : L.T_DECK + 52]
+    idx = ctx.deal_idx[dealer]
+    nd = P * ctx.D
+    parts = [
+        ctx.head,
+        str(dealer),
+        ', "hands": [',
+        ", ".join("[" + ", ".join([Q[deck[i]] for i in ix]) + "]" for ix in idx),
+        '], "stock": [',
+        ", ".join([Q[c] for c in deck[nd:]]),
+        '], "bids": [',
+    ]
+    nb = tr[L.T_N_BIDS]
+    b = tr[L.T_BIDS : L.T_BIDS + 2 * nb]
+    parts.append(
+        ", ".join(
+            [
+                f"[{b[i]}, {b[i + 1]}]" if b[i + 1] > 0 else f"[{b[i]}, null]"
+                for i in range(0, 2 * nb, 2)
+            ]
+        )
+    )
+    if out[L.H_THROWN_IN]:
+        zeros = "[" + ", ".join(["0"] * T) + "]"
+        parts.append(
+            '], "maker": null, "bid": null, "trump": null, "result": {"thrown_in": true, '
+            f'"points": {zeros}, "score": {zeros}, "made": null}}}}'
+        )
+        return "".join(parts)
+    parts.append(
+        f'], "maker": {out[L.H_MAKER]}, "bid": {out[L.H_BID]}, '
+        f'"trump": "{SUITS[out[L.H_TRUMP]]}", "discards": ['
+    )
+    disc = []
+    for s in range(P):
+        m = tr[L.T_DISCARD + s]
+        if m:
+            disc.append("[" + ", ".join([Q[deck[i]] for i in idx[s] if m >> deck[i] & 1]) + "]")
+        else:
+            disc.append("[]")
+    parts.append(", ".join(disc))
+    parts.append('], "draws": [')
+    draws: list[list[str]] = [[] for _ in range(P)]
+    ds = tr[L.T_DRAW_SEAT + nd : L.T_DRAW_SEAT + 52]
+    for i, s in enumerate(ds):
+        if s >= 0:
+            draws[s].append(Q[deck[nd + i]])
+    parts.append(", ".join(["[" + ", ".join(d) + "]" for d in draws]))
+    parts.append('], "robber_discards": [')
+    robber = tr[L.T_ROBBER]
+    rm = tr[L.T_ROBBER_DISCARD]
+    if robber >= 0 and rm:
+        cand = [deck[i] for i in idx[robber]] + [
+            deck[nd + i] for i, s in enumerate(ds) if s == robber
+        ]
+        parts.append(", ".join([Q[c] for c in cand if rm >> c & 1]))
+    parts.append('], "tricks": [')
+    tricks = []
+    MP = L.MAX_PLAYERS
+    for t in range(tr[L.T_N_TRICKS]):
+        base = L.T_PLAYS + t * MP
+        cards = ", ".join([Q[c] for c in tr[base : base + P] if c >= 0])
+        tricks.append(
+            f'{{"leader": {tr[L.T_LEADER + t]}, "cards": [{cards}], '
+            f'"winner": {tr[L.T_WINNER + t]}}}'
+        )
+    parts.append(", ".join(tricks))
+    cap = ", ".join([qn + (str(out[k]) if out[k] >= 0 else "null") for qn, k in ctx.qslots])
+    pts = ", ".join([str(x) for x in out[L.H_POINTS : L.H_POINTS + T]])
+    score = ", ".join([str(x) for x in out[L.H_SCORE : L.H_SCORE + T]])
+    made = "true" if out[L.H_MADE] else "false"
+    parts.append(
+        f'], "result": {{"points": [{pts}], "captured": {{{cap}}}, "made": {made}, '
+        f'"score": [{score}], "renege": null}}}}'
+    )
+    return "".join(parts)
+
+
+def iter_hand_records(rules: Rules, out: np.ndarray, trace: np.ndarray) -> Iterable[dict[str, Any]]:
+    """Records of a chunk of hands, converted a few thousand rows at a time."""
+    if trace.shape[0] != out.shape[0]:
+        raise ValueError(
+            f"{out.shape[0]} result rows but {trace.shape[0]} trace rows "
+            "(run the kernel with trace=True to write records)"
+        )
+    ctx = _Ctx(rules)
+    for lo in range(0, out.shape[0], SUB):
+        o = out[lo : lo + SUB].tolist()
+        t = trace[lo : lo + SUB].tolist()
+        for a, b in zip(o, t, strict=True):
+            yield _record(ctx, a, b)
+
+
+def dumps(record: dict[str, Any]) -> str:
+    """One JSON Lines line (no newline), in the writer's form."""
+    return json.dumps(record, ensure_ascii=False)
+
+
+class AtomicText:
+    """A text file written under a temporary name and renamed on success."""
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = Path(path)
+        self._tmp: str | None = None
+        self._fh = None
+
+    def __enter__(self):
+        d = self.path.parent if str(self.path.parent) else Path(".")
+        fd, self._tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=d)
+        self._fh = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+        return self._fh
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        assert self._fh is not None and self._tmp is not None
+        self._fh.close()
+        if exc_type is None:
+            os.replace(self._tmp, self.path)
+        else:
+            try:
+                os.unlink(self._tmp)
+            except OSError:
+                pass
+
+
+class RecordWriter:
+    """Stream simulated hands to a ``cinch-hand/1`` JSON Lines file, atomically.
+
+    The kernel must run with ``trace=True``. Either as a context manager::
+
+        with RecordWriter("hands.jsonl", rules) as w:
+            for out, trace in iter_chunks(rules, policies, hands, seed, dealer, trace=True):
+                w.write_chunk(out, trace)
+
+    or open-ended: ``w = RecordWriter(path, rules, dealer)``, ``w.write_chunk(out,
+    trace)`` per chunk (e.g. as ``api.simulate(on_chunk=w.write_chunk, trace=True)``),
+    then ``w.close()`` to put the file in place (or ``w.abort()`` to drop it).
+
+    Records go to a temporary file beside ``path``; nothing appears at ``path``
+    until ``close()`` (or the end of a ``with`` block without an exception)
+    renames it into place. Memory does not grow with the number of hands.
+    """
+
+    def __init__(self, path: str | os.PathLike, rules: Rules, dealer: int | None = None) -> None:
+        self.path = Path(path)
+        self.rules = rules
+        self.dealer = dealer  # informational: every result row carries its own dealer
+        self.count = 0
+        self._atomic = AtomicText(path)
+        self._fh = None
+        self._done = False
+        self._ctx = _Ctx(rules)
+
+    def open(self) -> RecordWriter:
+        if self._done:
+            raise RuntimeError(f"RecordWriter for {self.path} is already closed")
+        if self._fh is None:
+            self._fh = self._atomic.__enter__()
+        return self
+
+    def close(self) -> None:
+        """Finish the file and rename it into place (an empty file if nothing was written)."""
+        if self._done:
+            return
+        self.open()
+        self._atomic.__exit__(None, None, None)
+        self._fh = None
+        self._done = True
+
+    def abort(self) -> None:
+        """Drop the temporary file; nothing is written at ``path``."""
+        if self._fh is not None:
+            self._atomic.__exit__(RuntimeError, None, None)
+            self._fh = None
+        self._done = True
+
+    def __enter__(self) -> RecordWriter:
+        return self.open()
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is None:
+            self.close()
+        else:
+            self.abort()
+
+    def write_chunk(self, out: np.ndarray, trace: np.ndarray, dealer: int | None = None) -> int:
+        """Write one chunk of hands (the rows of ``run_chunk``); return how many.
+
+        ``dealer`` is accepted for symmetry with the engine; each row carries its own.
+        """
+        if trace.shape[0] != out.shape[0]:
+            raise ValueError(
+                f"{out.shape[0]} result rows but {trace.shape[0]} trace rows "
+                "(run the kernel with trace=True to write records)"
+            )
+        fh = self.open()._fh
+        ctx = self._ctx
+        for lo in range(0, out.shape[0], SUB):
+            o = out[lo : lo + SUB].tolist()
+            t = trace[lo : lo + SUB].tolist()
+            fh.write("".join([_line(ctx, a, b) + "\n" for a, b in zip(o, t, strict=True)]))
+        self.count += out.shape[0]
+        return out.shape[0]
+
+    def write(self, record: dict[str, Any]) -> None:
+        """Write one record dict (a hand or a game) as a line."""
+        self.open()._fh.write(dumps(record) + "\n")
+        self.count += 1
+
+
+def write_records(path: str | os.PathLike, records: Iterable[dict[str, Any]]) -> int:
+    """Write record dicts as JSON Lines, atomically; return how many were written."""
+    n = 0
+    with AtomicText(path) as fh:
+        for rec in records:
+            fh.write(dumps(rec) + "\n")
+            n += 1
+    return n
+
+
+def game_record(rules: Rules, hands: list[dict[str, Any]], first_dealer: int) -> dict[str, Any]:
+    """A ``cinch-game/1`` record from hand records: totals, winner and reason computed.
+
+    The hands are refereed (RULES.md §1.15 decides the end); a hand that is
+    not clean raises :class:`~cinch_sim.records.parse.RecordError`.
+    """
+    from .referee import check_game
+
+    rec = {
+        "format": GAME_FORMAT,
+        "rules": rules.to_record(),
+        "target": rules.target,
+        "first_dealer": first_dealer,
+        "hands": hands,
+    }
+    return check_game(rec).to_record()
+
+
+def simulate_game_record(
+    rules: Rules,
+    policies,
+    seed: int = 0,
+    first_dealer: int = 0,
+    max_hands: int = 500,
+) -> dict[str, Any]:
+    """Play one game hand by hand through the kernel; return its ``cinch-game/1`` record.
+
+    The deal moves clockwise (RULES.md §1.1) except after a hand thrown in under
+    ``all_pass=redeal_same`` (§1.4); the game ends as §1.15 says, or is
+    ``unfinished`` after ``max_hands``. Hand ``i`` uses the kernel's stream
+    ``(seed, i)``. (The kernel does not pass game scores to policies yet.)
+    """
+    from ..engine import run_chunk
+
+    ctx = _Ctx(rules)
+    P, T = rules.players, rules.teams
+    dealer = first_dealer
+    totals = [0] * T
+    hands: list[dict[str, Any]] = []
+    running: list[list[int]] = []
+    winner: int | None = None
+    reason = "unfinished"
+    for i in range(max_hands):
+        out, tr = run_chunk(rules, policies, seed, i, 1, dealer, trace=True)
+        o = out[0].tolist()
+        hands.append(_record(ctx, o, tr[0].tolist()))
+        score = o[L.H_SCORE : L.H_SCORE + T]
+        totals = [a + b for a, b in zip(totals, score, strict=True)]
+        running.append(list(totals))
+        thrown = bool(o[L.H_THROWN_IN])
+        if not (thrown and rules.all_pass == "redeal_same"):
+            dealer = (dealer + 1) % P
+        if not thrown:
+            maker = o[L.H_MAKER]
+            mteam = maker % T if rules.partnerships else maker
+            if o[L.H_MADE] and totals[mteam] >= rules.target:
+                winner, reason = mteam, "target"
+            else:
+                over = [t for t in range(T) if t != mteam and totals[t] >= rules.target]
+                if over:
+                    winner, reason = max(over, key=lambda t: totals[t]), "target"
+        if winner is None and rules.min_score_loss is not None:
+            lost = [t for t in range(T) if totals[t] <= -rules.min_score_loss]
+            if lost:
+                rest = [t for t in range(T) if t not in lost]
+                winner = max(rest, key=lambda t: totals[t]) if rest else None
+                reason = "negative_limit"
+        if reason != "unfinished":
+            break
+    return {
+        "format": GAME_FORMAT,
+        "rules": rules.to_record(),
+        "target": rules.target,
+        "first_dealer": first_dealer,
+        "hands": hands,
+        "totals": running,
+        "winner": winner,
+        "reason": reason,
+    }

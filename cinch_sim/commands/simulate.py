@@ -60,10 +60,14 @@ def simulate(hands, seed, threads, dealer, rules, bid_policy, trump_policy, disc
             progress=bar, on_chunk=writer.write_chunk if writer else None,
             trace=writer is not None, **specs,
         )
+    except BaseException:
+        if writer is not None:
+            writer.abort()  # an error leaves no half-written file behind
+        raise
     finally:
         bar.close()
-        if writer is not None:
-            writer.close()
+    if writer is not None:
+        writer.close()  # after Ctrl-C too: the finished hands are kept
     by_bid = sim.by_bid()
     pedros = sim.pedros()
     if fmt == "json":

@@ -10,6 +10,7 @@ from typing import Any
 import pandas as pd
 
 from . import __version__
+from .analysis import Analysis, analyse  # noqa: F401 (re-exported: cinch_sim.api.analyse)
 from .engine import PolicySet, iter_chunks
 from .rules import Rules, make_rules
 from .tally import Tally

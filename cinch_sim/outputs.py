@@ -53,19 +53,15 @@ def prepare_out_dir(out: str | Path, force: bool) -> Path:
 
 
 def versions() -> dict[str, str]:
-    import click
-    import numba
-    import numpy
-    import pandas
+    from importlib.metadata import PackageNotFoundError, version
 
-    return {
-        "cinch_sim": __version__,
-        "python": platform.python_version(),
-        "numpy": numpy.__version__,
-        "numba": numba.__version__,
-        "pandas": pandas.__version__,
-        "click": click.__version__,
-    }
+    out = {"cinch_sim": __version__, "python": platform.python_version()}
+    for package in ("numpy", "numba", "pandas", "click", "matplotlib"):
+        try:
+            out[package] = version(package)
+        except PackageNotFoundError:
+            out[package] = "not installed"
+    return out
 
 
 def write_run_json(out: Path, settings: dict[str, Any]) -> None:

@@ -2,5 +2,6 @@
 
 from .records import referee, show
 from .simulate import simulate
+from .stats import stats
 
-COMMANDS = [simulate, referee, show]
+COMMANDS = [simulate, referee, show, stats]

@@ -1,0 +1,125 @@
+"""``cinch-sim stats`` through click's CliRunner: tables, files, formats, bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from cinch_sim.cli import main
+
+HANDS = ["--hands", "3000", "--seed", "4"]
+
+
+def run(*args):
+    return CliRunner().invoke(main, ["stats", *args], catch_exceptions=False)
+
+
+def one_line_error(result, text):
+    assert result.exit_code != 0
+    lines = [ln for ln in result.output.splitlines() if ln.strip()]
+    assert len(lines) == 1, result.output
+    assert lines[0].startswith("Error:") and text in lines[0], lines
+
+
+def test_tables_on_stdout():
+    r = run(*HANDS, "--by", "trumps", "--by", "pedros")
+    assert r.exit_code == 0, r.output
+    out = r.output
+    assert out.startswith("3,000 hands, seed 4")
+    for title in (
+        "[make_rate_by_bid]",
+        "[make_rate_by_trumps]",
+        "[make_rate_by_pedros]",
+        "[make_rate_by_seat]",
+        "[make_rate_by_hand_and_bid]",
+        "[pedro_capture]",
+        "[pedro_by_trick]",
+        "[points]",
+        "[score_by_bid]",
+    ):
+        assert title in out
+    assert "make_rate 95%" in out and "hands" in out
+    assert "fewer than 30 hands" in out  # low-n rows are starred and explained
+
+
+def test_json_and_csv_formats():
+    r = run(*HANDS, "--format", "json")
+    assert r.exit_code == 0
+    d = json.loads(r.output)
+    assert d["summary"]["hands"] == 3000 and d["seed"] == 4
+    by_bid = pd.DataFrame(d["tables"]["make_rate_by_bid"])
+    assert by_bid["hands"].sum() == d["summary"]["played"]
+    r = run(*HANDS, "--format", "csv", "--table", "make_rate_by_seat")
+    assert r.exit_code == 0
+    lines = r.output.strip().splitlines()
+    assert lines[0].startswith("seat,hands,made,make_rate,make_rate_lo,make_rate_hi")
+    assert len(lines) == 5  # header and four seats
+    assert sum(int(ln.split(",")[1]) for ln in lines[1:]) == 3000
+
+
+def test_out_writes_tables_charts_and_run_json(tmp_path):
+    out = tmp_path / "o"
+    r = run(*HANDS, "--out", str(out), "--table", "points")
+    assert r.exit_code == 0, r.output
+    names = {p.name for p in out.iterdir()}
+    for stem in ("make_rate_by_bid", "make_rate_heatmap", "pedro_capture", "points"):
+        assert {f"{stem}.png", f"{stem}.svg"} <= names
+    assert {"run.json", "make_rate_by_bid.csv", "pedro_capture.csv", "score_by_bid.csv"} <= names
+    assert not [n for n in names if n.endswith(".tmp")]
+    meta = json.loads((out / "run.json").read_text())
+    assert meta["command"] == "stats" and meta["hands"] == 3000 and meta["by"] == ["trumps"]
+    assert meta["policies"]["bid"] == ["heuristic"] * 4 and "versions" in meta
+    assert (out / "make_rate_by_bid.png").read_bytes()[:4] == b"\x89PNG"
+    assert b"3,000 hands" in (out / "points.svg").read_bytes()  # the caption
+    csv = pd.read_csv(out / "make_rate_by_bid.csv")
+    assert csv["hands"].sum() == 3000 and "low_n" in csv
+
+
+def test_out_refuses_to_overwrite_without_force(tmp_path):
+    out = tmp_path / "o"
+    out.mkdir()
+    (out / "keep.txt").write_text("x")
+    r = run(*HANDS, "--out", str(out), "--no-charts")
+    one_line_error(r, "--force")
+    assert [p.name for p in out.iterdir()] == ["keep.txt"]
+    r = run(*HANDS, "--out", str(out), "--no-charts", "--force")
+    assert r.exit_code == 0
+    assert (out / "run.json").exists() and not (out / "points.png").exists()
+
+
+def test_hand_data_to_parquet(tmp_path):
+    pytest.importorskip("pyarrow")
+    out = tmp_path / "o"
+    r = run(*HANDS, "--out", str(out), "--no-charts", "--hand-data", "--format", "json")
+    assert r.exit_code == 0, r.output
+    df = pd.read_parquet(out / "hands.parquet")
+    assert len(df) == 3000
+    assert {
+        "bid",
+        "made",
+        "seat",
+        "trumps",
+        "pedros",
+        "honours",
+        "right_pedro_fate",
+        "left_pedro_trick",
+    } <= set(df.columns)
+    by_bid = pd.read_csv(out / "make_rate_by_bid.csv").set_index("bid")
+    assert df.groupby("bid")["made"].sum().to_dict() == by_bid["made"].to_dict()
+
+
+def test_bad_input_gives_one_line_errors(tmp_path):
+    one_line_error(run(*HANDS, "--by", "colour"), "unknown feature 'colour'")
+    one_line_error(run(*HANDS, "--table", "nope"), "unknown table 'nope'")
+    one_line_error(run(*HANDS, "--hand-data"), "--hand-data needs --out")
+    one_line_error(run(*HANDS, "--bid-policy", "nosuch"), "nosuch")
+
+
+def test_help_lists_stats():
+    r = CliRunner().invoke(main, ["--help"])
+    assert "stats" in r.output
+    r = CliRunner().invoke(main, ["stats", "--help"])
+    assert "--by FEATURE" in r.output and "--hand-data" in r.output

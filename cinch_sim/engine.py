@@ -105,6 +105,9 @@ class Conditions:
     force_bid: int = 0
     required_bids: list[int] = field(default_factory=list)  # BID_PASS or bid, in order
     deck: list[int] | None = None  # exact deal order (52 cards, as T_DECK): no shuffle
+    # per seat: the stream number of its policies' random draws (default 1 + seat);
+    # a duplicate match gives each strategy its own streams wherever it sits
+    streams: list[int] | None = None
 
     def to_setup(self, dealer: int, offset: int = 0) -> np.ndarray:
         s = np.zeros(L.S_LEN, dtype=np.int64)
@@ -118,6 +121,10 @@ class Conditions:
         for i, b in enumerate(self.required_bids):
             s[L.S_REQUIRED + i] = b
         s[L.S_HAND_OFFSET] = offset
+        streams = self.streams or [1 + seat for seat in range(L.MAX_PLAYERS)]
+        if any(k < 1 for k in streams):
+            raise ValueError("policy stream numbers must be positive (0 deals the cards)")
+        s[L.S_STREAMS : L.S_STREAMS + len(streams)] = streams
         if self.deck is not None:
             if sorted(self.deck) != list(range(52)):
                 raise ValueError("a given deck must hold each of the 52 cards once")
@@ -198,6 +205,7 @@ def run_games(
     max_hands: int = 256,
     trace: bool = False,
     direct: bool = True,
+    streams: list[int] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Play games offset..offset+n-1 to the target.
 
@@ -205,6 +213,7 @@ def run_games(
     Game g's deals depend only on (seed, g), so two calls with the same seed and
     offsets deal the same cards whatever the policies: duplicate matches.
     ``first_dealer`` None cuts for the first dealer from the game's own stream.
+    ``streams`` numbers each seat's policy random stream (default 1 + seat).
     """
     if not 1 <= max_hands < HAND_STRIDE:
         raise ValueError(f"max_hands must be 1..{HAND_STRIDE - 1}")
@@ -212,7 +221,7 @@ def run_games(
     games = np.zeros((n, L.G_LEN), dtype=np.int32)
     hands = np.zeros((n, max_hands, L.H_LEN), dtype=np.int32)
     tr = np.zeros((n if trace else 0, max_hands, L.T_LEN), dtype=np.int64)
-    cond = Conditions()
+    cond = Conditions(streams=streams)
     setup = cond.to_setup(-1 if first_dealer is None else first_dealer, offset)
     bid_p, trump_p, disc_p, play_p = policies.tuples()
     with warnings.catch_warnings():

@@ -319,7 +319,7 @@ def play_hand(
         obs[L.O_SCORE + t] = scores[t]
     scratch[:] = 0
     for s in range(P):
-        rngs[s] = stream_state(seed, hidx, 1 + s)
+        rngs[s] = stream_state(seed, hidx, setup[L.S_STREAMS + s])
 
     # ---- deal
     stock0, n = _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want_trace)

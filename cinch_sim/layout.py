@@ -178,7 +178,8 @@ S_REQUIRED = S_N_REQUIRED + 1  # MAX_PLAYERS bids (BID_PASS or a bid), in biddin
 S_HAND_OFFSET = S_REQUIRED + MAX_PLAYERS  # global index of the batch's first hand
 S_DECK_GIVEN = S_HAND_OFFSET + 1  # 1: deal exactly S_DECK (hand-built deals, replays)
 S_DECK = S_DECK_GIVEN + 1  # 52 cards in deal order (as T_DECK), no shuffle
-S_LEN = S_DECK + 52
+S_STREAMS = S_DECK + 52  # per seat: the stream number of its policies' random draws
+S_LEN = S_STREAMS + MAX_PLAYERS
 
 # -------------------------------------------------------------- per-game result
 # int32 row per game (the games kernel); its hands' rows come beside it.

@@ -1,0 +1,461 @@
+"""Whole games (RULES.md §1.15), duplicate matches, strategies and the ladder."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from cinch_sim import layout as L
+from cinch_sim.cli import main
+from cinch_sim.engine import PolicySet, run_games
+from cinch_sim.games import (
+    bradley_terry,
+    compare,
+    game_end,
+    game_records,
+    ladder,
+    ratio_interval,
+    replay_end,
+    t_interval,
+    team_policies,
+)
+from cinch_sim.rules import make_rules
+from cinch_sim.strategies import (
+    BUILTIN,
+    Strategy,
+    StrategyError,
+    load_strategy_file,
+    resolve_strategy,
+)
+
+# ------------------------------------------------------------------ the end rule, by hand
+
+
+@pytest.mark.parametrize(
+    "scores, maker, made, target, neg, expect",
+    [
+        # both sides past 51: the bidders made their bid, they win though behind
+        ([53, 59], 0, True, 51, None, (0, "target")),
+        ([60, 52], 1, True, 51, None, (1, "target")),
+        # bidders set: the opponents at the target win
+        ([40, 55], 0, False, 51, None, (1, "target")),
+        # bidders made but short of the target, opponents past it
+        ([45, 52], 0, True, 51, None, (1, "target")),
+        # exactly the target counts
+        ([51, 10], 0, True, 51, None, (0, "target")),
+        ([50, 50], 1, True, 51, None, (None, None)),
+        # target 42
+        ([42, 0], 0, True, 42, None, (0, "target")),
+        ([41, 41], 0, True, 42, None, (None, None)),
+        # negative limit: at or below -N loses
+        ([-30, 20], 0, False, 51, 30, (1, "negative_limit")),
+        ([-29, 20], 0, False, 51, 30, (None, None)),
+        ([5, -31], 1, False, 51, 30, (0, "negative_limit")),
+        # ... but a side at the target on that hand wins first
+        ([-31, 55], 0, False, 51, 30, (1, "target")),
+        # the limit off: any negative total plays on
+        ([-300, 20], 0, False, 51, None, (None, None)),
+        # a thrown-in hand decides nothing
+        ([60, 60], None, False, 51, None, (None, None)),
+    ],
+)
+def test_game_end_by_hand(scores, maker, made, target, neg, expect):
+    assert game_end(scores, maker, made, target, neg) == expect
+
+
+def _mixed_policies(rules):
+    """Random bidders (many sets, negative totals) against heuristic ones; heuristic mirrors
+    (close games where both sides pass the target on the last hand)."""
+    rnd, heu = BUILTIN["random"], BUILTIN["heuristic"]
+    bold = Strategy("bold", bid="random", play="heuristic")
+    return [
+        (team_policies(rules, bold, heu), 300),
+        (team_policies(rules, heu, rnd), 300),
+        (team_policies(rules, heu, heu), 1500),
+    ]
+
+
+RULE_SETS = [
+    {},
+    {"target": "42"},
+    {"min_score_loss": "30"},
+    {"all_pass": "redeal_same"},
+    {"all_pass": "redeal_next", "min_score_loss": "20"},
+]
+
+
+@pytest.mark.parametrize(
+    "opts", RULE_SETS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default"
+)
+def test_kernel_games_follow_the_end_rule(opts):
+    """Every kernel game ends exactly where the pure-Python rule says; dealers rotate."""
+    rules = make_rules(options=opts)
+    seen = {"made_behind": 0, "negative": 0, "redealt": 0, "set_then_opp": 0}
+    for k, (pol, n) in enumerate(_mixed_policies(rules)):
+        games, hands, _ = run_games(rules, pol, 11 + k, 0, n, max_hands=256)
+        for g in range(games.shape[0]):
+            row = games[g]
+            n = int(row[L.G_N_HANDS])
+            w, why, n_end, dealers = replay_end(rules, int(row[L.G_FIRST_DEALER]), hands[g], n)
+            assert why == L.REASON_NAMES[row[L.G_REASON]], (g, why)
+            assert (w if w is not None else -1) == row[L.G_WINNER]
+            assert n_end == n
+            assert list(hands[g, :n, L.H_DEALER]) == dealers
+            assert not hands[g, n:].any()  # rows past the end stay zero
+            totals = hands[g, :n, L.H_SCORE : L.H_SCORE + 2].sum(axis=0)
+            assert list(totals) == list(row[L.G_SCORE : L.G_SCORE + 2])
+            last = hands[g, n - 1]
+            if why == "target" and min(totals) >= rules.target:
+                seen["made_behind"] += int(totals[row[L.G_WINNER]] < totals[1 - row[L.G_WINNER]])
+            if why == "target" and last[L.H_MADE] == 0:
+                seen["set_then_opp"] += 1
+            seen["negative"] += why == "negative_limit"
+            thrown = hands[g, : n - 1, L.H_THROWN_IN] == 1
+            same = hands[g, 1:n, L.H_DEALER] == hands[g, : n - 1, L.H_DEALER]
+            seen["redealt"] += int((thrown & same).sum())
+    assert seen["set_then_opp"] > 0
+    if not opts:
+        assert seen["made_behind"] > 0  # both past the target: the bidders won from behind
+    if "min_score_loss" in opts:
+        assert seen["negative"] > 0
+    if opts.get("all_pass") == "redeal_same":
+        assert seen["redealt"] > 0
+    else:
+        assert seen["redealt"] == 0
+
+
+def test_first_dealer_is_cut_and_shared_by_a_pair():
+    rules = make_rules()
+    ab, ba = (
+        team_policies(rules, BUILTIN["heuristic"], BUILTIN["greedy"]),
+        team_policies(rules, BUILTIN["greedy"], BUILTIN["heuristic"]),
+    )
+    g1, _, _ = run_games(rules, ab, 5, 0, 400)
+    g2, _, _ = run_games(rules, ba, 5, 0, 400)
+    assert (g1[:, L.G_FIRST_DEALER] == g2[:, L.G_FIRST_DEALER]).all()
+    counts = np.bincount(g1[:, L.G_FIRST_DEALER], minlength=4)
+    assert counts.min() > 60  # every seat cuts to deal, about equally
+    g3, _, _ = run_games(rules, ab, 5, 0, 20, first_dealer=2)
+    assert (g3[:, L.G_FIRST_DEALER] == 2).all()
+
+
+# ------------------------------------------------------------------ statistics
+
+
+def test_t_interval_and_ratio_interval():
+    from scipy import stats
+
+    rng = np.random.default_rng(0)
+    v = rng.choice([0, 0.5, 1], 300, p=[0.3, 0.3, 0.4])
+    m, lo, hi, p = t_interval(v, 0.5)
+    r = stats.ttest_1samp(v, 0.5)
+    assert p == pytest.approx(r.pvalue)
+    ci = r.confidence_interval(0.95)
+    assert (lo, hi) == pytest.approx((ci.low, ci.high))
+    assert t_interval(np.full(10, 0.5), 0.5)[1:] == (0.5, 0.5, 1.0)
+    # ratio estimator: equal cluster sizes reduce to the t interval of cluster means
+    sums = rng.normal(1, 3, 200) * 4
+    m2, lo2, hi2, p2 = ratio_interval(sums, np.full(200, 4))
+    m3, lo3, hi3, p3 = t_interval(sums / 4, 0.0)
+    assert (m2, lo2, hi2, p2) == pytest.approx((m3, lo3, hi3, p3))
+
+
+def test_bradley_terry_orders_and_centres():
+    # 0 beats 1 75%, 1 beats 2 75%, 0 beats 2 90%
+    p = np.array([[0, 0.75, 0.9], [0.25, 0, 0.75], [0.1, 0.25, 0]])
+    n = np.full((3, 3), 1000.0) - np.diag([1000.0] * 3)
+    elo = bradley_terry(p * n, n)
+    assert elo[0] > elo[1] > elo[2]
+    assert elo.sum() == pytest.approx(0, abs=1e-6)
+    # a 75% win rate is about 191 Elo points
+    assert elo[0] - elo[1] == pytest.approx(191, abs=30)
+    # a clean sweep stays finite
+    sweep = bradley_terry(np.array([[0, 100.0], [0, 0]]), np.array([[0, 100.0], [100, 0]]))
+    assert np.isfinite(sweep).all() and sweep[0] > sweep[1]
+
+
+# ------------------------------------------------------------------ matches
+
+
+def test_heuristic_beats_random():
+    c = compare("heuristic", "random", games=100, seed=1)
+    s = c.summary()
+    assert s["games"] == 100 and s["pairs"] == 50
+    assert s["win_rate_ci"][0] > 0.5
+    assert s["points_per_hand_diff_ci"][0] > 0
+    assert s["win_rate_p_value"] < 1e-6
+
+
+def test_planted_handicap_is_detected():
+    """The same strategy with its bids capped at 6 loses, the interval clear of 0.5."""
+    h = BUILTIN["heuristic"]
+    capped = h.with_params("bid", cap=6).renamed("capped")
+    assert capped.policy("bid").params[16] == 6
+    c = compare(h, capped, games=6000, seed=7)
+    s = c.summary()
+    assert s["win_rate_ci"][0] > 0.5, s
+    assert s["b_side"]["average_bid"] <= 6
+    # and against itself (shared streams) the pairs are exact draws
+    same = compare(h, h, games=200, seed=7).summary()
+    assert same["win_rate"] == 0.5 and same["points_per_hand_diff"] == 0
+
+
+def test_random_against_itself_with_independent_streams():
+    """Each strategy keeps its own random streams: the 99.9% interval holds 0.5."""
+    for pairing in ("swap", "rotate"):
+        c = compare(
+            "random", "random", games=300, seed=3, pairing=pairing,
+            rules={"min_score_loss": "60"},
+        )
+        s = c.summary(level=0.999)
+        lo, hi = s["win_rate_ci"]
+        assert lo < 0.5 < hi, s
+        assert hi - lo > 0.05  # real noise, not the degenerate interval of shared streams
+        plo, phi = s["points_per_hand_diff_ci"]
+        assert plo < 0 < phi
+
+
+@pytest.mark.parametrize("pairing", ["swap", "rotate"])
+def test_duplicate_replays_the_same_deals(pairing):
+    """Through the records: both games of a pair deal the same cards to the same positions."""
+    rules = make_rules()
+    recs = []
+    compare(
+        "simple",
+        "greedy",
+        games=24,
+        seed=9,
+        rules=rules,
+        pairing=pairing,
+        trace=True,
+        on_chunk=lambda ch: recs.extend(game_records(rules, ch)),
+    )
+    assert len(recs) == 24
+    compared = 0
+    for i in range(0, 24, 2):
+        g1, g2 = recs[i], recs[i + 1]
+        shift = 0 if pairing == "swap" else 1
+        assert g2["first_dealer"] == (g1["first_dealer"] + shift) % 4
+        for h1, h2 in zip(g1["hands"], g2["hands"], strict=False):
+            if (h1["dealer"] + shift) % 4 != h2["dealer"]:
+                break  # (redeal_same only) the deal fell out of step
+            assert h2["stock"] == h1["stock"]
+            for s in range(4):
+                assert h2["hands"][(s + shift) % 4] == h1["hands"][s]
+            compared += 1
+        if pairing == "swap":
+            # the strategies swapped seats: different play on the same cards
+            assert g1["hands"][0]["hands"] == g2["hands"][0]["hands"]
+    assert compared >= 24
+
+
+def test_odd_games_round_up_and_chunking_does_not_matter():
+    a = compare("heuristic", "greedy", games=41, seed=2, chunk_pairs=5).to_dict()
+    b = compare("heuristic", "greedy", games=42, seed=2, chunk_pairs=100).to_dict()
+    assert a["games"] == 42
+    for k in (
+        "win_rate",
+        "win_rate_ci",
+        "points_per_hand_diff",
+        "points_per_hand_diff_ci",
+        "a_side",
+        "b_side",
+        "mean_game_length",
+    ):
+        assert a[k] == b[k]
+
+
+def test_interrupt_keeps_finished_pairs():
+    calls = []
+
+    def progress(n):
+        calls.append(n)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+
+    c = compare("heuristic", "greedy", games=100, seed=2, chunk_pairs=10, progress=progress)
+    assert c.interrupted and c.games == 40
+
+
+def test_compare_needs_two_sides():
+    class ThreeSides:
+        teams = 3
+        players = 3
+
+    with pytest.raises(ValueError, match="two sides"):
+        team_policies(ThreeSides(), BUILTIN["random"], BUILTIN["random"])
+
+
+# ------------------------------------------------------------------ strategies
+
+
+def test_builtin_bundles():
+    assert {"random", "simple", "greedy", "heuristic"} <= set(BUILTIN)
+    assert [BUILTIN["simple"].spec(k) for k in ("bid", "trump", "discard", "play")] == [
+        "simple",
+        "simple",
+        "simple",
+        "random",
+    ]
+    assert BUILTIN["greedy"].play == "greedy" and BUILTIN["greedy"].bid == "simple"
+
+
+def test_toml_strategy(tmp_path):
+    f = tmp_path / "bold.toml"
+    f.write_text(
+        'description = "bids more"\n[bid]\npolicy = "heuristic"\n'
+        'params = { margin = -0.5, cap = 10 }\n[play]\npolicy = "greedy"\n'
+    )
+    s = load_strategy_file(f)
+    assert s.name == "bold" and s.play == "greedy" and s.discard == "heuristic"
+    bid = s.policy("bid")
+    assert bid.params[10] == -0.5 and bid.params[16] == 10 and bid.params[0] == 0.9
+    assert resolve_strategy(str(f)).name == "bold"
+    g = tmp_path / "list.toml"
+    g.write_text(
+        'name = "listy"\nbase = "simple"\n[discard]\npolicy = "heuristic"\nparams = [3.0]\n'
+    )
+    s2 = load_strategy_file(g)
+    assert s2.name == "listy" and s2.bid == "simple" and s2.play == "random"
+    assert s2.policy("discard").params == (3.0,)
+
+
+@pytest.mark.parametrize(
+    "text, msg",
+    [
+        ('[bid]\npolicy = "clever"\n', "unknown bid policy 'clever'"),
+        ("[bid]\nparams = { margn = 1 }\n", "no parameter 'margn'"),
+        ('[bid]\nparams = { margin = "x" }\n', "must be a number"),
+        ("colour = 1\n", "unknown field 'colour'"),
+        ("[bid]\npolicee = 1\n", "unknown field bid.policee"),
+        ('base = "clever"\n', "unknown base 'clever'"),
+        ("[bid\n", "not valid TOML"),
+        ('[play]\npolicy = "random"\nparams = { x = 1 }\n', "no parameter 'x'"),
+    ],
+)
+def test_toml_strategy_errors(tmp_path, text, msg):
+    f = tmp_path / "bad.toml"
+    f.write_text(text)
+    with pytest.raises(StrategyError, match=msg) as e:
+        load_strategy_file(f)
+    assert "\n" not in str(e.value) and "bad.toml" in str(e.value)
+
+
+def test_unknown_strategy():
+    with pytest.raises(StrategyError, match="unknown strategy 'nope'"):
+        resolve_strategy("nope")
+
+
+# ------------------------------------------------------------------ ladder and CLI
+
+
+def test_ladder_small():
+    lad = ladder(["heuristic", "greedy", "random"], games=40, seed=1, bootstrap=20)
+    r = lad.ratings()
+    assert list(r["strategy"])[0] == "heuristic" and list(r["strategy"])[-1] == "random"
+    assert (r["rating_lo"] <= r["rating"]).all() and (r["rating"] <= r["rating_hi"]).all()
+    assert len(lad.matchups()) == 3
+
+
+def test_cli_compare_json_records_and_out(tmp_path):
+    rec = tmp_path / "games.jsonl"
+    out = tmp_path / "out"
+    res = CliRunner().invoke(
+        main,
+        [
+            "compare",
+            "heuristic",
+            "greedy",
+            "--games",
+            "11",
+            "--seed",
+            "4",
+            "--format",
+            "json",
+            "--records",
+            str(rec),
+            "--out",
+            str(out),
+            "--rule",
+            "target=42",
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    d = json.loads(res.output)
+    for k in (
+        "games",
+        "win_rate",
+        "win_rate_ci",
+        "win_rate_p_value",
+        "points_per_hand_diff",
+        "points_per_hand_diff_ci",
+        "points_p_value",
+    ):
+        assert k in d
+    assert d["games"] == 12 and len(d["win_rate_ci"]) == 2
+    from cinch_sim.records import load_records, referee_file
+
+    rep = referee_file(rec)
+    assert rep.ok and rep.counts()["valid"] == 12
+    assert all(r["format"] == "cinch-game/1" and r["target"] == 42 for r in load_records(rec))
+    for name in (
+        "games.csv",
+        "sides.csv",
+        "win_rate.png",
+        "margins.png",
+        "run.json",
+        "summary.json",
+    ):
+        assert (out / name).is_file()
+    again = CliRunner().invoke(
+        main, ["compare", "heuristic", "greedy", "--games", "2", "--out", str(out)]
+    )
+    assert again.exit_code != 0 and "--force" in again.output
+
+
+def test_cli_compare_table_and_errors(tmp_path):
+    res = CliRunner().invoke(main, ["compare", "heuristic", "simple", "--games", "20"])
+    assert res.exit_code == 0, res.output
+    assert "win rate of heuristic" in res.output and "points per hand" in res.output
+    bad = CliRunner().invoke(main, ["compare", "heuristic", "nope"])
+    assert bad.exit_code != 0 and "unknown strategy 'nope'" in bad.output
+    assert "Traceback" not in bad.output
+    f = tmp_path / "x.toml"
+    f.write_text("[bid]\nparams = { nope = 1 }\n")
+    bad2 = CliRunner().invoke(main, ["compare", "heuristic", str(f)])
+    assert bad2.exit_code != 0 and "no parameter 'nope'" in bad2.output
+
+
+def test_cli_ladder(tmp_path):
+    out = tmp_path / "lad"
+    res = CliRunner().invoke(
+        main,
+        [
+            "ladder",
+            "heuristic",
+            "greedy",
+            "simple",
+            "--games",
+            "20",
+            "--bootstrap",
+            "10",
+            "--out",
+            str(out),
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    assert "rating" in res.output
+    for name in ("ladder.csv", "matchups.csv", "ladder.png", "run.json"):
+        assert (out / name).is_file()
+    one = CliRunner().invoke(main, ["ladder", "heuristic"])
+    assert one.exit_code != 0
+
+
+def test_policies_of_a_match_sit_by_team():
+    rules = make_rules()
+    p = team_policies(rules, BUILTIN["heuristic"], BUILTIN["random"])
+    assert isinstance(p, PolicySet)
+    assert [x.spec for x in p.play] == ["heuristic", "random", "heuristic", "random"]

@@ -364,8 +364,9 @@ def play_hand(
                 legal = _bit(bid_min)
                 forced = 1
             else:
-                for b in range(max(bid_min, high + 1), bid_max + 1):
-                    legal |= _bit(b)
+                lo = max(bid_min, high + 1)
+                if lo <= bid_max:  # bits lo..bid_max
+                    legal |= ((U1 << np.uint64(bid_max + 1)) - U1) & ~((U1 << np.uint64(lo)) - U1)
             obs[L.O_SEAT] = s
             obs[L.O_FORCED] = forced
             if legal == U1 and forced == 0:
@@ -400,6 +401,8 @@ def play_hand(
                 n_active -= 1
                 if n_active == 0:
                     break
+            if force_maker >= 0 and nb >= n_req:
+                break  # the required bids matched; the contract is forced from here
         obs[L.O_FORCED] = 0
     if want_trace:
         trace[L.T_N_BIDS] = nb

@@ -1,8 +1,10 @@
 """CLI subcommands, one module each; ``COMMANDS`` lists them for ``cli.main``."""
 
+from .advise import advise
 from .compare import compare, ladder
 from .records import referee, show
+from .report import report
 from .simulate import simulate
 from .stats import stats
 
-COMMANDS = [simulate, referee, show, stats, compare, ladder]
+COMMANDS = [report, simulate, referee, show, advise, stats, compare, ladder]

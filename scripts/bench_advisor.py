@@ -1,0 +1,109 @@
+"""Time the hand advisor query of BENCHMARK.md ("Hand advisor query").
+
+Usage: python scripts/bench_advisor.py [--repeats 5] [--write results/BENCHMARKS.md]
+
+Runs ``cinch-sim advise`` as a subprocess (so imports count) with a warm
+compile cache: one warm-up, then --repeats timed runs at precision 0.01 and
+0.005 for all 14 bids and 4 suits; prints the median and range of the wall
+times, the deals used and the precision reached. ``--write`` appends a
+section to the file (never rewrites it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+HAND = "AS KS 5S 5C 2S 9H 3D 7C JD"
+QUERY = ["advise", HAND, "--seat", "2", "--dealer", "3"]
+TARGETS = {0.01: 1.5, 0.005: 2.5}  # precision -> wall-time goal (s)
+
+
+def command() -> list[str]:
+    exe = shutil.which("cinch-sim")
+    return [exe] if exe else [sys.executable, "-m", "cinch_sim.cli"]
+
+
+def timed(precision: float) -> tuple[float, dict]:
+    args = command() + QUERY + ["--precision", str(precision), "--format", "json"]
+    t = time.perf_counter()
+    res = subprocess.run(args, capture_output=True, text=True, check=True)
+    return time.perf_counter() - t, json.loads(res.stdout)
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--write", type=Path, default=None)
+    a = ap.parse_args()
+    timed(0.05)  # warm-up: fills the compile cache if needed
+    rows = []
+    for precision, goal in TARGETS.items():
+        times, inner, info = [], [], {}
+        for _ in range(a.repeats):
+            sec, info = timed(precision)
+            times.append(sec)
+            inner.append(info["seconds"])
+        rows.append((precision, goal, times, inner, info))
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        load = float("nan")
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.strip()
+    lines = [
+        f"## Hand advisor query ({dt.date.today().isoformat()})",
+        "",
+        f'`cinch-sim {" ".join(QUERY[:1])} "{HAND}" {" ".join(QUERY[2:])} --precision P`, '
+        "default rules and policies, all 14 bids x 4 suits, warm compile cache, wall time "
+        "of the whole subprocess (imports included).",
+        f"CPU: {cpu_model()}, {os.cpu_count()} cores; commit {commit or '?'} (+ working tree); "
+        f"load average before the runs {load:.2f}; {a.repeats} runs each.",
+        "",
+        "| precision | goal (s) | median (s) | min (s) | max (s) | deals per suit | "
+        "precision reached | advise() median (s) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for precision, goal, times, inner, info in rows:
+        lines.append(
+            f"| {precision} | {goal} | {statistics.median(times):.2f} | {min(times):.2f} | "
+            f"{max(times):.2f} | {info['hands']:,} | {info['precision']:.5f} | "
+            f"{statistics.median(inner):.2f} |"
+        )
+    lines += [
+        "",
+        "advise() is the time inside the simulation call (policy loading, kernel load and "
+        "the deals); the rest is Python start-up, click and the numba import. Shared "
+        "machine: other workers ran at the same time, so single runs vary by +-0.5 s.",
+    ]
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if a.write:
+        a.write.parent.mkdir(parents=True, exist_ok=True)
+        with open(a.write, "a", encoding="utf-8") as f:
+            f.write("\n" + text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,125 @@
+"""``cinch-sim advise``: output formats, plot, and one-line errors for bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from cinch_sim.cli import main
+
+HAND = "AS KS 5S 5C 2S 9H 3D 7C JD"
+FAST = ["--precision", "0.05"]
+
+
+def run(*args):
+    return CliRunner().invoke(main, ["advise", *args])
+
+
+def test_table_output():
+    res = run(HAND, "--seat", "2", "--dealer", "3", *FAST)
+    assert res.exit_code == 0, res.output
+    out = res.output
+    assert "P(make bid) by trump" in out
+    assert "Advice: trump spades" in out
+    assert "Why: " in out
+    assert "one playout per deal and suit serves every bid" in out
+    assert out.count("\n") > 30
+
+
+def test_json_output_has_the_promised_fields():
+    res = run(HAND, "--seat", "2", "--dealer", "3", "--format", "json", *FAST)
+    assert res.exit_code == 0, res.output
+    d = json.loads(res.output)
+    for key in (
+        "best_trump",
+        "recommended_bid",
+        "best_ev_bid",
+        "risk",
+        "precision",
+        "hands",
+        "by_trump",
+    ):
+        assert key in d
+    assert d["best_trump"] == "S"
+    assert isinstance(d["recommended_bid"], int)
+    assert d["precision"] <= 0.05
+    assert set(d["by_trump"]) == set("CSDH")
+    bid9 = d["by_trump"]["S"]["bids"]["9"]
+    assert bid9["lo"] <= bid9["p_make"] <= bid9["hi"]
+    assert len(d["by_trump"]["S"]["bids"]) == 14
+    assert set(d["by_trump"]["H"]["pedros"]) == {"right_pedro", "left_pedro"}
+    assert sum(d["by_trump"]["C"]["points_dist"]) == pytest.approx(1)
+
+
+def test_notations_give_the_same_answer():
+    outs = set()
+    for hand in (HAND, HAND.lower(), "A♠ K♠ 5♠ 5♣ 2♠ 9♥ 3♦ 7♣ J♦"):
+        res = run(hand, "--seat", "2", "--format", "json", *FAST)
+        assert res.exit_code == 0, res.output
+        d = json.loads(res.output)
+        outs.add(json.dumps([d["by_trump"], d["recommended_bid"]]))
+    assert len(outs) == 1
+    res = run("10S 9S 8S 7S 6S 4S 3S 2S AH", "--seat", "0", *FAST)
+    assert res.exit_code == 0, res.output
+
+
+def test_bids_risk_and_pass():
+    res = run(
+        HAND,
+        "--seat",
+        "2",
+        "--bids",
+        "0:pass,1:12",
+        "--format",
+        "json",
+        "--precision",
+        "0.05",
+        "--risk",
+        "0.99",
+    )
+    assert res.exit_code == 0, res.output
+    d = json.loads(res.output)
+    assert d["legal_bids"] == [13, 14]
+    assert d["recommended_bid"] is None  # nothing makes 13 at 99%
+    assert d["reason"].startswith("pass")
+    assert 0 < d["acceptance_rate"] < 0.05
+
+
+def test_plot(tmp_path):
+    path = tmp_path / "pmake.png"
+    res = run(HAND, "--seat", "2", "--plot", str(path), *FAST)
+    assert res.exit_code == 0, res.output
+    assert path.stat().st_size > 1000
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["AS KS 5S 5C 2S 9H 3D 7C", "--seat", "2"], "a hand needs 9 cards, got 8"),
+        (["AS KS 5S 5C 2S 9H 3D 7C JD QD", "--seat", "2"], "a hand needs 9 cards, got 10"),
+        (["AS KS 5S 5C 2S 9H 3D 7C AS", "--seat", "2"], "duplicate card AS"),
+        (["AS KS 5S 5C 2S 9H 3D 7C 1S", "--seat", "2"], "unknown card '1S'"),
+        ([HAND, "--seat", "4"], "seat 4 is out of range 0..3"),
+        ([HAND, "--seat", "2", "--dealer", "7"], "dealer 7 is out of range 0..3"),
+        ([HAND, "--seat", "2", "--bids", "0:9,1:9"], "does not beat the earlier bid 9"),
+        ([HAND, "--seat", "2", "--bids", "0:pass,3:9"], "seat 3 bids after you"),
+        ([HAND, "--seat", "2", "--bids", "0:20"], "bid 20 is impossible"),
+        ([HAND, "--seat", "2", "--known", "1:AS"], "AS is already in your hand"),
+        ([HAND, "--seat", "2", "--known", "1 AH"], "must be SEAT:CARDS"),
+        ([HAND, "--seat", "2", "--bid-policy", "nosuch"], "unknown bid policy 'nosuch'"),
+    ],
+)
+def test_bad_input_is_one_line(args, message):
+    res = run(*args)
+    assert res.exit_code != 0
+    assert message in res.output
+    assert res.output.strip().count("\n") == 0, res.output
+
+
+def test_impossible_bids_error_is_one_line():
+    res = run("5S 5C 5H 5D 2S 3S 4S 6S 7S", "--seat", "1", "--bids", "0:14")
+    assert res.exit_code != 0
+    assert "impossible or too rare" in res.output
+    assert res.output.strip().count("\n") == 0

@@ -8,7 +8,6 @@ of a table's rows add up to the played hands (per Pedro for Pedro tables).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -234,16 +233,12 @@ def all_tables(counts: HandCounts, by: Sequence[str] = ("trumps",), min_hands: i
 
 # ------------------------------------------------------------------ comparing runs
 def chi2_sf(x: float, df: int) -> float:
-    """Upper tail of the chi-square distribution (scipy when present)."""
+    """Upper tail of the chi-square distribution."""
     if df <= 0:
         return 1.0
-    try:
-        from scipy.special import gammaincc
+    from scipy.special import gammaincc
 
-        return float(gammaincc(df / 2, x / 2))
-    except ImportError:  # Wilson-Hilferty: good to a few per cent of p at df >= 3
-        z = ((x / df) ** (1 / 3) - (1 - 2 / (9 * df))) / math.sqrt(2 / (9 * df))
-        return 0.5 * math.erfc(z / math.sqrt(2))
+    return float(gammaincc(df / 2, x / 2))
 
 
 def homogeneity(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -163,7 +164,7 @@ def run_chunk(
     out = np.zeros((n, L.H_LEN), dtype=np.int32)
     tr = np.zeros((n if trace else 0, L.T_LEN), dtype=np.int64)
     bid_p, trump_p, disc_p, play_p = policies.tuples()
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), _policy_exceptions(policies):
         warnings.simplefilter("ignore")
         kern(
             rules.to_array(),
@@ -224,7 +225,7 @@ def run_games(
     cond = Conditions(streams=streams)
     setup = cond.to_setup(-1 if first_dealer is None else first_dealer, offset)
     bid_p, trump_p, disc_p, play_p = policies.tuples()
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), _policy_exceptions(policies):
         warnings.simplefilter("ignore")
         kern(
             rules.to_array(), setup, np.uint64(seed % (1 << 64)), np.int64(offset),
@@ -236,11 +237,32 @@ def run_games(
     return games, hands, tr
 
 
+@contextmanager
+def _policy_exceptions(policies: PolicySet):
+    """An exception raised inside a user policy reaches us from the compiled kernel as a
+    SystemError with the policy's own exception chained; name the user policies."""
+    try:
+        yield
+    except (SystemError, ValueError, ZeroDivisionError, IndexError, AssertionError) as exc:
+        cause = exc.__cause__ or exc.__context__ or exc
+        users = [
+            f"{kind} policy {p.spec!r} at seat {seat}"
+            for kind, pols in policies.by_kind().items()
+            for seat, p in enumerate(pols)
+            if p.builtin is None
+        ]
+        where = "; ".join(users) if users else "a built-in policy"
+        raise PolicyError(
+            f"a policy raised {type(cause).__name__}: {cause} (user policies in play: {where})"
+        ) from None
+
+
 def check_errors(out: np.ndarray, policies: PolicySet, dealer: int, players: int) -> None:
     bad = np.flatnonzero(out[:, L.H_ERROR])
     if bad.size == 0:
         return
     row = out[bad[0]]
+    dealer = int(row[L.H_DEALER])
     kind = L.KIND_NAMES[row[L.H_ERROR_KIND]]
     seat = int(row[L.H_ERROR_SEAT])
     value = int(row[L.H_ERROR_VALUE])

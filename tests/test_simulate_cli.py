@@ -1,0 +1,138 @@
+"""``cinch-sim simulate`` and the policy loader: output forms, files, and bad input
+(one-line errors, non-zero exit, never a traceback)."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+from click.testing import CliRunner
+
+from cinch_sim.cli import main
+
+POLICY_FILE = textwrap.dedent(
+    """
+    from numba import njit
+    from cinch_sim.signatures import POLICY_SIG
+    from cinch_sim.bits import lowbit_index
+
+    @njit(POLICY_SIG, cache=True)
+    def lowest(obs, hand, legal, params, scratch, rng):
+        return lowbit_index(legal)
+
+    @njit(POLICY_SIG, cache=True)
+    def illegal(obs, hand, legal, params, scratch, rng):
+        return 60
+
+    @njit(POLICY_SIG, cache=True)
+    def boom(obs, hand, legal, params, scratch, rng):
+        if obs[17] == 2:
+            raise ValueError("my policy broke")
+        return lowbit_index(legal)
+
+    @njit
+    def two_args(a, b):
+        return a + b
+
+    def not_jitted(obs, hand, legal, params, scratch, rng):
+        return 0
+    """
+)
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, ["simulate", *args])
+
+
+@pytest.fixture(scope="module")
+def policy_file(tmp_path_factory):
+    p = tmp_path_factory.mktemp("pol") / "mypolicies.py"
+    p.write_text(POLICY_FILE)
+    return p
+
+
+def test_table_output_names_seats_relative_to_the_dealer():
+    res = run("--hands", "2000", "--seed", "1")
+    assert res.exit_code == 0, res.output
+    assert "0=eldest, 1=second, 2=third, 3=dealer" in res.output
+    assert "Bid success" in res.output and "Pedro capture" in res.output
+
+
+def test_json_has_the_promised_keys_and_counts_every_hand():
+    res = run("--hands", "3000", "--seed", "2", "--format", "json", "--rule", "robber=dealer")
+    assert res.exit_code == 0, res.output
+    d = json.loads(res.output)
+    for key in ("hands", "seed", "rules", "policies", "by_bid", "pedros"):
+        assert key in d
+    assert d["hands"] == 3000 and d["rules"]["robber"] == "dealer"
+    assert sum(r["hands"] for r in d["by_bid"]) + d["thrown_in"] == 3000
+
+
+def test_same_seed_same_output_any_thread_count():
+    a = run("--hands", "3000", "--seed", "9", "--format", "csv", "--threads", "1")
+    b = run("--hands", "3000", "--seed", "9", "--format", "csv", "--threads", "2")
+    assert a.exit_code == b.exit_code == 0
+    assert a.output == b.output
+
+
+def test_out_writes_tables_and_run_json_and_refuses_to_overwrite(tmp_path):
+    out = tmp_path / "run"
+    assert run("--hands", "1000", "--out", str(out)).exit_code == 0
+    assert {p.name for p in out.iterdir()} == {"by_bid.csv", "pedros.csv", "run.json"}
+    settings = json.loads((out / "run.json").read_text())
+    assert settings["seed"] == 0 and settings["hands"] == 1000 and "versions" in settings
+    before = (out / "by_bid.csv").read_text()
+    res = run("--hands", "1000", "--seed", "5", "--out", str(out))
+    assert res.exit_code != 0 and "--force" in res.output
+    assert (out / "by_bid.csv").read_text() == before  # nothing touched
+    assert run("--hands", "1000", "--seed", "5", "--out", str(out), "--force").exit_code == 0
+
+
+def test_a_user_policy_plugs_in(policy_file):
+    res = run("--hands", "1000", "--play-policy", f"{policy_file}:lowest", "--format", "json")
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["policies"]["play"] == [f"{policy_file}:lowest"] * 4
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (("--rule", "robber=nobody"), ["robber", "nobody"]),
+        (("--rule", "robber"), ["NAME=VALUE"]),
+        (("--rule", "colour=red"), ["unknown rule option", "colour"]),
+        (("--rule", "bid_min=9", "--rule", "bid_max=3"), ["bid_min"]),
+        (("--rule", "target=0"), ["target"]),
+        (("--hands", "-5"), ["-5"]),
+        (("--dealer", "7"), ["7"]),
+        (("--bid-policy", "clever"), ["unknown bid policy", "clever"]),
+        (("--play-policy", "9=random"), ["seat 9"]),
+        (("--play-policy", "nosuchmodule:f"), ["nosuchmodule"]),
+        (("--play-policy", "missing_file.py:f"), ["no such file"]),
+    ],
+)
+def test_bad_input_is_one_line_and_non_zero(args, words):
+    res = run("--hands", "100", *args)
+    assert res.exit_code != 0
+    assert "Traceback" not in res.output
+    for w in words:
+        assert w in res.output, res.output
+
+
+@pytest.mark.parametrize(
+    "fn, words",
+    [
+        ("illegal", ["illegal card 60", "seat 1", "second"]),
+        ("boom", ["my policy broke", "seat 1"]),
+        ("two_args", ["does not compile"]),
+        ("not_jitted", ["not a numba function"]),
+        ("absent", ["has no function"]),
+    ],
+)
+def test_a_broken_policy_is_named_with_its_seat(policy_file, fn, words):
+    res = run("--hands", "500", "--play-policy", f"1={policy_file}:{fn}")
+    assert res.exit_code != 0
+    assert "Traceback" not in res.output
+    assert len(res.output.strip().splitlines()) == 1, res.output
+    for w in words:
+        assert w in res.output, res.output

@@ -58,35 +58,36 @@ def _ask(fns, pids, kind, s, obs, hand, legal, params, scratch, rngs):
     """Ask seat s's policy of one kind. Built-ins are called directly (numba can
     inline them: no indirect call); any other policy through its function pointer.
     Both paths run the same compiled source, so they give the same bits."""
+    ob = borrow(obs, 0, L.OBS_LEN)  # borrowed: no refcount traffic in the policy
     p = borrow(params, (kind * L.MAX_PLAYERS + s) * N_PARAMS, N_PARAMS)
     sc = borrow(scratch, s * N_SCRATCH, N_SCRATCH)
     r = borrow(rngs, s, 1)
     pid = pids[kind * L.MAX_PLAYERS + s]
     if kind == L.KIND_BID:
         if pid == BI.SIMPLE_BID:
-            return simple_bid(obs, hand, legal, p, sc, r)
+            return simple_bid(ob, hand, legal, p, sc, r)
         if pid == BI.HEURISTIC_BID:
-            return heuristic_bid(obs, hand, legal, p, sc, r)
+            return heuristic_bid(ob, hand, legal, p, sc, r)
     elif kind == L.KIND_TRUMP:
         if pid == BI.SIMPLE_TRUMP:
-            return simple_trump(obs, hand, legal, p, sc, r)
+            return simple_trump(ob, hand, legal, p, sc, r)
         if pid == BI.HEURISTIC_TRUMP:
-            return heuristic_trump(obs, hand, legal, p, sc, r)
+            return heuristic_trump(ob, hand, legal, p, sc, r)
     elif kind == L.KIND_DISCARD:
         if pid == BI.RANDOM_DISCARD:
-            return random_discard(obs, hand, legal, p, sc, r)
+            return random_discard(ob, hand, legal, p, sc, r)
         if pid == BI.SIMPLE_DISCARD:
-            return simple_discard(obs, hand, legal, p, sc, r)
+            return simple_discard(ob, hand, legal, p, sc, r)
         if pid == BI.HEURISTIC_DISCARD:
-            return heuristic_discard(obs, hand, legal, p, sc, r)
+            return heuristic_discard(ob, hand, legal, p, sc, r)
     else:
         if pid == BI.GREEDY_PLAY:
-            return greedy_play(obs, hand, legal, p, sc, r)
+            return greedy_play(ob, hand, legal, p, sc, r)
         if pid == BI.HEURISTIC_PLAY:
-            return heuristic_play(obs, hand, legal, p, sc, r)
+            return heuristic_play(ob, hand, legal, p, sc, r)
     if pid == BI.RANDOM_CHOICE:
-        return random_choice(obs, hand, legal, p, sc, r)
-    return fns[s](obs, hand, legal, p, sc, r)
+        return random_choice(ob, hand, legal, p, sc, r)
+    return fns[s](ob, hand, legal, p, sc, r)
 
 
 @njit(inline="always")
@@ -100,9 +101,22 @@ def _suit_mask(s):
 
 
 @njit(inline="always")
+def _b(a):
+    """A whole 1-D buffer, borrowed (see memory.py): refcount-free inside play_hand."""
+    return borrow(a, 0, a.shape[0])
+
+
+@njit(inline="always")
+def _wrap(x, n):
+    """x % n for 0 <= x < 2n, without a division (a hot-loop cost: measured)."""
+    return x - n if x >= n else x
+
+
+@njit(inline="always")
 def _team(rules, seat):
     if rules[L.R_PARTNERSHIPS] == 1:
-        return seat % rules[L.R_TEAMS]
+        t = rules[L.R_TEAMS]
+        return seat & 1 if t == 2 else seat % t
     return seat
 
 
@@ -222,7 +236,7 @@ def _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want
         work[W_FIXED + s] = np.uint64(setup[L.S_FIXED + s])  # fixed cards still to place
     for _r in range(D // 3):
         for j in range(P):
-            s = (dealer + 1 + j) % P
+            s = _wrap(dealer + 1 + j, P)
             for _k in range(3):
                 if work[W_FIXED + s]:
                     c = lowbit_index(work[W_FIXED + s])
@@ -470,7 +484,7 @@ def play_hand(
         need = borrow(iwork, IW_NEED, L.MAX_PLAYERS)
         need[:] = 0
         for j in range(P):
-            s = (eldest + j) % P
+            s = _wrap(eldest + j, P)
             if s == robber:
                 continue
             h = hands[s]
@@ -506,7 +520,7 @@ def play_hand(
         if short and shortage == L.SHORT_ROUND_ROBIN:
             while top < n:
                 for j in range(P):
-                    s = (eldest + j) % P
+                    s = _wrap(eldest + j, P)
                     if s == robber or need[s] == 0 or top >= n:
                         continue
                     c = deck[top]
@@ -518,7 +532,7 @@ def play_hand(
                     top += 1
         else:
             for j in range(P):
-                s = (eldest + j) % P
+                s = _wrap(eldest + j, P)
                 if s == robber:
                     continue
                 while need[s] > 0 and top < n:
@@ -598,7 +612,7 @@ def play_hand(
     played_by[:] = U0
     while in_play & ~np.uint64(obs[L.O_PLAYED]):
         while hands[leader] == U0:
-            leader = (leader + 1) % P
+            leader = _wrap(leader + 1, P)
         obs[L.O_TRICK] = n_tricks
         obs[L.O_LEADER] = leader
         obs[L.O_TRICK_COUNT] = 0
@@ -616,7 +630,7 @@ def play_hand(
         if want_trace:
             trace[L.T_LEADER + n_tricks] = leader
         for k in range(P):
-            s = (leader + k) % P
+            s = _wrap(leader + k, P)
             h = hands[s]
             if h == U0:
                 continue
@@ -816,11 +830,12 @@ def simulate_hands(
         lo = blk * BLOCK
         hi = min(n_hands, lo + BLOCK)
         for i in range(lo, hi):
-            tr = borrow(flat_trace, i * L.T_LEN, L.T_LEN) if want_trace else dummy
+            tr = borrow(flat_trace, i * L.T_LEN, L.T_LEN) if want_trace else _b(dummy)
             play_hand(
-                rules, setup, seed, offset + i, dealer, bid_p, trump_p, disc_p, play_p, pids,
-                flat_params, obs, scratch, rngs, deck, hands, work, iwork, scores, 0,
-                borrow(flat_out, i * L.H_LEN, L.H_LEN), tr, want_trace,
+                _b(rules), _b(setup), seed, offset + i, dealer, bid_p, trump_p, disc_p, play_p,
+                _b(pids), _b(flat_params), _b(obs), _b(scratch), _b(rngs), _b(deck), _b(hands),
+                _b(work), _b(iwork), _b(scores), 0, borrow(flat_out, i * L.H_LEN, L.H_LEN),
+                tr, want_trace,
             )
 
 
@@ -911,9 +926,9 @@ def play_games(
             out = hand_rows[g, h]
             tr = trace[g, h] if want_trace else dummy
             play_hand(
-                rules, setup, seed, gidx * stride + h, dealer, bid_p, trump_p, disc_p, play_p,
-                pids, flat_params, obs, scratch, rngs, deck, hands, work, iwork, scores, h,
-                out, tr, want_trace,
+                _b(rules), _b(setup), seed, gidx * stride + h, dealer, bid_p, trump_p, disc_p,
+                play_p, _b(pids), _b(flat_params), _b(obs), _b(scratch), _b(rngs), _b(deck),
+                _b(hands), _b(work), _b(iwork), _b(scores), h, _b(out), _b(tr), want_trace,
             )
             row[L.G_N_HANDS] = h + 1
             if out[L.H_ERROR] != 0:

@@ -35,7 +35,7 @@ from cinch_sim.rules import Rules  # noqa: E402
 
 RULES = Rules(robber="dealer")
 DEALER = 3
-BATCH = 1 << 20
+BATCH = 1 << 16  # hands per kernel call, as the API streams them
 
 
 def rate(fn, seconds: float, repeats: int) -> float:

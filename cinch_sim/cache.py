@@ -17,7 +17,13 @@ _PACKAGE = Path(__file__).resolve().parent
 _STAMP = "cinch_sim_sources.sha256"
 # the sources jitted code is compiled from (the kernel and what it calls)
 JIT_SOURCES = (
-    "kernel.py", "bits.py", "rng.py", "memory.py", "layout.py", "signatures.py", "policies/*.py"
+    "kernel.py",
+    "bits.py",
+    "rng.py",
+    "memory.py",
+    "layout.py",
+    "signatures.py",
+    "policies/*.py",
 )
 _done: set[str] = set()
 

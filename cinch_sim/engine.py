@@ -228,9 +228,20 @@ def run_games(
     with warnings.catch_warnings(), _policy_exceptions(policies):
         warnings.simplefilter("ignore")
         kern(
-            rules.to_array(), setup, np.uint64(seed % (1 << 64)), np.int64(offset),
-            np.int64(HAND_STRIDE), bid_p, trump_p, disc_p, play_p,
-            policies.builtin_ids(direct), policies.params(), games, hands, tr,
+            rules.to_array(),
+            setup,
+            np.uint64(seed % (1 << 64)),
+            np.int64(offset),
+            np.int64(HAND_STRIDE),
+            bid_p,
+            trump_p,
+            disc_p,
+            play_p,
+            policies.builtin_ids(direct),
+            policies.params(),
+            games,
+            hands,
+            tr,
         )
     played = hands.reshape(-1, L.H_LEN)
     check_errors(played, policies, 0, rules.players)
@@ -302,9 +313,7 @@ def iter_chunks(
     old = numba.get_num_threads()
     if threads is not None:
         if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
-            raise ValueError(
-                f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}, got {threads}"
-            )
+            raise ValueError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}, got {threads}")
         numba.set_num_threads(threads)
     try:
         done = 0

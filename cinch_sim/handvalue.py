@@ -70,9 +70,7 @@ class HandValue:
                 c = np.expand_dims(c, axis)
         return c.reshape(-1, c.shape[-1]).sum(axis=0)
 
-    def safe_bids(
-        self, risks: tuple[float, ...] = (0.5, 0.7), min_hands: int = 30
-    ) -> pd.DataFrame:
+    def safe_bids(self, risks: tuple[float, ...] = (0.5, 0.7), min_hands: int = 30) -> pd.DataFrame:
         """Per (Pedros dealt, trumps dealt): hands, mean points, and the highest bid made
         with probability at least each risk level (its make rate and interval)."""
         rows = []
@@ -178,8 +176,9 @@ def _mean_table(dist: np.ndarray, label: str, values: list) -> pd.DataFrame:
         m = (d * points).sum() / n
         sd = np.sqrt((d * (points - m) ** 2).sum() / max(n - 1, 1))
         half = Z95 * sd / np.sqrt(n)
-        rows.append({label: v, "hands": int(n), "mean_points": m, "mean_lo": m - half,
-                     "mean_hi": m + half})
+        rows.append(
+            {label: v, "hands": int(n), "mean_points": m, "mean_lo": m - half, "mean_hi": m + half}
+        )
     return pd.DataFrame(rows)
 
 
@@ -200,8 +199,15 @@ def hand_values(
     for i, seat in enumerate(seats):
         cond = Conditions(force_maker=seat, force_bid=0)
         for rows, _ in iter_chunks(
-            rules, policies, share, seed, dealer, threads=threads, conditions=cond,
-            start=i * share, progress=progress,
+            rules,
+            policies,
+            share,
+            seed,
+            dealer,
+            threads=threads,
+            conditions=cond,
+            start=i * share,
+            progress=progress,
         ):
             value.add(rows, dealer)
     return value

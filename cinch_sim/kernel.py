@@ -499,9 +499,7 @@ def play_hand(
             obs[L.O_SEAT] = s
             obs[L.O_MIN_KEEP] = min_keep
             obs[L.O_MAX_KEEP] = HS
-            keep = np.uint64(
-                _ask(discard_pols, pids, 2, s, obs, h, legal, params, scratch, rngs)
-            )
+            keep = np.uint64(_ask(discard_pols, pids, 2, s, obs, h, legal, params, scratch, rngs))
             if not _discard_ok(rules, h, keep, legal, tmask, min_keep, HS):
                 _fail(out, L.KIND_DISCARD, s, np.int64(keep))
                 return
@@ -788,6 +786,22 @@ def play_hand(
             out[L.H_SCORE + t] = points[t] + extra
 
 
+@njit(inline="always")
+def _block_buffers():
+    """The per-block work buffers of play_hand (allocated once per block, never per hand)."""
+    return (
+        np.zeros(L.OBS_LEN, np.int64),  # obs
+        np.zeros(L.MAX_PLAYERS * N_SCRATCH, np.int64),  # scratch
+        np.zeros(L.MAX_PLAYERS + 1, np.uint64),  # rngs (the last: the deal's stream)
+        np.zeros(52, np.int64),  # deck
+        np.zeros(L.MAX_PLAYERS, np.uint64),  # hands
+        np.zeros(W_LEN, np.uint64),  # work
+        np.zeros(IW_LEN, np.int64),  # iwork
+        np.zeros(L.MAX_TEAMS, np.int64),  # scores
+        np.zeros(L.T_LEN, np.int64),  # a trace row nobody reads
+    )
+
+
 SIMULATE_SIG = types.void(
     types.int64[::1],  # rules
     types.int64[::1],  # setup
@@ -807,7 +821,18 @@ SIMULATE_SIG = types.void(
 
 @njit(cache=True, parallel=True, nogil=True)
 def simulate_hands(
-    rules, setup, seed, offset, n_hands, bid_p, trump_p, disc_p, play_p, pids, params, out,
+    rules,
+    setup,
+    seed,
+    offset,
+    n_hands,
+    bid_p,
+    trump_p,
+    disc_p,
+    play_p,
+    pids,
+    params,
+    out,
     trace,
 ):
     """Play ``n_hands`` independent hands with global indices offset..offset+n-1."""
@@ -818,29 +843,41 @@ def simulate_hands(
     flat_out = out.reshape(-1)
     flat_trace = trace.reshape(-1)
     for blk in prange(n_blocks):
-        obs = np.zeros(L.OBS_LEN, np.int64)
-        scratch = np.zeros(L.MAX_PLAYERS * N_SCRATCH, np.int64)
-        rngs = np.zeros(L.MAX_PLAYERS + 1, np.uint64)
-        deck = np.zeros(52, np.int64)
-        hands = np.zeros(L.MAX_PLAYERS, np.uint64)
-        work = np.zeros(W_LEN, np.uint64)
-        iwork = np.zeros(IW_LEN, np.int64)
-        scores = np.zeros(L.MAX_TEAMS, np.int64)
-        dummy = np.zeros(L.T_LEN, np.int64)
+        obs, scratch, rngs, deck, hands, work, iwork, scores, dummy = _block_buffers()
         lo = blk * BLOCK
         hi = min(n_hands, lo + BLOCK)
         for i in range(lo, hi):
             tr = borrow(flat_trace, i * L.T_LEN, L.T_LEN) if want_trace else _b(dummy)
             play_hand(
-                _b(rules), _b(setup), seed, offset + i, dealer, bid_p, trump_p, disc_p, play_p,
-                _b(pids), _b(flat_params), _b(obs), _b(scratch), _b(rngs), _b(deck), _b(hands),
-                _b(work), _b(iwork), _b(scores), 0, borrow(flat_out, i * L.H_LEN, L.H_LEN),
-                tr, want_trace,
+                _b(rules),
+                _b(setup),
+                seed,
+                offset + i,
+                dealer,
+                bid_p,
+                trump_p,
+                disc_p,
+                play_p,
+                _b(pids),
+                _b(flat_params),
+                _b(obs),
+                _b(scratch),
+                _b(rngs),
+                _b(deck),
+                _b(hands),
+                _b(work),
+                _b(iwork),
+                _b(scores),
+                0,
+                borrow(flat_out, i * L.H_LEN, L.H_LEN),
+                tr,
+                want_trace,
             )
 
 
-DEAL_SIG = types.void(types.int64[::1], types.int64[::1], types.uint64, types.int64,
-                      types.uint64[:, ::1])
+DEAL_SIG = types.void(
+    types.int64[::1], types.int64[::1], types.uint64, types.int64, types.uint64[:, ::1]
+)
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -851,11 +888,7 @@ def deal_hands(rules, setup, seed, offset, hands_out):
     dealer = setup[L.S_DEALER]
     P = rules[L.R_PLAYERS]
     for blk in prange(n_blocks):
-        deck = np.zeros(52, np.int64)
-        hands = np.zeros(L.MAX_PLAYERS, np.uint64)
-        work = np.zeros(W_LEN, np.uint64)
-        rngs = np.zeros(L.MAX_PLAYERS + 1, np.uint64)
-        dummy = np.zeros(L.T_LEN, np.int64)
+        _, _, rngs, deck, hands, work, _, _, dummy = _block_buffers()
         for i in range(blk * BLOCK, min(n_hands, (blk + 1) * BLOCK)):
             _deal(rules, setup, seed, offset + i, dealer, deck, hands, work, rngs, dummy, False)
             for s in range(P):
@@ -882,8 +915,20 @@ GAMES_SIG = types.void(
 
 @njit(cache=True, parallel=True, nogil=True)
 def play_games(
-    rules, setup, seed, offset, stride, bid_p, trump_p, disc_p, play_p, pids, params,
-    games, hand_rows, trace,
+    rules,
+    setup,
+    seed,
+    offset,
+    stride,
+    bid_p,
+    trump_p,
+    disc_p,
+    play_p,
+    pids,
+    params,
+    games,
+    hand_rows,
+    trace,
 ):
     """Play whole games to the target (RULES.md §1.15), one game per row.
 
@@ -901,15 +946,7 @@ def play_games(
     neg = rules[L.R_MIN_SCORE_LOSS]
     flat_params = params.reshape(-1)
     for g in prange(n_games):
-        obs = np.zeros(L.OBS_LEN, np.int64)
-        scratch = np.zeros(L.MAX_PLAYERS * N_SCRATCH, np.int64)
-        rngs = np.zeros(L.MAX_PLAYERS + 1, np.uint64)
-        deck = np.zeros(52, np.int64)
-        hands = np.zeros(L.MAX_PLAYERS, np.uint64)
-        work = np.zeros(W_LEN, np.uint64)
-        iwork = np.zeros(IW_LEN, np.int64)
-        scores = np.zeros(L.MAX_TEAMS, np.int64)
-        dummy = np.zeros(L.T_LEN, np.int64)
+        obs, scratch, rngs, deck, hands, work, iwork, scores, dummy = _block_buffers()
         gidx = offset + g
         row = games[g]
         row[:] = 0
@@ -926,9 +963,29 @@ def play_games(
             out = hand_rows[g, h]
             tr = trace[g, h] if want_trace else dummy
             play_hand(
-                _b(rules), _b(setup), seed, gidx * stride + h, dealer, bid_p, trump_p, disc_p,
-                play_p, _b(pids), _b(flat_params), _b(obs), _b(scratch), _b(rngs), _b(deck),
-                _b(hands), _b(work), _b(iwork), _b(scores), h, _b(out), _b(tr), want_trace,
+                _b(rules),
+                _b(setup),
+                seed,
+                gidx * stride + h,
+                dealer,
+                bid_p,
+                trump_p,
+                disc_p,
+                play_p,
+                _b(pids),
+                _b(flat_params),
+                _b(obs),
+                _b(scratch),
+                _b(rngs),
+                _b(deck),
+                _b(hands),
+                _b(work),
+                _b(iwork),
+                _b(scores),
+                h,
+                _b(out),
+                _b(tr),
+                want_trace,
             )
             row[L.G_N_HANDS] = h + 1
             if out[L.H_ERROR] != 0:

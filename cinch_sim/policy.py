@@ -75,9 +75,7 @@ def load_policy(kind: str, spec: str, params: tuple[float, ...] | None = None) -
         module = importlib.import_module(f"cinch_sim.policies.{mod_name}")
         fn = getattr(module, fn_name)
         defaults = getattr(module, "DEFAULT_PARAMS", {}).get(fn_name, ())
-        return Policy(
-            spec, kind, fn, tuple(params if params is not None else defaults), fn_name
-        )
+        return Policy(spec, kind, fn, tuple(params if params is not None else defaults), fn_name)
     if ":" not in spec:
         known = ", ".join(BUILTINS[kind])
         raise PolicyError(
@@ -136,9 +134,7 @@ def _compile_for_kernel(fn, kind: str, spec: str) -> None:
     from numba.core.dispatcher import Dispatcher
 
     if not isinstance(fn, Dispatcher):
-        raise PolicyError(
-            f"{kind} policy {spec!r} is not a numba function: decorate it with @njit"
-        )
+        raise PolicyError(f"{kind} policy {spec!r} is not a numba function: decorate it with @njit")
     try:
         if POLICY_SIG.args not in fn.overloads:  # @njit(POLICY_SIG) is compiled already
             with warnings.catch_warnings():
@@ -153,13 +149,12 @@ def _compile_for_kernel(fn, kind: str, spec: str) -> None:
     cres = fn.overloads.get(POLICY_SIG.args)
     if cres is not None and str(cres.signature.return_type) != "int64":
         # a policy returning a float or a bool would be silently truncated
-        raise PolicyError(
-            f"{kind} policy {spec!r} returns {cres.signature.return_type}, not int64"
-        )
+        raise PolicyError(f"{kind} policy {spec!r} returns {cres.signature.return_type}, not int64")
 
 
-def parse_policy_specs(kind: str, items: tuple[str, ...] | list[str], players: int = 4,
-                       default: str = "heuristic") -> list[str]:
+def parse_policy_specs(
+    kind: str, items: tuple[str, ...] | list[str], players: int = 4, default: str = "heuristic"
+) -> list[str]:
     """CLI form -> one spec per seat. Items are ``POLICY`` (all seats) or ``SEAT=POLICY``."""
     specs = [default] * players
     for item in items:

@@ -103,8 +103,9 @@ def build_report(
     intro.table("settings", pd.DataFrame(rows, columns=["setting", "value"]))
 
     # ---- bid success
-    an = analyse(hands=s.hands, seed=s.seed, rules=rules, dealer=s.dealer, threads=s.threads,
-                 by=("bid",))
+    an = analyse(
+        hands=s.hands, seed=s.seed, rules=rules, dealer=s.dealer, threads=s.threads, by=("bid",)
+    )
     step(STEPS["bids"])
     by_bid = an.make_rate(("bid",))
     sec = report.section("How often each bid is made")
@@ -119,15 +120,24 @@ def build_report(
             "bid": by_bid["bid"],
             "hands": by_bid["hands"],
             "made": by_bid["make_rate"].map(_pct),
-            "95% interval": [_interval(a, b) for a, b in zip(by_bid["make_rate_lo"],
-                                                              by_bid["make_rate_hi"], strict=True)],
+            "95% interval": [
+                _interval(a, b)
+                for a, b in zip(by_bid["make_rate_lo"], by_bid["make_rate_hi"], strict=True)
+            ],
             "few hands": by_bid["low_n"].map(lambda x: "yes" if x else ""),
         }
     )
-    sec.table("make_rate_by_bid", format_frame(tbl), "Make rate of the contracts the "
-              "heuristic bidder chose, by bid level.")
-    sec.chart("make_rate_by_bid", make_rate_figure(an), an.caption(),
-              "Make rate against bid level with 95% bands")
+    sec.table(
+        "make_rate_by_bid",
+        format_frame(tbl),
+        "Make rate of the contracts the heuristic bidder chose, by bid level.",
+    )
+    sec.chart(
+        "make_rate_by_bid",
+        make_rate_figure(an),
+        an.caption(),
+        "Make rate against bid level with 95% bands",
+    )
     raw["make_rate_by_bid"] = by_bid
 
     # ---- what a hand is worth (forced maker)
@@ -158,13 +168,17 @@ def build_report(
             "bid up to (70%, safe)": keep["bid_70"],
             "made at safe bid": [
                 f"{_pct(m)} ({_interval(lo, hi)})"
-                for m, lo, hi in zip(keep["make_70"], keep["make_70_lo"], keep["make_70_hi"],
-                                     strict=True)
+                for m, lo, hi in zip(
+                    keep["make_70"], keep["make_70_lo"], keep["make_70_hi"], strict=True
+                )
             ],
         }
     )
-    sec.table("safe_bid_by_hand", format_frame(table), "Classes with fewer than 30 hands "
-              "are left out of this table (they are in the CSV).")
+    sec.table(
+        "safe_bid_by_hand",
+        format_frame(table),
+        "Classes with fewer than 30 hands are left out of this table (they are in the CSV).",
+    )
     both = keep[(keep["pedros"] == "both Pedros")]
     if len(both):
         r0 = both.iloc[len(both) // 2]
@@ -192,26 +206,50 @@ def build_report(
                     "points with": cv["mean_with"].map(lambda x: f"{x:.2f}"),
                     "points without": cv["mean_without"].map(lambda x: f"{x:.2f}"),
                     "difference": cv["difference"].map(lambda x: f"{x:+.2f}"),
-                    "95% interval": [_interval(a, b, pct=False) for a, b in
-                                     zip(cv["difference_lo"], cv["difference_hi"], strict=True)],
+                    "95% interval": [
+                        _interval(a, b, pct=False)
+                        for a, b in zip(cv["difference_lo"], cv["difference_hi"], strict=True)
+                    ],
                 }
             )
         ),
     )
     bt = base.by_trumps()
-    sec.table("points_by_trumps", format_frame(pd.DataFrame({
-        "trumps dealt": bt["trumps"], "hands": bt["hands"],
-        "mean points": bt["mean_points"].map(lambda x: f"{x:.2f}"),
-        "95% interval": [_interval(a, b, pct=False) for a, b in zip(bt["mean_lo"], bt["mean_hi"],
-                                                                   strict=True)],
-    })), "Points of the maker's side by trumps (the Left Pedro included) in the 9 dealt cards.")
+    sec.table(
+        "points_by_trumps",
+        format_frame(
+            pd.DataFrame(
+                {
+                    "trumps dealt": bt["trumps"],
+                    "hands": bt["hands"],
+                    "mean points": bt["mean_points"].map(lambda x: f"{x:.2f}"),
+                    "95% interval": [
+                        _interval(a, b, pct=False)
+                        for a, b in zip(bt["mean_lo"], bt["mean_hi"], strict=True)
+                    ],
+                }
+            )
+        ),
+        "Points of the maker's side by trumps (the Left Pedro included) in the 9 dealt cards.",
+    )
     bs = base.by_seat(s.dealer)
-    sec.table("points_by_seat", format_frame(pd.DataFrame({
-        "maker's seat": bs["maker_seat"], "hands": bs["hands"],
-        "mean points": bs["mean_points"].map(lambda x: f"{x:.2f}"),
-        "95% interval": [_interval(a, b, pct=False) for a, b in zip(bs["mean_lo"], bs["mean_hi"],
-                                                                   strict=True)],
-    })), "Points of the maker's side by the maker's seat relative to the dealer.")
+    sec.table(
+        "points_by_seat",
+        format_frame(
+            pd.DataFrame(
+                {
+                    "maker's seat": bs["maker_seat"],
+                    "hands": bs["hands"],
+                    "mean points": bs["mean_points"].map(lambda x: f"{x:.2f}"),
+                    "95% interval": [
+                        _interval(a, b, pct=False)
+                        for a, b in zip(bs["mean_lo"], bs["mean_hi"], strict=True)
+                    ],
+                }
+            )
+        ),
+        "Points of the maker's side by the maker's seat relative to the dealer.",
+    )
 
     sec = report.section("The right to rob the pack")
     rob_rows = []
@@ -222,17 +260,27 @@ def build_report(
         m = (dist * pts).sum() / n
         sd = np.sqrt((dist * (pts - m) ** 2).sum() / max(n - 1, 1))
         at7 = dist[7:].sum() / n
-        rob_rows.append({"who robs": robber, "hands": int(n), "mean points": f"{m:.2f}",
-                         "95% interval": _interval(m - 1.96 * sd / np.sqrt(n),
-                                                   m + 1.96 * sd / np.sqrt(n), pct=False),
-                         "P(at least 7)": _pct(at7)})
+        rob_rows.append(
+            {
+                "who robs": robber,
+                "hands": int(n),
+                "mean points": f"{m:.2f}",
+                "95% interval": _interval(
+                    m - 1.96 * sd / np.sqrt(n), m + 1.96 * sd / np.sqrt(n), pct=False
+                ),
+                "P(at least 7)": _pct(at7),
+            }
+        )
     sec.text(
         "The same hands under three rules for the stock: the maker robs (the original's "
         "rule, this project's default), the dealer robs (the classic rule), nobody robs. "
         "The maker's side gains most when the maker himself robs."
     )
-    sec.table("robbing", format_frame(pd.DataFrame(rob_rows)),
-              "Points of the maker's side under each robbing rule (heuristic strategy).")
+    sec.table(
+        "robbing",
+        format_frame(pd.DataFrame(rob_rows)),
+        "Points of the maker's side under each robbing rule (heuristic strategy).",
+    )
 
     # ---- Pedro capture
     sec = report.section("When the Pedros are saved and lost")
@@ -242,18 +290,28 @@ def build_report(
         "Who held each Pedro after the draw, and whether that side kept it (saved) or the "
         "other side caught it (lost)."
     )
-    sec.table("pedro_capture", format_frame(pd.DataFrame({
-        "Pedro": pc["pedro"].str.replace("_", " "), "holder": pc["holder"], "fate": pc["fate"],
-        "hands": pc["hands"], "rate": pc["rate"].map(_pct),
-        "95% interval": [_interval(a, b) for a, b in zip(pc["rate_lo"], pc["rate_hi"],
-                                                         strict=True)],
-    })))
+    sec.table(
+        "pedro_capture",
+        format_frame(
+            pd.DataFrame(
+                {
+                    "Pedro": pc["pedro"].str.replace("_", " "),
+                    "holder": pc["holder"],
+                    "fate": pc["fate"],
+                    "hands": pc["hands"],
+                    "rate": pc["rate"].map(_pct),
+                    "95% interval": [
+                        _interval(a, b) for a, b in zip(pc["rate_lo"], pc["rate_hi"], strict=True)
+                    ],
+                }
+            )
+        ),
+    )
     sec.chart("pedro_capture", pedro_figure(an), an.caption(), "Pedro capture as stacked bars")
 
     # ---- strategy ladder
     sec = report.section("Which strategy wins")
-    lad = ladder(list(s.strategies), games=s.games, seed=s.seed, rules=rules,
-                 threads=s.threads)
+    lad = ladder(list(s.strategies), games=s.games, seed=s.seed, rules=rules, threads=s.threads)
     step(STEPS["ladder"])
     ratings = lad.ratings()
     sec.text(
@@ -262,28 +320,53 @@ def build_report(
         "the cards cancels. Ratings are on the Elo scale (400 points = 10 to 1 odds), "
         "with 95% bootstrap intervals."
     )
-    sec.table("ladder", format_frame(pd.DataFrame({
-        "rank": ratings["rank"], "strategy": ratings["strategy"],
-        "rating": ratings["rating"].map(lambda x: f"{x:+.0f}"),
-        "95% interval": [f"{a:+.0f} to {b:+.0f}" for a, b in zip(ratings["rating_lo"],
-                                                                  ratings["rating_hi"],
-                                                                  strict=True)],
-        "games": ratings["games"], "score": ratings["score"].map(_pct),
-    })))
+    sec.table(
+        "ladder",
+        format_frame(
+            pd.DataFrame(
+                {
+                    "rank": ratings["rank"],
+                    "strategy": ratings["strategy"],
+                    "rating": ratings["rating"].map(lambda x: f"{x:+.0f}"),
+                    "95% interval": [
+                        f"{a:+.0f} to {b:+.0f}"
+                        for a, b in zip(ratings["rating_lo"], ratings["rating_hi"], strict=True)
+                    ],
+                    "games": ratings["games"],
+                    "score": ratings["score"].map(_pct),
+                }
+            )
+        ),
+    )
     mu = lad.matchups()
-    sec.table("matchups", format_frame(pd.DataFrame({
-        "A": mu["a"], "B": mu["b"], "games": mu["games"],
-        "A wins": mu["win_rate_a"].map(_pct),
-        "95% interval": [_interval(a, b) for a, b in zip(mu["win_rate_lo"], mu["win_rate_hi"],
-                                                         strict=True)],
-        "points per hand, A-B": mu["points_per_hand_diff"].map(lambda x: f"{x:+.2f}"),
-        "hands per game": mu["mean_game_length"].map(lambda x: f"{x:.1f}"),
-    })))
+    sec.table(
+        "matchups",
+        format_frame(
+            pd.DataFrame(
+                {
+                    "A": mu["a"],
+                    "B": mu["b"],
+                    "games": mu["games"],
+                    "A wins": mu["win_rate_a"].map(_pct),
+                    "95% interval": [
+                        _interval(a, b)
+                        for a, b in zip(mu["win_rate_lo"], mu["win_rate_hi"], strict=True)
+                    ],
+                    "points per hand, A-B": mu["points_per_hand_diff"].map(lambda x: f"{x:+.2f}"),
+                    "hands per game": mu["mean_game_length"].map(lambda x: f"{x:.1f}"),
+                }
+            )
+        ),
+    )
     try:
         from .plots_games import ladder_figure
 
-        sec.chart("ladder", ladder_figure(ratings), "Ratings with 95% intervals.",
-                  "Strategy ratings with intervals")
+        sec.chart(
+            "ladder",
+            ladder_figure(ratings),
+            "Ratings with 95% intervals.",
+            "Strategy ratings with intervals",
+        )
     except Exception:  # a chart is a convenience; the table above carries the numbers
         pass
     raw["ladder"] = ratings
@@ -299,19 +382,30 @@ def build_report(
         "how often the side takes at least each number of points."
     )
     for text, label in EXAMPLE_HANDS:
-        adv = advise(text, seat=(s.dealer + 1) % rules.players, dealer=s.dealer, rules=rules,
-                     precision=s.advice_precision, seed=s.seed, threads=s.threads)
+        adv = advise(
+            text,
+            seat=(s.dealer + 1) % rules.players,
+            dealer=s.dealer,
+            rules=rules,
+            precision=s.advice_precision,
+            seed=s.seed,
+            threads=s.threads,
+        )
         p, lo, hi = adv.p_make()
         best = adv.best_trump
         bids = list(adv.bids)
         row = {"bid": [str(b) for b in bids]}
         for suit in range(4):
             row[f"P(make) in {SUITS[suit]}"] = [_pct(x) for x in p[suit]]
-        row[f"interval ({SUITS[best]})"] = [_interval(a, b) for a, b in zip(lo[best], hi[best],
-                                                                             strict=True)]
+        row[f"interval ({SUITS[best]})"] = [
+            _interval(a, b) for a, b in zip(lo[best], hi[best], strict=True)
+        ]
         sec.text(f"{label}: {text}. {adv.reason()}")
-        sec.table(f"advice_{len(sec.blocks)}", format_frame(pd.DataFrame(row)),
-                  f"{adv.hands:,} deals; widest 95% half-width {adv.precision_reached():.3f}.")
+        sec.table(
+            f"advice_{len(sec.blocks)}",
+            format_frame(pd.DataFrame(row)),
+            f"{adv.hands:,} deals; widest 95% half-width {adv.precision_reached():.3f}.",
+        )
     step(STEPS["advice"])
 
     # ---- method

@@ -172,9 +172,7 @@ class Rules:
     def options(self) -> dict[str, Any]:
         """The §2 options that differ from the preset's defaults (RECORD_FORMAT.md)."""
         base = VARIANTS.get(self.preset, Rules())
-        return {
-            n: getattr(self, n) for n in OPTION_NAMES if getattr(self, n) != getattr(base, n)
-        }
+        return {n: getattr(self, n) for n in OPTION_NAMES if getattr(self, n) != getattr(base, n)}
 
     def to_record(self) -> dict[str, Any]:
         return {"preset": self.preset, "options": self.options()}
@@ -190,9 +188,7 @@ class Rules:
         changes = {}
         for name, value in options.items():
             if name not in OPTION_NAMES:
-                raise RulesError(
-                    f"unknown rule option {name!r} (known: {', '.join(OPTION_NAMES)})"
-                )
+                raise RulesError(f"unknown rule option {name!r} (known: {', '.join(OPTION_NAMES)})")
             changes[name] = _coerce(name, value)
         return dataclasses.replace(self, **changes)
 

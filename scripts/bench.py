@@ -75,8 +75,12 @@ def w1():
 
 def hands_workload(play: str):
     policies = PolicySet.from_specs(4, "simple", "simple", "simple", play)
-    tally = {"made": np.zeros(15, np.int64), "set": np.zeros(15, np.int64),
-             "pedro": np.zeros((2, 3), np.int64), "hands": 0}
+    tally = {
+        "made": np.zeros(15, np.int64),
+        "set": np.zeros(15, np.int64),
+        "pedro": np.zeros((2, 3), np.int64),
+        "hands": 0,
+    }
     counter = [0]
 
     def run() -> int:
@@ -89,8 +93,11 @@ def hands_workload(play: str):
         for i, slot in enumerate((L.SLOT_RANK0 + 2, L.SLOT_LEFT)):
             team = out[:, L.H_SLOT_TEAM + slot]
             mteam = out[:, L.H_MAKER] % 2
-            tally["pedro"][i] += [np.sum(team == mteam), np.sum((team >= 0) & (team != mteam)),
-                                  np.sum(team < 0)]
+            tally["pedro"][i] += [
+                np.sum(team == mteam),
+                np.sum((team >= 0) & (team != mteam)),
+                np.sum(team < 0),
+            ]
         tally["hands"] += BATCH
         return BATCH
 
@@ -116,11 +123,13 @@ def compile_times() -> dict[str, float]:
         warm = child_seconds(code, env)
         base = child_seconds("import numba, numpy", env)
     env = dict(os.environ)
-    subprocess.run(["cinch-sim", "simulate", "--hands", "1000"], env=env, check=True,
-                   capture_output=True)
+    subprocess.run(
+        ["cinch-sim", "simulate", "--hands", "1000"], env=env, check=True, capture_output=True
+    )
     start = time.perf_counter()
-    subprocess.run(["cinch-sim", "simulate", "--hands", "1000"], env=env, check=True,
-                   capture_output=True)
+    subprocess.run(
+        ["cinch-sim", "simulate", "--hands", "1000"], env=env, check=True, capture_output=True
+    )
     cli = time.perf_counter() - start
     return {"cold": cold, "warm": warm, "python_numba_import": base, "simulate_1000": cli}
 
@@ -137,8 +146,13 @@ def cpu_model() -> str:
 
 def commit() -> str:
     try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, check=True,
-                              capture_output=True, text=True).stdout.strip()
+        return subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
 
@@ -152,8 +166,11 @@ def main() -> None:
     ap.add_argument("--write", type=Path, help="append the figures to this Markdown file")
     args = ap.parse_args()
     cores = numba.config.NUMBA_NUM_THREADS
-    workloads = {"W1": w1, "W2": lambda: hands_workload("random"),
-                 "W3": lambda: hands_workload("greedy")}
+    workloads = {
+        "W1": w1,
+        "W2": lambda: hands_workload("random"),
+        "W3": lambda: hands_workload("greedy"),
+    }
     rows = []
     tallies = {}
     for name, make in workloads.items():
@@ -166,8 +183,11 @@ def main() -> None:
         many = rate(run, args.seconds, args.repeats)
         rows.append((name, one, many))
         tallies[name] = tally
-        print(f"{name}: {one / 1e6:.3f} M hands/s on 1 thread, {many / 1e6:.3f} M on {cores} "
-              f"({many / one:.2f}x)", flush=True)
+        print(
+            f"{name}: {one / 1e6:.3f} M hands/s on 1 thread, {many / 1e6:.3f} M on {cores} "
+            f"({many / one:.2f}x)",
+            flush=True,
+        )
     lines = [
         f"## {dt.date.today().isoformat()}, commit {commit()}",
         "",
@@ -183,11 +203,17 @@ def main() -> None:
     for name, tally in tallies.items():
         if tally is None:
             continue
-        lines += ["", f"{name} tally over {tally['hands']:,} hands: made/set by bid "
-                  + ", ".join(f"{b}: {tally['made'][b]}/{tally['set'][b]}" for b in range(15)
-                              if tally['made'][b] + tally['set'][b]),
-                  "Pedros (right, left) to bidding side / defenders / not in play: "
-                  + "; ".join("/".join(str(x) for x in row) for row in tally["pedro"])]
+        lines += [
+            "",
+            f"{name} tally over {tally['hands']:,} hands: made/set by bid "
+            + ", ".join(
+                f"{b}: {tally['made'][b]}/{tally['set'][b]}"
+                for b in range(15)
+                if tally["made"][b] + tally["set"][b]
+            ),
+            "Pedros (right, left) to bidding side / defenders / not in play: "
+            + "; ".join("/".join(str(x) for x in row) for row in tally["pedro"]),
+        ]
     if not args.no_compile:
         t = compile_times()
         lines += [

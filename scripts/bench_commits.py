@@ -50,22 +50,37 @@ def main() -> None:
         trees = {}
         for c in args.commits:
             tree = Path(tmp) / c
-            subprocess.run(["git", "worktree", "add", "-f", "--detach", str(tree), c], cwd=ROOT,
-                           check=True, capture_output=True)
+            subprocess.run(
+                ["git", "worktree", "add", "-f", "--detach", str(tree), c],
+                cwd=ROOT,
+                check=True,
+                capture_output=True,
+            )
             trees[c] = tree
         try:
             for rnd in range(args.rounds):
                 for c, tree in trees.items():
                     env = dict(os.environ, NUMBA_CACHE_DIR=str(Path(tmp) / f"cache-{c}"))
-                    out = subprocess.run([sys.executable, "-c", MEASURE, str(tree)], env=env,
-                                         check=True, capture_output=True, text=True).stdout
+                    out = subprocess.run(
+                        [sys.executable, "-c", MEASURE, str(tree)],
+                        env=env,
+                        check=True,
+                        capture_output=True,
+                        text=True,
+                    ).stdout
                     rates = json.loads(out.strip().splitlines()[-1])
-                    print(f"round {rnd + 1} {c}: " + ", ".join(
-                        f"{k} {v / 1e6:.3f} M/s" for k, v in rates.items()), flush=True)
+                    print(
+                        f"round {rnd + 1} {c}: "
+                        + ", ".join(f"{k} {v / 1e6:.3f} M/s" for k, v in rates.items()),
+                        flush=True,
+                    )
         finally:
             for tree in trees.values():
-                subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT,
-                               capture_output=True)
+                subprocess.run(
+                    ["git", "worktree", "remove", "--force", str(tree)],
+                    cwd=ROOT,
+                    capture_output=True,
+                )
 
 
 if __name__ == "__main__":

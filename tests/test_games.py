@@ -207,7 +207,11 @@ def test_random_against_itself_with_independent_streams():
     """Each strategy keeps its own random streams: the 99.9% interval holds 0.5."""
     for pairing in ("swap", "rotate"):
         c = compare(
-            "random", "random", games=300, seed=3, pairing=pairing,
+            "random",
+            "random",
+            games=300,
+            seed=3,
+            pairing=pairing,
             rules={"min_score_loss": "60"},
         )
         s = c.summary(level=0.999)

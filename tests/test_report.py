@@ -107,13 +107,22 @@ def unescape(s: str) -> str:
 def report_dir(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("report") / "out"
     evil = tmp_path_factory.mktemp("strat") / "evil.toml"
-    evil.write_text(
-        'name = "<script>alert(1)</script>|x"\nbase = "greedy"\n', encoding="utf-8"
-    )
+    evil.write_text('name = "<script>alert(1)</script>|x"\nbase = "greedy"\n', encoding="utf-8")
     res = CliRunner().invoke(
         main,
-        ["report", "--hands", "4000", "--games", "40", "--seed", "5", "--out", str(out),
-         "--strategies", f"heuristic,random,{evil}"],
+        [
+            "report",
+            "--hands",
+            "4000",
+            "--games",
+            "40",
+            "--seed",
+            "5",
+            "--out",
+            str(out),
+            "--strategies",
+            f"heuristic,random,{evil}",
+        ],
     )
     assert res.exit_code == 0, res.output
     return out
@@ -184,8 +193,9 @@ def test_user_names_cannot_inject_markup(report_dir):
 
 
 def test_refuses_to_overwrite_without_force(report_dir):
-    res = CliRunner().invoke(main, ["report", "--hands", "2000", "--games", "4",
-                                    "--out", str(report_dir)])
+    res = CliRunner().invoke(
+        main, ["report", "--hands", "2000", "--games", "4", "--out", str(report_dir)]
+    )
     assert res.exit_code != 0
     assert "--force" in res.output and "Traceback" not in res.output
 
@@ -194,8 +204,9 @@ def test_same_seed_same_report(tmp_path):
     from cinch_sim.render import to_markdown
     from cinch_sim.report import ReportSettings, build_report
 
-    s = ReportSettings(hands=2000, games=8, seed=3, strategies=("heuristic", "simple"),
-                       advice_precision=0.05)
+    s = ReportSettings(
+        hands=2000, games=8, seed=3, strategies=("heuristic", "simple"), advice_precision=0.05
+    )
     a, _ = build_report(s)
     b, _ = build_report(s)
     assert to_markdown(a) == to_markdown(b)

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from .options import Progress, friendly, rules_option
+from .options import Progress, friendly, output_options, rules_option
 
 
 def _match_options(f):
@@ -40,26 +40,6 @@ def _match_options(f):
     return f
 
 
-def _out_options(f):
-    f = click.option("--force", is_flag=True, help="Overwrite files in an existing --out folder.")(
-        f
-    )
-    f = click.option(
-        "--out",
-        type=click.Path(file_okay=False),
-        default=None,
-        help="Folder for CSV tables, charts (PNG) and run.json.",
-    )(f)
-    f = click.option(
-        "--format",
-        "fmt",
-        type=click.Choice(["table", "json"]),
-        default="table",
-        help="How results print on stdout.",
-    )(f)
-    return f
-
-
 def _strategy(spec: str):
     from ..strategies import StrategyError, resolve_strategy
 
@@ -81,7 +61,7 @@ def _strategy(spec: str):
     help="Write every game as a cinch-game/1 JSON Lines record (pair by pair: the game "
     "with A in seats 0 and 2, then its replay).",
 )
-@_out_options
+@output_options(("table", "json"), "Folder for CSV tables, charts (PNG) and run.json.")
 @friendly
 def compare(
     strategy_a,
@@ -221,7 +201,7 @@ def format_comparison(s: dict, seed: int, seconds: float) -> str:
     default=200,
     help="Bootstrap resamples for the rating intervals.",
 )
-@_out_options
+@output_options(("table", "json"), "Folder for CSV tables, charts (PNG) and run.json.")
 @friendly
 def ladder(strategies, games, seed, threads, max_hands, pairing, rules, bootstrap, fmt, out, force):
     """Play every pair of STRATEGIES in duplicate and rate them (Bradley-Terry, Elo scale).

@@ -58,10 +58,7 @@ def policy_options(f: Callable) -> Callable:
 def resolve_policy_specs(players: int, **kinds: tuple[str, ...]) -> dict[str, list[str]]:
     from ..policy import parse_policy_specs
 
-    return {
-        kind: parse_policy_specs(kind, items, players)
-        for kind, items in kinds.items()
-    }
+    return {kind: parse_policy_specs(kind, items, players) for kind, items in kinds.items()}
 
 
 def run_options(f: Callable) -> Callable:
@@ -75,24 +72,27 @@ def run_options(f: Callable) -> Callable:
     return f
 
 
-def output_options(f: Callable) -> Callable:
-    f = click.option(
-        "--force", is_flag=True, help="Overwrite files in an existing --out folder."
-    )(f)
-    f = click.option(
-        "--out",
-        type=click.Path(file_okay=False),
-        default=None,
-        help="Folder for CSV tables and run.json (refuses to overwrite without --force).",
-    )(f)
-    f = click.option(
-        "--format",
-        "fmt",
-        type=click.Choice(["table", "csv", "json"]),
-        default="table",
-        help="How tables print on stdout.",
-    )(f)
-    return f
+def output_options(
+    formats: tuple[str, ...] = ("table", "csv", "json"),
+    out_help: str = "Folder for CSV tables and run.json (refuses to overwrite without --force).",
+) -> Callable[[Callable], Callable]:
+    """--format, --out and --force, spelled the same by every command."""
+
+    def decorate(f: Callable) -> Callable:
+        f = click.option(
+            "--force", is_flag=True, help="Overwrite files in an existing --out folder."
+        )(f)
+        f = click.option("--out", type=click.Path(file_okay=False), default=None, help=out_help)(f)
+        f = click.option(
+            "--format",
+            "fmt",
+            type=click.Choice(list(formats)),
+            default="table",
+            help="How results print on stdout.",
+        )(f)
+        return f
+
+    return decorate
 
 
 @contextmanager

@@ -30,10 +30,23 @@ from .options import (
     default=None,
     help="Also write every hand as a cinch-hand/1 JSON Lines record to this file.",
 )
-@output_options
+@output_options()
 @friendly
-def simulate(hands, seed, threads, dealer, rules, bid_policy, trump_policy, discard_policy,
-             play_policy, records, fmt, out, force):
+def simulate(
+    hands,
+    seed,
+    threads,
+    dealer,
+    rules,
+    bid_policy,
+    trump_policy,
+    discard_policy,
+    play_policy,
+    records,
+    fmt,
+    out,
+    force,
+):
     """Simulate hands and print the make rate by bid level and Pedro capture.
 
     Seats are numbered 0-3 clockwise; seats 0 and 2 are partners. Tables are
@@ -44,7 +57,10 @@ def simulate(hands, seed, threads, dealer, rules, bid_policy, trump_policy, disc
     from ..outputs import atomic_write_text, prepare_out_dir, write_run_json
 
     specs = resolve_policy_specs(
-        rules.players, bid=bid_policy, trump=trump_policy, discard=discard_policy,
+        rules.players,
+        bid=bid_policy,
+        trump=trump_policy,
+        discard=discard_policy,
         play=play_policy,
     )
     out_dir = prepare_out_dir(out, force) if out else None
@@ -56,9 +72,15 @@ def simulate(hands, seed, threads, dealer, rules, bid_policy, trump_policy, disc
     bar = Progress(hands, "simulating")
     try:
         sim = run_simulation(
-            hands=hands, seed=seed, rules=rules, dealer=dealer, threads=threads,
-            progress=bar, on_chunk=writer.write_chunk if writer else None,
-            trace=writer is not None, **specs,
+            hands=hands,
+            seed=seed,
+            rules=rules,
+            dealer=dealer,
+            threads=threads,
+            progress=bar,
+            on_chunk=writer.write_chunk if writer else None,
+            trace=writer is not None,
+            **specs,
         )
     except BaseException:
         if writer is not None:

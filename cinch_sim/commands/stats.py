@@ -67,7 +67,7 @@ TABLE_TITLES = {
     help="Also write one row per hand to OUT/hands.parquet (needs --out and pyarrow).",
 )
 @click.option("--no-charts", is_flag=True, help="Do not draw the charts under --out.")
-@output_options
+@output_options()
 @friendly
 def stats(
     hands,

@@ -54,4 +54,3 @@ def greedy_play(obs, hand, legal, params, scratch, rng):
     if legal & ~ped:
         return weakest(legal & ~ped, tm, left)
     return weakest(ped, tm, left)
-

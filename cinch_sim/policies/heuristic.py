@@ -60,11 +60,35 @@ P_CATCH_POINTS = 1  # points in a trick worth trumping in for
 
 DEFAULT_PARAMS = {
     "heuristic_bid": (
-        0.9, 4.2, 3.4, 1.3, 0.45, 0.25, 0.55, 0.35, 0.45, 0.25,
-        0.6, 5.0, 1.5, 1.0, 8.0, 2.0, 62.0,
+        0.9,
+        4.2,
+        3.4,
+        1.3,
+        0.45,
+        0.25,
+        0.55,
+        0.35,
+        0.45,
+        0.25,
+        0.6,
+        5.0,
+        1.5,
+        1.0,
+        8.0,
+        2.0,
+        62.0,
     ),
     "heuristic_trump": (
-        0.9, 4.2, 3.4, 1.3, 0.45, 0.25, 0.55, 0.35, 0.45, 0.25,
+        0.9,
+        4.2,
+        3.4,
+        1.3,
+        0.45,
+        0.25,
+        0.55,
+        0.35,
+        0.45,
+        0.25,
     ),
     "heuristic_discard": (4.0,),
     "heuristic_play": (1.0, 1.0),
@@ -163,8 +187,8 @@ def heuristic_discard(obs, hand, legal, params, scratch, rng):
     must = hand & ~legal
     if popcount(trumps) > hs:
         return np.int64(
-            (must & tm) | top_trumps_by_keep_order(trumps & legal, hs - popcount(must & tm),
-                                                   trump, left)
+            (must & tm)
+            | top_trumps_by_keep_order(trumps & legal, hs - popcount(must & tm), trump, left)
         )
     keep = trumps
     if obs[L.O_MUST_DISCARD] == 0 and popcount(trumps) >= params[D_KEEP_ACE_TRUMPS]:

@@ -341,6 +341,8 @@ def test_cli_show(tmp_path):
     assert "♥" in out and "Trump: ♥" in out
     assert "won by seat 1" in out
     assert "left pedro" in out and "5♦" in out
+    # after the draw the Left Pedro is listed with the trumps, not under diamonds
+    assert "♥ 10 7 3 +5♦  ♦ 2" in out
     assert "Score: team 0 +9, team 1 +5" in out
     res = CliRunner().invoke(main, ["show", str(path), "--line", "2"])
     assert "renege by seat 2" in res.output and "team 0 -7" in res.output

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..cards import RANKS, SUIT_SYMBOLS, SUITS, pretty_card, rank_of, suit_of
-from .referee import GameCheck, HandCheck
+from .referee import GameCheck, HandCheck, trump_suit
 
 DISPLAY_SUITS = (1, 3, 2, 0)  # spades, hearts, diamonds, clubs
 
@@ -18,13 +18,19 @@ def seat_label(hc: HandCheck, s: int) -> str:
     return f"seat {s} ({role}{team})"
 
 
-def by_suit(cards: list[int]) -> str:
-    """``♠ A K 5  ♥ 9  ♦ —  ♣ Q 10 3``: highest first within each suit."""
+def by_suit(cards: list[int], trump: int | None = None, left: int = -1) -> str:
+    """``♠ A K 5  ♥ 9  ♦ —  ♣ Q 10 3``: highest first within each suit.
+
+    Once trump is named, the Left Pedro is shown with the trumps it belongs to
+    (``♦ K 5 2 +5♥``), not under its natural suit.
+    """
     parts = []
     for s in DISPLAY_SUITS:
-        ranks = sorted((rank_of(c) for c in cards if suit_of(c) == s), reverse=True)
-        text = " ".join("10" if RANKS[r] == "T" else RANKS[r] for r in ranks) or "—"
-        parts.append(f"{SUIT_SYMBOLS[SUITS[s]]} {text}")
+        ranks = sorted((rank_of(c) for c in cards if suit_of(c) == s and c != left), reverse=True)
+        text = " ".join("10" if RANKS[r] == "T" else RANKS[r] for r in ranks)
+        if s == trump and left in cards:
+            text = f"{text} +{pretty_card(left)}".strip()
+        parts.append(f"{SUIT_SYMBOLS[SUITS[s]]} {text or '—'}")
     return "  ".join(parts)
 
 
@@ -75,9 +81,10 @@ def show_hand(hc: HandCheck, title: str = "") -> str:
             )
     if hc.shortage:
         lines.append(f"  (the stock ran short: shortage={r.shortage})")
-    lines.append("After the draw:")
+    lines.append("After the draw (the Left Pedro shown with the trumps):")
+    left = trump_suit(r, hc.trump).left
     for s in range(P):
-        lines.append(f"  {seat_label(hc, s):<{width}}  {by_suit(hc.after_draw[s])}")
+        lines.append(f"  {seat_label(hc, s):<{width}}  {by_suit(hc.after_draw[s], hc.trump, left)}")
     lines.append("")
     lines.append("Tricks:")
     for t, tr in enumerate(hc.tricks):

@@ -27,7 +27,7 @@ from .policies.heuristic import (
 )
 from .policies.random import random_choice, random_discard
 from .policies.simple import simple_bid, simple_discard, simple_trump
-from .rng import next_u64, stream_state
+from .rng import hand_key, next_u64, stream_from_key, stream_state
 from .signatures import N_PARAMS, N_SCRATCH, POLICY_TYPE
 
 U1 = np.uint64(1)
@@ -43,14 +43,15 @@ POLICIES = types.UniTuple(POLICY_TYPE, L.MAX_PLAYERS)
 W_FIXED = 0  # uint64 work: fixed cards still to place, per seat
 W_DEALT = L.MAX_PLAYERS  # dealt hands
 W_DRAWN = 2 * L.MAX_PLAYERS  # hands after the draw
-W_TRICKS = 3 * L.MAX_PLAYERS  # card mask of each trick
-W_PLAYED_BY = W_TRICKS + L.MAX_TRICKS  # cards each seat played
+W_PLAYED_BY = 3 * L.MAX_PLAYERS  # cards each seat played
 W_LEN = W_PLAYED_BY + L.MAX_PLAYERS
 IW_NEED = 0  # int64 work: cards each drawer asks for
 IW_ACTIVE = L.MAX_PLAYERS  # still in the auction
 IW_WINNERS = 2 * L.MAX_PLAYERS  # winner of each trick
 IW_POINTS = IW_WINNERS + L.MAX_TRICKS  # points per team
-IW_LEN = IW_POINTS + L.MAX_TEAMS
+IW_TRICK_OF = IW_POINTS + L.MAX_TEAMS  # per card: the trick it was played in
+IW_PLAYER_OF = IW_TRICK_OF + 52  # per card: the seat that played it
+IW_LEN = IW_PLAYER_OF + 52
 
 
 @njit(inline="always")
@@ -212,7 +213,7 @@ def _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want
             deck[i] = setup[L.S_DECK + i]
     else:
         st = borrow(rngs, L.MAX_PLAYERS, 1)  # the deal's own stream
-        st[0] = stream_state(seed, hidx, 0)
+        st[0] = stream_from_key(hand_key(seed, hidx), 0)
         # Fisher-Yates, two 32-bit draws from each 64-bit output (Lemire's
         # multiply-shift: bias below n / 2**32, far under any sampling error)
         i = n - 1
@@ -332,8 +333,9 @@ def play_hand(
     for t in range(T):
         obs[L.O_SCORE + t] = scores[t]
     scratch[:] = 0
+    key = hand_key(seed, hidx)  # hashed once; each stream is one more mix
     for s in range(P):
-        rngs[s] = stream_state(seed, hidx, setup[L.S_STREAMS + s])
+        rngs[s] = stream_from_key(key, setup[L.S_STREAMS + s])
 
     # ---- deal
     stock0, n = _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want_trace)
@@ -604,7 +606,6 @@ def play_hand(
     leader = maker
     n_tricks = 0
     obs[L.O_PHASE] = L.PHASE_PLAY
-    tricks = borrow(work, W_TRICKS, L.MAX_TRICKS)
     winners = borrow(iwork, IW_WINNERS, L.MAX_TRICKS)
     played_by = borrow(work, W_PLAYED_BY, L.MAX_PLAYERS)
     played_by[:] = U0
@@ -656,6 +657,8 @@ def play_hand(
             hands[s] = h ^ b
             trick |= b
             played_by[s] |= b
+            iwork[IW_TRICK_OF + c] = n_tricks
+            iwork[IW_PLAYER_OF + c] = s
             is_trump = (tmask & b) != U0
             if k == 0:
                 led_trump = is_trump
@@ -680,7 +683,6 @@ def play_hand(
             obs[L.O_CARDS_LEFT + s] -= 1
             if want_trace:
                 trace[L.T_PLAYS + n_tricks * L.MAX_PLAYERS + k] = c
-        tricks[n_tricks] = trick
         winners[n_tricks] = win_seat
         if want_trace:
             trace[L.T_WINNER + n_tricks] = win_seat
@@ -750,12 +752,8 @@ def play_hand(
         if c < 0:
             continue
         b = _bit(c)
-        t = 0
-        while not tricks[t] & b:
-            t += 1
-        player = 0
-        while not played_by[player] & b:
-            player += 1
+        t = iwork[IW_TRICK_OF + c]
+        player = iwork[IW_PLAYER_OF + c]
         holder = 0
         while not work[W_DRAWN + holder] & b:
             holder += 1

@@ -24,11 +24,21 @@ def mix64(z):
 
 
 @njit(inline="always")
+def hand_key(seed, hand_index):
+    """The hash of (seed, hand index) every stream of that hand starts from."""
+    k = mix64(np.uint64(seed) ^ GOLDEN)
+    return mix64(k + np.uint64(hand_index) * GOLDEN)
+
+
+@njit(inline="always")
+def stream_from_key(key, stream):
+    return mix64(key + np.uint64(stream) * _STREAM)
+
+
+@njit(inline="always")
 def stream_state(seed, hand_index, stream):
     """The starting state of one stream: a hash of the three keys."""
-    k = mix64(np.uint64(seed) ^ GOLDEN)
-    k = mix64(k + np.uint64(hand_index) * GOLDEN)
-    return mix64(k + np.uint64(stream) * _STREAM)
+    return stream_from_key(hand_key(seed, hand_index), stream)
 
 
 @njit(inline="always")

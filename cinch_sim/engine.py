@@ -17,6 +17,7 @@ import numpy as np
 
 from . import layout as L
 from .cards import format_card
+from .interrupts import chunk_boundaries
 from .policy import KINDS, Policy, PolicyError, load_policy
 from .rules import Rules
 from .signatures import N_PARAMS
@@ -316,12 +317,14 @@ def iter_chunks(
             raise ValueError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}, got {threads}")
         numba.set_num_threads(threads)
     try:
-        done = 0
-        while done < hands:
-            n = min(chunk, hands - done)
-            yield run_chunk(rules, policies, seed, start + done, n, dealer, conditions, trace)
-            done += n
-            if progress is not None:
-                progress(n)
+        with chunk_boundaries() as interrupts:
+            done = 0
+            while done < hands:
+                interrupts.check()  # Ctrl-C stops here, never inside a chunk's processing
+                n = min(chunk, hands - done)
+                yield run_chunk(rules, policies, seed, start + done, n, dealer, conditions, trace)
+                done += n
+                if progress is not None:
+                    progress(n)
     finally:
         numba.set_num_threads(old)

@@ -67,6 +67,7 @@ from scipy import stats as sst
 from . import __version__
 from . import layout as L
 from .engine import PolicySet, run_games
+from .interrupts import chunk_boundaries
 from .rules import Rules
 from .stats import Z95, wilson
 from .strategies import Strategy, resolve_strategy
@@ -502,10 +503,11 @@ def compare(
         chunk_pairs = min(chunk_pairs, max(1, 8192 // max_hands))  # trace rows are large
     start = time.perf_counter()
     interrupted = False
-    with _threads(threads):
+    with _threads(threads), chunk_boundaries() as interrupts:
         try:
             done = 0
             while done < n_pairs:
+                interrupts.check()  # Ctrl-C stops between chunks, never inside one
                 k = min(chunk_pairs, n_pairs - done)
                 ch = play_pairs(
                     r, sa, sb, seed, start_pair + done, k, max_hands, pairing, trace, pols

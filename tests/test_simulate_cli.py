@@ -136,3 +136,42 @@ def test_a_broken_policy_is_named_with_its_seat(policy_file, fn, words):
     assert len(res.output.strip().splitlines()) == 1, res.output
     for w in words:
         assert w in res.output, res.output
+
+
+def test_ctrl_c_keeps_the_finished_hands(tmp_path):
+    """SIGINT mid-run: exit 130, tables, run.json and records hold exactly the finished hands."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out, rec = tmp_path / "out", tmp_path / "hands.jsonl"
+    cmd = [
+        sys.executable,
+        "-c",
+        "from cinch_sim.cli import main; main()",
+        "simulate",
+        "--hands",
+        "1000000000",
+        "--out",
+        str(out),
+        "--format",
+        "json",
+        "--records",
+        str(rec),
+    ]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 120
+    while not list(tmp_path.glob(".hands.jsonl.*")) and time.time() < deadline:
+        time.sleep(0.2)  # the records' temporary file appears once the kernel runs
+    time.sleep(1.0)
+    p.send_signal(signal.SIGINT)
+    stdout, stderr = p.communicate(timeout=120)
+    assert p.returncode == 130, stderr
+    assert "interrupted" in stderr and "Traceback" not in stderr
+    done = json.loads(stdout)["hands"]
+    assert 0 < done < 1_000_000_000
+    assert json.loads((out / "run.json").read_text())["hands_done"] == done
+    with rec.open() as f:
+        assert sum(1 for _ in f) == done  # every finished hand, none half-written
+    assert not list(tmp_path.glob(".hands.jsonl.*"))  # the temporary file was renamed

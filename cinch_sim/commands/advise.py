@@ -6,7 +6,13 @@ import json
 
 import click
 
-from .options import friendly, policy_options, resolve_policy_specs, rules_option, run_options
+from .options import (
+    friendly,
+    policy_options_with,
+    resolve_policy_specs,
+    rules_option,
+    run_options,
+)
 
 
 @click.command(short_help="Advise a bid and trump for a 9-card hand, by simulation.")
@@ -55,7 +61,7 @@ from .options import friendly, policy_options, resolve_policy_specs, rules_optio
 )
 @run_options
 @rules_option
-@policy_options
+@policy_options_with({"bid": "value"})
 @click.option(
     "--format",
     "fmt",
@@ -107,6 +113,7 @@ def advise(
 
     specs = resolve_policy_specs(
         rules.players,
+        {"bid": "value"},  # the others' bids are read as what their hands are worth
         bid=bid_policy,
         trump=trump_policy,
         discard=discard_policy,

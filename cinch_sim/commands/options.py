@@ -15,7 +15,7 @@ POLICY_HELP = (
     "for all seats, or SEAT=POLICY (repeatable)."
 )
 BUILTIN_NAMES = {
-    "bid": "heuristic, simple, random",
+    "bid": "heuristic, value, simple, random",
     "trump": "heuristic, simple, random",
     "discard": "heuristic, simple, random",
     "play": "heuristic, greedy, random",
@@ -42,23 +42,39 @@ def rules_option(f: Callable) -> Callable:
     )(f)
 
 
-def policy_options(f: Callable) -> Callable:
-    for kind in reversed(("bid", "trump", "discard", "play")):
-        f = click.option(
-            f"--{kind}-policy",
-            f"{kind}_policy",
-            multiple=True,
-            metavar="SPEC",
-            help=POLICY_HELP.format(kind=kind.capitalize(), names=BUILTIN_NAMES[kind])
-            + " [default: heuristic]",
-        )(f)
-    return f
+def policy_options_with(defaults: dict[str, str]) -> Callable[[Callable], Callable]:
+    """--bid-policy ... --play-policy, with the command's defaults in the help."""
+
+    def decorate(f: Callable) -> Callable:
+        for kind in reversed(("bid", "trump", "discard", "play")):
+            default = defaults.get(kind, "heuristic")
+            f = click.option(
+                f"--{kind}-policy",
+                f"{kind}_policy",
+                multiple=True,
+                metavar="SPEC",
+                help=POLICY_HELP.format(kind=kind.capitalize(), names=BUILTIN_NAMES[kind])
+                + f" [default: {default}]",
+            )(f)
+        return f
+
+    return decorate
 
 
-def resolve_policy_specs(players: int, **kinds: tuple[str, ...]) -> dict[str, list[str]]:
+policy_options = policy_options_with({})
+
+
+def resolve_policy_specs(
+    players: int, defaults: dict[str, str] | None = None, **kinds: tuple[str, ...]
+) -> dict[str, list[str]]:
+    """Per kind, one spec per seat from the CLI items (``POLICY`` or ``SEAT=POLICY``)."""
     from ..policy import parse_policy_specs
 
-    return {kind: parse_policy_specs(kind, items, players) for kind, items in kinds.items()}
+    defaults = defaults or {}
+    return {
+        kind: parse_policy_specs(kind, items, players, defaults.get(kind, "heuristic"))
+        for kind, items in kinds.items()
+    }
 
 
 def run_options(f: Callable) -> Callable:

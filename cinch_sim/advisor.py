@@ -754,7 +754,7 @@ def advise(
     bids: str | Sequence | None = None,
     known: Iterable[str] | dict | None = None,
     rules: Rules | dict | None = None,
-    bid: str | Sequence[str] = "value",
+    bid: str | Sequence[str] = "traditional",
     trump: str | Sequence[str] = "heuristic",
     discard: str | Sequence[str] = "heuristic",
     play: str | Sequence[str] = "heuristic",

@@ -26,7 +26,7 @@ BUILTINS: dict[str, dict[str, tuple[str, str]]] = {
         "random": ("random", "random_choice"),
         "simple": ("simple", "simple_bid"),
         "heuristic": ("heuristic", "heuristic_bid"),
-        "value": ("heuristic", "heuristic_value_bid"),
+        "traditional": ("heuristic", "heuristic_traditional_bid"),
     },
     "trump": {
         "random": ("random", "random_choice"),

@@ -124,7 +124,7 @@ _PREFIX = {
     "heuristic_trump": "B_",
     "heuristic_discard": "D_",
     "heuristic_play": "P_",
-    "heuristic_value_bid": "B_",
+    "heuristic_traditional_bid": "B_",
 }
 
 

@@ -178,7 +178,8 @@ def test_every_table_and_feature_sums_to_the_total(run_a):
 
 
 def test_thrown_in_hands_are_counted_apart():
-    a = analyse(3000, seed=5, rules={"all_pass": "redeal_next"})
+    # the simple bidder passes without a Pedro-rich suit, so all four often pass
+    a = analyse(3000, seed=5, rules={"all_pass": "redeal_next"}, bid="simple")
     assert a.counts.thrown_in > 0
     check_sums(a.counts)
     assert a.summary()["played"] == 3000 - a.counts.thrown_in

@@ -22,6 +22,7 @@ from cinch_sim.games import (
     t_interval,
     team_policies,
 )
+from cinch_sim.policies.heuristic import DEFAULT_PARAMS as HEURISTIC_DEFAULTS
 from cinch_sim.rules import make_rules
 from cinch_sim.strategies import (
     BUILTIN,
@@ -316,7 +317,9 @@ def test_toml_strategy(tmp_path):
     s = load_strategy_file(f)
     assert s.name == "bold" and s.play == "greedy" and s.discard == "heuristic"
     bid = s.policy("bid")
-    assert bid.params[10] == -0.5 and bid.params[16] == 10 and bid.params[0] == 0.9
+    # named params change only their slots; the rest keep the policy's defaults
+    assert bid.params[10] == -0.5 and bid.params[16] == 10
+    assert bid.params[0] == HEURISTIC_DEFAULTS["heuristic_bid"][0]
     assert resolve_strategy(str(f)).name == "bold"
     g = tmp_path / "list.toml"
     g.write_text(

@@ -61,7 +61,7 @@ from .options import (
 )
 @run_options
 @rules_option
-@policy_options_with({"bid": "value"})
+@policy_options_with({"bid": "traditional"})
 @click.option(
     "--format",
     "fmt",
@@ -113,7 +113,7 @@ def advise(
 
     specs = resolve_policy_specs(
         rules.players,
-        {"bid": "value"},  # the others' bids are read as what their hands are worth
+        {"bid": "traditional"},  # read the bids made before you as people bid
         bid=bid_policy,
         trump=trump_policy,
         discard=discard_policy,

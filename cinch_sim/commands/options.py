@@ -15,7 +15,7 @@ POLICY_HELP = (
     "for all seats, or SEAT=POLICY (repeatable)."
 )
 BUILTIN_NAMES = {
-    "bid": "heuristic, value, simple, random",
+    "bid": "heuristic, traditional, simple, random",
     "trump": "heuristic, simple, random",
     "discard": "heuristic, simple, random",
     "play": "heuristic, greedy, random",

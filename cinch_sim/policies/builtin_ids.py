@@ -22,7 +22,7 @@ BUILTIN_IDS = {
     "simple_discard": SIMPLE_DISCARD,
     "greedy_play": GREEDY_PLAY,
     "heuristic_bid": HEURISTIC_BID,
-    "heuristic_value_bid": HEURISTIC_BID,  # the same function, uncapped parameters
+    "heuristic_traditional_bid": HEURISTIC_BID,  # the same function, other weights
     "heuristic_trump": HEURISTIC_TRUMP,
     "heuristic_discard": HEURISTIC_DISCARD,
     "heuristic_play": HEURISTIC_PLAY,

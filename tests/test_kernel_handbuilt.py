@@ -703,3 +703,21 @@ def test_stock_shortage_limit_discards():
             keeps=D5_KEEP,
             rob_keep={3: "3C 4C 6C 7C 8C 9C"},
         )
+
+
+def test_top_trumps_by_keep_order_takes_exactly_k():
+    # found by the 10,000-hand round trip: with all six point trumps protected
+    # under non_point_only, the simple discard asked for 0 more trumps and got all
+    import numpy as np
+
+    from cinch_sim.cards import parse_card, to_mask
+    from cinch_sim.policies.common import top_trumps_by_keep_order
+
+    trumps = to_mask(parse_card(c) for c in "AS JS TS 6S 5S 2S 5C 9S".split())
+    spades, left = 1, parse_card("5C")
+    for k in range(0, 9):
+        got = int(top_trumps_by_keep_order(np.uint64(trumps), k, spades, left))
+        assert got.bit_count() == min(k, 8)
+        assert got & ~trumps == 0
+    first3 = int(top_trumps_by_keep_order(np.uint64(trumps), 3, spades, left))
+    assert first3 == to_mask(parse_card(c) for c in ("5S", "5C", "AS"))  # keep order

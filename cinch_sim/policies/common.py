@@ -92,6 +92,8 @@ def top_trumps_by_keep_order(trumps, k, trump, left):
     Right Pedro, Left Pedro, A, J, 10, K, Q, 9, 8, 7, 6, 4, 3, 2."""
     keep = U0
     n = 0
+    if k <= 0:
+        return keep
     for i in range(14):
         r = KEEP_RANKS[i]
         c = left if r < 0 else trump * 13 + r

@@ -565,17 +565,14 @@ def game_records(rules: Rules, chunk: PairChunk) -> list[dict[str, Any]]:
     referee (``records.game_record``); a winner or reason that differs from
     the kernel's raises ``RuntimeError`` (a kernel bug, never silently kept).
     """
-    from .records.writer import _Ctx, _record, game_record
+    from .records.writer import game_record, iter_hand_records
 
-    ctx = _Ctx(rules)
     out = []
     for i in range(chunk.n):
         for j in range(2):
             g = chunk.games[j][i]
             n = int(g[L.G_N_HANDS])
-            hrows = chunk.hands[j][i, :n].tolist()
-            trows = chunk.trace[j][i, :n].tolist()
-            hands = [_record(ctx, o, t) for o, t in zip(hrows, trows, strict=True)]
+            hands = list(iter_hand_records(rules, chunk.hands[j][i, :n], chunk.trace[j][i, :n]))
             rec = game_record(rules, hands, int(g[L.G_FIRST_DEALER]))
             kw = int(g[L.G_WINNER])
             kr = L.REASON_NAMES[int(g[L.G_REASON])]

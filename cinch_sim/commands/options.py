@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from collections.abc import Callable
 from contextlib import contextmanager
@@ -121,6 +122,11 @@ def user_errors():
 
     try:
         yield
+    except BrokenPipeError:
+        # the reader went away (e.g. `| head`): stop quietly, as Unix tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(141)
     except (CardError, RulesError, PolicyError, OutputError, ValueError, OSError) as exc:
         raise click.ClickException(str(exc)) from None
 

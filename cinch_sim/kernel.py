@@ -18,15 +18,16 @@ from .bits import lowbit_index, popcount
 from .cache import refresh
 from .memory import borrow
 from .policies import builtin_ids as BI
-from .policies.greedy import greedy_play
+from .policies.common import random_member
+from .policies.greedy import greedy_core
 from .policies.heuristic import (
     heuristic_bid,
     heuristic_discard,
     heuristic_play,
     heuristic_trump,
 )
-from .policies.random import random_choice, random_discard
-from .policies.simple import simple_bid, simple_discard, simple_trump
+from .policies.random import random_discard
+from .policies.simple import best_suit, simple_bid_core, simple_discard_core
 from .rng import hand_key, next_u64, stream_from_key, stream_state
 from .signatures import N_PARAMS, N_SCRATCH, POLICY_TYPE
 
@@ -56,9 +57,11 @@ IW_LEN = IW_PLAYER_OF + 52
 
 @njit(inline="always")
 def _ask(fns, pids, kind, s, obs, hand, legal, params, scratch, rngs):
-    """Ask seat s's policy of one kind. Built-ins are called directly (numba can
-    inline them: no indirect call); any other policy through its function pointer.
-    Both paths run the same compiled source, so they give the same bits."""
+    """Ask seat s's policy of one kind. Built-ins are called directly, the simple,
+    greedy and random ones through the core their public function wraps, with only
+    the arguments they read (passing an array costs seven machine words); any other
+    policy through its function pointer. Both paths run the same source, so they
+    give the same bits (tested)."""
     ob = borrow(obs, 0, L.OBS_LEN)  # borrowed: no refcount traffic in the policy
     p = borrow(params, (kind * L.MAX_PLAYERS + s) * N_PARAMS, N_PARAMS)
     sc = borrow(scratch, s * N_SCRATCH, N_SCRATCH)
@@ -66,28 +69,28 @@ def _ask(fns, pids, kind, s, obs, hand, legal, params, scratch, rngs):
     pid = pids[kind * L.MAX_PLAYERS + s]
     if kind == L.KIND_BID:
         if pid == BI.SIMPLE_BID:
-            return simple_bid(ob, hand, legal, p, sc, r)
+            return simple_bid_core(ob, hand, legal)
         if pid == BI.HEURISTIC_BID:
             return heuristic_bid(ob, hand, legal, p, sc, r)
     elif kind == L.KIND_TRUMP:
         if pid == BI.SIMPLE_TRUMP:
-            return simple_trump(ob, hand, legal, p, sc, r)
+            return best_suit(hand)[0]
         if pid == BI.HEURISTIC_TRUMP:
             return heuristic_trump(ob, hand, legal, p, sc, r)
     elif kind == L.KIND_DISCARD:
         if pid == BI.RANDOM_DISCARD:
             return random_discard(ob, hand, legal, p, sc, r)
         if pid == BI.SIMPLE_DISCARD:
-            return simple_discard(ob, hand, legal, p, sc, r)
+            return simple_discard_core(ob, hand, legal)
         if pid == BI.HEURISTIC_DISCARD:
             return heuristic_discard(ob, hand, legal, p, sc, r)
     else:
         if pid == BI.GREEDY_PLAY:
-            return greedy_play(ob, hand, legal, p, sc, r)
+            return greedy_core(ob, legal)
         if pid == BI.HEURISTIC_PLAY:
             return heuristic_play(ob, hand, legal, p, sc, r)
     if pid == BI.RANDOM_CHOICE:
-        return random_choice(ob, hand, legal, p, sc, r)
+        return random_member(legal, r)  # random_choice's whole body
     return fns[s](ob, hand, legal, p, sc, r)
 
 

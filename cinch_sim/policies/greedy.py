@@ -22,8 +22,9 @@ def pedros_in(mask, trump, left):
     return mask & m
 
 
-@njit(POLICY_SIG, cache=True)
-def greedy_play(obs, hand, legal, params, scratch, rng):
+@njit
+def greedy_core(obs, legal):
+    """The W3 rule itself; the kernel's fast path calls it with only what it reads."""
     tm = trump_mask(obs)
     trump = obs[L.O_TRUMP]
     left = obs[L.O_LEFT_CARD]
@@ -54,3 +55,8 @@ def greedy_play(obs, hand, legal, params, scratch, rng):
     if legal & ~ped:
         return weakest(legal & ~ped, tm, left)
     return weakest(ped, tm, left)
+
+
+@njit(POLICY_SIG, cache=True)
+def greedy_play(obs, hand, legal, params, scratch, rng):
+    return greedy_core(obs, legal)

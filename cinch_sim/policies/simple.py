@@ -45,8 +45,9 @@ def best_suit(hand):
     return best, best_score
 
 
-@njit(POLICY_SIG, cache=True)
-def simple_bid(obs, hand, legal, params, scratch, rng):
+@njit
+def simple_bid_core(obs, hand, legal):
+    """W2's bid from what it reads (the kernel's fast path calls this directly)."""
     _, score2 = best_suit(hand)
     if score2 >= 12:
         b = min(obs[L.O_BID_MAX], score2 // 2)
@@ -62,14 +63,8 @@ def simple_bid(obs, hand, legal, params, scratch, rng):
     return b
 
 
-@njit(POLICY_SIG, cache=True)
-def simple_trump(obs, hand, legal, params, scratch, rng):
-    s, _ = best_suit(hand)
-    return s
-
-
-@njit(POLICY_SIG, cache=True)
-def simple_discard(obs, hand, legal, params, scratch, rng):
+@njit
+def simple_discard_core(obs, hand, legal):
     """Drawers keep only trumps (first six in keep order); the robber keeps trumps
     first in keep order, then the strongest non-trumps."""
     tm = trump_mask(obs)
@@ -95,3 +90,19 @@ def simple_discard(obs, hand, legal, params, scratch, rng):
     if short > 0:
         keep |= top_by_strength(hand & ~tm, short, tm, left)
     return np.int64(keep)
+
+
+@njit(POLICY_SIG, cache=True)
+def simple_bid(obs, hand, legal, params, scratch, rng):
+    return simple_bid_core(obs, hand, legal)
+
+
+@njit(POLICY_SIG, cache=True)
+def simple_trump(obs, hand, legal, params, scratch, rng):
+    s, _ = best_suit(hand)
+    return s
+
+
+@njit(POLICY_SIG, cache=True)
+def simple_discard(obs, hand, legal, params, scratch, rng):
+    return simple_discard_core(obs, hand, legal)

@@ -33,6 +33,7 @@ from .common import (
     bit,
     has,
     strength,
+    strongest,
     suit_mask,
     top_by_strength,
     top_trumps_by_keep_order,
@@ -252,21 +253,28 @@ def _best_to_save(mask, tm, left, trump):
 
 
 @njit
-def _lowest_winner(mask, beat, tm, left, trump):
-    """The weakest card in mask stronger than strength ``beat``, preferring no points."""
+def _lowest_winner(mask, beat, tm, left):
+    """The weakest card in mask stronger than strength ``beat`` (-1: none)."""
     best = -1
-    best_key = 1 << 30
+    best_s = 1 << 30
     m = mask
     while m:
         c = lowbit_index(m)
         m &= m - U1
         s = strength(c, tm, left)
-        if s > beat:
-            key = strength(c, tm, left)
-            if key < best_key:
-                best_key = key
-                best = c
+        if beat < s < best_s:
+            best_s = s
+            best = c
     return best
+
+
+@njit
+def _sure_winner(mask, top_unseen, tm, left):
+    """The strongest card of mask if no unseen trump can beat it, else -1."""
+    c = strongest(mask, tm, left)
+    if c >= 0 and strength(c, tm, left) > top_unseen:
+        return c
+    return -1
 
 
 @njit(POLICY_SIG, cache=True)
@@ -279,30 +287,16 @@ def heuristic_play(obs, hand, legal, params, scratch, rng):
     partner = (seat + 2) % players if obs[L.O_PARTNERSHIPS] == 1 and players == 4 else -1
     played = np.uint64(obs[L.O_PLAYED])
     unseen_trumps = tm & ~played & ~hand & ~np.uint64(obs[L.O_DEAD_UP])
-    top_unseen = -1
-    m = unseen_trumps
-    while m:
-        c = lowbit_index(m)
-        m &= m - U1
-        s = strength(c, tm, left)
-        if s > top_unseen:
-            top_unseen = s
+    strongest_unseen = strongest(unseen_trumps, tm, left)
+    top_unseen = strength(strongest_unseen, tm, left) if strongest_unseen >= 0 else -1
     my_trumps = legal & tm
     n_in_trick = obs[L.O_TRICK_COUNT]
 
     if n_in_trick == 0:  # lead
         if my_trumps and params[P_PULL_TRUMPS] > 0 and unseen_trumps:
             # a trump no unseen trump can beat: pull trumps with it (not a Pedro)
-            best = -1
-            best_s = -1
-            m = my_trumps
-            while m:
-                c = lowbit_index(m)
-                m &= m - U1
-                s = strength(c, tm, left)
-                if s > top_unseen and s > best_s and _card_points(c, trump, left) < 5:
-                    best_s = s
-                    best = c
+            pedros = bit(trump * 13 + 3) | (bit(left) if left >= 0 else U0)
+            best = _sure_winner(my_trumps & ~pedros, top_unseen, tm, left)
             if best >= 0:
                 return best
         plain = legal & ~tm
@@ -338,7 +332,7 @@ def heuristic_play(obs, hand, legal, params, scratch, rng):
     sure = last or (has(tm, win_card) and win_s > top_unseen)
     if partner_wins and sure:
         return _best_to_save(legal, tm, left, trump)
-    winner = _lowest_winner(legal & eligible, win_s, tm, left, trump)
+    winner = _lowest_winner(legal & eligible, win_s, tm, left)
     if winner >= 0 and not partner_wins:
         mine_pts = _card_points(winner, trump, left)
         wins_sure = last or (has(tm, winner) and strength(winner, tm, left) > top_unseen)
@@ -346,19 +340,8 @@ def heuristic_play(obs, hand, legal, params, scratch, rng):
             if wins_sure or mine_pts == 0:
                 return winner
             # a Pedro that might be overtaken: try a surer card
-            best = -1
-            best_s = -1
-            m = legal & eligible
-            while m:
-                c = lowbit_index(m)
-                m &= m - U1
-                s = strength(c, tm, left)
-                if s > top_unseen and s > best_s:
-                    best_s = s
-                    best = c
-            if best >= 0:
-                return best
-            return winner
+            best = _sure_winner(legal & eligible, top_unseen, tm, left)
+            return best if best >= 0 else winner
     return _cheapest(legal, tm, left, trump)
 
 

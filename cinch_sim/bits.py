@@ -1,12 +1,27 @@
 """Bit tricks on 52-bit card masks, as LLVM intrinsics so they cost one instruction.
 
-Jitted code only (the Python layer uses ``int.bit_count``).
+Jitted code only (the Python layer uses ``int.bit_count``). ``deposit`` and
+``extract`` are BMI2's pdep/pext where the CPU has them (one instruction, and no
+data-dependent branch: a mispredicted branch costs more than a whole card's
+bookkeeping); elsewhere a loop gives the same result. numba keys its disk cache
+on the CPU's features, so a cache never crosses between the two.
 """
 
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
+from numba.core.registry import cpu_target
 from numba.extending import intrinsic
+
+
+def _has_bmi2() -> bool:
+    try:
+        return "+bmi2" in cpu_target.target_context.codegen()._tm_features
+    except Exception:  # noqa: BLE001 - a numba without the attribute: use the loops
+        return False
+
+
+HAS_BMI2 = _has_bmi2()
 
 
 @intrinsic
@@ -63,15 +78,75 @@ def highbit_index(typingctx, x):
     return sig, codegen
 
 
+def _bmi2_intrinsic(name):
+    def impl(typingctx, x, m):
+        sig = types.uint64(types.uint64, types.uint64)
+
+        def codegen(context, builder, signature, args):
+            i64 = ir.IntType(64)
+            fn = builder.module.declare_intrinsic(name, fnty=ir.FunctionType(i64, [i64, i64]))
+            return builder.call(fn, args)
+
+        return sig, codegen
+
+    return intrinsic(impl)
+
+
+_pdep = _bmi2_intrinsic("llvm.x86.bmi.pdep.64")
+_pext = _bmi2_intrinsic("llvm.x86.bmi.pext.64")
+
+
 @njit(inline="always")
 def bit(c):
     return np.uint64(1) << np.uint64(c)
 
 
 @njit(inline="always")
+def deposit_loop(x, mask):
+    """pdep without BMI2: the low bits of x, placed in order at the set bits of mask."""
+    out = np.uint64(0)
+    m = np.uint64(mask)
+    k = np.uint64(0)
+    while m:
+        low = m & (~m + np.uint64(1))
+        if (np.uint64(x) >> k) & np.uint64(1):
+            out |= low
+        m ^= low
+        k += np.uint64(1)
+    return out
+
+
+@njit(inline="always")
+def extract_loop(x, mask):
+    """pext without BMI2: the bits of x at mask's set bits, packed to the low end."""
+    out = np.uint64(0)
+    m = np.uint64(mask)
+    k = np.uint64(0)
+    while m:
+        low = m & (~m + np.uint64(1))
+        if np.uint64(x) & low:
+            out |= np.uint64(1) << k
+        m ^= low
+        k += np.uint64(1)
+    return out
+
+
+@njit(inline="always")
+def deposit_bmi2(x, mask):
+    return _pdep(np.uint64(x), np.uint64(mask))
+
+
+@njit(inline="always")
+def extract_bmi2(x, mask):
+    return _pext(np.uint64(x), np.uint64(mask))
+
+
+# pdep/pext: the low bits of x placed at mask's set bits / mask's bits of x packed low
+deposit = deposit_bmi2 if HAS_BMI2 else deposit_loop
+extract = extract_bmi2 if HAS_BMI2 else extract_loop
+
+
+@njit(inline="always")
 def nth_set_bit(mask, n):
     """Index of the n-th (0-based) set bit of mask, counting from the lowest."""
-    m = mask
-    for _ in range(n):
-        m &= m - np.uint64(1)
-    return lowbit_index(m)
+    return lowbit_index(deposit(np.uint64(1) << np.uint64(n), mask))

@@ -605,6 +605,8 @@ def play_hand(
         out[L.H_PARTNER_PEDROS9] = ped
 
     # ---- tricks
+    # Branch-free where the data is random (which card is legal, stronger, a
+    # trump): a mispredicted branch costs more than the bookkeeping of a card.
     follow_strict = rules[L.R_FOLLOW] == L.FOLLOW_STRICT
     leader = maker
     n_tricks = 0
@@ -612,7 +614,9 @@ def play_hand(
     winners = borrow(iwork, IW_WINNERS, L.MAX_TRICKS)
     played_by = borrow(work, W_PLAYED_BY, L.MAX_PLAYERS)
     played_by[:] = U0
-    while in_play & ~np.uint64(obs[L.O_PLAYED]):
+    played = U0
+    left_slot = L.R_TRUMP_STRENGTH + 13
+    while in_play & ~played:
         while hands[leader] == U0:
             leader = _wrap(leader + 1, P)
         obs[L.O_TRICK] = n_tricks
@@ -625,10 +629,12 @@ def play_hand(
         for k in range(L.MAX_PLAYERS):
             obs[L.O_TRICK_CARDS + k] = -1
         trick = U0
+        n_in = 0  # cards in the trick so far
         win_seat = -1
         win_str = -1
-        led_trump = False
-        follow = U0
+        follow = U0  # non-trumps of the suit led
+        test = U0  # a hand holding one of these must play from `allowed`
+        allowed = U0
         if want_trace:
             trace[L.T_LEADER + n_tricks] = leader
         for k in range(P):
@@ -636,18 +642,7 @@ def play_hand(
             h = hands[s]
             if h == U0:
                 continue
-            if k == 0:
-                legal = h
-            elif led_trump:
-                legal = h & tmask
-                if legal == U0:
-                    legal = h
-            else:
-                legal = h & follow
-                if legal == U0:
-                    legal = h
-                elif not follow_strict:
-                    legal |= h & tmask
+            legal = h & allowed if h & test else h
             if legal & (legal - U1):
                 obs[L.O_SEAT] = s
                 c = _ask(play_pols, pids, 3, s, obs, h, legal, params, scratch, rngs)
@@ -659,29 +654,32 @@ def play_hand(
             b = _bit(c)
             hands[s] = h ^ b
             trick |= b
+            played |= b
             played_by[s] |= b
             iwork[IW_TRICK_OF + c] = n_tricks
             iwork[IW_PLAYER_OF + c] = s
             is_trump = (tmask & b) != U0
+            rank = np.int64(np.uint64(c) % np.uint64(13))
             if k == 0:
-                led_trump = is_trump
-                follow = _suit_mask(c // 13) & ~tmask
+                follow = _suit_mask(np.int64(np.uint64(c) // np.uint64(13))) & ~tmask
+                test = tmask if is_trump else follow
+                if is_trump:
+                    allowed = tmask
+                else:
+                    allowed = follow if follow_strict else follow | tmask
                 obs[L.O_LED_CARD] = c
-            if is_trump:
-                strength = 100 + _trump_strength(rules, c, left)
-            elif follow & b:
-                strength = c % 13
-            else:
-                strength = -1
-            if strength > win_str:
-                win_str = strength
-                win_seat = s
-                obs[L.O_WIN_SEAT] = s
-                obs[L.O_WIN_CARD] = c
+            trump_str = 100 + rules[left_slot if c == left else L.R_TRUMP_STRENGTH + rank]
+            strength = trump_str if is_trump else (rank if follow & b else -1)
+            better = strength > win_str
+            win_str = strength if better else win_str
+            win_seat = s if better else win_seat
+            obs[L.O_WIN_SEAT] = win_seat
+            obs[L.O_WIN_CARD] = c if better else obs[L.O_WIN_CARD]
             obs[L.O_TRICK_CARDS + k] = c
-            obs[L.O_TRICK_COUNT] += 1
+            n_in += 1
+            obs[L.O_TRICK_COUNT] = n_in
             obs[L.O_TRICK_MASK] = np.int64(trick)
-            obs[L.O_PLAYED] = np.int64(np.uint64(obs[L.O_PLAYED]) | b)
+            obs[L.O_PLAYED] = np.int64(played)
             obs[L.O_PLAYED_BY + s] = np.int64(played_by[s])
             obs[L.O_CARDS_LEFT + s] -= 1
             if want_trace:

@@ -9,9 +9,20 @@ import numpy as np
 from numba import njit
 
 from .. import layout as L
-from ..bits import lowbit_index
 from ..signatures import POLICY_SIG
-from .common import U0, U1, bit, has, strength, strongest, suit_mask, trump_mask, weakest
+from .common import (
+    U0,
+    U1,
+    bit,
+    has,
+    strongest,
+    suit_mask,
+    trump_base,
+    trump_cards,
+    trump_key,
+    trump_mask,
+    weakest,
+)
 
 
 @njit
@@ -39,16 +50,17 @@ def greedy_core(obs, legal):
         eligible = tm
     else:
         eligible = tm | (suit_mask(led // 13) & ~tm)
-    ws = strength(win_card, tm, left)
-    winning = U0
-    m = legal & eligible
-    while m:
-        c = lowbit_index(m)
-        m &= m - U1
-        if strength(c, tm, left) > ws:
-            winning |= bit(c)
+    cand = legal & eligible
+    if has(tm, win_card):  # only higher trumps beat a trump
+        base = trump_base(tm, left)
+        above = ~(trump_key(bit(win_card), base, left) * np.uint64(2) - U1)
+        winning = trump_cards(trump_key(cand, base, left) & above, base, left)
+    else:  # every trump, and the higher cards of the suit led
+        winning = (cand & tm) | (cand & ~tm & ~((bit(win_card) << U1) - U1))
     seat = obs[L.O_SEAT]
-    partner = (seat + 2) % obs[L.O_PLAYERS]
+    partner = seat + 2  # (seat + 2) mod players, without a division
+    if partner >= obs[L.O_PLAYERS]:
+        partner -= obs[L.O_PLAYERS]
     trick_has_pedro = pedros_in(np.uint64(obs[L.O_TRICK_MASK]), trump, left) != U0
     if winning and (trick_has_pedro or obs[L.O_WIN_SEAT] != partner):
         return weakest(winning, tm, left)

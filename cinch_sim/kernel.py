@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit, prange, types
 
 from . import layout as L
-from .bits import lowbit_index, popcount
+from .bits import highbit_index, lowbit_index, popcount
 from .cache import refresh
 from .memory import borrow
 from .policies import builtin_ids as BI
@@ -28,7 +28,7 @@ from .policies.heuristic import (
 )
 from .policies.random import random_discard
 from .policies.simple import best_suit, simple_bid_core, simple_discard_core
-from .rng import hand_key, next_u64, stream_from_key, stream_state
+from .rng import GOLDEN, hand_key, mix64, next_u64, stream_from_key, stream_state
 from .signatures import N_PARAMS, N_SCRATCH, POLICY_TYPE
 
 U1 = np.uint64(1)
@@ -45,14 +45,16 @@ W_FIXED = 0  # uint64 work: fixed cards still to place, per seat
 W_DEALT = L.MAX_PLAYERS  # dealt hands
 W_DRAWN = 2 * L.MAX_PLAYERS  # hands after the draw
 W_PLAYED_BY = 3 * L.MAX_PLAYERS  # cards each seat played
-W_LEN = W_PLAYED_BY + L.MAX_PLAYERS
+W_STOCK = W_PLAYED_BY + L.MAX_PLAYERS  # 53: the first i stock cards, as one mask
+W_LEN = W_STOCK + 53
 IW_NEED = 0  # int64 work: cards each drawer asks for
 IW_ACTIVE = L.MAX_PLAYERS  # still in the auction
 IW_WINNERS = 2 * L.MAX_PLAYERS  # winner of each trick
 IW_POINTS = IW_WINNERS + L.MAX_TRICKS  # points per team
 IW_TRICK_OF = IW_POINTS + L.MAX_TEAMS  # per card: the trick it was played in
 IW_PLAYER_OF = IW_TRICK_OF + 52  # per card: the seat that played it
-IW_LEN = IW_PLAYER_OF + 52
+IW_BY_STRENGTH = IW_PLAYER_OF + 52  # 14: the trump of each strength (lowest first)
+IW_LEN = IW_BY_STRENGTH + 14
 
 
 @njit(inline="always")
@@ -122,13 +124,6 @@ def _team(rules, seat):
         t = rules[L.R_TEAMS]
         return seat & 1 if t == 2 else seat % t
     return seat
-
-
-@njit(inline="always")
-def _trump_strength(rules, c, left):
-    if c == left:
-        return rules[L.R_TRUMP_STRENGTH + 13]
-    return rules[L.R_TRUMP_STRENGTH + c % 13]
 
 
 @njit(inline="always")
@@ -205,23 +200,29 @@ def _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want
     fixed_all = U0
     for s in range(P):
         fixed_all |= np.uint64(setup[L.S_FIXED + s])
-    n = 0
-    for c in range(52):
-        if not (fixed_all >> np.uint64(c)) & U1:
-            deck[n] = c
-            n += 1
+    if fixed_all == U0:
+        for c in range(52):
+            deck[c] = c
+        n = 52
+    else:
+        n = 0
+        for c in range(52):
+            if not (fixed_all >> np.uint64(c)) & U1:
+                deck[n] = c
+                n += 1
     if setup[L.S_DECK_GIVEN] == 1:
         n = 52
         for i in range(52):
             deck[i] = setup[L.S_DECK + i]
     else:
-        st = borrow(rngs, L.MAX_PLAYERS, 1)  # the deal's own stream
-        st[0] = stream_from_key(hand_key(seed, hidx), 0)
-        # Fisher-Yates, two 32-bit draws from each 64-bit output (Lemire's
+        # Fisher-Yates on the deal's own stream (as rng.next_u64, kept in a
+        # register), two 32-bit draws from each 64-bit output (Lemire's
         # multiply-shift: bias below n / 2**32, far under any sampling error)
+        state = stream_from_key(hand_key(seed, hidx), 0)
         i = n - 1
         while i > 0:
-            r = next_u64(st)
+            state += GOLDEN
+            r = mix64(state)
             j = np.int64(((r >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
             tmp = deck[i]
             deck[i] = deck[j]
@@ -233,32 +234,47 @@ def _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want
                 deck[i] = deck[j]
                 deck[j] = tmp
                 i -= 1
-    pos = 0
-    dpos = 0
+        rngs[L.MAX_PLAYERS] = state
     for s in range(P):
         hands[s] = U0
-        work[W_FIXED + s] = np.uint64(setup[L.S_FIXED + s])  # fixed cards still to place
-    for _r in range(D // 3):
-        for j in range(P):
-            s = _wrap(dealer + 1 + j, P)
-            for _k in range(3):
-                if work[W_FIXED + s]:
-                    c = lowbit_index(work[W_FIXED + s])
-                    work[W_FIXED + s] &= work[W_FIXED + s] - U1
-                else:
-                    c = deck[pos]
-                    pos += 1
-                hands[s] |= _bit(c)
-                if want_trace:
-                    trace[L.T_DECK + dpos] = c
-                dpos += 1
-    stock0 = pos  # deck[stock0:n] is the stock, top first
-    if want_trace:
-        for i in range(n - stock0):
-            trace[L.T_DECK + dpos + i] = deck[stock0 + i]
+    eldest = _wrap(dealer + 1, P)
+    if fixed_all == U0:  # packets of three straight off the deck
+        pos = 0
+        for _r in range(D // 3):
+            s = eldest
+            for _j in range(P):
+                hands[s] |= _bit(deck[pos]) | _bit(deck[pos + 1]) | _bit(deck[pos + 2])
+                pos += 3
+                s = _wrap(s + 1, P)
+        if want_trace:
+            for i in range(n):
+                trace[L.T_DECK + i] = deck[i]
+    else:  # a seat's fixed cards come first in its packets
+        for s in range(P):
+            work[W_FIXED + s] = np.uint64(setup[L.S_FIXED + s])
+        pos = 0
+        dpos = 0
+        for _r in range(D // 3):
+            s = eldest
+            for _j in range(P):
+                for _k in range(3):
+                    if work[W_FIXED + s]:
+                        c = lowbit_index(work[W_FIXED + s])
+                        work[W_FIXED + s] &= work[W_FIXED + s] - U1
+                    else:
+                        c = deck[pos]
+                        pos += 1
+                    hands[s] |= _bit(c)
+                    if want_trace:
+                        trace[L.T_DECK + dpos] = c
+                    dpos += 1
+                s = _wrap(s + 1, P)
+        if want_trace:
+            for i in range(n - pos):
+                trace[L.T_DECK + dpos + i] = deck[pos + i]
     for s in range(P):
         work[W_DEALT + s] = hands[s]  # dealt hands, kept for features
-    return stock0, n
+    return pos, n
 
 
 @njit
@@ -335,7 +351,14 @@ def play_hand(
         obs[L.O_TRICK_CARDS + s] = -1
     for t in range(T):
         obs[L.O_SCORE + t] = scores[t]
-    scratch[:] = 0
+    for s in range(P):  # built-in policies never read scratch: zero only other seats'
+        if (
+            pids[L.KIND_BID * L.MAX_PLAYERS + s] == 0
+            or pids[L.KIND_TRUMP * L.MAX_PLAYERS + s] == 0
+            or pids[L.KIND_DISCARD * L.MAX_PLAYERS + s] == 0
+            or pids[L.KIND_PLAY * L.MAX_PLAYERS + s] == 0
+        ):
+            borrow(scratch, s * N_SCRATCH, N_SCRATCH)[:] = 0
     key = hand_key(seed, hidx)  # hashed once; each stream is one more mix
     for s in range(P):
         rngs[s] = stream_from_key(key, setup[L.S_STREAMS + s])
@@ -344,7 +367,7 @@ def play_hand(
     stock0, n = _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want_trace)
     n_stock = n - stock0
     # ---- bidding
-    eldest = (dealer + 1) % P
+    eldest = _wrap(dealer + 1, P)
     bid_min = rules[L.R_BID_MIN]
     bid_max = rules[L.R_BID_MAX]
     high = 0
@@ -359,10 +382,11 @@ def play_hand(
         n_active = P
         turn = 0
         obs[L.O_PHASE] = L.PHASE_BID
+        s = _wrap(eldest + P - 1, P)  # the seat before eldest
         while True:
             if rounds > 0 and turn >= rounds * P:
                 break
-            s = (eldest + turn) % P
+            s = _wrap(s + 1, P)
             turn += 1
             if iwork[IW_ACTIVE + s] == 0:
                 continue
@@ -407,19 +431,17 @@ def play_hand(
                     out[L.H_REJECTED] = 1
                     return
             nb += 1
-            out[L.H_BIDS + s] = b if b > 0 else -1
-            if b > 0:
-                high = b
-                high_bidder = s
-                obs[L.O_BIDS + s] = b
-                obs[L.O_HIGH_BID] = b
-                obs[L.O_HIGH_BIDDER] = s
-            else:
-                obs[L.O_BIDS + s] = L.BID_PASS
-                iwork[IW_ACTIVE + s] = 0
-                n_active -= 1
-                if n_active == 0:
-                    break
+            bids = b > 0  # branch-free: whether a player bids is the data's coin
+            out[L.H_BIDS + s] = b if bids else -1
+            obs[L.O_BIDS + s] = b if bids else L.BID_PASS
+            high = b if bids else high
+            high_bidder = s if bids else high_bidder
+            obs[L.O_HIGH_BID] = high
+            obs[L.O_HIGH_BIDDER] = high_bidder
+            iwork[IW_ACTIVE + s] = 1 if bids else 0
+            n_active -= 0 if bids else 1
+            if n_active == 0:
+                break
             if force_maker >= 0 and nb >= n_req:
                 break  # the required bids matched; the contract is forced from here
         obs[L.O_FORCED] = 0
@@ -518,6 +540,12 @@ def play_hand(
             if want_trace:
                 trace[L.T_DISCARD + s] = np.int64(disc)
         short = requested > n_stock
+        stock_upto = borrow(work, W_STOCK, 53)  # [i]: the top i stock cards
+        m = U0
+        stock_upto[0] = m
+        for i in range(n_stock):
+            m |= _bit(deck[stock0 + i])
+            stock_upto[i + 1] = m
         if short:
             out[L.H_SHORTAGE] = 1
         if short and shortage == L.SHORT_ROUND_ROBIN:
@@ -538,20 +566,19 @@ def play_hand(
                 s = _wrap(eldest + j, P)
                 if s == robber:
                     continue
-                while need[s] > 0 and top < n:
-                    c = deck[top]
-                    hands[s] |= _bit(c)
-                    need[s] -= 1
-                    obs[L.O_DRAWN + s] += 1
-                    if want_trace:
-                        trace[L.T_DRAW_SEAT + top - stock0 + P * D] = s
-                    top += 1
+                k = min(need[s], n - top)  # off the top of the stock, in one step
+                hands[s] |= stock_upto[top - stock0 + k] & ~stock_upto[top - stock0]
+                if want_trace:
+                    for i in range(top, top + k):
+                        trace[L.T_DRAW_SEAT + i - stock0 + P * D] = s
+                need[s] -= k
+                obs[L.O_DRAWN + s] += k
+                top += k
         obs[L.O_STOCK_LEFT] = n - top
         if robber >= 0:
-            cand = hands[robber]
-            for i in range(top, n):
-                cand |= _bit(deck[i])
-                if want_trace:
+            cand = hands[robber] | (stock_upto[n - stock0] & ~stock_upto[top - stock0])
+            if want_trace:
+                for i in range(top, n):
                     trace[L.T_DRAW_SEAT + i - stock0 + P * D] = robber
             obs[L.O_DRAWN + robber] = n - top
             top = n
@@ -706,39 +733,34 @@ def play_hand(
     points = borrow(iwork, IW_POINTS, L.MAX_TEAMS)
     points[:] = 0
     trumps_in = in_play & tmask
+    high_card = trump * 13 + 12  # ace_only
+    low_card = trump * 13  # deuce_only
+    if rules[L.R_HIGH_RULE] != 0 or rules[L.R_LOW_RULE] != 1:
+        # the trumps in play laid out in the rules' trump order, weakest at bit 0
+        by_strength = borrow(iwork, IW_BY_STRENGTH, 14)
+        key = U0
+        for slot in range(14):
+            c = left if slot == 13 else trump * 13 + slot
+            if c >= 0:
+                v = rules[L.R_TRUMP_STRENGTH + slot] - 1
+                by_strength[v] = c
+                key |= ((trumps_in >> np.uint64(c)) & U1) << np.uint64(v)
+        if key:
+            if rules[L.R_HIGH_RULE] != 0:
+                high_card = by_strength[highbit_index(key)]
+            if rules[L.R_LOW_RULE] != 1:
+                low_card = by_strength[lowbit_index(key)]
     for slot in range(L.N_POINT_SLOTS):
         c = -1
         value = 0
         if slot == L.SLOT_HIGH:
             value = rules[L.R_HIGH_POINTS]
-            if rules[L.R_HIGH_RULE] == 0:
-                if (trumps_in >> np.uint64(trump * 13 + 12)) & U1:
-                    c = trump * 13 + 12
-            else:
-                best = -1
-                m = trumps_in
-                while m:
-                    x = lowbit_index(m)
-                    m &= m - U1
-                    sx = _trump_strength(rules, x, left)
-                    if sx > best:
-                        best = sx
-                        c = x
+            if (trumps_in >> np.uint64(high_card)) & U1:
+                c = high_card
         elif slot == L.SLOT_LOW:
             value = rules[L.R_LOW_POINTS]
-            if rules[L.R_LOW_RULE] == 1:
-                if (trumps_in >> np.uint64(trump * 13)) & U1:
-                    c = trump * 13
-            else:
-                best = 1000
-                m = trumps_in
-                while m:
-                    x = lowbit_index(m)
-                    m &= m - U1
-                    sx = _trump_strength(rules, x, left)
-                    if sx < best:
-                        best = sx
-                        c = x
+            if (trumps_in >> np.uint64(low_card)) & U1:
+                c = low_card
         elif slot == L.SLOT_LEFT:
             if left >= 0 and (in_play >> np.uint64(left)) & U1:
                 c = left
@@ -752,12 +774,9 @@ def play_hand(
                     value = rules[L.R_RANK_POINTS + 2 * i + 1]
         if c < 0:
             continue
-        b = _bit(c)
         t = iwork[IW_TRICK_OF + c]
         player = iwork[IW_PLAYER_OF + c]
-        holder = 0
-        while not work[W_DRAWN + holder] & b:
-            holder += 1
+        holder = player  # every card held after the draw is played by its holder
         team = _team(rules, winners[t])
         if slot == L.SLOT_LOW and rules[L.R_LOW_TO] == 1:
             team = _team(rules, player)

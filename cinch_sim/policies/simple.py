@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit
 
 from .. import layout as L
-from ..bits import popcount
+from ..bits import lowbit_index, popcount
 from ..signatures import POLICY_SIG
 from .common import (
     SUITS_BY_TIE,
@@ -34,14 +34,14 @@ def suit_score2(hand, s):
 @njit
 def best_suit(hand):
     """(suit, twice its score); ties go to the lowest suit in clubs<diamonds<hearts<spades."""
-    best = -1
-    best_score = -1
-    for i in range(4):
+    best = SUITS_BY_TIE[0]
+    best_score = suit_score2(hand, best)
+    for i in range(1, 4):  # selects, not branches: which suit wins is the deal's coin
         s = SUITS_BY_TIE[i]
         sc = suit_score2(hand, s)
-        if sc > best_score:
-            best_score = sc
-            best = s
+        better = sc > best_score
+        best = s if better else best
+        best_score = sc if better else best_score
     return best, best_score
 
 
@@ -49,18 +49,10 @@ def best_suit(hand):
 def simple_bid_core(obs, hand, legal):
     """W2's bid from what it reads (the kernel's fast path calls this directly)."""
     _, score2 = best_suit(hand)
-    if score2 >= 12:
-        b = min(obs[L.O_BID_MAX], score2 // 2)
-        if (legal >> np.uint64(b)) & U1:
-            return b
-    if legal & U1:
-        return 0
-    m = legal  # forced to bid: the lowest legal bid
-    b = 0
-    while not (m & U1):
-        m >>= U1
-        b += 1
-    return b
+    b = min(obs[L.O_BID_MAX], score2 // 2)
+    bids = score2 >= 12 and (legal >> np.uint64(b)) & U1
+    # otherwise pass, or (forced to bid) the lowest legal bid: bit 0 is the pass
+    return b if bids else lowbit_index(legal)
 
 
 @njit

@@ -58,41 +58,72 @@ IW_LEN = IW_BY_STRENGTH + 14
 
 
 @njit(inline="always")
-def _ask(fns, pids, kind, s, obs, hand, legal, params, scratch, rngs):
-    """Ask seat s's policy of one kind. Built-ins are called directly, the simple,
-    greedy and random ones through the core their public function wraps, with only
-    the arguments they read (passing an array costs seven machine words); any other
-    policy through its function pointer. Both paths run the same source, so they
-    give the same bits (tested)."""
-    ob = borrow(obs, 0, L.OBS_LEN)  # borrowed: no refcount traffic in the policy
+def _views(kind, s, obs, params, scratch, rngs):
+    """Seat s's borrowed views (memory.py: no refcount traffic in the policy)."""
+    ob = borrow(obs, 0, L.OBS_LEN)
     p = borrow(params, (kind * L.MAX_PLAYERS + s) * N_PARAMS, N_PARAMS)
     sc = borrow(scratch, s * N_SCRATCH, N_SCRATCH)
     r = borrow(rngs, s, 1)
-    pid = pids[kind * L.MAX_PLAYERS + s]
-    if kind == L.KIND_BID:
-        if pid == BI.SIMPLE_BID:
-            return simple_bid_core(ob, hand, legal)
-        if pid == BI.HEURISTIC_BID:
-            return heuristic_bid(ob, hand, legal, p, sc, r)
-    elif kind == L.KIND_TRUMP:
-        if pid == BI.SIMPLE_TRUMP:
-            return best_suit(hand)[0]
-        if pid == BI.HEURISTIC_TRUMP:
-            return heuristic_trump(ob, hand, legal, p, sc, r)
-    elif kind == L.KIND_DISCARD:
-        if pid == BI.RANDOM_DISCARD:
-            return random_discard(ob, hand, legal, p, sc, r)
-        if pid == BI.SIMPLE_DISCARD:
-            return simple_discard_core(ob, hand, legal)
-        if pid == BI.HEURISTIC_DISCARD:
-            return heuristic_discard(ob, hand, legal, p, sc, r)
-    else:
-        if pid == BI.GREEDY_PLAY:
-            return greedy_core(ob, legal)
-        if pid == BI.HEURISTIC_PLAY:
-            return heuristic_play(ob, hand, legal, p, sc, r)
+    return ob, p, sc, r
+
+
+# Asking seat s's policy of one kind. Built-ins are called directly, the simple,
+# greedy and random ones through the core their public function wraps, with only
+# the arguments they read (passing an array costs seven machine words); any other
+# policy through its function pointer. Both paths run the same source, so they
+# give the same bits (tested). One function per kind keeps each call site small,
+# which keeps the kernel's compile time down.
+
+
+@njit(inline="always")
+def _ask_bid(fns, pids, s, obs, hand, legal, params, scratch, rngs):
+    ob, p, sc, r = _views(L.KIND_BID, s, obs, params, scratch, rngs)
+    pid = pids[L.KIND_BID * L.MAX_PLAYERS + s]
+    if pid == BI.SIMPLE_BID:
+        return simple_bid_core(ob, hand, legal)
+    if pid == BI.HEURISTIC_BID:
+        return heuristic_bid(ob, hand, legal, p, sc, r)
     if pid == BI.RANDOM_CHOICE:
         return random_member(legal, r)  # random_choice's whole body
+    return fns[s](ob, hand, legal, p, sc, r)
+
+
+@njit(inline="always")
+def _ask_trump(fns, pids, s, obs, hand, legal, params, scratch, rngs):
+    ob, p, sc, r = _views(L.KIND_TRUMP, s, obs, params, scratch, rngs)
+    pid = pids[L.KIND_TRUMP * L.MAX_PLAYERS + s]
+    if pid == BI.SIMPLE_TRUMP:
+        return best_suit(hand)[0]
+    if pid == BI.HEURISTIC_TRUMP:
+        return heuristic_trump(ob, hand, legal, p, sc, r)
+    if pid == BI.RANDOM_CHOICE:
+        return random_member(legal, r)
+    return fns[s](ob, hand, legal, p, sc, r)
+
+
+@njit(inline="always")
+def _ask_discard(fns, pids, s, obs, hand, legal, params, scratch, rngs):
+    ob, p, sc, r = _views(L.KIND_DISCARD, s, obs, params, scratch, rngs)
+    pid = pids[L.KIND_DISCARD * L.MAX_PLAYERS + s]
+    if pid == BI.SIMPLE_DISCARD:
+        return simple_discard_core(ob, hand, legal)
+    if pid == BI.HEURISTIC_DISCARD:
+        return heuristic_discard(ob, hand, legal, p, sc, r)
+    if pid == BI.RANDOM_DISCARD:
+        return random_discard(ob, hand, legal, p, sc, r)
+    return fns[s](ob, hand, legal, p, sc, r)
+
+
+@njit(inline="always")
+def _ask_play(fns, pids, s, obs, hand, legal, params, scratch, rngs):
+    ob, p, sc, r = _views(L.KIND_PLAY, s, obs, params, scratch, rngs)
+    pid = pids[L.KIND_PLAY * L.MAX_PLAYERS + s]
+    if pid == BI.RANDOM_CHOICE:
+        return random_member(legal, r)
+    if pid == BI.GREEDY_PLAY:
+        return greedy_core(ob, legal)
+    if pid == BI.HEURISTIC_PLAY:
+        return heuristic_play(ob, hand, legal, p, sc, r)
     return fns[s](ob, hand, legal, p, sc, r)
 
 
@@ -138,15 +169,10 @@ def _fail(out, kind, seat, value):
 def _trump_features(dealt, trump, left, tmask):
     """(trumps held, pedro bits, A K Q J T bits) of a dealt hand."""
     ntr = popcount(dealt & tmask)
-    ped = 0
-    if (dealt >> np.uint64(trump * 13 + 3)) & U1:
-        ped |= 1
-    if left >= 0 and (dealt >> np.uint64(left)) & U1:
-        ped |= 2
-    hi = 0
-    for k in range(5):  # T J Q K A = ranks 8..12 -> bits 0..4
-        if (dealt >> np.uint64(trump * 13 + 8 + k)) & U1:
-            hi |= 1 << k
+    ped = np.int64((dealt >> np.uint64(trump * 13 + 3)) & U1)
+    if left >= 0:
+        ped |= np.int64((dealt >> np.uint64(left)) & U1) << 1
+    hi = np.int64((dealt >> np.uint64(trump * 13 + 8)) & np.uint64(31))  # T J Q K A
     return ntr, ped, hi
 
 
@@ -417,7 +443,7 @@ def play_hand(
             elif forced == 1:
                 b = bid_min
             else:
-                b = _ask(bid_pols, pids, 0, s, obs, hands[s], legal, params, scratch, rngs)
+                b = _ask_bid(bid_pols, pids, s, obs, hands[s], legal, params, scratch, rngs)
                 if b < 0 or b > 62 or not (legal >> np.uint64(b)) & U1:
                     _fail(out, L.KIND_BID, s, b)
                     return
@@ -473,8 +499,8 @@ def play_hand(
     if trump < 0:
         obs[L.O_PHASE] = L.PHASE_TRUMP
         obs[L.O_SEAT] = maker
-        trump = _ask(
-            trump_pols, pids, 1, maker, obs, hands[maker], np.uint64(15), params, scratch, rngs
+        trump = _ask_trump(
+            trump_pols, pids, maker, obs, hands[maker], np.uint64(15), params, scratch, rngs
         )
         if trump < 0 or trump > 3:
             _fail(out, L.KIND_TRUMP, maker, trump)
@@ -526,7 +552,9 @@ def play_hand(
             obs[L.O_SEAT] = s
             obs[L.O_MIN_KEEP] = min_keep
             obs[L.O_MAX_KEEP] = HS
-            keep = np.uint64(_ask(discard_pols, pids, 2, s, obs, h, legal, params, scratch, rngs))
+            keep = np.uint64(
+                _ask_discard(discard_pols, pids, s, obs, h, legal, params, scratch, rngs)
+            )
             if not _discard_ok(rules, h, keep, legal, tmask, min_keep, HS):
                 _fail(out, L.KIND_DISCARD, s, np.int64(keep))
                 return
@@ -594,7 +622,9 @@ def play_hand(
                 obs[L.O_MIN_KEEP] = HS
                 obs[L.O_MAX_KEEP] = HS
                 keep = np.uint64(
-                    _ask(discard_pols, pids, 2, robber, obs, cand, rob_legal, params, scratch, rngs)
+                    _ask_discard(
+                        discard_pols, pids, robber, obs, cand, rob_legal, params, scratch, rngs
+                    )
                 )
                 if (
                     keep & ~cand
@@ -658,6 +688,7 @@ def play_hand(
         trick = U0
         n_in = 0  # cards in the trick so far
         win_seat = -1
+        win_card = -1
         win_str = -1
         follow = U0  # non-trumps of the suit led
         test = U0  # a hand holding one of these must play from `allowed`
@@ -672,7 +703,7 @@ def play_hand(
             legal = h & allowed if h & test else h
             if legal & (legal - U1):
                 obs[L.O_SEAT] = s
-                c = _ask(play_pols, pids, 3, s, obs, h, legal, params, scratch, rngs)
+                c = _ask_play(play_pols, pids, s, obs, h, legal, params, scratch, rngs)
                 if c < 0 or c > 51 or not (legal >> np.uint64(c)) & U1:
                     _fail(out, L.KIND_PLAY, s, c)
                     return
@@ -698,10 +729,11 @@ def play_hand(
             trump_str = 100 + rules[left_slot if c == left else L.R_TRUMP_STRENGTH + rank]
             strength = trump_str if is_trump else (rank if follow & b else -1)
             better = strength > win_str
-            win_str = strength if better else win_str
+            win_str = max(strength, win_str)
             win_seat = s if better else win_seat
+            win_card = c if better else win_card
             obs[L.O_WIN_SEAT] = win_seat
-            obs[L.O_WIN_CARD] = c if better else obs[L.O_WIN_CARD]
+            obs[L.O_WIN_CARD] = win_card
             obs[L.O_TRICK_CARDS + k] = c
             n_in += 1
             obs[L.O_TRICK_COUNT] = n_in
@@ -750,41 +782,38 @@ def play_hand(
                 high_card = by_strength[highbit_index(key)]
             if rules[L.R_LOW_RULE] != 1:
                 low_card = by_strength[lowbit_index(key)]
-    for slot in range(L.N_POINT_SLOTS):
-        c = -1
-        value = 0
+    low_to_player = rules[L.R_LOW_TO] == 1
+    for slot in range(L.N_POINT_SLOTS):  # unrolled; branch-free on which cards are out
         if slot == L.SLOT_HIGH:
+            c = high_card
             value = rules[L.R_HIGH_POINTS]
-            if (trumps_in >> np.uint64(high_card)) & U1:
-                c = high_card
+            pool = trumps_in
         elif slot == L.SLOT_LOW:
+            c = low_card
             value = rules[L.R_LOW_POINTS]
-            if (trumps_in >> np.uint64(low_card)) & U1:
-                c = low_card
+            pool = trumps_in
         elif slot == L.SLOT_LEFT:
-            if left >= 0 and (in_play >> np.uint64(left)) & U1:
-                c = left
-                value = rules[L.R_LEFT_POINTS]
+            c = left
+            value = rules[L.R_LEFT_POINTS]
+            pool = in_play
         else:
             i = slot - L.SLOT_RANK0
-            if i < rules[L.R_N_RANK_POINTS]:
-                x = trump * 13 + rules[L.R_RANK_POINTS + 2 * i]
-                if (in_play >> np.uint64(x)) & U1:
-                    c = x
-                    value = rules[L.R_RANK_POINTS + 2 * i + 1]
-        if c < 0:
-            continue
-        t = iwork[IW_TRICK_OF + c]
-        player = iwork[IW_PLAYER_OF + c]
-        holder = player  # every card held after the draw is played by its holder
-        team = _team(rules, winners[t])
-        if slot == L.SLOT_LOW and rules[L.R_LOW_TO] == 1:
-            team = _team(rules, player)
-        out[L.H_SLOT_TEAM + slot] = team
-        out[L.H_SLOT_TRICK + slot] = t
-        out[L.H_SLOT_HOLDER + slot] = holder
-        out[L.H_SLOT_PLAYER + slot] = player
-        points[team] += value
+            if i >= rules[L.R_N_RANK_POINTS]:
+                continue
+            c = trump * 13 + rules[L.R_RANK_POINTS + 2 * i]
+            value = rules[L.R_RANK_POINTS + 2 * i + 1]
+            pool = in_play
+        cs = max(c, 0)
+        present = (c >= 0) & ((pool >> np.uint64(cs)) & U1 != U0)
+        t = iwork[IW_TRICK_OF + cs]  # stale (but in range) when the card is out of play
+        player = iwork[IW_PLAYER_OF + cs]
+        team = _team(rules, player if slot == L.SLOT_LOW and low_to_player else winners[t])
+        out[L.H_SLOT_TEAM + slot] = team if present else -1
+        out[L.H_SLOT_TRICK + slot] = t if present else -1
+        # every card held after the draw is played by its holder
+        out[L.H_SLOT_HOLDER + slot] = player if present else -1
+        out[L.H_SLOT_PLAYER + slot] = player if present else -1
+        points[team] += value if present else 0
 
     # ---- made or set, score change
     mteam = _team(rules, maker)

@@ -25,7 +25,7 @@ from .common import (
 )
 
 
-@njit
+@njit(inline="always")
 def pedros_in(mask, trump, left):
     m = bit(trump * 13 + 3)
     if left >= 0:
@@ -33,7 +33,7 @@ def pedros_in(mask, trump, left):
     return mask & m
 
 
-@njit
+@njit(inline="always")
 def greedy_core(obs, legal):
     """The W3 rule itself; the kernel's fast path calls it with only what it reads."""
     tm = trump_mask(obs)

@@ -697,7 +697,8 @@ def play_hand(
             trace[L.T_LEADER + n_tricks] = leader
         for k in range(P):
             s = _wrap(leader + k, P)
-            h = hands[s]
+            us = np.uint64(s)  # unsigned indices: numba adds no negative-index fix-up
+            h = hands[us]
             if h == U0:
                 continue
             legal = h & allowed if h & test else h
@@ -710,12 +711,14 @@ def play_hand(
             else:
                 c = lowbit_index(legal)
             b = _bit(c)
-            hands[s] = h ^ b
+            hands[us] = h ^ b
             trick |= b
             played |= b
-            played_by[s] |= b
-            iwork[IW_TRICK_OF + c] = n_tricks
-            iwork[IW_PLAYER_OF + c] = s
+            pb = played_by[us] | b
+            played_by[us] = pb
+            uc = np.uint64(c)
+            iwork[np.uint64(IW_TRICK_OF) + uc] = n_tricks
+            iwork[np.uint64(IW_PLAYER_OF) + uc] = s
             is_trump = (tmask & b) != U0
             rank = np.int64(np.uint64(c) % np.uint64(13))
             if k == 0:
@@ -726,7 +729,7 @@ def play_hand(
                 else:
                     allowed = follow if follow_strict else follow | tmask
                 obs[L.O_LED_CARD] = c
-            trump_str = 100 + rules[left_slot if c == left else L.R_TRUMP_STRENGTH + rank]
+            trump_str = 100 + rules[np.uint64(left_slot if c == left else L.R_TRUMP_STRENGTH + rank)]
             strength = trump_str if is_trump else (rank if follow & b else -1)
             better = strength > win_str
             win_str = max(strength, win_str)
@@ -739,8 +742,8 @@ def play_hand(
             obs[L.O_TRICK_COUNT] = n_in
             obs[L.O_TRICK_MASK] = np.int64(trick)
             obs[L.O_PLAYED] = np.int64(played)
-            obs[L.O_PLAYED_BY + s] = np.int64(played_by[s])
-            obs[L.O_CARDS_LEFT + s] -= 1
+            obs[np.uint64(L.O_PLAYED_BY) + us] = np.int64(pb)
+            obs[np.uint64(L.O_CARDS_LEFT) + us] -= 1
             if want_trace:
                 trace[L.T_PLAYS + n_tricks * L.MAX_PLAYERS + k] = c
         winners[n_tricks] = win_seat

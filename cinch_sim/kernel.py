@@ -54,7 +54,8 @@ IW_POINTS = IW_WINNERS + L.MAX_TRICKS  # points per team
 IW_TRICK_OF = IW_POINTS + L.MAX_TEAMS  # per card: the trick it was played in
 IW_PLAYER_OF = IW_TRICK_OF + 52  # per card: the seat that played it
 IW_BY_STRENGTH = IW_PLAYER_OF + 52  # 14: the trump of each strength (lowest first)
-IW_LEN = IW_BY_STRENGTH + 14
+IW_ORDER = IW_BY_STRENGTH + 14  # [leader * players + k]: the seat playing k-th
+IW_LEN = IW_ORDER + L.MAX_PLAYERS * L.MAX_PLAYERS
 
 
 @njit(inline="always")
@@ -673,6 +674,9 @@ def play_hand(
     played_by[:] = U0
     played = U0
     left_slot = L.R_TRUMP_STRENGTH + 13
+    for i in range(P):
+        for k in range(P):
+            iwork[IW_ORDER + i * P + k] = _wrap(i + k, P)
     while in_play & ~played:
         while hands[leader] == U0:
             leader = _wrap(leader + 1, P)
@@ -696,7 +700,9 @@ def play_hand(
         if want_trace:
             trace[L.T_LEADER + n_tricks] = leader
         for k in range(P):
-            s = _wrap(leader + k, P)
+            # the seat as a loaded value, not leader + k: LLVM then keeps one
+            # pointer per array rather than one per array and offset (spills)
+            s = iwork[np.uint64(IW_ORDER + leader * P + k)]
             us = np.uint64(s)  # unsigned indices: numba adds no negative-index fix-up
             h = hands[us]
             if h == U0:

@@ -735,7 +735,9 @@ def play_hand(
                 else:
                     allowed = follow if follow_strict else follow | tmask
                 obs[L.O_LED_CARD] = c
-            trump_str = 100 + rules[np.uint64(left_slot if c == left else L.R_TRUMP_STRENGTH + rank)]
+            trump_str = (
+                100 + rules[np.uint64(left_slot if c == left else L.R_TRUMP_STRENGTH + rank)]
+            )
             strength = trump_str if is_trump else (rank if follow & b else -1)
             better = strength > win_str
             win_str = max(strength, win_str)

@@ -10,7 +10,9 @@ One signature serves all four plug points::
 - ``legal``: uint64 mask of the legal choices: bids (bit 0 = pass, bit b = bid
   b), suits (bits 0..3), cards the player may discard, or cards he may play;
 - ``params``: float64[::1], the seat's own tunable parameters;
-- ``scratch``: int64[::1], the seat's memory, zeroed at the start of each hand;
+- ``scratch``: int64[::1], the seat's memory, zeroed at the start of each hand
+  (the kernel skips this for seats whose policies are all built-ins, which
+  never read it: a measured cost of the W2/W3 set-up);
 - ``rng``: uint64[::1], the seat's own random stream state (see ``rng.py``).
 
 It returns the bid (0 = pass), the suit, the mask of cards to keep, or the

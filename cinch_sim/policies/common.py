@@ -191,16 +191,28 @@ def keep_cards(key, trump, left):
     return m
 
 
+@njit(inline="always")
+def first_in_keep_order(trumps, k, trump, left):
+    """``top_trumps_by_keep_order``, inlined where it is called (the W2 discard)."""
+    return keep_cards(top_bits(keep_key(trumps, trump, left), k), trump, left)
+
+
 @njit
 def top_trumps_by_keep_order(trumps, k, trump, left):
     """The k trumps of ``trumps`` that come first in keep order (BENCHMARK.md):
     Right Pedro, Left Pedro, A, J, 10, K, Q, 9, 8, 7, 6, 4, 3, 2."""
-    return keep_cards(top_bits(keep_key(trumps, trump, left), k), trump, left)
+    return first_in_keep_order(trumps, k, trump, left)
 
 
 @njit
 def top_by_strength(mask, k, tmask, left):
     """The k strongest cards of mask."""
+    return strongest_k(mask, k, tmask, left)
+
+
+@njit(inline="always")
+def strongest_k(mask, k, tmask, left):
+    """``top_by_strength``, inlined where it is called (the W2 discard)."""
     tr = mask & tmask
     nt = popcount(tr)
     if tr and k < nt:

@@ -13,10 +13,10 @@ from ..signatures import POLICY_SIG
 from .common import (
     SUITS_BY_TIE,
     U1,
+    first_in_keep_order,
     has,
+    strongest_k,
     suit_mask,
-    top_by_strength,
-    top_trumps_by_keep_order,
     trump_mask,
 )
 
@@ -66,21 +66,21 @@ def simple_discard_core(obs, hand, legal):
     trumps = hand & tm
     if obs[L.O_PHASE] == L.PHASE_ROB:
         must = hand & ~legal  # point trumps under excess_trump_discard=non_point_only
-        keep = must | top_trumps_by_keep_order(trumps & legal, hs - popcount(must), trump, left)
+        keep = must | first_in_keep_order(trumps & legal, hs - popcount(must), trump, left)
         n = popcount(keep)
         if n < hs:
-            keep |= top_by_strength(hand & ~tm, hs - n, tm, left)
+            keep |= strongest_k(hand & ~tm, hs - n, tm, left)
         return np.int64(keep)
     must = hand & ~legal
     if popcount(trumps) > hs:
-        keep = (must & tm) | top_trumps_by_keep_order(
+        keep = (must & tm) | first_in_keep_order(
             trumps & legal, hs - popcount(must & tm), trump, left
         )
         return np.int64(keep)
     keep = trumps
     short = obs[L.O_MIN_KEEP] - popcount(keep)
     if short > 0:
-        keep |= top_by_strength(hand & ~tm, short, tm, left)
+        keep |= strongest_k(hand & ~tm, short, tm, left)
     return np.int64(keep)
 
 

@@ -86,18 +86,18 @@ def hands_workload(play: str):
     def run() -> int:
         out, _ = run_chunk(RULES, policies, 1, counter[0], BATCH, DEALER)
         counter[0] += BATCH
-        bid = out[:, L.H_BID]
-        made = out[:, L.H_MADE] == 1
-        tally["made"] += np.bincount(bid[made], minlength=15)
-        tally["set"] += np.bincount(bid[~made], minlength=15)
+        # one pass per count (bincount of a combined code): the tally is serial
+        # Python work between parallel kernel calls, so it must stay small
+        bid = out[:, L.H_BID].astype(np.int64)
+        made_set = np.bincount(2 * bid + (out[:, L.H_MADE] == 1), minlength=30)
+        tally["made"] += made_set[1::2]
+        tally["set"] += made_set[0::2]
+        mteam = out[:, L.H_MAKER] % 2
         for i, slot in enumerate((L.SLOT_RANK0 + 2, L.SLOT_LEFT)):
             team = out[:, L.H_SLOT_TEAM + slot]
-            mteam = out[:, L.H_MAKER] % 2
-            tally["pedro"][i] += [
-                np.sum(team == mteam),
-                np.sum((team >= 0) & (team != mteam)),
-                np.sum(team < 0),
-            ]
+            # 0: the bidding side, 1: the defenders, 2: not in play
+            code = (team != mteam).astype(np.int64) + (team < 0)
+            tally["pedro"][i] += np.bincount(code, minlength=3)
         tally["hands"] += BATCH
         return BATCH
 

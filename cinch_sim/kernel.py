@@ -16,7 +16,7 @@ from numba import njit, prange, types
 from . import layout as L
 from .bits import highbit_index, lowbit_index, popcount
 from .cache import refresh
-from .memory import borrow
+from .memory import NO_REFCOUNT, borrow
 from .policies import builtin_ids as BI
 from .policies.common import random_member
 from .policies.greedy import greedy_core
@@ -304,7 +304,7 @@ def _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want
     return pos, n
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def play_hand(
     rules,
     setup,

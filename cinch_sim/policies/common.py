@@ -9,6 +9,7 @@ from numba import njit
 
 from .. import layout as L
 from ..bits import deposit, extract, highbit_index, lowbit_index, nth_set_bit, popcount
+from ..memory import NO_REFCOUNT
 from ..rng import below
 
 U0 = np.uint64(0)
@@ -227,7 +228,7 @@ def random_member(mask, rng):
     return nth_set_bit(mask, below(rng, popcount(mask)))
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def random_subset(mask, k, rng):
     """A uniformly chosen k-element subset of mask's bits."""
     out = U0
@@ -249,7 +250,7 @@ def binom(n, k):
     return r
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def keep_count_bounds(obs, hand, legal):
     """(must keep mask, lowest, highest number of optional cards kept) for a drawer.
 

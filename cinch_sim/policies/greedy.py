@@ -9,6 +9,7 @@ import numpy as np
 from numba import njit
 
 from .. import layout as L
+from ..memory import NO_REFCOUNT
 from ..signatures import POLICY_SIG
 from .common import (
     U0,
@@ -69,6 +70,6 @@ def greedy_core(obs, legal):
     return weakest(ped, tm, left)
 
 
-@njit(POLICY_SIG, cache=True)
+@njit(POLICY_SIG, cache=True, **NO_REFCOUNT)
 def greedy_play(obs, hand, legal, params, scratch, rng):
     return greedy_core(obs, legal)

@@ -26,6 +26,7 @@ from numba import njit
 
 from .. import layout as L
 from ..bits import lowbit_index, popcount
+from ..memory import NO_REFCOUNT
 from ..signatures import POLICY_SIG
 from .common import (
     U0,
@@ -91,7 +92,7 @@ DEFAULT_PARAMS = {
 }
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def suit_estimate(hand, s, params):
     """Expected points of the side if suit s were trump (the linear hand model)."""
     left = (s ^ 1) * 13 + 3
@@ -110,7 +111,7 @@ def suit_estimate(hand, s, params):
     return e
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def best_estimate(hand, params):
     best = -1
     best_e = -1e9
@@ -122,7 +123,7 @@ def best_estimate(hand, params):
     return best, best_e
 
 
-@njit(POLICY_SIG, cache=True)
+@njit(POLICY_SIG, cache=True, **NO_REFCOUNT)
 def heuristic_bid(obs, hand, legal, params, scratch, rng):
     _, e = best_estimate(hand, params)
     seat = obs[L.O_SEAT]
@@ -153,13 +154,13 @@ def heuristic_bid(obs, hand, legal, params, scratch, rng):
     return lowbit_index(legal)  # forced: the lowest legal bid
 
 
-@njit(POLICY_SIG, cache=True)
+@njit(POLICY_SIG, cache=True, **NO_REFCOUNT)
 def heuristic_trump(obs, hand, legal, params, scratch, rng):
     s, _ = best_estimate(hand, params)
     return s
 
 
-@njit(POLICY_SIG, cache=True)
+@njit(POLICY_SIG, cache=True, **NO_REFCOUNT)
 def heuristic_discard(obs, hand, legal, params, scratch, rng):
     tm = trump_mask(obs)
     trump = obs[L.O_TRUMP]
@@ -277,7 +278,7 @@ def _sure_winner(mask, top_unseen, tm, left):
     return -1
 
 
-@njit(POLICY_SIG, cache=True)
+@njit(POLICY_SIG, cache=True, **NO_REFCOUNT)
 def heuristic_play(obs, hand, legal, params, scratch, rng):
     tm = trump_mask(obs)
     trump = obs[L.O_TRUMP]

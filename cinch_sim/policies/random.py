@@ -17,18 +17,19 @@ from numba import njit
 
 from .. import layout as L
 from ..bits import popcount
+from ..memory import NO_REFCOUNT
 from ..rng import uniform
 from ..signatures import POLICY_SIG
 from .common import binom, keep_count_bounds, random_member, random_subset, trump_mask
 
 
-@njit(POLICY_SIG, cache=True)
+@njit(POLICY_SIG, cache=True, **NO_REFCOUNT)
 def random_choice(obs, hand, legal, params, scratch, rng):
     """Bid, trump or play: one legal option, uniformly."""
     return random_member(legal, rng)
 
 
-@njit(POLICY_SIG, cache=True)
+@njit(POLICY_SIG, cache=True, **NO_REFCOUNT)
 def random_discard(obs, hand, legal, params, scratch, rng):
     tm = trump_mask(obs)
     hs = obs[L.O_MAX_KEEP]

@@ -9,6 +9,7 @@ from numba import njit
 
 from .. import layout as L
 from ..bits import lowbit_index, popcount
+from ..memory import NO_REFCOUNT
 from ..signatures import POLICY_SIG
 from .common import (
     SUITS_BY_TIE,
@@ -45,7 +46,7 @@ def best_suit(hand):
     return best, best_score
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def simple_bid_core(obs, hand, legal):
     """W2's bid from what it reads (the kernel's fast path calls this directly)."""
     _, score2 = best_suit(hand)
@@ -55,7 +56,7 @@ def simple_bid_core(obs, hand, legal):
     return b if bids else lowbit_index(legal)
 
 
-@njit
+@njit(**NO_REFCOUNT)
 def simple_discard_core(obs, hand, legal):
     """Drawers keep only trumps (first six in keep order); the robber keeps trumps
     first in keep order, then the strongest non-trumps."""
@@ -84,17 +85,17 @@ def simple_discard_core(obs, hand, legal):
     return np.int64(keep)
 
 
-@njit(POLICY_SIG, cache=True)
+@njit(POLICY_SIG, cache=True, **NO_REFCOUNT)
 def simple_bid(obs, hand, legal, params, scratch, rng):
     return simple_bid_core(obs, hand, legal)
 
 
-@njit(POLICY_SIG, cache=True)
+@njit(POLICY_SIG, cache=True, **NO_REFCOUNT)
 def simple_trump(obs, hand, legal, params, scratch, rng):
     s, _ = best_suit(hand)
     return s
 
 
-@njit(POLICY_SIG, cache=True)
+@njit(POLICY_SIG, cache=True, **NO_REFCOUNT)
 def simple_discard(obs, hand, legal, params, scratch, rng):
     return simple_discard_core(obs, hand, legal)

@@ -656,8 +656,8 @@ def play_hand(
     out[L.H_MAKER_PEDROS9] = ped
     out[L.H_MAKER_HIGH9] = hi
     out[L.H_MAKER_TRUMPS6] = popcount(hands[maker] & tmask)
-    if rules[L.R_PARTNERSHIPS] == 1 and P % 2 == 0:
-        partner = (maker + P // 2) % P if P == 4 else (maker + 2) % P
+    if rules[L.R_PARTNERSHIPS] == 1 and P & 1 == 0:  # no divisions: P is data
+        partner = _wrap(maker + (P >> 1), P) if P == 4 else _wrap(maker + 2, P)
         ntr, ped, hi = _trump_features(work[W_DEALT + partner], trump, left, tmask)
         out[L.H_PARTNER_TRUMPS9] = ntr
         out[L.H_PARTNER_PEDROS9] = ped

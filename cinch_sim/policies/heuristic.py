@@ -285,7 +285,7 @@ def heuristic_play(obs, hand, legal, params, scratch, rng):
     left = obs[L.O_LEFT_CARD]
     seat = obs[L.O_SEAT]
     players = obs[L.O_PLAYERS]
-    partner = (seat + 2) % players if obs[L.O_PARTNERSHIPS] == 1 and players == 4 else -1
+    partner = (seat + 2) & 3 if obs[L.O_PARTNERSHIPS] == 1 and players == 4 else -1
     played = np.uint64(obs[L.O_PLAYED])
     unseen_trumps = tm & ~played & ~hand & ~np.uint64(obs[L.O_DEAD_UP])
     strongest_unseen = strongest(unseen_trumps, tm, left)
@@ -317,7 +317,8 @@ def heuristic_play(obs, hand, legal, params, scratch, rng):
     # cards still to play after me in this trick
     to_play = 0
     for k in range(1, players):
-        s2 = (seat + k) % players
+        s2 = seat + k  # (seat + k) mod players, without a division
+        s2 = s2 - players if s2 >= players else s2
         if s2 == obs[L.O_LEADER]:
             break
         if obs[L.O_CARDS_LEFT + s2] > 0:

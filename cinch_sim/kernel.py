@@ -43,8 +43,7 @@ POLICIES = types.UniTuple(POLICY_TYPE, L.MAX_PLAYERS)
 # Per-block workspaces (allocated once per block, never per hand).
 W_FIXED = 0  # uint64 work: fixed cards still to place, per seat
 W_DEALT = L.MAX_PLAYERS  # dealt hands
-W_DRAWN = 2 * L.MAX_PLAYERS  # hands after the draw
-W_PLAYED_BY = 3 * L.MAX_PLAYERS  # cards each seat played
+W_PLAYED_BY = 2 * L.MAX_PLAYERS  # cards each seat played
 W_STOCK = W_PLAYED_BY + L.MAX_PLAYERS  # 53: the first i stock cards, as one mask
 W_LEN = W_STOCK + 53
 IW_NEED = 0  # int64 work: cards each drawer asks for
@@ -261,7 +260,6 @@ def _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want
                 deck[i] = deck[j]
                 deck[j] = tmp
                 i -= 1
-        rngs[L.MAX_PLAYERS] = state
     for s in range(P):
         hands[s] = U0
     eldest = _wrap(dealer + 1, P)
@@ -649,7 +647,6 @@ def play_hand(
     in_play = U0
     for s in range(P):
         in_play |= hands[s]
-        work[W_DRAWN + s] = hands[s]  # hands after the draw
         obs[L.O_CARDS_LEFT + s] = popcount(hands[s])
     ntr, ped, hi = _trump_features(work[W_DEALT + maker], trump, left, tmask)
     out[L.H_MAKER_TRUMPS9] = ntr
@@ -850,7 +847,7 @@ def _block_buffers():
     return (
         np.zeros(L.OBS_LEN, np.int64),  # obs
         np.zeros(L.MAX_PLAYERS * N_SCRATCH, np.int64),  # scratch
-        np.zeros(L.MAX_PLAYERS + 1, np.uint64),  # rngs (the last: the deal's stream)
+        np.zeros(L.MAX_PLAYERS + 1, np.uint64),  # rngs (the last: a game's cut)
         np.zeros(52, np.int64),  # deck
         np.zeros(L.MAX_PLAYERS, np.uint64),  # hands
         np.zeros(W_LEN, np.uint64),  # work

@@ -857,6 +857,22 @@ def _block_buffers():
     )
 
 
+@njit(inline="always")
+def _play_borrowed(
+    rules, setup, seed, hidx, dealer, pols, pids, flat_params, bufs, game_hand, out, tr, want_trace
+):
+    """play_hand on one block's buffers, every array borrowed (memory.py): the one
+    place both batch kernels call it from."""
+    obs, scratch, rngs, deck, hands, work, iwork, scores = bufs
+    bid_p, trump_p, disc_p, play_p = pols
+    play_hand(
+        _b(rules), _b(setup), seed, hidx, dealer,
+        bid_p, trump_p, disc_p, play_p, _b(pids), _b(flat_params),
+        _b(obs), _b(scratch), _b(rngs), _b(deck), _b(hands), _b(work), _b(iwork), _b(scores),
+        game_hand, _b(out), _b(tr), want_trace,
+    )  # fmt: skip
+
+
 SIMULATE_SIG = types.void(
     types.int64[::1],  # rules
     types.int64[::1],  # setup
@@ -899,35 +915,22 @@ def simulate_hands(
     flat_trace = trace.reshape(-1)
     for blk in prange(n_blocks):
         obs, scratch, rngs, deck, hands, work, iwork, scores, dummy = _block_buffers()
+        bufs = (obs, scratch, rngs, deck, hands, work, iwork, scores)
+        pols = (
+            bid_p,
+            trump_p,
+            disc_p,
+            play_p,
+        )  # built in the loop: a parfor takes no tuple of tuples
         lo = blk * BLOCK
         hi = min(n_hands, lo + BLOCK)
         for i in range(lo, hi):
             tr = borrow(flat_trace, i * L.T_LEN, L.T_LEN) if want_trace else _b(dummy)
-            play_hand(
-                _b(rules),
-                _b(setup),
-                seed,
-                offset + i,
-                dealer,
-                bid_p,
-                trump_p,
-                disc_p,
-                play_p,
-                _b(pids),
-                _b(flat_params),
-                _b(obs),
-                _b(scratch),
-                _b(rngs),
-                _b(deck),
-                _b(hands),
-                _b(work),
-                _b(iwork),
-                _b(scores),
-                0,
-                borrow(flat_out, i * L.H_LEN, L.H_LEN),
-                tr,
-                want_trace,
-            )
+            out_row = borrow(flat_out, i * L.H_LEN, L.H_LEN)
+            _play_borrowed(
+                rules, setup, seed, offset + i, dealer, pols, pids, flat_params,
+                bufs, 0, out_row, tr, want_trace,
+            )  # fmt: skip
 
 
 DEAL_SIG = types.void(
@@ -1002,6 +1005,13 @@ def play_games(
     flat_params = params.reshape(-1)
     for g in prange(n_games):
         obs, scratch, rngs, deck, hands, work, iwork, scores, dummy = _block_buffers()
+        bufs = (obs, scratch, rngs, deck, hands, work, iwork, scores)
+        pols = (
+            bid_p,
+            trump_p,
+            disc_p,
+            play_p,
+        )  # built in the loop: a parfor takes no tuple of tuples
         gidx = offset + g
         row = games[g]
         row[:] = 0
@@ -1017,31 +1027,10 @@ def play_games(
         for h in range(max_hands):
             out = hand_rows[g, h]
             tr = trace[g, h] if want_trace else dummy
-            play_hand(
-                _b(rules),
-                _b(setup),
-                seed,
-                gidx * stride + h,
-                dealer,
-                bid_p,
-                trump_p,
-                disc_p,
-                play_p,
-                _b(pids),
-                _b(flat_params),
-                _b(obs),
-                _b(scratch),
-                _b(rngs),
-                _b(deck),
-                _b(hands),
-                _b(work),
-                _b(iwork),
-                _b(scores),
-                h,
-                _b(out),
-                _b(tr),
-                want_trace,
-            )
+            _play_borrowed(
+                rules, setup, seed, gidx * stride + h, dealer, pols, pids, flat_params,
+                bufs, h, out, tr, want_trace,
+            )  # fmt: skip
             row[L.G_N_HANDS] = h + 1
             if out[L.H_ERROR] != 0:
                 break

@@ -205,12 +205,6 @@ def top_trumps_by_keep_order(trumps, k, trump, left):
     return first_in_keep_order(trumps, k, trump, left)
 
 
-@njit
-def top_by_strength(mask, k, tmask, left):
-    """The k strongest cards of mask."""
-    return strongest_k(mask, k, tmask, left)
-
-
 @njit(inline="always")
 def strongest_k(mask, k, tmask, left):
     """``top_by_strength``, inlined where it is called (the W2 discard)."""
@@ -220,6 +214,12 @@ def strongest_k(mask, k, tmask, left):
         base = trump_base(tmask, left)
         return trump_cards(top_bits(trump_key(tr, base, left), k), base, left)
     return tr | plain_cards(top_bits(plain_key(mask & ~tmask), k - nt))
+
+
+@njit
+def top_by_strength(mask, k, tmask, left):
+    """The k strongest cards of mask."""
+    return strongest_k(mask, k, tmask, left)
 
 
 @njit(inline="always")

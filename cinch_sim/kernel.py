@@ -667,8 +667,6 @@ def play_hand(
     n_tricks = 0
     obs[L.O_PHASE] = L.PHASE_PLAY
     winners = borrow(iwork, IW_WINNERS, L.MAX_TRICKS)
-    played_by = borrow(work, W_PLAYED_BY, L.MAX_PLAYERS)
-    played_by[:] = U0
     played = U0
     left_slot = L.R_TRUMP_STRENGTH + 13
     for i in range(P):
@@ -677,13 +675,6 @@ def play_hand(
     while in_play & ~played:
         while hands[leader] == U0:
             leader = _wrap(leader + 1, P)
-        obs[L.O_TRICK] = n_tricks
-        obs[L.O_LEADER] = leader
-        obs[L.O_TRICK_COUNT] = 0
-        obs[L.O_WIN_SEAT] = -1
-        obs[L.O_WIN_CARD] = -1
-        obs[L.O_LED_CARD] = -1
-        obs[L.O_TRICK_MASK] = 0
         for k in range(L.MAX_PLAYERS):
             obs[L.O_TRICK_CARDS + k] = -1
         trick = U0
@@ -691,6 +682,7 @@ def play_hand(
         win_seat = -1
         win_card = -1
         win_str = -1
+        led = -1
         follow = U0  # non-trumps of the suit led
         test = U0  # a hand holding one of these must play from `allowed`
         allowed = U0
@@ -706,7 +698,16 @@ def play_hand(
                 continue
             legal = h & allowed if h & test else h
             if legal & (legal - U1):
+                # the trick's public state, written only when a policy will read it
                 obs[L.O_SEAT] = s
+                obs[L.O_TRICK] = n_tricks
+                obs[L.O_LEADER] = leader
+                obs[L.O_TRICK_COUNT] = n_in
+                obs[L.O_WIN_SEAT] = win_seat
+                obs[L.O_WIN_CARD] = win_card
+                obs[L.O_LED_CARD] = led
+                obs[L.O_TRICK_MASK] = np.int64(trick)
+                obs[L.O_PLAYED] = np.int64(played)
                 c = _ask_play(play_pols, pids, s, obs, h, legal, params, scratch, rngs)
                 if c < 0 or c > 51 or not (legal >> np.uint64(c)) & U1:
                     _fail(out, L.KIND_PLAY, s, c)
@@ -717,8 +718,6 @@ def play_hand(
             hands[us] = h ^ b
             trick |= b
             played |= b
-            pb = played_by[us] | b
-            played_by[us] = pb
             uc = np.uint64(c)
             iwork[np.uint64(IW_TRICK_OF) + uc] = n_tricks
             iwork[np.uint64(IW_PLAYER_OF) + uc] = s
@@ -731,7 +730,7 @@ def play_hand(
                     allowed = tmask
                 else:
                     allowed = follow if follow_strict else follow | tmask
-                obs[L.O_LED_CARD] = c
+                led = c
             trump_str = (
                 100 + rules[np.uint64(left_slot if c == left else L.R_TRUMP_STRENGTH + rank)]
             )
@@ -740,14 +739,9 @@ def play_hand(
             win_str = max(strength, win_str)
             win_seat = s if better else win_seat
             win_card = c if better else win_card
-            obs[L.O_WIN_SEAT] = win_seat
-            obs[L.O_WIN_CARD] = win_card
             obs[L.O_TRICK_CARDS + k] = c
             n_in += 1
-            obs[L.O_TRICK_COUNT] = n_in
-            obs[L.O_TRICK_MASK] = np.int64(trick)
-            obs[L.O_PLAYED] = np.int64(played)
-            obs[np.uint64(L.O_PLAYED_BY) + us] = np.int64(pb)
+            obs[np.uint64(L.O_PLAYED_BY) + us] |= np.int64(b)
             obs[np.uint64(L.O_CARDS_LEFT) + us] -= 1
             if want_trace:
                 trace[L.T_PLAYS + n_tricks * L.MAX_PLAYERS + k] = c

@@ -333,7 +333,8 @@ def play_hand(
     D = rules[L.R_CARDS_DEALT]
     HS = rules[L.R_HAND_SIZE]
     T = rules[L.R_TEAMS]
-    out[:] = 0
+    for i in range(L.H_LEN):  # constant lengths: stores in line, not a memset call
+        out[i] = 0
     for s in range(L.MAX_PLAYERS):
         out[L.H_BIDS + s] = -2
     for k in range(L.N_POINT_SLOTS):
@@ -351,7 +352,8 @@ def play_hand(
             trace[L.T_DISCARD + s] = 0
 
     # ---- observation and per-seat state
-    obs[:] = 0
+    for i in range(L.OBS_LEN):
+        obs[i] = 0
     obs[L.O_DEALER] = dealer
     obs[L.O_PLAYERS] = P
     obs[L.O_HAND_SIZE] = HS
@@ -534,7 +536,8 @@ def play_hand(
         face_up = ALL52 if rules[L.R_FACE_UP] == 1 else tmask
         requested = 0
         need = borrow(iwork, IW_NEED, L.MAX_PLAYERS)
-        need[:] = 0
+        for s in range(L.MAX_PLAYERS):
+            need[s] = 0
         for j in range(P):
             s = _wrap(eldest + j, P)
             if s == robber:
@@ -765,7 +768,8 @@ def play_hand(
 
     # ---- points: each point slot to the side capturing (or playing) its card
     points = borrow(iwork, IW_POINTS, L.MAX_TEAMS)
-    points[:] = 0
+    for t in range(L.MAX_TEAMS):
+        points[t] = 0
     trumps_in = in_play & tmask
     high_card = trump * 13 + 12  # ace_only
     low_card = trump * 13  # deuce_only

@@ -9,7 +9,6 @@ import click
 from .options import (
     friendly,
     policy_options_with,
-    resolve_policy_specs,
     rules_option,
     run_options,
 )
@@ -61,7 +60,7 @@ from .options import (
 )
 @run_options
 @rules_option
-@policy_options_with({"bid": "traditional"})
+@policy_options_with({"bid": "traditional"})  # read earlier bids as people bid
 @click.option(
     "--format",
     "fmt",
@@ -90,10 +89,7 @@ def advise(
     seed,
     threads,
     rules,
-    bid_policy,
-    trump_policy,
-    discard_policy,
-    play_policy,
+    policies,
     fmt,
     plot,
 ):
@@ -111,14 +107,6 @@ def advise(
     from ..advisor import AdvisorError
     from ..advisor import advise as run_advice
 
-    specs = resolve_policy_specs(
-        rules.players,
-        {"bid": "traditional"},  # read the bids made before you as people bid
-        bid=bid_policy,
-        trump=trump_policy,
-        discard=discard_policy,
-        play=play_policy,
-    )
     try:
         adv = run_advice(
             hand,
@@ -133,7 +121,7 @@ def advise(
             seed=seed,
             threads=threads,
             contract_aware=True if per_contract else None,
-            **specs,
+            **policies,
         )
     except AdvisorError as e:
         raise click.ClickException(str(e)) from None

@@ -15,6 +15,7 @@ POLICY_HELP = (
     "{kind} policy: a built-in ({names}), module:function or file.py:function; "
     "for all seats, or SEAT=POLICY (repeatable)."
 )
+KINDS = ("bid", "trump", "discard", "play")
 BUILTIN_NAMES = {
     "bid": "heuristic, traditional, simple, random",
     "trump": "heuristic, simple, random",
@@ -44,20 +45,33 @@ def rules_option(f: Callable) -> Callable:
 
 
 def policy_options_with(defaults: dict[str, str]) -> Callable[[Callable], Callable]:
-    """--bid-policy ... --play-policy, with the command's defaults in the help."""
+    """--bid-policy ... --play-policy, with the command's defaults in the help.
+
+    The command gets them resolved, as one ``policies`` argument (per kind, one
+    spec per seat: what the API takes as keywords), so no command repeats the
+    parsing. Put it below ``rules_option``: resolving needs the player count.
+    """
 
     def decorate(f: Callable) -> Callable:
-        for kind in reversed(("bid", "trump", "discard", "play")):
+        @functools.wraps(f)
+        def resolved(*args: Any, **kwargs: Any) -> Any:
+            items = {kind: kwargs.pop(f"{kind}_policy") for kind in KINDS}
+            with user_errors():
+                policies = resolve_policy_specs(kwargs["rules"].players, defaults, **items)
+            return f(*args, policies=policies, **kwargs)
+
+        g: Callable = resolved
+        for kind in reversed(KINDS):
             default = defaults.get(kind, "heuristic")
-            f = click.option(
+            g = click.option(
                 f"--{kind}-policy",
                 f"{kind}_policy",
                 multiple=True,
                 metavar="SPEC",
                 help=POLICY_HELP.format(kind=kind.capitalize(), names=BUILTIN_NAMES[kind])
                 + f" [default: {default}]",
-            )(f)
-        return f
+            )(g)
+        return g
 
     return decorate
 

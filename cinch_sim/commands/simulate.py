@@ -12,7 +12,6 @@ from .options import (
     friendly,
     output_options,
     policy_options,
-    resolve_policy_specs,
     rules_option,
     run_options,
 )
@@ -38,10 +37,7 @@ def simulate(
     threads,
     dealer,
     rules,
-    bid_policy,
-    trump_policy,
-    discard_policy,
-    play_policy,
+    policies,
     records,
     fmt,
     out,
@@ -56,13 +52,6 @@ def simulate(
     from ..engine import seat_name
     from ..outputs import atomic_write_text, prepare_out_dir, write_run_json
 
-    specs = resolve_policy_specs(
-        rules.players,
-        bid=bid_policy,
-        trump=trump_policy,
-        discard=discard_policy,
-        play=play_policy,
-    )
     out_dir = prepare_out_dir(out, force) if out else None
     writer = None
     if records:
@@ -80,7 +69,7 @@ def simulate(
             progress=bar,
             on_chunk=writer.write_chunk if writer else None,
             trace=writer is not None,
-            **specs,
+            **policies,
         )
     except BaseException:
         if writer is not None:

@@ -12,7 +12,6 @@ from .options import (
     friendly,
     output_options,
     policy_options,
-    resolve_policy_specs,
     rules_option,
     run_options,
 )
@@ -75,10 +74,7 @@ def stats(
     threads,
     dealer,
     rules,
-    bid_policy,
-    trump_policy,
-    discard_policy,
-    play_policy,
+    policies,
     by,
     only,
     min_hands,
@@ -114,13 +110,6 @@ def stats(
         from ..handdata import require_pyarrow
 
         require_pyarrow()
-    specs = resolve_policy_specs(
-        rules.players,
-        bid=bid_policy,
-        trump=trump_policy,
-        discard=discard_policy,
-        play=play_policy,
-    )
     from ..analysis import analyse
     from ..outputs import atomic_write_text, prepare_out_dir, write_run_json
 
@@ -137,7 +126,7 @@ def stats(
             min_hands=min_hands,
             progress=bar,
             hand_data=out_dir / "hands.parquet" if hand_data else None,
-            **specs,
+            **policies,
         )
     finally:
         bar.close()

@@ -341,27 +341,13 @@ def analyse(
     whatever ``threads`` and ``chunk`` are; Ctrl-C between chunks stops the
     run and keeps what was finished (``interrupted``).
     """
-    from . import __version__
-    from .api import resolve_rules
-    from .engine import PolicySet, iter_chunks
+    from .api import prepare_run
+    from .engine import iter_chunks
 
     by = check_features(by)
     if min_hands < 1:
         raise AnalysisError(f"min_hands must be at least 1, got {min_hands}")
-    r = resolve_rules(rules)
-    if not 0 <= dealer < r.players:
-        raise ValueError(f"dealer must be a seat 0..{r.players - 1}, got {dealer}")
-    if hands < 0:
-        raise ValueError(f"hands must be non-negative, got {hands}")
-    policies = PolicySet.from_specs(r.players, bid, trump, discard, play)
-    settings = {
-        "version": __version__,
-        "hands": hands,
-        "seed": seed,
-        "dealer": dealer,
-        "rules": r.describe(),
-        "policies": policies.describe(),
-    }
+    r, policies, settings = prepare_run(hands, seed, rules, dealer, bid, trump, discard, play)
     writer = None
     if hand_data is not None:
         from .handdata import HandDataWriter

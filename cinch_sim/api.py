@@ -27,6 +27,35 @@ def resolve_rules(rules: Rules | dict[str, Any] | None) -> Rules:
     return make_rules(options=dict(rules))
 
 
+def prepare_run(
+    hands: int,
+    seed: int,
+    rules: Rules | dict[str, Any] | None,
+    dealer: int,
+    bid: PolicySpec,
+    trump: PolicySpec,
+    discard: PolicySpec,
+    play: PolicySpec,
+) -> tuple[Rules, PolicySet, dict[str, Any]]:
+    """Checked rules and policies, and the settings every output records, for a
+    run of independent hands (``simulate`` and ``analyse`` share it)."""
+    r = resolve_rules(rules)
+    if not 0 <= dealer < r.players:
+        raise ValueError(f"dealer must be a seat 0..{r.players - 1}, got {dealer}")
+    if hands < 0:
+        raise ValueError(f"hands must be non-negative, got {hands}")
+    policies = PolicySet.from_specs(r.players, bid, trump, discard, play)
+    settings = {
+        "version": __version__,
+        "hands": hands,
+        "seed": seed,
+        "dealer": dealer,
+        "rules": r.describe(),
+        "policies": policies.describe(),
+    }
+    return r, policies, settings
+
+
 @dataclass
 class Simulation:
     """What a simulation run produced: the tally and every setting that made it."""
@@ -81,20 +110,7 @@ def simulate(
     (``interrupted`` is then true). ``on_chunk(rows, trace)`` sees every chunk,
     e.g. to stream records.
     """
-    r = resolve_rules(rules)
-    if not 0 <= dealer < r.players:
-        raise ValueError(f"dealer must be a seat 0..{r.players - 1}, got {dealer}")
-    if hands < 0:
-        raise ValueError(f"hands must be non-negative, got {hands}")
-    policies = PolicySet.from_specs(r.players, bid, trump, discard, play)
-    settings = {
-        "version": __version__,
-        "hands": hands,
-        "seed": seed,
-        "dealer": dealer,
-        "rules": r.describe(),
-        "policies": policies.describe(),
-    }
+    r, policies, settings = prepare_run(hands, seed, rules, dealer, bid, trump, discard, play)
     tally = Tally(r.teams)
     start = time.perf_counter()
     interrupted = False

@@ -260,7 +260,7 @@ def _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want
                 deck[i] = deck[j]
                 deck[j] = tmp
                 i -= 1
-    for s in range(P):
+    for s in range(L.MAX_PLAYERS):  # a constant count: no memset call
         hands[s] = U0
     eldest = _wrap(dealer + 1, P)
     if fixed_all == U0:  # packets of three straight off the deck

@@ -43,8 +43,7 @@ POLICIES = types.UniTuple(POLICY_TYPE, L.MAX_PLAYERS)
 # Per-block workspaces (allocated once per block, never per hand).
 W_FIXED = 0  # uint64 work: fixed cards still to place, per seat
 W_DEALT = L.MAX_PLAYERS  # dealt hands
-W_PLAYED_BY = 2 * L.MAX_PLAYERS  # cards each seat played
-W_STOCK = W_PLAYED_BY + L.MAX_PLAYERS  # 53: the first i stock cards, as one mask
+W_STOCK = 2 * L.MAX_PLAYERS  # 53: the first i stock cards, as one mask
 W_LEN = W_STOCK + 53
 IW_NEED = 0  # int64 work: cards each drawer asks for
 IW_ACTIVE = L.MAX_PLAYERS  # still in the auction

@@ -90,7 +90,7 @@ def w1():
 PEDRO_SLOTS = np.array([L.SLOT_RANK0 + 2, L.SLOT_LEFT])  # the right and the left Pedro
 
 
-@numba.njit(cache=True)
+@numba.njit  # not cached: a script's module name differs between uses
 def add_to_tally(out, made, set_, pedro):
     """One pass over a chunk's rows: made/set by bid, and each Pedro's fate (0: the
     bidding side, 1: the defenders, 2: not in play). Compiled, because it is serial

@@ -1,0 +1,42 @@
+"""The benchmark's compiled tally counts what BENCHMARK.md asks for (checked
+against a plain Python count of the same rows)."""
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+
+from cinch_sim import layout as L
+from cinch_sim.engine import PolicySet, run_chunk
+from cinch_sim.rules import Rules
+
+
+def load_bench():
+    path = Path(__file__).resolve().parents[1] / "scripts" / "bench.py"
+    spec = importlib.util.spec_from_file_location("bench_script", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_compiled_tally_matches_a_plain_count():
+    bench = load_bench()
+    pol = PolicySet.from_specs(4, "simple", "simple", "simple", "random")
+    out, _ = run_chunk(Rules(robber="dealer"), pol, 4, 0, 3000)
+    made = np.zeros(15, np.int64)
+    set_ = np.zeros(15, np.int64)
+    pedro = np.zeros((2, 3), np.int64)
+    bench.add_to_tally(out, made, set_, pedro)
+
+    want_made, want_set, want_pedro = np.zeros(15, int), np.zeros(15, int), np.zeros((2, 3), int)
+    for row in out:
+        bid = row[L.H_BID]
+        (want_made if row[L.H_MADE] == 1 else want_set)[bid] += 1
+        for k, slot in enumerate((L.SLOT_RANK0 + 2, L.SLOT_LEFT)):  # right, left Pedro
+            team = row[L.H_SLOT_TEAM + slot]
+            fate = 2 if team < 0 else (0 if team == row[L.H_MAKER] % 2 else 1)
+            want_pedro[k, fate] += 1
+    assert np.array_equal(made, want_made) and np.array_equal(set_, want_set)
+    assert np.array_equal(pedro, want_pedro)
+    assert made.sum() + set_.sum() == 3000 and pedro.sum() == 6000
+    assert pedro[:, 2].sum() > 0 or pedro[:, :2].sum() == 6000  # fates all counted

@@ -94,8 +94,8 @@ PEDRO_SLOTS = np.array([L.SLOT_RANK0 + 2, L.SLOT_LEFT])  # the right and the lef
 def add_to_tally(out, made, set_, pedro):
     """One pass over a chunk's rows: made/set by bid, and each Pedro's fate (0: the
     bidding side, 1: the defenders, 2: not in play). Compiled, because it is serial
-    work between parallel kernel calls: as numpy bincounts it took 2.2 ms a chunk,
-    about 34 ns a hand, which alone capped the two-core ratio near 1.8."""
+    work between parallel kernel calls: as numpy bincounts it took 2.2 ms a chunk
+    (0.39 ms now), a cost the two-thread rate pays in full (BENCHMARKS.md)."""
     for i in range(out.shape[0]):
         bid = out[i, L.H_BID]
         if out[i, L.H_MADE] == 1:

@@ -14,8 +14,9 @@ import numpy as np
 from numba import njit, prange, types
 
 from . import layout as L
-from .bits import highbit_index, lowbit_index, popcount
+from .bits import lowbit_index, popcount
 from .cache import refresh
+from .hints import unlikely
 from .memory import NO_REFCOUNT, borrow
 from .policies import builtin_ids as BI
 from .policies.common import random_member
@@ -51,8 +52,10 @@ IW_WINNERS = 2 * L.MAX_PLAYERS  # winner of each trick
 IW_POINTS = IW_WINNERS + L.MAX_TRICKS  # points per team
 IW_TRICK_OF = IW_POINTS + L.MAX_TEAMS  # per card: the trick it was played in
 IW_PLAYER_OF = IW_TRICK_OF + 52  # per card: the seat that played it
-IW_BY_STRENGTH = IW_PLAYER_OF + 52  # 14: the trump of each strength (lowest first)
-IW_ORDER = IW_BY_STRENGTH + 14  # [leader * players + k]: the seat playing k-th
+# The block's rule tables, built by its first hand (the buffers start zeroed):
+IW_TABLES_READY = IW_PLAYER_OF + 52  # 1 once they are built
+IW_BY_STRENGTH = IW_TABLES_READY + 1  # [trump suit * 14 + v]: the trump of strength v + 1, or -1
+IW_ORDER = IW_BY_STRENGTH + 4 * 14  # [leader * players + k]: the seat playing k-th
 IW_LEN = IW_ORDER + L.MAX_PLAYERS * L.MAX_PLAYERS
 
 
@@ -77,53 +80,53 @@ def _views(kind, s, obs, params, scratch, rngs):
 @njit(inline="always")
 def _ask_bid(fns, pids, s, obs, hand, legal, params, scratch, rngs):
     ob, p, sc, r = _views(L.KIND_BID, s, obs, params, scratch, rngs)
-    pid = pids[L.KIND_BID * L.MAX_PLAYERS + s]
+    pid = pids[np.uint64(L.KIND_BID * L.MAX_PLAYERS + s)]  # unsigned: no index fix-up
+    if unlikely(pid != BI.SIMPLE_BID and pid != BI.RANDOM_CHOICE):
+        if pid == BI.HEURISTIC_BID:
+            return heuristic_bid(ob, hand, legal, p, sc, r)
+        return fns[s](ob, hand, legal, p, sc, r)
     if pid == BI.SIMPLE_BID:
         return simple_bid_core(ob, hand, legal)
-    if pid == BI.HEURISTIC_BID:
-        return heuristic_bid(ob, hand, legal, p, sc, r)
-    if pid == BI.RANDOM_CHOICE:
-        return random_member(legal, r)  # random_choice's whole body
-    return fns[s](ob, hand, legal, p, sc, r)
+    return random_member(legal, r)  # random_choice's whole body
 
 
 @njit(inline="always")
 def _ask_trump(fns, pids, s, obs, hand, legal, params, scratch, rngs):
     ob, p, sc, r = _views(L.KIND_TRUMP, s, obs, params, scratch, rngs)
-    pid = pids[L.KIND_TRUMP * L.MAX_PLAYERS + s]
+    pid = pids[np.uint64(L.KIND_TRUMP * L.MAX_PLAYERS + s)]  # unsigned: no index fix-up
+    if unlikely(pid != BI.SIMPLE_TRUMP and pid != BI.RANDOM_CHOICE):
+        if pid == BI.HEURISTIC_TRUMP:
+            return heuristic_trump(ob, hand, legal, p, sc, r)
+        return fns[s](ob, hand, legal, p, sc, r)
     if pid == BI.SIMPLE_TRUMP:
         return best_suit(hand)[0]
-    if pid == BI.HEURISTIC_TRUMP:
-        return heuristic_trump(ob, hand, legal, p, sc, r)
-    if pid == BI.RANDOM_CHOICE:
-        return random_member(legal, r)
-    return fns[s](ob, hand, legal, p, sc, r)
+    return random_member(legal, r)
 
 
 @njit(inline="always")
 def _ask_discard(fns, pids, s, obs, hand, legal, params, scratch, rngs):
     ob, p, sc, r = _views(L.KIND_DISCARD, s, obs, params, scratch, rngs)
-    pid = pids[L.KIND_DISCARD * L.MAX_PLAYERS + s]
+    pid = pids[np.uint64(L.KIND_DISCARD * L.MAX_PLAYERS + s)]  # unsigned: no index fix-up
+    if unlikely(pid != BI.SIMPLE_DISCARD and pid != BI.RANDOM_DISCARD):
+        if pid == BI.HEURISTIC_DISCARD:
+            return heuristic_discard(ob, hand, legal, p, sc, r)
+        return fns[s](ob, hand, legal, p, sc, r)
     if pid == BI.SIMPLE_DISCARD:
         return simple_discard_core(ob, hand, legal)
-    if pid == BI.HEURISTIC_DISCARD:
-        return heuristic_discard(ob, hand, legal, p, sc, r)
-    if pid == BI.RANDOM_DISCARD:
-        return random_discard(ob, hand, legal, p, sc, r)
-    return fns[s](ob, hand, legal, p, sc, r)
+    return random_discard(ob, hand, legal, p, sc, r)
 
 
 @njit(inline="always")
 def _ask_play(fns, pids, s, obs, hand, legal, params, scratch, rngs):
     ob, p, sc, r = _views(L.KIND_PLAY, s, obs, params, scratch, rngs)
-    pid = pids[L.KIND_PLAY * L.MAX_PLAYERS + s]
+    pid = pids[np.uint64(L.KIND_PLAY * L.MAX_PLAYERS + s)]  # unsigned: no index fix-up
+    if unlikely(pid != BI.RANDOM_CHOICE and pid != BI.GREEDY_PLAY):
+        if pid == BI.HEURISTIC_PLAY:
+            return heuristic_play(ob, hand, legal, p, sc, r)
+        return fns[s](ob, hand, legal, p, sc, r)
     if pid == BI.RANDOM_CHOICE:
         return random_member(legal, r)
-    if pid == BI.GREEDY_PLAY:
-        return greedy_core(ob, legal)
-    if pid == BI.HEURISTIC_PLAY:
-        return heuristic_play(ob, hand, legal, p, sc, r)
-    return fns[s](ob, hand, legal, p, sc, r)
+    return greedy_core(ob, legal)
 
 
 @njit(inline="always")
@@ -213,6 +216,28 @@ def _point_trumps(rules, trump, left):
     return m
 
 
+@njit(**NO_REFCOUNT)
+def _build_tables(rules, iwork):
+    """What depends only on the rules, once per block: the seat order from each
+    leader and, for each trump suit, its trumps by strength."""
+    P = rules[L.R_PLAYERS]
+    for i in range(P):
+        for k in range(P):
+            iwork[IW_ORDER + i * P + k] = _wrap(i + k, P)
+    for t in range(4):
+        for v in range(14):
+            iwork[IW_BY_STRENGTH + t * 14 + v] = -1
+        for slot in range(14):
+            if slot < 13:
+                c = t * 13 + slot
+            elif rules[L.R_LEFT_RANK] >= 0:
+                c = (t ^ 1) * 13 + rules[L.R_LEFT_RANK]
+            else:
+                continue
+            iwork[IW_BY_STRENGTH + t * 14 + rules[L.R_TRUMP_STRENGTH + slot] - 1] = c
+    iwork[IW_TABLES_READY] = 1
+
+
 @njit(inline="always")
 def _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want_trace):
     """Shuffle the cards not fixed to a seat and deal them in packets of three.
@@ -263,14 +288,18 @@ def _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want
         hands[s] = U0
     eldest = _wrap(dealer + 1, P)
     if fixed_all == U0:  # packets of three straight off the deck
-        pos = 0
+        upos = U0  # unsigned indices: numba adds no negative-index fix-up
         for _r in range(D // 3):
             s = eldest
             for _j in range(P):
-                hands[s] |= _bit(deck[pos]) | _bit(deck[pos + 1]) | _bit(deck[pos + 2])
-                pos += 3
+                c0 = deck[upos]
+                c1 = deck[upos + U1]
+                c2 = deck[upos + np.uint64(2)]
+                hands[np.uint64(s)] |= _bit(c0) | _bit(c1) | _bit(c2)
+                upos += np.uint64(3)
                 s = _wrap(s + 1, P)
-        if want_trace:
+        pos = np.int64(upos)
+        if unlikely(want_trace):
             for i in range(n):
                 trace[L.T_DECK + i] = deck[i]
     else:  # a seat's fixed cards come first in its packets
@@ -289,11 +318,11 @@ def _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want
                         c = deck[pos]
                         pos += 1
                     hands[s] |= _bit(c)
-                    if want_trace:
+                    if unlikely(want_trace):
                         trace[L.T_DECK + dpos] = c
                     dpos += 1
                 s = _wrap(s + 1, P)
-        if want_trace:
+        if unlikely(want_trace):
             for i in range(n - pos):
                 trace[L.T_DECK + dpos + i] = deck[pos + i]
     for s in range(P):
@@ -342,13 +371,16 @@ def play_hand(
         out[L.H_SLOT_HOLDER + k] = -1
         out[L.H_SLOT_PLAYER + k] = -1
     out[L.H_DEALER] = dealer
-    if want_trace:
+    if unlikely(want_trace):
         trace[:] = -1
         trace[L.T_N_BIDS] = 0
         trace[L.T_N_TRICKS] = 0
         trace[L.T_ROBBER_DISCARD] = 0
         for s in range(L.MAX_PLAYERS):
             trace[L.T_DISCARD + s] = 0
+
+    if unlikely(iwork[IW_TABLES_READY] == 0):
+        _build_tables(rules, iwork)
 
     # ---- observation and per-seat state
     for i in range(L.OBS_LEN):
@@ -444,10 +476,10 @@ def play_hand(
                 b = bid_min
             else:
                 b = _ask_bid(bid_pols, pids, s, obs, hands[s], legal, params, scratch, rngs)
-                if b < 0 or b > 62 or not (legal >> np.uint64(b)) & U1:
+                if unlikely(b < 0 or b > 62 or not (legal >> np.uint64(b)) & U1):
                     _fail(out, L.KIND_BID, s, b)
                     return
-            if nb < L.MAX_BIDS and want_trace:
+            if unlikely(want_trace) and nb < L.MAX_BIDS:
                 trace[L.T_BIDS + 2 * nb] = s
                 trace[L.T_BIDS + 2 * nb + 1] = b if b > 0 else -1
             if nb < n_req:
@@ -471,7 +503,7 @@ def play_hand(
             if force_maker >= 0 and nb >= n_req:
                 break  # the required bids matched; the contract is forced from here
         obs[L.O_FORCED] = 0
-    if want_trace:
+    if unlikely(want_trace):
         trace[L.T_N_BIDS] = nb
     if force_maker >= 0:
         maker = force_maker
@@ -502,7 +534,7 @@ def play_hand(
         trump = _ask_trump(
             trump_pols, pids, maker, obs, hands[maker], np.uint64(15), params, scratch, rngs
         )
-        if trump < 0 or trump > 3:
+        if unlikely(trump < 0 or trump > 3):
             _fail(out, L.KIND_TRUMP, maker, trump)
             return
     out[L.H_TRUMP] = trump
@@ -556,7 +588,7 @@ def play_hand(
             keep = np.uint64(
                 _ask_discard(discard_pols, pids, s, obs, h, legal, params, scratch, rngs)
             )
-            if not _discard_ok(rules, h, keep, legal, tmask, min_keep, HS):
+            if unlikely(not _discard_ok(rules, h, keep, legal, tmask, min_keep, HS)):
                 _fail(out, L.KIND_DISCARD, s, np.int64(keep))
                 return
             disc = h & ~keep
@@ -566,7 +598,7 @@ def play_hand(
             obs[L.O_DEAD_UP] = np.int64(dead_up)
             need[s] = HS - popcount(keep)
             requested += need[s]
-            if want_trace:
+            if unlikely(want_trace):
                 trace[L.T_DISCARD + s] = np.int64(disc)
         short = requested > n_stock
         stock_upto = borrow(work, W_STOCK, 53)  # [i]: the top i stock cards
@@ -587,7 +619,7 @@ def play_hand(
                     hands[s] |= _bit(c)
                     need[s] -= 1
                     obs[L.O_DRAWN + s] += 1
-                    if want_trace:
+                    if unlikely(want_trace):
                         trace[L.T_DRAW_SEAT + top - stock0 + P * D] = s
                     top += 1
         else:
@@ -597,7 +629,7 @@ def play_hand(
                     continue
                 k = min(need[s], n - top)  # off the top of the stock, in one step
                 hands[s] |= stock_upto[top - stock0 + k] & ~stock_upto[top - stock0]
-                if want_trace:
+                if unlikely(want_trace):
                     for i in range(top, top + k):
                         trace[L.T_DRAW_SEAT + i - stock0 + P * D] = s
                 need[s] -= k
@@ -606,7 +638,7 @@ def play_hand(
         obs[L.O_STOCK_LEFT] = n - top
         if robber >= 0:
             cand = hands[robber] | (stock_upto[n - stock0] & ~stock_upto[top - stock0])
-            if want_trace:
+            if unlikely(want_trace):
                 for i in range(top, n):
                     trace[L.T_DRAW_SEAT + i - stock0 + P * D] = robber
             obs[L.O_DRAWN + robber] = n - top
@@ -627,11 +659,11 @@ def play_hand(
                         discard_pols, pids, robber, obs, cand, rob_legal, params, scratch, rngs
                     )
                 )
-                if (
-                    keep & ~cand
+                if unlikely(
+                    keep & ~cand != U0
                     or popcount(keep) != HS
                     or popcount(keep & tmask) != must_tr
-                    or cand & ~keep & ~rob_legal
+                    or cand & ~keep & ~rob_legal != U0
                 ):
                     _fail(out, L.KIND_DISCARD, robber, np.int64(keep))
                     return
@@ -639,10 +671,10 @@ def play_hand(
             hands[robber] = keep
             dead_up |= rdisc & face_up
             obs[L.O_DEAD_UP] = np.int64(dead_up)
-            if want_trace:
+            if unlikely(want_trace):
                 trace[L.T_ROBBER] = robber
                 trace[L.T_ROBBER_DISCARD] = np.int64(rdisc)
-        elif want_trace:
+        elif unlikely(want_trace):
             trace[L.T_ROBBER] = -1
 
     # ---- features of the maker's side (what a player knows before bidding)
@@ -671,24 +703,19 @@ def play_hand(
     winners = borrow(iwork, IW_WINNERS, L.MAX_TRICKS)
     played = U0
     left_slot = L.R_TRUMP_STRENGTH + 13
-    for i in range(P):
-        for k in range(P):
-            iwork[IW_ORDER + i * P + k] = _wrap(i + k, P)
     while in_play & ~played:
-        while hands[leader] == U0:
+        while unlikely(hands[leader] == U0):
             leader = _wrap(leader + 1, P)
         for k in range(L.MAX_PLAYERS):
             obs[L.O_TRICK_CARDS + k] = -1
         trick = U0
-        n_in = 0  # cards in the trick so far
         win_seat = -1
         win_card = -1
         win_str = -1
         led = -1
-        follow = U0  # non-trumps of the suit led
         test = U0  # a hand holding one of these must play from `allowed`
         allowed = U0
-        if want_trace:
+        if unlikely(want_trace):
             trace[L.T_LEADER + n_tricks] = leader
         for k in range(P):
             # the seat as a loaded value, not leader + k: LLVM then keeps one
@@ -696,22 +723,24 @@ def play_hand(
             s = iwork[np.uint64(IW_ORDER + leader * P + k)]
             us = np.uint64(s)  # unsigned indices: numba adds no negative-index fix-up
             h = hands[us]
-            if h == U0:
+            if unlikely(h == U0):
                 continue
             legal = h & allowed if h & test else h
             if legal & (legal - U1):
                 # the trick's public state, written only when a policy will read it
-                obs[L.O_SEAT] = s
-                obs[L.O_TRICK] = n_tricks
-                obs[L.O_LEADER] = leader
-                obs[L.O_TRICK_COUNT] = n_in
-                obs[L.O_WIN_SEAT] = win_seat
-                obs[L.O_WIN_CARD] = win_card
-                obs[L.O_LED_CARD] = led
-                obs[L.O_TRICK_MASK] = np.int64(trick)
-                obs[L.O_PLAYED] = np.int64(played)
+                # (built-in random play reads none of it)
+                if pids[np.uint64(L.KIND_PLAY * L.MAX_PLAYERS) + us] != BI.RANDOM_CHOICE:
+                    obs[L.O_SEAT] = s
+                    obs[L.O_TRICK] = n_tricks
+                    obs[L.O_LEADER] = leader
+                    obs[L.O_TRICK_COUNT] = popcount(trick)
+                    obs[L.O_WIN_SEAT] = win_seat
+                    obs[L.O_WIN_CARD] = win_card
+                    obs[L.O_LED_CARD] = led
+                    obs[L.O_TRICK_MASK] = np.int64(trick)
+                    obs[L.O_PLAYED] = np.int64(played | trick)
                 c = _ask_play(play_pols, pids, s, obs, h, legal, params, scratch, rngs)
-                if c < 0 or c > 51 or not (legal >> np.uint64(c)) & U1:
+                if unlikely(c < 0 or c > 51 or not (legal >> np.uint64(c)) & U1):
                     _fail(out, L.KIND_PLAY, s, c)
                     return
             else:
@@ -719,7 +748,6 @@ def play_hand(
             b = _bit(c)
             hands[us] = h ^ b
             trick |= b
-            played |= b
             uc = np.uint64(c)
             iwork[np.uint64(IW_TRICK_OF) + uc] = n_tricks
             iwork[np.uint64(IW_PLAYER_OF) + uc] = s
@@ -727,7 +755,7 @@ def play_hand(
             rank = np.int64(np.uint64(c) % np.uint64(13))
             if k == 0:
                 follow = _suit_mask(np.int64(np.uint64(c) // np.uint64(13))) & ~tmask
-                test = tmask if is_trump else follow
+                test = tmask if is_trump else follow  # on a plain lead: its suit's cards
                 if is_trump:
                     allowed = tmask
                 else:
@@ -736,33 +764,37 @@ def play_hand(
             trump_str = (
                 100 + rules[np.uint64(left_slot if c == left else L.R_TRUMP_STRENGTH + rank)]
             )
-            strength = trump_str if is_trump else (rank if follow & b else -1)
+            # a non-trump counts only in the suit led (a trump lead sets test to tmask)
+            strength = trump_str if is_trump else (rank if test & b else -1)
             better = strength > win_str
             win_str = max(strength, win_str)
             win_seat = s if better else win_seat
             win_card = c if better else win_card
             obs[L.O_TRICK_CARDS + k] = c
-            n_in += 1
             obs[np.uint64(L.O_PLAYED_BY) + us] |= np.int64(b)
             obs[np.uint64(L.O_CARDS_LEFT) + us] -= 1
-            if want_trace:
+            if unlikely(want_trace):
                 trace[L.T_PLAYS + n_tricks * L.MAX_PLAYERS + k] = c
         winners[n_tricks] = win_seat
-        if want_trace:
+        played |= trick
+        if unlikely(want_trace):
             trace[L.T_WINNER + n_tricks] = win_seat
-        # public running count of the fixed point cards taken (High only under ace_only)
-        wt = _team(rules, win_seat)
+        # public running count of the fixed point cards taken (High only under ace_only),
+        # branch-free: whether a trick holds a point card is the deal's coin
+        taken = 0
         for i in range(rules[L.R_N_RANK_POINTS]):
-            if (trick >> np.uint64(trump * 13 + rules[L.R_RANK_POINTS + 2 * i])) & U1:
-                obs[L.O_POINTS_TAKEN + wt] += rules[L.R_RANK_POINTS + 2 * i + 1]
-        if left >= 0 and (trick >> np.uint64(left)) & U1:
-            obs[L.O_POINTS_TAKEN + wt] += rules[L.R_LEFT_POINTS]
-        if rules[L.R_HIGH_RULE] == 0 and (trick >> np.uint64(trump * 13 + 12)) & U1:
-            obs[L.O_POINTS_TAKEN + wt] += rules[L.R_HIGH_POINTS]
+            got = (trick >> np.uint64(trump * 13 + rules[L.R_RANK_POINTS + 2 * i])) & U1
+            taken += rules[L.R_RANK_POINTS + 2 * i + 1] * np.int64(got)
+        if left >= 0:
+            taken += rules[L.R_LEFT_POINTS] * np.int64((trick >> np.uint64(left)) & U1)
+        if rules[L.R_HIGH_RULE] == 0:
+            got = (trick >> np.uint64(trump * 13 + 12)) & U1
+            taken += rules[L.R_HIGH_POINTS] * np.int64(got)
+        obs[np.uint64(L.O_POINTS_TAKEN) + np.uint64(_team(rules, win_seat))] += taken
         leader = win_seat
         n_tricks += 1
     out[L.H_N_TRICKS] = n_tricks
-    if want_trace:
+    if unlikely(want_trace):
         trace[L.T_N_TRICKS] = n_tricks
 
     # ---- points: each point slot to the side capturing (or playing) its card
@@ -772,21 +804,20 @@ def play_hand(
     trumps_in = in_play & tmask
     high_card = trump * 13 + 12  # ace_only
     low_card = trump * 13  # deuce_only
-    if rules[L.R_HIGH_RULE] != 0 or rules[L.R_LOW_RULE] != 1:
-        # the trumps in play laid out in the rules' trump order, weakest at bit 0
-        by_strength = borrow(iwork, IW_BY_STRENGTH, 14)
-        key = U0
-        for slot in range(14):
-            c = left if slot == 13 else trump * 13 + slot
-            if c >= 0:
-                v = rules[L.R_TRUMP_STRENGTH + slot] - 1
-                by_strength[v] = c
-                key |= ((trumps_in >> np.uint64(c)) & U1) << np.uint64(v)
-        if key:
-            if rules[L.R_HIGH_RULE] != 0:
-                high_card = by_strength[highbit_index(key)]
-            if rules[L.R_LOW_RULE] != 1:
-                low_card = by_strength[lowbit_index(key)]
+    if trumps_in and (rules[L.R_HIGH_RULE] != 0 or rules[L.R_LOW_RULE] != 1):
+        # the highest and lowest trumps in play, in the rules' trump order: every
+        # trump is in the table, so each scan stops at a card in play
+        by_strength = borrow(iwork, IW_BY_STRENGTH + trump * 14, 14)
+        if rules[L.R_HIGH_RULE] != 0:
+            v = 13
+            while by_strength[v] < 0 or not (trumps_in >> np.uint64(by_strength[v])) & U1:
+                v -= 1
+            high_card = by_strength[v]
+        if rules[L.R_LOW_RULE] != 1:
+            v = 0
+            while by_strength[v] < 0 or not (trumps_in >> np.uint64(by_strength[v])) & U1:
+                v += 1
+            low_card = by_strength[v]
     low_to_player = rules[L.R_LOW_TO] == 1
     for slot in range(L.N_POINT_SLOTS):  # unrolled; branch-free on which cards are out
         if slot == L.SLOT_HIGH:

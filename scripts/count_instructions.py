@@ -1,4 +1,4 @@
-"""Instructions per W2/W3 hand, counted by valgrind: a noise-free measure of the kernel.
+"""Instructions per W2/W3 hand, counted by valgrind: a far steadier measure than time.
 
 Usage: python scripts/count_instructions.py [--hands 500000] [--branches]
                                             [--annotate random|greedy] [--top 20]

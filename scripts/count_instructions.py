@@ -4,8 +4,8 @@ Usage: python scripts/count_instructions.py [--hands 500000] [--branches]
                                             [--annotate random|greedy] [--top 20]
 
 On these shared machines a timing moves by 5-10% from run to run; an
-instruction count barely does: about +-60 a hand at the default --hands (the
-Python start-up varies by some 30 million instructions from process to process). The
+instruction count barely does: about +-100 a hand (1%) at the default --hands (the
+Python start-up varies by tens of millions of instructions between processes). The
 kernel is compiled natively into a fresh cache, then run under valgrind's
 cachegrind with no hands and with --hands hands; the difference, divided by
 --hands, is what a hand costs (the Python set-up cancels out).

@@ -605,8 +605,8 @@ def play_hand(
         m = U0
         stock_upto[0] = m
         for i in range(n_stock):
-            m |= _bit(deck[stock0 + i])
-            stock_upto[i + 1] = m
+            m |= _bit(deck[np.uint64(stock0 + i)])  # unsigned: no index fix-up
+            stock_upto[np.uint64(i + 1)] = m
         if short:
             out[L.H_SHORTAGE] = 1
         if short and shortage == L.SHORT_ROUND_ROBIN:

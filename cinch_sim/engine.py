@@ -139,9 +139,9 @@ def _kernel():
     """Import the kernel lazily: --help and light commands stay instant."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        from .kernel import entry
+        from .kernel import compiled
 
-        return entry("simulate_hands")
+        return compiled("simulate_hands")
 
 
 def run_chunk(
@@ -191,9 +191,9 @@ def run_chunk(
 def _games_kernel():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        from .kernel import entry
+        from .kernel import compiled
 
-        return entry("play_games")
+        return compiled("play_games")
 
 
 HAND_STRIDE = 1 << 16  # hand h of game g is dealt from hand index g * HAND_STRIDE + h

@@ -1120,3 +1120,14 @@ def entry(name: str):
         disp.compile(_SIGNATURES[name].args)
         disp.disable_compile()
     return disp
+
+
+def compiled(name: str):
+    """The batch kernel's one compiled overload, to call without numba's dispatch.
+
+    The dispatcher types every argument of every call, and for the four tuples
+    of policy functions that costs about 0.9 ms: serial work between parallel
+    chunks (BENCHMARKS.md). The overload's own wrapper still unboxes and checks
+    each argument against the signature.
+    """
+    return next(iter(entry(name).overloads.values())).entry_point

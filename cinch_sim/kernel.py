@@ -1127,7 +1127,9 @@ def compiled(name: str):
 
     The dispatcher types every argument of every call, and for the four tuples
     of policy functions that costs about 0.9 ms: serial work between parallel
-    chunks (BENCHMARKS.md). The overload's own wrapper still unboxes and checks
-    each argument against the signature.
+    chunks (BENCHMARKS.md). The overload's wrapper does not check argument
+    types as the dispatcher does (a float rules vector crashes it), so only
+    engine.run_chunk and engine.run_games call it: they build every argument
+    themselves, from validated rules and policies.
     """
     return next(iter(entry(name).overloads.values())).entry_point

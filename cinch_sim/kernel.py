@@ -216,6 +216,14 @@ def _point_trumps(rules, trump, left):
     return m
 
 
+@njit(inline="always")
+def _left_card(rules, trump):
+    """The left card of a trump suit (the same-colour suit's card of the left rank), or -1."""
+    if rules[L.R_LEFT_RANK] < 0:
+        return -1
+    return (trump ^ 1) * 13 + rules[L.R_LEFT_RANK]
+
+
 @njit(**NO_REFCOUNT)
 def _build_tables(rules, iwork):
     """What depends only on the rules, once per block: the seat order from each
@@ -228,13 +236,9 @@ def _build_tables(rules, iwork):
         for v in range(14):
             iwork[IW_BY_STRENGTH + t * 14 + v] = -1
         for slot in range(14):
-            if slot < 13:
-                c = t * 13 + slot
-            elif rules[L.R_LEFT_RANK] >= 0:
-                c = (t ^ 1) * 13 + rules[L.R_LEFT_RANK]
-            else:
-                continue
-            iwork[IW_BY_STRENGTH + t * 14 + rules[L.R_TRUMP_STRENGTH + slot] - 1] = c
+            c = t * 13 + slot if slot < 13 else _left_card(rules, t)
+            if c >= 0:
+                iwork[IW_BY_STRENGTH + t * 14 + rules[L.R_TRUMP_STRENGTH + slot] - 1] = c
     iwork[IW_TABLES_READY] = 1
 
 
@@ -538,9 +542,7 @@ def play_hand(
             _fail(out, L.KIND_TRUMP, maker, trump)
             return
     out[L.H_TRUMP] = trump
-    left = -1
-    if rules[L.R_LEFT_RANK] >= 0:
-        left = (trump ^ 1) * 13 + rules[L.R_LEFT_RANK]
+    left = _left_card(rules, trump)
     tmask = _suit_mask(trump)
     if left >= 0:
         tmask |= _bit(left)
@@ -1126,7 +1128,7 @@ def compiled(name: str):
     """The batch kernel's one compiled overload, to call without numba's dispatch.
 
     The dispatcher types every argument of every call, and for the four tuples
-    of policy functions that costs about 0.9 ms: serial work between parallel
+    of policy functions that costs about 0.8 ms: serial work between parallel
     chunks (BENCHMARKS.md). The overload's wrapper does not check argument
     types as the dispatcher does (a float rules vector crashes it), so only
     engine.run_chunk and engine.run_games call it: they build every argument

@@ -20,7 +20,7 @@ from .cards import format_card
 from .interrupts import chunk_boundaries
 from .policy import KINDS, Policy, PolicyError, load_policy
 from .rules import Rules
-from .signatures import N_PARAMS
+from .signatures import N_PARAMS, POLICY_SIG
 
 SEAT_NAMES = ("eldest", "second", "third", "dealer")
 
@@ -69,11 +69,17 @@ class PolicySet:
     def describe(self) -> dict[str, list[str]]:
         return {k: [p.spec for p in v] for k, v in self.by_kind().items()}
 
-    def tuples(self) -> tuple[tuple, ...]:
-        """Four tuples of MAX_PLAYERS functions (unused seats repeat seat 0)."""
+    def tuples(self, direct: bool = False) -> tuple[tuple, ...]:
+        """Four tuples of MAX_PLAYERS functions (unused seats repeat seat 0).
+
+        ``direct=True`` fills each slot the kernel calls directly (see
+        ``builtin_ids``) with a ``DirectSlot``: only the overload's entry point
+        (``kernel.compiled``) takes those, not numba's dispatcher.
+        """
+        ids = self.builtin_ids(direct).reshape(4, L.MAX_PLAYERS)
         out = []
-        for pols in self.by_kind().values():
-            fns = [p.func for p in pols]
+        for k, pols in enumerate(self.by_kind().values()):
+            fns = [DirectSlot.of(p.func) if ids[k, s] else p.func for s, p in enumerate(pols)]
             fns += [fns[0]] * (L.MAX_PLAYERS - len(fns))
             out.append(tuple(fns))
         return tuple(out)
@@ -95,6 +101,36 @@ class PolicySet:
             for s, p in enumerate(pols):
                 a[k, s] = p.param_vector()
         return a
+
+
+class DirectSlot:
+    """Stands in a plug-point slot whose built-in the kernel calls directly.
+
+    numba looks up a dispatcher argument's two addresses on every kernel call:
+    about 30 us for each of the 24 slots, 0.6 ms of serial work a chunk between
+    the parallel ones (BENCHMARKS.md). An object with numba's wrapper-address
+    protocol hands over an address looked up once. The kernel never calls
+    through this slot; the address is the built-in's own C wrapper, so a call
+    through it would still play the same policy.
+    """
+
+    __slots__ = ("address",)
+    _made: dict[object, DirectSlot] = {}
+
+    def __init__(self, address: int) -> None:
+        self.address = address
+
+    @classmethod
+    def of(cls, func) -> DirectSlot:
+        slot = cls._made.get(func)
+        if slot is None:
+            from numba.experimental.function_type import _get_wrapper_address
+
+            slot = cls._made[func] = cls(_get_wrapper_address(func, POLICY_SIG))
+        return slot
+
+    def __wrapper_address__(self) -> int:
+        return self.address
 
 
 @dataclass
@@ -166,7 +202,7 @@ def run_chunk(
     # zeroing them (17 MB a chunk) is wasted work (measured: about 1% of W2/W3)
     out = np.empty((n, L.H_LEN), dtype=np.int32)
     tr = np.empty((n if trace else 0, L.T_LEN), dtype=np.int64)
-    bid_p, trump_p, disc_p, play_p = policies.tuples()
+    bid_p, trump_p, disc_p, play_p = policies.tuples(direct)
     with warnings.catch_warnings(), _policy_exceptions(policies):
         warnings.simplefilter("ignore")
         kern(
@@ -227,7 +263,7 @@ def run_games(
     tr = np.zeros((n if trace else 0, max_hands, L.T_LEN), dtype=np.int64)
     cond = Conditions(streams=streams)
     setup = cond.to_setup(-1 if first_dealer is None else first_dealer, offset)
-    bid_p, trump_p, disc_p, play_p = policies.tuples()
+    bid_p, trump_p, disc_p, play_p = policies.tuples(direct)
     with warnings.catch_warnings(), _policy_exceptions(policies):
         warnings.simplefilter("ignore")
         kern(

@@ -21,6 +21,7 @@ JIT_SOURCES = (
     "bits.py",
     "rng.py",
     "memory.py",
+    "hints.py",
     "layout.py",
     "signatures.py",
     "policies/*.py",

@@ -115,3 +115,21 @@ def test_direct_and_pointer_calls_give_the_same_bits(pols):
     fast, _ = run_chunk(rules, ps, 11, 0, 3000, direct=True)
     slow, _ = run_chunk(rules, ps, 11, 0, 3000, direct=False)
     assert np.array_equal(fast, slow)
+
+
+def test_every_jitted_source_is_in_the_cache_digest():
+    """A jitted module left out of the digest would leave a stale kernel in the cache
+    after it changes (numba keys a cached function on its own file only)."""
+    import re
+    from pathlib import Path
+
+    import cinch_sim
+    from cinch_sim.cache import JIT_SOURCES
+
+    root = Path(cinch_sim.__file__).parent
+    listed = {p for pattern in JIT_SOURCES for p in root.glob(pattern)}
+    decorator = re.compile(r"^\s*@(numba\.)?(njit|jit|intrinsic|generated_jit)\b", re.M)
+    jitted = {p for p in root.rglob("*.py") if decorator.search(p.read_text())}
+    assert root / "kernel.py" in jitted  # the pattern finds what it looks for
+    missing = sorted(str(p.relative_to(root)) for p in jitted - listed)
+    assert not missing, f"jitted sources missing from cache.JIT_SOURCES: {missing}"

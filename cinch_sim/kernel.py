@@ -117,7 +117,10 @@ def _ask_discard(fns, pids, s, obs, hand, legal, params, scratch, rngs):
 
 
 @njit(inline="always")
-def _ask_play(fns, pids, s, obs, hand, legal, params, scratch, rngs):
+def _ask_play(fns, pids, s, obs, hand, legal, params, scratch, rngs, trick_state):
+    """``trick_state`` is what greedy reads, as the kernel holds it: the random and
+    greedy built-ins read nothing off ``obs``, so the kernel writes the trick's
+    public state there only for other policies (``_reads_trick``)."""
     ob, p, sc, r = _views(L.KIND_PLAY, s, obs, params, scratch, rngs)
     pid = pids[np.uint64(L.KIND_PLAY * L.MAX_PLAYERS + s)]  # unsigned: no index fix-up
     if unlikely(pid != BI.RANDOM_CHOICE and pid != BI.GREEDY_PLAY):
@@ -126,7 +129,19 @@ def _ask_play(fns, pids, s, obs, hand, legal, params, scratch, rngs):
         return fns[s](ob, hand, legal, p, sc, r)
     if pid == BI.RANDOM_CHOICE:
         return random_member(legal, r)
-    return greedy_core(ob, legal)
+    tm, trump, left, trick, win_card, led, players, win_seat = trick_state
+    return greedy_core(legal, tm, trump, left, trick, win_card, led, s, players, win_seat)
+
+
+@njit(inline="always")
+def _reads_trick(pids, players):
+    """Whether any seat's play policy reads the trick's state off ``obs``: all but
+    the random and greedy built-ins may (heuristic, user policies)."""
+    reads = False
+    for s in range(players):
+        pid = pids[L.KIND_PLAY * L.MAX_PLAYERS + s]
+        reads |= pid != BI.RANDOM_CHOICE and pid != BI.GREEDY_PLAY
+    return reads
 
 
 @njit(inline="always")
@@ -699,6 +714,9 @@ def play_hand(
     # Selects rather than branches where the deal decides (which cards are legal,
     # which card is stronger): measured faster here (BENCHMARKS.md, de05ee5).
     follow_strict = rules[L.R_FOLLOW] == L.FOLLOW_STRICT
+    # the trick's public state in obs (cards in it, cards left, points taken), kept
+    # only when a policy will read it: the built-in random and greedy plays read none
+    public = _reads_trick(pids, P)
     leader = maker
     n_tricks = 0
     obs[L.O_PHASE] = L.PHASE_PLAY
@@ -708,8 +726,9 @@ def play_hand(
     while in_play & ~played:
         while unlikely(hands[leader] == U0):
             leader = _wrap(leader + 1, P)
-        for k in range(L.MAX_PLAYERS):
-            obs[L.O_TRICK_CARDS + k] = -1
+        if public:
+            for k in range(L.MAX_PLAYERS):
+                obs[L.O_TRICK_CARDS + k] = -1
         trick = U0
         win_seat = -1
         win_card = -1
@@ -729,9 +748,7 @@ def play_hand(
                 continue
             legal = h & allowed if h & test else h
             if legal & (legal - U1):
-                # the trick's public state, written only when a policy will read it
-                # (built-in random play reads none of it)
-                if pids[np.uint64(L.KIND_PLAY * L.MAX_PLAYERS) + us] != BI.RANDOM_CHOICE:
+                if public:
                     obs[L.O_SEAT] = s
                     obs[L.O_TRICK] = n_tricks
                     obs[L.O_LEADER] = leader
@@ -741,7 +758,8 @@ def play_hand(
                     obs[L.O_LED_CARD] = led
                     obs[L.O_TRICK_MASK] = np.int64(trick)
                     obs[L.O_PLAYED] = np.int64(played | trick)
-                c = _ask_play(play_pols, pids, s, obs, h, legal, params, scratch, rngs)
+                state = (tmask, trump, left, trick, win_card, led, P, win_seat)
+                c = _ask_play(play_pols, pids, s, obs, h, legal, params, scratch, rngs, state)
                 if unlikely(c < 0 or c > 51 or not (legal >> np.uint64(c)) & U1):
                     _fail(out, L.KIND_PLAY, s, c)
                     return
@@ -772,27 +790,29 @@ def play_hand(
             win_str = max(strength, win_str)
             win_seat = s if better else win_seat
             win_card = c if better else win_card
-            obs[L.O_TRICK_CARDS + k] = c
-            obs[np.uint64(L.O_PLAYED_BY) + us] |= np.int64(b)
-            obs[np.uint64(L.O_CARDS_LEFT) + us] -= 1
+            if public:
+                obs[L.O_TRICK_CARDS + k] = c
+                obs[np.uint64(L.O_PLAYED_BY) + us] |= np.int64(b)
+                obs[np.uint64(L.O_CARDS_LEFT) + us] -= 1
             if unlikely(want_trace):
                 trace[L.T_PLAYS + n_tricks * L.MAX_PLAYERS + k] = c
         winners[n_tricks] = win_seat
         played |= trick
         if unlikely(want_trace):
             trace[L.T_WINNER + n_tricks] = win_seat
-        # public running count of the fixed point cards taken (High only under ace_only),
-        # branch-free: whether a trick holds a point card is the deal's coin
-        taken = 0
-        for i in range(rules[L.R_N_RANK_POINTS]):
-            got = (trick >> np.uint64(trump * 13 + rules[L.R_RANK_POINTS + 2 * i])) & U1
-            taken += rules[L.R_RANK_POINTS + 2 * i + 1] * np.int64(got)
-        if left >= 0:
-            taken += rules[L.R_LEFT_POINTS] * np.int64((trick >> np.uint64(left)) & U1)
-        if rules[L.R_HIGH_RULE] == 0:
-            got = (trick >> np.uint64(trump * 13 + 12)) & U1
-            taken += rules[L.R_HIGH_POINTS] * np.int64(got)
-        obs[np.uint64(L.O_POINTS_TAKEN) + np.uint64(_team(rules, win_seat))] += taken
+        if public:
+            # running count of the fixed point cards taken (High only under ace_only),
+            # branch-free: whether a trick holds a point card is the deal's coin
+            taken = 0
+            for i in range(rules[L.R_N_RANK_POINTS]):
+                got = (trick >> np.uint64(trump * 13 + rules[L.R_RANK_POINTS + 2 * i])) & U1
+                taken += rules[L.R_RANK_POINTS + 2 * i + 1] * np.int64(got)
+            if left >= 0:
+                taken += rules[L.R_LEFT_POINTS] * np.int64((trick >> np.uint64(left)) & U1)
+            if rules[L.R_HIGH_RULE] == 0:
+                got = (trick >> np.uint64(trump * 13 + 12)) & U1
+                taken += rules[L.R_HIGH_POINTS] * np.int64(got)
+            obs[np.uint64(L.O_POINTS_TAKEN) + np.uint64(_team(rules, win_seat))] += taken
         leader = win_seat
         n_tricks += 1
     out[L.H_N_TRICKS] = n_tricks

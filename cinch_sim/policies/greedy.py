@@ -35,18 +35,14 @@ def pedros_in(mask, trump, left):
 
 
 @njit(inline="always")
-def greedy_core(obs, legal):
-    """The W3 rule itself; the kernel's fast path calls it with only what it reads."""
-    tm = trump_mask(obs)
-    trump = obs[L.O_TRUMP]
-    left = obs[L.O_LEFT_CARD]
+def greedy_core(legal, tm, trump, left, trick, win_card, led, seat, players, win_seat):
+    """The W3 rule itself, from the trick's state as values: the kernel's fast path
+    passes what it holds in registers, ``greedy_play`` reads the same off ``obs``."""
     ped = pedros_in(legal, trump, left)
-    if obs[L.O_TRICK_COUNT] == 0:
+    if trick == U0:
         if legal & ~ped:
             return strongest(legal & ~ped, tm, left)
         return strongest(ped, tm, left)
-    win_card = obs[L.O_WIN_CARD]
-    led = obs[L.O_LED_CARD]
     if has(tm, led):
         eligible = tm
     else:
@@ -58,12 +54,11 @@ def greedy_core(obs, legal):
         winning = trump_cards(trump_key(cand, base, left) & above, base, left)
     else:  # every trump, and the higher cards of the suit led
         winning = (cand & tm) | (cand & ~tm & ~((bit(win_card) << U1) - U1))
-    seat = obs[L.O_SEAT]
     partner = seat + 2  # (seat + 2) mod players, without a division
-    if partner >= obs[L.O_PLAYERS]:
-        partner -= obs[L.O_PLAYERS]
-    trick_has_pedro = pedros_in(np.uint64(obs[L.O_TRICK_MASK]), trump, left) != U0
-    if winning and (trick_has_pedro or obs[L.O_WIN_SEAT] != partner):
+    if partner >= players:
+        partner -= players
+    trick_has_pedro = pedros_in(trick, trump, left) != U0
+    if winning and (trick_has_pedro or win_seat != partner):
         return weakest(winning, tm, left)
     if legal & ~ped:
         return weakest(legal & ~ped, tm, left)
@@ -72,4 +67,15 @@ def greedy_core(obs, legal):
 
 @njit(POLICY_SIG, cache=True, **NO_REFCOUNT)
 def greedy_play(obs, hand, legal, params, scratch, rng):
-    return greedy_core(obs, legal)
+    return greedy_core(
+        legal,
+        trump_mask(obs),
+        obs[L.O_TRUMP],
+        obs[L.O_LEFT_CARD],
+        np.uint64(obs[L.O_TRICK_MASK]),
+        obs[L.O_WIN_CARD],
+        obs[L.O_LED_CARD],
+        obs[L.O_SEAT],
+        obs[L.O_PLAYERS],
+        obs[L.O_WIN_SEAT],
+    )

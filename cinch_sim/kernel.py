@@ -56,7 +56,8 @@ IW_PLAYER_OF = IW_TRICK_OF + 52  # per card: the seat that played it
 IW_TABLES_READY = IW_PLAYER_OF + 52  # 1 once they are built
 IW_BY_STRENGTH = IW_TABLES_READY + 1  # [trump suit * 14 + v]: the trump of strength v + 1, or -1
 IW_ORDER = IW_BY_STRENGTH + 4 * 14  # [leader * players + k]: the seat playing k-th
-IW_LEN = IW_ORDER + L.MAX_PLAYERS * L.MAX_PLAYERS
+IW_CARD_STRENGTH = IW_ORDER + L.MAX_PLAYERS * L.MAX_PLAYERS  # [trump suit * 52 + card]
+IW_LEN = IW_CARD_STRENGTH + 4 * 52
 
 
 @njit(inline="always")
@@ -242,7 +243,8 @@ def _left_card(rules, trump):
 @njit(**NO_REFCOUNT)
 def _build_tables(rules, iwork):
     """What depends only on the rules, once per block: the seat order from each
-    leader and, for each trump suit, its trumps by strength."""
+    leader and, for each trump suit, its trumps by strength and each card's
+    strength in a trick (a trump's 100 + its strength, another card's rank)."""
     P = rules[L.R_PLAYERS]
     for i in range(P):
         for k in range(P):
@@ -250,10 +252,13 @@ def _build_tables(rules, iwork):
     for t in range(4):
         for v in range(14):
             iwork[IW_BY_STRENGTH + t * 14 + v] = -1
+        for c in range(52):
+            iwork[IW_CARD_STRENGTH + t * 52 + c] = c % 13
         for slot in range(14):
             c = t * 13 + slot if slot < 13 else _left_card(rules, t)
             if c >= 0:
                 iwork[IW_BY_STRENGTH + t * 14 + rules[L.R_TRUMP_STRENGTH + slot] - 1] = c
+                iwork[IW_CARD_STRENGTH + t * 52 + c] = 100 + rules[L.R_TRUMP_STRENGTH + slot]
     iwork[IW_TABLES_READY] = 1
 
 
@@ -722,7 +727,7 @@ def play_hand(
     obs[L.O_PHASE] = L.PHASE_PLAY
     winners = borrow(iwork, IW_WINNERS, L.MAX_TRICKS)
     played = U0
-    left_slot = L.R_TRUMP_STRENGTH + 13
+    card_strength = borrow(iwork, IW_CARD_STRENGTH + trump * 52, 52)
     while in_play & ~played:
         while unlikely(hands[leader] == U0):
             leader = _wrap(leader + 1, P)
@@ -772,7 +777,6 @@ def play_hand(
             iwork[np.uint64(IW_TRICK_OF) + uc] = n_tricks
             iwork[np.uint64(IW_PLAYER_OF) + uc] = s
             is_trump = (tmask & b) != U0
-            rank = np.int64(np.uint64(c) % np.uint64(13))
             if k == 0:
                 follow = _suit_mask(np.int64(np.uint64(c) // np.uint64(13))) & ~tmask
                 test = tmask if is_trump else follow  # on a plain lead: its suit's cards
@@ -781,11 +785,10 @@ def play_hand(
                 else:
                     allowed = follow if follow_strict else follow | tmask
                 led = c
-            trump_str = (
-                100 + rules[np.uint64(left_slot if c == left else L.R_TRUMP_STRENGTH + rank)]
-            )
-            # a non-trump counts only in the suit led (a trump lead sets test to tmask)
-            strength = trump_str if is_trump else (rank if test & b else -1)
+            # a non-trump counts only in the suit led (a trump lead sets test to tmask);
+            # loaded before the test, so the choice is a select, not a branch
+            st = card_strength[uc]
+            strength = st if (tmask | test) & b else -1
             better = strength > win_str
             win_str = max(strength, win_str)
             win_seat = s if better else win_seat

@@ -20,7 +20,7 @@ from .hints import unlikely
 from .memory import NO_REFCOUNT, borrow
 from .policies import builtin_ids as BI
 from .policies.common import random_member
-from .policies.greedy import greedy_core
+from .policies.greedy import greedy_core, pedro_mask
 from .policies.heuristic import (
     heuristic_bid,
     heuristic_discard,
@@ -130,8 +130,13 @@ def _ask_play(fns, pids, s, obs, hand, legal, params, scratch, rngs, trick_state
         return fns[s](ob, hand, legal, p, sc, r)
     if pid == BI.RANDOM_CHOICE:
         return random_member(legal, r)
-    tm, trump, left, trick, win_card, led, players, win_seat = trick_state
-    return greedy_core(legal, tm, trump, left, trick, win_card, led, s, players, win_seat)
+    tm, trump, left, eligible, trick, win_card, win_seat, players = trick_state
+    base = trump * 13
+    pedros = pedro_mask(trump, left)
+    partner = s + 2  # (seat + 2) mod players, as greedy_play
+    partner -= players if partner >= players else 0
+    partner_wins = win_seat == partner
+    return greedy_core(legal, tm, left, base, pedros, eligible, trick, win_card, partner_wins)
 
 
 @njit(inline="always")
@@ -763,7 +768,7 @@ def play_hand(
                     obs[L.O_LED_CARD] = led
                     obs[L.O_TRICK_MASK] = np.int64(trick)
                     obs[L.O_PLAYED] = np.int64(played | trick)
-                state = (tmask, trump, left, trick, win_card, led, P, win_seat)
+                state = (tmask, trump, left, tmask | test, trick, win_card, win_seat, P)
                 c = _ask_play(play_pols, pids, s, obs, h, legal, params, scratch, rngs, state)
                 if unlikely(c < 0 or c > 51 or not (legal >> np.uint64(c)) & U1):
                     _fail(out, L.KIND_PLAY, s, c)

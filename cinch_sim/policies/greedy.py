@@ -18,7 +18,6 @@ from .common import (
     has,
     strongest,
     suit_mask,
-    trump_base,
     trump_cards,
     trump_key,
     trump_mask,
@@ -27,38 +26,32 @@ from .common import (
 
 
 @njit(inline="always")
-def pedros_in(mask, trump, left):
+def pedro_mask(trump, left):
+    """The two Pedros (one without a left card)."""
     m = bit(trump * 13 + 3)
     if left >= 0:
         m |= bit(left)
-    return mask & m
+    return m
 
 
 @njit(inline="always")
-def greedy_core(legal, tm, trump, left, trick, win_card, led, seat, players, win_seat):
-    """The W3 rule itself, from the trick's state as values: the kernel's fast path
-    passes what it holds in registers, ``greedy_play`` reads the same off ``obs``."""
-    ped = pedros_in(legal, trump, left)
+def greedy_core(legal, tm, left, base, pedros, eligible, trick, win_card, partner_wins):
+    """The W3 rule itself, from the trick's state as values. ``base`` is 13 * the
+    trump suit, ``pedros`` the Pedros' mask, ``eligible`` the cards that can win
+    the trick (the trumps and the suit led). The kernel's fast path passes what it
+    holds already; ``greedy_play`` works the same values out of ``obs``."""
+    ped = legal & pedros
     if trick == U0:
         if legal & ~ped:
             return strongest(legal & ~ped, tm, left)
         return strongest(ped, tm, left)
-    if has(tm, led):
-        eligible = tm
-    else:
-        eligible = tm | (suit_mask(led // 13) & ~tm)
     cand = legal & eligible
     if has(tm, win_card):  # only higher trumps beat a trump
-        base = trump_base(tm, left)
         above = ~(trump_key(bit(win_card), base, left) * np.uint64(2) - U1)
         winning = trump_cards(trump_key(cand, base, left) & above, base, left)
     else:  # every trump, and the higher cards of the suit led
         winning = (cand & tm) | (cand & ~tm & ~((bit(win_card) << U1) - U1))
-    partner = seat + 2  # (seat + 2) mod players, without a division
-    if partner >= players:
-        partner -= players
-    trick_has_pedro = pedros_in(trick, trump, left) != U0
-    if winning and (trick_has_pedro or win_seat != partner):
+    if winning and (trick & pedros or not partner_wins):
         return weakest(winning, tm, left)
     if legal & ~ped:
         return weakest(legal & ~ped, tm, left)
@@ -67,15 +60,23 @@ def greedy_core(legal, tm, trump, left, trick, win_card, led, seat, players, win
 
 @njit(POLICY_SIG, cache=True, **NO_REFCOUNT)
 def greedy_play(obs, hand, legal, params, scratch, rng):
+    tm = trump_mask(obs)
+    trump = obs[L.O_TRUMP]
+    left = obs[L.O_LEFT_CARD]
+    led = obs[L.O_LED_CARD]
+    seat = obs[L.O_SEAT]
+    partner = seat + 2  # (seat + 2) mod players, without a division
+    if partner >= obs[L.O_PLAYERS]:
+        partner -= obs[L.O_PLAYERS]
+    eligible = tm if has(tm, led) else tm | (suit_mask(led // 13) & ~tm)
     return greedy_core(
         legal,
-        trump_mask(obs),
-        obs[L.O_TRUMP],
-        obs[L.O_LEFT_CARD],
+        tm,
+        left,
+        trump * 13,
+        pedro_mask(trump, left),
+        eligible,
         np.uint64(obs[L.O_TRICK_MASK]),
         obs[L.O_WIN_CARD],
-        obs[L.O_LED_CARD],
-        obs[L.O_SEAT],
-        obs[L.O_PLAYERS],
-        obs[L.O_WIN_SEAT],
+        obs[L.O_WIN_SEAT] == partner,
     )

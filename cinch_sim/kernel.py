@@ -20,7 +20,7 @@ from .hints import unlikely
 from .memory import NO_REFCOUNT, borrow
 from .policies import builtin_ids as BI
 from .policies.common import random_member
-from .policies.greedy import greedy_core, pedro_mask
+from .policies.greedy import greedy_core, partner_of, pedro_mask
 from .policies.heuristic import (
     heuristic_bid,
     heuristic_discard,
@@ -133,9 +133,7 @@ def _ask_play(fns, pids, s, obs, hand, legal, params, scratch, rngs, trick_state
     tm, trump, left, eligible, trick, win_card, win_seat, players = trick_state
     base = trump * 13
     pedros = pedro_mask(trump, left)
-    partner = s + 2  # (seat + 2) mod players, as greedy_play
-    partner -= players if partner >= players else 0
-    partner_wins = win_seat == partner
+    partner_wins = win_seat == partner_of(s, players)
     return greedy_core(legal, tm, left, base, pedros, eligible, trick, win_card, partner_wins)
 
 

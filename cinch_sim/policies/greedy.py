@@ -35,6 +35,13 @@ def pedro_mask(trump, left):
 
 
 @njit(inline="always")
+def partner_of(seat, players):
+    """W3's partner: (seat + 2) mod players, without a division."""
+    partner = seat + 2
+    return partner - players if partner >= players else partner
+
+
+@njit(inline="always")
 def greedy_core(legal, tm, left, base, pedros, eligible, trick, win_card, partner_wins):
     """The W3 rule itself, from the trick's state as values. ``base`` is 13 * the
     trump suit, ``pedros`` the Pedros' mask, ``eligible`` the cards that can win
@@ -64,11 +71,9 @@ def greedy_play(obs, hand, legal, params, scratch, rng):
     trump = obs[L.O_TRUMP]
     left = obs[L.O_LEFT_CARD]
     led = obs[L.O_LED_CARD]
-    seat = obs[L.O_SEAT]
-    partner = seat + 2  # (seat + 2) mod players, without a division
-    if partner >= obs[L.O_PLAYERS]:
-        partner -= obs[L.O_PLAYERS]
-    eligible = tm if has(tm, led) else tm | (suit_mask(led // 13) & ~tm)
+    eligible = tm  # on a trump lead (or none yet: no card led), only trumps win
+    if led >= 0 and not has(tm, led):
+        eligible = tm | (suit_mask(led // 13) & ~tm)
     return greedy_core(
         legal,
         tm,
@@ -78,5 +83,5 @@ def greedy_play(obs, hand, legal, params, scratch, rng):
         eligible,
         np.uint64(obs[L.O_TRICK_MASK]),
         obs[L.O_WIN_CARD],
-        obs[L.O_WIN_SEAT] == partner,
+        obs[L.O_WIN_SEAT] == partner_of(obs[L.O_SEAT], obs[L.O_PLAYERS]),
     )

@@ -140,7 +140,9 @@ def _ask_play(fns, pids, s, obs, hand, legal, params, scratch, rngs, trick_state
 @njit(inline="always")
 def _reads_trick(pids, players):
     """Whether any seat's play policy reads the trick's state off ``obs``: all but
-    the random and greedy built-ins may (heuristic, user policies)."""
+    the random and greedy built-ins may (heuristic, user policies). The same test
+    is written out in ``_ask_play``: one shared inline helper for it measured
+    about 250 more instructions a W3 hand (the trick loop compiled differently)."""
     reads = False
     for s in range(players):
         pid = pids[L.KIND_PLAY * L.MAX_PLAYERS + s]

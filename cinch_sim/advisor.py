@@ -52,6 +52,8 @@ from .cards import (
 )
 from .rules import Rules, make_rules
 from .stats import Z95, wilson
+from .threads import check as check_threads
+from .threads import using
 
 SAFE_RISK = 0.7
 DEFAULT_MAX_HANDS = 200_000
@@ -821,15 +823,11 @@ def advise(
     teams = r.teams
     rejecting = bool(required)
 
-    import numba
-
-    old_threads = numba.get_num_threads()
     if threads is not None:
-        if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
-            raise AdvisorError(
-                f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}, got {threads}"
-            )
-        numba.set_num_threads(threads)
+        try:
+            check_threads(threads)
+        except ValueError as exc:
+            raise AdvisorError(str(exc)) from None
 
     def run(s: int, g: int, offset: int, n: int) -> np.ndarray:
         rows, _ = run_chunk(r, policies, seed, offset, n, q.dealer, conds[s][g])
@@ -870,7 +868,7 @@ def advise(
             adv.tried += used
             done += m
 
-    try:
+    with using(threads):
         # Round 1: the worst case (p = 1/2). P(make b) falls from about 1 to about 0
         # across the bids, so nearly every hand has an estimate near 1/2 and needs it
         # all; one round then usually suffices. Later rounds are sized from the counts.
@@ -894,8 +892,6 @@ def advise(
             k_all = np.concatenate([adv.make_counts().ravel(), adv.pedro[:, 0, :].ravel()])
             need = _needed(k_all, adv.hands, precision)
             target = min(max_hands, max(int(need * 1.05), adv.hands + max(200, adv.hands // 10)))
-    finally:
-        numba.set_num_threads(old_threads)
     adv.seconds = time.perf_counter() - start
     return adv
 

@@ -21,6 +21,7 @@ from .interrupts import chunk_boundaries
 from .policy import KINDS, Policy, PolicyError, load_policy
 from .rules import Rules
 from .signatures import N_PARAMS, POLICY_SIG
+from .threads import run_split, using
 
 SEAT_NAMES = ("eldest", "second", "third", "dealer")
 
@@ -202,24 +203,17 @@ def run_chunk(
     # zeroing them (17 MB a chunk) is wasted work (measured: about 1% of W2/W3)
     out = np.empty((n, L.H_LEN), dtype=np.int32)
     tr = np.empty((n if trace else 0, L.T_LEN), dtype=np.int64)
-    bid_p, trump_p, disc_p, play_p = policies.tuples(direct)
+    pols = policies.tuples(direct)
+    ids, params = policies.builtin_ids(direct), policies.params()
+    args = (rules.to_array(), cond.to_setup(dealer, offset), np.uint64(seed % (1 << 64)))
+
+    def hands(lo: int, hi: int) -> None:
+        part = tr[lo:hi] if trace else tr
+        kern(*args, np.int64(offset + lo), np.int64(hi - lo), *pols, ids, params, out[lo:hi], part)
+
     with warnings.catch_warnings(), _policy_exceptions(policies):
         warnings.simplefilter("ignore")
-        kern(
-            rules.to_array(),
-            cond.to_setup(dealer, offset),
-            np.uint64(seed % (1 << 64)),
-            np.int64(offset),
-            np.int64(n),
-            bid_p,
-            trump_p,
-            disc_p,
-            play_p,
-            policies.builtin_ids(direct),
-            policies.params(),
-            out,
-            tr,
-        )
+        run_split(hands, n)
     check_errors(out, policies, dealer, rules.players)
     return out, tr
 
@@ -230,6 +224,20 @@ def _games_kernel():
         from .kernel import compiled
 
         return compiled("play_games")
+
+
+def run_deals(rules: Rules, seed: int, offset: int, n: int, dealer: int = 3) -> np.ndarray:
+    """Only shuffle and deal hands offset..offset+n-1 (BENCHMARK.md W1): the same cards
+    as ``run_chunk`` deals them, as [hand, seat] card masks."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from .kernel import compiled
+
+        kern = compiled("deal_hands")
+    out = np.zeros((n, L.MAX_PLAYERS), dtype=np.uint64)
+    args = (rules.to_array(), Conditions().to_setup(dealer, offset), np.uint64(seed % (1 << 64)))
+    run_split(lambda lo, hi: kern(*args, np.int64(offset + lo), out[lo:hi]), n)
+    return out
 
 
 HAND_STRIDE = 1 << 16  # hand h of game g is dealt from hand index g * HAND_STRIDE + h
@@ -263,25 +271,18 @@ def run_games(
     tr = np.zeros((n if trace else 0, max_hands, L.T_LEN), dtype=np.int64)
     cond = Conditions(streams=streams)
     setup = cond.to_setup(-1 if first_dealer is None else first_dealer, offset)
-    bid_p, trump_p, disc_p, play_p = policies.tuples(direct)
+    pols = policies.tuples(direct)
+    ids, params = policies.builtin_ids(direct), policies.params()
+    args = (rules.to_array(), setup, np.uint64(seed % (1 << 64)))
+
+    def play(lo: int, hi: int) -> None:
+        part = tr[lo:hi] if trace else tr
+        kern(*args, np.int64(offset + lo), np.int64(HAND_STRIDE), *pols, ids, params,
+             games[lo:hi], hands[lo:hi], part)  # fmt: skip
+
     with warnings.catch_warnings(), _policy_exceptions(policies):
         warnings.simplefilter("ignore")
-        kern(
-            rules.to_array(),
-            setup,
-            np.uint64(seed % (1 << 64)),
-            np.int64(offset),
-            np.int64(HAND_STRIDE),
-            bid_p,
-            trump_p,
-            disc_p,
-            play_p,
-            policies.builtin_ids(direct),
-            policies.params(),
-            games,
-            hands,
-            tr,
-        )
+        run_split(play, n)
     played = hands.reshape(-1, L.H_LEN)
     check_errors(played, policies, 0, rules.players)
     return games, hands, tr
@@ -347,22 +348,12 @@ def iter_chunks(
         raise ValueError(f"hands must be non-negative, got {hands}")
     if chunk < 1:
         raise ValueError(f"chunk must be at least 1, got {chunk}")
-    import numba
-
-    old = numba.get_num_threads()
-    if threads is not None:
-        if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
-            raise ValueError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}, got {threads}")
-        numba.set_num_threads(threads)
-    try:
-        with chunk_boundaries() as interrupts:
-            done = 0
-            while done < hands:
-                interrupts.check()  # Ctrl-C stops here, never inside a chunk's processing
-                n = min(chunk, hands - done)
-                yield run_chunk(rules, policies, seed, start + done, n, dealer, conditions, trace)
-                done += n
-                if progress is not None:
-                    progress(n)
-    finally:
-        numba.set_num_threads(old)
+    with using(threads), chunk_boundaries() as interrupts:
+        done = 0
+        while done < hands:
+            interrupts.check()  # Ctrl-C stops here, never inside a chunk's processing
+            n = min(chunk, hands - done)
+            yield run_chunk(rules, policies, seed, start + done, n, dealer, conditions, trace)
+            done += n
+            if progress is not None:
+                progress(n)

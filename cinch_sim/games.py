@@ -71,6 +71,7 @@ from .interrupts import chunk_boundaries
 from .rules import Rules
 from .stats import Z95, wilson
 from .strategies import Strategy, resolve_strategy
+from .threads import using
 
 PAIRINGS = ("swap", "rotate")
 RIGHT_SLOT = L.SLOT_RANK0 + 2  # the Right Pedro's point slot (the standard rules)
@@ -503,7 +504,7 @@ def compare(
         chunk_pairs = min(chunk_pairs, max(1, 8192 // max_hands))  # trace rows are large
     start = time.perf_counter()
     interrupted = False
-    with _threads(threads), chunk_boundaries() as interrupts:
+    with using(threads), chunk_boundaries() as interrupts:
         try:
             done = 0
             while done < n_pairs:
@@ -531,30 +532,6 @@ def _no_nan(x):
     if isinstance(x, float) and x != x:
         return None
     return x
-
-
-class _threads:
-    def __init__(self, n: int | None) -> None:
-        self.n = n
-        self.old: int | None = None
-
-    def __enter__(self):
-        if self.n is not None:
-            import numba
-
-            if not 1 <= self.n <= numba.config.NUMBA_NUM_THREADS:
-                raise ValueError(
-                    f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}, got {self.n}"
-                )
-            self.old = numba.get_num_threads()
-            numba.set_num_threads(self.n)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        if self.old is not None:
-            import numba
-
-            numba.set_num_threads(self.old)
 
 
 # --------------------------------------------------------------------------- records

@@ -5,13 +5,14 @@ numba would freeze into its cache). Policies arrive as tuples of first-class
 functions typed by an explicit signature, so the kernel compiles once, is
 cached on disk, and takes any user policy without recompiling.
 
-Hands are processed in blocks; each block owns its scratch buffers, and every
-hand draws from streams keyed by its global index, so results are bit-identical
-for any thread count or chunk size.
+Each batch kernel is a serial, GIL-free loop over its own work buffers; the
+engine runs one range of a batch per thread (threads.py). Every hand draws from
+streams keyed by its global index, so results are bit-identical for any thread
+count or chunk size.
 """
 
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, types
 
 from . import layout as L
 from .bits import lowbit_index, popcount
@@ -37,11 +38,10 @@ U0 = np.uint64(0)
 SUIT13 = np.uint64((1 << 13) - 1)
 LOW32 = np.uint64(0xFFFFFFFF)
 ALL52 = np.uint64((1 << 52) - 1)
-BLOCK = 256  # hands per block of work
 
 POLICIES = types.UniTuple(POLICY_TYPE, L.MAX_PLAYERS)
 
-# Per-block workspaces (allocated once per block, never per hand).
+# Workspaces (allocated once per kernel call, or per game, never per hand).
 W_FIXED = 0  # uint64 work: fixed cards still to place, per seat
 W_DEALT = L.MAX_PLAYERS  # dealt hands
 W_STOCK = 2 * L.MAX_PLAYERS  # 53: the first i stock cards, as one mask
@@ -52,7 +52,7 @@ IW_WINNERS = 2 * L.MAX_PLAYERS  # winner of each trick
 IW_POINTS = IW_WINNERS + L.MAX_TRICKS  # points per team
 IW_TRICK_OF = IW_POINTS + L.MAX_TEAMS  # per card: the trick it was played in
 IW_PLAYER_OF = IW_TRICK_OF + 52  # per card: the seat that played it
-# The block's rule tables, built by its first hand (the buffers start zeroed):
+# The rule tables, built by the first hand played on the buffers (they start zeroed):
 IW_TABLES_READY = IW_PLAYER_OF + 52  # 1 once they are built
 IW_BY_STRENGTH = IW_TABLES_READY + 1  # [trump suit * 14 + v]: the trump of strength v + 1, or -1
 IW_ORDER = IW_BY_STRENGTH + 4 * 14  # [leader * players + k]: the seat playing k-th
@@ -247,7 +247,7 @@ def _left_card(rules, trump):
 
 @njit(**NO_REFCOUNT)
 def _build_tables(rules, iwork):
-    """What depends only on the rules, once per block: the seat order from each
+    """What depends only on the rules, once per set of buffers: the seat order from each
     leader and, for each trump suit, its trumps by strength and each card's
     strength in a trick (a trump's 100 + its strength, another card's rank)."""
     P = rules[L.R_PLAYERS]
@@ -900,8 +900,8 @@ def play_hand(
 
 
 @njit(inline="always")
-def _block_buffers():
-    """The per-block work buffers of play_hand (allocated once per block, never per hand)."""
+def _work_buffers():
+    """The work buffers of play_hand (allocated once per call or game, never per hand)."""
     return (
         np.zeros(L.OBS_LEN, np.int64),  # obs
         np.zeros(L.MAX_PLAYERS * N_SCRATCH, np.int64),  # scratch
@@ -919,7 +919,7 @@ def _block_buffers():
 def _play_borrowed(
     rules, setup, seed, hidx, dealer, pols, pids, flat_params, bufs, game_hand, out, tr, want_trace
 ):
-    """play_hand on one block's buffers, every array borrowed (memory.py): the one
+    """play_hand on one set of work buffers, every array borrowed (memory.py): the one
     place both batch kernels call it from."""
     obs, scratch, rngs, deck, hands, work, iwork, scores = bufs
     bid_p, trump_p, disc_p, play_p = pols
@@ -948,7 +948,7 @@ SIMULATE_SIG = types.void(
 )
 
 
-@njit(cache=True, parallel=True, nogil=True)
+@njit(cache=True, nogil=True)
 def simulate_hands(
     rules,
     setup,
@@ -964,31 +964,24 @@ def simulate_hands(
     out,
     trace,
 ):
-    """Play ``n_hands`` independent hands with global indices offset..offset+n-1."""
+    """Play ``n_hands`` independent hands with global indices offset..offset+n-1.
+
+    Serial and GIL-free: ``threads.run_split`` runs one range of a batch per thread."""
     want_trace = trace.shape[0] > 0
-    n_blocks = (n_hands + BLOCK - 1) // BLOCK
     dealer = setup[L.S_DEALER]
     flat_params = params.reshape(-1)
     flat_out = out.reshape(-1)
     flat_trace = trace.reshape(-1)
-    for blk in prange(n_blocks):
-        obs, scratch, rngs, deck, hands, work, iwork, scores, dummy = _block_buffers()
-        bufs = (obs, scratch, rngs, deck, hands, work, iwork, scores)
-        pols = (
-            bid_p,
-            trump_p,
-            disc_p,
-            play_p,
-        )  # built in the loop: a parfor takes no tuple of tuples
-        lo = blk * BLOCK
-        hi = min(n_hands, lo + BLOCK)
-        for i in range(lo, hi):
-            tr = borrow(flat_trace, i * L.T_LEN, L.T_LEN) if want_trace else _b(dummy)
-            out_row = borrow(flat_out, i * L.H_LEN, L.H_LEN)
-            _play_borrowed(
-                rules, setup, seed, offset + i, dealer, pols, pids, flat_params,
-                bufs, 0, out_row, tr, want_trace,
-            )  # fmt: skip
+    obs, scratch, rngs, deck, hands, work, iwork, scores, dummy = _work_buffers()
+    bufs = (obs, scratch, rngs, deck, hands, work, iwork, scores)
+    pols = (bid_p, trump_p, disc_p, play_p)
+    for i in range(n_hands):
+        tr = borrow(flat_trace, i * L.T_LEN, L.T_LEN) if want_trace else _b(dummy)
+        out_row = borrow(flat_out, i * L.H_LEN, L.H_LEN)
+        _play_borrowed(
+            rules, setup, seed, offset + i, dealer, pols, pids, flat_params,
+            bufs, 0, out_row, tr, want_trace,
+        )  # fmt: skip
 
 
 DEAL_SIG = types.void(
@@ -996,19 +989,16 @@ DEAL_SIG = types.void(
 )
 
 
-@njit(cache=True, parallel=True, nogil=True)
+@njit(cache=True, nogil=True)
 def deal_hands(rules, setup, seed, offset, hands_out):
     """Only shuffle and deal (BENCHMARK.md W1): hands_out[i, seat] is a card mask."""
-    n_hands = hands_out.shape[0]
-    n_blocks = (n_hands + BLOCK - 1) // BLOCK
     dealer = setup[L.S_DEALER]
     P = rules[L.R_PLAYERS]
-    for blk in prange(n_blocks):
-        _, _, rngs, deck, hands, work, _, _, dummy = _block_buffers()
-        for i in range(blk * BLOCK, min(n_hands, (blk + 1) * BLOCK)):
-            _deal(rules, setup, seed, offset + i, dealer, deck, hands, work, rngs, dummy, False)
-            for s in range(P):
-                hands_out[i, s] = hands[s]
+    _, _, rngs, deck, hands, work, _, _, dummy = _work_buffers()
+    for i in range(hands_out.shape[0]):
+        _deal(rules, setup, seed, offset + i, dealer, deck, hands, work, rngs, dummy, False)
+        for s in range(P):
+            hands_out[i, s] = hands[s]
 
 
 GAMES_SIG = types.void(
@@ -1029,7 +1019,7 @@ GAMES_SIG = types.void(
 )
 
 
-@njit(cache=True, parallel=True, nogil=True)
+@njit(cache=True, nogil=True)
 def play_games(
     rules,
     setup,
@@ -1061,15 +1051,10 @@ def play_games(
     target = rules[L.R_TARGET]
     neg = rules[L.R_MIN_SCORE_LOSS]
     flat_params = params.reshape(-1)
-    for g in prange(n_games):
-        obs, scratch, rngs, deck, hands, work, iwork, scores, dummy = _block_buffers()
+    for g in range(n_games):
+        obs, scratch, rngs, deck, hands, work, iwork, scores, dummy = _work_buffers()
         bufs = (obs, scratch, rngs, deck, hands, work, iwork, scores)
-        pols = (
-            bid_p,
-            trump_p,
-            disc_p,
-            play_p,
-        )  # built in the loop: a parfor takes no tuple of tuples
+        pols = (bid_p, trump_p, disc_p, play_p)
         gidx = offset + g
         row = games[g]
         row[:] = 0

@@ -20,7 +20,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import warnings
 from pathlib import Path
 
 import numba
@@ -30,8 +29,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from cinch_sim import layout as L  # noqa: E402
-from cinch_sim.engine import Conditions, PolicySet, run_chunk  # noqa: E402
+from cinch_sim.engine import PolicySet, run_chunk, run_deals  # noqa: E402
 from cinch_sim.rules import Rules  # noqa: E402
+from cinch_sim.threads import max_threads, using  # noqa: E402
 
 RULES = Rules(robber="dealer")
 DEALER = 3
@@ -59,31 +59,23 @@ def rates(fn, seconds: float, repeats: int, cores: int) -> tuple[float, ...]:
     run is what the machine does when the host leaves it alone; the median is
     the figure to quote.
     """
-    numba.set_num_threads(1)
-    fn()  # warm-up
+    with using(1):
+        fn()  # warm-up
     one, many = [], []
     for _ in range(repeats):
-        numba.set_num_threads(1)
-        one.append(timed(fn, seconds))
-        numba.set_num_threads(cores)
-        many.append(timed(fn, seconds))
+        with using(1):
+            one.append(timed(fn, seconds))
+        with using(cores):
+            many.append(timed(fn, seconds))
     ratio = statistics.median(m / o for o, m in zip(one, many, strict=True))
     return statistics.median(one), statistics.median(many), ratio, max(one), max(many)
 
 
 def w1():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from cinch_sim.kernel import entry
-
-        deal_hands = entry("deal_hands")
-    out = np.zeros((BATCH, L.MAX_PLAYERS), np.uint64)
-    rules = RULES.to_array()
-    setup = Conditions().to_setup(DEALER)
     counter = [0]
 
     def run() -> int:
-        deal_hands(rules, setup, np.uint64(1), np.int64(counter[0]), out)
+        run_deals(RULES, 1, counter[0], BATCH, DEALER)
         counter[0] += BATCH
         return BATCH
 
@@ -137,6 +129,17 @@ def child_seconds(code: str, env: dict[str, str]) -> float:
     return time.perf_counter() - start
 
 
+def cli_seconds() -> float:
+    """Wall time of ``cinch-sim simulate --hands 1000``; its own error if it fails."""
+    start = time.perf_counter()
+    cmd = ["cinch-sim", "simulate", "--hands", "1000"]
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    if run.returncode != 0:
+        last = (run.stderr.strip().splitlines() or ["no output"])[-1]
+        sys.exit(f"bench: `cinch-sim simulate --hands 1000` failed: {last}")
+    return time.perf_counter() - start
+
+
 def compile_times() -> dict[str, float]:
     code = (
         "from cinch_sim.engine import PolicySet, run_chunk\n"
@@ -149,15 +152,8 @@ def compile_times() -> dict[str, float]:
         cold = child_seconds(code, env)
         warm = child_seconds(code, env)
         base = child_seconds("import numba, numpy", env)
-    env = dict(os.environ)
-    subprocess.run(
-        ["cinch-sim", "simulate", "--hands", "1000"], env=env, check=True, capture_output=True
-    )
-    start = time.perf_counter()
-    subprocess.run(
-        ["cinch-sim", "simulate", "--hands", "1000"], env=env, check=True, capture_output=True
-    )
-    cli = time.perf_counter() - start
+    cli_seconds()  # the first run may load the cache
+    cli = cli_seconds()
     return {"cold": cold, "warm": warm, "python_numba_import": base, "simulate_1000": cli}
 
 
@@ -192,7 +188,7 @@ def main() -> None:
     ap.add_argument("--no-compile", action="store_true", help="skip the compile/load timings")
     ap.add_argument("--write", type=Path, help="append the figures to this Markdown file")
     args = ap.parse_args()
-    cores = numba.config.NUMBA_NUM_THREADS
+    cores = max_threads()
     workloads = {
         "W1": w1,
         "W2": lambda: hands_workload("random"),

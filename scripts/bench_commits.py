@@ -19,12 +19,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 MEASURE = """
-import sys, time, numba, warnings, json
+import os
+os.environ["NUMBA_NUM_THREADS"] = "1"  # one thread, for parfor kernels and for threads.py
+import sys, time, warnings, json
 warnings.simplefilter("ignore")
 sys.path.insert(0, sys.argv[1])
 from cinch_sim.engine import PolicySet, run_chunk
 from cinch_sim.rules import Rules
-numba.set_num_threads(1)
 r = Rules(robber="dealer")
 res = {}
 for play in ("random", "greedy"):

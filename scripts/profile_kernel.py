@@ -31,11 +31,11 @@ CHILD = r"""
 import ctypes, json, os, sys, time, warnings
 warnings.simplefilter("ignore")
 sys.path.insert(0, sys.argv[1])
-import numba
+import os
+os.environ["NUMBA_NUM_THREADS"] = "1"  # one thread (read when numba is imported)
 from cinch_sim.engine import PolicySet, run_chunk
 from cinch_sim.rules import Rules
 from cinch_sim import kernel
-numba.set_num_threads(1)
 rules = Rules(robber="dealer")
 policies = PolicySet.from_specs(4, "simple", "simple", "simple", sys.argv[2])
 run_chunk(rules, policies, 1, 0, 1000, 3)

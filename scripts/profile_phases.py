@@ -30,10 +30,10 @@ CHILD = r"""
 import sys, time, warnings
 warnings.simplefilter("ignore")
 sys.path.insert(0, sys.argv[1])
-import numba
+import os
+os.environ["NUMBA_NUM_THREADS"] = "1"  # one thread (read when numba is imported)
 from cinch_sim.engine import PolicySet, run_chunk
 from cinch_sim.rules import Rules
-numba.set_num_threads(1)
 seconds, repeats = float(sys.argv[2]), int(sys.argv[3])
 for play in ("random", "greedy"):
     rules = Rules(robber="dealer")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 import random
 
-import numba
 import numpy as np
 import pytest
 
@@ -204,42 +203,37 @@ def _plain_points(hand: list[int], seat: int, dealer: int, deals: int, seed: int
     ped = np.zeros((4, 2, deals), np.int64)
     out = np.zeros((1, L.H_LEN), np.int32)
     trace = np.zeros((0, L.T_LEN), np.int64)
-    old = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        for i in range(deals):
-            rng.shuffle(rest)
-            deck = [-1] * 52
-            mine = iter(hand)
-            others = iter(rest)
-            for r in range(3):
-                for j in range(4):
-                    s = (dealer + 1 + j) % 4
-                    for k in range(3):
-                        deck[r * 12 + j * 3 + k] = next(mine) if s == seat else next(others)
-            deck[36:] = list(others)
-            for suit in range(4):
-                cond = Conditions(deck=deck, force_maker=seat, force_trump=suit)
-                simulate_hands(
-                    ra,
-                    cond.to_setup(dealer, 0),
-                    np.uint64(seed),
-                    np.int64(i),
-                    np.int64(1),
-                    bid_p,
-                    trump_p,
-                    disc_p,
-                    play_p,
-                    ids,
-                    params,
-                    out,
-                    trace,
-                )
-                pts[suit, i] = out[0, L.H_POINTS + team]
-                for j, slot in enumerate((L.SLOT_RANK0 + 2, L.SLOT_LEFT)):
-                    ped[suit, j, i] = out[0, L.H_SLOT_TEAM + slot] == team
-    finally:
-        numba.set_num_threads(old)
+    for i in range(deals):
+        rng.shuffle(rest)
+        deck = [-1] * 52
+        mine = iter(hand)
+        others = iter(rest)
+        for r in range(3):
+            for j in range(4):
+                s = (dealer + 1 + j) % 4
+                for k in range(3):
+                    deck[r * 12 + j * 3 + k] = next(mine) if s == seat else next(others)
+        deck[36:] = list(others)
+        for suit in range(4):
+            cond = Conditions(deck=deck, force_maker=seat, force_trump=suit)
+            simulate_hands(
+                ra,
+                cond.to_setup(dealer, 0),
+                np.uint64(seed),
+                np.int64(i),
+                np.int64(1),
+                bid_p,
+                trump_p,
+                disc_p,
+                play_p,
+                ids,
+                params,
+                out,
+                trace,
+            )
+            pts[suit, i] = out[0, L.H_POINTS + team]
+            for j, slot in enumerate((L.SLOT_RANK0 + 2, L.SLOT_LEFT)):
+                ped[suit, j, i] = out[0, L.H_SLOT_TEAM + slot] == team
     return pts, ped
 
 

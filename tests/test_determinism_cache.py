@@ -29,7 +29,7 @@ def collect(threads, chunk, seed=5, hands=3000, rules=None):
 def test_same_seed_same_bits_1_and_2_threads():
     out1, tr1 = collect(1, 3000)
     out2, tr2 = collect(2, 3000)
-    out3, tr3 = collect(2, 257)  # chunks that straddle the kernel's blocks
+    out3, tr3 = collect(2, 257)  # odd chunks, each split unevenly between the threads
     assert np.array_equal(out1, out2) and np.array_equal(tr1, tr2)
     assert np.array_equal(out1, out3) and np.array_equal(tr1, tr3)
     # and the run is not trivially constant

@@ -1,0 +1,95 @@
+"""The worker threads the batch kernels run on: how many, and how a batch is split.
+
+The kernels are serial loops that release the GIL (``nogil``); ``run_split``
+gives each thread one contiguous range of the batch. Every hand and game draws
+from streams keyed by its global index, so the split never changes a bit.
+numba's ``parallel=True`` made the same split with OpenMP, but lowering its
+parfor took about 4 s of a 24 s cold compile (results/BENCHMARKS.md, sixth
+session), for a scaling no better than this.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+
+_setting = threading.local()  # .n: this thread's count while inside ``using``
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def max_threads() -> int:
+    """All cores the process may use, or NUMBA_NUM_THREADS where that is set."""
+    import numba
+
+    return int(numba.config.NUMBA_NUM_THREADS)
+
+
+def current() -> int:
+    """The thread count kernels started from this thread use now."""
+    return getattr(_setting, "n", None) or max_threads()
+
+
+def check(n: int) -> int:
+    """n itself, or a one-line ValueError naming the allowed range."""
+    top = max_threads()
+    if not isinstance(n, int) or not 1 <= n <= top:
+        raise ValueError(f"threads must be 1..{top}, got {n}")
+    return n
+
+
+@contextmanager
+def using(n: int | None) -> Iterator[None]:
+    """Run the kernels started inside on ``n`` threads (None: leave the count as is)."""
+    if n is None:
+        yield
+        return
+    check(n)
+    old = getattr(_setting, "n", None)
+    _setting.n = n
+    try:
+        yield
+    finally:
+        _setting.n = old
+
+
+def split(n: int, parts: int) -> list[tuple[int, int]]:
+    """[lo, hi) ranges covering 0..n: at most ``parts``, none empty, as equal as can be."""
+    parts = max(1, min(parts, n))
+    bounds = [n * i // parts for i in range(parts + 1)]
+    return list(zip(bounds[:-1], bounds[1:], strict=True))
+
+
+def _workers() -> ThreadPoolExecutor:
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max(1, max_threads() - 1), "cinch-kernel")
+        return _pool
+
+
+def run_split(work: Callable[[int, int], None], n: int) -> None:
+    """work(lo, hi) over ``split(n, current())``, one range per thread.
+
+    The calling thread takes the first range itself. Every range finishes before
+    this returns (the arrays they write stay in use until then); the first
+    exception of any range is raised here.
+    """
+    ranges = split(n, current())
+    if len(ranges) == 1:
+        work(*ranges[0])
+        return
+    futures = [_workers().submit(work, lo, hi) for lo, hi in ranges[1:]]
+    error: BaseException | None = None
+    try:
+        work(*ranges[0])
+    except BaseException as exc:  # re-raised once the other ranges are done
+        error = exc
+    for f in futures:
+        exc = f.exception()
+        if error is None and exc is not None:
+            error = exc
+    if error is not None:
+        raise error

@@ -1,0 +1,107 @@
+"""The split of a batch between worker threads (threads.py), and that it never
+changes a bit of the hands, the games or the deals."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from cinch_sim import layout as L
+from cinch_sim import threads
+from cinch_sim.engine import PolicySet, run_chunk, run_deals, run_games
+from cinch_sim.rules import Rules
+
+needs_two = pytest.mark.skipif(threads.max_threads() < 2, reason="needs 2 threads")
+
+
+@pytest.mark.parametrize("parts", [1, 2, 3, 7])
+@pytest.mark.parametrize("n", [0, 1, 2, 5, 255, 256, 1001])
+def test_split_covers_the_range_in_order_and_evenly(n, parts):
+    ranges = threads.split(n, parts)
+    assert ranges[0][0] == 0 and ranges[-1][1] == n
+    assert all(a[1] == b[0] for a, b in zip(ranges, ranges[1:], strict=False))
+    sizes = [hi - lo for lo, hi in ranges]
+    assert len(ranges) <= max(1, parts)
+    assert n == 0 or min(sizes) >= 1
+    assert max(sizes) - min(sizes) <= 1
+
+
+def test_using_checks_and_restores():
+    before = threads.current()
+    with threads.using(1):
+        assert threads.current() == 1
+        with threads.using(None):  # None leaves the count as it is
+            assert threads.current() == 1
+    assert threads.current() == before
+    for bad in (0, -1, threads.max_threads() + 1):
+        with pytest.raises(ValueError, match=r"threads must be 1\.\."):
+            with threads.using(bad):
+                pass
+
+
+@needs_two
+def test_run_split_uses_a_thread_per_range_and_waits_for_all():
+    seen: dict[tuple[int, int], int] = {}
+    barrier = threading.Barrier(2, timeout=10)  # both ranges must run at the same time
+
+    def work(lo: int, hi: int) -> None:
+        barrier.wait()
+        time.sleep(0.01)
+        seen[(lo, hi)] = threading.get_ident()
+
+    with threads.using(2):
+        threads.run_split(work, 10)
+    assert sorted(seen) == [(0, 5), (5, 10)]
+    assert len(set(seen.values())) == 2
+
+
+@needs_two
+def test_run_split_raises_the_error_after_every_range_is_done():
+    finished = []
+
+    def work(lo: int, hi: int) -> None:
+        if lo > 0:
+            raise ZeroDivisionError("boom")
+        time.sleep(0.05)
+        finished.append(lo)
+
+    with threads.using(2), pytest.raises(ZeroDivisionError, match="boom"):
+        threads.run_split(work, 4)
+    assert finished == [0]
+
+
+@needs_two
+def test_games_and_deals_are_the_same_bits_on_1_and_2_threads():
+    rules = Rules()
+    pols = PolicySet.from_specs(4, "heuristic", "heuristic", "heuristic", "random")
+    with threads.using(1):
+        g1 = run_games(rules, pols, 11, 5, 9, None, 64, trace=True)
+        d1 = run_deals(rules, 3, 100, 777)
+        h1 = run_chunk(rules, pols, 3, 100, 777)[0]
+    with threads.using(2):
+        g2 = run_games(rules, pols, 11, 5, 9, None, 64, trace=True)
+        d2 = run_deals(rules, 3, 100, 777)
+        h2 = run_chunk(rules, pols, 3, 100, 777)[0]
+    for a, b in zip(g1, g2, strict=True):
+        assert np.array_equal(a, b)
+    assert np.array_equal(d1, d2) and np.array_equal(h1, h2)
+    assert (g1[0][:, L.G_N_HANDS] > 0).all()  # games were played, not left empty
+
+
+def test_run_deals_deals_what_run_chunk_plays():
+    """W1's deal-only kernel and the hand kernel deal the same cards from a seed."""
+    rules = Rules()
+    deals = run_deals(rules, 8, 40, 50)
+    _, trace = run_chunk(rules, PolicySet.from_specs(4, "random", "random", "random", "random"),
+                         8, 40, 50, trace=True)  # fmt: skip
+    for i in range(50):
+        deck = trace[i, L.T_DECK : L.T_DECK + 52]
+        hands = np.zeros(4, np.uint64)
+        for r in range(3):  # packets of three from eldest (the dealer is seat 3)
+            for j in range(4):
+                for c in deck[r * 12 + j * 3 : r * 12 + j * 3 + 3]:
+                    hands[j] |= np.uint64(1) << np.uint64(c)
+        assert np.array_equal(deals[i, :4], hands)

@@ -234,7 +234,7 @@ def run_deals(rules: Rules, seed: int, offset: int, n: int, dealer: int = 3) -> 
         from .kernel import compiled
 
         kern = compiled("deal_hands")
-    out = np.zeros((n, L.MAX_PLAYERS), dtype=np.uint64)
+    out = np.empty((n, rules.players), dtype=np.uint64)  # the kernel fills every seat
     args = (rules.to_array(), Conditions().to_setup(dealer, offset), np.uint64(seed % (1 << 64)))
     run_split(lambda lo, hi: kern(*args, np.int64(offset + lo), out[lo:hi]), n)
     return out

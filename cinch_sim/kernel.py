@@ -21,7 +21,7 @@ from .hints import unlikely
 from .memory import NO_REFCOUNT, borrow
 from .policies import builtin_ids as BI
 from .policies.common import random_member
-from .policies.greedy import greedy_core, partner_of, pedro_mask
+from .policies.greedy import beaten_by, greedy_core, partner_of, pedro_mask
 from .policies.heuristic import (
     heuristic_bid,
     heuristic_discard,
@@ -57,7 +57,8 @@ IW_TABLES_READY = IW_PLAYER_OF + 52  # 1 once they are built
 IW_BY_STRENGTH = IW_TABLES_READY + 1  # [trump suit * 14 + v]: the trump of strength v + 1, or -1
 IW_ORDER = IW_BY_STRENGTH + 4 * 14  # [leader * players + k]: the seat playing k-th
 IW_CARD_STRENGTH = IW_ORDER + L.MAX_PLAYERS * L.MAX_PLAYERS  # [trump suit * 52 + card]
-IW_LEN = IW_CARD_STRENGTH + 4 * 52
+IW_BEATS = IW_CARD_STRENGTH + 4 * 52  # [trump suit * 52 + card]: the cards that beat it
+IW_LEN = IW_BEATS + 4 * 52
 
 
 @njit(inline="always")
@@ -130,11 +131,11 @@ def _ask_play(fns, pids, s, obs, hand, legal, params, scratch, rngs, trick_state
         return fns[s](ob, hand, legal, p, sc, r)
     if pid == BI.RANDOM_CHOICE:
         return random_member(legal, r)
-    tm, trump, left, eligible, trick, win_card, win_seat, players = trick_state
-    base = trump * 13
-    pedros = pedro_mask(trump, left)
+    tm, trump, left, iwork, trick, win_card, win_seat, players = trick_state
+    # on a lead (no winner yet, win_card -1) greedy reads no beats: index 0 stands in
+    beats = np.uint64(iwork[np.uint64(IW_BEATS + trump * 52 + max(win_card, 0))])
     partner_wins = win_seat == partner_of(s, players)
-    return greedy_core(legal, tm, left, base, pedros, eligible, trick, win_card, partner_wins)
+    return greedy_core(legal, tm, left, pedro_mask(trump, left), trick, beats, partner_wins)
 
 
 @njit(inline="always")
@@ -248,8 +249,9 @@ def _left_card(rules, trump):
 @njit(**NO_REFCOUNT)
 def _build_tables(rules, iwork):
     """What depends only on the rules, once per set of buffers: the seat order from each
-    leader and, for each trump suit, its trumps by strength and each card's
-    strength in a trick (a trump's 100 + its strength, another card's rank)."""
+    leader and, for each trump suit, its trumps by strength, each card's strength
+    in a trick (a trump's 100 + its strength, another card's rank) and, for
+    greedy's fast path, the cards that take a trick from each card."""
     P = rules[L.R_PLAYERS]
     for i in range(P):
         for k in range(P):
@@ -264,6 +266,10 @@ def _build_tables(rules, iwork):
             if c >= 0:
                 iwork[IW_BY_STRENGTH + t * 14 + rules[L.R_TRUMP_STRENGTH + slot] - 1] = c
                 iwork[IW_CARD_STRENGTH + t * 52 + c] = 100 + rules[L.R_TRUMP_STRENGTH + slot]
+        left = _left_card(rules, t)
+        tm = _suit_mask(t) | (_bit(left) if left >= 0 else U0)
+        for c in range(52):
+            iwork[IW_BEATS + t * 52 + c] = np.int64(beaten_by(c, tm, left, t * 13))
     iwork[IW_TABLES_READY] = 1
 
 
@@ -768,7 +774,7 @@ def play_hand(
                     obs[L.O_LED_CARD] = led
                     obs[L.O_TRICK_MASK] = np.int64(trick)
                     obs[L.O_PLAYED] = np.int64(played | trick)
-                state = (tmask, trump, left, tmask | test, trick, win_card, win_seat, P)
+                state = (tmask, trump, left, iwork, trick, win_card, win_seat, P)
                 c = _ask_play(play_pols, pids, s, obs, h, legal, params, scratch, rngs, state)
                 if unlikely(c < 0 or c > 51 or not (legal >> np.uint64(c)) & U1):
                     _fail(out, L.KIND_PLAY, s, c)
@@ -1051,10 +1057,12 @@ def play_games(
     target = rules[L.R_TARGET]
     neg = rules[L.R_MIN_SCORE_LOSS]
     flat_params = params.reshape(-1)
+    obs, scratch, rngs, deck, hands, work, iwork, scores, dummy = _work_buffers()
+    bufs = (obs, scratch, rngs, deck, hands, work, iwork, scores)
+    pols = (bid_p, trump_p, disc_p, play_p)
     for g in range(n_games):
-        obs, scratch, rngs, deck, hands, work, iwork, scores, dummy = _work_buffers()
-        bufs = (obs, scratch, rngs, deck, hands, work, iwork, scores)
-        pols = (bid_p, trump_p, disc_p, play_p)
+        for t in range(L.MAX_TEAMS):  # the one buffer that carries over between hands
+            scores[t] = 0
         gidx = offset + g
         row = games[g]
         row[:] = 0

@@ -25,6 +25,7 @@ from cinch_sim.policies.common import (
     top_trumps_by_keep_order,
     weakest,
 )
+from cinch_sim.policies.greedy import beaten_by
 
 U1 = np.uint64(1)
 
@@ -105,3 +106,26 @@ def test_keep_order_matches_the_benchmark_list():
         k = int(rng.integers(-1, 10))
         want = sum(1 << c for c in ranked[: max(k, 0)])
         assert int(top_trumps_by_keep_order(np.uint64(trumps), k, trump, left)) == want
+
+
+@njit
+def _beaten_by(win_card, tmask, left, base):
+    return beaten_by(win_card, tmask, left, base)
+
+
+def test_beaten_by_is_every_card_that_would_take_the_trick():
+    """W3's "winning cards": trumps or cards of the suit led, stronger than the
+    winner (a non-trump winner is of the suit led). The kernel tabulates this."""
+    for trump in range(4):
+        for left in ((trump ^ 1) * 13 + 3, -1):
+            tmask = ((1 << 13) - 1) << (13 * trump) | (1 << left if left >= 0 else 0)
+            tm = np.uint64(tmask)
+            for win in range(52):
+                s_win = strength(win, tm, left)
+                want = sum(
+                    1 << c
+                    for c in range(52)
+                    if (tmask >> c & 1 or (not tmask >> win & 1 and c // 13 == win // 13))
+                    and strength(c, tm, left) > s_win
+                )
+                assert int(_beaten_by(win, tm, left, trump * 13)) == want, (trump, left, win)

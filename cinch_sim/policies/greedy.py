@@ -42,22 +42,30 @@ def partner_of(seat, players):
 
 
 @njit(inline="always")
-def greedy_core(legal, tm, left, base, pedros, eligible, trick, win_card, partner_wins):
-    """The W3 rule itself, from the trick's state as values. ``base`` is 13 * the
-    trump suit, ``pedros`` the Pedros' mask, ``eligible`` the cards that can win
-    the trick (the trumps and the suit led). The kernel's fast path passes what it
-    holds already; ``greedy_play`` works the same values out of ``obs``."""
+def beaten_by(win_card, tm, left, base):
+    """The cards that take a trick from ``win_card``, its winner: the stronger trumps
+    of a trump; of a non-trump (of the suit led) every trump and its suit's higher
+    cards. ``base`` is 13 * the trump suit. The kernel reads these off a table it
+    builds with this function (``kernel._build_tables``)."""
+    if has(tm, win_card):
+        above = ~(trump_key(bit(win_card), base, left) * np.uint64(2) - U1)
+        return trump_cards(trump_key(tm, base, left) & above, base, left)
+    higher = ~((bit(win_card) << U1) - U1)
+    return tm | (suit_mask(win_card // 13) & ~tm & higher)
+
+
+@njit(inline="always")
+def greedy_core(legal, tm, left, pedros, trick, beats, partner_wins):
+    """The W3 rule itself, from the trick's state as values: ``pedros`` is the
+    Pedros' mask, ``beats`` what takes the trick from its current winner
+    (``beaten_by``). The kernel's fast path passes what it holds already;
+    ``greedy_play`` works the same values out of ``obs``."""
     ped = legal & pedros
     if trick == U0:
         if legal & ~ped:
             return strongest(legal & ~ped, tm, left)
         return strongest(ped, tm, left)
-    cand = legal & eligible
-    if has(tm, win_card):  # only higher trumps beat a trump
-        above = ~(trump_key(bit(win_card), base, left) * np.uint64(2) - U1)
-        winning = trump_cards(trump_key(cand, base, left) & above, base, left)
-    else:  # every trump, and the higher cards of the suit led
-        winning = (cand & tm) | (cand & ~tm & ~((bit(win_card) << U1) - U1))
+    winning = legal & beats
     if winning and (trick & pedros or not partner_wins):
         return weakest(winning, tm, left)
     if legal & ~ped:
@@ -70,18 +78,14 @@ def greedy_play(obs, hand, legal, params, scratch, rng):
     tm = trump_mask(obs)
     trump = obs[L.O_TRUMP]
     left = obs[L.O_LEFT_CARD]
-    led = obs[L.O_LED_CARD]
-    eligible = tm  # on a trump lead (or none yet: no card led), only trumps win
-    if led >= 0 and not has(tm, led):
-        eligible = tm | (suit_mask(led // 13) & ~tm)
+    win_card = obs[L.O_WIN_CARD]
+    beats = beaten_by(win_card, tm, left, trump * 13) if win_card >= 0 else U0
     return greedy_core(
         legal,
         tm,
         left,
-        trump * 13,
         pedro_mask(trump, left),
-        eligible,
         np.uint64(obs[L.O_TRICK_MASK]),
-        obs[L.O_WIN_CARD],
+        beats,
         obs[L.O_WIN_SEAT] == partner_of(obs[L.O_SEAT], obs[L.O_PLAYERS]),
     )

@@ -1,14 +1,16 @@
 """Instructions per W2/W3 hand, counted by valgrind: a far steadier measure than time.
 
-Usage: python scripts/count_instructions.py [--hands 500000] [--branches]
+Usage: python scripts/count_instructions.py [--hands 100000] [--branches]
                                             [--annotate random|greedy] [--top 20]
 
 On these shared machines a timing moves by 5-10% from run to run; an
-instruction count barely does: about +-100 a hand (1%) at the default --hands (the
-Python start-up varies by tens of millions of instructions between processes). The
-kernel is compiled natively into a fresh cache, then run under valgrind's
-cachegrind with no hands and with --hands hands; the difference, divided by
---hands, is what a hand costs (the Python set-up cancels out).
+instruction count does not move at all. The kernel is compiled natively into a
+fresh cache, then run under valgrind's callgrind with no hands and with --hands
+hands, collecting only inside the measured ``run_chunk`` call (a two-function C
+helper built here with gcc toggles callgrind's collection); the difference,
+divided by --hands, is what a hand costs, exactly and the same in every run.
+Without gcc or valgrind's headers it falls back to counting whole processes,
+where the Python start-up moves the result by a few hundred a hand.
 
 valgrind reports a CPU of its own and has no AVX-512, so the cache is built for
 the host's CPU name with AVX-512 (and the other extensions valgrind lacks)
@@ -29,7 +31,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -52,8 +53,13 @@ play, n, dump = sys.argv[2], int(sys.argv[3]), sys.argv[4]
 rules = Rules(robber="dealer")
 policies = PolicySet.from_specs(4, "simple", "simple", "simple", play)
 run_chunk(rules, policies, 1, 0, 256, 3)
-if n:
+marks = ctypes.CDLL(sys.argv[6]) if len(sys.argv) > 6 else None
+if marks:  # callgrind counts only between these two calls
+    marks.collect_on()
+if n or marks:
     run_chunk(rules, policies, 1, 1000, n, 3)
+if marks:
+    marks.collect_off()
 lib = next(iter(kernel.simulate_hands.overloads.values())).library
 if dump == "name":  # on a fresh compile only: the IR names play_hand
     print(re.search(r'define [^@]*@"?([^"(]*play_hand[^"(]*)', lib.get_llvm_str()).group(1))
@@ -94,20 +100,52 @@ def child(play: str, hands: int, *extra: str) -> list[str]:
     return [sys.executable, "-c", CHILD, str(ROOT), play, str(hands), *(extra or ("-",))]
 
 
-def cachegrind(env: dict[str, str], play: str, hands: int, branches: bool) -> dict[str, int]:
-    """valgrind's summary counts of one child run (I refs, and branches if asked)."""
-    cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
-    cmd += ["--branch-sim=yes"] if branches else []
-    run = subprocess.run(
-        cmd + child(play, hands), env=env, capture_output=True, text=True, check=True
-    )
-    counts = {}
-    for key, pattern in (("instructions", r"I\s+refs:\s+([\d,]+)"),
-                         ("branches", r"Branches:\s+[\d,]+\s+\(\s*([\d,]+) cond"),
-                         ("misses", r"Mispredicts:\s+[\d,]+\s+\(\s*([\d,]+) cond")):  # fmt: skip
-        m = re.search(pattern, run.stderr)
-        if m:
-            counts[key] = int(m.group(1).replace(",", ""))
+MARKS_C = """
+#include <valgrind/callgrind.h>
+void collect_on(void) { CALLGRIND_ZERO_STATS; CALLGRIND_TOGGLE_COLLECT; }
+void collect_off(void) { CALLGRIND_TOGGLE_COLLECT; }
+"""
+
+
+def build_marks(tmp: Path) -> Path | None:
+    """The C helper that switches callgrind's collection on and off, or None."""
+    src, lib = tmp / "marks.c", tmp / "libmarks.so"
+    src.write_text(MARKS_C)
+    try:
+        subprocess.run(["gcc", "-O1", "-shared", "-fPIC", "-o", str(lib), str(src)],
+                       check=True, capture_output=True)  # fmt: skip
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return lib
+
+
+def count(env: dict[str, str], play: str, hands: int, branches: bool,
+          marks: Path | None, tmp: Path) -> dict[str, int]:  # fmt: skip
+    """valgrind's counts of one child run: of its measured call with ``marks``, else of
+    the whole process (instructions, and branches if asked)."""
+    out = tmp / f"count-{play}-{hands}.out"
+    if marks:
+        cmd = ["valgrind", "--tool=callgrind", "--collect-atstart=no",
+               f"--callgrind-out-file={out}"]  # fmt: skip
+        cmd += ["--branch-sim=yes"] if branches else []
+        extra = ("-", "-", str(marks))
+    else:
+        cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", f"--cachegrind-out-file={out}"]
+        cmd += ["--branch-sim=yes"] if branches else []
+        extra = ()
+    subprocess.run(cmd + child(play, hands, *extra), env=env, capture_output=True, check=True)
+    events: list[str] = []
+    totals: list[int] = []
+    for line in out.read_text().splitlines():
+        if line.startswith("events:"):
+            events = line.split()[1:]
+        elif line.startswith(("summary:", "totals:")):
+            totals = [int(x) for x in line.split()[1:]]
+    got = dict(zip(events, totals, strict=False))
+    counts = {"instructions": got.get("Ir", 0)}
+    if branches:
+        counts["branches"] = got.get("Bc", 0)
+        counts["misses"] = got.get("Bcm", 0)
     return counts
 
 
@@ -177,7 +215,7 @@ def annotate(env: dict[str, str], play: str, hands: int, top: int, tmp: Path) ->
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--hands", type=int, default=500_000)
+    ap.add_argument("--hands", type=int, default=100_000)
     ap.add_argument("--branches", action="store_true", help="also simulate branch prediction")
     ap.add_argument("--annotate", choices=sorted(PLAYS.values()), help="hottest code of a play")
     ap.add_argument("--top", type=int, default=20, help="stretches of code to print")
@@ -188,11 +226,14 @@ def main() -> None:
         tmp = Path(tmp_name)
         env = valgrind_env(tmp / "cache")
         subprocess.run(child("random", 0), env=env, check=True)  # compile, natively
+        marks = build_marks(tmp)
+        if marks is None:
+            print("gcc or valgrind's headers missing: counting whole processes (+-300 a hand)")
         print("| workload | instructions a hand | conditional branches | simulated misses |")
         print("|---|---:|---:|---:|")
         for name, play in PLAYS.items():
-            zero = cachegrind(env, play, 0, args.branches)
-            full = cachegrind(env, play, args.hands, args.branches)
+            zero = count(env, play, 0, args.branches, marks, tmp)
+            full = count(env, play, args.hands, args.branches, marks, tmp)
             per = {k: (full[k] - zero[k]) / args.hands for k in full}
             branches = f"{per['branches']:.0f}" if "branches" in per else "-"
             misses = f"{per['misses']:.1f}" if "misses" in per else "-"

@@ -10,6 +10,7 @@ session), for a scaling no better than this.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -68,6 +69,17 @@ def _workers() -> ThreadPoolExecutor:
         if _pool is None:
             _pool = ThreadPoolExecutor(max(1, max_threads() - 1), "cinch-kernel")
         return _pool
+
+
+def _forget_pool_after_fork() -> None:
+    """A forked child has none of the parent's threads: it starts a pool of its own."""
+    global _pool, _pool_lock
+    _pool = None
+    _pool_lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool_after_fork)
 
 
 def run_split(work: Callable[[int, int], None], n: int) -> None:

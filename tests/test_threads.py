@@ -105,3 +105,25 @@ def test_run_deals_deals_what_run_chunk_plays():
                 for c in deck[r * 12 + j * 3 : r * 12 + j * 3 + 3]:
                     hands[j] |= np.uint64(1) << np.uint64(c)
         assert np.array_equal(deals[i, :4], hands)
+
+
+@needs_two
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs fork")
+def test_a_forked_child_runs_its_own_threads():
+    """The parent's pool has no threads in a forked child: the child must start its own
+    rather than wait forever on workers that are not there."""
+    import multiprocessing as mp
+
+    with threads.using(2):
+        threads.run_split(lambda lo, hi: None, 4)  # the parent's pool now exists
+    ctx = mp.get_context("fork")
+    with ctx.Pool(1) as pool:
+        result = pool.apply_async(_split_in_child)
+        assert result.get(timeout=60) == [(0, 5), (5, 10)]
+
+
+def _split_in_child() -> list[tuple[int, int]]:
+    seen = []
+    with threads.using(2):
+        threads.run_split(lambda lo, hi: seen.append((lo, hi)), 10)
+    return sorted(seen)

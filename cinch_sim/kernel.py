@@ -41,7 +41,7 @@ ALL52 = np.uint64((1 << 52) - 1)
 
 POLICIES = types.UniTuple(POLICY_TYPE, L.MAX_PLAYERS)
 
-# Workspaces (allocated once per kernel call, or per game, never per hand).
+# Workspaces (allocated once per kernel call, never per hand).
 W_FIXED = 0  # uint64 work: fixed cards still to place, per seat
 W_DEALT = L.MAX_PLAYERS  # dealt hands
 W_STOCK = 2 * L.MAX_PLAYERS  # 53: the first i stock cards, as one mask
@@ -907,7 +907,7 @@ def play_hand(
 
 @njit(inline="always")
 def _work_buffers():
-    """The work buffers of play_hand (allocated once per call or game, never per hand)."""
+    """The work buffers of play_hand (allocated once per kernel call, never per hand)."""
     return (
         np.zeros(L.OBS_LEN, np.int64),  # obs
         np.zeros(L.MAX_PLAYERS * N_SCRATCH, np.int64),  # scratch

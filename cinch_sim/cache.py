@@ -24,6 +24,7 @@ JIT_SOURCES = (
     "hints.py",
     "layout.py",
     "signatures.py",
+    "policy_table.py",
     "policies/*.py",
 )
 _done: set[str] = set()

@@ -19,6 +19,7 @@ from . import layout as L
 from .cards import format_card
 from .interrupts import chunk_boundaries
 from .policy import KINDS, Policy, PolicyError, load_policy
+from .policy_table import ADDRESSES
 from .rules import Rules
 from .signatures import N_PARAMS, POLICY_SIG
 from .threads import run_split, using
@@ -70,20 +71,14 @@ class PolicySet:
     def describe(self) -> dict[str, list[str]]:
         return {k: [p.spec for p in v] for k, v in self.by_kind().items()}
 
-    def tuples(self, direct: bool = False) -> tuple[tuple, ...]:
-        """Four tuples of MAX_PLAYERS functions (unused seats repeat seat 0).
-
-        ``direct=True`` fills each slot the kernel calls directly (see
-        ``builtin_ids``) with a ``DirectSlot``: only the overload's entry point
-        (``kernel.compiled``) takes those, not numba's dispatcher.
-        """
-        ids = self.builtin_ids(direct).reshape(4, L.MAX_PLAYERS)
-        out = []
+    def table(self) -> np.ndarray:
+        """The kernel's policy table: per [kind * MAX_PLAYERS + seat], the policy's two
+        addresses (policy_table.py); unused seats repeat seat 0."""
+        out = np.zeros((4 * L.MAX_PLAYERS, ADDRESSES), np.uint64)
         for k, pols in enumerate(self.by_kind().values()):
-            fns = [DirectSlot.of(p.func) if ids[k, s] else p.func for s, p in enumerate(pols)]
-            fns += [fns[0]] * (L.MAX_PLAYERS - len(fns))
-            out.append(tuple(fns))
-        return tuple(out)
+            for s in range(L.MAX_PLAYERS):
+                out[k * L.MAX_PLAYERS + s] = _addresses(pols[s if s < len(pols) else 0].func)
+        return out
 
     def builtin_ids(self, direct: bool = True) -> np.ndarray:
         """Per [kind, seat]: the built-in's id for a direct call, 0 for a pointer call."""
@@ -104,34 +99,21 @@ class PolicySet:
         return a
 
 
-class DirectSlot:
-    """Stands in a plug-point slot whose built-in the kernel calls directly.
+_ADDRESSES: dict[object, tuple[int, int]] = {}
 
-    numba looks up a dispatcher argument's two addresses on every kernel call:
-    about 30 us for each of the 24 slots, 0.6 ms of serial work a chunk between
-    the parallel ones (BENCHMARKS.md). An object with numba's wrapper-address
-    protocol hands over an address looked up once. The kernel never calls
-    through this slot; the address is the built-in's own C wrapper, so a call
-    through it would still play the same policy.
-    """
 
-    __slots__ = ("address",)
-    _made: dict[object, DirectSlot] = {}
+def _addresses(func) -> tuple[int, int]:
+    """A compiled policy's C-wrapper and own addresses, looked up once per process
+    (numba's own lookup, which the kernel no longer makes on every call)."""
+    found = _ADDRESSES.get(func)
+    if found is None:
+        from numba.experimental.function_type import _get_jit_address, _get_wrapper_address
 
-    def __init__(self, address: int) -> None:
-        self.address = address
-
-    @classmethod
-    def of(cls, func) -> DirectSlot:
-        slot = cls._made.get(func)
-        if slot is None:
-            from numba.experimental.function_type import _get_wrapper_address
-
-            slot = cls._made[func] = cls(_get_wrapper_address(func, POLICY_SIG))
-        return slot
-
-    def __wrapper_address__(self) -> int:
-        return self.address
+        found = _ADDRESSES[func] = (
+            _get_wrapper_address(func, POLICY_SIG),
+            _get_jit_address(func, POLICY_SIG),
+        )
+    return found
 
 
 @dataclass
@@ -203,13 +185,13 @@ def run_chunk(
     # zeroing them (17 MB a chunk) is wasted work (measured: about 1% of W2/W3)
     out = np.empty((n, L.H_LEN), dtype=np.int32)
     tr = np.empty((n if trace else 0, L.T_LEN), dtype=np.int64)
-    pols = policies.tuples(direct)
+    table = policies.table()
     ids, params = policies.builtin_ids(direct), policies.params()
     args = (rules.to_array(), cond.to_setup(dealer, offset), np.uint64(seed % (1 << 64)))
 
     def hands(lo: int, hi: int) -> None:
         part = tr[lo:hi] if trace else tr
-        kern(*args, np.int64(offset + lo), np.int64(hi - lo), *pols, ids, params, out[lo:hi], part)
+        kern(*args, np.int64(offset + lo), np.int64(hi - lo), table, ids, params, out[lo:hi], part)
 
     with warnings.catch_warnings(), _policy_exceptions(policies):
         warnings.simplefilter("ignore")
@@ -271,13 +253,13 @@ def run_games(
     tr = np.zeros((n if trace else 0, max_hands, L.T_LEN), dtype=np.int64)
     cond = Conditions(streams=streams)
     setup = cond.to_setup(-1 if first_dealer is None else first_dealer, offset)
-    pols = policies.tuples(direct)
+    table = policies.table()
     ids, params = policies.builtin_ids(direct), policies.params()
     args = (rules.to_array(), setup, np.uint64(seed % (1 << 64)))
 
     def play(lo: int, hi: int) -> None:
         part = tr[lo:hi] if trace else tr
-        kern(*args, np.int64(offset + lo), np.int64(HAND_STRIDE), *pols, ids, params,
+        kern(*args, np.int64(offset + lo), np.int64(HAND_STRIDE), table, ids, params,
              games[lo:hi], hands[lo:hi], part)  # fmt: skip
 
     with warnings.catch_warnings(), _policy_exceptions(policies):

@@ -1,9 +1,9 @@
 """The one heavy jitted module: deal, bid, trump, discard/draw/rob, tricks, score.
 
 Rules arrive as the int vector of ``Rules.to_array`` (never as globals, which
-numba would freeze into its cache). Policies arrive as tuples of first-class
-functions typed by an explicit signature, so the kernel compiles once, is
-cached on disk, and takes any user policy without recompiling.
+numba would freeze into its cache). Policies arrive as a table of function
+addresses (policy_table.py), so the kernel compiles once, is cached on disk,
+and takes any user policy without recompiling.
 
 Each batch kernel is a serial, GIL-free loop over its own work buffers; the
 engine runs one range of a batch per thread (threads.py). Every hand draws from
@@ -30,8 +30,9 @@ from .policies.heuristic import (
 )
 from .policies.random import random_discard
 from .policies.simple import best_suit, simple_bid_core, simple_discard_core
+from .policy_table import policy_at
 from .rng import GOLDEN, hand_key, mix64, next_u64, stream_from_key, stream_state
-from .signatures import N_PARAMS, N_SCRATCH, POLICY_TYPE
+from .signatures import N_PARAMS, N_SCRATCH
 
 U1 = np.uint64(1)
 U0 = np.uint64(0)
@@ -39,7 +40,7 @@ SUIT13 = np.uint64((1 << 13) - 1)
 LOW32 = np.uint64(0xFFFFFFFF)
 ALL52 = np.uint64((1 << 52) - 1)
 
-POLICIES = types.UniTuple(POLICY_TYPE, L.MAX_PLAYERS)
+POLICY_TABLE = types.uint64[:, ::1]  # [kind * MAX_PLAYERS + seat, address] (policy_table.py)
 
 # Workspaces (allocated once per kernel call, never per hand).
 W_FIXED = 0  # uint64 work: fixed cards still to place, per seat
@@ -86,7 +87,7 @@ def _ask_bid(fns, pids, s, obs, hand, legal, params, scratch, rngs):
     if unlikely(pid != BI.SIMPLE_BID and pid != BI.RANDOM_CHOICE):
         if pid == BI.HEURISTIC_BID:
             return heuristic_bid(ob, hand, legal, p, sc, r)
-        return fns[s](ob, hand, legal, p, sc, r)
+        return policy_at(fns, L.KIND_BID * L.MAX_PLAYERS + s)(ob, hand, legal, p, sc, r)
     if pid == BI.SIMPLE_BID:
         return simple_bid_core(ob, hand, legal)
     return random_member(legal, r)  # random_choice's whole body
@@ -99,7 +100,7 @@ def _ask_trump(fns, pids, s, obs, hand, legal, params, scratch, rngs):
     if unlikely(pid != BI.SIMPLE_TRUMP and pid != BI.RANDOM_CHOICE):
         if pid == BI.HEURISTIC_TRUMP:
             return heuristic_trump(ob, hand, legal, p, sc, r)
-        return fns[s](ob, hand, legal, p, sc, r)
+        return policy_at(fns, L.KIND_TRUMP * L.MAX_PLAYERS + s)(ob, hand, legal, p, sc, r)
     if pid == BI.SIMPLE_TRUMP:
         return best_suit(hand)[0]
     return random_member(legal, r)
@@ -112,7 +113,7 @@ def _ask_discard(fns, pids, s, obs, hand, legal, params, scratch, rngs):
     if unlikely(pid != BI.SIMPLE_DISCARD and pid != BI.RANDOM_DISCARD):
         if pid == BI.HEURISTIC_DISCARD:
             return heuristic_discard(ob, hand, legal, p, sc, r)
-        return fns[s](ob, hand, legal, p, sc, r)
+        return policy_at(fns, L.KIND_DISCARD * L.MAX_PLAYERS + s)(ob, hand, legal, p, sc, r)
     if pid == BI.SIMPLE_DISCARD:
         return simple_discard_core(ob, hand, legal)
     return random_discard(ob, hand, legal, p, sc, r)
@@ -128,7 +129,7 @@ def _ask_play(fns, pids, s, obs, hand, legal, params, scratch, rngs, trick_state
     if unlikely(pid != BI.RANDOM_CHOICE and pid != BI.GREEDY_PLAY):
         if pid == BI.HEURISTIC_PLAY:
             return heuristic_play(ob, hand, legal, p, sc, r)
-        return fns[s](ob, hand, legal, p, sc, r)
+        return policy_at(fns, L.KIND_PLAY * L.MAX_PLAYERS + s)(ob, hand, legal, p, sc, r)
     if pid == BI.RANDOM_CHOICE:
         return random_member(legal, r)
     tm, trump, left, iwork, trick, win_card, win_seat, players = trick_state
@@ -372,10 +373,7 @@ def play_hand(
     seed,
     hidx,
     dealer,
-    bid_pols,
-    trump_pols,
-    discard_pols,
-    play_pols,
+    fns,
     pids,
     params,
     obs,
@@ -510,7 +508,7 @@ def play_hand(
             elif forced == 1:
                 b = bid_min
             else:
-                b = _ask_bid(bid_pols, pids, s, obs, hands[s], legal, params, scratch, rngs)
+                b = _ask_bid(fns, pids, s, obs, hands[s], legal, params, scratch, rngs)
                 if unlikely(b < 0 or b > 62 or not (legal >> np.uint64(b)) & U1):
                     _fail(out, L.KIND_BID, s, b)
                     return
@@ -567,7 +565,7 @@ def play_hand(
         obs[L.O_PHASE] = L.PHASE_TRUMP
         obs[L.O_SEAT] = maker
         trump = _ask_trump(
-            trump_pols, pids, maker, obs, hands[maker], np.uint64(15), params, scratch, rngs
+            fns, pids, maker, obs, hands[maker], np.uint64(15), params, scratch, rngs
         )
         if unlikely(trump < 0 or trump > 3):
             _fail(out, L.KIND_TRUMP, maker, trump)
@@ -618,9 +616,7 @@ def play_hand(
             obs[L.O_SEAT] = s
             obs[L.O_MIN_KEEP] = min_keep
             obs[L.O_MAX_KEEP] = HS
-            keep = np.uint64(
-                _ask_discard(discard_pols, pids, s, obs, h, legal, params, scratch, rngs)
-            )
+            keep = np.uint64(_ask_discard(fns, pids, s, obs, h, legal, params, scratch, rngs))
             if unlikely(not _discard_ok(rules, h, keep, legal, tmask, min_keep, HS)):
                 _fail(out, L.KIND_DISCARD, s, np.int64(keep))
                 return
@@ -688,9 +684,7 @@ def play_hand(
                 obs[L.O_MIN_KEEP] = HS
                 obs[L.O_MAX_KEEP] = HS
                 keep = np.uint64(
-                    _ask_discard(
-                        discard_pols, pids, robber, obs, cand, rob_legal, params, scratch, rngs
-                    )
+                    _ask_discard(fns, pids, robber, obs, cand, rob_legal, params, scratch, rngs)
                 )
                 if unlikely(
                     keep & ~cand != U0
@@ -775,7 +769,7 @@ def play_hand(
                     obs[L.O_TRICK_MASK] = np.int64(trick)
                     obs[L.O_PLAYED] = np.int64(played | trick)
                 state = (tmask, trump, left, iwork, trick, win_card, win_seat, P)
-                c = _ask_play(play_pols, pids, s, obs, h, legal, params, scratch, rngs, state)
+                c = _ask_play(fns, pids, s, obs, h, legal, params, scratch, rngs, state)
                 if unlikely(c < 0 or c > 51 or not (legal >> np.uint64(c)) & U1):
                     _fail(out, L.KIND_PLAY, s, c)
                     return
@@ -923,15 +917,14 @@ def _work_buffers():
 
 @njit(inline="always")
 def _play_borrowed(
-    rules, setup, seed, hidx, dealer, pols, pids, flat_params, bufs, game_hand, out, tr, want_trace
+    rules, setup, seed, hidx, dealer, fns, pids, flat_params, bufs, game_hand, out, tr, want_trace
 ):
     """play_hand on one set of work buffers, every array borrowed (memory.py): the one
     place both batch kernels call it from."""
     obs, scratch, rngs, deck, hands, work, iwork, scores = bufs
-    bid_p, trump_p, disc_p, play_p = pols
     play_hand(
         _b(rules), _b(setup), seed, hidx, dealer,
-        bid_p, trump_p, disc_p, play_p, _b(pids), _b(flat_params),
+        _b(fns), _b(pids), _b(flat_params),
         _b(obs), _b(scratch), _b(rngs), _b(deck), _b(hands), _b(work), _b(iwork), _b(scores),
         game_hand, _b(out), _b(tr), want_trace,
     )  # fmt: skip
@@ -943,10 +936,7 @@ SIMULATE_SIG = types.void(
     types.uint64,  # seed
     types.int64,  # hand offset (global index of row 0)
     types.int64,  # number of hands
-    POLICIES,
-    POLICIES,
-    POLICIES,
-    POLICIES,
+    POLICY_TABLE,  # the policies' addresses (policy_table.py)
     types.int64[::1],  # built-in id of each [kind, seat] policy (0: call the function)
     types.float64[:, :, ::1],  # params[kind, seat, :]
     types.int32[:, ::1],  # out[hand, H_*]
@@ -961,10 +951,7 @@ def simulate_hands(
     seed,
     offset,
     n_hands,
-    bid_p,
-    trump_p,
-    disc_p,
-    play_p,
+    policies,
     pids,
     params,
     out,
@@ -978,14 +965,14 @@ def simulate_hands(
     flat_params = params.reshape(-1)
     flat_out = out.reshape(-1)
     flat_trace = trace.reshape(-1)
+    fns = policies.reshape(-1)
     obs, scratch, rngs, deck, hands, work, iwork, scores, dummy = _work_buffers()
     bufs = (obs, scratch, rngs, deck, hands, work, iwork, scores)
-    pols = (bid_p, trump_p, disc_p, play_p)
     for i in range(n_hands):
         tr = borrow(flat_trace, i * L.T_LEN, L.T_LEN) if want_trace else _b(dummy)
         out_row = borrow(flat_out, i * L.H_LEN, L.H_LEN)
         _play_borrowed(
-            rules, setup, seed, offset + i, dealer, pols, pids, flat_params,
+            rules, setup, seed, offset + i, dealer, fns, pids, flat_params,
             bufs, 0, out_row, tr, want_trace,
         )  # fmt: skip
 
@@ -1013,10 +1000,7 @@ GAMES_SIG = types.void(
     types.uint64,  # seed
     types.int64,  # game offset (global index of row 0)
     types.int64,  # hand stride: hand h of game g uses hand index g * stride + h
-    POLICIES,
-    POLICIES,
-    POLICIES,
-    POLICIES,
+    POLICY_TABLE,
     types.int64[::1],
     types.float64[:, :, ::1],
     types.int32[:, ::1],  # games[game, G_*]
@@ -1032,10 +1016,7 @@ def play_games(
     seed,
     offset,
     stride,
-    bid_p,
-    trump_p,
-    disc_p,
-    play_p,
+    policies,
     pids,
     params,
     games,
@@ -1057,9 +1038,9 @@ def play_games(
     target = rules[L.R_TARGET]
     neg = rules[L.R_MIN_SCORE_LOSS]
     flat_params = params.reshape(-1)
+    fns = policies.reshape(-1)
     obs, scratch, rngs, deck, hands, work, iwork, scores, dummy = _work_buffers()
     bufs = (obs, scratch, rngs, deck, hands, work, iwork, scores)
-    pols = (bid_p, trump_p, disc_p, play_p)
     for g in range(n_games):
         for t in range(L.MAX_TEAMS):  # the one buffer that carries over between hands
             scores[t] = 0
@@ -1079,7 +1060,7 @@ def play_games(
             out = hand_rows[g, h]
             tr = trace[g, h] if want_trace else dummy
             _play_borrowed(
-                rules, setup, seed, gidx * stride + h, dealer, pols, pids, flat_params,
+                rules, setup, seed, gidx * stride + h, dealer, fns, pids, flat_params,
                 bufs, h, out, tr, want_trace,
             )  # fmt: skip
             row[L.G_N_HANDS] = h + 1
@@ -1133,7 +1114,7 @@ def entry(name: str):
     """One batch kernel, compiled (or loaded from the disk cache) on first use.
 
     Compiling only the entry a command needs keeps a cold start short; the
-    explicit signature types the policies as first-class functions, so the
+    explicit signature takes the policies as a table of addresses, so the
     cache hits whatever policies are plugged in (DESIGN.md), and compilation
     is then disabled so no call can add a specialisation.
     """
@@ -1148,9 +1129,8 @@ def entry(name: str):
 def compiled(name: str):
     """The batch kernel's one compiled overload, to call without numba's dispatch.
 
-    The dispatcher types every argument of every call, and for the four tuples
-    of policy functions that costs about 0.8 ms: serial work between parallel
-    chunks (BENCHMARKS.md). The overload's wrapper does not check argument
+    The dispatcher types every argument of every call: serial work, under the
+    GIL, for every thread's range of every chunk. The overload's wrapper does not check argument
     types as the dispatcher does (a float rules vector crashes it), so only
     engine.run_chunk and engine.run_games call it: they build every argument
     themselves, from validated rules and policies.

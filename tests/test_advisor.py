@@ -193,7 +193,7 @@ def _plain_points(hand: list[int], seat: int, dealer: int, deals: int, seed: int
 
     rules = make_rules()
     pol = PolicySet.from_specs(4)
-    bid_p, trump_p, disc_p, play_p = pol.tuples()
+    table = pol.table()
     ids, params = pol.builtin_ids(), pol.params()
     ra = rules.to_array()
     rng = random.Random(seed)
@@ -222,10 +222,7 @@ def _plain_points(hand: list[int], seat: int, dealer: int, deals: int, seed: int
                 np.uint64(seed),
                 np.int64(i),
                 np.int64(1),
-                bid_p,
-                trump_p,
-                disc_p,
-                play_p,
+                table,
                 ids,
                 params,
                 out,

@@ -10,6 +10,7 @@ session), for a scaling no better than this.
 
 from __future__ import annotations
 
+import numbers
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -34,11 +35,11 @@ def current() -> int:
 
 
 def check(n: int) -> int:
-    """n itself, or a one-line ValueError naming the allowed range."""
+    """n as an int (numpy's integers too), or a one-line ValueError naming the range."""
     top = max_threads()
-    if not isinstance(n, int) or not 1 <= n <= top:
-        raise ValueError(f"threads must be 1..{top}, got {n}")
-    return n
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or not 1 <= n <= top:
+        raise ValueError(f"threads must be 1..{top}, got {n!r}")
+    return int(n)
 
 
 @contextmanager
@@ -47,7 +48,7 @@ def using(n: int | None) -> Iterator[None]:
     if n is None:
         yield
         return
-    check(n)
+    n = check(n)
     old = getattr(_setting, "n", None)
     _setting.n = n
     try:

@@ -36,7 +36,9 @@ def test_using_checks_and_restores():
         with threads.using(None):  # None leaves the count as it is
             assert threads.current() == 1
     assert threads.current() == before
-    for bad in (0, -1, threads.max_threads() + 1):
+    with threads.using(np.int64(1)):  # numpy's integers count as whole numbers
+        assert threads.current() == 1
+    for bad in (0, -1, threads.max_threads() + 1, 1.5, True, "2"):
         with pytest.raises(ValueError, match=r"threads must be 1\.\."):
             with threads.using(bad):
                 pass

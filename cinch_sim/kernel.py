@@ -18,7 +18,7 @@ from . import layout as L
 from .bits import lowbit_index, popcount
 from .cache import refresh
 from .hints import unlikely
-from .memory import NO_REFCOUNT, borrow
+from .memory import NO_REFCOUNT, address, borrow, view_at
 from .policies import builtin_ids as BI
 from .policies.common import random_member
 from .policies.greedy import beaten_by, greedy_core, partner_of, pedro_mask
@@ -30,7 +30,7 @@ from .policies.heuristic import (
 )
 from .policies.random import random_discard
 from .policies.simple import best_suit, simple_bid_core, simple_discard_core
-from .policy_table import policy_at
+from .policy_table import ADDRESSES, policy_at
 from .rng import GOLDEN, hand_key, mix64, next_u64, stream_from_key, stream_state
 from .signatures import N_PARAMS, N_SCRATCH
 
@@ -368,28 +368,47 @@ def _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want
 
 @njit(**NO_REFCOUNT)
 def play_hand(
-    rules,
-    setup,
+    rules_at,
+    setup_at,
     seed,
     hidx,
     dealer,
-    fns,
-    pids,
-    params,
-    obs,
-    scratch,
-    rngs,
-    deck,
-    hands,
-    work,
-    iwork,
-    scores,
+    fns_at,
+    pids_at,
+    params_at,
+    obs_at,
+    scratch_at,
+    rngs_at,
+    deck_at,
+    hands_at,
+    work_at,
+    iwork_at,
+    scores_at,
     hand_in_game,
-    out,
-    trace,
+    out_at,
+    trace_at,
     want_trace,
 ):
-    """Play one hand from the deal to the score; write its result row (and trace)."""
+    """Play one hand from the deal to the score; write its result row (and trace).
+
+    Every array arrives as its data pointer (one machine word, where an array is
+    seven: the call's largest cost) and is viewed again at its fixed length.
+    """
+    rules = view_at(rules_at, L.R_LEN)
+    setup = view_at(setup_at, L.S_LEN)
+    fns = view_at(fns_at, 4 * L.MAX_PLAYERS * ADDRESSES)
+    pids = view_at(pids_at, 4 * L.MAX_PLAYERS)
+    params = view_at(params_at, 4 * L.MAX_PLAYERS * N_PARAMS)
+    obs = view_at(obs_at, L.OBS_LEN)
+    scratch = view_at(scratch_at, L.MAX_PLAYERS * N_SCRATCH)
+    rngs = view_at(rngs_at, L.MAX_PLAYERS + 1)
+    deck = view_at(deck_at, 52)
+    hands = view_at(hands_at, L.MAX_PLAYERS)
+    work = view_at(work_at, W_LEN)
+    iwork = view_at(iwork_at, IW_LEN)
+    scores = view_at(scores_at, L.MAX_TEAMS)
+    out = view_at(out_at, L.H_LEN)
+    trace = view_at(trace_at, L.T_LEN)
     P = rules[L.R_PLAYERS]
     D = rules[L.R_CARDS_DEALT]
     HS = rules[L.R_HAND_SIZE]
@@ -919,14 +938,15 @@ def _work_buffers():
 def _play_borrowed(
     rules, setup, seed, hidx, dealer, fns, pids, flat_params, bufs, game_hand, out, tr, want_trace
 ):
-    """play_hand on one set of work buffers, every array borrowed (memory.py): the one
+    """play_hand on one set of work buffers, every array passed as its address: the one
     place both batch kernels call it from."""
     obs, scratch, rngs, deck, hands, work, iwork, scores = bufs
     play_hand(
-        _b(rules), _b(setup), seed, hidx, dealer,
-        _b(fns), _b(pids), _b(flat_params),
-        _b(obs), _b(scratch), _b(rngs), _b(deck), _b(hands), _b(work), _b(iwork), _b(scores),
-        game_hand, _b(out), _b(tr), want_trace,
+        address(rules), address(setup), seed, hidx, dealer,
+        address(fns), address(pids), address(flat_params),
+        address(obs), address(scratch), address(rngs), address(deck), address(hands),
+        address(work), address(iwork), address(scores),
+        game_hand, address(out), address(tr), want_trace,
     )  # fmt: skip
 
 

@@ -42,6 +42,44 @@ def borrow(typingctx, arr, start, length):
     return sig, codegen
 
 
+@intrinsic
+def address(typingctx, arr):
+    """The data pointer of a 1-D contiguous array: one machine word to pass where the
+    array is seven; ``numba.carray(pointer, length)`` makes the view again."""
+    if not (isinstance(arr, types.Array) and arr.ndim == 1 and arr.layout == "C"):
+        return None
+    sig = types.CPointer(arr.dtype)(arr)
+
+    def codegen(context, builder, signature, args):
+        return make_array(signature.args[0])(context, builder, value=args[0]).data
+
+    return sig, codegen
+
+
+@intrinsic
+def view_at(typingctx, pointer, length):
+    """The 1-D array of ``length`` items at ``pointer`` (from ``address``), unowned:
+    ``numba.carray`` without its compiled helper, which a function compiled without
+    the reference-count runtime (``NO_REFCOUNT``) may not call."""
+    if not isinstance(pointer, types.CPointer):
+        return None
+    rettype = types.Array(pointer.dtype, 1, "C")
+    sig = rettype(pointer, length)
+
+    def codegen(context, builder, signature, args):
+        out = make_array(rettype)(context, builder)
+        itemsize = context.get_constant(
+            types.intp, context.get_abi_sizeof(context.get_data_type(pointer.dtype))
+        )
+        n = context.cast(builder, args[1], signature.args[1], types.intp)
+        populate_array(
+            out, data=args[0], shape=[n], strides=[itemsize], itemsize=itemsize, meminfo=None
+        )
+        return out._getvalue()
+
+    return sig, codegen
+
+
 # numba's ``_nrt`` target option: a function compiled without the runtime emits no
 # reference counting. The kernel's hand loop and the built-in policies allocate
 # nothing and see only borrowed views, yet numba still called NRT_incref/decref

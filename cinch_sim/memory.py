@@ -45,7 +45,7 @@ def borrow(typingctx, arr, start, length):
 @intrinsic
 def address(typingctx, arr):
     """The data pointer of a 1-D contiguous array: one machine word to pass where the
-    array is seven; ``numba.carray(pointer, length)`` makes the view again."""
+    array is seven; ``view_at(pointer, length)`` makes the view again."""
     if not (isinstance(arr, types.Array) and arr.ndim == 1 and arr.layout == "C"):
         return None
     sig = types.CPointer(arr.dtype)(arr)

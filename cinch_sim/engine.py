@@ -80,6 +80,11 @@ class PolicySet:
                 out[k * L.MAX_PLAYERS + s] = _addresses(pols[s if s < len(pols) else 0].func)
         return out
 
+    def kernel_arrays(self, direct: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """What every batch kernel takes of the policies: the address table, the
+        built-in ids and the parameters."""
+        return self.table(), self.builtin_ids(direct), self.params()
+
     def builtin_ids(self, direct: bool = True) -> np.ndarray:
         """Per [kind, seat]: the built-in's id for a direct call, 0 for a pointer call."""
         from .policies.builtin_ids import BUILTIN_IDS
@@ -185,8 +190,7 @@ def run_chunk(
     # zeroing them (17 MB a chunk) is wasted work (measured: about 1% of W2/W3)
     out = np.empty((n, L.H_LEN), dtype=np.int32)
     tr = np.empty((n if trace else 0, L.T_LEN), dtype=np.int64)
-    table = policies.table()
-    ids, params = policies.builtin_ids(direct), policies.params()
+    table, ids, params = policies.kernel_arrays(direct)
     args = (rules.to_array(), cond.to_setup(dealer, offset), np.uint64(seed % (1 << 64)))
 
     def hands(lo: int, hi: int) -> None:
@@ -253,8 +257,7 @@ def run_games(
     tr = np.zeros((n if trace else 0, max_hands, L.T_LEN), dtype=np.int64)
     cond = Conditions(streams=streams)
     setup = cond.to_setup(-1 if first_dealer is None else first_dealer, offset)
-    table = policies.table()
-    ids, params = policies.builtin_ids(direct), policies.params()
+    table, ids, params = policies.kernel_arrays(direct)
     args = (rules.to_array(), setup, np.uint64(seed % (1 << 64)))
 
     def play(lo: int, hi: int) -> None:

@@ -1,0 +1,35 @@
+"""The stored result hashes (scripts/result_hashes.py) still match a small sample.
+
+A restructuring or a speed-up must leave every traced hand and game
+bit-identical; this test replays the script's small sample (2% of each
+workload) and names each workload whose hash moved. A change that is meant to
+change results rewrites the stored hashes with the script's --write.
+"""
+
+import importlib.util
+import json
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "result_hashes.py"
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("result_hashes", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_sample_hashes_match_the_stored_ones():
+    rh = _script()
+    stored = json.loads(SCRIPT.with_suffix(".json").read_text())["sample"]
+    found = rh.compute(stored["scale"])
+    assert len(found) == 23  # 4 hand sets, 16 option sets, 3 game sets
+    assert rh.differences(found, stored["hashes"]) == []
+
+
+def test_a_changed_result_is_named():
+    rh = _script()
+    found = {"hands/w2": "a", "games/w3": "b"}
+    assert rh.differences(found, {"hands/w2": "a", "games/w3": "c"}) == ["games/w3"]
+    assert rh.differences(found, {"hands/w2": "a"}) == ["games/w3"]

@@ -9,11 +9,11 @@ from typing import Any
 
 import pandas as pd
 
-from . import __version__
-from .analysis import Analysis, analyse  # noqa: F401 (re-exported: cinch_sim.api.analyse)
-from .engine import PolicySet, iter_chunks
-from .rules import Rules, make_rules
-from .tally import Tally
+from cinch_sim import __version__
+from cinch_sim.analysis.analyse import Analysis, analyse  # noqa: F401 (re-exported: cinch_sim.api.analyse)
+from cinch_sim.analysis.tally import Tally
+from cinch_sim.engine.run import PolicySet, iter_chunks
+from cinch_sim.rules import Rules, make_rules
 
 PolicySpec = str | Sequence[str]
 

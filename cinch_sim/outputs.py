@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from . import __version__
+from cinch_sim import __version__
 
 
 class OutputError(ValueError):

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from . import layout as L
-from .cards import RANKS
+from cinch_sim import layout as L
+from cinch_sim.cards import RANKS
 
 # Enumerated options: the first value of each tuple is the default, and the
 # position of a value is its code in the kernel's rules vector.

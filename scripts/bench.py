@@ -29,9 +29,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from cinch_sim import layout as L  # noqa: E402
-from cinch_sim.engine import PolicySet, run_chunk, run_deals  # noqa: E402
+from cinch_sim.engine.run import PolicySet, run_chunk, run_deals  # noqa: E402
+from cinch_sim.engine.threads import max_threads, using  # noqa: E402
 from cinch_sim.rules import Rules  # noqa: E402
-from cinch_sim.threads import max_threads, using  # noqa: E402
 
 RULES = Rules(robber="dealer")
 DEALER = 3
@@ -142,7 +142,7 @@ def cli_seconds() -> float:
 
 def compile_times() -> dict[str, float]:
     code = (
-        "from cinch_sim.engine import PolicySet, run_chunk\n"
+        "from cinch_sim.engine.run import PolicySet, run_chunk\n"
         "from cinch_sim.rules import Rules\n"
         "p = PolicySet.from_specs(4, 'simple', 'simple', 'simple', 'greedy')\n"
         "run_chunk(Rules(robber='dealer'), p, 1, 0, 100, 3)\n"

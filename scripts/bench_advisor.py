@@ -31,7 +31,7 @@ TARGETS = {0.01: 1.5, 0.005: 2.5}  # precision -> wall-time goal (s)
 
 def command() -> list[str]:
     exe = shutil.which("cinch-sim")
-    return [exe] if exe else [sys.executable, "-m", "cinch_sim.cli"]
+    return [exe] if exe else [sys.executable, "-m", "cinch_sim"]
 
 
 def timed(precision: float) -> tuple[float, dict]:

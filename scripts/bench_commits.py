@@ -24,7 +24,10 @@ os.environ["NUMBA_NUM_THREADS"] = "1"  # one thread, for parfor kernels and for 
 import sys, time, warnings, json
 warnings.simplefilter("ignore")
 sys.path.insert(0, sys.argv[1])
-from cinch_sim.engine import PolicySet, run_chunk
+try:
+    from cinch_sim.engine.run import PolicySet, run_chunk
+except ImportError:  # a commit before the subpackages
+    from cinch_sim.engine import PolicySet, run_chunk
 from cinch_sim.rules import Rules
 r = Rules(robber="dealer")
 res = {}

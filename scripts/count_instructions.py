@@ -46,9 +46,9 @@ CHILD = r"""
 import ctypes, json, re, sys, warnings
 warnings.simplefilter("ignore")
 sys.path.insert(0, sys.argv[1])
-from cinch_sim.engine import PolicySet, run_chunk
+from cinch_sim.engine.run import PolicySet, run_chunk
 from cinch_sim.rules import Rules
-from cinch_sim import kernel
+from cinch_sim.engine import kernel
 play, n, dump = sys.argv[2], int(sys.argv[3]), sys.argv[4]
 rules = Rules(robber="dealer")
 policies = PolicySet.from_specs(4, "simple", "simple", "simple", play)

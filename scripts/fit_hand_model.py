@@ -24,7 +24,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cinch_sim import layout as L  # noqa: E402
-from cinch_sim.engine import Conditions, PolicySet, run_chunk  # noqa: E402
+from cinch_sim.engine.run import Conditions, PolicySet, run_chunk  # noqa: E402
 from cinch_sim.rules import make_rules, parse_rule_assignments  # noqa: E402
 
 NAMES = ("intercept", "right", "left", "ace", "king", "queen", "jack", "ten", "length")

@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cinch_sim.games import compare  # noqa: E402
-from cinch_sim.strategies import BUILTIN  # noqa: E402
+from cinch_sim.matches.play import compare  # noqa: E402
+from cinch_sim.policies.strategies import BUILTIN  # noqa: E402
 
 TRADITIONAL = dict(
     intercept=0.9, right=4.2, left=3.4, ace=1.3, king=0.45, queen=0.25, jack=0.55, ten=0.35,

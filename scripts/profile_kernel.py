@@ -33,9 +33,9 @@ warnings.simplefilter("ignore")
 sys.path.insert(0, sys.argv[1])
 import os
 os.environ["NUMBA_NUM_THREADS"] = "1"  # one thread (read when numba is imported)
-from cinch_sim.engine import PolicySet, run_chunk
+from cinch_sim.engine.run import PolicySet, run_chunk
 from cinch_sim.rules import Rules
-from cinch_sim import kernel
+from cinch_sim.engine import kernel
 rules = Rules(robber="dealer")
 policies = PolicySet.from_specs(4, "simple", "simple", "simple", sys.argv[2])
 run_chunk(rules, policies, 1, 0, 1000, 3)

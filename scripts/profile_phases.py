@@ -32,7 +32,7 @@ warnings.simplefilter("ignore")
 sys.path.insert(0, sys.argv[1])
 import os
 os.environ["NUMBA_NUM_THREADS"] = "1"  # one thread (read when numba is imported)
-from cinch_sim.engine import PolicySet, run_chunk
+from cinch_sim.engine.run import PolicySet, run_chunk
 from cinch_sim.rules import Rules
 seconds, repeats = float(sys.argv[2]), int(sys.argv[3])
 for play in ("random", "greedy"):
@@ -54,7 +54,7 @@ def cut_copy(dest: Path) -> list[str]:
     """Copy the package with the cuts in place; return the phase names in order."""
     skip = shutil.ignore_patterns("__pycache__")
     shutil.copytree(ROOT / "cinch_sim", dest / "cinch_sim", ignore=skip)
-    path = dest / "cinch_sim" / "kernel.py"
+    path = dest / "cinch_sim" / "engine" / "kernel.py"
     lines = path.read_text().splitlines(keepends=True)
     start = next(i for i, line in enumerate(lines) if line.startswith("def play_hand("))
     body = next(i for i in range(start + 1, len(lines)) if lines[i].rstrip().endswith('"""'))

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cinch_sim.engine import PolicySet, run_chunk, run_games
+from cinch_sim.engine.run import PolicySet, run_chunk, run_games
 from cinch_sim.rules import Rules
 
 RANDOM = dict(bid="random", trump="random", discard="random", play="random")

@@ -15,8 +15,8 @@ import numpy as np
 
 from cinch_sim import layout as L
 from cinch_sim.cards import format_card, parse_card, parse_cards
-from cinch_sim.engine import Conditions, PolicySet, run_chunk
-from cinch_sim.policy import load_policy
+from cinch_sim.engine.run import Conditions, PolicySet, run_chunk
+from cinch_sim.policies.loading import load_policy
 from cinch_sim.rules import Rules
 from cinch_sim.signatures import N_PARAMS
 

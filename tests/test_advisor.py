@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from cinch_sim import layout as L
-from cinch_sim.advisor import AdvisorError, advise, evaluate_hand, make_query
+from cinch_sim.advisor.query import AdvisorError, advise, evaluate_hand, make_query
 from cinch_sim.cards import SUITS, CardError, parse_hand
-from cinch_sim.engine import Conditions, PolicySet
+from cinch_sim.engine.run import Conditions, PolicySet
 from cinch_sim.rules import make_rules
 
 ISSUE_HAND = "AS KS 5S 5C 2S 9H 3D 7C JD"
@@ -189,7 +189,7 @@ def _plain_points(hand: list[int], seat: int, dealer: int, deals: int, seed: int
     """Deal the other 43 cards with Python's shuffle, build the deal order by hand and
     play each deal through the kernel at each trump: [suit, deal] side points and
     [suit, pedro, deal] captures."""
-    from cinch_sim.kernel import simulate_hands
+    from cinch_sim.engine.kernel import simulate_hands
 
     rules = make_rules()
     pol = PolicySet.from_specs(4)

@@ -7,7 +7,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cinch_sim.cli import main
+from cinch_sim.cli.main import main
 
 HAND = "AS KS 5S 5C 2S 9H 3D 7C JD"
 FAST = ["--precision", "0.05"]

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from cinch_sim.cli import main
+from cinch_sim.cli.main import main
 
 HANDS = ["--hands", "3000", "--seed", "4"]
 

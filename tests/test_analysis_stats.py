@@ -9,10 +9,9 @@ import pandas as pd
 import pytest
 
 from cinch_sim import layout as L
-from cinch_sim.analysis import FEATURES, AnalysisError, HandCounts, analyse, check_features
-from cinch_sim.rules import make_rules
-from cinch_sim.stats import wilson
-from cinch_sim.tables import (
+from cinch_sim.analysis.analyse import FEATURES, AnalysisError, HandCounts, analyse, check_features
+from cinch_sim.analysis.intervals import wilson
+from cinch_sim.analysis.tables import (
     all_tables,
     compare_counts,
     homogeneity,
@@ -22,6 +21,7 @@ from cinch_sim.tables import (
     points_distribution,
     score_by_bid,
 )
+from cinch_sim.rules import make_rules
 
 ALPHA = 1e-3
 
@@ -208,7 +208,7 @@ def test_counts_do_not_depend_on_chunks_and_merge():
     whole = analyse(4000, seed=3, chunk=4000).counts
     small = analyse(4000, seed=3, chunk=700).counts
     assert np.array_equal(whole.n, small.n) and np.array_equal(whole.pedro, small.pedro)
-    from cinch_sim.engine import PolicySet, run_chunk
+    from cinch_sim.engine.run import PolicySet, run_chunk
 
     rules = make_rules()
     pol = PolicySet.from_specs(4)

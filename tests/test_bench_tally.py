@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from cinch_sim import layout as L
-from cinch_sim.engine import PolicySet, run_chunk
+from cinch_sim.engine.run import PolicySet, run_chunk
 from cinch_sim.rules import Rules
 
 

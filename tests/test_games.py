@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 from cinch_sim import layout as L
-from cinch_sim.cli import main
-from cinch_sim.engine import PolicySet, run_games
-from cinch_sim.games import (
+from cinch_sim.cli.main import main
+from cinch_sim.engine.run import PolicySet, run_games
+from cinch_sim.matches.play import (
     bradley_terry,
     compare,
     game_end,
@@ -23,14 +23,14 @@ from cinch_sim.games import (
     team_policies,
 )
 from cinch_sim.policies.heuristic import DEFAULT_PARAMS as HEURISTIC_DEFAULTS
-from cinch_sim.rules import make_rules
-from cinch_sim.strategies import (
+from cinch_sim.policies.strategies import (
     BUILTIN,
     Strategy,
     StrategyError,
     load_strategy_file,
     resolve_strategy,
 )
+from cinch_sim.rules import make_rules
 
 # ------------------------------------------------------------------ the end rule, by hand
 

@@ -7,8 +7,8 @@ import pytest
 from helpers import SUIT, Referee, mask, run_deal, scripted_policies
 
 from cinch_sim import layout as L
-from cinch_sim.engine import Conditions, run_chunk
-from cinch_sim.policy import PolicyError
+from cinch_sim.engine.run import Conditions, run_chunk
+from cinch_sim.policies.loading import PolicyError
 from cinch_sim.rules import Rules
 
 NONE = Rules(robber="none")

@@ -11,7 +11,7 @@ import pytest
 from helpers import Referee
 
 from cinch_sim import layout as L
-from cinch_sim.engine import PolicySet, run_chunk
+from cinch_sim.engine.run import PolicySet, run_chunk
 from cinch_sim.rules import Rules
 
 RANDOM = dict(bid="random", trump="random", discard="random", play="random")

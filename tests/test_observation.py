@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from cinch_sim import layout as L
-from cinch_sim.engine import PolicySet, run_chunk
+from cinch_sim.engine.run import PolicySet, run_chunk
 from cinch_sim.rules import Rules
 
 OBSERVER = f"{Path(__file__).parent / 'observing_policy.py'}:observer"

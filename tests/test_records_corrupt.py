@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 from records_cases import base_hand
 
-from cinch_sim.cli import main
+from cinch_sim.cli.main import main
 from cinch_sim.records import RecordFileError, read_records, referee_file, referee_record
 
 

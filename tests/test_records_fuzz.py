@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 from records_cases import base_hand, bidders_renege, dealer_robs, rotate, thrown_in
 
-from cinch_sim.cli import main
+from cinch_sim.cli.main import main
 from cinch_sim.records import referee_record
 from cinch_sim.records.io import iter_lines, referee_lines
 

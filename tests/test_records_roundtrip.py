@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from cinch_sim.engine import PolicySet, run_chunk
+from cinch_sim.engine.run import PolicySet, run_chunk
 from cinch_sim.records import (
     RecordWriter,
     game_record,
@@ -146,7 +146,7 @@ def test_writer_is_atomic(tmp_path):
 
 def test_writer_open_ended_use(tmp_path):
     """The way `simulate --records` uses it: construct, write chunks, close."""
-    from cinch_sim.engine import iter_chunks
+    from cinch_sim.engine.run import iter_chunks
 
     rules = make_rules("standard", {"robber": "dealer"})
     pol = PolicySet.from_specs(4, bid="simple", trump="simple", discard="simple", play="greedy")

@@ -18,7 +18,7 @@ from records_cases import (
     thrown_in,
 )
 
-from cinch_sim.cli import main
+from cinch_sim.cli.main import main
 from cinch_sim.records import referee_record, referee_records
 
 

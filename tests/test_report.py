@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cinch_sim.cli import main
+from cinch_sim.cli.main import main
 
 SECTIONS = [
     "What this report is",
@@ -201,8 +201,8 @@ def test_refuses_to_overwrite_without_force(report_dir):
 
 
 def test_same_seed_same_report(tmp_path):
-    from cinch_sim.render import to_markdown
-    from cinch_sim.report import ReportSettings, build_report
+    from cinch_sim.report.build import ReportSettings, build_report
+    from cinch_sim.report.render import to_markdown
 
     s = ReportSettings(
         hands=2000, games=8, seed=3, strategies=("heuristic", "simple"), advice_precision=0.05

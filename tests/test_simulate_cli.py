@@ -9,7 +9,7 @@ import textwrap
 import pytest
 from click.testing import CliRunner
 
-from cinch_sim.cli import main
+from cinch_sim.cli.main import main
 
 POLICY_FILE = textwrap.dedent(
     """
@@ -149,7 +149,7 @@ def test_ctrl_c_keeps_the_finished_hands(tmp_path):
     cmd = [
         sys.executable,
         "-c",
-        "from cinch_sim.cli import main; main()",
+        "from cinch_sim.cli.main import main; main()",
         "simulate",
         "--hands",
         "1000000000",

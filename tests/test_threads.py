@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from cinch_sim import layout as L
-from cinch_sim import threads
-from cinch_sim.engine import PolicySet, run_chunk, run_deals, run_games
+from cinch_sim.engine import threads
+from cinch_sim.engine.run import PolicySet, run_chunk, run_deals, run_games
 from cinch_sim.rules import Rules
 
 needs_two = pytest.mark.skipif(threads.max_threads() < 2, reason="needs 2 threads")

@@ -1,6 +1,6 @@
 """Built-in policies, each a small jitted function with the policy signature."""
 
-from ..cache import refresh as _refresh
+from cinch_sim.jit.cache import refresh as _refresh
 
 
 def _here() -> None:

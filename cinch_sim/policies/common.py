@@ -7,10 +7,10 @@ legal mask), so a policy built from these stays honest.
 import numpy as np
 from numba import njit
 
-from .. import layout as L
-from ..bits import deposit, extract, highbit_index, lowbit_index, nth_set_bit, popcount
-from ..memory import NO_REFCOUNT
-from ..rng import below
+from cinch_sim import layout as L
+from cinch_sim.bits import deposit, extract, highbit_index, lowbit_index, nth_set_bit, popcount
+from cinch_sim.jit.memory import NO_REFCOUNT
+from cinch_sim.rng import below
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)

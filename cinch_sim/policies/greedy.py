@@ -8,10 +8,9 @@ throw the weakest non-Pedro.
 import numpy as np
 from numba import njit
 
-from .. import layout as L
-from ..memory import NO_REFCOUNT
-from ..signatures import POLICY_SIG
-from .common import (
+from cinch_sim import layout as L
+from cinch_sim.jit.memory import NO_REFCOUNT
+from cinch_sim.policies.common import (
     U0,
     U1,
     bit,
@@ -23,6 +22,7 @@ from .common import (
     trump_mask,
     weakest,
 )
+from cinch_sim.signatures import POLICY_SIG
 
 
 @njit(inline="always")

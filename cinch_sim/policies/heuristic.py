@@ -24,11 +24,10 @@ so tuning needs no recompilation.
 import numpy as np
 from numba import njit
 
-from .. import layout as L
-from ..bits import lowbit_index, popcount
-from ..memory import NO_REFCOUNT
-from ..signatures import POLICY_SIG
-from .common import (
+from cinch_sim import layout as L
+from cinch_sim.bits import lowbit_index, popcount
+from cinch_sim.jit.memory import NO_REFCOUNT
+from cinch_sim.policies.common import (
     U0,
     U1,
     bit,
@@ -40,6 +39,7 @@ from .common import (
     top_trumps_by_keep_order,
     trump_mask,
 )
+from cinch_sim.signatures import POLICY_SIG
 
 # ---- bid parameter slots
 B_INTERCEPT = 0
@@ -80,7 +80,7 @@ DEFAULT_PARAMS = {
     # margin 2.0 and no cap with the fitted model beat the earlier guessed
     # model (margin 1.5, cap 7) by a game win rate of 0.712 [0.703, 0.721];
     # never waiting on a partner's bid (steal 0) and 0.3 for a low trump each
-    # added a little (8,000-game duplicate matches, cinch_sim.games.compare)
+    # added a little (8,000-game duplicate matches, cinch_sim.matches.play.compare)
     "heuristic_bid": _FITTED + (2.0, 5.0, 1.5, 1.0, 8.0, 0.0, 62.0),
     "heuristic_traditional_bid": _TRADITIONAL + (0.6, 5.0, 1.5, 1.0, 8.0, 2.0, 62.0),
     "heuristic_trump": _FITTED,

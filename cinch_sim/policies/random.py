@@ -15,12 +15,18 @@
 import numpy as np
 from numba import njit
 
-from .. import layout as L
-from ..bits import popcount
-from ..memory import NO_REFCOUNT
-from ..rng import uniform
-from ..signatures import POLICY_SIG
-from .common import binom, keep_count_bounds, random_member, random_subset, trump_mask
+from cinch_sim import layout as L
+from cinch_sim.bits import popcount
+from cinch_sim.jit.memory import NO_REFCOUNT
+from cinch_sim.policies.common import (
+    binom,
+    keep_count_bounds,
+    random_member,
+    random_subset,
+    trump_mask,
+)
+from cinch_sim.rng import uniform
+from cinch_sim.signatures import POLICY_SIG
 
 
 @njit(POLICY_SIG, cache=True, **NO_REFCOUNT)

@@ -7,11 +7,10 @@ half for each card of the suit (the left five counted too).
 import numpy as np
 from numba import njit
 
-from .. import layout as L
-from ..bits import lowbit_index, popcount
-from ..memory import NO_REFCOUNT
-from ..signatures import POLICY_SIG
-from .common import (
+from cinch_sim import layout as L
+from cinch_sim.bits import lowbit_index, popcount
+from cinch_sim.jit.memory import NO_REFCOUNT
+from cinch_sim.policies.common import (
     SUITS_BY_TIE,
     U1,
     first_in_keep_order,
@@ -20,6 +19,7 @@ from .common import (
     suit_mask,
     trump_mask,
 )
+from cinch_sim.signatures import POLICY_SIG
 
 
 @njit(inline="always")

@@ -19,7 +19,7 @@ Python API (for notebooks)::
     records.write_records("clean.jsonl", [v.record for v in rep.verdicts if v.record])
 """
 
-from .io import (
+from cinch_sim.records.io import (
     Line,
     RecordFileError,
     RefereeReport,
@@ -32,9 +32,9 @@ from .io import (
     referee_records,
     verdicts_frame,
 )
-from .parse import GAME_FORMAT, HAND_FORMAT, RecordError, parse_rules
-from .referee import GameCheck, HandCheck, check_game, check_hand
-from .writer import (
+from cinch_sim.records.parse import GAME_FORMAT, HAND_FORMAT, RecordError, parse_rules
+from cinch_sim.records.referee import GameCheck, HandCheck, check_game, check_hand
+from cinch_sim.records.writer import (
     RecordWriter,
     dumps,
     game_record,

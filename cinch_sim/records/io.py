@@ -15,8 +15,8 @@ from dataclasses import field as dc_field
 from pathlib import Path
 from typing import Any
 
-from .parse import GAME_FORMAT, HAND_FORMAT, RecordError, short, type_name
-from .referee import GameCheck, HandCheck, check_game, check_hand
+from cinch_sim.records.parse import GAME_FORMAT, HAND_FORMAT, RecordError, short, type_name
+from cinch_sim.records.referee import GameCheck, HandCheck, check_game, check_hand
 
 STATUSES = ("valid", "renege", "misdeal", "invalid")
 
@@ -102,7 +102,7 @@ class Verdict:
 
 
 def _hand_row(c: HandCheck) -> dict[str, Any]:
-    from ..cards import SUITS
+    from cinch_sim.cards import SUITS
 
     row: dict[str, Any] = {
         "dealer": c.dealer,

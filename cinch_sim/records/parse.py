@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import CardError, format_card, parse_card
-from ..rules import OPTION_NAMES, VARIANTS, Rules, RulesError, make_rules
+from cinch_sim.cards import CardError, format_card, parse_card
+from cinch_sim.rules import OPTION_NAMES, VARIANTS, Rules, RulesError, make_rules
 
 HAND_FORMAT = "cinch-hand/1"
 GAME_FORMAT = "cinch-game/1"

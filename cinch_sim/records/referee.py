@@ -17,9 +17,8 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cards import RANKS, SUITS, CardError, card, format_card, parse_suit, suit_of
-from ..rules import Rules
-from .parse import (
+from cinch_sim.cards import RANKS, SUITS, CardError, card, format_card, parse_suit, suit_of
+from cinch_sim.records.parse import (
     GAME_FORMAT,
     HAND_FORMAT,
     RecordError,
@@ -33,6 +32,7 @@ from .parse import (
     short,
     type_name,
 )
+from cinch_sim.rules import Rules
 
 SUIT_WORDS = {0: "club", 1: "spade", 2: "diamond", 3: "heart"}
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..cards import RANKS, SUIT_SYMBOLS, SUITS, pretty_card, rank_of, suit_of
-from .referee import GameCheck, HandCheck, trump_suit
+from cinch_sim.cards import RANKS, SUIT_SYMBOLS, SUITS, pretty_card, rank_of, suit_of
+from cinch_sim.records.referee import GameCheck, HandCheck, trump_suit
 
 DISPLAY_SUITS = (1, 3, 2, 0)  # spades, hearts, diamonds, clubs
 

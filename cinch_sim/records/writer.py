@@ -18,10 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from .. import layout as L
-from ..cards import SUITS, format_card
-from ..rules import Rules
-from .parse import GAME_FORMAT, HAND_FORMAT
+from cinch_sim import layout as L
+from cinch_sim.cards import SUITS, format_card
+from cinch_sim.records.parse import GAME_FORMAT, HAND_FORMAT
+from cinch_sim.rules import Rules
 
 CARD = [format_card(c) for c in range(52)]
 QCARD = [f'"{t}"' for t in CARD]  # as JSON strings
@@ -366,7 +366,7 @@ def game_record(rules: Rules, hands: list[dict[str, Any]], first_dealer: int) ->
     The hands are refereed (RULES.md §1.15 decides the end); a hand that is
     not clean raises :class:`~cinch_sim.records.parse.RecordError`.
     """
-    from .referee import check_game
+    from cinch_sim.records.referee import check_game
 
     rec = {
         "format": GAME_FORMAT,
@@ -392,7 +392,7 @@ def simulate_game_record(
     ``unfinished`` after ``max_hands``. Hand ``i`` uses the kernel's stream
     ``(seed, i)``. (The kernel does not pass game scores to policies yet.)
     """
-    from ..engine import run_chunk
+    from cinch_sim.engine.run import run_chunk
 
     ctx = _Ctx(rules)
     P, T = rules.players, rules.teams

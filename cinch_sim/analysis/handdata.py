@@ -1,0 +1,131 @@
+"""Per-hand data as Parquet: one row per simulated hand, streamed chunk by chunk.
+
+Only written when asked for (``--hand-data``); the tables never need it. The
+file is written beside its final name and renamed when complete, so a reader
+never sees half a file; Ctrl-C keeps the finished chunks.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from cinch_sim import layout as L
+from cinch_sim.analysis.analyse import (
+    HOLDERS,
+    PEDRO_LABELS,
+    AnalysisError,
+    pedro_codes,
+    pedro_slots,
+    side_values,
+)
+
+FATE_NAMES = ("saved", "lost", "out_of_play")
+
+
+def require_pyarrow():
+    try:
+        import pyarrow  # noqa: F401
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise AnalysisError(
+            "per-hand data needs pyarrow: pip install 'cinch-sim[parquet]'"
+        ) from None
+    return pq
+
+
+def hand_frame(rows: np.ndarray, rules, first: int = 0):
+    """One row per hand: the deal's facts, the contract, the result, each Pedro's fate.
+
+    ``first`` is the global index of the first row (the ``hand`` column).
+    Thrown-in hands keep their row with ``thrown_in`` true and -1 elsewhere.
+    """
+    import pandas as pd
+
+    P, teams, hs = rules.players, rules.teams, rules.hand_size
+    thrown = rows[:, L.H_THROWN_IN] != 0
+    v = side_values(np.where(thrown[:, None], 0, rows), teams)
+    maker = rows[:, L.H_MAKER].astype(np.int64)
+    dealer = rows[:, L.H_DEALER].astype(np.int64)
+    seat = np.where(thrown, -1, (maker - dealer - 1) % P)
+
+    def played(x, fill=-1):
+        return np.where(thrown, fill, x)
+
+    df = pd.DataFrame(
+        {
+            "hand": np.arange(first, first + len(rows), dtype=np.int64),
+            "dealer": dealer.astype(np.int8),
+            "thrown_in": thrown,
+            "maker": maker.astype(np.int8),
+            "seat": seat.astype(np.int8),
+            "bid": rows[:, L.H_BID].astype(np.int16),
+            "trump": rows[:, L.H_TRUMP].astype(np.int8),
+            "made": rows[:, L.H_MADE] == 1,
+            "trumps": played(rows[:, L.H_MAKER_TRUMPS9]).astype(np.int8),
+            "pedros": pd.Categorical.from_codes(
+                played(rows[:, L.H_MAKER_PEDROS9] & 3, 0), list(PEDRO_LABELS)
+            ),
+            "honours": played(rows[:, L.H_MAKER_HIGH9] & 31).astype(np.int8),
+            "partner_trumps": played(rows[:, L.H_PARTNER_TRUMPS9]).astype(np.int8),
+            "partner_pedros": played(rows[:, L.H_PARTNER_PEDROS9] & 3).astype(np.int8),
+            "trumps_after_draw": played(rows[:, L.H_MAKER_TRUMPS6]).astype(np.int8),
+            "points": played(v["points"]).astype(np.int16),
+            "defenders_points": played(v["def_points"]).astype(np.int16),
+            "score_change": played(v["score"], 0).astype(np.int16),
+            "defenders_score_change": played(v["def_score"], 0).astype(np.int16),
+        }
+    )
+    for name, slot in pedro_slots(rules):
+        role, fate, trick = pedro_codes(rows, slot, maker, teams, hs)
+        role = np.where(thrown, 3, role)
+        fate = np.where(thrown, 2, fate)
+        df[f"{name}_holder_seat"] = rows[:, L.H_SLOT_HOLDER + slot].astype(np.int8)
+        df[f"{name}_holder"] = pd.Categorical.from_codes(role, list(HOLDERS))
+        df[f"{name}_fate"] = pd.Categorical.from_codes(fate, list(FATE_NAMES))
+        df[f"{name}_trick"] = np.where(trick >= hs, -1, trick + 1).astype(np.int8)
+    return df
+
+
+class HandDataWriter:
+    """Stream hand rows to a Parquet file: written to a temporary name, renamed on close."""
+
+    def __init__(self, path: str | Path, rules) -> None:
+        self.pq = require_pyarrow()
+        self.path = Path(path)
+        self.rules = rules
+        self.done = 0
+        fd, tmp = tempfile.mkstemp(
+            dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".tmp"
+        )
+        os.close(fd)
+        self.tmp = Path(tmp)
+        self.writer = None
+
+    def write(self, rows: np.ndarray) -> None:
+        import pyarrow as pa
+
+        table = pa.Table.from_pandas(hand_frame(rows, self.rules, self.done), preserve_index=False)
+        if self.writer is None:
+            self.writer = self.pq.ParquetWriter(self.tmp, table.schema)
+        self.writer.write_table(table)
+        self.done += len(rows)
+
+    def close(self) -> None:
+        """Finish the file and move it into place (an empty run writes an empty table)."""
+        if self.writer is None:
+            import pyarrow as pa
+
+            empty = hand_frame(np.zeros((0, L.H_LEN), np.int32), self.rules)
+            self.pq.write_table(pa.Table.from_pandas(empty, preserve_index=False), self.tmp)
+        else:
+            self.writer.close()
+        os.replace(self.tmp, self.path)
+
+    def abort(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.tmp.unlink(missing_ok=True)

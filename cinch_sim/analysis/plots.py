@@ -1,0 +1,440 @@
+"""Charts of an ``Analysis`` as matplotlib Figures (Agg, never ``show()``).
+
+Each figure has a title, labelled axes with units and a caption naming the
+number of hands, the seed, the policies and the rules that differ from the
+defaults, so a chart read on its own says what it shows.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+MAX_LINES = 8  # hand classes drawn in the make-rate chart (the most common)
+SAVED, LOST, OUT = "#2b7bba", "#e05c3a", "#b0b0b0"
+
+
+def _figure(w: float = 9, h: float = 5.5):
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(w, h), layout="constrained")
+    return fig
+
+
+def _policies_text(policies: dict[str, list[str]]) -> str:
+    parts = []
+    for kind, specs in policies.items():
+        if len(set(specs)) == 1:
+            parts.append(f"{kind}={specs[0]}")
+        else:
+            parts.append(f"{kind}=" + "/".join(specs))
+    return ", ".join(parts)
+
+
+def caption(analysis, note: str | None = None) -> str:
+    """Two lines: hands, seed, policies and rules; then what the marks mean (``note``)."""
+    from cinch_sim.rules import OPTION_NAMES, Rules
+
+    s = analysis.settings
+    c = analysis.counts
+    default = Rules()
+    rules = s.get("rules", {})
+    changed = [
+        f"{k}={v}" for k, v in rules.items() if k in OPTION_NAMES and v != getattr(default, k)
+    ]
+    rules_text = rules.get("preset", "standard") + (f" ({', '.join(changed)})" if changed else "")
+    extra = f", {c.thrown_in:,} thrown in" if c.thrown_in else ""
+    stop = " (interrupted)" if analysis.interrupted else ""
+    return (
+        f"{c.hands:,} hands{stop}{extra}, seed {s.get('seed')}; rules: {rules_text}; "
+        f"policies: {_policies_text(s.get('policies', {}))}.\n"
+        + (note or "Intervals: 95% (Wilson for rates, normal for means).")
+    )
+
+
+def _caption(fig, text: str) -> None:
+    fig.get_layout_engine().set(rect=(0, 0.09, 1, 0.91))
+    fig.text(0.01, 0.012, text, fontsize=7.5, color="#333333", va="bottom", ha="left")
+
+
+def _class_label(row, by: tuple[str, ...]) -> str:
+    parts = []
+    for f in by:
+        v = row[f]
+        if f == "trumps":
+            parts.append(f"{v} trumps")
+        elif f == "pedros":
+            parts.append(f"pedros: {v}")
+        elif f == "high":
+            parts.append(f"{v} of AKQJ10")
+        elif f == "ace":
+            parts.append("ace" if v else "no ace")
+        elif f == "honours":
+            parts.append(f"honours {v}")
+        elif f == "seat":
+            parts.append(f"{v}")
+        else:
+            parts.append(f"{f} {v}")
+    return ", ".join(parts)
+
+
+def make_rate_figure(analysis):
+    """Make rate against bid level, one line per hand class, with 95% interval bands."""
+    fig = _figure()
+    ax = fig.add_subplot()
+    by = tuple(f for f in analysis.by if f != "bid")
+    mr = analysis.min_hands
+    overall = analysis.make_rate(("bid",))
+    overall = overall[~overall["low_n"]]
+    ax.plot(
+        overall["bid"],
+        100 * overall["make_rate"],
+        color="black",
+        lw=2.2,
+        marker="o",
+        ms=4,
+        label="all hands",
+        zorder=5,
+    )
+    ax.fill_between(
+        overall["bid"],
+        100 * overall["make_rate_lo"],
+        100 * overall["make_rate_hi"],
+        color="black",
+        alpha=0.12,
+        lw=0,
+    )
+    note = ""
+    if by:
+        t = analysis.make_rate((*by, "bid"))
+        sizes = t.groupby(list(by), sort=False)["hands"].sum().sort_values(ascending=False)
+        keep = sorted(sizes.index[:MAX_LINES])
+        if len(sizes) > MAX_LINES:
+            note = f" (the {MAX_LINES} most common of {len(sizes)} classes)"
+        cmap = _cmap(len(keep))
+        for i, key in enumerate(keep):
+            key = key if isinstance(key, tuple) else (key,)
+            sel = np.logical_and.reduce([t[f] == k for f, k in zip(by, key, strict=True)])
+            d = t[sel & (t["hands"] >= mr)]
+            if d.empty:
+                continue
+            label = _class_label(dict(zip(by, key, strict=True)), by)
+            ax.plot(
+                d["bid"],
+                100 * d["make_rate"],
+                marker="o",
+                ms=3,
+                lw=1.4,
+                color=cmap[i],
+                label=f"{label} (n={int(sizes[key if len(by) > 1 else key[0]]):,})",
+            )
+            ax.fill_between(
+                d["bid"],
+                100 * d["make_rate_lo"],
+                100 * d["make_rate_hi"],
+                color=cmap[i],
+                alpha=0.15,
+                lw=0,
+            )
+    title_by = ", ".join(by) if by else "all hands"
+    ax.set_title(f"Make rate by bid level, by {title_by}{note}")
+    ax.set_xlabel("bid (points contracted)")
+    ax.set_ylabel("contracts made (%)")
+    ax.set_ylim(0, 102)
+    ax.xaxis.get_major_locator().set_params(integer=True)
+    ax.grid(alpha=0.3)
+    ax.legend(
+        fontsize=8, loc="lower left", title="hand class (maker's 9 dealt cards)", title_fontsize=8
+    )
+    _caption(
+        fig,
+        caption(
+            analysis,
+            (
+                f"Bands: 95% Wilson intervals. Points with fewer than {mr} hands are not drawn "
+                "(they are in the tables, flagged low_n)."
+            ),
+        ),
+    )
+    return fig
+
+
+def _cmap(n: int):
+    import matplotlib
+
+    cm = matplotlib.colormaps["tab10"]
+    return [cm(i % 10) for i in range(max(n, 1))]
+
+
+def heatmap_figure(analysis):
+    """Make rate by trumps held (rows) and bid (columns); starred cells have few hands."""
+    t = analysis.make_rate(("trumps", "bid"))
+    fig = _figure(9, 6)
+    ax = fig.add_subplot()
+    if t.empty:
+        ax.text(0.5, 0.5, "no hands", ha="center", va="center", transform=ax.transAxes)
+        _caption(fig, caption(analysis))
+        return fig
+    trumps = np.arange(t["trumps"].min(), t["trumps"].max() + 1)
+    bids = np.arange(t["bid"].min(), t["bid"].max() + 1)
+    grid = np.full((len(trumps), len(bids)), np.nan)
+    n = np.zeros_like(grid)
+    for r in t.itertuples():
+        grid[r.trumps - trumps[0], r.bid - bids[0]] = 100 * r.make_rate
+        n[r.trumps - trumps[0], r.bid - bids[0]] = r.hands
+    shown = np.where(n >= analysis.min_hands, grid, np.nan)
+    im = ax.imshow(
+        shown,
+        origin="lower",
+        aspect="auto",
+        cmap="RdYlBu",
+        vmin=0,
+        vmax=100,
+        extent=(bids[0] - 0.5, bids[-1] + 0.5, trumps[0] - 0.5, trumps[-1] + 0.5),
+    )
+    for i, tr in enumerate(trumps):
+        for j, b in enumerate(bids):
+            if n[i, j] == 0:
+                continue
+            low = n[i, j] < analysis.min_hands
+            ax.text(
+                b,
+                tr,
+                f"{grid[i, j]:.0f}" + ("*" if low else ""),
+                ha="center",
+                va="center",
+                fontsize=7,
+                color="#777777" if low else "black",
+            )
+    fig.colorbar(im, ax=ax, label="contracts made (%)")
+    ax.set_title("Make rate (%) by trumps held and bid")
+    ax.set_xlabel("bid (points contracted)")
+    ax.set_ylabel("trumps in the maker's 9 dealt cards")
+    ax.set_xticks(bids)
+    ax.set_yticks(trumps)
+    _caption(
+        fig,
+        caption(
+            analysis,
+            (
+                f"Cells with fewer than {analysis.min_hands} hands are left uncoloured, their rate "
+                "in grey with a star; empty cells: no hands."
+            ),
+        ),
+    )
+    return fig
+
+
+def pedro_figure(analysis):
+    """Pedro capture as stacked bars: by holder, and by the trick the Pedro fell in."""
+    from cinch_sim.analysis.tables import pedro_by_trick, pedro_capture
+
+    pc = pedro_capture(analysis.counts, analysis.min_hands)
+    pt = pedro_by_trick(analysis.counts, analysis.min_hands)
+    fig = _figure(11, 5.5)
+    ax1, ax2 = fig.subplots(1, 2, width_ratios=(1, 1.4))
+    pedros = list(dict.fromkeys(pc["pedro"]))
+    holders = [h for h in dict.fromkeys(pc["holder"]) if h != "none"]
+    width = 0.8 / max(len(pedros), 1)
+    total = max(analysis.counts.played, 1)
+    for k, pedro in enumerate(pedros):
+        d = pc[pc["pedro"] == pedro]
+        x = np.arange(len(holders)) + (k - (len(pedros) - 1) / 2) * width
+        saved = np.array([_get(d, h, "saved") for h in holders]) / total * 100
+        lost = np.array([_get(d, h, "lost") for h in holders]) / total * 100
+        hatch = "//" if k else None
+        ax1.bar(
+            x,
+            saved,
+            width * 0.95,
+            color=SAVED,
+            hatch=hatch,
+            edgecolor="white",
+            label=f"{_nice(pedro)}: saved by holder's side",
+        )
+        ax1.bar(
+            x,
+            lost,
+            width * 0.95,
+            bottom=saved,
+            color=LOST,
+            hatch=hatch,
+            edgecolor="white",
+            label=f"{_nice(pedro)}: lost to the other side",
+        )
+        for xi, s, lo in zip(x, saved, lost, strict=True):
+            if s + lo > 0:
+                ax1.text(xi, s + lo + 0.5, f"{_nice(pedro).split()[0]}", ha="center", fontsize=7)
+    out = [_get(pc[pc["pedro"] == p], "none", "out_of_play") for p in pedros]
+    if any(out):
+        ax1.bar(
+            len(holders),
+            sum(out) / total / len(pedros) * 100,
+            0.5,
+            color=OUT,
+            label="not in play (mean of the Pedros)",
+        )
+        holders = [*holders, "not in play"]
+    ax1.set_xticks(np.arange(len(holders)), [_holder_label(h) for h in holders])
+    ax1.set_ylabel("share of hands (%)")
+    ax1.set_xlabel("who held the Pedro after the draw")
+    ax1.set_title("Who held each Pedro, and who took it")
+    ax1.legend(fontsize=7, loc="upper right")
+    ax1.grid(axis="y", alpha=0.3)
+
+    played = pt[pt["holder"] != "none"]
+    tricks = np.arange(1, analysis.counts.hand_size + 1)
+    for k, pedro in enumerate(pedros):
+        d = played[played["pedro"] == pedro].groupby("trick")[["saved", "lost"]].sum()
+        d = d.reindex(tricks, fill_value=0)
+        x = tricks + (k - (len(pedros) - 1) / 2) * width
+        hatch = "//" if k else None
+        saved = d["saved"].to_numpy() / total * 100
+        lost = d["lost"].to_numpy() / total * 100
+        ax2.bar(
+            x,
+            saved,
+            width * 0.95,
+            color=SAVED,
+            hatch=hatch,
+            edgecolor="white",
+            label=f"{_nice(pedro)}: saved",
+        )
+        ax2.bar(
+            x,
+            lost,
+            width * 0.95,
+            bottom=saved,
+            color=LOST,
+            hatch=hatch,
+            edgecolor="white",
+            label=f"{_nice(pedro)}: lost",
+        )
+    ax2.set_xticks(tricks)
+    ax2.set_xlabel("trick the Pedro fell in (1 = first)")
+    ax2.set_ylabel("share of hands (%)")
+    ax2.set_title("When the Pedros fall: saved by the holder's side or lost")
+    ax2.legend(fontsize=7)
+    ax2.grid(axis="y", alpha=0.3)
+    fig.suptitle("Pedro capture (hatched bars: the second Pedro)", fontsize=11)
+    _caption(
+        fig,
+        caption(
+            analysis,
+            (
+                "Bar heights: share of all played hands; 'saved': taken by the side of the player "
+                "who held the Pedro after the draw."
+            ),
+        ),
+    )
+    return fig
+
+
+def _get(d, holder: str, fate: str) -> int:
+    s = d[(d["holder"] == holder) & (d["fate"] == fate)]["hands"]
+    return int(s.sum())
+
+
+def _nice(name: str) -> str:
+    return name.replace("_", " ").capitalize()
+
+
+def _holder_label(h: str) -> str:
+    return {"maker": "maker", "partner": "maker's partner", "defender": "a defender"}.get(h, h)
+
+
+def points_figure(analysis):
+    """Points taken by each side, and the expected score change by bid level."""
+    from cinch_sim.analysis.tables import points_distribution, score_by_bid
+
+    pd_ = points_distribution(analysis.counts, analysis.min_hands)
+    sb = score_by_bid(analysis.counts, analysis.min_hands)
+    fig = _figure(11, 5.5)
+    ax1, ax2 = fig.subplots(1, 2)
+    x = pd_["points"].to_numpy()
+    for off, col, color, label in (
+        (-0.2, "bidding_side", SAVED, "bidding side"),
+        (0.2, "defenders", LOST, "defenders"),
+    ):
+        share = 100 * pd_[f"{col}_share"].to_numpy()
+        err = 100 * np.vstack(
+            [pd_[f"{col}_share"] - pd_[f"{col}_lo"], pd_[f"{col}_hi"] - pd_[f"{col}_share"]]
+        )
+        ax1.bar(
+            x + off,
+            share,
+            0.4,
+            color=color,
+            label=label,
+            yerr=err,
+            capsize=1.5,
+            error_kw={"elinewidth": 0.6},
+        )
+    ax1.set_xlabel("points taken in the hand")
+    ax1.set_ylabel("share of hands (%)")
+    ax1.set_title("Distribution of points per hand")
+    ax1.set_xticks(x)
+    ax1.legend(fontsize=8)
+    ax1.grid(axis="y", alpha=0.3)
+    d = sb[~sb["low_n"]]
+    for col, color, label in (
+        ("score_change", SAVED, "bidding side"),
+        ("defenders_score_change", LOST, "defenders"),
+    ):
+        ax2.errorbar(
+            d["bid"],
+            d[f"mean_{col}"],
+            yerr=[d[f"mean_{col}"] - d[f"{col}_lo"], d[f"{col}_hi"] - d[f"mean_{col}"]],
+            color=color,
+            marker="o",
+            ms=4,
+            capsize=2,
+            label=label,
+        )
+    ax2.axhline(0, color="black", lw=0.8)
+    ax2.set_xlabel("bid (points contracted)")
+    ax2.set_ylabel("mean score change (game points per hand)")
+    ax2.set_title("Expected score change by bid level")
+    ax2.legend(fontsize=8)
+    ax2.grid(alpha=0.3)
+    _caption(
+        fig,
+        caption(
+            analysis,
+            (
+                "Error bars: 95% intervals (Wilson for shares, normal for means); bid levels with "
+                f"fewer than {analysis.min_hands} hands are not drawn."
+            ),
+        ),
+    )
+    return fig
+
+
+FIGURES = {
+    "make_rate_by_bid": make_rate_figure,
+    "make_rate_heatmap": heatmap_figure,
+    "pedro_capture": pedro_figure,
+    "points": points_figure,
+}
+
+
+def all_figures(analysis) -> dict[str, Any]:
+    """Every chart by file stem."""
+    return {name: f(analysis) for name, f in FIGURES.items()}
+
+
+def save_figure(fig, out: Path, stem: str, formats: tuple[str, ...] = ("png", "svg")) -> list[str]:
+    """Write a figure atomically in each format; return the file names."""
+    import io
+
+    from cinch_sim.outputs import atomic_write_bytes
+
+    names = []
+    for fmt in formats:
+        buf = io.BytesIO()
+        fig.savefig(buf, format=fmt, dpi=130)
+        atomic_write_bytes(Path(out) / f"{stem}.{fmt}", buf.getvalue())
+        names.append(f"{stem}.{fmt}")
+    return names

@@ -1,0 +1,388 @@
+"""Tables from ``HandCounts``: pandas DataFrames with intervals, sample sizes and a low-n flag.
+
+Every table has its sample size on each row (``hands``), 95% intervals
+(Wilson for rates, normal for means) and a ``low_n`` column marking rows with
+fewer than ``min_hands`` hands: such rows are kept, not hidden. The ``hands``
+of a table's rows add up to the played hands (per Pedro for Pedro tables).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from cinch_sim.analysis.analyse import FATES, HOLDERS, HandCounts, check_features
+from cinch_sim.analysis.intervals import mean_interval, wilson
+
+BID_FEATURES = ("bid", "trumps", "pedros", "seat")
+
+
+def make_rate(counts: HandCounts, by: Sequence[str] | str = ("bid",), min_hands: int = 30):
+    """Make rate for each combination of the features ``by`` (FEATURES), with intervals.
+
+    Columns: the features, ``hands``, ``made``, ``make_rate`` and its 95%
+    Wilson interval, the bidding side's mean points and mean score change
+    with 95% intervals, ``low_n``.
+    """
+    by = check_features(by)
+    if not by:
+        raise ValueError("make_rate needs at least one feature")
+    cells = counts.cells(by)
+    g = cells.groupby(list(by), sort=True).sum().reset_index()
+    n = g["hands"].to_numpy()
+    k = g["made"].to_numpy()
+    lo, hi = wilson(k, n)
+    out = pd.DataFrame({f: counts.feature_labels(f, g[f].to_numpy()) for f in by})
+    out["hands"] = n
+    out["made"] = k
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out["make_rate"] = k / n
+    out["make_rate_lo"] = lo
+    out["make_rate_hi"] = hi
+    pts, pts_lo, pts_hi = mean_interval(g["points"], g["points_sq"], n)
+    sc, sc_lo, sc_hi = mean_interval(g["score"], g["score_sq"], n)
+    out["mean_points"] = pts
+    out["points_lo"] = pts_lo
+    out["points_hi"] = pts_hi
+    out["mean_score_change"] = sc
+    out["score_change_lo"] = sc_lo
+    out["score_change_hi"] = sc_hi
+    out["low_n"] = n < min_hands
+    return out
+
+
+def score_by_bid(counts: HandCounts, min_hands: int = 30) -> pd.DataFrame:
+    """Per bid level: both sides' mean points and mean score change, with 95% intervals."""
+    cells = counts.cells(("bid",))
+    g = cells.groupby("bid", sort=True).sum().reset_index()
+    n = g["hands"].to_numpy()
+    out = pd.DataFrame({"bid": g["bid"].to_numpy().astype(np.int64), "hands": n})
+    for col, key in (
+        ("points", "points"),
+        ("defenders_points", "def_points"),
+        ("score_change", "score"),
+        ("defenders_score_change", "def_score"),
+    ):
+        m, lo, hi = mean_interval(g[key], g[key + "_sq"], n)
+        out[f"mean_{col}"] = m
+        out[f"{col}_lo"] = lo
+        out[f"{col}_hi"] = hi
+    out["low_n"] = n < min_hands
+    return out
+
+
+def points_distribution(counts: HandCounts, min_hands: int = 30, by_bid: bool = False):
+    """How often the bidding side and the defenders took each number of points.
+
+    One row per points value (per bid level too with ``by_bid``); ``hands``
+    is the sample size of the distribution, the counts of each column sum to it.
+    """
+    h = counts.points_hist  # bid x side x points
+    pts = np.arange(h.shape[2])
+    frames = []
+    groups = (
+        [(b, h[b]) for b in range(h.shape[0]) if h[b, 0].sum()]
+        if by_bid
+        else [(None, h.sum(axis=0))]
+    )
+    for b, hist in groups:
+        n = int(hist[0].sum())
+        d = {} if b is None else {"bid": np.full(len(pts), b, np.int64)}
+        d["points"] = pts
+        d["hands"] = np.full(len(pts), n, np.int64)
+        for side, name in enumerate(("bidding_side", "defenders")):
+            k = hist[side]
+            lo, hi = wilson(k, np.full(len(k), n))
+            d[name] = k
+            d[f"{name}_share"] = k / n if n else np.full(len(k), np.nan)
+            d[f"{name}_lo"] = lo
+            d[f"{name}_hi"] = hi
+        d["low_n"] = np.full(len(pts), n < min_hands)
+        frames.append(pd.DataFrame(d))
+    if not frames:
+        return pd.DataFrame(columns=["points", "hands", "bidding_side", "defenders", "low_n"])
+    return pd.concat(frames, ignore_index=True)
+
+
+def _holders(counts: HandCounts) -> list[int]:
+    return [i for i, h in enumerate(HOLDERS) if counts.partnerships or h != "partner"]
+
+
+def pedro_capture(counts: HandCounts, min_hands: int = 30) -> pd.DataFrame:
+    """Each Pedro's fate by who held it after the draw (maker, partner, defender, none).
+
+    ``rate`` is the share of the holder's hands with that fate (saved by the
+    holder's side, lost to the other side), ``share`` the share of all
+    played hands. Per Pedro, ``hands`` sums to the played hands.
+    """
+    rows = []
+    total = counts.played
+    for i, (name, _) in enumerate(counts.pedros):
+        a = counts.pedro[i].sum(axis=2)  # holder x fate
+        for r in _holders(counts):
+            holder_n = int(a[r].sum())
+            fates = (2,) if HOLDERS[r] == "none" else (0, 1)
+            for f in fates:
+                k = int(a[r, f])
+                rows.append(
+                    {
+                        "pedro": name,
+                        "holder": HOLDERS[r],
+                        "fate": FATES[f],
+                        "hands": k,
+                        "holder_hands": holder_n,
+                    }
+                )
+    df = pd.DataFrame(rows, columns=["pedro", "holder", "fate", "hands", "holder_hands"]).astype(
+        {"hands": np.int64, "holder_hands": np.int64}
+    )
+    k, hn = df["hands"].to_numpy(), df["holder_hands"].to_numpy()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        df["rate"] = k / hn
+        df["share"] = k / total if total else np.nan
+    df["rate_lo"], df["rate_hi"] = wilson(k, hn)
+    df["share_lo"], df["share_hi"] = wilson(k, np.full(len(k), total))
+    df["low_n"] = hn < min_hands
+    return df[
+        [
+            "pedro",
+            "holder",
+            "fate",
+            "hands",
+            "holder_hands",
+            "rate",
+            "rate_lo",
+            "rate_hi",
+            "share",
+            "share_lo",
+            "share_hi",
+            "low_n",
+        ]
+    ]
+
+
+def pedro_by_trick(counts: HandCounts, min_hands: int = 30) -> pd.DataFrame:
+    """Per Pedro, holder and trick it fell in (1 = first): saved and lost counts.
+
+    Pedros out of play form one row per Pedro with holder ``none`` and no
+    trick. ``saved_rate`` has its 95% Wilson interval; per Pedro, ``hands``
+    sums to the played hands.
+    """
+    rows = []
+    hs = counts.hand_size
+    for i, (name, _) in enumerate(counts.pedros):
+        a = counts.pedro[i]  # holder x fate x trick
+        for r in _holders(counts):
+            if HOLDERS[r] == "none":
+                n = int(a[r].sum())
+                rows.append((name, "none", pd.NA, n, 0, 0, n))
+                continue
+            for t in range(hs):
+                saved, lost = int(a[r, 0, t]), int(a[r, 1, t])
+                if saved + lost:
+                    rows.append((name, HOLDERS[r], t + 1, saved + lost, saved, lost, 0))
+    cols = ["pedro", "holder", "trick", "hands", "saved", "lost", "out_of_play"]
+    df = pd.DataFrame(rows, columns=cols)
+    df = df.astype({"trick": "Int64", **{c: np.int64 for c in cols[3:]}})
+    n = df["hands"].to_numpy()
+    s = df["saved"].to_numpy()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        df["saved_rate"] = np.where(df["holder"] == "none", np.nan, s / np.maximum(n, 1))
+    lo, hi = wilson(s, np.where(df["holder"] == "none", 0, n))
+    df["saved_lo"], df["saved_hi"] = lo, hi
+    total = counts.played
+    df["share"] = n / total if total else np.nan
+    df["low_n"] = n < min_hands
+    return df
+
+
+def table_names(by: Sequence[str]) -> list[str]:
+    return list(all_tables_spec(tuple(by)))
+
+
+def all_tables_spec(by: tuple[str, ...]) -> dict[str, tuple]:
+    spec: dict[str, tuple] = {f"make_rate_by_{f}": ("make_rate", (f,)) for f in BID_FEATURES}
+    spec["make_rate_by_hand_and_bid"] = ("make_rate", (*[f for f in by if f != "bid"], "bid"))
+    spec["make_rate_by_trumps_and_bid"] = ("make_rate", ("trumps", "bid"))
+    spec["pedro_capture"] = ("pedro_capture", ())
+    spec["pedro_by_trick"] = ("pedro_by_trick", ())
+    spec["points"] = ("points", ())
+    spec["score_by_bid"] = ("score_by_bid", ())
+    return spec
+
+
+def all_tables(counts: HandCounts, by: Sequence[str] = ("trumps",), min_hands: int = 30):
+    """Every table of ``cinch-sim stats`` by name (the CSV file stems under ``--out``)."""
+    by = check_features(by)
+    out = {}
+    for name, (kind, feats) in all_tables_spec(by).items():
+        if kind == "make_rate":
+            out[name] = make_rate(counts, feats, min_hands)
+        elif kind == "pedro_capture":
+            out[name] = pedro_capture(counts, min_hands)
+        elif kind == "pedro_by_trick":
+            out[name] = pedro_by_trick(counts, min_hands)
+        elif kind == "points":
+            out[name] = points_distribution(counts, min_hands)
+        else:
+            out[name] = score_by_bid(counts, min_hands)
+    return out
+
+
+# ------------------------------------------------------------------ comparing runs
+def chi2_sf(x: float, df: int) -> float:
+    """Upper tail of the chi-square distribution."""
+    if df <= 0:
+        return 1.0
+    from scipy.special import gammaincc
+
+    return float(gammaincc(df / 2, x / 2))
+
+
+def homogeneity(
+    a: pd.DataFrame,
+    b: pd.DataFrame,
+    keys: Sequence[str],
+    counts: Sequence[str],
+    min_expected: float = 5.0,
+) -> dict:
+    """Chi-square test that two runs' tables come from the same distribution.
+
+    Each (row, count column) is one cell of a 2 x C contingency table: e.g.
+    ``counts=("made", "set")`` tests bid levels' frequencies and make rates at
+    once. Cells whose expected count is below ``min_expected`` in either run
+    are pooled into one, so the chi-square approximation holds. Returns
+    ``statistic``, ``df``, ``p_value`` and the number of ``cells`` used.
+    """
+    keys = list(keys)
+    m = a[keys + list(counts)].merge(
+        b[keys + list(counts)], on=keys, how="outer", suffixes=("_a", "_b")
+    )
+    oa = np.concatenate([m[f"{c}_a"].fillna(0).to_numpy(float) for c in counts])
+    ob = np.concatenate([m[f"{c}_b"].fillna(0).to_numpy(float) for c in counts])
+    keep = (oa + ob) > 0
+    oa, ob = oa[keep], ob[keep]
+    na, nb = oa.sum(), ob.sum()
+    if na == 0 or nb == 0:
+        return {"statistic": 0.0, "df": 0, "p_value": 1.0, "cells": 0}
+    col = oa + ob
+    ea, eb = col * na / (na + nb), col * nb / (na + nb)
+    small = (ea < min_expected) | (eb < min_expected)
+    if small.any():
+        oa = np.append(oa[~small], oa[small].sum())
+        ob = np.append(ob[~small], ob[small].sum())
+        col = oa + ob
+        ea, eb = col * na / (na + nb), col * nb / (na + nb)
+    stat = float(np.sum((oa - ea) ** 2 / ea) + np.sum((ob - eb) ** 2 / eb))
+    df = len(oa) - 1
+    return {"statistic": stat, "df": df, "p_value": chi2_sf(stat, df), "cells": len(oa)}
+
+
+def compare_counts(
+    a: HandCounts, b: HandCounts, by: Sequence[str] = ("trumps",), alpha: float = 1e-3
+) -> dict:
+    """One global test that two runs agree on every table (Bonferroni over the tables).
+
+    Each table is tested with ``homogeneity`` at ``alpha / k`` (k tables), so
+    two runs of the same setup disagree by chance with probability at most
+    ``alpha``. Returns ``agree``, ``alpha`` and each table's test.
+    """
+    ta, tb = all_tables(a, by), all_tables(b, by)
+    tests = {}
+    for name in ta:
+        x, y = ta[name].copy(), tb[name].copy()
+        if name.startswith("make_rate"):
+            for t in (x, y):
+                t["set"] = t["hands"] - t["made"]
+            keys = [c for c in x.columns if c not in _VALUE_COLUMNS]
+            tests[name] = homogeneity(x, y, keys, ("made", "set"))
+        elif name == "pedro_capture":
+            for pedro in x["pedro"].unique():
+                tests[f"{name}:{pedro}"] = homogeneity(
+                    x[x["pedro"] == pedro], y[y["pedro"] == pedro], ["holder", "fate"], ["hands"]
+                )
+        elif name == "pedro_by_trick":
+            for pedro in x["pedro"].unique():
+                xs, ys = x[x["pedro"] == pedro], y[y["pedro"] == pedro]
+                for t in (xs, ys):
+                    t.loc[:, "trick"] = t["trick"].fillna(0)
+                tests[f"{name}:{pedro}"] = homogeneity(
+                    xs, ys, ["holder", "trick"], ["saved", "lost", "out_of_play"]
+                )
+        elif name == "points":
+            tests[f"{name}:bidding_side"] = homogeneity(x, y, ["points"], ["bidding_side"])
+            tests[f"{name}:defenders"] = homogeneity(x, y, ["points"], ["defenders"])
+    level = alpha / max(len(tests), 1)
+    return {
+        "agree": all(t["p_value"] >= level for t in tests.values()),
+        "alpha": alpha,
+        "level": level,
+        "tests": tests,
+    }
+
+
+_VALUE_COLUMNS = {
+    "hands",
+    "made",
+    "set",
+    "make_rate",
+    "make_rate_lo",
+    "make_rate_hi",
+    "mean_points",
+    "points_lo",
+    "points_hi",
+    "mean_score_change",
+    "score_change_lo",
+    "score_change_hi",
+    "low_n",
+}
+
+
+# ------------------------------------------------------------------ text rendering
+def to_text(df: pd.DataFrame, title: str = "", min_hands: int | None = None) -> str:
+    """A table for people: intervals as [lo, hi], low-n rows starred."""
+    d = df.copy()
+    cols = list(d.columns)
+    shown: dict[str, pd.Series] = {}
+    low = d["low_n"] if "low_n" in d else pd.Series(False, index=d.index)
+    for c in cols:
+        if c == "low_n" or c.endswith("_lo") or c.endswith("_hi"):
+            continue
+        s = d[c]
+        stem = c.removeprefix("mean_").removesuffix("_rate").removesuffix("_share")
+        pair = [(f"{x}_lo", f"{x}_hi") for x in (c, stem, c.removesuffix("_rate"))]
+        lohi = next(((lo, hi) for lo, hi in pair if lo in d and hi in d), None)
+        if pd.api.types.is_float_dtype(s):
+            digits = 2 if c.startswith("mean_") else 3
+            shown[c] = s.map(lambda v, k=digits: "" if pd.isna(v) else f"{v:.{k}f}")
+            if lohi:
+                lo, hi = d[lohi[0]], d[lohi[1]]
+                shown[f"{c} 95%"] = [
+                    "" if pd.isna(x) else f"[{x:.{digits}f}, {y:.{digits}f}]"
+                    for x, y in zip(lo, hi, strict=True)
+                ]
+        elif pd.api.types.is_integer_dtype(s) and c in (
+            "hands",
+            "made",
+            "holder_hands",
+            "bidding_side",
+            "defenders",
+            "saved",
+            "lost",
+            "out_of_play",
+        ):
+            shown[c] = s.map(lambda v: f"{v:,}")
+        else:
+            shown[c] = s.astype(object).map(lambda v: "-" if pd.isna(v) else str(v))
+    out = pd.DataFrame(shown)
+    out[""] = np.where(low, "*", "")
+    text = out.to_string(index=False)
+    lines = [title] if title else []
+    lines.append(text)
+    if bool(low.any()):
+        n = int(low.sum())
+        limit = f"{min_hands}" if min_hands else "the low-n threshold"
+        lines.append(f"* {n} row(s) with fewer than {limit} hands: read with care")
+    return "\n".join(lines)

@@ -1,0 +1,1 @@
+"""The click command line: parses options and calls the Python API; no simulation here."""

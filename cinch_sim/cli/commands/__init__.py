@@ -1,0 +1,10 @@
+"""CLI subcommands, one module each; ``COMMANDS`` lists them for ``cli.main``."""
+
+from cinch_sim.cli.commands.advise import advise
+from cinch_sim.cli.commands.compare import compare, ladder
+from cinch_sim.cli.commands.records import referee, show
+from cinch_sim.cli.commands.report import report
+from cinch_sim.cli.commands.simulate import simulate
+from cinch_sim.cli.commands.stats import stats
+
+COMMANDS = [report, simulate, referee, show, advise, stats, compare, ladder]

@@ -1,0 +1,133 @@
+"""``cinch-sim advise``: how high can I safely bid with this hand, and in which trump?"""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from cinch_sim.cli.options import (
+    friendly,
+    policy_options_with,
+    rules_option,
+    run_options,
+)
+
+
+@click.command(short_help="Advise a bid and trump for a 9-card hand, by simulation.")
+@click.argument("hand")
+@click.option(
+    "--seat", type=int, required=True, help="Your seat (0-3, clockwise; 0 and 2 are partners)."
+)
+@click.option("--dealer", type=int, default=3, show_default=True, help="The dealer's seat.")
+@click.option(
+    "--bids",
+    default=None,
+    metavar="SEAT:BID,...",
+    help="Bids made before you, from the eldest hand, e.g. '0:pass,1:9'.",
+)
+@click.option(
+    "--known",
+    multiple=True,
+    metavar="SEAT:CARDS",
+    help="Cards known to be in another seat's hand, e.g. '1:AH,KH' (repeatable).",
+)
+@click.option(
+    "--risk",
+    type=click.FloatRange(0, 1, min_open=True),
+    default=0.5,
+    show_default=True,
+    help="Recommend the highest legal bid made at least this often.",
+)
+@click.option(
+    "--precision",
+    type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
+    default=0.01,
+    show_default=True,
+    help="Stop when every probability's 95% half-width is at most this.",
+)
+@click.option(
+    "--max-hands",
+    type=click.IntRange(min=1),
+    default=200_000,
+    show_default=True,
+    help="Stop after this many deals (per suit) even if the precision is not reached.",
+)
+@click.option(
+    "--per-contract",
+    is_flag=True,
+    help="Play every contract separately even when the policies ignore the contract.",
+)
+@run_options
+@rules_option
+@policy_options_with({"bid": "traditional"})  # read earlier bids as people bid
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json"]),
+    default="table",
+    show_default=True,
+    help="How the advice prints on stdout.",
+)
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Also draw P(make) against bid, one line per suit, to this image file.",
+)
+@friendly
+def advise(
+    hand,
+    seat,
+    dealer,
+    bids,
+    known,
+    risk,
+    precision,
+    max_hands,
+    per_contract,
+    seed,
+    threads,
+    rules,
+    policies,
+    fmt,
+    plot,
+):
+    """Advise on HAND (9 cards, e.g. "AS KS 5S 5C 2S 9H 3D 7C JD"; TS, 10S,
+    10♠ and lower case all read).
+
+    Fixes your cards, seat and dealer, deals the other 43 cards at random
+    (keeping only deals where the earlier seats' bidding policies make the
+    --bids given), and plays each deal with you as the maker in each trump.
+    Prints P(make) for every bid and suit with 95% intervals, the expected
+    score change, the chance of saving each Pedro, and the advice: the best
+    trump, the highest legal bid made at least --risk of the time (and at
+    0.7, "safe"), the bid with the best expected score, or pass.
+    """
+    from cinch_sim.advisor.query import AdvisorError
+    from cinch_sim.advisor.query import advise as run_advice
+
+    try:
+        adv = run_advice(
+            hand,
+            seat,
+            dealer,
+            bids=bids,
+            known=list(known),
+            rules=rules,
+            risk=risk,
+            precision=precision,
+            max_hands=max_hands,
+            seed=seed,
+            threads=threads,
+            contract_aware=True if per_contract else None,
+            **policies,
+        )
+    except AdvisorError as e:
+        raise click.ClickException(str(e)) from None
+    if fmt == "json":
+        click.echo(json.dumps(adv.to_dict()))
+    else:
+        click.echo(adv.table())
+    if plot:
+        adv.plot(plot)

@@ -1,0 +1,71 @@
+"""``cinch-sim report``: the strategy report, as HTML and Markdown with charts and tables."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from cinch_sim.cli.options import friendly, rules_option
+
+
+@click.command(context_settings={"show_default": True})
+@click.option(
+    "--hands",
+    type=click.IntRange(min=1000),
+    default=1_000_000,
+    help="Hands simulated for each hand study.",
+)
+@click.option(
+    "--games",
+    type=click.IntRange(min=2),
+    default=4000,
+    help="Games for each pair of strategies in the ladder.",
+)
+@click.option("--seed", type=int, default=0, help="Random seed (the same seed, the same report).")
+@rules_option
+@click.option(
+    "--strategies",
+    default="heuristic,greedy,simple,random",
+    help="Comma-separated strategies for the ladder: built-in names or TOML files.",
+)
+@click.option(
+    "--threads",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker threads (results do not depend on it). [default: all cores]",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default="cinch-report",
+    help="Folder for report.html, report.md, figures/, tables/ and run.json.",
+)
+@click.option("--force", is_flag=True, help="Overwrite an existing report in --out.")
+@friendly
+def report(hands, games, seed, rules, strategies, threads, out, force):
+    """Write a strategy report for Cinch players.
+
+    Runs the bid-success, hand-value, robbing, Pedro-capture and strategy-ladder
+    studies and advice for example hands, then writes a self-contained HTML
+    page (open report.html in any browser, no network needed) and the same
+    content as Markdown with PNG charts, plus CSV tables and run.json.
+    """
+    from cinch_sim.outputs import prepare_out_dir, write_run_json
+    from cinch_sim.report.build import ReportSettings, build_report, total_steps
+    from cinch_sim.report.render import write_report
+
+    names = tuple(s.strip() for s in strategies.split(",") if s.strip())
+    if len(names) < 2:
+        raise click.BadParameter("name at least two strategies", param_hint="--strategies")
+    out_dir = prepare_out_dir(out, force)
+    settings = ReportSettings(
+        hands=hands, games=games, seed=seed, rules=rules, strategies=names, threads=threads
+    )
+    with click.progressbar(
+        length=total_steps(), label="building the report", file=sys.stderr
+    ) as bar:
+        doc, _ = build_report(settings, progress=bar.update)
+    write_report(doc, out_dir)
+    write_run_json(out_dir, settings.describe())
+    click.echo(f"report written: {out_dir / 'report.html'} (and report.md)")

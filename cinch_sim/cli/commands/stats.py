@@ -1,0 +1,187 @@
+"""``cinch-sim stats``: bid-success and Pedro tables on stdout, charts and CSVs under --out."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from cinch_sim.cli.options import (
+    Progress,
+    friendly,
+    output_options,
+    policy_options,
+    rules_option,
+    run_options,
+)
+
+TABLE_TITLES = {
+    "make_rate_by_bid": "Bid success by bid level",
+    "make_rate_by_trumps": "Bid success by trumps in the maker's 9 dealt cards",
+    "make_rate_by_pedros": "Bid success by the Pedros the maker was dealt",
+    "make_rate_by_seat": "Bid success by the maker's seat relative to the dealer",
+    "make_rate_by_hand_and_bid": "Make rate for each bid given the hand",
+    "make_rate_by_trumps_and_bid": "Make rate by trumps held and bid",
+    "pedro_capture": "Pedro capture by holder after the draw",
+    "pedro_by_trick": "Pedro capture by holder and trick (1 = first)",
+    "points": "Points taken per hand",
+    "score_by_bid": "Points and score change by bid level",
+}
+
+
+@click.command(
+    context_settings={"show_default": True},
+    short_help="Bid-success and Pedro statistics: tables and charts.",
+)
+@click.option("--hands", type=click.IntRange(min=1), default=100_000, help="Hands to simulate.")
+@run_options
+@click.option("--dealer", type=click.IntRange(0, 5), default=3, help="The dealer's seat.")
+@rules_option
+@policy_options
+@click.option(
+    "--by",
+    "by",
+    multiple=True,
+    metavar="FEATURE",
+    help="Hand feature(s) for the make-rate-by-bid table and chart lines (repeatable): "
+    "seat, trumps, pedros, high, ace, honours. [default: trumps]",
+)
+@click.option(
+    "--table",
+    "only",
+    multiple=True,
+    metavar="NAME",
+    help="Print only this table (repeatable); all are still written under --out.",
+)
+@click.option(
+    "--min-hands",
+    type=click.IntRange(min=1),
+    default=30,
+    help="Rows with fewer hands are flagged low_n (kept, not hidden).",
+)
+@click.option(
+    "--hand-data",
+    is_flag=True,
+    help="Also write one row per hand to OUT/hands.parquet (needs --out and pyarrow).",
+)
+@click.option("--no-charts", is_flag=True, help="Do not draw the charts under --out.")
+@output_options()
+@friendly
+def stats(
+    hands,
+    seed,
+    threads,
+    dealer,
+    rules,
+    policies,
+    by,
+    only,
+    min_hands,
+    hand_data,
+    no_charts,
+    fmt,
+    out,
+    force,
+):
+    """Simulate hands and print bid success and Pedro statistics.
+
+    Tables: make rate by bid level, trumps held, Pedros held and seat (95%
+    Wilson intervals); the make rate for each bid given the --by features;
+    Pedro capture by holder and trick; points and score change by bid. Every
+    row shows its number of hands; rows below --min-hands are starred.
+
+    With --out DIR: every table as CSV, charts as PNG and SVG, run.json with
+    the settings, and with --hand-data the per-hand rows as Parquet.
+    """
+    from cinch_sim.analysis.analyse import check_features
+    from cinch_sim.analysis.tables import table_names
+
+    features = check_features(by or ("trumps",))
+    names = table_names(features)
+    for name in only:
+        if name not in names:
+            raise click.ClickException(f"unknown table {name!r} (known: {', '.join(names)})")
+    if not 0 <= dealer < rules.players:
+        raise click.ClickException(f"--dealer must be a seat 0..{rules.players - 1}")
+    if hand_data and not out:
+        raise click.ClickException("--hand-data needs --out DIR to write hands.parquet into")
+    if hand_data:
+        from cinch_sim.analysis.handdata import require_pyarrow
+
+        require_pyarrow()
+    from cinch_sim.analysis.analyse import analyse
+    from cinch_sim.outputs import atomic_write_text, prepare_out_dir, write_run_json
+
+    out_dir = prepare_out_dir(out, force) if out else None
+    bar = Progress(hands, "simulating")
+    try:
+        result = analyse(
+            hands=hands,
+            seed=seed,
+            rules=rules,
+            dealer=dealer,
+            threads=threads,
+            by=features,
+            min_hands=min_hands,
+            progress=bar,
+            hand_data=out_dir / "hands.parquet" if hand_data else None,
+            **policies,
+        )
+    finally:
+        bar.close()
+    tables = result.tables()
+    shown = {k: v for k, v in tables.items() if not only or k in only}
+    _print(result, shown, fmt, dealer, rules.players)
+    if out_dir is not None:
+        for name, df in tables.items():
+            atomic_write_text(out_dir / f"{name}.csv", df.to_csv(index=False))
+        charts = []
+        if not no_charts:
+            from cinch_sim.analysis.plots import save_figure
+
+            for stem, fig in result.figures().items():
+                charts += save_figure(fig, out_dir, stem)
+        settings = dict(result.settings)
+        settings.update(
+            command="stats",
+            by=list(features),
+            min_hands=min_hands,
+            summary=result.summary(),
+            tables=[f"{n}.csv" for n in tables],
+            charts=charts,
+            hand_data="hands.parquet" if hand_data else None,
+        )
+        write_run_json(out_dir, settings)
+    if result.interrupted:
+        click.echo(f"interrupted: kept the {result.hands:,} finished hands", err=True)
+        sys.exit(130)
+
+
+def _print(result, tables, fmt, dealer, players) -> None:
+    from cinch_sim.analysis.tables import to_text
+    from cinch_sim.engine.run import seat_name
+
+    if fmt == "json":
+        d = result.to_dict()
+        d["tables"] = {k: v for k, v in d["tables"].items() if k in tables}
+        click.echo(json.dumps(d, default=str))
+        return
+    if fmt == "csv":
+        first = True
+        for df in tables.values():
+            if not first:
+                click.echo()
+            click.echo(df.to_csv(index=False), nl=False)
+            first = False
+        return
+    s = result.summary()
+    rel = ", ".join(f"{p}={seat_name(p, dealer, players)}" for p in range(players))
+    click.echo(
+        f"{s['hands']:,} hands, seed {result.settings['seed']}, dealer seat {dealer} ({rel}); "
+        f"{s['thrown_in']:,} thrown in; made {s['make_rate']:.3f} of {s['played']:,} "
+        f"contracts; {s['seconds']:.2f} s"
+    )
+    for name, df in tables.items():
+        click.echo()
+        click.echo(to_text(df, f"{TABLE_TITLES.get(name, name)} [{name}]", result.min_hands))

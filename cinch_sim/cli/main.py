@@ -1,0 +1,28 @@
+"""The ``cinch-sim`` command line: click commands only, no simulation logic.
+
+Each subcommand lives in ``cinch_sim/cli/commands/`` and imports the heavy parts
+(numba, pandas) inside its function body, so ``cinch-sim --help`` is instant.
+"""
+
+from __future__ import annotations
+
+import click
+
+from cinch_sim import __version__
+from cinch_sim.cli.commands import COMMANDS
+
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "show_default": True}
+
+
+@click.group(context_settings=CONTEXT_SETTINGS)
+@click.version_option(__version__, prog_name="cinch-sim")
+def main() -> None:
+    """Monte Carlo strategy analyser for Cinch (High Five, Double Pedro).
+
+    Simulate millions of hands under pluggable bidding, discard and play
+    policies; referee recorded hands; estimate what a hand is worth.
+    """
+
+
+for _command in COMMANDS:
+    main.add_command(_command)

@@ -1,0 +1,173 @@
+"""Shared click options and helpers, so every command spells them the same way."""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from collections.abc import Callable
+from contextlib import contextmanager
+from typing import Any
+
+import click
+
+POLICY_HELP = (
+    "{kind} policy: a built-in ({names}), module:function or file.py:function; "
+    "for all seats, or SEAT=POLICY (repeatable)."
+)
+KINDS = ("bid", "trump", "discard", "play")
+BUILTIN_NAMES = {
+    "bid": "heuristic, traditional, simple, random",
+    "trump": "heuristic, simple, random",
+    "discard": "heuristic, simple, random",
+    "play": "heuristic, greedy, random",
+}
+
+
+def _check_rule(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]):
+    from cinch_sim.rules import RulesError, make_rules, parse_rule_assignments
+
+    try:
+        return make_rules(options=parse_rule_assignments(value))
+    except RulesError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+def rules_option(f: Callable) -> Callable:
+    return click.option(
+        "--rule",
+        "rules",
+        multiple=True,
+        metavar="NAME=VALUE",
+        callback=_check_rule,
+        help="Set a rule option of RULES.md §2, e.g. robber=dealer (repeatable).",
+    )(f)
+
+
+def policy_options_with(defaults: dict[str, str]) -> Callable[[Callable], Callable]:
+    """--bid-policy ... --play-policy, with the command's defaults in the help.
+
+    The command gets them resolved, as one ``policies`` argument (per kind, one
+    spec per seat: what the API takes as keywords), so no command repeats the
+    parsing. Put it below ``rules_option``: resolving needs the player count.
+    """
+
+    def decorate(f: Callable) -> Callable:
+        @functools.wraps(f)
+        def resolved(*args: Any, **kwargs: Any) -> Any:
+            items = {kind: kwargs.pop(f"{kind}_policy") for kind in KINDS}
+            with user_errors():
+                policies = resolve_policy_specs(kwargs["rules"].players, defaults, **items)
+            return f(*args, policies=policies, **kwargs)
+
+        g: Callable = resolved
+        for kind in reversed(KINDS):
+            default = defaults.get(kind, "heuristic")
+            g = click.option(
+                f"--{kind}-policy",
+                f"{kind}_policy",
+                multiple=True,
+                metavar="SPEC",
+                help=POLICY_HELP.format(kind=kind.capitalize(), names=BUILTIN_NAMES[kind])
+                + f" [default: {default}]",
+            )(g)
+        return g
+
+    return decorate
+
+
+policy_options = policy_options_with({})
+
+
+def resolve_policy_specs(
+    players: int, defaults: dict[str, str] | None = None, **kinds: tuple[str, ...]
+) -> dict[str, list[str]]:
+    """Per kind, one spec per seat from the CLI items (``POLICY`` or ``SEAT=POLICY``)."""
+    from cinch_sim.policies.loading import parse_policy_specs
+
+    defaults = defaults or {}
+    return {
+        kind: parse_policy_specs(kind, items, players, defaults.get(kind, "heuristic"))
+        for kind, items in kinds.items()
+    }
+
+
+def run_options(f: Callable) -> Callable:
+    f = click.option(
+        "--threads",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Worker threads (results do not depend on it). [default: all cores]",
+    )(f)
+    f = click.option("--seed", type=int, default=0, help="Random seed.")(f)
+    return f
+
+
+def output_options(
+    formats: tuple[str, ...] = ("table", "csv", "json"),
+    out_help: str = "Folder for CSV tables and run.json (refuses to overwrite without --force).",
+) -> Callable[[Callable], Callable]:
+    """--format, --out and --force, spelled the same by every command."""
+
+    def decorate(f: Callable) -> Callable:
+        f = click.option(
+            "--force", is_flag=True, help="Overwrite files in an existing --out folder."
+        )(f)
+        f = click.option("--out", type=click.Path(file_okay=False), default=None, help=out_help)(f)
+        f = click.option(
+            "--format",
+            "fmt",
+            type=click.Choice(list(formats)),
+            default="table",
+            help="How results print on stdout.",
+        )(f)
+        return f
+
+    return decorate
+
+
+@contextmanager
+def user_errors():
+    """Turn the project's known errors into one-line messages and a non-zero exit."""
+    from cinch_sim.cards import CardError
+    from cinch_sim.outputs import OutputError
+    from cinch_sim.policies.loading import PolicyError
+    from cinch_sim.rules import RulesError
+
+    try:
+        yield
+    except BrokenPipeError:
+        # the reader went away (e.g. `| head`): stop quietly, as Unix tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(141)
+    except (CardError, RulesError, PolicyError, OutputError, ValueError, OSError) as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def friendly(f: Callable) -> Callable:
+    @functools.wraps(f)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        with user_errors():
+            return f(*args, **kwargs)
+
+    return wrapper
+
+
+class Progress:
+    """A progress bar on stderr, only for runs long enough to need one."""
+
+    def __init__(self, total: int, label: str, threshold: int = 200_000) -> None:
+        self.bar = None
+        if total >= threshold and sys.stderr.isatty():
+            self.bar = click.progressbar(length=total, label=label, file=sys.stderr)
+            self.bar.__enter__()
+
+    def __call__(self, n: int) -> None:
+        if self.bar is not None:
+            self.bar.update(n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None

@@ -1,0 +1,1158 @@
+"""The one heavy jitted module: deal, bid, trump, discard/draw/rob, tricks, score.
+
+Rules arrive as the int vector of ``Rules.to_array`` (never as globals, which
+numba would freeze into its cache). Policies arrive as a table of function
+addresses (policy_table.py), so the kernel compiles once, is cached on disk,
+and takes any user policy without recompiling.
+
+Each batch kernel is a serial, GIL-free loop over its own work buffers; the
+engine runs one range of a batch per thread (threads.py). Every hand draws from
+streams keyed by its global index, so results are bit-identical for any thread
+count or chunk size.
+"""
+
+import numpy as np
+from numba import njit, types
+
+from cinch_sim import layout as L
+from cinch_sim.bits import lowbit_index, popcount
+from cinch_sim.engine.policy_table import ADDRESSES, policy_at
+from cinch_sim.jit.cache import refresh
+from cinch_sim.jit.hints import unlikely
+from cinch_sim.jit.memory import NO_REFCOUNT, address, borrow, view_at
+from cinch_sim.policies import registry as BI
+from cinch_sim.policies.common import random_member
+from cinch_sim.policies.greedy import beaten_by, greedy_core, partner_of, pedro_mask
+from cinch_sim.policies.heuristic import (
+    heuristic_bid,
+    heuristic_discard,
+    heuristic_play,
+    heuristic_trump,
+)
+from cinch_sim.policies.random import random_discard
+from cinch_sim.policies.simple import best_suit, simple_bid_core, simple_discard_core
+from cinch_sim.rng import GOLDEN, hand_key, mix64, next_u64, stream_from_key, stream_state
+from cinch_sim.signatures import N_PARAMS, N_SCRATCH
+
+U1 = np.uint64(1)
+U0 = np.uint64(0)
+SUIT13 = np.uint64((1 << 13) - 1)
+LOW32 = np.uint64(0xFFFFFFFF)
+ALL52 = np.uint64((1 << 52) - 1)
+
+POLICY_TABLE = types.uint64[:, ::1]  # [kind * MAX_PLAYERS + seat, address] (policy_table.py)
+
+# Workspaces (allocated once per kernel call, never per hand).
+W_FIXED = 0  # uint64 work: fixed cards still to place, per seat
+W_DEALT = L.MAX_PLAYERS  # dealt hands
+W_STOCK = 2 * L.MAX_PLAYERS  # 53: the first i stock cards, as one mask
+W_LEN = W_STOCK + 53
+IW_NEED = 0  # int64 work: cards each drawer asks for
+IW_ACTIVE = L.MAX_PLAYERS  # still in the auction
+IW_WINNERS = 2 * L.MAX_PLAYERS  # winner of each trick
+IW_POINTS = IW_WINNERS + L.MAX_TRICKS  # points per team
+IW_TRICK_OF = IW_POINTS + L.MAX_TEAMS  # per card: the trick it was played in
+IW_PLAYER_OF = IW_TRICK_OF + 52  # per card: the seat that played it
+# The rule tables, built by the first hand played on the buffers (they start zeroed):
+IW_TABLES_READY = IW_PLAYER_OF + 52  # 1 once they are built
+IW_BY_STRENGTH = IW_TABLES_READY + 1  # [trump suit * 14 + v]: the trump of strength v + 1, or -1
+IW_ORDER = IW_BY_STRENGTH + 4 * 14  # [leader * players + k]: the seat playing k-th
+IW_CARD_STRENGTH = IW_ORDER + L.MAX_PLAYERS * L.MAX_PLAYERS  # [trump suit * 52 + card]
+IW_BEATS = IW_CARD_STRENGTH + 4 * 52  # [trump suit * 52 + card]: the cards that beat it
+IW_LEN = IW_BEATS + 4 * 52
+
+
+@njit(inline="always")
+def _views(kind, s, obs, params, scratch, rngs):
+    """Seat s's borrowed views (memory.py: no refcount traffic in the policy)."""
+    ob = borrow(obs, 0, L.OBS_LEN)
+    p = borrow(params, (kind * L.MAX_PLAYERS + s) * N_PARAMS, N_PARAMS)
+    sc = borrow(scratch, s * N_SCRATCH, N_SCRATCH)
+    r = borrow(rngs, s, 1)
+    return ob, p, sc, r
+
+
+# Asking seat s's policy of one kind. Built-ins are called directly, the simple,
+# greedy and random ones through the core their public function wraps, with only
+# the arguments they read (passing an array costs seven machine words); any other
+# policy through its function pointer. Both paths run the same source, so they
+# give the same bits (tested). One function per kind keeps each call site small,
+# which keeps the kernel's compile time down.
+
+
+@njit(inline="always")
+def _ask_bid(fns, pids, s, obs, hand, legal, params, scratch, rngs):
+    ob, p, sc, r = _views(L.KIND_BID, s, obs, params, scratch, rngs)
+    pid = pids[np.uint64(L.KIND_BID * L.MAX_PLAYERS + s)]  # unsigned: no index fix-up
+    if unlikely(pid != BI.SIMPLE_BID and pid != BI.RANDOM_CHOICE):
+        if pid == BI.HEURISTIC_BID:
+            return heuristic_bid(ob, hand, legal, p, sc, r)
+        return policy_at(fns, L.KIND_BID * L.MAX_PLAYERS + s)(ob, hand, legal, p, sc, r)
+    if pid == BI.SIMPLE_BID:
+        return simple_bid_core(ob, hand, legal)
+    return random_member(legal, r)  # random_choice's whole body
+
+
+@njit(inline="always")
+def _ask_trump(fns, pids, s, obs, hand, legal, params, scratch, rngs):
+    ob, p, sc, r = _views(L.KIND_TRUMP, s, obs, params, scratch, rngs)
+    pid = pids[np.uint64(L.KIND_TRUMP * L.MAX_PLAYERS + s)]  # unsigned: no index fix-up
+    if unlikely(pid != BI.SIMPLE_TRUMP and pid != BI.RANDOM_CHOICE):
+        if pid == BI.HEURISTIC_TRUMP:
+            return heuristic_trump(ob, hand, legal, p, sc, r)
+        return policy_at(fns, L.KIND_TRUMP * L.MAX_PLAYERS + s)(ob, hand, legal, p, sc, r)
+    if pid == BI.SIMPLE_TRUMP:
+        return best_suit(hand)[0]
+    return random_member(legal, r)
+
+
+@njit(inline="always")
+def _ask_discard(fns, pids, s, obs, hand, legal, params, scratch, rngs):
+    ob, p, sc, r = _views(L.KIND_DISCARD, s, obs, params, scratch, rngs)
+    pid = pids[np.uint64(L.KIND_DISCARD * L.MAX_PLAYERS + s)]  # unsigned: no index fix-up
+    if unlikely(pid != BI.SIMPLE_DISCARD and pid != BI.RANDOM_DISCARD):
+        if pid == BI.HEURISTIC_DISCARD:
+            return heuristic_discard(ob, hand, legal, p, sc, r)
+        return policy_at(fns, L.KIND_DISCARD * L.MAX_PLAYERS + s)(ob, hand, legal, p, sc, r)
+    if pid == BI.SIMPLE_DISCARD:
+        return simple_discard_core(ob, hand, legal)
+    return random_discard(ob, hand, legal, p, sc, r)
+
+
+@njit(inline="always")
+def _ask_play(fns, pids, s, obs, hand, legal, params, scratch, rngs, trick_state):
+    """``trick_state`` is what greedy reads, as the kernel holds it: the random and
+    greedy built-ins read nothing off ``obs``, so the kernel writes the trick's
+    public state there only for other policies (``_reads_trick``)."""
+    ob, p, sc, r = _views(L.KIND_PLAY, s, obs, params, scratch, rngs)
+    pid = pids[np.uint64(L.KIND_PLAY * L.MAX_PLAYERS + s)]  # unsigned: no index fix-up
+    if unlikely(pid != BI.RANDOM_CHOICE and pid != BI.GREEDY_PLAY):
+        if pid == BI.HEURISTIC_PLAY:
+            return heuristic_play(ob, hand, legal, p, sc, r)
+        return policy_at(fns, L.KIND_PLAY * L.MAX_PLAYERS + s)(ob, hand, legal, p, sc, r)
+    if pid == BI.RANDOM_CHOICE:
+        return random_member(legal, r)
+    tm, trump, left, iwork, trick, win_card, win_seat, players = trick_state
+    # on a lead (no winner yet, win_card -1) greedy reads no beats: index 0 stands in
+    beats = np.uint64(iwork[np.uint64(IW_BEATS + trump * 52 + max(win_card, 0))])
+    partner_wins = win_seat == partner_of(s, players)
+    return greedy_core(legal, tm, left, pedro_mask(trump, left), trick, beats, partner_wins)
+
+
+@njit(inline="always")
+def _reads_trick(pids, players):
+    """Whether any seat's play policy reads the trick's state off ``obs``: all but
+    the random and greedy built-ins may (heuristic, user policies). The same test
+    is written out in ``_ask_play``: one shared inline helper for it measured
+    about 250 more instructions a W3 hand (the trick loop compiled differently)."""
+    reads = False
+    for s in range(players):
+        pid = pids[L.KIND_PLAY * L.MAX_PLAYERS + s]
+        reads |= pid != BI.RANDOM_CHOICE and pid != BI.GREEDY_PLAY
+    return reads
+
+
+@njit(inline="always")
+def _bit(c):
+    return U1 << np.uint64(c)
+
+
+@njit(inline="always")
+def _suit_mask(s):
+    return SUIT13 << np.uint64(13 * s)
+
+
+@njit(inline="always")
+def _b(a):
+    """A whole 1-D buffer, borrowed (see memory.py): refcount-free inside play_hand."""
+    return borrow(a, 0, a.shape[0])
+
+
+@njit(inline="always")
+def _wrap(x, n):
+    """x % n for 0 <= x < 2n, without a division (a hot-loop cost: measured)."""
+    return x - n if x >= n else x
+
+
+@njit(inline="always")
+def _team(rules, seat):
+    if rules[L.R_PARTNERSHIPS] == 1:
+        t = rules[L.R_TEAMS]
+        return seat & 1 if t == 2 else seat % t
+    return seat
+
+
+@njit(inline="always")
+def _fail(out, kind, seat, value):
+    out[L.H_ERROR] = L.ERR_ILLEGAL
+    out[L.H_ERROR_KIND] = kind
+    out[L.H_ERROR_SEAT] = seat
+    out[L.H_ERROR_VALUE] = value
+
+
+@njit(inline="always")
+def _trump_features(dealt, trump, left, tmask):
+    """(trumps held, pedro bits, A K Q J T bits) of a dealt hand."""
+    ntr = popcount(dealt & tmask)
+    ped = np.int64((dealt >> np.uint64(trump * 13 + 3)) & U1)
+    if left >= 0:
+        ped |= np.int64((dealt >> np.uint64(left)) & U1) << 1
+    hi = np.int64((dealt >> np.uint64(trump * 13 + 8)) & np.uint64(31))  # T J Q K A
+    return ntr, ped, hi
+
+
+@njit(inline="always")
+def _discard_ok(rules, hand, keep, legal, tmask, min_keep, hs):
+    """Whether a drawer's keep mask obeys RULES.md §1.6 and the §2 options."""
+    if keep & ~hand:
+        return False
+    nk = popcount(keep)
+    if nk < min_keep or nk > hs:
+        return False
+    disc = hand & ~keep
+    if disc & ~legal:
+        return False
+    ntr = popcount(hand & tmask)
+    kept_tr = popcount(keep & tmask)
+    if ntr > hs:
+        if kept_tr != hs:
+            return False
+    elif kept_tr != ntr:
+        return False
+    if rules[L.R_MUST_DISCARD] == 1:
+        allowed_plain = 0
+        if rules[L.R_SHORTAGE] == L.SHORT_LIMIT_DISCARDS:
+            allowed_plain = max(0, min_keep - kept_tr)
+        if popcount(keep & ~tmask) > allowed_plain:
+            return False
+    return True
+
+
+@njit(inline="always")
+def _point_trumps(rules, trump, left):
+    """Mask of trumps that may not go as excess under excess_trump_discard=non_point_only."""
+    m = _bit(trump * 13 + 12) | _bit(trump * 13)  # A and 2
+    for i in range(rules[L.R_N_RANK_POINTS]):
+        m |= _bit(trump * 13 + rules[L.R_RANK_POINTS + 2 * i])
+    if left >= 0:
+        m |= _bit(left)
+    return m
+
+
+@njit(inline="always")
+def _left_card(rules, trump):
+    """The left card of a trump suit (the same-colour suit's card of the left rank), or -1."""
+    if rules[L.R_LEFT_RANK] < 0:
+        return -1
+    return (trump ^ 1) * 13 + rules[L.R_LEFT_RANK]
+
+
+@njit(**NO_REFCOUNT)
+def _build_tables(rules, iwork):
+    """What depends only on the rules, once per set of buffers: the seat order from each
+    leader and, for each trump suit, its trumps by strength, each card's strength
+    in a trick (a trump's 100 + its strength, another card's rank) and, for
+    greedy's fast path, the cards that take a trick from each card."""
+    P = rules[L.R_PLAYERS]
+    for i in range(P):
+        for k in range(P):
+            iwork[IW_ORDER + i * P + k] = _wrap(i + k, P)
+    for t in range(4):
+        for v in range(14):
+            iwork[IW_BY_STRENGTH + t * 14 + v] = -1
+        for c in range(52):
+            iwork[IW_CARD_STRENGTH + t * 52 + c] = c % 13
+        for slot in range(14):
+            c = t * 13 + slot if slot < 13 else _left_card(rules, t)
+            if c >= 0:
+                iwork[IW_BY_STRENGTH + t * 14 + rules[L.R_TRUMP_STRENGTH + slot] - 1] = c
+                iwork[IW_CARD_STRENGTH + t * 52 + c] = 100 + rules[L.R_TRUMP_STRENGTH + slot]
+        left = _left_card(rules, t)
+        tm = _suit_mask(t) | (_bit(left) if left >= 0 else U0)
+        for c in range(52):
+            iwork[IW_BEATS + t * 52 + c] = np.int64(beaten_by(c, tm, left, t * 13))
+    iwork[IW_TABLES_READY] = 1
+
+
+@njit(inline="always")
+def _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want_trace):
+    """Shuffle the cards not fixed to a seat and deal them in packets of three.
+
+    Returns (index of the stock's top card in deck, number of cards in deck).
+    work[MAX_PLAYERS + s] keeps each seat's dealt hand.
+    """
+    P = rules[L.R_PLAYERS]
+    D = rules[L.R_CARDS_DEALT]
+    fixed_all = U0
+    for s in range(P):
+        fixed_all |= np.uint64(setup[L.S_FIXED + s])
+    if fixed_all == U0:
+        for c in range(52):
+            deck[c] = c
+        n = 52
+    else:
+        n = 0
+        for c in range(52):
+            if not (fixed_all >> np.uint64(c)) & U1:
+                deck[n] = c
+                n += 1
+    if setup[L.S_DECK_GIVEN] == 1:
+        n = 52
+        for i in range(52):
+            deck[i] = setup[L.S_DECK + i]
+    else:
+        # Fisher-Yates on the deal's own stream (as rng.next_u64, kept in a
+        # register), two 32-bit draws from each 64-bit output (Lemire's
+        # multiply-shift: bias below n / 2**32, far under any sampling error)
+        state = stream_from_key(hand_key(seed, hidx), 0)
+        i = n - 1
+        while i > 0:
+            state += GOLDEN
+            r = mix64(state)
+            j = np.int64(((r >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
+            tmp = deck[i]
+            deck[i] = deck[j]
+            deck[j] = tmp
+            i -= 1
+            if i > 0:
+                j = np.int64(((r & LOW32) * np.uint64(i + 1)) >> np.uint64(32))
+                tmp = deck[i]
+                deck[i] = deck[j]
+                deck[j] = tmp
+                i -= 1
+    for s in range(L.MAX_PLAYERS):  # a constant count: no memset call
+        hands[s] = U0
+    eldest = _wrap(dealer + 1, P)
+    if fixed_all == U0:  # packets of three straight off the deck
+        upos = U0  # unsigned indices: numba adds no negative-index fix-up
+        for _r in range(D // 3):
+            s = eldest
+            for _j in range(P):
+                c0 = deck[upos]
+                c1 = deck[upos + U1]
+                c2 = deck[upos + np.uint64(2)]
+                hands[np.uint64(s)] |= _bit(c0) | _bit(c1) | _bit(c2)
+                upos += np.uint64(3)
+                s = _wrap(s + 1, P)
+        pos = np.int64(upos)
+        if unlikely(want_trace):
+            for i in range(n):
+                trace[L.T_DECK + i] = deck[i]
+    else:  # a seat's fixed cards come first in its packets
+        for s in range(P):
+            work[W_FIXED + s] = np.uint64(setup[L.S_FIXED + s])
+        pos = 0
+        dpos = 0
+        for _r in range(D // 3):
+            s = eldest
+            for _j in range(P):
+                for _k in range(3):
+                    if work[W_FIXED + s]:
+                        c = lowbit_index(work[W_FIXED + s])
+                        work[W_FIXED + s] &= work[W_FIXED + s] - U1
+                    else:
+                        c = deck[pos]
+                        pos += 1
+                    hands[s] |= _bit(c)
+                    if unlikely(want_trace):
+                        trace[L.T_DECK + dpos] = c
+                    dpos += 1
+                s = _wrap(s + 1, P)
+        if unlikely(want_trace):
+            for i in range(n - pos):
+                trace[L.T_DECK + dpos + i] = deck[pos + i]
+    for s in range(P):
+        work[W_DEALT + s] = hands[s]  # dealt hands, kept for features
+    return pos, n
+
+
+@njit(**NO_REFCOUNT)
+def play_hand(
+    rules_at,
+    setup_at,
+    seed,
+    hidx,
+    dealer,
+    fns_at,
+    pids_at,
+    params_at,
+    obs_at,
+    scratch_at,
+    rngs_at,
+    deck_at,
+    hands_at,
+    work_at,
+    iwork_at,
+    scores_at,
+    hand_in_game,
+    out_at,
+    trace_at,
+    want_trace,
+):
+    """Play one hand from the deal to the score; write its result row (and trace).
+
+    Every array arrives as its data pointer (one machine word, where an array is
+    seven: the call's largest cost) and is viewed again at its fixed length.
+    """
+    rules = view_at(rules_at, L.R_LEN)
+    setup = view_at(setup_at, L.S_LEN)
+    fns = view_at(fns_at, 4 * L.MAX_PLAYERS * ADDRESSES)
+    pids = view_at(pids_at, 4 * L.MAX_PLAYERS)
+    params = view_at(params_at, 4 * L.MAX_PLAYERS * N_PARAMS)
+    obs = view_at(obs_at, L.OBS_LEN)
+    scratch = view_at(scratch_at, L.MAX_PLAYERS * N_SCRATCH)
+    rngs = view_at(rngs_at, L.MAX_PLAYERS + 1)
+    deck = view_at(deck_at, 52)
+    hands = view_at(hands_at, L.MAX_PLAYERS)
+    work = view_at(work_at, W_LEN)
+    iwork = view_at(iwork_at, IW_LEN)
+    scores = view_at(scores_at, L.MAX_TEAMS)
+    out = view_at(out_at, L.H_LEN)
+    trace = view_at(trace_at, L.T_LEN)
+    P = rules[L.R_PLAYERS]
+    D = rules[L.R_CARDS_DEALT]
+    HS = rules[L.R_HAND_SIZE]
+    T = rules[L.R_TEAMS]
+    for i in range(L.H_LEN):  # constant lengths: stores in line, not a memset call
+        out[i] = 0
+    for s in range(L.MAX_PLAYERS):
+        out[L.H_BIDS + s] = -2
+    for k in range(L.N_POINT_SLOTS):
+        out[L.H_SLOT_TEAM + k] = -1
+        out[L.H_SLOT_TRICK + k] = -1
+        out[L.H_SLOT_HOLDER + k] = -1
+        out[L.H_SLOT_PLAYER + k] = -1
+    out[L.H_DEALER] = dealer
+    if unlikely(want_trace):
+        trace[:] = -1
+        trace[L.T_N_BIDS] = 0
+        trace[L.T_N_TRICKS] = 0
+        trace[L.T_ROBBER_DISCARD] = 0
+        for s in range(L.MAX_PLAYERS):
+            trace[L.T_DISCARD + s] = 0
+
+    if unlikely(iwork[IW_TABLES_READY] == 0):
+        _build_tables(rules, iwork)
+
+    # ---- observation and per-seat state
+    for i in range(L.OBS_LEN):
+        obs[i] = 0
+    obs[L.O_DEALER] = dealer
+    obs[L.O_PLAYERS] = P
+    obs[L.O_HAND_SIZE] = HS
+    obs[L.O_HIGH_BIDDER] = -1
+    obs[L.O_MAKER] = -1
+    obs[L.O_TRUMP] = -1
+    obs[L.O_LEFT_CARD] = -1
+    obs[L.O_WIN_SEAT] = -1
+    obs[L.O_WIN_CARD] = -1
+    obs[L.O_LED_CARD] = -1
+    obs[L.O_ROBBER] = -1
+    obs[L.O_TARGET] = rules[L.R_TARGET]
+    obs[L.O_FOLLOW_RULE] = rules[L.R_FOLLOW]
+    obs[L.O_BID_MIN] = rules[L.R_BID_MIN]
+    obs[L.O_BID_MAX] = rules[L.R_BID_MAX]
+    obs[L.O_TEAMS] = T
+    obs[L.O_PARTNERSHIPS] = rules[L.R_PARTNERSHIPS]
+    obs[L.O_HAND_INDEX] = hand_in_game
+    obs[L.O_MUST_DISCARD] = rules[L.R_MUST_DISCARD]
+    for s in range(L.MAX_PLAYERS):
+        obs[L.O_BIDS + s] = L.BID_NOT_YET
+        obs[L.O_TRICK_CARDS + s] = -1
+    for t in range(T):
+        obs[L.O_SCORE + t] = scores[t]
+    for s in range(P):  # built-in policies never read scratch: zero only other seats'
+        if (
+            pids[L.KIND_BID * L.MAX_PLAYERS + s] == 0
+            or pids[L.KIND_TRUMP * L.MAX_PLAYERS + s] == 0
+            or pids[L.KIND_DISCARD * L.MAX_PLAYERS + s] == 0
+            or pids[L.KIND_PLAY * L.MAX_PLAYERS + s] == 0
+        ):
+            borrow(scratch, s * N_SCRATCH, N_SCRATCH)[:] = 0
+    key = hand_key(seed, hidx)  # hashed once; each stream is one more mix
+    for s in range(P):
+        rngs[s] = stream_from_key(key, setup[L.S_STREAMS + s])
+
+    # ---- deal
+    stock0, n = _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want_trace)
+    n_stock = n - stock0
+    # ---- bidding
+    eldest = _wrap(dealer + 1, P)
+    bid_min = rules[L.R_BID_MIN]
+    bid_max = rules[L.R_BID_MAX]
+    high = 0
+    high_bidder = -1
+    n_req = setup[L.S_N_REQUIRED]
+    force_maker = setup[L.S_FORCE_MAKER]
+    nb = 0
+    if force_maker < 0 or n_req > 0:
+        rounds = rules[L.R_BID_ROUNDS]
+        for s in range(P):
+            iwork[IW_ACTIVE + s] = 1
+        n_active = P
+        turn = 0
+        obs[L.O_PHASE] = L.PHASE_BID
+        s = _wrap(eldest + P - 1, P)  # the seat before eldest
+        while True:
+            if rounds > 0 and turn >= rounds * P:
+                break
+            s = _wrap(s + 1, P)
+            turn += 1
+            if iwork[IW_ACTIVE + s] == 0:
+                continue
+            if s == high_bidder:
+                if n_active == 1:
+                    break
+                continue
+            if rounds != 1 and high >= bid_max and high_bidder >= 0:
+                break
+            legal = U1
+            forced = 0
+            if (
+                s == dealer
+                and high_bidder < 0
+                and n_active == 1
+                and rules[L.R_ALL_PASS] == L.ALL_PASS_FORCED_MIN
+            ):
+                legal = _bit(bid_min)
+                forced = 1
+            else:
+                lo = max(bid_min, high + 1)
+                if lo <= bid_max:  # bits lo..bid_max
+                    legal |= ((U1 << np.uint64(bid_max + 1)) - U1) & ~((U1 << np.uint64(lo)) - U1)
+            obs[L.O_SEAT] = s
+            obs[L.O_FORCED] = forced
+            if legal == U1 and forced == 0:
+                b = 0
+            elif forced == 1:
+                b = bid_min
+            else:
+                b = _ask_bid(fns, pids, s, obs, hands[s], legal, params, scratch, rngs)
+                if unlikely(b < 0 or b > 62 or not (legal >> np.uint64(b)) & U1):
+                    _fail(out, L.KIND_BID, s, b)
+                    return
+            if unlikely(want_trace) and nb < L.MAX_BIDS:
+                trace[L.T_BIDS + 2 * nb] = s
+                trace[L.T_BIDS + 2 * nb + 1] = b if b > 0 else -1
+            if nb < n_req:
+                want = setup[L.S_REQUIRED + nb]
+                got = b if b > 0 else L.BID_PASS
+                if want != got:
+                    out[L.H_REJECTED] = 1
+                    return
+            nb += 1
+            bids = b > 0  # branch-free: whether a player bids is the data's coin
+            out[L.H_BIDS + s] = b if bids else -1
+            obs[L.O_BIDS + s] = b if bids else L.BID_PASS
+            high = b if bids else high
+            high_bidder = s if bids else high_bidder
+            obs[L.O_HIGH_BID] = high
+            obs[L.O_HIGH_BIDDER] = high_bidder
+            iwork[IW_ACTIVE + s] = 1 if bids else 0
+            n_active -= 0 if bids else 1
+            if n_active == 0:
+                break
+            if force_maker >= 0 and nb >= n_req:
+                break  # the required bids matched; the contract is forced from here
+        obs[L.O_FORCED] = 0
+    if unlikely(want_trace):
+        trace[L.T_N_BIDS] = nb
+    if force_maker >= 0:
+        maker = force_maker
+        bid = setup[L.S_FORCE_BID]
+    elif high_bidder >= 0:
+        maker = high_bidder
+        bid = high
+    elif rules[L.R_ALL_PASS] == L.ALL_PASS_NO_CONTRACT:
+        maker = dealer
+        bid = 0
+    else:  # redeal: the hand is thrown in
+        out[L.H_THROWN_IN] = 1
+        out[L.H_MAKER] = -1
+        out[L.H_BID] = -1
+        out[L.H_TRUMP] = -1
+        out[L.H_MADE] = -1
+        return
+    out[L.H_MAKER] = maker
+    out[L.H_BID] = bid
+    obs[L.O_MAKER] = maker
+    obs[L.O_BID] = bid
+
+    # ---- trump
+    trump = setup[L.S_FORCE_TRUMP]
+    if trump < 0:
+        obs[L.O_PHASE] = L.PHASE_TRUMP
+        obs[L.O_SEAT] = maker
+        trump = _ask_trump(
+            fns, pids, maker, obs, hands[maker], np.uint64(15), params, scratch, rngs
+        )
+        if unlikely(trump < 0 or trump > 3):
+            _fail(out, L.KIND_TRUMP, maker, trump)
+            return
+    out[L.H_TRUMP] = trump
+    left = _left_card(rules, trump)
+    tmask = _suit_mask(trump)
+    if left >= 0:
+        tmask |= _bit(left)
+    obs[L.O_TRUMP] = trump
+    obs[L.O_TRUMP_MASK] = np.int64(tmask)
+    obs[L.O_LEFT_CARD] = left
+
+    # ---- discard, draw, rob
+    dead_up = U0
+    top = stock0
+    if rules[L.R_DRAW] == 1:
+        rob_rule = rules[L.R_ROBBER]
+        robber = -1
+        if rob_rule == L.ROBBER_MAKER:
+            robber = maker
+        elif rob_rule == L.ROBBER_DEALER:
+            robber = dealer
+        obs[L.O_ROBBER] = robber
+        obs[L.O_STOCK_LEFT] = n_stock
+        shortage = rules[L.R_SHORTAGE]
+        nonpoint_only = rules[L.R_EXCESS_TRUMP] == 1
+        protected = _point_trumps(rules, trump, left) if nonpoint_only else U0
+        # discarded trumps are always shown; every discard under discards_face_up
+        face_up = ALL52 if rules[L.R_FACE_UP] == 1 else tmask
+        requested = 0
+        need = borrow(iwork, IW_NEED, L.MAX_PLAYERS)
+        for s in range(L.MAX_PLAYERS):
+            need[s] = 0
+        for j in range(P):
+            s = _wrap(eldest + j, P)
+            if s == robber:
+                continue
+            h = hands[s]
+            ntr = popcount(h & tmask)
+            legal = h & ~tmask
+            if ntr > HS:
+                legal |= h & tmask & ~protected
+            min_keep = 0
+            if shortage == L.SHORT_LIMIT_DISCARDS:
+                min_keep = max(0, HS - (n_stock - requested))
+            obs[L.O_PHASE] = L.PHASE_DISCARD
+            obs[L.O_SEAT] = s
+            obs[L.O_MIN_KEEP] = min_keep
+            obs[L.O_MAX_KEEP] = HS
+            keep = np.uint64(_ask_discard(fns, pids, s, obs, h, legal, params, scratch, rngs))
+            if unlikely(not _discard_ok(rules, h, keep, legal, tmask, min_keep, HS)):
+                _fail(out, L.KIND_DISCARD, s, np.int64(keep))
+                return
+            disc = h & ~keep
+            hands[s] = keep
+            dead_up |= disc & face_up
+            obs[L.O_DISCARDED + s] = popcount(disc)
+            obs[L.O_DEAD_UP] = np.int64(dead_up)
+            need[s] = HS - popcount(keep)
+            requested += need[s]
+            if unlikely(want_trace):
+                trace[L.T_DISCARD + s] = np.int64(disc)
+        short = requested > n_stock
+        stock_upto = borrow(work, W_STOCK, 53)  # [i]: the top i stock cards
+        m = U0
+        stock_upto[0] = m
+        for i in range(n_stock):
+            m |= _bit(deck[np.uint64(stock0 + i)])  # unsigned: no index fix-up
+            stock_upto[np.uint64(i + 1)] = m
+        if short:
+            out[L.H_SHORTAGE] = 1
+        if short and shortage == L.SHORT_ROUND_ROBIN:
+            while top < n:
+                for j in range(P):
+                    s = _wrap(eldest + j, P)
+                    if s == robber or need[s] == 0 or top >= n:
+                        continue
+                    c = deck[top]
+                    hands[s] |= _bit(c)
+                    need[s] -= 1
+                    obs[L.O_DRAWN + s] += 1
+                    if unlikely(want_trace):
+                        trace[L.T_DRAW_SEAT + top - stock0 + P * D] = s
+                    top += 1
+        else:
+            for j in range(P):
+                s = _wrap(eldest + j, P)
+                if s == robber:
+                    continue
+                k = min(need[s], n - top)  # off the top of the stock, in one step
+                hands[s] |= stock_upto[top - stock0 + k] & ~stock_upto[top - stock0]
+                if unlikely(want_trace):
+                    for i in range(top, top + k):
+                        trace[L.T_DRAW_SEAT + i - stock0 + P * D] = s
+                need[s] -= k
+                obs[L.O_DRAWN + s] += k
+                top += k
+        obs[L.O_STOCK_LEFT] = n - top
+        if robber >= 0:
+            cand = hands[robber] | (stock_upto[n - stock0] & ~stock_upto[top - stock0])
+            if unlikely(want_trace):
+                for i in range(top, n):
+                    trace[L.T_DRAW_SEAT + i - stock0 + P * D] = robber
+            obs[L.O_DRAWN + robber] = n - top
+            top = n
+            obs[L.O_STOCK_LEFT] = 0
+            keep = cand
+            if popcount(cand) > HS:
+                must_tr = min(HS, popcount(cand & tmask))
+                rob_legal = cand
+                if must_tr == HS:  # excess trumps: non_point_only keeps the point trumps
+                    rob_legal = cand & ~(tmask & protected)
+                obs[L.O_PHASE] = L.PHASE_ROB
+                obs[L.O_SEAT] = robber
+                obs[L.O_MIN_KEEP] = HS
+                obs[L.O_MAX_KEEP] = HS
+                keep = np.uint64(
+                    _ask_discard(fns, pids, robber, obs, cand, rob_legal, params, scratch, rngs)
+                )
+                if unlikely(
+                    keep & ~cand != U0
+                    or popcount(keep) != HS
+                    or popcount(keep & tmask) != must_tr
+                    or cand & ~keep & ~rob_legal != U0
+                ):
+                    _fail(out, L.KIND_DISCARD, robber, np.int64(keep))
+                    return
+            rdisc = cand & ~keep
+            hands[robber] = keep
+            dead_up |= rdisc & face_up
+            obs[L.O_DEAD_UP] = np.int64(dead_up)
+            if unlikely(want_trace):
+                trace[L.T_ROBBER] = robber
+                trace[L.T_ROBBER_DISCARD] = np.int64(rdisc)
+        elif unlikely(want_trace):
+            trace[L.T_ROBBER] = -1
+
+    # ---- features of the maker's side (what a player knows before bidding)
+    in_play = U0
+    for s in range(P):
+        in_play |= hands[s]
+        obs[L.O_CARDS_LEFT + s] = popcount(hands[s])
+    ntr, ped, hi = _trump_features(work[W_DEALT + maker], trump, left, tmask)
+    out[L.H_MAKER_TRUMPS9] = ntr
+    out[L.H_MAKER_PEDROS9] = ped
+    out[L.H_MAKER_HIGH9] = hi
+    out[L.H_MAKER_TRUMPS6] = popcount(hands[maker] & tmask)
+    if rules[L.R_PARTNERSHIPS] == 1 and P & 1 == 0:  # no divisions: P is data
+        partner = _wrap(maker + (P >> 1), P) if P == 4 else _wrap(maker + 2, P)
+        ntr, ped, hi = _trump_features(work[W_DEALT + partner], trump, left, tmask)
+        out[L.H_PARTNER_TRUMPS9] = ntr
+        out[L.H_PARTNER_PEDROS9] = ped
+
+    # ---- tricks
+    # Selects rather than branches where the deal decides (which cards are legal,
+    # which card is stronger): measured faster here (BENCHMARKS.md, de05ee5).
+    follow_strict = rules[L.R_FOLLOW] == L.FOLLOW_STRICT
+    # the trick's public state in obs (cards in it, cards left, points taken), kept
+    # only when a policy will read it: the built-in random and greedy plays read none
+    public = _reads_trick(pids, P)
+    leader = maker
+    n_tricks = 0
+    obs[L.O_PHASE] = L.PHASE_PLAY
+    winners = borrow(iwork, IW_WINNERS, L.MAX_TRICKS)
+    played = U0
+    card_strength = borrow(iwork, IW_CARD_STRENGTH + trump * 52, 52)
+    while in_play & ~played:
+        while unlikely(hands[leader] == U0):
+            leader = _wrap(leader + 1, P)
+        if public:
+            for k in range(L.MAX_PLAYERS):
+                obs[L.O_TRICK_CARDS + k] = -1
+        trick = U0
+        win_seat = -1
+        win_card = -1
+        win_str = -1
+        led = -1
+        test = U0  # a hand holding one of these must play from `allowed`
+        allowed = U0
+        if unlikely(want_trace):
+            trace[L.T_LEADER + n_tricks] = leader
+        for k in range(P):
+            # the seat as a loaded value, not leader + k: LLVM then keeps one
+            # pointer per array rather than one per array and offset (spills)
+            s = iwork[np.uint64(IW_ORDER + leader * P + k)]
+            us = np.uint64(s)  # unsigned indices: numba adds no negative-index fix-up
+            h = hands[us]
+            if unlikely(h == U0):
+                continue
+            legal = h & allowed if h & test else h
+            if legal & (legal - U1):
+                if public:
+                    obs[L.O_SEAT] = s
+                    obs[L.O_TRICK] = n_tricks
+                    obs[L.O_LEADER] = leader
+                    obs[L.O_TRICK_COUNT] = popcount(trick)
+                    obs[L.O_WIN_SEAT] = win_seat
+                    obs[L.O_WIN_CARD] = win_card
+                    obs[L.O_LED_CARD] = led
+                    obs[L.O_TRICK_MASK] = np.int64(trick)
+                    obs[L.O_PLAYED] = np.int64(played | trick)
+                state = (tmask, trump, left, iwork, trick, win_card, win_seat, P)
+                c = _ask_play(fns, pids, s, obs, h, legal, params, scratch, rngs, state)
+                if unlikely(c < 0 or c > 51 or not (legal >> np.uint64(c)) & U1):
+                    _fail(out, L.KIND_PLAY, s, c)
+                    return
+            else:
+                c = lowbit_index(legal)
+            b = _bit(c)
+            hands[us] = h ^ b
+            trick |= b
+            uc = np.uint64(c)
+            iwork[np.uint64(IW_TRICK_OF) + uc] = n_tricks
+            iwork[np.uint64(IW_PLAYER_OF) + uc] = s
+            is_trump = (tmask & b) != U0
+            if k == 0:
+                follow = _suit_mask(np.int64(np.uint64(c) // np.uint64(13))) & ~tmask
+                test = tmask if is_trump else follow  # on a plain lead: its suit's cards
+                if is_trump:
+                    allowed = tmask
+                else:
+                    allowed = follow if follow_strict else follow | tmask
+                led = c
+            # a non-trump counts only in the suit led (a trump lead sets test to tmask);
+            # loaded before the test, so the choice is a select, not a branch
+            st = card_strength[uc]
+            strength = st if (tmask | test) & b else -1
+            better = strength > win_str
+            win_str = max(strength, win_str)
+            win_seat = s if better else win_seat
+            win_card = c if better else win_card
+            if public:
+                obs[L.O_TRICK_CARDS + k] = c
+                obs[np.uint64(L.O_PLAYED_BY) + us] |= np.int64(b)
+                obs[np.uint64(L.O_CARDS_LEFT) + us] -= 1
+            if unlikely(want_trace):
+                trace[L.T_PLAYS + n_tricks * L.MAX_PLAYERS + k] = c
+        winners[n_tricks] = win_seat
+        played |= trick
+        if unlikely(want_trace):
+            trace[L.T_WINNER + n_tricks] = win_seat
+        if public:
+            # running count of the fixed point cards taken (High only under ace_only),
+            # branch-free: whether a trick holds a point card is the deal's coin
+            taken = 0
+            for i in range(rules[L.R_N_RANK_POINTS]):
+                got = (trick >> np.uint64(trump * 13 + rules[L.R_RANK_POINTS + 2 * i])) & U1
+                taken += rules[L.R_RANK_POINTS + 2 * i + 1] * np.int64(got)
+            if left >= 0:
+                taken += rules[L.R_LEFT_POINTS] * np.int64((trick >> np.uint64(left)) & U1)
+            if rules[L.R_HIGH_RULE] == 0:
+                got = (trick >> np.uint64(trump * 13 + 12)) & U1
+                taken += rules[L.R_HIGH_POINTS] * np.int64(got)
+            obs[np.uint64(L.O_POINTS_TAKEN) + np.uint64(_team(rules, win_seat))] += taken
+        leader = win_seat
+        n_tricks += 1
+    out[L.H_N_TRICKS] = n_tricks
+    if unlikely(want_trace):
+        trace[L.T_N_TRICKS] = n_tricks
+
+    # ---- points: each point slot to the side capturing (or playing) its card
+    points = borrow(iwork, IW_POINTS, L.MAX_TEAMS)
+    for t in range(L.MAX_TEAMS):
+        points[t] = 0
+    trumps_in = in_play & tmask
+    high_card = trump * 13 + 12  # ace_only
+    low_card = trump * 13  # deuce_only
+    if trumps_in and (rules[L.R_HIGH_RULE] != 0 or rules[L.R_LOW_RULE] != 1):
+        # the highest and lowest trumps in play, in the rules' trump order: every
+        # trump is in the table, so each scan stops at a card in play
+        by_strength = borrow(iwork, IW_BY_STRENGTH + trump * 14, 14)
+        if rules[L.R_HIGH_RULE] != 0:
+            v = 13
+            while by_strength[v] < 0 or not (trumps_in >> np.uint64(by_strength[v])) & U1:
+                v -= 1
+            high_card = by_strength[v]
+        if rules[L.R_LOW_RULE] != 1:
+            v = 0
+            while by_strength[v] < 0 or not (trumps_in >> np.uint64(by_strength[v])) & U1:
+                v += 1
+            low_card = by_strength[v]
+    low_to_player = rules[L.R_LOW_TO] == 1
+    for slot in range(L.N_POINT_SLOTS):  # unrolled; branch-free on which cards are out
+        if slot == L.SLOT_HIGH:
+            c = high_card
+            value = rules[L.R_HIGH_POINTS]
+            pool = trumps_in
+        elif slot == L.SLOT_LOW:
+            c = low_card
+            value = rules[L.R_LOW_POINTS]
+            pool = trumps_in
+        elif slot == L.SLOT_LEFT:
+            c = left
+            value = rules[L.R_LEFT_POINTS]
+            pool = in_play
+        else:
+            i = slot - L.SLOT_RANK0
+            if i >= rules[L.R_N_RANK_POINTS]:
+                continue
+            c = trump * 13 + rules[L.R_RANK_POINTS + 2 * i]
+            value = rules[L.R_RANK_POINTS + 2 * i + 1]
+            pool = in_play
+        cs = max(c, 0)
+        present = (c >= 0) & ((pool >> np.uint64(cs)) & U1 != U0)
+        t = iwork[IW_TRICK_OF + cs]  # stale (but in range) when the card is out of play
+        player = iwork[IW_PLAYER_OF + cs]
+        team = _team(rules, player if slot == L.SLOT_LOW and low_to_player else winners[t])
+        out[L.H_SLOT_TEAM + slot] = team if present else -1
+        out[L.H_SLOT_TRICK + slot] = t if present else -1
+        # every card held after the draw is played by its holder
+        out[L.H_SLOT_HOLDER + slot] = player if present else -1
+        out[L.H_SLOT_PLAYER + slot] = player if present else -1
+        points[team] += value if present else 0
+
+    # ---- made or set, score change
+    mteam = _team(rules, maker)
+    made = points[mteam] >= bid
+    out[L.H_MADE] = 1 if made else 0
+    for t in range(T):
+        out[L.H_POINTS + t] = points[t]
+        if t == mteam:
+            if made:
+                out[L.H_SCORE + t] = points[t]
+            elif rules[L.R_SCORING] == 0:
+                out[L.H_SCORE + t] = -bid
+            else:
+                out[L.H_SCORE + t] = 0
+        else:
+            extra = bid if (not made and rules[L.R_SCORING] == 1) else 0
+            out[L.H_SCORE + t] = points[t] + extra
+
+
+@njit(inline="always")
+def _work_buffers():
+    """The work buffers of play_hand (allocated once per kernel call, never per hand)."""
+    return (
+        np.zeros(L.OBS_LEN, np.int64),  # obs
+        np.zeros(L.MAX_PLAYERS * N_SCRATCH, np.int64),  # scratch
+        np.zeros(L.MAX_PLAYERS + 1, np.uint64),  # rngs (the last: a game's cut)
+        np.zeros(52, np.int64),  # deck
+        np.zeros(L.MAX_PLAYERS, np.uint64),  # hands
+        np.zeros(W_LEN, np.uint64),  # work
+        np.zeros(IW_LEN, np.int64),  # iwork
+        np.zeros(L.MAX_TEAMS, np.int64),  # scores
+        np.zeros(L.T_LEN, np.int64),  # a trace row nobody reads
+    )
+
+
+@njit(inline="always")
+def _play_borrowed(
+    rules, setup, seed, hidx, dealer, fns, pids, flat_params, bufs, game_hand, out, tr, want_trace
+):
+    """play_hand on one set of work buffers, every array passed as its address: the one
+    place both batch kernels call it from."""
+    obs, scratch, rngs, deck, hands, work, iwork, scores = bufs
+    play_hand(
+        address(rules), address(setup), seed, hidx, dealer,
+        address(fns), address(pids), address(flat_params),
+        address(obs), address(scratch), address(rngs), address(deck), address(hands),
+        address(work), address(iwork), address(scores),
+        game_hand, address(out), address(tr), want_trace,
+    )  # fmt: skip
+
+
+SIMULATE_SIG = types.void(
+    types.int64[::1],  # rules
+    types.int64[::1],  # setup
+    types.uint64,  # seed
+    types.int64,  # hand offset (global index of row 0)
+    types.int64,  # number of hands
+    POLICY_TABLE,  # the policies' addresses (policy_table.py)
+    types.int64[::1],  # built-in id of each [kind, seat] policy (0: call the function)
+    types.float64[:, :, ::1],  # params[kind, seat, :]
+    types.int32[:, ::1],  # out[hand, H_*]
+    types.int64[:, ::1],  # trace[hand, T_*] (0 rows: no trace)
+)
+
+
+@njit(cache=True, nogil=True)
+def simulate_hands(
+    rules,
+    setup,
+    seed,
+    offset,
+    n_hands,
+    policies,
+    pids,
+    params,
+    out,
+    trace,
+):
+    """Play ``n_hands`` independent hands with global indices offset..offset+n-1.
+
+    Serial and GIL-free: ``threads.run_split`` runs one range of a batch per thread."""
+    want_trace = trace.shape[0] > 0
+    dealer = setup[L.S_DEALER]
+    flat_params = params.reshape(-1)
+    flat_out = out.reshape(-1)
+    flat_trace = trace.reshape(-1)
+    fns = policies.reshape(-1)
+    obs, scratch, rngs, deck, hands, work, iwork, scores, dummy = _work_buffers()
+    bufs = (obs, scratch, rngs, deck, hands, work, iwork, scores)
+    for i in range(n_hands):
+        tr = borrow(flat_trace, i * L.T_LEN, L.T_LEN) if want_trace else _b(dummy)
+        out_row = borrow(flat_out, i * L.H_LEN, L.H_LEN)
+        _play_borrowed(
+            rules, setup, seed, offset + i, dealer, fns, pids, flat_params,
+            bufs, 0, out_row, tr, want_trace,
+        )  # fmt: skip
+
+
+DEAL_SIG = types.void(
+    types.int64[::1], types.int64[::1], types.uint64, types.int64, types.uint64[:, ::1]
+)
+
+
+@njit(cache=True, nogil=True)
+def deal_hands(rules, setup, seed, offset, hands_out):
+    """Only shuffle and deal (BENCHMARK.md W1): hands_out[i, seat] is a card mask."""
+    dealer = setup[L.S_DEALER]
+    P = rules[L.R_PLAYERS]
+    _, _, rngs, deck, hands, work, _, _, dummy = _work_buffers()
+    for i in range(hands_out.shape[0]):
+        _deal(rules, setup, seed, offset + i, dealer, deck, hands, work, rngs, dummy, False)
+        for s in range(P):
+            hands_out[i, s] = hands[s]
+
+
+GAMES_SIG = types.void(
+    types.int64[::1],  # rules
+    types.int64[::1],  # setup (S_DEALER < 0: cut for the first dealer)
+    types.uint64,  # seed
+    types.int64,  # game offset (global index of row 0)
+    types.int64,  # hand stride: hand h of game g uses hand index g * stride + h
+    POLICY_TABLE,
+    types.int64[::1],
+    types.float64[:, :, ::1],
+    types.int32[:, ::1],  # games[game, G_*]
+    types.int32[:, :, ::1],  # hands[game, hand, H_*]; its middle size caps a game's length
+    types.int64[:, :, ::1],  # trace[game, hand, T_*] (0 games: no trace)
+)
+
+
+@njit(cache=True, nogil=True)
+def play_games(
+    rules,
+    setup,
+    seed,
+    offset,
+    stride,
+    policies,
+    pids,
+    params,
+    games,
+    hand_rows,
+    trace,
+):
+    """Play whole games to the target (RULES.md §1.15), one game per row.
+
+    The dealer moves clockwise after each hand, except that a thrown-in hand
+    under all_pass=redeal_same is dealt again by the same dealer. Policies see
+    the running score. A game that reaches the row buffer's length unfinished
+    is reported as such.
+    """
+    n_games = games.shape[0]
+    max_hands = hand_rows.shape[1]
+    want_trace = trace.shape[0] > 0
+    P = rules[L.R_PLAYERS]
+    T = rules[L.R_TEAMS]
+    target = rules[L.R_TARGET]
+    neg = rules[L.R_MIN_SCORE_LOSS]
+    flat_params = params.reshape(-1)
+    fns = policies.reshape(-1)
+    obs, scratch, rngs, deck, hands, work, iwork, scores, dummy = _work_buffers()
+    bufs = (obs, scratch, rngs, deck, hands, work, iwork, scores)
+    for g in range(n_games):
+        for t in range(L.MAX_TEAMS):  # the one buffer that carries over between hands
+            scores[t] = 0
+        gidx = offset + g
+        row = games[g]
+        row[:] = 0
+        dealer = setup[L.S_DEALER]
+        if dealer < 0:  # cut: the game's own stream, apart from every hand's
+            st = borrow(rngs, L.MAX_PLAYERS, 1)
+            st[0] = stream_state(seed, gidx, L.GAME_STREAM)
+            dealer = np.int64(((next_u64(st) >> np.uint64(32)) * np.uint64(P)) >> np.uint64(32))
+        row[L.G_FIRST_DEALER] = dealer
+        row[L.G_WINNER] = -1
+        row[L.G_REASON] = L.REASON_UNFINISHED
+        hand_rows[g, :, :] = 0
+        for h in range(max_hands):
+            out = hand_rows[g, h]
+            tr = trace[g, h] if want_trace else dummy
+            _play_borrowed(
+                rules, setup, seed, gidx * stride + h, dealer, fns, pids, flat_params,
+                bufs, h, out, tr, want_trace,
+            )  # fmt: skip
+            row[L.G_N_HANDS] = h + 1
+            if out[L.H_ERROR] != 0:
+                break
+            if out[L.H_THROWN_IN] == 1:
+                if rules[L.R_ALL_PASS] != L.ALL_PASS_REDEAL_SAME:
+                    dealer = (dealer + 1) % P
+                continue
+            for t in range(T):
+                scores[t] += out[L.H_SCORE + t]
+            dealer = (dealer + 1) % P
+            # the bidding side is checked first, then the others, then the negative limit
+            mteam = _team(rules, out[L.H_MAKER])
+            winner = -1
+            if out[L.H_MADE] == 1 and scores[mteam] >= target:
+                winner = mteam
+            else:
+                best = -(1 << 40)
+                for t in range(T):
+                    if t != mteam and scores[t] >= target and scores[t] > best:
+                        best = scores[t]
+                        winner = t
+            if winner >= 0:
+                row[L.G_WINNER] = winner
+                row[L.G_REASON] = L.REASON_TARGET
+                break
+            if neg > 0:
+                loser = -1
+                for t in range(T):
+                    if scores[t] <= -neg:
+                        loser = t
+                        break
+                if loser >= 0:
+                    best = -(1 << 40)
+                    for t in range(T):
+                        if t != loser and scores[t] > best:
+                            best = scores[t]
+                            winner = t
+                    row[L.G_WINNER] = winner
+                    row[L.G_REASON] = L.REASON_NEGATIVE_LIMIT
+                    break
+        for t in range(T):
+            row[L.G_SCORE + t] = scores[t]
+
+
+_SIGNATURES = {"simulate_hands": SIMULATE_SIG, "deal_hands": DEAL_SIG, "play_games": GAMES_SIG}
+
+
+def entry(name: str):
+    """One batch kernel, compiled (or loaded from the disk cache) on first use.
+
+    Compiling only the entry a command needs keeps a cold start short; the
+    explicit signature takes the policies as a table of addresses, so the
+    cache hits whatever policies are plugged in (DESIGN.md), and compilation
+    is then disabled so no call can add a specialisation.
+    """
+    disp = globals()[name]
+    if not disp.overloads:
+        refresh(entry)  # a stale cache of this folder is flushed first (cache.py says why)
+        disp.compile(_SIGNATURES[name].args)
+        disp.disable_compile()
+    return disp
+
+
+def compiled(name: str):
+    """The batch kernel's one compiled overload, to call without numba's dispatch.
+
+    The dispatcher types every argument of every call: serial work, under the
+    GIL, for every thread's range of every chunk. The overload's wrapper does not check argument
+    types as the dispatcher does (a float rules vector crashes it), so only
+    engine.run_chunk and engine.run_games call it: they build every argument
+    themselves, from validated rules and policies.
+    """
+    return next(iter(entry(name).overloads.values())).entry_point

@@ -1,0 +1,344 @@
+"""Runs the kernel over chunks of hands: the bridge between Python objects and arrays.
+
+Coerces rules, policies and conditions into the exact dtypes the kernel's
+signature names, calls it chunk by chunk (so a caller can aggregate as it goes,
+report progress and stop cleanly on Ctrl-C), and turns a policy's illegal
+choice into a one-line error naming the policy and the seat.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from cinch_sim import layout as L
+from cinch_sim.cards import format_card
+from cinch_sim.engine.interrupts import chunk_boundaries
+from cinch_sim.engine.policy_table import ADDRESSES
+from cinch_sim.engine.threads import run_split, using
+from cinch_sim.policies.loading import KINDS, Policy, PolicyError, load_policy
+from cinch_sim.rules import Rules
+from cinch_sim.signatures import N_PARAMS, POLICY_SIG
+
+SEAT_NAMES = ("eldest", "second", "third", "dealer")
+
+
+def seat_name(seat: int, dealer: int, players: int = 4) -> str:
+    """Seat relative to the dealer, as tables name it (eldest ... dealer)."""
+    rel = (seat - dealer - 1) % players
+    if players == 4:
+        return SEAT_NAMES[rel]
+    return "dealer" if rel == players - 1 else f"seat+{rel + 1}"
+
+
+@dataclass
+class PolicySet:
+    """One policy per seat for each plug point."""
+
+    bid: list[Policy]
+    trump: list[Policy]
+    discard: list[Policy]
+    play: list[Policy]
+
+    @classmethod
+    def from_specs(
+        cls,
+        players: int = 4,
+        bid: str | Sequence[str] = "heuristic",
+        trump: str | Sequence[str] = "heuristic",
+        discard: str | Sequence[str] = "heuristic",
+        play: str | Sequence[str] = "heuristic",
+    ) -> PolicySet:
+        loaded = {}
+        for kind, spec in zip(KINDS, (bid, trump, discard, play), strict=True):
+            specs = [spec] * players if isinstance(spec, str) else list(spec)
+            if len(specs) != players:
+                raise PolicyError(f"{kind}: {len(specs)} policies given for {players} seats")
+            cache: dict[str, Policy] = {}
+            for s in specs:
+                if s not in cache:
+                    cache[s] = load_policy(kind, s)
+            loaded[kind] = [cache[s] for s in specs]
+        return cls(**loaded)
+
+    def by_kind(self) -> dict[str, list[Policy]]:
+        return {"bid": self.bid, "trump": self.trump, "discard": self.discard, "play": self.play}
+
+    def describe(self) -> dict[str, list[str]]:
+        return {k: [p.spec for p in v] for k, v in self.by_kind().items()}
+
+    def table(self) -> np.ndarray:
+        """The kernel's policy table: per [kind * MAX_PLAYERS + seat], the policy's two
+        addresses (policy_table.py); unused seats repeat seat 0."""
+        out = np.zeros((4 * L.MAX_PLAYERS, ADDRESSES), np.uint64)
+        for k, pols in enumerate(self.by_kind().values()):
+            for s in range(L.MAX_PLAYERS):
+                out[k * L.MAX_PLAYERS + s] = _addresses(pols[s if s < len(pols) else 0].func)
+        return out
+
+    def kernel_arrays(self, direct: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """What every batch kernel takes of the policies: the address table, the
+        built-in ids and the parameters."""
+        return self.table(), self.builtin_ids(direct), self.params()
+
+    def builtin_ids(self, direct: bool = True) -> np.ndarray:
+        """Per [kind, seat]: the built-in's id for a direct call, 0 for a pointer call."""
+        from cinch_sim.policies.registry import BUILTIN_IDS
+
+        ids = np.zeros(4 * L.MAX_PLAYERS, np.int64)
+        if direct:
+            for k, pols in enumerate(self.by_kind().values()):
+                for s, p in enumerate(pols):
+                    ids[k * L.MAX_PLAYERS + s] = BUILTIN_IDS.get(p.builtin or "", 0)
+        return ids
+
+    def params(self) -> np.ndarray:
+        a = np.zeros((4, L.MAX_PLAYERS, N_PARAMS))
+        for k, pols in enumerate(self.by_kind().values()):
+            for s, p in enumerate(pols):
+                a[k, s] = p.param_vector()
+        return a
+
+
+_ADDRESSES: dict[object, tuple[int, int]] = {}
+
+
+def _addresses(func) -> tuple[int, int]:
+    """A compiled policy's C-wrapper and own addresses, looked up once per process
+    (numba's own lookup, which the kernel no longer makes on every call)."""
+    found = _ADDRESSES.get(func)
+    if found is None:
+        from numba.experimental.function_type import _get_jit_address, _get_wrapper_address
+
+        found = _ADDRESSES[func] = (
+            _get_wrapper_address(func, POLICY_SIG),
+            _get_jit_address(func, POLICY_SIG),
+        )
+    return found
+
+
+@dataclass
+class Conditions:
+    """Conditions on every hand of a batch (used by the hand advisor)."""
+
+    fixed: dict[int, int] = field(default_factory=dict)  # seat -> card mask
+    force_maker: int = -1
+    force_trump: int = -1
+    force_bid: int = 0
+    required_bids: list[int] = field(default_factory=list)  # BID_PASS or bid, in order
+    deck: list[int] | None = None  # exact deal order (52 cards, as T_DECK): no shuffle
+    # per seat: the stream number of its policies' random draws (default 1 + seat);
+    # a duplicate match gives each strategy its own streams wherever it sits
+    streams: list[int] | None = None
+
+    def to_setup(self, dealer: int, offset: int = 0) -> np.ndarray:
+        s = np.zeros(L.S_LEN, dtype=np.int64)
+        s[L.S_DEALER] = dealer
+        for seat, mask in self.fixed.items():
+            s[L.S_FIXED + seat] = mask
+        s[L.S_FORCE_MAKER] = self.force_maker
+        s[L.S_FORCE_TRUMP] = self.force_trump
+        s[L.S_FORCE_BID] = self.force_bid
+        s[L.S_N_REQUIRED] = len(self.required_bids)
+        for i, b in enumerate(self.required_bids):
+            s[L.S_REQUIRED + i] = b
+        s[L.S_HAND_OFFSET] = offset
+        streams = self.streams or [1 + seat for seat in range(L.MAX_PLAYERS)]
+        if any(k < 1 for k in streams):
+            raise ValueError("policy stream numbers must be positive (0 deals the cards)")
+        s[L.S_STREAMS : L.S_STREAMS + len(streams)] = streams
+        if self.deck is not None:
+            if sorted(self.deck) != list(range(52)):
+                raise ValueError("a given deck must hold each of the 52 cards once")
+            s[L.S_DECK_GIVEN] = 1
+            s[L.S_DECK : L.S_DECK + 52] = self.deck
+        return s
+
+
+def _kernel():
+    """Import the kernel lazily: --help and light commands stay instant."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from cinch_sim.engine.kernel import compiled
+
+        return compiled("simulate_hands")
+
+
+def run_chunk(
+    rules: Rules,
+    policies: PolicySet,
+    seed: int,
+    offset: int,
+    n: int,
+    dealer: int = 3,
+    conditions: Conditions | None = None,
+    trace: bool = False,
+    direct: bool = True,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Play hands offset..offset+n-1; return (result rows, trace rows).
+
+    ``direct=False`` calls built-in policies through their function pointers
+    like user policies (tests check both paths give the same bits).
+    """
+    kern = _kernel()
+    cond = conditions or Conditions()
+    # empty, not zeros: play_hand writes every field of its rows first thing, so
+    # zeroing them (17 MB a chunk) is wasted work (measured: about 1% of W2/W3)
+    out = np.empty((n, L.H_LEN), dtype=np.int32)
+    tr = np.empty((n if trace else 0, L.T_LEN), dtype=np.int64)
+    table, ids, params = policies.kernel_arrays(direct)
+    args = (rules.to_array(), cond.to_setup(dealer, offset), np.uint64(seed % (1 << 64)))
+
+    def hands(lo: int, hi: int) -> None:
+        part = tr[lo:hi] if trace else tr
+        kern(*args, np.int64(offset + lo), np.int64(hi - lo), table, ids, params, out[lo:hi], part)
+
+    with warnings.catch_warnings(), _policy_exceptions(policies):
+        warnings.simplefilter("ignore")
+        run_split(hands, n)
+    check_errors(out, policies, dealer, rules.players)
+    return out, tr
+
+
+def _games_kernel():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from cinch_sim.engine.kernel import compiled
+
+        return compiled("play_games")
+
+
+def run_deals(rules: Rules, seed: int, offset: int, n: int, dealer: int = 3) -> np.ndarray:
+    """Only shuffle and deal hands offset..offset+n-1 (BENCHMARK.md W1): the same cards
+    as ``run_chunk`` deals them, as [hand, seat] card masks."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from cinch_sim.engine.kernel import compiled
+
+        kern = compiled("deal_hands")
+    out = np.empty((n, rules.players), dtype=np.uint64)  # the kernel fills every seat
+    args = (rules.to_array(), Conditions().to_setup(dealer, offset), np.uint64(seed % (1 << 64)))
+    run_split(lambda lo, hi: kern(*args, np.int64(offset + lo), out[lo:hi]), n)
+    return out
+
+
+HAND_STRIDE = 1 << 16  # hand h of game g is dealt from hand index g * HAND_STRIDE + h
+
+
+def run_games(
+    rules: Rules,
+    policies: PolicySet,
+    seed: int,
+    offset: int,
+    n: int,
+    first_dealer: int | None = None,
+    max_hands: int = 256,
+    trace: bool = False,
+    direct: bool = True,
+    streams: list[int] | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Play games offset..offset+n-1 to the target.
+
+    Returns (game rows G_*, hand rows [game, hand, H_*], trace [game, hand, T_*]).
+    Game g's deals depend only on (seed, g), so two calls with the same seed and
+    offsets deal the same cards whatever the policies: duplicate matches.
+    ``first_dealer`` None cuts for the first dealer from the game's own stream.
+    ``streams`` numbers each seat's policy random stream (default 1 + seat).
+    """
+    if not 1 <= max_hands < HAND_STRIDE:
+        raise ValueError(f"max_hands must be 1..{HAND_STRIDE - 1}")
+    kern = _games_kernel()
+    games = np.zeros((n, L.G_LEN), dtype=np.int32)
+    hands = np.zeros((n, max_hands, L.H_LEN), dtype=np.int32)
+    tr = np.zeros((n if trace else 0, max_hands, L.T_LEN), dtype=np.int64)
+    cond = Conditions(streams=streams)
+    setup = cond.to_setup(-1 if first_dealer is None else first_dealer, offset)
+    table, ids, params = policies.kernel_arrays(direct)
+    args = (rules.to_array(), setup, np.uint64(seed % (1 << 64)))
+
+    def play(lo: int, hi: int) -> None:
+        part = tr[lo:hi] if trace else tr
+        kern(*args, np.int64(offset + lo), np.int64(HAND_STRIDE), table, ids, params,
+             games[lo:hi], hands[lo:hi], part)  # fmt: skip
+
+    with warnings.catch_warnings(), _policy_exceptions(policies):
+        warnings.simplefilter("ignore")
+        run_split(play, n)
+    played = hands.reshape(-1, L.H_LEN)
+    check_errors(played, policies, 0, rules.players)
+    return games, hands, tr
+
+
+@contextmanager
+def _policy_exceptions(policies: PolicySet):
+    """An exception raised inside a user policy reaches us from the compiled kernel as a
+    SystemError with the policy's own exception chained; name the user policies."""
+    try:
+        yield
+    except (SystemError, ValueError, ZeroDivisionError, IndexError, AssertionError) as exc:
+        cause = exc.__cause__ or exc.__context__ or exc
+        users = [
+            f"{kind} policy {p.spec!r} at seat {seat}"
+            for kind, pols in policies.by_kind().items()
+            for seat, p in enumerate(pols)
+            if p.builtin is None
+        ]
+        where = "; ".join(users) if users else "a built-in policy"
+        raise PolicyError(
+            f"a policy raised {type(cause).__name__}: {cause} (user policies in play: {where})"
+        ) from None
+
+
+def check_errors(out: np.ndarray, policies: PolicySet, dealer: int, players: int) -> None:
+    bad = np.flatnonzero(out[:, L.H_ERROR])
+    if bad.size == 0:
+        return
+    row = out[bad[0]]
+    dealer = int(row[L.H_DEALER])
+    kind = L.KIND_NAMES[row[L.H_ERROR_KIND]]
+    seat = int(row[L.H_ERROR_SEAT])
+    value = int(row[L.H_ERROR_VALUE])
+    spec = policies.by_kind()[kind][seat].spec
+    what = {
+        "bid": f"an illegal bid {value}",
+        "trump": f"an illegal suit {value}",
+        "discard": f"an illegal set of cards to keep (mask {value:#x})",
+        "play": f"an illegal card {format_card(value) if 0 <= value < 52 else value}",
+    }[kind]
+    raise PolicyError(
+        f"{kind} policy {spec!r} at seat {seat} ({seat_name(seat, dealer, players)}) "
+        f"returned {what}"
+    )
+
+
+def iter_chunks(
+    rules: Rules,
+    policies: PolicySet,
+    hands: int,
+    seed: int,
+    dealer: int = 3,
+    chunk: int = 65536,
+    threads: int | None = None,
+    conditions: Conditions | None = None,
+    trace: bool = False,
+    start: int = 0,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Yield (rows, trace) chunk by chunk; results do not depend on chunk or threads."""
+    if hands < 0:
+        raise ValueError(f"hands must be non-negative, got {hands}")
+    if chunk < 1:
+        raise ValueError(f"chunk must be at least 1, got {chunk}")
+    with using(threads), chunk_boundaries() as interrupts:
+        done = 0
+        while done < hands:
+            interrupts.check()  # Ctrl-C stops here, never inside a chunk's processing
+            n = min(chunk, hands - done)
+            yield run_chunk(rules, policies, seed, start + done, n, dealer, conditions, trace)
+            done += n
+            if progress is not None:
+                progress(n)

@@ -1,0 +1,1 @@
+"""Whole games between strategies: duplicate matches, their statistics, the ladder."""

@@ -1,0 +1,72 @@
+"""Figures for whole-game comparisons (matplotlib ``Figure`` objects, Agg, never shown)."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+
+def win_rate_figure(summary: dict) -> Figure:
+    """A's game win rate with its interval, against the line of no difference."""
+    fig = Figure(figsize=(6, 2.2))
+    ax = fig.add_subplot()
+    wr = summary["win_rate"]
+    lo, hi = summary["win_rate_ci"]
+    ax.axvline(0.5, color="grey", lw=1, ls="--")
+    ax.errorbar([wr], [0], xerr=[[wr - lo], [hi - wr]], fmt="o", capsize=6, color="C0")
+    ax.set_xlim(0, 1)
+    ax.set_yticks([0], [f"{summary['a']}\nvs {summary['b']}"])
+    ax.set_xlabel(f"game win rate of {summary['a']} ({summary['level']:.0%} interval)")
+    ax.set_title(f"{summary['games']:,} games in duplicate: {wr:.3f} [{lo:.3f}, {hi:.3f}]")
+    fig.tight_layout()
+    return fig
+
+
+def margin_figure(games: pd.DataFrame, a: str, b: str) -> Figure:
+    """Distribution of final score margins (A's total minus B's) over every game."""
+    fig = Figure(figsize=(6, 3.5))
+    ax = fig.add_subplot()
+    m = np.asarray(games["margin"], float)
+    if m.size:
+        lo, hi = np.floor(m.min()), np.ceil(m.max())
+        bins = np.arange(lo - 0.5, hi + 1.5, max(1.0, np.ceil((hi - lo + 1) / 60)))
+        ax.hist(m, bins=bins, color="C0", alpha=0.8)
+    ax.axvline(0, color="grey", lw=1, ls="--")
+    ax.set_xlabel(f"final margin ({a} total - {b} total)")
+    ax.set_ylabel("games")
+    ax.set_title("Final score margins")
+    fig.tight_layout()
+    return fig
+
+
+def ladder_figure(ratings: pd.DataFrame) -> Figure:
+    """Ratings (Elo scale) with their bootstrap intervals, best at the top."""
+    df = ratings.iloc[::-1]
+    fig = Figure(figsize=(6, 0.5 * len(df) + 1.5))
+    ax = fig.add_subplot()
+    y = np.arange(len(df))
+    r = df["rating"].to_numpy()
+    err = [r - df["rating_lo"].to_numpy(), df["rating_hi"].to_numpy() - r]
+    ax.errorbar(r, y, xerr=err, fmt="o", capsize=5, color="C0")
+    ax.set_yticks(y, df["strategy"])
+    ax.axvline(0, color="grey", lw=1, ls="--")
+    ax.set_xlabel("Bradley-Terry rating, Elo scale (95% bootstrap interval)")
+    ax.set_title("Ladder")
+    fig.tight_layout()
+    return fig
+
+
+def save(fig: Figure, path) -> None:
+    """Write a figure as PNG (atomic: temporary file, then rename)."""
+    import io
+
+    from cinch_sim.outputs import atomic_write_bytes
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=120)
+    atomic_write_bytes(path, buf.getvalue())

@@ -1,0 +1,171 @@
+"""Finding, loading and checking policies for the four plug points.
+
+A policy spec is a built-in name (``random``, ``simple``, ``greedy``,
+``heuristic``), ``package.module:function`` or ``path/to/file.py:function``.
+A user's function is any numba function with the signature in
+``signatures.py``; a plain ``@njit`` one is compiled for that signature here.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from cinch_sim.signatures import N_PARAMS, POLICY_SIG
+
+KINDS = ("bid", "trump", "discard", "play")
+# Built-ins: kind -> name -> (module, function) inside cinch_sim.policies
+BUILTINS: dict[str, dict[str, tuple[str, str]]] = {
+    "bid": {
+        "random": ("random", "random_choice"),
+        "simple": ("simple", "simple_bid"),
+        "heuristic": ("heuristic", "heuristic_bid"),
+        "traditional": ("heuristic", "heuristic_traditional_bid"),
+    },
+    "trump": {
+        "random": ("random", "random_choice"),
+        "simple": ("simple", "simple_trump"),
+        "heuristic": ("heuristic", "heuristic_trump"),
+    },
+    "discard": {
+        "random": ("random", "random_discard"),
+        "simple": ("simple", "simple_discard"),
+        "heuristic": ("heuristic", "heuristic_discard"),
+    },
+    "play": {
+        "random": ("random", "random_choice"),
+        "greedy": ("greedy", "greedy_play"),
+        "heuristic": ("heuristic", "heuristic_play"),
+    },
+}
+
+
+class PolicyError(ValueError):
+    """A policy that cannot be found, loaded or used."""
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A loaded policy: its spec, the compiled function and its parameter vector."""
+
+    spec: str
+    kind: str
+    func: object = field(repr=False, compare=False)
+    params: tuple[float, ...] = ()
+    builtin: str | None = None  # the built-in function's name, for the kernel's direct call
+
+    def param_vector(self) -> np.ndarray:
+        v = np.zeros(N_PARAMS)
+        v[: len(self.params)] = self.params
+        return v
+
+
+def load_policy(kind: str, spec: str, params: tuple[float, ...] | None = None) -> Policy:
+    """Resolve a spec to a compiled policy, with a one-line error when it cannot be."""
+    if kind not in KINDS:
+        raise PolicyError(f"unknown plug point {kind!r} (one of {', '.join(KINDS)})")
+    spec = spec.strip()
+    if spec in BUILTINS[kind]:
+        mod_name, fn_name = BUILTINS[kind][spec]
+        module = importlib.import_module(f"cinch_sim.policies.{mod_name}")
+        fn = getattr(module, fn_name)
+        defaults = getattr(module, "DEFAULT_PARAMS", {}).get(fn_name, ())
+        return Policy(spec, kind, fn, tuple(params if params is not None else defaults), fn_name)
+    if ":" not in spec:
+        known = ", ".join(BUILTINS[kind])
+        raise PolicyError(
+            f"unknown {kind} policy {spec!r} (built-ins: {known}; "
+            "or module:function, or path/to/file.py:function)"
+        )
+    where, fn_name = spec.rsplit(":", 1)
+    module = _import_user_module(where, spec)
+    fn = getattr(module, fn_name, None)
+    if fn is None:
+        raise PolicyError(f"{kind} policy {spec!r}: {where} has no function {fn_name!r}")
+    _compile_for_kernel(fn, kind, spec)
+    defaults = getattr(module, "DEFAULT_PARAMS", {}).get(fn_name, ())
+    return Policy(spec, kind, fn, tuple(params if params is not None else defaults))
+
+
+def _import_user_module(where: str, spec: str):
+    if where.endswith(".py") or "/" in where or "\\" in where:
+        path = Path(where)
+        if not path.is_file():
+            raise PolicyError(f"policy {spec!r}: no such file {where}")
+        # Not runpy: importing under a stable name lets numba's cache find the
+        # module's functions again in the next process (DESIGN.md).
+        # The module's own stem as its name, as a plain import would give it:
+        # numba's cache records the module name, so the same file must always
+        # load under the same name (a stem that shadows another module gets a
+        # prefixed name instead).
+        resolved = str(path.resolve())
+        name = path.stem
+        loaded = sys.modules.get(name)
+        if loaded is not None:
+            if getattr(loaded, "__file__", None) == resolved:
+                return loaded
+            name = f"cinch_user_{path.stem}"
+            if getattr(sys.modules.get(name), "__file__", None) == resolved:
+                return sys.modules[name]
+        module_spec = importlib.util.spec_from_file_location(name, resolved)
+        if module_spec is None or module_spec.loader is None:
+            raise PolicyError(f"policy {spec!r}: cannot load {where}")
+        module = importlib.util.module_from_spec(module_spec)
+        sys.modules[name] = module
+        try:
+            module_spec.loader.exec_module(module)
+        except Exception as exc:  # user code: report, never crash
+            del sys.modules[name]
+            raise PolicyError(f"policy {spec!r}: {where} failed to load: {exc}") from None
+        return module
+    try:
+        return importlib.import_module(where)
+    except Exception as exc:
+        raise PolicyError(f"policy {spec!r}: cannot import {where}: {exc}") from None
+
+
+def _compile_for_kernel(fn, kind: str, spec: str) -> None:
+    """Make sure fn is a numba function with the policy signature."""
+    from numba.core.dispatcher import Dispatcher
+
+    if not isinstance(fn, Dispatcher):
+        raise PolicyError(f"{kind} policy {spec!r} is not a numba function: decorate it with @njit")
+    try:
+        if POLICY_SIG.args not in fn.overloads:  # @njit(POLICY_SIG) is compiled already
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                fn.compile(POLICY_SIG.args)
+    except Exception as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise PolicyError(
+            f"{kind} policy {spec!r} does not compile with the policy signature "
+            f"(obs, hand, legal, params, scratch, rng) -> int64: {first}"
+        ) from None
+    cres = fn.overloads.get(POLICY_SIG.args)
+    if cres is not None and str(cres.signature.return_type) != "int64":
+        # a policy returning a float or a bool would be silently truncated
+        raise PolicyError(f"{kind} policy {spec!r} returns {cres.signature.return_type}, not int64")
+
+
+def parse_policy_specs(
+    kind: str, items: tuple[str, ...] | list[str], players: int = 4, default: str = "heuristic"
+) -> list[str]:
+    """CLI form -> one spec per seat. Items are ``POLICY`` (all seats) or ``SEAT=POLICY``."""
+    specs = [default] * players
+    for item in items:
+        item = item.strip()
+        head, sep, tail = item.partition("=")
+        if sep and head.strip().isdigit():
+            seat = int(head)
+            if not 0 <= seat < players:
+                raise PolicyError(f"{kind} policy {item!r}: seat {seat} is not 0..{players - 1}")
+            specs[seat] = tail.strip()
+        else:
+            specs = [item] * players
+    return specs

@@ -1,0 +1,1 @@
+"""The strategy report: the analyses run, laid out as HTML and Markdown."""

@@ -1,0 +1,209 @@
+"""A report as data, written out as self-contained HTML and as Markdown.
+
+Both outputs are rendered from the same formatted strings, so they carry the
+same numbers. Every string from outside (strategy and file names, rule
+values) is escaped for the output it goes to, so it cannot inject markup.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from cinch_sim.outputs import atomic_write_bytes, atomic_write_text
+
+
+@dataclass
+class Table:
+    """A table already formatted as text (what both outputs print)."""
+
+    name: str
+    frame: pd.DataFrame
+    caption: str = ""
+
+
+@dataclass
+class Chart:
+    """A matplotlib figure, saved once as PNG and shown by both outputs."""
+
+    name: str
+    figure: object
+    caption: str = ""
+    alt: str = ""
+    png: bytes = b""
+
+    def render_png(self) -> bytes:
+        if not self.png:
+            buf = io.BytesIO()
+            self.figure.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+            self.png = buf.getvalue()
+            import matplotlib.pyplot as plt
+
+            plt.close(self.figure)
+        return self.png
+
+
+@dataclass
+class Section:
+    title: str
+    blocks: list = field(default_factory=list)  # str paragraphs, Table, Chart
+
+    def text(self, s: str) -> Section:
+        self.blocks.append(s)
+        return self
+
+    def table(self, name: str, frame: pd.DataFrame, caption: str = "") -> Section:
+        self.blocks.append(Table(name, frame, caption))
+        return self
+
+    def chart(self, name: str, figure, caption: str = "", alt: str = "") -> Section:
+        self.blocks.append(Chart(name, figure, caption, alt or caption))
+        return self
+
+
+@dataclass
+class Report:
+    title: str
+    sections: list[Section] = field(default_factory=list)
+
+    def section(self, title: str) -> Section:
+        s = Section(title)
+        self.sections.append(s)
+        return s
+
+    def tables(self) -> list[Table]:
+        return [b for s in self.sections for b in s.blocks if isinstance(b, Table)]
+
+    def charts(self) -> list[Chart]:
+        return [b for s in self.sections for b in s.blocks if isinstance(b, Chart)]
+
+
+def format_frame(df: pd.DataFrame, digits: dict[str, int] | None = None) -> pd.DataFrame:
+    """Every cell as text: floats to a few digits, NaN as a dash, integers with commas."""
+    digits = digits or {}
+    out = pd.DataFrame(index=df.index)
+    for col in df.columns:
+        d = digits.get(col, 3)
+        vals = []
+        for v in df[col]:
+            if isinstance(v, bool):
+                vals.append("yes" if v else "")
+            elif isinstance(v, int) or (hasattr(v, "dtype") and v.dtype.kind in "iu"):
+                vals.append(f"{int(v):,}")
+            elif isinstance(v, float):
+                vals.append("–" if v != v else f"{v:.{d}f}")
+            else:
+                vals.append(str(v))
+        out[str(col)] = vals
+    return out
+
+
+# ------------------------------------------------------------------ Markdown
+def _md_cell(s: str) -> str:
+    return html.escape(str(s), quote=False).replace("|", "\\|").replace("\n", " ")
+
+
+def _md_text(s: str) -> str:
+    return html.escape(s, quote=False)
+
+
+def to_markdown(report: Report, figure_dir: str = "figures") -> str:
+    lines = [f"# {_md_text(report.title)}", ""]
+    for sec in report.sections:
+        lines += [f"## {_md_text(sec.title)}", ""]
+        for b in sec.blocks:
+            if isinstance(b, str):
+                lines += [_md_text(b), ""]
+            elif isinstance(b, Table):
+                f = b.frame
+                lines.append("| " + " | ".join(_md_cell(c) for c in f.columns) + " |")
+                lines.append("|" + "---|" * len(f.columns))
+                for row in f.itertuples(index=False):
+                    lines.append("| " + " | ".join(_md_cell(v) for v in row) + " |")
+                if b.caption:
+                    lines += ["", f"*{_md_text(b.caption)}*"]
+                lines.append("")
+            elif isinstance(b, Chart):
+                lines.append(f"![{_md_cell(b.alt)}]({figure_dir}/{b.name}.png)")
+                if b.caption:
+                    lines += ["", f"*{_md_text(b.caption)}*"]
+                lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------- HTML
+CSS = """
+body{font-family:Georgia,serif;max-width:60rem;margin:0 auto;padding:1rem;line-height:1.45;
+color:#222}
+h1{font-size:1.7rem}h2{font-size:1.3rem;border-bottom:1px solid #ccc;margin-top:2rem}
+.tbl{overflow-x:auto;margin:1rem 0}
+table{border-collapse:collapse;font-family:Helvetica,Arial,sans-serif;font-size:.85rem}
+th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:right}th{background:#f0f0f0}
+td:first-child,th:first-child{text-align:left}
+figure{margin:1rem 0}img{max-width:100%;height:auto}
+figcaption,.caption{font-size:.85rem;color:#555;font-style:italic}
+@media print{body{max-width:none}h2{page-break-after:avoid}figure,table{page-break-inside:avoid}}
+"""
+
+
+def to_html(report: Report) -> str:
+    e = html.escape
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{e(report.title)}</title><style>{CSS}</style></head><body>",
+        f"<h1>{e(report.title)}</h1>",
+    ]
+    for i, sec in enumerate(report.sections):
+        parts.append(f'<section id="s{i + 1}"><h2>{e(sec.title)}</h2>')
+        for b in sec.blocks:
+            if isinstance(b, str):
+                parts.append(f"<p>{e(b)}</p>")
+            elif isinstance(b, Table):
+                head = "".join(f"<th>{e(str(c))}</th>" for c in b.frame.columns)
+                rows = "".join(
+                    "<tr>" + "".join(f"<td>{e(str(v))}</td>" for v in row) + "</tr>"
+                    for row in b.frame.itertuples(index=False)
+                )
+                cap = f'<p class="caption">{e(b.caption)}</p>' if b.caption else ""
+                parts.append(
+                    f'<div class="tbl" id="table-{e(b.name)}"><table><thead><tr>{head}</tr>'
+                    f"</thead><tbody>{rows}</tbody></table></div>{cap}"
+                )
+            elif isinstance(b, Chart):
+                data = base64.b64encode(b.render_png()).decode("ascii")
+                parts.append(
+                    f'<figure id="chart-{e(b.name)}"><img alt="{e(b.alt)}" '
+                    f'src="data:image/png;base64,{data}">'
+                    f"<figcaption>{e(b.caption)}</figcaption></figure>"
+                )
+        parts.append("</section>")
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def write_report(report: Report, out: Path, stem: str = "report") -> list[Path]:
+    """Write stem.html (self-contained), stem.md with figures/*.png, and tables/*.csv."""
+    written = []
+    fig_dir = out / "figures"
+    tab_dir = out / "tables"
+    fig_dir.mkdir(parents=True, exist_ok=True)
+    tab_dir.mkdir(parents=True, exist_ok=True)
+    for chart in report.charts():
+        p = fig_dir / f"{chart.name}.png"
+        atomic_write_bytes(p, chart.render_png())
+        written.append(p)
+    for table in report.tables():
+        p = tab_dir / f"{table.name}.csv"
+        atomic_write_text(p, table.frame.to_csv(index=False))
+        written.append(p)
+    for name, text in ((f"{stem}.md", to_markdown(report)), (f"{stem}.html", to_html(report))):
+        atomic_write_text(out / name, text)
+        written.append(out / name)
+    return written

@@ -3,57 +3,16 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
 
-from cinch_sim import __version__
 from cinch_sim.analysis.analyse import Analysis, analyse  # noqa: F401 (re-exported: cinch_sim.api.analyse)
 from cinch_sim.analysis.tally import Tally
-from cinch_sim.engine.run import PolicySet, iter_chunks
-from cinch_sim.rules import Rules, make_rules
-
-PolicySpec = str | Sequence[str]
-
-
-def resolve_rules(rules: Rules | dict[str, Any] | None) -> Rules:
-    """Rules object, an options dict (``{"robber": "dealer"}``) or None for the default."""
-    if rules is None:
-        return make_rules()
-    if isinstance(rules, Rules):
-        return rules
-    return make_rules(options=dict(rules))
-
-
-def prepare_run(
-    hands: int,
-    seed: int,
-    rules: Rules | dict[str, Any] | None,
-    dealer: int,
-    bid: PolicySpec,
-    trump: PolicySpec,
-    discard: PolicySpec,
-    play: PolicySpec,
-) -> tuple[Rules, PolicySet, dict[str, Any]]:
-    """Checked rules and policies, and the settings every output records, for a
-    run of independent hands (``simulate`` and ``analyse`` share it)."""
-    r = resolve_rules(rules)
-    if not 0 <= dealer < r.players:
-        raise ValueError(f"dealer must be a seat 0..{r.players - 1}, got {dealer}")
-    if hands < 0:
-        raise ValueError(f"hands must be non-negative, got {hands}")
-    policies = PolicySet.from_specs(r.players, bid, trump, discard, play)
-    settings = {
-        "version": __version__,
-        "hands": hands,
-        "seed": seed,
-        "dealer": dealer,
-        "rules": r.describe(),
-        "policies": policies.describe(),
-    }
-    return r, policies, settings
+from cinch_sim.engine.run import PolicySpec, iter_chunks, prepare_run  # noqa: F401 (re-exported)
+from cinch_sim.rules import Rules, resolve_rules  # noqa: F401 (re-exported)
 
 
 @dataclass

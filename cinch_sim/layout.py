@@ -44,7 +44,8 @@ R_LEFT_RANK = R_RANK_POINTS + 2 * MAX_RANK_POINTS  # -1: no left card
 R_LEFT_POINTS = R_LEFT_RANK + 1
 R_TRUMP_STRENGTH = R_LEFT_POINTS + 1  # 14 slots: ranks 0..12, then the left card
 R_TOTAL_POINTS = R_TRUMP_STRENGTH + 14
-R_LEN = R_TOTAL_POINTS + 1
+R_SEAT_TEAM = R_TOTAL_POINTS + 1  # MAX_PLAYERS slots: each seat's side (Rules.seat_teams)
+R_LEN = R_SEAT_TEAM + MAX_PLAYERS
 
 RULE_CHOICE_SLOT = {
     "all_pass": R_ALL_PASS,

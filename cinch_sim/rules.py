@@ -159,7 +159,39 @@ class Rules:
 
     @property
     def teams(self) -> int:
+        """How many sides score: 2 in a partnership game, else one per player."""
         return 2 if self.partnerships else self.players
+
+    @property
+    def seat_teams(self) -> tuple[int, ...]:
+        """Each seat's side: the one seat -> team table (the kernel reads it too).
+
+        >>> Rules().seat_teams
+        (0, 1, 0, 1)
+        >>> Rules(players=3, partnerships=False, robber="none").seat_teams
+        (0, 1, 2)
+        """
+        if not self.partnerships:
+            return tuple(range(self.players))
+        return tuple(seat % self.teams for seat in range(self.players))
+
+    def team_of(self, seat: int) -> int:
+        """The side seat ``seat`` plays for.
+
+        >>> [Rules().team_of(s) for s in range(4)]
+        [0, 1, 0, 1]
+        """
+        return self.seat_teams[seat]
+
+    def partner_of(self, seat: int) -> int | None:
+        """The seat across the table in a 4-player partnership game, else None
+        (the heuristic's and the advisor's notion of "my partner").
+
+        >>> Rules().partner_of(1)
+        3
+        """
+        mates = [s for s, t in enumerate(self.seat_teams) if t == self.team_of(seat) and s != seat]
+        return mates[0] if len(mates) == 1 else None
 
     @property
     def point_names(self) -> tuple[str, ...]:
@@ -168,6 +200,33 @@ class Rules:
         if self.left_rank:
             names.append(self.left_name)
         return tuple(names)
+
+    @property
+    def point_slots(self) -> dict[str, int]:
+        """Each point's result slot (``layout.SLOT_*``), by name: the one lookup.
+
+        >>> Rules().point_slots
+        {'high': 0, 'low': 1, 'jack': 2, 'game': 3, 'right_pedro': 4, 'left_pedro': 6}
+        """
+        slots = {"high": L.SLOT_HIGH, "low": L.SLOT_LOW}
+        for j, (name, _, _) in enumerate(self.point_cards):
+            slots[name] = L.SLOT_RANK0 + j
+        if self.left_rank:
+            slots[self.left_name] = L.SLOT_LEFT
+        return slots
+
+    @property
+    def pedros(self) -> tuple[tuple[str, int], ...]:
+        """(name, result slot) of the Pedros: the rank-5 point card and the left card.
+
+        >>> Rules().pedros
+        (('right_pedro', 4), ('left_pedro', 6))
+        """
+        slots = self.point_slots
+        named = [n for n, rank, _ in self.point_cards if rank == "5"]
+        if self.left_rank:
+            named.append(self.left_name)
+        return tuple((n, slots[n]) for n in named)
 
     def options(self) -> dict[str, Any]:
         """The §2 options that differ from the preset's defaults (RECORD_FORMAT.md)."""
@@ -224,6 +283,7 @@ class Rules:
             slot = 13 if r == "L" else RANKS.index(r)
             a[L.R_TRUMP_STRENGTH + slot] = i + 1
         a[L.R_TOTAL_POINTS] = self.total_points
+        a[L.R_SEAT_TEAM : L.R_SEAT_TEAM + self.players] = self.seat_teams
         return a
 
 
@@ -268,10 +328,30 @@ def parse_rule_assignments(items: list[str] | tuple[str, ...]) -> dict[str, str]
     return out
 
 
+SEAT_NAMES = ("eldest", "second", "third", "dealer")
+
+
+def seat_name(seat: int, dealer: int, players: int = 4) -> str:
+    """Seat relative to the dealer, as tables name it (eldest ... dealer)."""
+    rel = (seat - dealer - 1) % players
+    if players == 4:
+        return SEAT_NAMES[rel]
+    return "dealer" if rel == players - 1 else f"seat+{rel + 1}"
+
+
 STANDARD = Rules()
 
 # Presets the kernel plays today. Further §3 variants are added here as data.
 VARIANTS: dict[str, Rules] = {"standard": STANDARD}
+
+
+def resolve_rules(rules: Rules | dict[str, Any] | None) -> Rules:
+    """Rules object, an options dict (``{"robber": "dealer"}``) or None for the default."""
+    if rules is None:
+        return make_rules()
+    if isinstance(rules, Rules):
+        return rules
+    return make_rules(options=dict(rules))
 
 
 def make_rules(preset: str = "standard", options: dict[str, Any] | None = None) -> Rules:

@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 
 from cinch_sim import layout as L
-from cinch_sim.analysis.analyse import FEATURES, AnalysisError, HandCounts, analyse, check_features
+from cinch_sim.analysis.analyse import analyse
+from cinch_sim.analysis.counts import FEATURES, AnalysisError, HandCounts, check_features
 from cinch_sim.analysis.intervals import wilson
 from cinch_sim.analysis.tables import (
     all_tables,

@@ -617,7 +617,7 @@ class Advice:
         """The advice and its estimates for people (no pandas)."""
         q = self.query
         P = q.rules.players
-        from cinch_sim.engine.run import seat_name
+        from cinch_sim.rules import seat_name
 
         p, lo, hi = self.p_make()
         sc = self.score_change()

@@ -14,12 +14,11 @@ from pathlib import Path
 import numpy as np
 
 from cinch_sim import layout as L
-from cinch_sim.analysis.analyse import (
+from cinch_sim.analysis.counts import (
     HOLDERS,
     PEDRO_LABELS,
     AnalysisError,
     pedro_codes,
-    pedro_slots,
     side_values,
 )
 
@@ -79,7 +78,7 @@ def hand_frame(rows: np.ndarray, rules, first: int = 0):
             "defenders_score_change": played(v["def_score"], 0).astype(np.int16),
         }
     )
-    for name, slot in pedro_slots(rules):
+    for name, slot in rules.pedros:
         role, fate, trick = pedro_codes(rows, slot, maker, teams, hs)
         role = np.where(thrown, 3, role)
         fate = np.where(thrown, 2, fate)

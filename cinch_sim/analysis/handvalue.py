@@ -19,8 +19,8 @@ import pandas as pd
 
 from cinch_sim import layout as L
 from cinch_sim.analysis.intervals import Z95, wilson
-from cinch_sim.engine.run import Conditions, PolicySet, iter_chunks, seat_name
-from cinch_sim.rules import Rules
+from cinch_sim.engine.run import Conditions, PolicySet, iter_chunks
+from cinch_sim.rules import Rules, seat_name
 
 MAX_TRUMPS = 10  # trump counts above this are pooled
 HONOURS = (("A", 4), ("K", 3), ("Q", 2), ("J", 1), ("10", 0))

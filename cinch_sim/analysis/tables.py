@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from cinch_sim.analysis.analyse import FATES, HOLDERS, HandCounts, check_features
+from cinch_sim.analysis.counts import FATES, HOLDERS, HandCounts, check_features
 from cinch_sim.analysis.intervals import mean_interval, wilson
 
 BID_FEATURES = ("bid", "trumps", "pedros", "seat")

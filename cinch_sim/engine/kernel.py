@@ -176,10 +176,8 @@ def _wrap(x, n):
 
 @njit(inline="always")
 def _team(rules, seat):
-    if rules[L.R_PARTNERSHIPS] == 1:
-        t = rules[L.R_TEAMS]
-        return seat & 1 if t == 2 else seat % t
-    return seat
+    """The seat's side, from the rules vector's seat -> team table (Rules.seat_teams)."""
+    return rules[L.R_SEAT_TEAM + seat]
 
 
 @njit(inline="always")

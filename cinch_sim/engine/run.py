@@ -12,27 +12,19 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
+from cinch_sim import __version__
 from cinch_sim import layout as L
 from cinch_sim.cards import format_card
 from cinch_sim.engine.interrupts import chunk_boundaries
 from cinch_sim.engine.policy_table import ADDRESSES
 from cinch_sim.engine.threads import run_split, using
 from cinch_sim.policies.loading import KINDS, Policy, PolicyError, load_policy
-from cinch_sim.rules import Rules
+from cinch_sim.rules import Rules, resolve_rules, seat_name
 from cinch_sim.signatures import N_PARAMS, POLICY_SIG
-
-SEAT_NAMES = ("eldest", "second", "third", "dealer")
-
-
-def seat_name(seat: int, dealer: int, players: int = 4) -> str:
-    """Seat relative to the dealer, as tables name it (eldest ... dealer)."""
-    rel = (seat - dealer - 1) % players
-    if players == 4:
-        return SEAT_NAMES[rel]
-    return "dealer" if rel == players - 1 else f"seat+{rel + 1}"
 
 
 @dataclass
@@ -342,3 +334,35 @@ def iter_chunks(
             done += n
             if progress is not None:
                 progress(n)
+
+
+PolicySpec = str | Sequence[str]
+
+
+def prepare_run(
+    hands: int,
+    seed: int,
+    rules: Rules | dict[str, Any] | None,
+    dealer: int,
+    bid: PolicySpec,
+    trump: PolicySpec,
+    discard: PolicySpec,
+    play: PolicySpec,
+) -> tuple[Rules, PolicySet, dict[str, Any]]:
+    """Checked rules and policies, and the settings every output records, for a
+    run of independent hands (``simulate`` and ``analyse`` share it)."""
+    r = resolve_rules(rules)
+    if not 0 <= dealer < r.players:
+        raise ValueError(f"dealer must be a seat 0..{r.players - 1}, got {dealer}")
+    if hands < 0:
+        raise ValueError(f"hands must be non-negative, got {hands}")
+    policies = PolicySet.from_specs(r.players, bid, trump, discard, play)
+    settings = {
+        "version": __version__,
+        "hands": hands,
+        "seed": seed,
+        "dealer": dealer,
+        "rules": r.describe(),
+        "policies": policies.describe(),
+    }
+    return r, policies, settings

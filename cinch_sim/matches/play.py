@@ -477,7 +477,7 @@ def compare(
     records). Ctrl-C between chunks stops the match and keeps the finished
     pairs (``interrupted`` is then true).
     """
-    from cinch_sim.api import resolve_rules
+    from cinch_sim.rules import resolve_rules
 
     r = resolve_rules(rules)
     _check_two_sides(r)
@@ -686,8 +686,8 @@ def ladder(
     Ctrl-C stops after the current chunk; finished matchups (and the
     finished pairs of the current one) are kept.
     """
-    from cinch_sim.api import resolve_rules
     from cinch_sim.policies.strategies import distinct_names
+    from cinch_sim.rules import resolve_rules
 
     r = resolve_rules(rules)
     strats = distinct_names([resolve_strategy(s) for s in strategies])

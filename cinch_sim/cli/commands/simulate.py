@@ -49,8 +49,8 @@ def simulate(
     printed on stdout, progress on stderr.
     """
     from cinch_sim.api import simulate as run_simulation
-    from cinch_sim.engine.run import seat_name
     from cinch_sim.outputs import atomic_write_text, prepare_out_dir, write_run_json
+    from cinch_sim.rules import seat_name
 
     out_dir = prepare_out_dir(out, force) if out else None
     writer = None

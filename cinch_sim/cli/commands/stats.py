@@ -94,7 +94,7 @@ def stats(
     With --out DIR: every table as CSV, charts as PNG and SVG, run.json with
     the settings, and with --hand-data the per-hand rows as Parquet.
     """
-    from cinch_sim.analysis.analyse import check_features
+    from cinch_sim.analysis.counts import check_features
     from cinch_sim.analysis.tables import table_names
 
     features = check_features(by or ("trumps",))
@@ -160,7 +160,7 @@ def stats(
 
 def _print(result, tables, fmt, dealer, players) -> None:
     from cinch_sim.analysis.tables import to_text
-    from cinch_sim.engine.run import seat_name
+    from cinch_sim.rules import seat_name
 
     if fmt == "json":
         d = result.to_dict()

@@ -1,0 +1,232 @@
+"""Streaming counts of played hands: the bottom of the analysis layer.
+
+``HandCounts`` takes the kernel's result rows chunk by chunk and keeps only
+counts (``np.bincount`` over a joint key of the features a player knows
+before bidding), so memory stays flat however many hands run. Counts merge
+exactly (``merge``), so runs can be split and combined.
+
+The joint key of a played hand is (maker's seat relative to the dealer, bid,
+trumps in the maker's dealt cards, which Pedros the maker was dealt, which
+of A K Q J 10 of trumps the maker was dealt). Every coarser feature (``high``:
+how many of those five, ``ace``) is a sum over that key, so any slicing of
+the tables adds up to the same total.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from cinch_sim import layout as L
+
+PEDRO_LABELS = ("none", "right", "left", "both")
+HOLDERS = ("maker", "partner", "defender", "none")  # who held a Pedro after the draw
+FATES = ("saved", "lost", "out_of_play")  # captured by the holder's side, the other, neither
+HONOUR_LETTERS = "TJQKA"  # bit 0 .. bit 4 of H_MAKER_HIGH9
+
+#: Features the tables can be sliced by (``--by``), with what each means.
+FEATURES: dict[str, str] = {
+    "bid": "the contract (0: nobody bid, the dealer named trumps with no contract)",
+    "seat": "the maker's seat relative to the dealer (eldest bids first)",
+    "trumps": "trumps (the Left Pedro included) in the maker's 9 dealt cards",
+    "pedros": "which Pedros the maker was dealt: none, right, left, both",
+    "high": "how many of A K Q J 10 of trumps the maker was dealt (0-5)",
+    "ace": "whether the maker was dealt the ace of trumps",
+    "honours": "which of A K Q J 10 of trumps the maker was dealt, e.g. AKT",
+}
+
+
+class AnalysisError(ValueError):
+    """A bad request to the analysis (unknown feature, missing optional package)."""
+
+
+def check_features(by: Sequence[str] | str) -> tuple[str, ...]:
+    """Validate feature names; return them as a tuple without duplicates."""
+    if isinstance(by, str):
+        by = (by,)
+    out: list[str] = []
+    for f in by:
+        if f not in FEATURES:
+            raise AnalysisError(f"unknown feature {f!r} (known: {', '.join(FEATURES)})")
+        if f not in out:
+            out.append(f)
+    return tuple(out)
+
+
+def honours_label(code: int) -> str:
+    """'AKT' for the bits of A, K and 10; '-' for none."""
+    s = "".join(HONOUR_LETTERS[b] for b in range(4, -1, -1) if code >> b & 1)
+    return s or "-"
+
+
+def side_values(rows: np.ndarray, teams: int) -> dict[str, np.ndarray]:
+    """Per played row: the maker's team and both sides' points and score changes."""
+    maker = rows[:, L.H_MAKER].astype(np.int64)
+    mteam = maker % teams
+    r = np.arange(len(rows))
+    pts = rows[r, L.H_POINTS + mteam].astype(np.int64)
+    sc = rows[r, L.H_SCORE + mteam].astype(np.int64)
+    all_pts = rows[:, L.H_POINTS : L.H_POINTS + teams].astype(np.int64).sum(axis=1)
+    all_sc = rows[:, L.H_SCORE : L.H_SCORE + teams].astype(np.int64).sum(axis=1)
+    return {
+        "maker": maker,
+        "mteam": mteam,
+        "points": pts,
+        "def_points": all_pts - pts,
+        "score": sc,
+        "def_score": all_sc - sc,
+    }
+
+
+def pedro_codes(rows: np.ndarray, slot: int, maker: np.ndarray, teams: int, hand_size: int):
+    """(holder role, fate, trick) codes of one Pedro; trick ``hand_size`` = not in play."""
+    holder = rows[:, L.H_SLOT_HOLDER + slot].astype(np.int64)
+    team = rows[:, L.H_SLOT_TEAM + slot].astype(np.int64)
+    trick = rows[:, L.H_SLOT_TRICK + slot].astype(np.int64)
+    out = (holder < 0) | (team < 0)
+    hteam = holder % teams
+    role = np.where(out, 3, np.where(holder == maker, 0, np.where(hteam == maker % teams, 1, 2)))
+    fate = np.where(out, 2, np.where(team == hteam, 0, 1))
+    trick = np.where(out, hand_size, np.clip(trick, 0, hand_size - 1))
+    return role, fate, trick
+
+
+class HandCounts:
+    """Streaming counts of played hands keyed by what the maker knew before bidding."""
+
+    def __init__(self, rules) -> None:
+        self.rules = rules
+        self.players = rules.players
+        self.teams = rules.teams
+        self.partnerships = bool(rules.partnerships)
+        self.n_bids = rules.bid_max + 1
+        self.n_trumps = rules.cards_dealt + 1
+        self.hand_size = rules.hand_size
+        self.total_points = rules.total_points
+        self.pedros = rules.pedros
+        # joint key axes: seat, bid, trumps, pedros (4), honours (32)
+        self.shape = (self.players, self.n_bids, self.n_trumps, 4, 32)
+        size = int(np.prod(self.shape))
+        self.hands = 0
+        self.thrown_in = 0
+        self.shortages = 0
+        self.n = np.zeros(size, np.int64)
+        self.made = np.zeros(size, np.int64)
+        # running sums: maker's side / defenders' points and score change (and squares)
+        self.sums = {
+            k: np.zeros(size, np.float64)
+            for k in (
+                "points",
+                "points_sq",
+                "def_points",
+                "def_points_sq",
+                "score",
+                "score_sq",
+                "def_score",
+                "def_score_sq",
+            )
+        }
+        # points histograms: bid x side (0 maker's side, 1 defenders) x points
+        self.points_hist = np.zeros((self.n_bids, 2, self.total_points + 1), np.int64)
+        # pedro fate: pedro x holder role x fate x trick (last: not in play)
+        self.pedro = np.zeros((len(self.pedros), 4, 3, self.hand_size + 1), np.int64)
+
+    @property
+    def played(self) -> int:
+        return self.hands - self.thrown_in
+
+    def add(self, rows: np.ndarray) -> None:
+        """Count one chunk of the kernel's result rows."""
+        thrown = rows[:, L.H_THROWN_IN] != 0
+        self.hands += len(rows)
+        self.thrown_in += int(thrown.sum())
+        self.shortages += int(rows[:, L.H_SHORTAGE].sum())
+        p = rows[~thrown]
+        if len(p) == 0:
+            return
+        v = side_values(p, self.teams)
+        maker = v["maker"]
+        seat = (maker - p[:, L.H_DEALER] - 1) % self.players
+        bid = p[:, L.H_BID].astype(np.int64)
+        if bid.min() < 0 or bid.max() >= self.n_bids:
+            raise ValueError(f"bid outside 0..{self.n_bids - 1} in the kernel's results")
+        trumps = np.clip(p[:, L.H_MAKER_TRUMPS9], 0, self.n_trumps - 1).astype(np.int64)
+        ped = (p[:, L.H_MAKER_PEDROS9] & 3).astype(np.int64)
+        hi = (p[:, L.H_MAKER_HIGH9] & 31).astype(np.int64)
+        key = np.ravel_multi_index((seat, bid, trumps, ped, hi), self.shape)
+        size = self.n.size
+        self.n += np.bincount(key, minlength=size)
+        self.made += np.bincount(key, weights=p[:, L.H_MADE] == 1, minlength=size).astype(np.int64)
+        for name in ("points", "def_points", "score", "def_score"):
+            x = v[name].astype(np.float64)
+            self.sums[name] += np.bincount(key, weights=x, minlength=size)
+            self.sums[name + "_sq"] += np.bincount(key, weights=x * x, minlength=size)
+        tp = self.total_points
+        for side, name in enumerate(("points", "def_points")):
+            pts = np.clip(v[name], 0, tp)
+            self.points_hist[:, side, :] += np.bincount(
+                bid * (tp + 1) + pts, minlength=self.n_bids * (tp + 1)
+            ).reshape(self.n_bids, tp + 1)
+        for i, (_, slot) in enumerate(self.pedros):
+            role, fate, trick = pedro_codes(p, slot, maker, self.teams, self.hand_size)
+            k = np.ravel_multi_index((role, fate, trick), self.pedro.shape[1:])
+            self.pedro[i] += np.bincount(k, minlength=self.pedro[i].size).reshape(
+                self.pedro.shape[1:]
+            )
+
+    def merge(self, other: HandCounts) -> None:
+        """Add another aggregator's counts (same rules), e.g. from a parallel run."""
+        if other.shape != self.shape or other.pedro.shape != self.pedro.shape:
+            raise ValueError("cannot merge counts made under different rules")
+        self.hands += other.hands
+        self.thrown_in += other.thrown_in
+        self.shortages += other.shortages
+        self.n += other.n
+        self.made += other.made
+        for k in self.sums:
+            self.sums[k] += other.sums[k]
+        self.points_hist += other.points_hist
+        self.pedro += other.pedro
+
+    def cells(self, by: Sequence[str] = ()) -> Any:
+        """The non-empty cells of the joint key, with the named features, as a DataFrame.
+
+        Columns: one per feature of ``by`` (as sort codes), ``hands``, ``made``
+        and the running sums. Rows sum to ``played``.
+        """
+        import pandas as pd
+
+        nz = np.flatnonzero(self.n)
+        seat, bid, trumps, ped, hi = np.unravel_index(nz, self.shape)
+        codes = {
+            "seat": seat,
+            "bid": bid,
+            "trumps": trumps,
+            "pedros": ped,
+            "high": np.array([bin(int(h)).count("1") for h in range(32)])[hi],
+            "ace": (hi >> 4) & 1,
+            "honours": hi,
+        }
+        df = pd.DataFrame({f: codes[f] for f in check_features(by)})
+        df["hands"] = self.n[nz]
+        df["made"] = self.made[nz]
+        for k, a in self.sums.items():
+            df[k] = a[nz]
+        return df
+
+    def feature_labels(self, feature: str, codes: np.ndarray) -> Any:
+        """Human labels for a feature's sort codes (ints stay ints)."""
+        from cinch_sim.rules import seat_name
+
+        codes = np.asarray(codes)
+        if feature == "seat":
+            return [seat_name(int(c), self.players - 1, self.players) for c in codes]
+        if feature == "pedros":
+            return [PEDRO_LABELS[int(c)] for c in codes]
+        if feature == "ace":
+            return codes.astype(bool)
+        if feature == "honours":
+            return [honours_label(int(c)) for c in codes]
+        return codes.astype(np.int64)

@@ -11,17 +11,13 @@ from typing import Any
 
 import click
 
+from cinch_sim.policies.registry import KINDS
+from cinch_sim.policies.registry import names as builtin_names
+
 POLICY_HELP = (
     "{kind} policy: a built-in ({names}), module:function or file.py:function; "
     "for all seats, or SEAT=POLICY (repeatable)."
 )
-KINDS = ("bid", "trump", "discard", "play")
-BUILTIN_NAMES = {
-    "bid": "heuristic, traditional, simple, random",
-    "trump": "heuristic, simple, random",
-    "discard": "heuristic, simple, random",
-    "play": "heuristic, greedy, random",
-}
 
 
 def _check_rule(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]):
@@ -68,7 +64,9 @@ def policy_options_with(defaults: dict[str, str]) -> Callable[[Callable], Callab
                 f"{kind}_policy",
                 multiple=True,
                 metavar="SPEC",
-                help=POLICY_HELP.format(kind=kind.capitalize(), names=BUILTIN_NAMES[kind])
+                help=POLICY_HELP.format(
+                    kind=kind.capitalize(), names=", ".join(builtin_names(kind))
+                )
                 + f" [default: {default}]",
             )(g)
         return g

@@ -79,13 +79,11 @@ class PolicySet:
 
     def builtin_ids(self, direct: bool = True) -> np.ndarray:
         """Per [kind, seat]: the built-in's id for a direct call, 0 for a pointer call."""
-        from cinch_sim.policies.registry import BUILTIN_IDS
-
         ids = np.zeros(4 * L.MAX_PLAYERS, np.int64)
         if direct:
             for k, pols in enumerate(self.by_kind().values()):
                 for s, p in enumerate(pols):
-                    ids[k * L.MAX_PLAYERS + s] = BUILTIN_IDS.get(p.builtin or "", 0)
+                    ids[k * L.MAX_PLAYERS + s] = p.builtin.kernel_id if p.builtin else 0
         return ids
 
     def params(self) -> np.ndarray:

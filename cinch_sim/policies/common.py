@@ -9,8 +9,18 @@ from numba import njit
 
 from cinch_sim import layout as L
 from cinch_sim.bits import deposit, extract, highbit_index, lowbit_index, nth_set_bit, popcount
+from cinch_sim.jit.cache import refresh
 from cinch_sim.jit.memory import NO_REFCOUNT
 from cinch_sim.rng import below
+
+
+def _here() -> None:
+    """Locates this folder's numba cache."""
+
+
+# Every built-in policy module imports this one first, so a stale cache of the
+# folder is flushed before any of them loads a cached function (cache.py says why).
+refresh(_here)
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)

@@ -17,33 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
+from cinch_sim.policies.registry import KINDS, Builtin, find, names
 from cinch_sim.signatures import N_PARAMS, POLICY_SIG
-
-KINDS = ("bid", "trump", "discard", "play")
-# Built-ins: kind -> name -> (module, function) inside cinch_sim.policies
-BUILTINS: dict[str, dict[str, tuple[str, str]]] = {
-    "bid": {
-        "random": ("random", "random_choice"),
-        "simple": ("simple", "simple_bid"),
-        "heuristic": ("heuristic", "heuristic_bid"),
-        "traditional": ("heuristic", "heuristic_traditional_bid"),
-    },
-    "trump": {
-        "random": ("random", "random_choice"),
-        "simple": ("simple", "simple_trump"),
-        "heuristic": ("heuristic", "heuristic_trump"),
-    },
-    "discard": {
-        "random": ("random", "random_discard"),
-        "simple": ("simple", "simple_discard"),
-        "heuristic": ("heuristic", "heuristic_discard"),
-    },
-    "play": {
-        "random": ("random", "random_choice"),
-        "greedy": ("greedy", "greedy_play"),
-        "heuristic": ("heuristic", "heuristic_play"),
-    },
-}
 
 
 class PolicyError(ValueError):
@@ -58,7 +33,7 @@ class Policy:
     kind: str
     func: object = field(repr=False, compare=False)
     params: tuple[float, ...] = ()
-    builtin: str | None = None  # the built-in function's name, for the kernel's direct call
+    builtin: Builtin | None = None  # the registry's entry (the kernel calls it directly)
 
     def param_vector(self) -> np.ndarray:
         v = np.zeros(N_PARAMS)
@@ -71,14 +46,14 @@ def load_policy(kind: str, spec: str, params: tuple[float, ...] | None = None) -
     if kind not in KINDS:
         raise PolicyError(f"unknown plug point {kind!r} (one of {', '.join(KINDS)})")
     spec = spec.strip()
-    if spec in BUILTINS[kind]:
-        mod_name, fn_name = BUILTINS[kind][spec]
-        module = importlib.import_module(f"cinch_sim.policies.{mod_name}")
-        fn = getattr(module, fn_name)
-        defaults = getattr(module, "DEFAULT_PARAMS", {}).get(fn_name, ())
-        return Policy(spec, kind, fn, tuple(params if params is not None else defaults), fn_name)
+    builtin = find(kind, spec)
+    if builtin is not None:
+        module = importlib.import_module(f"cinch_sim.policies.{builtin.module}")
+        fn = getattr(module, builtin.function)
+        defaults = getattr(module, "DEFAULT_PARAMS", {}).get(builtin.function, ())
+        return Policy(spec, kind, fn, tuple(params if params is not None else defaults), builtin)
     if ":" not in spec:
-        known = ", ".join(BUILTINS[kind])
+        known = ", ".join(names(kind))
         raise PolicyError(
             f"unknown {kind} policy {spec!r} (built-ins: {known}; "
             "or module:function, or path/to/file.py:function)"

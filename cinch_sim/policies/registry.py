@@ -1,8 +1,20 @@
-"""Numbers for the built-in policies, so the kernel can call them directly.
+"""The built-in policies: the one table that names them.
 
-0 means "not a built-in": the kernel calls the function pointer instead.
+Every other view of the built-ins is derived from ``BUILTINS``: the loader's
+lookup (``find``), the CLI's help text (``names``), the kernel's direct-call
+numbers (``kernel_ids``) and the names of each one's parameter slots. Pure
+Python with no numba import, so ``--help`` stays instant and the kernel can
+read the numbers as compile-time constants.
 """
 
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+KINDS = ("bid", "trump", "discard", "play")
+
+# The kernel's direct-call numbers (engine/kernel.py branches on them; 0 means
+# "not a built-in": the kernel calls the policy's function pointer instead).
 RANDOM_CHOICE = 1
 RANDOM_DISCARD = 2
 SIMPLE_BID = 3
@@ -14,16 +26,52 @@ HEURISTIC_TRUMP = 8
 HEURISTIC_DISCARD = 9
 HEURISTIC_PLAY = 10
 
-BUILTIN_IDS = {
-    "random_choice": RANDOM_CHOICE,
-    "random_discard": RANDOM_DISCARD,
-    "simple_bid": SIMPLE_BID,
-    "simple_trump": SIMPLE_TRUMP,
-    "simple_discard": SIMPLE_DISCARD,
-    "greedy_play": GREEDY_PLAY,
-    "heuristic_bid": HEURISTIC_BID,
-    "heuristic_traditional_bid": HEURISTIC_BID,  # the same function, other weights
-    "heuristic_trump": HEURISTIC_TRUMP,
-    "heuristic_discard": HEURISTIC_DISCARD,
-    "heuristic_play": HEURISTIC_PLAY,
-}
+
+@dataclass(frozen=True)
+class Builtin:
+    """One built-in policy at one plug point."""
+
+    kind: str  # bid, trump, discard or play
+    name: str  # what a user types (--bid-policy heuristic)
+    module: str  # its module inside cinch_sim.policies
+    function: str  # the jitted function in that module
+    kernel_id: int  # the kernel's direct-call number
+    param_prefix: str = ""  # the module's constants naming its parameter slots (B_, P_, ...)
+
+
+BUILTINS: tuple[Builtin, ...] = (
+    Builtin("bid", "random", "random", "random_choice", RANDOM_CHOICE),
+    Builtin("bid", "simple", "simple", "simple_bid", SIMPLE_BID),
+    Builtin("bid", "heuristic", "heuristic", "heuristic_bid", HEURISTIC_BID, "B_"),
+    # the same function as heuristic_bid, with the original's "Pedros first" weights
+    Builtin("bid", "traditional", "heuristic", "heuristic_traditional_bid", HEURISTIC_BID, "B_"),
+    Builtin("trump", "random", "random", "random_choice", RANDOM_CHOICE),
+    Builtin("trump", "simple", "simple", "simple_trump", SIMPLE_TRUMP),
+    Builtin("trump", "heuristic", "heuristic", "heuristic_trump", HEURISTIC_TRUMP, "B_"),
+    Builtin("discard", "random", "random", "random_discard", RANDOM_DISCARD),
+    Builtin("discard", "simple", "simple", "simple_discard", SIMPLE_DISCARD),
+    Builtin("discard", "heuristic", "heuristic", "heuristic_discard", HEURISTIC_DISCARD, "D_"),
+    Builtin("play", "random", "random", "random_choice", RANDOM_CHOICE),
+    Builtin("play", "greedy", "greedy", "greedy_play", GREEDY_PLAY),
+    Builtin("play", "heuristic", "heuristic", "heuristic_play", HEURISTIC_PLAY, "P_"),
+)
+
+
+def find(kind: str, name: str) -> Builtin | None:
+    """The built-in called ``name`` at plug point ``kind``, or None.
+
+    >>> find("play", "greedy").function
+    'greedy_play'
+    >>> find("bid", "greedy") is None
+    True
+    """
+    return next((b for b in BUILTINS if b.kind == kind and b.name == name), None)
+
+
+def names(kind: str) -> tuple[str, ...]:
+    """The built-in names at one plug point, in the table's order.
+
+    >>> names("play")
+    ('random', 'greedy', 'heuristic')
+    """
+    return tuple(b.name for b in BUILTINS if b.kind == kind)

@@ -33,7 +33,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from cinch_sim.policies.loading import BUILTINS, KINDS, Policy, PolicyError, load_policy
+from cinch_sim.policies.loading import KINDS, Policy, PolicyError, load_policy
+from cinch_sim.policies.registry import find
 from cinch_sim.signatures import N_PARAMS
 
 
@@ -118,22 +119,14 @@ BUILTIN: dict[str, Strategy] = {
     "heuristic": Strategy("heuristic", description="the heuristic policies, score-aware bidding"),
 }
 
-# Slot-name prefixes of the built-in parameter vectors (module constants).
-_PREFIX = {
-    "heuristic_bid": "B_",
-    "heuristic_trump": "B_",
-    "heuristic_discard": "D_",
-    "heuristic_play": "P_",
-    "heuristic_traditional_bid": "B_",
-}
-
 
 def param_names(kind: str, spec: str) -> tuple[str, ...]:
     """Names of a policy's parameter slots (empty when it names none)."""
     spec = spec.strip()
-    if spec in BUILTINS.get(kind, {}):
-        mod_name, fn_name = BUILTINS[kind][spec]
-        module = importlib.import_module(f"cinch_sim.policies.{mod_name}")
+    builtin = find(kind, spec)
+    if builtin is not None:
+        fn_name, prefix = builtin.function, builtin.param_prefix
+        module = importlib.import_module(f"cinch_sim.policies.{builtin.module}")
     elif ":" in spec:
         where, fn_name = spec.rsplit(":", 1)
         try:
@@ -144,9 +137,8 @@ def param_names(kind: str, spec: str) -> tuple[str, ...]:
         return tuple(named) if named else ()
     else:
         return ()
-    prefix = _PREFIX.get(fn_name)
     n = len(getattr(module, "DEFAULT_PARAMS", {}).get(fn_name, ()))
-    if prefix is None or n == 0:
+    if not prefix or n == 0:
         return ()
     slots = {
         v: k[len(prefix) :].lower()

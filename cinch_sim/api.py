@@ -10,38 +10,39 @@ from typing import Any
 import pandas as pd
 
 from cinch_sim.analysis.analyse import Analysis, analyse  # noqa: F401 (re-exported: cinch_sim.api.analyse)
-from cinch_sim.analysis.tally import Tally
+from cinch_sim.analysis.counts import HandCounts
+from cinch_sim.analysis.tables import bid_summary, pedro_sides
 from cinch_sim.engine.run import PolicySpec, iter_chunks, prepare_run  # noqa: F401 (re-exported)
 from cinch_sim.rules import Rules, resolve_rules  # noqa: F401 (re-exported)
 
 
 @dataclass
 class Simulation:
-    """What a simulation run produced: the tally and every setting that made it."""
+    """What a simulation run produced: the counts and every setting that made it."""
 
     settings: dict[str, Any]
-    tally: Tally
+    counts: HandCounts
     seconds: float = 0.0
     interrupted: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def hands(self) -> int:
-        return self.tally.hands
+        return self.counts.hands
 
     def by_bid(self) -> pd.DataFrame:
-        return self.tally.by_bid()
+        return bid_summary(self.counts)
 
     def pedros(self) -> pd.DataFrame:
-        return self.tally.pedros()
+        return pedro_sides(self.counts)
 
     def to_dict(self) -> dict[str, Any]:
         d = dict(self.settings)
-        d["hands"] = self.tally.hands
+        d["hands"] = self.counts.hands
         d["hands_requested"] = self.settings["hands"]
         d["interrupted"] = self.interrupted
         d["seconds"] = round(self.seconds, 3)
-        d["thrown_in"] = self.tally.thrown_in
+        d["thrown_in"] = self.counts.thrown_in
         d["by_bid"] = self.by_bid().to_dict(orient="records")
         d["pedros"] = self.pedros().to_dict(orient="records")
         return d
@@ -70,16 +71,16 @@ def simulate(
     e.g. to stream records.
     """
     r, policies, settings = prepare_run(hands, seed, rules, dealer, bid, trump, discard, play)
-    tally = Tally(r.teams)
+    counts = HandCounts(r)
     start = time.perf_counter()
     interrupted = False
     try:
         for rows, tr in iter_chunks(
             r, policies, hands, seed, dealer, chunk, threads, trace=trace, progress=progress
         ):
-            tally.add(rows)
+            counts.add(rows)
             if on_chunk is not None:
                 on_chunk(rows, tr)
     except KeyboardInterrupt:
         interrupted = True
-    return Simulation(settings, tally, time.perf_counter() - start, interrupted)
+    return Simulation(settings, counts, time.perf_counter() - start, interrupted)

@@ -24,6 +24,7 @@ from cinch_sim import layout as L
 PEDRO_LABELS = ("none", "right", "left", "both")
 HOLDERS = ("maker", "partner", "defender", "none")  # who held a Pedro after the draw
 FATES = ("saved", "lost", "out_of_play")  # captured by the holder's side, the other, neither
+SIDES = ("bidding_side", "defenders", "not_in_play")  # who captured a Pedro
 HONOUR_LETTERS = "TJQKA"  # bit 0 .. bit 4 of H_MAKER_HIGH9
 
 #: Features the tables can be sliced by (``--by``), with what each means.
@@ -132,6 +133,8 @@ class HandCounts:
         self.points_hist = np.zeros((self.n_bids, 2, self.total_points + 1), np.int64)
         # pedro fate: pedro x holder role x fate x trick (last: not in play)
         self.pedro = np.zeros((len(self.pedros), 4, 3, self.hand_size + 1), np.int64)
+        # pedro x who took it: the maker's side, another side, not in play
+        self.pedro_side = np.zeros((len(self.pedros), len(SIDES)), np.int64)
 
     @property
     def played(self) -> int:
@@ -175,6 +178,10 @@ class HandCounts:
             self.pedro[i] += np.bincount(k, minlength=self.pedro[i].size).reshape(
                 self.pedro.shape[1:]
             )
+            team = p[:, L.H_SLOT_TEAM + slot]
+            self.pedro_side[i, 0] += int(np.sum(team == v["mteam"]))
+            self.pedro_side[i, 1] += int(np.sum((team >= 0) & (team != v["mteam"])))
+            self.pedro_side[i, 2] += int(np.sum(team < 0))
 
     def merge(self, other: HandCounts) -> None:
         """Add another aggregator's counts (same rules), e.g. from a parallel run."""
@@ -189,6 +196,7 @@ class HandCounts:
             self.sums[k] += other.sums[k]
         self.points_hist += other.points_hist
         self.pedro += other.pedro
+        self.pedro_side += other.pedro_side
 
     def cells(self, by: Sequence[str] = ()) -> Any:
         """The non-empty cells of the joint key, with the named features, as a DataFrame.

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from cinch_sim.analysis.counts import FATES, HOLDERS, HandCounts, check_features
+from cinch_sim.analysis.counts import FATES, HOLDERS, SIDES, HandCounts, check_features
 from cinch_sim.analysis.intervals import mean_interval, wilson
 
 BID_FEATURES = ("bid", "trumps", "pedros", "seat")
@@ -51,6 +51,38 @@ def make_rate(counts: HandCounts, by: Sequence[str] | str = ("bid",), min_hands:
     out["score_change_hi"] = sc_hi
     out["low_n"] = n < min_hands
     return out
+
+
+def bid_summary(counts: HandCounts) -> pd.DataFrame:
+    """Per bid level: hands, made, make rate (95% Wilson interval), the bidding side's
+    mean points and mean score change (95% interval): ``cinch-sim simulate``'s table."""
+    t = make_rate(counts, "bid")
+    return t[
+        ["bid", "hands", "made", "make_rate", "make_rate_lo", "make_rate_hi", "mean_points"]
+        + ["mean_score_change", "score_change_lo", "score_change_hi"]
+    ]
+
+
+def pedro_sides(counts: HandCounts) -> pd.DataFrame:
+    """For each Pedro: how often the bidding side, the defenders or nobody took it."""
+    rows = []
+    for i, (name, _) in enumerate(counts.pedros):
+        n = int(counts.pedro_side[i].sum())
+        for j, side in enumerate(SIDES):
+            k = int(counts.pedro_side[i, j])
+            lo, hi = wilson(k, n)
+            rows.append(
+                {
+                    "pedro": name,
+                    "fate": side,
+                    "hands": n,
+                    "count": k,
+                    "rate": k / n if n else float("nan"),
+                    "rate_lo": float(lo),
+                    "rate_hi": float(hi),
+                }
+            )
+    return pd.DataFrame(rows)
 
 
 def score_by_bid(counts: HandCounts, min_hands: int = 30) -> pd.DataFrame:

@@ -91,7 +91,7 @@ def simulate(
         rel = ", ".join(f"{s}={seat_name(s, dealer)}" for s in range(rules.players))
         click.echo(
             f"{sim.hands:,} hands, seed {seed}, dealer seat {dealer} ({rel}); "
-            f"{sim.tally.thrown_in:,} thrown in; {sim.seconds:.2f} s"
+            f"{sim.counts.thrown_in:,} thrown in; {sim.seconds:.2f} s"
         )
         click.echo("\nBid success (95% Wilson interval)")
         click.echo(_format_by_bid(by_bid))

@@ -135,6 +135,10 @@ class Rules:
             raise RulesError("min_score_loss must be null (off) or a positive number")
         if self.left_bower_points < 0:
             raise RulesError("left_bower_points must not be negative")
+        if self.left_bower_points != 5 and self.left_rank != "J":
+            raise RulesError(
+                "left_bower_points has no meaning without bowers (the left card is not a jack)"
+            )
         order = self.trump_order
         expected = set(RANKS) | ({"L"} if self.left_rank else set())
         if sorted(order) != sorted(expected):
@@ -154,8 +158,20 @@ class Rules:
             self.high_points
             + self.low_points
             + sum(p for _, _, p in self.point_cards)
-            + (self.left_points if self.left_rank else 0)
+            + self.left_card_points
         )
+
+    @property
+    def left_card_points(self) -> int:
+        """What the left card scores: ``left_bower_points`` when it is a bower (a jack),
+        else ``left_points``; 0 when the game has no left card.
+
+        >>> Rules().left_card_points
+        5
+        """
+        if not self.left_rank:
+            return 0
+        return self.left_bower_points if self.left_rank == "J" else self.left_points
 
     @property
     def teams(self) -> int:
@@ -276,7 +292,7 @@ class Rules:
             a[L.R_RANK_POINTS + 2 * i] = RANKS.index(rank)
             a[L.R_RANK_POINTS + 2 * i + 1] = pts
         a[L.R_LEFT_RANK] = RANKS.index(self.left_rank) if self.left_rank else -1
-        a[L.R_LEFT_POINTS] = self.left_points if self.left_rank else 0
+        a[L.R_LEFT_POINTS] = self.left_card_points
         # Trump strength: 1 (lowest) .. 14 (highest); slot 13 is the left card.
         order = self.trump_order[::-1]
         for i, r in enumerate(order):

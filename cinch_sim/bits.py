@@ -96,9 +96,25 @@ _pdep = _bmi2_intrinsic("llvm.x86.bmi.pdep.64")
 _pext = _bmi2_intrinsic("llvm.x86.bmi.pext.64")
 
 
+SUIT13 = np.uint64((1 << 13) - 1)  # one suit's 13 cards at the low end of a mask
+
+
 @njit(inline="always")
 def bit(c):
+    """The mask of card c."""
     return np.uint64(1) << np.uint64(c)
+
+
+@njit(inline="always")
+def has(mask, c):
+    """Whether card c is in mask."""
+    return ((mask >> np.uint64(c)) & np.uint64(1)) != np.uint64(0)
+
+
+@njit(inline="always")
+def suit_mask(s):
+    """The mask of suit s's 13 cards (cards.suit_mask is its plain-Python twin)."""
+    return SUIT13 << np.uint64(13 * s)
 
 
 @njit(inline="always")

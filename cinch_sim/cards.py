@@ -21,9 +21,6 @@ TIE_ORDER = (0, 3, 1, 2)  # indexed by our suit number
 
 N_CARDS = 52
 RANK_FIVE = RANKS.index("5")
-RANK_TEN = RANKS.index("T")
-RANK_JACK = RANKS.index("J")
-RANK_ACE = RANKS.index("A")
 
 
 class CardError(ValueError):

@@ -8,7 +8,18 @@ import numpy as np
 from numba import njit
 
 from cinch_sim import layout as L
-from cinch_sim.bits import deposit, extract, highbit_index, lowbit_index, nth_set_bit, popcount
+from cinch_sim.bits import (
+    SUIT13,
+    bit,
+    deposit,
+    extract,
+    has,
+    highbit_index,
+    lowbit_index,
+    nth_set_bit,
+    popcount,
+)
+from cinch_sim.cards import TIE_ORDER  # clubs < diamonds < hearts < spades
 from cinch_sim.jit.cache import refresh
 from cinch_sim.jit.memory import NO_REFCOUNT
 from cinch_sim.rng import below
@@ -24,8 +35,6 @@ refresh(_here)
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
-SUIT13 = np.uint64((1 << 13) - 1)
-TIE_ORDER = (0, 3, 1, 2)  # BENCHMARK.md: clubs < diamonds < hearts < spades
 SUITS_BY_TIE = (0, 2, 3, 1)  # our suit numbers in that order
 # BENCHMARK.md keep order for trumps by rank; -1 is the left card
 KEEP_RANKS = (3, -1, 12, 9, 8, 11, 10, 7, 6, 5, 4, 2, 1, 0)
@@ -40,28 +49,8 @@ TIE_SUIT_NIBBLES = 0x1320  # tie position -> our suit number, four bits each
 
 
 @njit(inline="always")
-def bit(c):
-    return U1 << np.uint64(c)
-
-
-@njit(inline="always")
-def has(mask, c):
-    return ((mask >> np.uint64(c)) & U1) != U0
-
-
-@njit(inline="always")
-def suit_mask(s):
-    return SUIT13 << np.uint64(13 * s)
-
-
-@njit(inline="always")
 def trump_mask(obs):
     return np.uint64(obs[L.O_TRUMP_MASK])
-
-
-@njit(inline="always")
-def is_pedro(c, trump, left):
-    return c == trump * 13 + 3 or c == left
 
 
 @njit(inline="always")

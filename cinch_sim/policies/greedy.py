@@ -9,14 +9,12 @@ import numpy as np
 from numba import njit
 
 from cinch_sim import layout as L
+from cinch_sim.bits import bit, has, suit_mask
 from cinch_sim.jit.memory import NO_REFCOUNT
 from cinch_sim.policies.common import (
     U0,
     U1,
-    bit,
-    has,
     strongest,
-    suit_mask,
     trump_cards,
     trump_key,
     trump_mask,

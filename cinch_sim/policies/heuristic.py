@@ -25,16 +25,13 @@ import numpy as np
 from numba import njit
 
 from cinch_sim import layout as L
-from cinch_sim.bits import lowbit_index, popcount
+from cinch_sim.bits import bit, has, lowbit_index, popcount, suit_mask
 from cinch_sim.jit.memory import NO_REFCOUNT
 from cinch_sim.policies.common import (
     U0,
     U1,
-    bit,
-    has,
     strength,
     strongest,
-    suit_mask,
     top_by_strength,
     top_trumps_by_keep_order,
     trump_mask,

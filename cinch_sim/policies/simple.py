@@ -8,15 +8,13 @@ import numpy as np
 from numba import njit
 
 from cinch_sim import layout as L
-from cinch_sim.bits import lowbit_index, popcount
+from cinch_sim.bits import has, lowbit_index, popcount, suit_mask
 from cinch_sim.jit.memory import NO_REFCOUNT
 from cinch_sim.policies.common import (
     SUITS_BY_TIE,
     U1,
     first_in_keep_order,
-    has,
     strongest_k,
-    suit_mask,
     trump_mask,
 )
 from cinch_sim.signatures import POLICY_SIG

@@ -28,32 +28,63 @@ class CardError(ValueError):
 
 
 def card(suit: int, rank: int) -> int:
+    """The card number of a suit and a rank.
+
+    >>> card(SUITS.index("S"), RANKS.index("A"))  # the ace of spades
+    25
+    """
     return suit * 13 + rank
 
 
 def suit_of(c: int) -> int:
+    """The suit number of a card.
+
+    >>> SUITS[suit_of(parse_card("TS"))]
+    'S'
+    """
     return c // 13
 
 
 def rank_of(c: int) -> int:
+    """The rank number of a card (0 is the 2, 12 the ace).
+
+    >>> RANKS[rank_of(parse_card("TS"))]
+    'T'
+    """
     return c % 13
 
 
 def format_card(c: int) -> str:
-    """The writer's form: rank letter then suit letter (``"TS"``)."""
+    """The writer's form: rank letter then suit letter.
+
+    >>> format_card(parse_card("10♠"))
+    'TS'
+    """
     if not 0 <= c < N_CARDS:
         raise CardError(f"card number {c} is out of range 0..51")
     return RANKS[c % 13] + SUITS[c // 13]
 
 
 def pretty_card(c: int) -> str:
-    """For people: ``10♠`` rather than ``TS``."""
+    """For people: ``10♠`` rather than ``TS``.
+
+    >>> pretty_card(parse_card("TS"))
+    '10♠'
+    """
     r = RANKS[c % 13]
     return ("10" if r == "T" else r) + SUIT_SYMBOLS[SUITS[c // 13]]
 
 
 def parse_card(token: str) -> int:
-    """Read one card in any notation RECORD_FORMAT.md accepts."""
+    """Read one card in any notation a record may use: ``TS``, ``10s``, ``10♠``.
+
+    >>> parse_card("10s") == parse_card("TS") == parse_card("10♠")
+    True
+    >>> parse_card("1S")
+    Traceback (most recent call last):
+    ...
+    cinch_sim.cards.CardError: unknown card '1S'
+    """
     if not isinstance(token, str):
         raise CardError(f"card {token!r} is not a string")
     t = token.strip().replace("\ufe0f", "")
@@ -75,7 +106,13 @@ def parse_cards(text: str | Iterable[str]) -> list[int]:
 
 
 def parse_hand(text: str | Iterable[str], size: int | None = 9) -> list[int]:
-    """Read a hand and check its size and that no card repeats."""
+    """Read a hand and check its size and that no card repeats.
+
+    >>> parse_hand("AS KS", size=3)
+    Traceback (most recent call last):
+    ...
+    cinch_sim.cards.CardError: a hand needs 3 cards, got 2
+    """
     cards = parse_cards(text)
     seen: set[int] = set()
     for c in cards:
@@ -88,6 +125,11 @@ def parse_hand(text: str | Iterable[str], size: int | None = 9) -> list[int]:
 
 
 def parse_suit(text: str) -> int:
+    """A suit from its letter, symbol or name.
+
+    >>> parse_suit("h") == parse_suit("♥") == parse_suit("hearts") == SUITS.index("H")
+    True
+    """
     t = text.strip().replace("\ufe0f", "")
     letter = _SYMBOL_TO_LETTER.get(t, t.upper()[:1])
     if t.lower() in {"clubs", "spades", "diamonds", "hearts"}:
@@ -100,6 +142,11 @@ def parse_suit(text: str) -> int:
 
 
 def to_mask(cards: Iterable[int]) -> int:
+    """Cards as a 52-bit mask (bit c set for card c), the kernel's form of a hand.
+
+    >>> from_mask(to_mask(parse_cards("2C AH"))) == sorted(parse_cards("2C AH"))
+    True
+    """
     m = 0
     for c in cards:
         m |= 1 << int(c)
@@ -112,13 +159,27 @@ def from_mask(mask: int) -> list[int]:
 
 
 def suit_mask(suit: int) -> int:
+    """The mask of one suit's 13 cards (bits.suit_mask is its jitted twin).
+
+    >>> bin(suit_mask(0)).count("1")
+    13
+    """
     return ((1 << 13) - 1) << (13 * suit)
 
 
 def left_card(trump: int, left_rank: int = RANK_FIVE) -> int:
-    """The same-colour card that joins trump (the Left Pedro by default)."""
+    """The same-colour card that joins trump (the Left Pedro by default).
+
+    >>> format_card(left_card(SUITS.index("H")))  # hearts trump: the 5 of diamonds
+    '5D'
+    """
     return card(trump ^ 1, left_rank)
 
 
 def trump_mask(trump: int, left_rank: int = RANK_FIVE) -> int:
+    """The trump suit's cards: its 13 and the left card, 14 in all.
+
+    >>> bin(trump_mask(SUITS.index("S"))).count("1")
+    14
+    """
     return suit_mask(trump) | (1 << left_card(trump, left_rank))

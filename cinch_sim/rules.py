@@ -65,41 +65,114 @@ class RulesError(ValueError):
 
 @dataclass(frozen=True)
 class Rules:
-    """One game's rules. Build variants with ``dataclasses.replace`` or ``with_options``."""
+    """One game's rules: every option and every structural fact the kernel reads.
 
-    # --- RULES.md §2 options (defaults reproduce §1) ---
+    Frozen, so one object can be shared by threads, records and reports. Build a
+    variant with ``with_options`` (checked CLI-style values) or
+    ``dataclasses.replace``; ``__post_init__`` refuses impossible combinations.
+    Section numbers (§) follow the rules specification the project is built to
+    (§1 the canonical game, §2 the table of options, §3 the variants). Each
+    option's default is the canonical game's; where the original text is silent
+    or contradicts itself, the §2 table names the default and its source.
+
+    >>> r = Rules().with_options({"robber": "dealer", "target": "42"})
+    >>> (r.robber, r.target, r.total_points)
+    ('dealer', 42, 14)
+    >>> Rules(robber="thief")
+    Traceback (most recent call last):
+    ...
+    cinch_sim.rules.RulesError: robber='thief' is not one of maker, dealer, none
+    """
+
+    # --- §2 options: what a table agrees on before play (defaults reproduce §1) ---
     bid_min: int = 1
+    """Lowest bid (§2 row 1; §1.4: 1). Pedro tables use 6 or 7."""
     bid_max: int = 14
+    """Highest bid (§2 row 1; §1.4: 14, every point of the deal). At most total_points."""
     all_pass: str = "dealer_no_contract"
+    """When everyone passes (§2 row 2): ``dealer_no_contract`` the dealer names trumps
+    with contract 0 and cannot be set (the default, a choice of this project);
+    ``dealer_forced_min`` the dealer must bid exactly ``bid_min``; ``redeal_next``
+    the hand is thrown in and the next dealer deals; ``redeal_same`` the same dealer
+    deals again."""
     must_discard_nontrumps: bool = False
+    """Whether a drawer must discard every non-trump (§2 row 4; the original: may keep
+    them). Binds the drawers, not the robber."""
     discards_face_up: bool = False
+    """Whether discards are shown (§2 row 5; the original: face down, excess trumps up).
+    Changes only what the policies see."""
     excess_trump_discard: str = "any"
+    """Which trumps a player with more than ``hand_size`` may set aside (§2 row 6):
+    ``any`` (the default), or ``non_point_only`` (A, J, 10, both Pedros and the 2 stay)."""
     robber: str = "maker"
+    """Who takes the rest of the stock after the others drew and keeps the best
+    ``hand_size`` (§1.8, §2 row 7): ``maker`` (the original), ``dealer`` (the classic
+    "robbing the pack"), or ``none``."""
     shortage: str = "round_robin"
+    """When the drawers ask for more than the stock holds (§1.9, §2 row 8):
+    ``round_robin`` one card at a time clockwise from eldest; ``in_order`` each drawer
+    served in turn; ``limit_discards`` a player discards only what can be replaced."""
     follow_rule: str = "may_trump"
+    """When a plain suit is led (§1.11, §2 row 9): ``may_trump`` follow suit or play
+    any trump (the All Fours rule, the default where the original contradicts
+    itself); ``strict`` follow suit when able, trump only when void."""
     low_rule: str = "lowest_in_play"
+    """Which card scores Low (§1.13, §2 row 10): ``lowest_in_play`` the lowest trump
+    held after the draw (the original); ``deuce_only`` only the 2 of trumps."""
     low_to: str = "capturer"
+    """Who scores Low (§2 row 10): ``capturer`` the side taking it (the original), or
+    ``player`` the side of whoever played it."""
     scoring: str = "setback"
+    """How a set bid scores (§1.14, §2 row 11): ``setback`` the bidding side loses its
+    bid and the others score what they took (the original); ``difference`` the
+    bidding side scores 0 and the others what they took plus the bid."""
     target: int = 51
+    """Points that win the game (§1.15, §2 row 12: 51, or 42 at some tables)."""
     min_score_loss: int | None = None
+    """The negative limit (§1.15, §2 row 15): None (off, the default) or N > 0, so a
+    side at or below -N after a hand loses unless someone reached the target."""
     high_rule: str = "ace_only"
+    """Which card scores High (§1.13, §2 row 16): ``ace_only`` the A of trumps (the
+    original); ``highest_in_play`` the highest trump held after the draw (Pitch)."""
     left_bower_points: int = 5
-    # --- structure (set by presets, §3) ---
+    """What the Left Bower scores in a game with bowers (§3.3; the left card is a
+    jack); refused elsewhere."""
+
+    # --- structure: what a variant (a §3 preset) fixes ---
     preset: str = "standard"
+    """The preset's name, as records and ``run.json`` store it (§3.1)."""
     players: int = 4
+    """Seats at the table, 2..6 (§1.1: 4)."""
     partnerships: bool = True
+    """True: two sides of alternate seats (0+2 against 1+3, §1.1); False: each player
+    is a side of his own (cut-throat, §3.5). ``seat_teams`` is the table it gives."""
     decks: int = 1
+    """Copies of the 52-card deck (§3.4: two; only one is supported yet)."""
     cards_dealt: int = 9
+    """Cards each player is dealt, in threes (§1.3: 9)."""
     hand_size: int = 6
+    """Cards each keeps after the discard and draw, and so the tricks played (§1.6: 6)."""
     draw: bool = True
-    bid_rounds: int = 1  # 0: auction, rounds until all others pass
+    """Whether players discard and draw at all (§1.6-1.7; §3.1 ``no_draw``: no)."""
+    bid_rounds: int = 1
+    """Bidding rounds (§1.4: 1); 0 is an auction, rounds until all others pass (§3.2)."""
     high_points: int = 1
+    """What High scores (§1.13: 1)."""
     low_points: int = 1
+    """What Low scores (§1.13: 1)."""
     point_cards: tuple[tuple[str, str, int], ...] = field(default=DEFAULT_POINT_CARDS)
-    left_rank: str = "5"  # the same-colour card that joins trump ("" for none)
+    """The trump suit's point cards besides High, Low and the left card: (name, rank,
+    points), e.g. ("jack", "J", 1), ("game", "T", 1), ("right_pedro", "5", 5) (§1.13)."""
+    left_rank: str = "5"
+    """Rank of the same-colour card that joins trump: "5" (the Left Pedro, §1.2), "J"
+    (the Left Bower, §3.3), or "" for none."""
     left_name: str = "left_pedro"
+    """The left card's name in records and tables."""
     left_points: int = 5
-    trump_order: str = CINCH_TRUMP_ORDER  # highest first; "L" is the left card
+    """What the left card scores when it is not a bower (§1.13: the Left Pedro, 5)."""
+    trump_order: str = CINCH_TRUMP_ORDER
+    """The trumps from highest to lowest, one letter a rank and "L" for the left card
+    (§1.2: A K Q J 10 9 8 7 6, Right Pedro, Left Pedro, 4 3 2)."""
 
     def __post_init__(self) -> None:
         for name, values in CHOICES.items():

@@ -1,0 +1,85 @@
+"""The package's layers, bottom to top: a module imports only from the layers below it
+(or from its own subpackage), so the house has no circle and nothing reaches upward.
+
+Lazy imports inside functions count: a circle hidden behind them is still a circle.
+"""
+
+import ast
+from pathlib import Path
+
+import cinch_sim
+
+ROOT = Path(cinch_sim.__file__).parent
+
+# Bottom first. Each entry is a top-level module or a subpackage of cinch_sim.
+LAYERS = (
+    ("__init__", "cards", "bits", "rng", "layout", "signatures", "outputs"),  # vocabulary
+    ("rules",),  # the rules object every layer above reads
+    ("jit",),  # numba plumbing
+    ("policies",),  # the jitted players, their registry and loader
+    ("engine",),  # the kernel and its runner
+    ("records", "analysis"),  # hand records and the referee; statistics over hands
+    ("advisor", "matches"),  # one hand's advice; games between strategies
+    ("report",),  # the strategy report
+    ("api",),  # the Python facade
+    ("cli",),  # the command line
+    ("__main__",),  # python -m cinch_sim
+)
+LAYER_OF = {name: i for i, names in enumerate(LAYERS) for name in names}
+
+
+def unit_of(module: str) -> str:
+    """The layer unit of a dotted module name: its first part below cinch_sim."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def _is_module(name: str) -> bool:
+    return (ROOT / f"{name}.py").exists() or (ROOT / name).is_dir()
+
+
+def imports_of(path: Path, module: str) -> set[str]:
+    tree = ast.parse(path.read_text())
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.startswith("cinch_sim")}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                name = ".".join(base + ([node.module] if node.module else []))
+            else:
+                name = node.module or ""
+            if name.startswith("cinch_sim"):
+                found.add(name)
+                if name == "cinch_sim":  # from cinch_sim import layout: the module layout
+                    found |= {f"{name}.{a.name}" for a in node.names if _is_module(a.name)}
+    return found
+
+
+def modules():
+    for path in sorted(ROOT.rglob("*.py")):
+        rel = path.relative_to(ROOT.parent).with_suffix("")
+        parts = list(rel.parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        yield path, ".".join(parts)
+
+
+def test_every_unit_has_a_layer():
+    units = {unit_of(m) for _, m in modules()}
+    assert units - set(LAYER_OF) == set()
+
+
+def test_no_import_reaches_up_or_sideways():
+    wrong = []
+    for path, module in modules():
+        mine = unit_of(module)
+        for target in imports_of(path, module):
+            theirs = unit_of(target)
+            if theirs == mine or target == "cinch_sim":
+                continue
+            if LAYER_OF[theirs] >= LAYER_OF[mine]:
+                wrong.append(f"{module} -> {target}")
+    assert wrong == []

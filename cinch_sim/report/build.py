@@ -377,7 +377,8 @@ def build_report(
     raw["ladder"] = ratings
 
     # ---- advice for example hands
-    from cinch_sim.advisor.query import advise
+    from cinch_sim.advisor.estimate import advise
+    from cinch_sim.advisor.present import advice_reason
     from cinch_sim.cards import SUITS
 
     sec = report.section("Advice for a few hands")
@@ -405,7 +406,7 @@ def build_report(
         row[f"interval ({SUITS[best]})"] = [
             _interval(a, b) for a, b in zip(lo[best], hi[best], strict=True)
         ]
-        sec.text(f"{label}: {text}. {adv.reason()}")
+        sec.text(f"{label}: {text}. {advice_reason(adv)}")
         sec.table(
             f"advice_{len(sec.blocks)}",
             format_frame(pd.DataFrame(row)),

@@ -83,12 +83,10 @@ class Report:
         return [b for s in self.sections for b in s.blocks if isinstance(b, Chart)]
 
 
-def format_frame(df: pd.DataFrame, digits: dict[str, int] | None = None) -> pd.DataFrame:
-    """Every cell as text: floats to a few digits, NaN as a dash, integers with commas."""
-    digits = digits or {}
+def format_frame(df: pd.DataFrame) -> pd.DataFrame:
+    """Every cell as text: floats to 3 decimals, NaN as a dash, integers with commas."""
     out = pd.DataFrame(index=df.index)
     for col in df.columns:
-        d = digits.get(col, 3)
         vals = []
         for v in df[col]:
             if isinstance(v, bool):
@@ -96,7 +94,7 @@ def format_frame(df: pd.DataFrame, digits: dict[str, int] | None = None) -> pd.D
             elif isinstance(v, int) or (hasattr(v, "dtype") and v.dtype.kind in "iu"):
                 vals.append(f"{int(v):,}")
             elif isinstance(v, float):
-                vals.append("–" if v != v else f"{v:.{d}f}")
+                vals.append("–" if v != v else f"{v:.3f}")
             else:
                 vals.append(str(v))
         out[str(col)] = vals
@@ -188,22 +186,15 @@ def to_html(report: Report) -> str:
     return "\n".join(parts) + "\n"
 
 
-def write_report(report: Report, out: Path, stem: str = "report") -> list[Path]:
-    """Write stem.html (self-contained), stem.md with figures/*.png, and tables/*.csv."""
-    written = []
+def write_report(report: Report, out: Path) -> None:
+    """Write report.html (self-contained), report.md with figures/*.png, and tables/*.csv."""
     fig_dir = out / "figures"
     tab_dir = out / "tables"
     fig_dir.mkdir(parents=True, exist_ok=True)
     tab_dir.mkdir(parents=True, exist_ok=True)
     for chart in report.charts():
-        p = fig_dir / f"{chart.name}.png"
-        atomic_write_bytes(p, chart.render_png())
-        written.append(p)
+        atomic_write_bytes(fig_dir / f"{chart.name}.png", chart.render_png())
     for table in report.tables():
-        p = tab_dir / f"{table.name}.csv"
-        atomic_write_text(p, table.frame.to_csv(index=False))
-        written.append(p)
-    for name, text in ((f"{stem}.md", to_markdown(report)), (f"{stem}.html", to_html(report))):
-        atomic_write_text(out / name, text)
-        written.append(out / name)
-    return written
+        atomic_write_text(tab_dir / f"{table.name}.csv", table.frame.to_csv(index=False))
+    atomic_write_text(out / "report.md", to_markdown(report))
+    atomic_write_text(out / "report.html", to_html(report))

@@ -55,7 +55,8 @@ REJECT_CHUNK = 131_072  # rejected hands cost little: bigger kernel calls
 
 @dataclass
 class Advice:
-    """Counts from the simulated deals and everything derived from them (plain data)."""
+    """Counts from the simulated deals and the numbers derived from them (``present``
+    shows them as text, JSON, a DataFrame or a chart)."""
 
     query: Query
     risk: float
@@ -66,7 +67,7 @@ class Advice:
     contract_aware: bool
     contracts: list[int]  # the contract each playout group was played at
     joint: np.ndarray  # [suit, group, own points, opponents' points] deal counts
-    pedro: np.ndarray  # [suit, group, pedro] deals where the side captured it
+    pedro: np.ndarray  # [suit, group, pedro] deals the side saved it (Rules.pedros order)
     hands: int = 0  # accepted deals (each played once per suit and group)
     tried: int = 0  # deals dealt, rejected ones included
     played: int = 0  # kernel hands run in all
@@ -158,7 +159,7 @@ class Advice:
 
     def per_suit(self) -> list[dict[str, Any]]:
         """Per suit: the bids at ``risk`` and ``safe_risk`` and the best-EV legal bid."""
-        p, lo, hi = self.p_make()
+        p, _, _ = self.p_make()
         sc = self.score_change()
         legal = set(self.query.legal_bids)
         out = []

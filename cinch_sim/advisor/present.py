@@ -1,13 +1,15 @@
 """An ``Advice`` for people and programs: the one-line reason, the text table the
 command line prints, the JSON dict, a pandas DataFrame and the P(make) chart.
 
-Only numbers computed by ``Advice`` are shown here; nothing is estimated.
-pandas (``advice_frame``, ``evaluate_hand``) and matplotlib (``plot_advice``)
-are imported when asked for, so the command line stays quick.
+Only numbers an ``Advice`` computed are shown here (``evaluate_hand`` is
+``advise`` followed by ``advice_frame``). pandas (``advice_frame``) and
+matplotlib (``plot_advice``) are imported when asked for, so the command line
+stays quick.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from cinch_sim import layout as L
@@ -198,7 +200,7 @@ def advice_frame(adv: Advice):
     return df
 
 
-def evaluate_hand(hand, seat: int, dealer: int = 3, **kwargs: Any):
+def evaluate_hand(hand: str | Sequence, seat: int, dealer: int = 3, **kwargs: Any):
     """Like ``advise`` (same arguments) but returns ``advice_frame``'s DataFrame, one row
     per trump and bid: P(make) with its 95% interval, expected score change and its
     interval, with the advice in ``df.attrs``."""

@@ -17,6 +17,9 @@ import pandas as pd
 
 from cinch_sim.outputs import atomic_write_bytes, atomic_write_text
 
+FIGURES = "figures"  # the PNG charts' folder, beside report.md
+TABLES = "tables"  # the CSV tables' folder
+
 
 @dataclass
 class Table:
@@ -50,6 +53,8 @@ class Chart:
 
 @dataclass
 class Section:
+    """One titled part of the page: paragraphs, tables and charts in order."""
+
     title: str
     blocks: list = field(default_factory=list)  # str paragraphs, Table, Chart
 
@@ -68,6 +73,8 @@ class Section:
 
 @dataclass
 class Report:
+    """The whole page: a title and its sections."""
+
     title: str
     sections: list[Section] = field(default_factory=list)
 
@@ -110,7 +117,8 @@ def _md_text(s: str) -> str:
     return html.escape(s, quote=False)
 
 
-def to_markdown(report: Report, figure_dir: str = "figures") -> str:
+def to_markdown(report: Report) -> str:
+    """The report as Markdown; charts are linked from the figures folder."""
     lines = [f"# {_md_text(report.title)}", ""]
     for sec in report.sections:
         lines += [f"## {_md_text(sec.title)}", ""]
@@ -127,7 +135,7 @@ def to_markdown(report: Report, figure_dir: str = "figures") -> str:
                     lines += ["", f"*{_md_text(b.caption)}*"]
                 lines.append("")
             elif isinstance(b, Chart):
-                lines.append(f"![{_md_cell(b.alt)}]({figure_dir}/{b.name}.png)")
+                lines.append(f"![{_md_cell(b.alt)}]({FIGURES}/{b.name}.png)")
                 if b.caption:
                     lines += ["", f"*{_md_text(b.caption)}*"]
                 lines.append("")
@@ -150,6 +158,7 @@ figcaption,.caption{font-size:.85rem;color:#555;font-style:italic}
 
 
 def to_html(report: Report) -> str:
+    """The report as one self-contained HTML page (charts embedded as data URIs)."""
     e = html.escape
     parts = [
         "<!DOCTYPE html>",
@@ -188,8 +197,8 @@ def to_html(report: Report) -> str:
 
 def write_report(report: Report, out: Path) -> None:
     """Write report.html (self-contained), report.md with figures/*.png, and tables/*.csv."""
-    fig_dir = out / "figures"
-    tab_dir = out / "tables"
+    fig_dir = out / FIGURES
+    tab_dir = out / TABLES
     fig_dir.mkdir(parents=True, exist_ok=True)
     tab_dir.mkdir(parents=True, exist_ok=True)
     for chart in report.charts():

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from cinch_sim import layout as L
-from cinch_sim.advisor.query import AdvisorError, advise, evaluate_hand, make_query
+from cinch_sim.advisor import AdvisorError, advice_dict, advise, evaluate_hand
+from cinch_sim.advisor.query import make_query
 from cinch_sim.cards import SUITS, CardError, parse_hand
 from cinch_sim.engine.run import Conditions, PolicySet
 from cinch_sim.rules import make_rules
@@ -47,7 +48,7 @@ def test_precision_stopping_stops():
     b = advise(ISSUE_HAND, seat=2, dealer=3, precision=0.001, max_hands=700, seed=3)
     assert b.hands == 700
     assert b.precision_reached() > 0.001
-    d = b.to_dict()
+    d = advice_dict(b)
     assert d["hands"] == 700 and d["precision"] == pytest.approx(b.precision_reached())
 
 
@@ -70,7 +71,7 @@ def test_bids_before_change_the_answer_in_the_expected_direction():
     opp = advise(ISSUE_HAND, seat=2, dealer=3, bids="0:pass,1:12", precision=0.03)
     partner = advise(ISSUE_HAND, seat=2, dealer=3, bids="0:12", precision=0.03)
     assert 0 < opp.hands < opp.tried
-    assert opp.to_dict()["acceptance_rate"] == pytest.approx(opp.hands / opp.tried)
+    assert advice_dict(opp)["acceptance_rate"] == pytest.approx(opp.hands / opp.tried)
     pf, _, _ = free.p_make()
     po, _, _ = opp.p_make()
     pp, _, _ = partner.p_make()

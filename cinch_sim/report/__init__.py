@@ -1,1 +1,2 @@
-"""The strategy report: the analyses run, laid out as HTML and Markdown."""
+"""The strategy report: ``build`` runs the studies, ``sections`` lays out each
+one for players, ``render`` writes the page as HTML and Markdown."""

@@ -17,6 +17,9 @@ import pandas as pd
 
 from cinch_sim.outputs import atomic_write_bytes, atomic_write_text
 
+FIGURES = "figures"  # the PNG charts' folder, beside report.md
+TABLES = "tables"  # the CSV tables' folder
+
 
 @dataclass
 class Table:
@@ -50,6 +53,8 @@ class Chart:
 
 @dataclass
 class Section:
+    """One titled part of the page: paragraphs, tables and charts in order."""
+
     title: str
     blocks: list = field(default_factory=list)  # str paragraphs, Table, Chart
 
@@ -68,6 +73,8 @@ class Section:
 
 @dataclass
 class Report:
+    """The whole page: a title and its sections."""
+
     title: str
     sections: list[Section] = field(default_factory=list)
 
@@ -83,12 +90,10 @@ class Report:
         return [b for s in self.sections for b in s.blocks if isinstance(b, Chart)]
 
 
-def format_frame(df: pd.DataFrame, digits: dict[str, int] | None = None) -> pd.DataFrame:
-    """Every cell as text: floats to a few digits, NaN as a dash, integers with commas."""
-    digits = digits or {}
+def format_frame(df: pd.DataFrame) -> pd.DataFrame:
+    """Every cell as text: floats to 3 decimals, NaN as a dash, integers with commas."""
     out = pd.DataFrame(index=df.index)
     for col in df.columns:
-        d = digits.get(col, 3)
         vals = []
         for v in df[col]:
             if isinstance(v, bool):
@@ -96,7 +101,7 @@ def format_frame(df: pd.DataFrame, digits: dict[str, int] | None = None) -> pd.D
             elif isinstance(v, int) or (hasattr(v, "dtype") and v.dtype.kind in "iu"):
                 vals.append(f"{int(v):,}")
             elif isinstance(v, float):
-                vals.append("–" if v != v else f"{v:.{d}f}")
+                vals.append("–" if v != v else f"{v:.3f}")
             else:
                 vals.append(str(v))
         out[str(col)] = vals
@@ -112,7 +117,8 @@ def _md_text(s: str) -> str:
     return html.escape(s, quote=False)
 
 
-def to_markdown(report: Report, figure_dir: str = "figures") -> str:
+def to_markdown(report: Report) -> str:
+    """The report as Markdown; charts are linked from the figures folder."""
     lines = [f"# {_md_text(report.title)}", ""]
     for sec in report.sections:
         lines += [f"## {_md_text(sec.title)}", ""]
@@ -129,7 +135,7 @@ def to_markdown(report: Report, figure_dir: str = "figures") -> str:
                     lines += ["", f"*{_md_text(b.caption)}*"]
                 lines.append("")
             elif isinstance(b, Chart):
-                lines.append(f"![{_md_cell(b.alt)}]({figure_dir}/{b.name}.png)")
+                lines.append(f"![{_md_cell(b.alt)}]({FIGURES}/{b.name}.png)")
                 if b.caption:
                     lines += ["", f"*{_md_text(b.caption)}*"]
                 lines.append("")
@@ -152,6 +158,7 @@ figcaption,.caption{font-size:.85rem;color:#555;font-style:italic}
 
 
 def to_html(report: Report) -> str:
+    """The report as one self-contained HTML page (charts embedded as data URIs)."""
     e = html.escape
     parts = [
         "<!DOCTYPE html>",
@@ -188,22 +195,15 @@ def to_html(report: Report) -> str:
     return "\n".join(parts) + "\n"
 
 
-def write_report(report: Report, out: Path, stem: str = "report") -> list[Path]:
-    """Write stem.html (self-contained), stem.md with figures/*.png, and tables/*.csv."""
-    written = []
-    fig_dir = out / "figures"
-    tab_dir = out / "tables"
+def write_report(report: Report, out: Path) -> None:
+    """Write report.html (self-contained), report.md with figures/*.png, and tables/*.csv."""
+    fig_dir = out / FIGURES
+    tab_dir = out / TABLES
     fig_dir.mkdir(parents=True, exist_ok=True)
     tab_dir.mkdir(parents=True, exist_ok=True)
     for chart in report.charts():
-        p = fig_dir / f"{chart.name}.png"
-        atomic_write_bytes(p, chart.render_png())
-        written.append(p)
+        atomic_write_bytes(fig_dir / f"{chart.name}.png", chart.render_png())
     for table in report.tables():
-        p = tab_dir / f"{table.name}.csv"
-        atomic_write_text(p, table.frame.to_csv(index=False))
-        written.append(p)
-    for name, text in ((f"{stem}.md", to_markdown(report)), (f"{stem}.html", to_html(report))):
-        atomic_write_text(out / name, text)
-        written.append(out / name)
-    return written
+        atomic_write_text(tab_dir / f"{table.name}.csv", table.frame.to_csv(index=False))
+    atomic_write_text(out / "report.md", to_markdown(report))
+    atomic_write_text(out / "report.html", to_html(report))

@@ -104,8 +104,8 @@ def advise(
     trump, the highest legal bid made at least --risk of the time (and at
     0.7, "safe"), the bid with the best expected score, or pass.
     """
-    from cinch_sim.advisor.query import AdvisorError
-    from cinch_sim.advisor.query import advise as run_advice
+    from cinch_sim.advisor import AdvisorError, advice_dict, advice_table, plot_advice
+    from cinch_sim.advisor import advise as run_advice
 
     try:
         adv = run_advice(
@@ -126,8 +126,8 @@ def advise(
     except AdvisorError as e:
         raise click.ClickException(str(e)) from None
     if fmt == "json":
-        click.echo(json.dumps(adv.to_dict()))
+        click.echo(json.dumps(advice_dict(adv)))
     else:
-        click.echo(adv.table())
+        click.echo(advice_table(adv))
     if plot:
-        adv.plot(plot)
+        plot_advice(adv, plot)

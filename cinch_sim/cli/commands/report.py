@@ -65,7 +65,7 @@ def report(hands, games, seed, rules, strategies, threads, out, force):
     with click.progressbar(
         length=total_steps(), label="building the report", file=sys.stderr
     ) as bar:
-        doc, _ = build_report(settings, progress=bar.update)
+        doc = build_report(settings, progress=bar.update)
     write_report(doc, out_dir)
     write_run_json(out_dir, settings.describe())
     click.echo(f"report written: {out_dir / 'report.html'} (and report.md)")

@@ -1,6 +1,6 @@
 """What a hand is worth to its maker, whatever the bidding would have done.
 
-The bid-success tables of ``analysis.py`` describe the contracts a bidding
+The bid-success tables of ``analysis.tables`` describe the contracts a bidding
 policy chose, so they mix the hand's worth with the policy's taste. Here a
 seat is made the maker at the trump its trump policy names (contract 0, so
 nothing depends on the bid when the play policies ignore it) and the side's

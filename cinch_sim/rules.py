@@ -272,6 +272,17 @@ class Rules:
         """
         return self.seat_teams[seat]
 
+    def turn_order(self, dealer: int) -> tuple[int, ...]:
+        """The seats in turn, eldest hand (the dealer's left) first: the order of the
+        deal, the bidding and the discards (§1.3-1.6).
+
+        >>> Rules().turn_order(3)
+        (0, 1, 2, 3)
+        >>> Rules().turn_order(1)
+        (2, 3, 0, 1)
+        """
+        return tuple((dealer + 1 + j) % self.players for j in range(self.players))
+
     def partner_of(self, seat: int) -> int | None:
         """The seat across the table in a 4-player partnership game, else None
         (the heuristic's and the advisor's notion of "my partner").

@@ -184,7 +184,7 @@ def _check_bids(bids: list[tuple[int, int]], seat: int, dealer: int, r: Rules) -
         return
     if r.bid_rounds != 1:
         raise AdvisorError("bids before you are supported for one-round bidding only")
-    order = bidding_order(dealer, r.players)
+    order = r.turn_order(dealer)
     before = order[: order.index(seat)]
     seen = [s for s, _ in bids]
     if len(set(seen)) != len(seen):
@@ -219,11 +219,6 @@ def _check_bids(bids: list[tuple[int, int]], seat: int, dealer: int, r: Rules) -
             )
         high = b
     bids.sort(key=lambda sb: order.index(sb[0]))
-
-
-def bidding_order(dealer: int, players: int) -> list[int]:
-    """The seats in bidding order: the eldest hand (left of the dealer) first."""
-    return [(dealer + 1 + j) % players for j in range(players)]
 
 
 def _check_known(known: dict[int, list[int]], hand: list[int], seat: int, r: Rules) -> None:

@@ -162,7 +162,8 @@ class HandValue:
     def by_seat(self, dealer: int = 3) -> pd.DataFrame:
         dist = self.counts.sum(axis=(1, 2, 3))
         players = self.rules.players
-        names = [seat_name((dealer + 1 + r) % players, dealer) for r in range(dist.shape[0])]
+        order = self.rules.turn_order(dealer)
+        names = [seat_name(order[r], dealer, players) for r in range(dist.shape[0])]
         return _mean_table(dist, "maker_seat", names)
 
 

@@ -118,7 +118,7 @@ def analyse(
     r, policies, settings = prepare_run(hands, seed, rules, dealer, bid, trump, discard, play)
     writer = None
     if hand_data is not None:
-        from cinch_sim.analysis.handdata import HandDataWriter
+        from cinch_sim.analysis.hand_rows import HandDataWriter
 
         writer = HandDataWriter(hand_data, r)
     counts = HandCounts(r)

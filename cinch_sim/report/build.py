@@ -16,7 +16,7 @@ from typing import Any
 from cinch_sim import __version__
 from cinch_sim.advisor.estimate import Advice, advise
 from cinch_sim.analysis.analyse import Analysis, analyse
-from cinch_sim.analysis.handvalue import HandValue, hand_values
+from cinch_sim.analysis.hand_worth import HandValue, hand_values
 from cinch_sim.engine.run import PolicySet
 from cinch_sim.report import sections
 from cinch_sim.report.render import Report

@@ -16,7 +16,7 @@ import pandas as pd
 from cinch_sim.advisor.estimate import Advice
 from cinch_sim.advisor.present import advice_reason
 from cinch_sim.analysis.analyse import Analysis
-from cinch_sim.analysis.handvalue import HandValue
+from cinch_sim.analysis.hand_worth import HandValue
 from cinch_sim.analysis.plots import make_rate_figure, pedro_figure
 from cinch_sim.cards import SUITS
 from cinch_sim.report.render import Report, format_frame

@@ -107,7 +107,7 @@ def stats(
     if hand_data and not out:
         raise click.ClickException("--hand-data needs --out DIR to write hands.parquet into")
     if hand_data:
-        from cinch_sim.analysis.handdata import require_pyarrow
+        from cinch_sim.analysis.hand_rows import require_pyarrow
 
         require_pyarrow()
     from cinch_sim.analysis.analyse import analyse

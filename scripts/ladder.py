@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 
 from cinch_sim.cli.commands.compare import format_ladder
-from cinch_sim.matches.play import ladder
+from cinch_sim.matches.ladder import ladder
 from cinch_sim.matches.plots import ladder_figure, save
 from cinch_sim.outputs import atomic_write_text, versions
 from cinch_sim.policies.strategies import BUILTIN

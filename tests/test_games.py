@@ -9,19 +9,12 @@ import pytest
 from click.testing import CliRunner
 
 from cinch_sim import layout as L
+from cinch_sim.analysis.intervals import ratio_interval, t_interval
 from cinch_sim.cli.main import main
 from cinch_sim.engine.run import PolicySet, run_games
-from cinch_sim.matches.play import (
-    bradley_terry,
-    compare,
-    game_end,
-    game_records,
-    ladder,
-    ratio_interval,
-    replay_end,
-    t_interval,
-    team_policies,
-)
+from cinch_sim.matches.compare import compare
+from cinch_sim.matches.ladder import bradley_terry, ladder
+from cinch_sim.matches.play import game_end, game_records, replay_end, team_policies
 from cinch_sim.policies.heuristic import DEFAULT_PARAMS as HEURISTIC_DEFAULTS
 from cinch_sim.policies.strategies import (
     BUILTIN,

@@ -76,7 +76,7 @@ def build_report(
     from cinch_sim.analysis.handvalue import hand_values
     from cinch_sim.analysis.plots import make_rate_figure, pedro_figure
     from cinch_sim.engine.run import PolicySet
-    from cinch_sim.matches.play import ladder
+    from cinch_sim.matches.ladder import ladder
 
     step = progress or (lambda n: None)
     s = settings

@@ -30,7 +30,6 @@ strategies in ``matches.ladder``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,71 +38,10 @@ import numpy as np
 from cinch_sim import layout as L
 from cinch_sim.engine.run import PolicySet, run_games
 from cinch_sim.policies.strategies import Strategy
-from cinch_sim.records.writer import game_record, iter_hand_records
+from cinch_sim.records.writer import kernel_game_record
 from cinch_sim.rules import Rules
 
 PAIRINGS = ("swap", "rotate")
-
-
-def game_end(
-    scores: Sequence[int],
-    maker_team: int | None,
-    made: bool,
-    target: int,
-    min_score_loss: int | None = None,
-) -> tuple[int | None, str | None]:
-    """RULES.md §1.15 after one hand: ``(winner, reason)``, or ``(None, None)`` to play on.
-
-    ``scores`` are the totals after the hand; ``maker_team`` is None for a hand
-    thrown in (nothing changed, nothing to check). The bidding side is checked
-    first: if it made its bid and reached the target it wins, even when the
-    opponents also did. Otherwise the opponent at or above the target with the
-    highest total wins (the first such team on a tie). Only then the negative
-    limit: a side at or below ``-min_score_loss`` loses; the best of the other
-    sides wins (None when every side is below the limit).
-    """
-    if maker_team is None:
-        return None, None
-    T = len(scores)
-    if made and scores[maker_team] >= target:
-        return maker_team, "target"
-    over = [t for t in range(T) if t != maker_team and scores[t] >= target]
-    if over:
-        return max(over, key=lambda t: scores[t]), "target"
-    if min_score_loss is not None:
-        lost = [t for t in range(T) if scores[t] <= -min_score_loss]
-        if lost:
-            rest = [t for t in range(T) if t not in lost]
-            return (max(rest, key=lambda t: scores[t]) if rest else None), "negative_limit"
-    return None, None
-
-
-def replay_end(
-    rules: Rules, first_dealer: int, hand_rows: np.ndarray, n_hands: int
-) -> tuple[int | None, str, int, list[int]]:
-    """Replay a kernel game's hands through :func:`game_end` and the dealer rule.
-
-    Returns (winner, reason, hands until the end, dealers the rule expects).
-    """
-    T = rules.teams
-    totals = [0] * T
-    dealer = first_dealer
-    dealers = []
-    for h in range(n_hands):
-        row = hand_rows[h]
-        dealers.append(dealer)
-        thrown = bool(row[L.H_THROWN_IN])
-        if not (thrown and rules.all_pass == "redeal_same"):
-            dealer = (dealer + 1) % rules.players
-        if thrown:
-            continue
-        totals = [totals[t] + int(row[L.H_SCORE + t]) for t in range(T)]
-        maker = int(row[L.H_MAKER])
-        mteam = maker % T if rules.partnerships else maker
-        w, why = game_end(totals, mteam, row[L.H_MADE] == 1, rules.target, rules.min_score_loss)
-        if why is not None:
-            return w, why, h + 1, dealers
-    return None, "unfinished", n_hands, dealers
 
 
 def team_policies(rules: Rules, team0: Strategy, team1: Strategy) -> PolicySet:
@@ -187,22 +125,20 @@ def game_records(rules: Rules, chunk: PairChunk) -> list[dict[str, Any]]:
     """``cinch-game/1`` records of a chunk (pair by pair: game 1, then game 2), refereed.
 
     Every record is built from the kernel's hand trace and passed through the
-    referee (``records.game_record``); a winner or reason that differs from
-    the kernel's raises ``RuntimeError`` (a kernel bug, never silently kept).
+    referee (``records.writer.kernel_game_record``); a winner or reason that
+    differs from the kernel's raises ``RuntimeError`` (a kernel bug, never
+    silently kept).
     """
     out = []
     for i in range(chunk.n):
         for j in range(2):
-            g = chunk.games[j][i]
-            n = int(g[L.G_N_HANDS])
-            hands = list(iter_hand_records(rules, chunk.hands[j][i, :n], chunk.trace[j][i, :n]))
-            rec = game_record(rules, hands, int(g[L.G_FIRST_DEALER]))
-            kw = int(g[L.G_WINNER])
-            kr = L.REASON_NAMES[int(g[L.G_REASON])]
-            if (rec["winner"] if rec["winner"] is not None else -1) != kw or rec["reason"] != kr:
-                raise RuntimeError(
-                    f"game {chunk.start + i} (game {j + 1} of its pair): the kernel says "
-                    f"winner {kw} ({kr}), the referee says {rec['winner']} ({rec['reason']})"
+            try:
+                rec = kernel_game_record(
+                    rules, chunk.games[j][i], chunk.hands[j][i], chunk.trace[j][i]
                 )
+            except RuntimeError as e:
+                raise RuntimeError(
+                    f"game {chunk.start + i} (game {j + 1} of its pair): {e}"
+                ) from None
             out.append(rec)
     return out

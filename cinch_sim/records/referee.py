@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cinch_sim.cards import RANKS, SUITS, CardError, card, format_card, parse_suit, suit_of
+from cinch_sim.records.game_end import UNFINISHED, hand_ends_game, next_dealer
 from cinch_sim.records.parse import (
     GAME_FORMAT,
     HAND_FORMAT,
@@ -880,7 +881,10 @@ def _same(a: Any, b: Any) -> bool:
 
 # ---------------------------------------------------------------- a game
 def check_game(obj: Any) -> GameCheck:
-    """Referee one ``cinch-game/1`` object (RULES.md §1.1, §1.4, §1.15, §1.17)."""
+    """Referee one ``cinch-game/1`` object (RULES.md §1.1, §1.4, §1.15, §1.17).
+
+    The end of the game is ``records.game_end``'s rule.
+    """
     if not isinstance(obj, dict):
         raise RecordError(f"a game must be a JSON object, got {type_name(obj)}")
     for k in obj:
@@ -903,7 +907,7 @@ def check_game(obj: Any) -> GameCheck:
     running: list[list[int]] = []
     checks: list[HandCheck] = []
     winner: int | None = None
-    reason = "unfinished"
+    reason = UNFINISHED
     ended = None
     for i, h in enumerate(hands_v):
         if ended is not None:
@@ -923,34 +927,21 @@ def check_game(obj: Any) -> GameCheck:
                 dealer,
             )
         checks.append(hc)
+        if not hc.misdeal:
+            totals = [a + b for a, b in zip(totals, hc.score, strict=True)]
+        running.append(list(totals))
+        following = next_dealer(rules, dealer, hc.thrown_in, bool(hc.misdeal))
         if hc.misdeal:
             why = f"a misdeal in hands[{i}]: the same dealer deals again"
-            running.append(list(totals))
-            continue
-        if hc.thrown_in and rules.all_pass == "redeal_same":
+        elif following == dealer:
             why = f"hands[{i}] was thrown in under all_pass=redeal_same: the same dealer deals"
         else:
-            dealer = (dealer + 1) % P
             why = f"the deal moves clockwise after hands[{i}]"
-        totals = [a + b for a, b in zip(totals, hc.score, strict=True)]
-        running.append(list(totals))
-        if not hc.thrown_in:
-            mteam = team_of(rules, hc.maker)
-            if hc.made and totals[mteam] >= target:
-                winner, reason = mteam, "target"
-            else:
-                over = [t for t in range(T) if t != mteam and totals[t] >= target]
-                if over:
-                    winner, reason = max(over, key=lambda t: totals[t]), "target"
-        if winner is None and rules.min_score_loss is not None:
-            lost = [t for t in range(T) if totals[t] <= -rules.min_score_loss]
-            if lost:
-                rest = [t for t in range(T) if t not in lost]
-                if rest:
-                    winner = max(rest, key=lambda t: totals[t])
-                reason = "negative_limit"
-        if reason != "unfinished":
-            ended = i
+        dealer = following
+        maker = None if hc.misdeal or hc.thrown_in else hc.maker
+        won, why_end = hand_ends_game(rules, totals, maker, hc.made)
+        if why_end is not None:
+            winner, reason, ended = won, why_end, i
     gc = GameCheck(rules, target, first, checks, running, winner, reason, ended)
     if obj.get("totals") is not None:
         tv = get_list(obj["totals"], "totals")

@@ -437,10 +437,13 @@ def _check_bids(obj: dict, hc: HandCheck) -> None:
 
 
 def _check_draw(obj: dict, hc: HandCheck) -> None:
+    """Discards, draws and robbing (RULES.md §1.6-1.9): read them, check each step in turn.
+
+    Fills ``hc.discards``, ``hc.draws``, ``hc.robber``, ``hc.robber_discards``,
+    ``hc.shortage`` and the hands after the draw, ``hc.after_draw``.
+    """
     rules = hc.rules
-    P, HS = rules.players, rules.hand_size
-    ts = trump_suit(rules, hc.trump)
-    eldest = (hc.dealer + 1) % P
+    P = rules.players
     robber = None
     if rules.draw:
         robber = {"maker": hc.maker, "dealer": hc.dealer, "none": None}[rules.robber]
@@ -459,16 +462,41 @@ def _check_draw(obj: dict, hc: HandCheck) -> None:
             raise RecordError("these rules have no draw", "robber_discards")
         hc.after_draw = [list(h) for h in hc.hands]
         return
+    kept = _check_discards(hc)
+    need = [rules.hand_size - len(k) if s != robber else 0 for s, k in enumerate(kept)]
+    expected = _replenish(hc, need)
+    _check_draws(hc, kept, expected)
+    after = [kept[s] + draws[s] for s in range(P)]
+    if robber is None:
+        if rdisc:
+            raise RecordError("nobody robs the pack under robber=none", "robber_discards")
+    else:
+        after[robber] = _check_robbing(hc)
+    hc.after_draw = after
+
+
+def _check_discards(hc: HandCheck) -> list[list[int]]:
+    """Each drawer's discard, clockwise from eldest (§1.6, §2 rows 4, 6 and 8).
+
+    Only dealt cards, no trump but the excess over the hand size (and only
+    non-point ones under ``excess_trump_discard=non_point_only``), at most
+    the hand size kept, and what ``must_discard_nontrumps`` and
+    ``shortage=limit_discards`` ask. Returns the cards each seat keeps (none
+    for the robber, who does not discard before robbing).
+    """
+    rules = hc.rules
+    P, HS = rules.players, rules.hand_size
+    ts = trump_suit(rules, hc.trump)
     n_stock = len(hc.stock)
     limit = rules.shortage == "limit_discards"
-    need = [0] * P
     kept: list[list[int]] = [[] for _ in range(P)]
     requested = 0
     for j in range(P):
-        s = (eldest + j) % P
+        s = (hc.dealer + 1 + j) % P
         f = f"discards[{s}]"
-        if s == robber:
-            if discards[s]:
+        discards = hc.discards[s]
+        if s == hc.robber:
+            if discards:
                 raise RecordError(
                     f"seat {s} robs the pack and does not discard before robbing "
                     "(his set-aside cards go in robber_discards)",
@@ -477,54 +505,29 @@ def _check_draw(obj: dict, hc: HandCheck) -> None:
                 )
             continue
         held = set(hc.hands[s])
-        for i, c in enumerate(discards[s]):
+        for i, c in enumerate(discards):
             if c not in held:
                 raise RecordError(f"{format_card(c)} was not dealt to seat {s}", f"{f}[{i}]", s)
-        gone = set(discards[s])
+        gone = set(discards)
         keep = [c for c in hc.hands[s] if c not in gone]
-        ntr = sum(1 for c in hc.hands[s] if ts.is_trump(c))
-        kept_tr = sum(1 for c in keep if ts.is_trump(c))
-        disc_tr = [c for c in discards[s] if ts.is_trump(c)]
-        if ntr > HS:
-            if kept_tr != HS:
-                raise RecordError(
-                    f"seat {s} holds {ntr} trumps and must keep exactly {HS} of them, "
-                    f"discarding {ntr - HS} face up; keeps {kept_tr}",
-                    f,
-                    s,
-                )
-            if rules.excess_trump_discard == "non_point_only":
-                for c in disc_tr:
-                    if c in ts.point_trumps:
-                        raise RecordError(
-                            f"seat {s} discards the point trump {ts.name(c)}; only non-point "
-                            "trumps may go (excess_trump_discard=non_point_only)",
-                            f,
-                            s,
-                        )
-        elif disc_tr:
-            raise RecordError(
-                f"seat {s} discards the trump {ts.name(disc_tr[0])}; trumps may not be "
-                f"discarded (only the excess over {HS})",
-                f,
-                s,
-            )
+        _check_trump_discards(hc, s, keep)
         if len(keep) > HS:
             raise RecordError(
-                f"seat {s} keeps {len(keep)} cards; at most {HS} (discards {len(discards[s])})",
+                f"seat {s} keeps {len(keep)} cards; at most {HS} (discards {len(discards)})",
                 f,
                 s,
             )
         min_keep = max(0, HS - (n_stock - requested)) if limit else 0
         if len(keep) < min_keep:
             raise RecordError(
-                f"seat {s} discards {len(discards[s])}, more than the {n_stock - requested} "
+                f"seat {s} discards {len(discards)}, more than the {n_stock - requested} "
                 f"cards left in the stock can replace (shortage=limit_discards: keep at least "
                 f"{min_keep})",
                 f,
                 s,
             )
         if rules.must_discard_nontrumps:
+            kept_tr = sum(1 for c in keep if ts.is_trump(c))
             allowed = max(0, min_keep - kept_tr) if limit else 0
             plain = [c for c in keep if not ts.is_trump(c)]
             if len(plain) > allowed:
@@ -535,13 +538,61 @@ def _check_draw(obj: dict, hc: HandCheck) -> None:
                     s,
                 )
         kept[s] = keep
-        need[s] = HS - len(keep)
-        requested += need[s]
-    # replenish from the top of the stock (RULES.md §1.7, §1.9)
+        requested += HS - len(keep)
+    return kept
+
+
+def _check_trump_discards(hc: HandCheck, s: int, keep: list[int]) -> None:
+    """Trumps may not be discarded, except the excess over the hand size (§1.6, §2 row 6)."""
+    rules = hc.rules
+    HS = rules.hand_size
+    ts = trump_suit(rules, hc.trump)
+    f = f"discards[{s}]"
+    ntr = sum(1 for c in hc.hands[s] if ts.is_trump(c))
+    kept_tr = sum(1 for c in keep if ts.is_trump(c))
+    disc_tr = [c for c in hc.discards[s] if ts.is_trump(c)]
+    if ntr > HS:
+        if kept_tr != HS:
+            raise RecordError(
+                f"seat {s} holds {ntr} trumps and must keep exactly {HS} of them, "
+                f"discarding {ntr - HS} face up; keeps {kept_tr}",
+                f,
+                s,
+            )
+        if rules.excess_trump_discard == "non_point_only":
+            for c in disc_tr:
+                if c in ts.point_trumps:
+                    raise RecordError(
+                        f"seat {s} discards the point trump {ts.name(c)}; only non-point "
+                        "trumps may go (excess_trump_discard=non_point_only)",
+                        f,
+                        s,
+                    )
+    elif disc_tr:
+        raise RecordError(
+            f"seat {s} discards the trump {ts.name(disc_tr[0])}; trumps may not be "
+            f"discarded (only the excess over {HS})",
+            f,
+            s,
+        )
+
+
+def _replenish(hc: HandCheck, need: list[int]) -> list[list[int]]:
+    """The cards each seat must receive from the top of the stock (§1.7-1.9).
+
+    Clockwise from eldest each drawer gets what he asked for; when the stock
+    runs short, ``shortage=round_robin`` deals it one card at a time among
+    those still short, otherwise each is served in turn until it is empty.
+    The robber then takes the rest. Sets ``hc.shortage``.
+    """
+    P = hc.rules.players
+    eldest = (hc.dealer + 1) % P
+    robber = hc.robber
+    n_stock = len(hc.stock)
     expected: list[list[int]] = [[] for _ in range(P)]
     pos = 0
-    hc.shortage = requested > n_stock
-    if hc.shortage and rules.shortage == "round_robin":
+    hc.shortage = sum(need) > n_stock
+    if hc.shortage and hc.rules.shortage == "round_robin":
         left = list(need)
         while pos < n_stock and any(left[s] for s in range(P) if s != robber):
             for j in range(P):
@@ -561,23 +612,28 @@ def _check_draw(obj: dict, hc: HandCheck) -> None:
             pos += take
     if robber is not None:
         expected[robber] = hc.stock[pos:]
-        pos = n_stock
+    return expected
+
+
+def _check_draws(hc: HandCheck, kept: list[list[int]], expected: list[list[int]]) -> None:
+    """Every seat's ``draws`` entry must be the cards :func:`_replenish` gives it, in order."""
+    P = hc.rules.players
     for j in range(P):
-        s = (eldest + j) % P
-        got, want = draws[s], expected[s]
+        s = (hc.dealer + 1 + j) % P
+        got, want = hc.draws[s], expected[s]
         if got == want:
             continue
         f = f"draws[{s}]"
         for i, (g, w) in enumerate(zip(got, want, strict=False)):
             if g != w:
-                what = "the rest of the stock, in order" if s == robber else "the stock's order"
+                what = "the rest of the stock, in order" if s == hc.robber else "the stock's order"
                 raise RecordError(
                     f"seat {s} should receive {format_card(w)} here ({what}), "
                     f"record has {format_card(g)}",
                     f"{f}[{i}]",
                     s,
                 )
-        if s == robber:
+        if s == hc.robber:
             raise RecordError(
                 f"the robber (seat {s}) takes the whole rest of the stock, {len(want)} cards "
                 f"({cards_text(want)}); record has {len(got)}",
@@ -590,51 +646,56 @@ def _check_draw(obj: dict, hc: HandCheck) -> None:
             f,
             s,
         )
-    after = [kept[s] + draws[s] for s in range(P)]
-    if robber is None:
-        if rdisc:
-            raise RecordError("nobody robs the pack under robber=none", "robber_discards")
-    else:
-        cand = hc.hands[robber] + draws[robber]
-        cset = set(cand)
-        for i, c in enumerate(rdisc):
-            if c not in cset:
+
+
+def _check_robbing(hc: HandCheck) -> list[int]:
+    """The robber's set-aside cards (§1.8): he keeps the hand size of his dealt hand and
+    the rest of the stock, with as many trumps as he can (only non-point ones may go
+    under ``excess_trump_discard=non_point_only``). Returns the cards he keeps."""
+    rules = hc.rules
+    HS = rules.hand_size
+    ts = trump_suit(rules, hc.trump)
+    robber, rdisc = hc.robber, hc.robber_discards
+    assert robber is not None
+    cand = hc.hands[robber] + hc.draws[robber]
+    cset = set(cand)
+    for i, c in enumerate(rdisc):
+        if c not in cset:
+            raise RecordError(
+                f"{format_card(c)} is not among the robber's cards "
+                "(his dealt hand and the rest of the stock)",
+                f"robber_discards[{i}]",
+                robber,
+            )
+    gone = set(rdisc)
+    keep = [c for c in cand if c not in gone]
+    must_keep = min(HS, len(cand))
+    if len(keep) != must_keep:
+        raise RecordError(
+            f"the robber (seat {robber}) must keep {must_keep} cards, keeps {len(keep)}",
+            "robber_discards",
+            robber,
+        )
+    ntr = sum(1 for c in cand if ts.is_trump(c))
+    kept_tr = sum(1 for c in keep if ts.is_trump(c))
+    if kept_tr != min(HS, ntr):
+        lost = [c for c in rdisc if ts.is_trump(c)]
+        raise RecordError(
+            f"the robber (seat {robber}) must keep {min(HS, ntr)} trumps, keeps {kept_tr}"
+            + (f" (sets aside {ts.name(lost[0])})" if lost else ""),
+            "robber_discards",
+            robber,
+        )
+    if ntr > HS and rules.excess_trump_discard == "non_point_only":
+        for c in rdisc:
+            if c in ts.point_trumps:
                 raise RecordError(
-                    f"{format_card(c)} is not among the robber's cards "
-                    "(his dealt hand and the rest of the stock)",
-                    f"robber_discards[{i}]",
+                    f"the robber (seat {robber}) sets aside the point trump {ts.name(c)}; "
+                    "only non-point trumps may go (excess_trump_discard=non_point_only)",
+                    "robber_discards",
                     robber,
                 )
-        gone = set(rdisc)
-        keep = [c for c in cand if c not in gone]
-        must_keep = min(HS, len(cand))
-        if len(keep) != must_keep:
-            raise RecordError(
-                f"the robber (seat {robber}) must keep {must_keep} cards, keeps {len(keep)}",
-                "robber_discards",
-                robber,
-            )
-        ntr = sum(1 for c in cand if ts.is_trump(c))
-        kept_tr = sum(1 for c in keep if ts.is_trump(c))
-        if kept_tr != min(HS, ntr):
-            lost = [c for c in rdisc if ts.is_trump(c)]
-            raise RecordError(
-                f"the robber (seat {robber}) must keep {min(HS, ntr)} trumps, keeps {kept_tr}"
-                + (f" (sets aside {ts.name(lost[0])})" if lost else ""),
-                "robber_discards",
-                robber,
-            )
-        if ntr > HS and rules.excess_trump_discard == "non_point_only":
-            for c in rdisc:
-                if c in ts.point_trumps:
-                    raise RecordError(
-                        f"the robber (seat {robber}) sets aside the point trump {ts.name(c)}; "
-                        "only non-point trumps may go (excess_trump_discard=non_point_only)",
-                        "robber_discards",
-                        robber,
-                    )
-        after[robber] = keep
-    hc.after_draw = after
+    return keep
 
 
 def _check_tricks(obj: dict, hc: HandCheck) -> None:

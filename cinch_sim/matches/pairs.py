@@ -25,9 +25,7 @@ import numpy as np
 
 from cinch_sim import layout as L
 from cinch_sim.matches.play import PairChunk
-
-RIGHT_SLOT = L.SLOT_RANK0 + 2  # the Right Pedro's point slot (the standard rules)
-LEFT_SLOT = L.SLOT_LEFT
+from cinch_sim.rules import Rules
 
 
 @dataclass
@@ -72,7 +70,7 @@ class PairStats:
             self.reason.append(g[:, L.G_REASON].copy())
             lens.append(g[:, L.G_N_HANDS])
             nets.append(h[:, :, L.H_SCORE + ta] - h[:, :, L.H_SCORE + tb])
-            self._count(h, g[:, L.G_N_HANDS], ta)
+            self._count(chunk.rules, h, g[:, L.G_N_HANDS], ta)
         self.pair_score.append((wins[0] + wins[1]) / 2)
         m = np.minimum(lens[0], lens[1])
         idx = np.arange(nets[0].shape[1])[None, :] < m[:, None]
@@ -80,10 +78,11 @@ class PairStats:
         self.diff_sum.append(np.where(idx, d, 0.0).sum(axis=1))
         self.diff_n.append(m.astype(np.int64))
 
-    def _count(self, h: np.ndarray, n_hands: np.ndarray, ta: int) -> None:
+    def _count(self, rules: Rules, h: np.ndarray, n_hands: np.ndarray, ta: int) -> None:
         played = np.arange(h.shape[1])[None, :] < n_hands[:, None]
         rows = h[played & (h[:, :, L.H_THROWN_IN] == 0)]
-        maker_team = rows[:, L.H_MAKER] % 2
+        maker_team = np.asarray(rules.seat_teams)[rows[:, L.H_MAKER]]
+        pedro_slots = [slot for _, slot in rules.pedros]  # the Right, then the Left Pedro
         for side, team in ((0, ta), (1, 1 - ta)):
             mine = maker_team == team
             contract = mine & (rows[:, L.H_BID] > 0)
@@ -93,7 +92,7 @@ class PairStats:
             c[2] += int((contract & (rows[:, L.H_MADE] == 0)).sum())
             c[3] += int(rows[contract, L.H_BID].sum())
             c[4] += int((mine & (rows[:, L.H_BID] == 0)).sum())
-            for k, slot in ((5, RIGHT_SLOT), (7, LEFT_SLOT)):
+            for k, slot in zip((5, 7), pedro_slots, strict=False):
                 st = rows[:, L.H_SLOT_TEAM + slot]
                 c[k] += int((st >= 0).sum())
                 c[k + 1] += int((st == team).sum())

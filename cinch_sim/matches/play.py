@@ -45,13 +45,13 @@ PAIRINGS = ("swap", "rotate")
 
 
 def team_policies(rules: Rules, team0: Strategy, team1: Strategy) -> PolicySet:
-    """Seats of team 0 (even seats) play ``team0``, the others ``team1``."""
+    """Seats of team 0 (``Rules.seat_teams``: seats 0, 2) play ``team0``, the others ``team1``."""
     check_two_sides(rules)
     p0, p1 = team0.policies(), team1.policies()
-    seats = range(rules.players)
+    teams = rules.seat_teams
     return PolicySet(
         **{
-            k: [p0[k] if s % 2 == 0 else p1[k] for s in seats]
+            k: [p0[k] if t == 0 else p1[k] for t in teams]
             for k in ("bid", "trump", "discard", "play")
         }
     )
@@ -68,13 +68,14 @@ def check_two_sides(rules: Rules) -> None:
 
 @dataclass
 class PairChunk:
-    """Both games of a run of pairs: kernel arrays, and A's team in each game."""
+    """Both games of a run of pairs: kernel arrays, A's team in each game, the rules."""
 
     start: int  # index of the first pair (= its game index)
     games: tuple[np.ndarray, np.ndarray]
     hands: tuple[np.ndarray, np.ndarray]
     trace: tuple[np.ndarray, np.ndarray]
     a_team: tuple[int, int]
+    rules: Rules
 
     @property
     def n(self) -> int:
@@ -99,14 +100,16 @@ def play_pairs(
     ab, ba = policies or (team_policies(rules, a, b), team_policies(rules, b, a))
     # Each strategy keeps its own random streams wherever it sits (A: 1, 3, ...;
     # B: 2, 4, ...), so the replay of a deal is not a mirror of the first game
-    # even when both sides play the same randomised strategy.
-    seats = range(rules.players)
-    first = [1 + s for s in seats]
-    second = [1 + (s + 1 if s % 2 == 0 else s - 1) for s in seats]
+    # even when both sides play the same randomised strategy: in the second
+    # game the k-th seat of a side takes the stream of the other side's k-th.
+    teams = rules.seat_teams
+    members = [[s for s, t in enumerate(teams) if t == side] for side in (0, 1)]
+    first = [1 + s for s in range(rules.players)]
+    second = [1 + members[1 - t][members[t].index(s)] for s, t in enumerate(teams)]
     g1, h1, t1 = run_games(rules, ab, seed, start, n, None, max_hands, trace, streams=first)
     if pairing == "swap":
         g2, h2, t2 = run_games(rules, ba, seed, start, n, None, max_hands, trace, streams=second)
-        return PairChunk(start, (g1, g2), (h1, h2), (t1, t2), (0, 1))
+        return PairChunk(start, (g1, g2), (h1, h2), (t1, t2), (0, 1), rules)
     want = (g1[:, L.G_FIRST_DEALER] + 1) % rules.players
     g2, h2, t2 = np.empty_like(g1), np.empty_like(h1), np.empty_like(t1)
     for d in range(rules.players):
@@ -118,7 +121,7 @@ def play_pairs(
         g2[sel], h2[sel] = gg[sel - lo], hh[sel - lo]
         if trace:
             t2[sel] = tt[sel - lo]
-    return PairChunk(start, (g1, g2), (h1, h2), (t1, t2), (0, 0))
+    return PairChunk(start, (g1, g2), (h1, h2), (t1, t2), (0, 0), rules)
 
 
 def game_records(rules: Rules, chunk: PairChunk) -> list[dict[str, Any]]:

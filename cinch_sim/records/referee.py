@@ -17,7 +17,18 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any
 
-from cinch_sim.cards import RANKS, SUITS, CardError, card, format_card, parse_suit, suit_of
+from cinch_sim.cards import (
+    RANKS,
+    SUIT_NAMES,
+    SUITS,
+    CardError,
+    card,
+    format_card,
+    left_card,
+    parse_suit,
+    rank_of,
+    suit_of,
+)
 from cinch_sim.records.game_end import UNFINISHED, hand_ends_game, next_dealer
 from cinch_sim.records.parse import (
     GAME_FORMAT,
@@ -34,8 +45,6 @@ from cinch_sim.records.parse import (
     type_name,
 )
 from cinch_sim.rules import Rules
-
-SUIT_WORDS = {0: "club", 1: "spade", 2: "diamond", 3: "heart"}
 
 HAND_KEYS = (
     "format",
@@ -73,7 +82,7 @@ class TrumpSuit:
 
     def __init__(self, rules: Rules, trump: int) -> None:
         self.trump = trump
-        self.left = card(trump ^ 1, RANKS.index(rules.left_rank)) if rules.left_rank else -1
+        self.left = left_card(trump, RANKS.index(rules.left_rank)) if rules.left_rank else -1
         order = rules.trump_order  # highest first, "L" the left card
         self.strength: dict[int, int] = {}
         for i, r in enumerate(order):
@@ -145,7 +154,7 @@ class HandCheck:
         return "renege" if self.renege else "valid"
 
     def team(self, seat: int) -> int:
-        return team_of(self.rules, seat)
+        return self.rules.team_of(seat)
 
     def result(self) -> dict[str, Any] | None:
         """The ``result`` object RECORD_FORMAT.md describes (None for a misdeal)."""
@@ -236,10 +245,6 @@ class GameCheck:
             "winner": self.winner,
             "reason": self.reason,
         }
-
-
-def team_of(rules: Rules, seat: int) -> int:
-    return seat % rules.teams if rules.partnerships else seat
 
 
 # ---------------------------------------------------------------- one hand
@@ -800,8 +805,8 @@ def _renege(ts: TrumpSuit, hand: set[int], c: int, led_suit: int, strict: bool) 
     if ts.is_trump(c) and not strict:
         return None
     return (
-        f"plays {ts.name(c)} on a {SUIT_WORDS[led_suit]} lead while holding "
-        f"{format_card(max(same, key=lambda x: x % 13))}"
+        f"plays {ts.name(c)} on a {SUIT_NAMES[SUITS[led_suit]][:-1]} lead while holding "
+        f"{format_card(max(same, key=rank_of))}"
         + (" (follow_rule=strict)" if ts.is_trump(c) else "")
     )
 
@@ -812,7 +817,7 @@ def _winner(ts: TrumpSuit, cards: list[int], led_suit: int) -> int:
         if ts.is_trump(c):
             v = 100 + ts.strength[c]
         elif suit_of(c) == led_suit:
-            v = c % 13
+            v = rank_of(c)
         else:
             v = -1
         if v > best:
@@ -856,14 +861,14 @@ def _score(hc: HandCheck) -> None:
             hc.captured[name] = None
             continue
         winner, player = took[c]
-        team = team_of(rules, player if name == "low" and rules.low_to == "player" else winner)
+        team = rules.team_of(player if name == "low" and rules.low_to == "player" else winner)
         hc.captured[name] = team
         points[team] += value
     hc.points = points
-    mteam = team_of(rules, hc.maker)
+    mteam = rules.team_of(hc.maker)
     bid = hc.bid
     if hc.renege:
-        off = team_of(rules, hc.renege["seat"])
+        off = rules.team_of(hc.renege["seat"])
         hc.made = off != mteam
         hc.score = [
             (-bid if t == mteam else 0) if t == off else rules.total_points for t in range(T)

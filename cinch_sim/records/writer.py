@@ -37,9 +37,7 @@ class _Ctx:
         self.P = rules.players
         self.D = rules.cards_dealt
         self.T = rules.teams
-        names = rules.point_names
-        n_fixed = 2 + len(rules.point_cards)
-        self.slots = [(n, i if i < n_fixed else L.SLOT_LEFT) for i, n in enumerate(names)]
+        self.slots = list(rules.point_slots.items())  # (point name, result slot)
         rules_json = json.dumps(self.rules_rec)
         self.head = f'{{"format": "{HAND_FORMAT}", "rules": {rules_json}, "dealer": '
 

@@ -4,7 +4,7 @@
 
 Every pair of strategies plays ``--games`` games in duplicate (the same seed,
 so every matchup sees the same deals); Bradley-Terry ratings on the Elo scale
-with 95% bootstrap intervals (cinch_sim.matches says how).
+with 95% bootstrap intervals (cinch_sim.matches.ladder says how).
 """
 
 from __future__ import annotations

@@ -39,20 +39,10 @@ class PairStats:
     margin: list[np.ndarray] = field(default_factory=list)  # per game: A total - B total
     length: list[np.ndarray] = field(default_factory=list)  # per game: hands
     reason: list[np.ndarray] = field(default_factory=list)  # per game: REASON_*
-    # per side (0 = A, 1 = B): summed counts over every hand
+    # per side (0 = A, 1 = B), summed over every hand: contracts, made, set, the sum
+    # of the bids, hands named without a contract, then for the Right and the Left
+    # Pedro: in play, taken by the side
     counts: np.ndarray = field(default_factory=lambda: np.zeros((2, 9), np.int64))
-
-    COUNT_NAMES = (
-        "contracts",
-        "made",
-        "set",
-        "bid_sum",
-        "no_contract",
-        "right_in_play",
-        "right_taken",
-        "left_in_play",
-        "left_taken",
-    )
 
     def add(self, chunk: PairChunk) -> None:
         nets = []

@@ -214,7 +214,6 @@ class GameCheck:
     totals: list[list[int]]
     winner: int | None
     reason: str
-    ended_after: int | None = None
 
     @property
     def status(self) -> str:
@@ -1008,7 +1007,7 @@ def check_game(obj: Any) -> GameCheck:
         won, why_end = hand_ends_game(rules, totals, maker, hc.made)
         if why_end is not None:
             winner, reason, ended = won, why_end, i
-    gc = GameCheck(rules, target, first, checks, running, winner, reason, ended)
+    gc = GameCheck(rules, target, first, checks, running, winner, reason)
     if obj.get("totals") is not None:
         tv = get_list(obj["totals"], "totals")
         if len(tv) != len(running):

@@ -32,7 +32,6 @@ class _Ctx:
     """What every hand of one rules object shares."""
 
     def __init__(self, rules: Rules) -> None:
-        self.rules = rules
         self.rules_rec = rules.to_record()
         self.P = rules.players
         self.D = rules.cards_dealt

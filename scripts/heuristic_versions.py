@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cinch_sim.matches.play import compare  # noqa: E402
+from cinch_sim.matches.compare import compare  # noqa: E402
 from cinch_sim.policies.strategies import BUILTIN  # noqa: E402
 
 TRADITIONAL = dict(

@@ -4,7 +4,7 @@
 
 Every pair of strategies plays ``--games`` games in duplicate (the same seed,
 so every matchup sees the same deals); Bradley-Terry ratings on the Elo scale
-with 95% bootstrap intervals (cinch_sim.matches says how).
+with 95% bootstrap intervals (cinch_sim.matches.ladder says how).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 
 from cinch_sim.cli.commands.compare import format_ladder
-from cinch_sim.matches.play import ladder
+from cinch_sim.matches.ladder import ladder
 from cinch_sim.matches.plots import ladder_figure, save
 from cinch_sim.outputs import atomic_write_text, versions
 from cinch_sim.policies.strategies import BUILTIN

@@ -1,4 +1,7 @@
-"""Whole games (RULES.md §1.15), duplicate matches, strategies and the ladder."""
+"""Whole games, duplicate matches, strategies and the ladder.
+
+The end-of-game rule (RULES.md §1.15) is tested in test_records_game_end.py.
+"""
 
 from __future__ import annotations
 
@@ -9,123 +12,20 @@ import pytest
 from click.testing import CliRunner
 
 from cinch_sim import layout as L
+from cinch_sim.analysis.intervals import ratio_interval, t_interval
 from cinch_sim.cli.main import main
 from cinch_sim.engine.run import PolicySet, run_games
-from cinch_sim.matches.play import (
-    bradley_terry,
-    compare,
-    game_end,
-    game_records,
-    ladder,
-    ratio_interval,
-    replay_end,
-    t_interval,
-    team_policies,
-)
+from cinch_sim.matches.compare import compare
+from cinch_sim.matches.ladder import bradley_terry, ladder
+from cinch_sim.matches.play import game_records, team_policies
 from cinch_sim.policies.heuristic import DEFAULT_PARAMS as HEURISTIC_DEFAULTS
 from cinch_sim.policies.strategies import (
     BUILTIN,
-    Strategy,
     StrategyError,
     load_strategy_file,
     resolve_strategy,
 )
 from cinch_sim.rules import make_rules
-
-# ------------------------------------------------------------------ the end rule, by hand
-
-
-@pytest.mark.parametrize(
-    "scores, maker, made, target, neg, expect",
-    [
-        # both sides past 51: the bidders made their bid, they win though behind
-        ([53, 59], 0, True, 51, None, (0, "target")),
-        ([60, 52], 1, True, 51, None, (1, "target")),
-        # bidders set: the opponents at the target win
-        ([40, 55], 0, False, 51, None, (1, "target")),
-        # bidders made but short of the target, opponents past it
-        ([45, 52], 0, True, 51, None, (1, "target")),
-        # exactly the target counts
-        ([51, 10], 0, True, 51, None, (0, "target")),
-        ([50, 50], 1, True, 51, None, (None, None)),
-        # target 42
-        ([42, 0], 0, True, 42, None, (0, "target")),
-        ([41, 41], 0, True, 42, None, (None, None)),
-        # negative limit: at or below -N loses
-        ([-30, 20], 0, False, 51, 30, (1, "negative_limit")),
-        ([-29, 20], 0, False, 51, 30, (None, None)),
-        ([5, -31], 1, False, 51, 30, (0, "negative_limit")),
-        # ... but a side at the target on that hand wins first
-        ([-31, 55], 0, False, 51, 30, (1, "target")),
-        # the limit off: any negative total plays on
-        ([-300, 20], 0, False, 51, None, (None, None)),
-        # a thrown-in hand decides nothing
-        ([60, 60], None, False, 51, None, (None, None)),
-    ],
-)
-def test_game_end_by_hand(scores, maker, made, target, neg, expect):
-    assert game_end(scores, maker, made, target, neg) == expect
-
-
-def _mixed_policies(rules):
-    """Random bidders (many sets, negative totals) against heuristic ones; heuristic mirrors
-    (close games where both sides pass the target on the last hand)."""
-    rnd, heu = BUILTIN["random"], BUILTIN["heuristic"]
-    bold = Strategy("bold", bid="random", play="heuristic")
-    return [
-        (team_policies(rules, bold, heu), 300),
-        (team_policies(rules, heu, rnd), 300),
-        (team_policies(rules, heu, heu), 1500),
-    ]
-
-
-RULE_SETS = [
-    {},
-    {"target": "42"},
-    {"min_score_loss": "30"},
-    {"all_pass": "redeal_same"},
-    {"all_pass": "redeal_next", "min_score_loss": "20"},
-]
-
-
-@pytest.mark.parametrize(
-    "opts", RULE_SETS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default"
-)
-def test_kernel_games_follow_the_end_rule(opts):
-    """Every kernel game ends exactly where the pure-Python rule says; dealers rotate."""
-    rules = make_rules(options=opts)
-    seen = {"made_behind": 0, "negative": 0, "redealt": 0, "set_then_opp": 0}
-    for k, (pol, n) in enumerate(_mixed_policies(rules)):
-        games, hands, _ = run_games(rules, pol, 11 + k, 0, n, max_hands=256)
-        for g in range(games.shape[0]):
-            row = games[g]
-            n = int(row[L.G_N_HANDS])
-            w, why, n_end, dealers = replay_end(rules, int(row[L.G_FIRST_DEALER]), hands[g], n)
-            assert why == L.REASON_NAMES[row[L.G_REASON]], (g, why)
-            assert (w if w is not None else -1) == row[L.G_WINNER]
-            assert n_end == n
-            assert list(hands[g, :n, L.H_DEALER]) == dealers
-            assert not hands[g, n:].any()  # rows past the end stay zero
-            totals = hands[g, :n, L.H_SCORE : L.H_SCORE + 2].sum(axis=0)
-            assert list(totals) == list(row[L.G_SCORE : L.G_SCORE + 2])
-            last = hands[g, n - 1]
-            if why == "target" and min(totals) >= rules.target:
-                seen["made_behind"] += int(totals[row[L.G_WINNER]] < totals[1 - row[L.G_WINNER]])
-            if why == "target" and last[L.H_MADE] == 0:
-                seen["set_then_opp"] += 1
-            seen["negative"] += why == "negative_limit"
-            thrown = hands[g, : n - 1, L.H_THROWN_IN] == 1
-            same = hands[g, 1:n, L.H_DEALER] == hands[g, : n - 1, L.H_DEALER]
-            seen["redealt"] += int((thrown & same).sum())
-    assert seen["set_then_opp"] > 0
-    if not opts:
-        assert seen["made_behind"] > 0  # both past the target: the bidders won from behind
-    if "min_score_loss" in opts:
-        assert seen["negative"] > 0
-    if opts.get("all_pass") == "redeal_same":
-        assert seen["redealt"] > 0
-    else:
-        assert seen["redealt"] == 0
 
 
 def test_first_dealer_is_cut_and_shared_by_a_pair():

@@ -77,7 +77,7 @@ DEFAULT_PARAMS = {
     # margin 2.0 and no cap with the fitted model beat the earlier guessed
     # model (margin 1.5, cap 7) by a game win rate of 0.712 [0.703, 0.721];
     # never waiting on a partner's bid (steal 0) and 0.3 for a low trump each
-    # added a little (8,000-game duplicate matches, cinch_sim.matches.play.compare)
+    # added a little (8,000-game duplicate matches, cinch_sim.matches.compare.compare)
     "heuristic_bid": _FITTED + (2.0, 5.0, 1.5, 1.0, 8.0, 0.0, 62.0),
     "heuristic_traditional_bid": _TRADITIONAL + (0.6, 5.0, 1.5, 1.0, 8.0, 2.0, 62.0),
     "heuristic_trump": _FITTED,

@@ -4,9 +4,12 @@ One job per module:
 
 - ``parse``: typed fields, card tokens and rules of a record; ``RecordError``;
 - ``writer``: ``cinch-hand/1`` records from the kernel's trace rows, streamed
-  to disk atomically (``RecordWriter``, ``write_records``, ``game_record``);
+  to disk atomically (``RecordWriter``, ``write_records``), and refereed
+  ``cinch-game/1`` records (``game_record``, ``kernel_game_record``);
 - ``referee``: an independent pure-Python referee of RULES.md (never calls
   the kernel): ``check_hand``, ``check_game``;
+- ``game_end``: the end of a game (RULES.md §1.15) and who deals next, the
+  one Python statement of the rule (referee, writer and tests);
 - ``io``: JSON Lines files line by line, verdicts and summaries;
 - ``show``: one hand as text for people.
 

@@ -17,7 +17,19 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any
 
-from cinch_sim.cards import RANKS, SUITS, CardError, card, format_card, parse_suit, suit_of
+from cinch_sim.cards import (
+    RANKS,
+    SUIT_NAMES,
+    SUITS,
+    CardError,
+    card,
+    format_card,
+    left_card,
+    parse_suit,
+    rank_of,
+    suit_of,
+)
+from cinch_sim.records.game_end import UNFINISHED, hand_ends_game, next_dealer
 from cinch_sim.records.parse import (
     GAME_FORMAT,
     HAND_FORMAT,
@@ -33,8 +45,6 @@ from cinch_sim.records.parse import (
     type_name,
 )
 from cinch_sim.rules import Rules
-
-SUIT_WORDS = {0: "club", 1: "spade", 2: "diamond", 3: "heart"}
 
 HAND_KEYS = (
     "format",
@@ -72,7 +82,7 @@ class TrumpSuit:
 
     def __init__(self, rules: Rules, trump: int) -> None:
         self.trump = trump
-        self.left = card(trump ^ 1, RANKS.index(rules.left_rank)) if rules.left_rank else -1
+        self.left = left_card(trump, RANKS.index(rules.left_rank)) if rules.left_rank else -1
         order = rules.trump_order  # highest first, "L" the left card
         self.strength: dict[int, int] = {}
         for i, r in enumerate(order):
@@ -144,7 +154,7 @@ class HandCheck:
         return "renege" if self.renege else "valid"
 
     def team(self, seat: int) -> int:
-        return team_of(self.rules, seat)
+        return self.rules.team_of(seat)
 
     def result(self) -> dict[str, Any] | None:
         """The ``result`` object RECORD_FORMAT.md describes (None for a misdeal)."""
@@ -204,7 +214,6 @@ class GameCheck:
     totals: list[list[int]]
     winner: int | None
     reason: str
-    ended_after: int | None = None
 
     @property
     def status(self) -> str:
@@ -235,10 +244,6 @@ class GameCheck:
             "winner": self.winner,
             "reason": self.reason,
         }
-
-
-def team_of(rules: Rules, seat: int) -> int:
-    return seat % rules.teams if rules.partnerships else seat
 
 
 # ---------------------------------------------------------------- one hand
@@ -436,10 +441,13 @@ def _check_bids(obj: dict, hc: HandCheck) -> None:
 
 
 def _check_draw(obj: dict, hc: HandCheck) -> None:
+    """Discards, draws and robbing (RULES.md §1.6-1.9): read them, check each step in turn.
+
+    Fills ``hc.discards``, ``hc.draws``, ``hc.robber``, ``hc.robber_discards``,
+    ``hc.shortage`` and the hands after the draw, ``hc.after_draw``.
+    """
     rules = hc.rules
-    P, HS = rules.players, rules.hand_size
-    ts = trump_suit(rules, hc.trump)
-    eldest = (hc.dealer + 1) % P
+    P = rules.players
     robber = None
     if rules.draw:
         robber = {"maker": hc.maker, "dealer": hc.dealer, "none": None}[rules.robber]
@@ -458,16 +466,41 @@ def _check_draw(obj: dict, hc: HandCheck) -> None:
             raise RecordError("these rules have no draw", "robber_discards")
         hc.after_draw = [list(h) for h in hc.hands]
         return
+    kept = _check_discards(hc)
+    need = [rules.hand_size - len(k) if s != robber else 0 for s, k in enumerate(kept)]
+    expected = _replenish(hc, need)
+    _check_draws(hc, kept, expected)
+    after = [kept[s] + draws[s] for s in range(P)]
+    if robber is None:
+        if rdisc:
+            raise RecordError("nobody robs the pack under robber=none", "robber_discards")
+    else:
+        after[robber] = _check_robbing(hc)
+    hc.after_draw = after
+
+
+def _check_discards(hc: HandCheck) -> list[list[int]]:
+    """Each drawer's discard, clockwise from eldest (§1.6, §2 rows 4, 6 and 8).
+
+    Only dealt cards, no trump but the excess over the hand size (and only
+    non-point ones under ``excess_trump_discard=non_point_only``), at most
+    the hand size kept, and what ``must_discard_nontrumps`` and
+    ``shortage=limit_discards`` ask. Returns the cards each seat keeps (none
+    for the robber, who does not discard before robbing).
+    """
+    rules = hc.rules
+    P, HS = rules.players, rules.hand_size
+    ts = trump_suit(rules, hc.trump)
     n_stock = len(hc.stock)
     limit = rules.shortage == "limit_discards"
-    need = [0] * P
     kept: list[list[int]] = [[] for _ in range(P)]
     requested = 0
     for j in range(P):
-        s = (eldest + j) % P
+        s = (hc.dealer + 1 + j) % P
         f = f"discards[{s}]"
-        if s == robber:
-            if discards[s]:
+        discards = hc.discards[s]
+        if s == hc.robber:
+            if discards:
                 raise RecordError(
                     f"seat {s} robs the pack and does not discard before robbing "
                     "(his set-aside cards go in robber_discards)",
@@ -476,54 +509,29 @@ def _check_draw(obj: dict, hc: HandCheck) -> None:
                 )
             continue
         held = set(hc.hands[s])
-        for i, c in enumerate(discards[s]):
+        for i, c in enumerate(discards):
             if c not in held:
                 raise RecordError(f"{format_card(c)} was not dealt to seat {s}", f"{f}[{i}]", s)
-        gone = set(discards[s])
+        gone = set(discards)
         keep = [c for c in hc.hands[s] if c not in gone]
-        ntr = sum(1 for c in hc.hands[s] if ts.is_trump(c))
-        kept_tr = sum(1 for c in keep if ts.is_trump(c))
-        disc_tr = [c for c in discards[s] if ts.is_trump(c)]
-        if ntr > HS:
-            if kept_tr != HS:
-                raise RecordError(
-                    f"seat {s} holds {ntr} trumps and must keep exactly {HS} of them, "
-                    f"discarding {ntr - HS} face up; keeps {kept_tr}",
-                    f,
-                    s,
-                )
-            if rules.excess_trump_discard == "non_point_only":
-                for c in disc_tr:
-                    if c in ts.point_trumps:
-                        raise RecordError(
-                            f"seat {s} discards the point trump {ts.name(c)}; only non-point "
-                            "trumps may go (excess_trump_discard=non_point_only)",
-                            f,
-                            s,
-                        )
-        elif disc_tr:
-            raise RecordError(
-                f"seat {s} discards the trump {ts.name(disc_tr[0])}; trumps may not be "
-                f"discarded (only the excess over {HS})",
-                f,
-                s,
-            )
+        _check_trump_discards(hc, s, keep)
         if len(keep) > HS:
             raise RecordError(
-                f"seat {s} keeps {len(keep)} cards; at most {HS} (discards {len(discards[s])})",
+                f"seat {s} keeps {len(keep)} cards; at most {HS} (discards {len(discards)})",
                 f,
                 s,
             )
         min_keep = max(0, HS - (n_stock - requested)) if limit else 0
         if len(keep) < min_keep:
             raise RecordError(
-                f"seat {s} discards {len(discards[s])}, more than the {n_stock - requested} "
+                f"seat {s} discards {len(discards)}, more than the {n_stock - requested} "
                 f"cards left in the stock can replace (shortage=limit_discards: keep at least "
                 f"{min_keep})",
                 f,
                 s,
             )
         if rules.must_discard_nontrumps:
+            kept_tr = sum(1 for c in keep if ts.is_trump(c))
             allowed = max(0, min_keep - kept_tr) if limit else 0
             plain = [c for c in keep if not ts.is_trump(c)]
             if len(plain) > allowed:
@@ -534,13 +542,61 @@ def _check_draw(obj: dict, hc: HandCheck) -> None:
                     s,
                 )
         kept[s] = keep
-        need[s] = HS - len(keep)
-        requested += need[s]
-    # replenish from the top of the stock (RULES.md §1.7, §1.9)
+        requested += HS - len(keep)
+    return kept
+
+
+def _check_trump_discards(hc: HandCheck, s: int, keep: list[int]) -> None:
+    """Trumps may not be discarded, except the excess over the hand size (§1.6, §2 row 6)."""
+    rules = hc.rules
+    HS = rules.hand_size
+    ts = trump_suit(rules, hc.trump)
+    f = f"discards[{s}]"
+    ntr = sum(1 for c in hc.hands[s] if ts.is_trump(c))
+    kept_tr = sum(1 for c in keep if ts.is_trump(c))
+    disc_tr = [c for c in hc.discards[s] if ts.is_trump(c)]
+    if ntr > HS:
+        if kept_tr != HS:
+            raise RecordError(
+                f"seat {s} holds {ntr} trumps and must keep exactly {HS} of them, "
+                f"discarding {ntr - HS} face up; keeps {kept_tr}",
+                f,
+                s,
+            )
+        if rules.excess_trump_discard == "non_point_only":
+            for c in disc_tr:
+                if c in ts.point_trumps:
+                    raise RecordError(
+                        f"seat {s} discards the point trump {ts.name(c)}; only non-point "
+                        "trumps may go (excess_trump_discard=non_point_only)",
+                        f,
+                        s,
+                    )
+    elif disc_tr:
+        raise RecordError(
+            f"seat {s} discards the trump {ts.name(disc_tr[0])}; trumps may not be "
+            f"discarded (only the excess over {HS})",
+            f,
+            s,
+        )
+
+
+def _replenish(hc: HandCheck, need: list[int]) -> list[list[int]]:
+    """The cards each seat must receive from the top of the stock (§1.7-1.9).
+
+    Clockwise from eldest each drawer gets what he asked for; when the stock
+    runs short, ``shortage=round_robin`` deals it one card at a time among
+    those still short, otherwise each is served in turn until it is empty.
+    The robber then takes the rest. Sets ``hc.shortage``.
+    """
+    P = hc.rules.players
+    eldest = (hc.dealer + 1) % P
+    robber = hc.robber
+    n_stock = len(hc.stock)
     expected: list[list[int]] = [[] for _ in range(P)]
     pos = 0
-    hc.shortage = requested > n_stock
-    if hc.shortage and rules.shortage == "round_robin":
+    hc.shortage = sum(need) > n_stock
+    if hc.shortage and hc.rules.shortage == "round_robin":
         left = list(need)
         while pos < n_stock and any(left[s] for s in range(P) if s != robber):
             for j in range(P):
@@ -560,23 +616,28 @@ def _check_draw(obj: dict, hc: HandCheck) -> None:
             pos += take
     if robber is not None:
         expected[robber] = hc.stock[pos:]
-        pos = n_stock
+    return expected
+
+
+def _check_draws(hc: HandCheck, kept: list[list[int]], expected: list[list[int]]) -> None:
+    """Every seat's ``draws`` entry must be the cards :func:`_replenish` gives it, in order."""
+    P = hc.rules.players
     for j in range(P):
-        s = (eldest + j) % P
-        got, want = draws[s], expected[s]
+        s = (hc.dealer + 1 + j) % P
+        got, want = hc.draws[s], expected[s]
         if got == want:
             continue
         f = f"draws[{s}]"
         for i, (g, w) in enumerate(zip(got, want, strict=False)):
             if g != w:
-                what = "the rest of the stock, in order" if s == robber else "the stock's order"
+                what = "the rest of the stock, in order" if s == hc.robber else "the stock's order"
                 raise RecordError(
                     f"seat {s} should receive {format_card(w)} here ({what}), "
                     f"record has {format_card(g)}",
                     f"{f}[{i}]",
                     s,
                 )
-        if s == robber:
+        if s == hc.robber:
             raise RecordError(
                 f"the robber (seat {s}) takes the whole rest of the stock, {len(want)} cards "
                 f"({cards_text(want)}); record has {len(got)}",
@@ -589,51 +650,56 @@ def _check_draw(obj: dict, hc: HandCheck) -> None:
             f,
             s,
         )
-    after = [kept[s] + draws[s] for s in range(P)]
-    if robber is None:
-        if rdisc:
-            raise RecordError("nobody robs the pack under robber=none", "robber_discards")
-    else:
-        cand = hc.hands[robber] + draws[robber]
-        cset = set(cand)
-        for i, c in enumerate(rdisc):
-            if c not in cset:
+
+
+def _check_robbing(hc: HandCheck) -> list[int]:
+    """The robber's set-aside cards (§1.8): he keeps the hand size of his dealt hand and
+    the rest of the stock, with as many trumps as he can (only non-point ones may go
+    under ``excess_trump_discard=non_point_only``). Returns the cards he keeps."""
+    rules = hc.rules
+    HS = rules.hand_size
+    ts = trump_suit(rules, hc.trump)
+    robber, rdisc = hc.robber, hc.robber_discards
+    assert robber is not None
+    cand = hc.hands[robber] + hc.draws[robber]
+    cset = set(cand)
+    for i, c in enumerate(rdisc):
+        if c not in cset:
+            raise RecordError(
+                f"{format_card(c)} is not among the robber's cards "
+                "(his dealt hand and the rest of the stock)",
+                f"robber_discards[{i}]",
+                robber,
+            )
+    gone = set(rdisc)
+    keep = [c for c in cand if c not in gone]
+    must_keep = min(HS, len(cand))
+    if len(keep) != must_keep:
+        raise RecordError(
+            f"the robber (seat {robber}) must keep {must_keep} cards, keeps {len(keep)}",
+            "robber_discards",
+            robber,
+        )
+    ntr = sum(1 for c in cand if ts.is_trump(c))
+    kept_tr = sum(1 for c in keep if ts.is_trump(c))
+    if kept_tr != min(HS, ntr):
+        lost = [c for c in rdisc if ts.is_trump(c)]
+        raise RecordError(
+            f"the robber (seat {robber}) must keep {min(HS, ntr)} trumps, keeps {kept_tr}"
+            + (f" (sets aside {ts.name(lost[0])})" if lost else ""),
+            "robber_discards",
+            robber,
+        )
+    if ntr > HS and rules.excess_trump_discard == "non_point_only":
+        for c in rdisc:
+            if c in ts.point_trumps:
                 raise RecordError(
-                    f"{format_card(c)} is not among the robber's cards "
-                    "(his dealt hand and the rest of the stock)",
-                    f"robber_discards[{i}]",
+                    f"the robber (seat {robber}) sets aside the point trump {ts.name(c)}; "
+                    "only non-point trumps may go (excess_trump_discard=non_point_only)",
+                    "robber_discards",
                     robber,
                 )
-        gone = set(rdisc)
-        keep = [c for c in cand if c not in gone]
-        must_keep = min(HS, len(cand))
-        if len(keep) != must_keep:
-            raise RecordError(
-                f"the robber (seat {robber}) must keep {must_keep} cards, keeps {len(keep)}",
-                "robber_discards",
-                robber,
-            )
-        ntr = sum(1 for c in cand if ts.is_trump(c))
-        kept_tr = sum(1 for c in keep if ts.is_trump(c))
-        if kept_tr != min(HS, ntr):
-            lost = [c for c in rdisc if ts.is_trump(c)]
-            raise RecordError(
-                f"the robber (seat {robber}) must keep {min(HS, ntr)} trumps, keeps {kept_tr}"
-                + (f" (sets aside {ts.name(lost[0])})" if lost else ""),
-                "robber_discards",
-                robber,
-            )
-        if ntr > HS and rules.excess_trump_discard == "non_point_only":
-            for c in rdisc:
-                if c in ts.point_trumps:
-                    raise RecordError(
-                        f"the robber (seat {robber}) sets aside the point trump {ts.name(c)}; "
-                        "only non-point trumps may go (excess_trump_discard=non_point_only)",
-                        "robber_discards",
-                        robber,
-                    )
-        after[robber] = keep
-    hc.after_draw = after
+    return keep
 
 
 def _check_tricks(obj: dict, hc: HandCheck) -> None:
@@ -738,8 +804,8 @@ def _renege(ts: TrumpSuit, hand: set[int], c: int, led_suit: int, strict: bool) 
     if ts.is_trump(c) and not strict:
         return None
     return (
-        f"plays {ts.name(c)} on a {SUIT_WORDS[led_suit]} lead while holding "
-        f"{format_card(max(same, key=lambda x: x % 13))}"
+        f"plays {ts.name(c)} on a {SUIT_NAMES[SUITS[led_suit]][:-1]} lead while holding "
+        f"{format_card(max(same, key=rank_of))}"
         + (" (follow_rule=strict)" if ts.is_trump(c) else "")
     )
 
@@ -750,7 +816,7 @@ def _winner(ts: TrumpSuit, cards: list[int], led_suit: int) -> int:
         if ts.is_trump(c):
             v = 100 + ts.strength[c]
         elif suit_of(c) == led_suit:
-            v = c % 13
+            v = rank_of(c)
         else:
             v = -1
         if v > best:
@@ -794,14 +860,14 @@ def _score(hc: HandCheck) -> None:
             hc.captured[name] = None
             continue
         winner, player = took[c]
-        team = team_of(rules, player if name == "low" and rules.low_to == "player" else winner)
+        team = rules.team_of(player if name == "low" and rules.low_to == "player" else winner)
         hc.captured[name] = team
         points[team] += value
     hc.points = points
-    mteam = team_of(rules, hc.maker)
+    mteam = rules.team_of(hc.maker)
     bid = hc.bid
     if hc.renege:
-        off = team_of(rules, hc.renege["seat"])
+        off = rules.team_of(hc.renege["seat"])
         hc.made = off != mteam
         hc.score = [
             (-bid if t == mteam else 0) if t == off else rules.total_points for t in range(T)
@@ -880,7 +946,10 @@ def _same(a: Any, b: Any) -> bool:
 
 # ---------------------------------------------------------------- a game
 def check_game(obj: Any) -> GameCheck:
-    """Referee one ``cinch-game/1`` object (RULES.md §1.1, §1.4, §1.15, §1.17)."""
+    """Referee one ``cinch-game/1`` object (RULES.md §1.1, §1.4, §1.15, §1.17).
+
+    The end of the game is ``records.game_end``'s rule.
+    """
     if not isinstance(obj, dict):
         raise RecordError(f"a game must be a JSON object, got {type_name(obj)}")
     for k in obj:
@@ -903,7 +972,7 @@ def check_game(obj: Any) -> GameCheck:
     running: list[list[int]] = []
     checks: list[HandCheck] = []
     winner: int | None = None
-    reason = "unfinished"
+    reason = UNFINISHED
     ended = None
     for i, h in enumerate(hands_v):
         if ended is not None:
@@ -923,35 +992,22 @@ def check_game(obj: Any) -> GameCheck:
                 dealer,
             )
         checks.append(hc)
+        if not hc.misdeal:
+            totals = [a + b for a, b in zip(totals, hc.score, strict=True)]
+        running.append(list(totals))
+        following = next_dealer(rules, dealer, hc.thrown_in, bool(hc.misdeal))
         if hc.misdeal:
             why = f"a misdeal in hands[{i}]: the same dealer deals again"
-            running.append(list(totals))
-            continue
-        if hc.thrown_in and rules.all_pass == "redeal_same":
+        elif following == dealer:
             why = f"hands[{i}] was thrown in under all_pass=redeal_same: the same dealer deals"
         else:
-            dealer = (dealer + 1) % P
             why = f"the deal moves clockwise after hands[{i}]"
-        totals = [a + b for a, b in zip(totals, hc.score, strict=True)]
-        running.append(list(totals))
-        if not hc.thrown_in:
-            mteam = team_of(rules, hc.maker)
-            if hc.made and totals[mteam] >= target:
-                winner, reason = mteam, "target"
-            else:
-                over = [t for t in range(T) if t != mteam and totals[t] >= target]
-                if over:
-                    winner, reason = max(over, key=lambda t: totals[t]), "target"
-        if winner is None and rules.min_score_loss is not None:
-            lost = [t for t in range(T) if totals[t] <= -rules.min_score_loss]
-            if lost:
-                rest = [t for t in range(T) if t not in lost]
-                if rest:
-                    winner = max(rest, key=lambda t: totals[t])
-                reason = "negative_limit"
-        if reason != "unfinished":
-            ended = i
-    gc = GameCheck(rules, target, first, checks, running, winner, reason, ended)
+        dealer = following
+        maker = None if hc.misdeal or hc.thrown_in else hc.maker
+        won, why_end = hand_ends_game(rules, totals, maker, hc.made)
+        if why_end is not None:
+            winner, reason, ended = won, why_end, i
+    gc = GameCheck(rules, target, first, checks, running, winner, reason)
     if obj.get("totals") is not None:
         tv = get_list(obj["totals"], "totals")
         if len(tv) != len(running):

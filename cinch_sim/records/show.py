@@ -4,16 +4,14 @@ from __future__ import annotations
 
 from cinch_sim.cards import RANKS, SUIT_SYMBOLS, SUITS, pretty_card, rank_of, suit_of
 from cinch_sim.records.referee import GameCheck, HandCheck, trump_suit
+from cinch_sim.rules import seat_name
 
 DISPLAY_SUITS = (1, 3, 2, 0)  # spades, hearts, diamonds, clubs
 
 
 def seat_label(hc: HandCheck, s: int) -> str:
-    P = hc.rules.players
-    rel = (s - hc.dealer - 1) % P
-    role = "dealer" if s == hc.dealer else ("eldest" if rel == 0 else f"{rel + 1}th from dealer")
-    if P == 4 and s != hc.dealer:
-        role = ("eldest", "second", "third")[rel]
+    """``seat 2 (third, team 0)``: the seat, its place from the dealer and its side."""
+    role = seat_name(s, hc.dealer, hc.rules.players)
     team = f", team {hc.team(s)}" if hc.rules.partnerships else ""
     return f"seat {s} ({role}{team})"
 

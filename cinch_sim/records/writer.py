@@ -32,14 +32,11 @@ class _Ctx:
     """What every hand of one rules object shares."""
 
     def __init__(self, rules: Rules) -> None:
-        self.rules = rules
         self.rules_rec = rules.to_record()
         self.P = rules.players
         self.D = rules.cards_dealt
         self.T = rules.teams
-        names = rules.point_names
-        n_fixed = 2 + len(rules.point_cards)
-        self.slots = [(n, i if i < n_fixed else L.SLOT_LEFT) for i, n in enumerate(names)]
+        self.slots = list(rules.point_slots.items())  # (point name, result slot)
         rules_json = json.dumps(self.rules_rec)
         self.head = f'{{"format": "{HAND_FORMAT}", "rules": {rules_json}, "dealer": '
 
@@ -378,6 +375,30 @@ def game_record(rules: Rules, hands: list[dict[str, Any]], first_dealer: int) ->
     return check_game(rec).to_record()
 
 
+def kernel_game_record(
+    rules: Rules, game_row: np.ndarray, hand_rows: np.ndarray, trace_rows: np.ndarray
+) -> dict[str, Any]:
+    """The refereed ``cinch-game/1`` record of one game of ``engine.run_games``.
+
+    ``game_row`` is the game's result row (layout.py ``G_*``), ``hand_rows``
+    and ``trace_rows`` its hands' rows (the kernel's trace). The record is
+    built by :func:`game_record`, so the referee recomputes every hand and
+    the end (``records.game_end``); a winner or reason that differs from the
+    kernel's raises ``RuntimeError`` (a kernel bug, never silently kept).
+    """
+    n = int(game_row[L.G_N_HANDS])
+    hands = list(iter_hand_records(rules, hand_rows[:n], trace_rows[:n]))
+    rec = game_record(rules, hands, int(game_row[L.G_FIRST_DEALER]))
+    kw = int(game_row[L.G_WINNER])
+    kr = L.REASON_NAMES[int(game_row[L.G_REASON])]
+    if (rec["winner"] if rec["winner"] is not None else -1) != kw or rec["reason"] != kr:
+        raise RuntimeError(
+            f"the kernel says winner {kw} ({kr}), the referee says {rec['winner']} "
+            f"({rec['reason']})"
+        )
+    return rec
+
+
 def simulate_game_record(
     rules: Rules,
     policies,
@@ -385,57 +406,15 @@ def simulate_game_record(
     first_dealer: int = 0,
     max_hands: int = 500,
 ) -> dict[str, Any]:
-    """Play one game hand by hand through the kernel; return its ``cinch-game/1`` record.
+    """Play one game through the games kernel; return its refereed ``cinch-game/1`` record.
 
-    The deal moves clockwise (RULES.md §1.1) except after a hand thrown in under
-    ``all_pass=redeal_same`` (§1.4); the game ends as §1.15 says, or is
-    ``unfinished`` after ``max_hands``. Hand ``i`` uses the kernel's stream
-    ``(seed, i)``. (The kernel does not pass game scores to policies yet.)
+    The game is game index 0 of ``seed`` in ``engine.run_games``: the deal
+    moves clockwise (RULES.md §1.1) except after a hand thrown in under
+    ``all_pass=redeal_same`` (§1.4), policies see the running game score, and
+    the game ends as §1.15 says, or is ``unfinished`` after ``max_hands``
+    (:func:`kernel_game_record` checks the kernel's end against the referee's).
     """
-    from cinch_sim.engine.run import run_chunk
+    from cinch_sim.engine.run import run_games
 
-    ctx = _Ctx(rules)
-    P, T = rules.players, rules.teams
-    dealer = first_dealer
-    totals = [0] * T
-    hands: list[dict[str, Any]] = []
-    running: list[list[int]] = []
-    winner: int | None = None
-    reason = "unfinished"
-    for i in range(max_hands):
-        out, tr = run_chunk(rules, policies, seed, i, 1, dealer, trace=True)
-        o = out[0].tolist()
-        hands.append(_record(ctx, o, tr[0].tolist()))
-        score = o[L.H_SCORE : L.H_SCORE + T]
-        totals = [a + b for a, b in zip(totals, score, strict=True)]
-        running.append(list(totals))
-        thrown = bool(o[L.H_THROWN_IN])
-        if not (thrown and rules.all_pass == "redeal_same"):
-            dealer = (dealer + 1) % P
-        if not thrown:
-            maker = o[L.H_MAKER]
-            mteam = maker % T if rules.partnerships else maker
-            if o[L.H_MADE] and totals[mteam] >= rules.target:
-                winner, reason = mteam, "target"
-            else:
-                over = [t for t in range(T) if t != mteam and totals[t] >= rules.target]
-                if over:
-                    winner, reason = max(over, key=lambda t: totals[t]), "target"
-        if winner is None and rules.min_score_loss is not None:
-            lost = [t for t in range(T) if totals[t] <= -rules.min_score_loss]
-            if lost:
-                rest = [t for t in range(T) if t not in lost]
-                winner = max(rest, key=lambda t: totals[t]) if rest else None
-                reason = "negative_limit"
-        if reason != "unfinished":
-            break
-    return {
-        "format": GAME_FORMAT,
-        "rules": rules.to_record(),
-        "target": rules.target,
-        "first_dealer": first_dealer,
-        "hands": hands,
-        "totals": running,
-        "winner": winner,
-        "reason": reason,
-    }
+    games, hands, trace = run_games(rules, policies, seed, 0, 1, first_dealer, max_hands, True)
+    return kernel_game_record(rules, games[0], hands[0], trace[0])

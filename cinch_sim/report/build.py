@@ -125,7 +125,7 @@ def run_hand_values(s: ReportSettings, step: Callable[[int], None]) -> dict[str,
 
 def run_ladder(s: ReportSettings):
     """Every pair of the strategies in a duplicate match: a ``Ladder``."""
-    from cinch_sim.matches.play import ladder
+    from cinch_sim.matches.ladder import ladder
 
     return ladder(list(s.strategies), games=s.games, seed=s.seed, rules=s.rules, threads=s.threads)
 

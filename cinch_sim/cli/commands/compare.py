@@ -87,7 +87,7 @@ def compare(
     A STRATEGY is a built-in bundle (random, simple, greedy, heuristic) or a
     TOML file naming the four policies and their parameters.
     """
-    from cinch_sim.matches.play import compare as run_compare
+    from cinch_sim.matches.compare import compare as run_compare
     from cinch_sim.matches.play import game_records
     from cinch_sim.outputs import atomic_write_text, prepare_out_dir, write_run_json
     from cinch_sim.policies.strategies import distinct_names
@@ -212,7 +212,7 @@ def ladder(strategies, games, seed, threads, max_hands, pairing, rules, bootstra
     A STRATEGY is a built-in bundle (random, simple, greedy, heuristic) or a
     TOML file naming the four policies and their parameters.
     """
-    from cinch_sim.matches.play import ladder as run_ladder
+    from cinch_sim.matches.ladder import ladder as run_ladder
     from cinch_sim.outputs import atomic_write_text, prepare_out_dir, write_run_json
 
     strats = [_strategy(s) for s in strategies]

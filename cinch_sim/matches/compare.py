@@ -1,0 +1,235 @@
+"""A duplicate match of two strategies and its summary (``cinch-sim compare``).
+
+The pairs are played by ``matches.play`` and added up by ``matches.pairs``.
+**Statistics** (all two-sided, level 95% unless asked):
+
+- *Win rate of A.* The mean pair score s (``matches.pairs``); a binomial
+  (Wilson) interval over games would be wrong, since the two games of a pair
+  are not independent. The interval is Student's t over pairs (s is bounded
+  and there are hundreds of pairs, so the t interval is accurate), clipped
+  to [0, 1]; the p-value is the one-sample t-test of mean s = 1/2. When every
+  pair is a clean sweep (mean 0 or 1) the t interval collapses to a point,
+  so the Wilson interval over pairs and the sign-test p-value 2^(1 - pairs)
+  are given instead.
+- *Points per hand.* The estimate pools every paired hand's difference;
+  since the hands of one pair are correlated (the score shapes the bidding),
+  the interval is the ratio estimator's, clustered by pair (sum of
+  differences over paired hands per pair), with t on pairs - 1 degrees of
+  freedom (``analysis.intervals.ratio_interval``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sst
+
+from cinch_sim import __version__
+from cinch_sim import layout as L
+from cinch_sim.analysis.intervals import ratio_interval, t_interval, wilson
+from cinch_sim.engine.interrupts import chunk_boundaries
+from cinch_sim.engine.threads import using
+from cinch_sim.matches.pairs import PairStats
+from cinch_sim.matches.play import PAIRINGS, PairChunk, check_two_sides, play_pairs, team_policies
+from cinch_sim.policies.strategies import Strategy, resolve_strategy
+from cinch_sim.rules import Rules, resolve_rules
+
+
+@dataclass
+class Comparison:
+    """A duplicate match of A against B: settings, per-pair data and the summary."""
+
+    a: Strategy
+    b: Strategy
+    settings: dict[str, Any]
+    data: PairStats
+    seconds: float = 0.0
+    interrupted: bool = False
+    level: float = 0.95
+
+    @property
+    def pairs(self) -> int:
+        return self.data.pairs
+
+    @property
+    def games(self) -> int:
+        return 2 * self.pairs
+
+    def summary(self, level: float | None = None) -> dict[str, Any]:
+        level = self.level if level is None else level
+        d = self.data
+        ps = d.cat("pair_score")
+        wr, wlo, whi, wp = t_interval(ps, 0.5, level)
+        if ps.size and wr in (0.0, 1.0):
+            # every pair lost (or won) both games: the t interval collapses to a point;
+            # the Wilson interval over pairs and the sign test stay honest there
+            lo_, hi_ = wilson(wr * ps.size, ps.size, float(sst.norm.ppf(0.5 + level / 2)))
+            wlo, whi = float(lo_), float(hi_)
+            wp = float(min(1.0, 2 * 0.5**ps.size))
+        elif not np.isnan(wlo):
+            wlo, whi = float(max(0.0, wlo)), float(min(1.0, whi))
+        pm, plo, phi, pp = ratio_interval(d.cat("diff_sum"), d.cat("diff_n"), level)
+        reason = d.cat("reason").astype(int)
+        wins = d.cat("a_win")
+        out: dict[str, Any] = {
+            "a": self.a.name,
+            "b": self.b.name,
+            "games": self.games,
+            "pairs": self.pairs,
+            "level": level,
+            "a_wins": int((wins == 1).sum()),
+            "b_wins": int((wins == 0).sum()),
+            "unfinished": int((reason == L.REASON_UNFINISHED).sum()),
+            "negative_limit_endings": int((reason == L.REASON_NEGATIVE_LIMIT).sum()),
+            "win_rate": wr,
+            "win_rate_ci": [wlo, whi],
+            "win_rate_p_value": wp,
+            "points_per_hand_diff": pm,
+            "points_per_hand_diff_ci": [plo, phi],
+            "points_p_value": pp,
+            "paired_hands": int(d.cat("diff_n").sum()),
+            "mean_game_length": float(d.cat("length").mean()) if self.games else float("nan"),
+            "mean_margin": float(d.cat("margin").mean()) if self.games else float("nan"),
+        }
+        for side, s in ((0, "a"), (1, "b")):
+            c = d.counts[side]
+            with np.errstate(invalid="ignore", divide="ignore"):
+                out[s + "_side"] = {
+                    "contracts": int(c[0]),
+                    "made": int(c[1]),
+                    "set": int(c[2]),
+                    "make_rate": float(c[1] / c[0]) if c[0] else float("nan"),
+                    "average_bid": float(c[3] / c[0]) if c[0] else float("nan"),
+                    "no_contract": int(c[4]),
+                    "right_pedro_capture": float(c[6] / c[5]) if c[5] else float("nan"),
+                    "left_pedro_capture": float(c[8] / c[7]) if c[7] else float("nan"),
+                    "contracts_per_game": float(c[0] / self.games) if self.games else 0.0,
+                }
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """Settings and summary; NaN (nothing to estimate) becomes None, so the JSON is strict."""
+        out = dict(self.settings)
+        out.update(self.summary())
+        out["interrupted"] = self.interrupted
+        out["seconds"] = round(self.seconds, 3)
+        return _no_nan(out)
+
+    def games_frame(self) -> pd.DataFrame:
+        """One row per game: pair, game (1, 2), A's result, margin, hands, end reason."""
+        d = self.data
+        n = self.pairs
+        # per chunk the arrays alternate game 1, game 2
+        pair_idx, game_no = [], []
+        start = 0
+        for ps in d.pair_score:
+            k = ps.size
+            for j in (1, 2):
+                pair_idx.append(np.arange(start, start + k))
+                game_no.append(np.full(k, j))
+            start += k
+        reason = d.cat("reason").astype(int)
+        df = pd.DataFrame(
+            {
+                "pair": np.concatenate(pair_idx) if n else [],
+                "game": np.concatenate(game_no) if n else [],
+                "a_result": d.cat("a_win"),
+                "margin": d.cat("margin"),
+                "hands": d.cat("length"),
+                "reason": [L.REASON_NAMES[r] for r in reason],
+            }
+        )
+        return df.sort_values(["pair", "game"], kind="stable").reset_index(drop=True)
+
+    def table(self) -> pd.DataFrame:
+        """Per-side figures (bids, Pedros) as a small frame."""
+        s = self.summary()
+        rows = []
+        for side, name in (("a_side", self.a.name), ("b_side", self.b.name)):
+            r = {"strategy": name}
+            r.update(s[side])
+            rows.append(r)
+        return pd.DataFrame(rows)
+
+
+def compare(
+    a: str | Strategy,
+    b: str | Strategy,
+    games: int = 1000,
+    seed: int = 0,
+    rules: Rules | None = None,
+    max_hands: int = 256,
+    pairing: str = "swap",
+    chunk_pairs: int = 1000,
+    threads: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    on_chunk: Callable[[PairChunk], None] | None = None,
+    trace: bool = False,
+    start_pair: int = 0,
+    level: float = 0.95,
+) -> Comparison:
+    """A duplicate match of ``games`` games (an odd number rounded up to whole pairs).
+
+    ``progress(n)`` is told of every ``n`` finished games; ``on_chunk`` sees
+    each chunk of pairs (with the kernel's trace when ``trace``, e.g. to write
+    records). Ctrl-C between chunks stops the match and keeps the finished
+    pairs (``interrupted`` is then true).
+    """
+    r = resolve_rules(rules)
+    check_two_sides(r)
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    if pairing not in PAIRINGS:
+        raise ValueError(f"pairing must be one of {', '.join(PAIRINGS)}, got {pairing!r}")
+    sa, sb = resolve_strategy(a), resolve_strategy(b)
+    n_pairs = (games + 1) // 2
+    pols = (team_policies(r, sa, sb), team_policies(r, sb, sa))
+    settings = {
+        "command": "compare",
+        "version": __version__,
+        "games_requested": games,
+        "seed": seed,
+        "max_hands": max_hands,
+        "pairing": pairing,
+        "rules": r.describe(),
+        "strategy_a": sa.describe(),
+        "strategy_b": sb.describe(),
+    }
+    data = PairStats()
+    if trace:
+        chunk_pairs = min(chunk_pairs, max(1, 8192 // max_hands))  # trace rows are large
+    start = time.perf_counter()
+    interrupted = False
+    with using(threads), chunk_boundaries() as interrupts:
+        try:
+            done = 0
+            while done < n_pairs:
+                interrupts.check()  # Ctrl-C stops between chunks, never inside one
+                k = min(chunk_pairs, n_pairs - done)
+                ch = play_pairs(
+                    r, sa, sb, seed, start_pair + done, k, max_hands, pairing, trace, pols
+                )
+                data.add(ch)
+                if on_chunk is not None:
+                    on_chunk(ch)
+                done += k
+                if progress is not None:
+                    progress(2 * k)
+        except KeyboardInterrupt:
+            interrupted = True
+    return Comparison(sa, sb, settings, data, time.perf_counter() - start, interrupted, level)
+
+
+def _no_nan(x):
+    if isinstance(x, dict):
+        return {k: _no_nan(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_no_nan(v) for v in x]
+    if isinstance(x, float) and x != x:
+        return None
+    return x

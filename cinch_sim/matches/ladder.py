@@ -1,0 +1,176 @@
+"""The ladder: every pair of strategies in duplicate, rated together.
+
+A Bradley-Terry model fitted by maximum likelihood (the MM algorithm) to
+every matchup's game scores, with one virtual drawn game per matchup so a
+strategy that wins every game keeps a finite rating; ratings on the Elo
+scale (400 log10 of the strength), mean 0. Intervals are the 2.5 and 97.5
+percentiles of a bootstrap that resamples pairs within each matchup and
+refits.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from cinch_sim import __version__
+from cinch_sim.matches.compare import Comparison, compare
+from cinch_sim.policies.strategies import Strategy, distinct_names, resolve_strategy
+from cinch_sim.rules import Rules, resolve_rules
+
+
+def bradley_terry(
+    wins: np.ndarray, games: np.ndarray, prior: float = 1.0, iters: int = 10_000, tol: float = 1e-10
+) -> np.ndarray:
+    """Elo-scale ratings (mean 0) from ``wins[i, j]`` (i's score against j) and ``games[i, j]``.
+
+    ``prior`` virtual drawn games per matchup keep ratings finite. MM updates
+    (Hunter 2004): gamma_i <- W_i / sum_j n_ij / (gamma_i + gamma_j).
+    """
+    w = np.asarray(wins, float).copy()
+    n = np.asarray(games, float).copy()
+    played = n > 0
+    w = w + np.where(played, prior / 2, 0.0)
+    n = n + np.where(played, prior, 0.0)
+    k = w.shape[0]
+    gamma = np.ones(k)
+    W = w.sum(axis=1)
+    for _ in range(iters):
+        denom = (n / (gamma[:, None] + gamma[None, :])).sum(axis=1)
+        new = np.where(denom > 0, W / np.where(denom > 0, denom, 1), 1.0)
+        new = new / np.exp(np.log(new).mean())
+        if np.max(np.abs(new - gamma)) < tol:
+            gamma = new
+            break
+        gamma = new
+    elo = 400 * np.log10(gamma)
+    return elo - elo.mean()
+
+
+@dataclass
+class Ladder:
+    """Every pair of strategies in duplicate, and their Bradley-Terry ratings."""
+
+    strategies: list[Strategy]
+    matches: list[Comparison]
+    settings: dict[str, Any]
+    bootstrap: int = 200
+    seconds: float = 0.0
+    interrupted: bool = False
+
+    def _matrices(self, scores: list[np.ndarray] | None = None):
+        names = [s.name for s in self.strategies]
+        k = len(names)
+        wins = np.zeros((k, k))
+        games = np.zeros((k, k))
+        for m, c in enumerate(self.matches):
+            i, j = names.index(c.a.name), names.index(c.b.name)
+            ps = c.data.cat("pair_score") if scores is None else scores[m]
+            wins[i, j] += 2 * ps.sum()
+            wins[j, i] += 2 * (ps.size - ps.sum())
+            games[i, j] += 2 * ps.size
+            games[j, i] += 2 * ps.size
+        return wins, games
+
+    def ratings(self, seed: int = 0) -> pd.DataFrame:
+        """Rating, bootstrap interval, games and overall score per strategy, best first."""
+        wins, games = self._matrices()
+        elo = bradley_terry(wins, games)
+        rng = np.random.default_rng(seed)
+        base = [c.data.cat("pair_score") for c in self.matches]
+        boots = np.empty((self.bootstrap, len(self.strategies)))
+        for b in range(self.bootstrap):
+            res = [x[rng.integers(0, x.size, x.size)] if x.size else x for x in base]
+            bw, bg = self._matrices(res)
+            boots[b] = bradley_terry(bw, bg)
+        lo = np.percentile(boots, 2.5, axis=0) if self.bootstrap else np.full(elo.size, np.nan)
+        hi = np.percentile(boots, 97.5, axis=0) if self.bootstrap else np.full(elo.size, np.nan)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            score = wins.sum(axis=1) / games.sum(axis=1)
+        df = pd.DataFrame(
+            {
+                "strategy": [s.name for s in self.strategies],
+                "rating": elo,
+                "rating_lo": lo,
+                "rating_hi": hi,
+                "games": games.sum(axis=1).astype(int),
+                "score": score,
+            }
+        )
+        df = df.sort_values("rating", ascending=False, kind="stable").reset_index(drop=True)
+        df.insert(0, "rank", np.arange(1, len(df) + 1))
+        return df
+
+    def matchups(self) -> pd.DataFrame:
+        rows = []
+        for c in self.matches:
+            s = c.summary()
+            rows.append(
+                {
+                    "a": c.a.name,
+                    "b": c.b.name,
+                    "games": s["games"],
+                    "win_rate_a": s["win_rate"],
+                    "win_rate_lo": s["win_rate_ci"][0],
+                    "win_rate_hi": s["win_rate_ci"][1],
+                    "win_rate_p_value": s["win_rate_p_value"],
+                    "points_per_hand_diff": s["points_per_hand_diff"],
+                    "points_diff_lo": s["points_per_hand_diff_ci"][0],
+                    "points_diff_hi": s["points_per_hand_diff_ci"][1],
+                    "mean_game_length": s["mean_game_length"],
+                    "unfinished": s["unfinished"],
+                }
+            )
+        return pd.DataFrame(rows)
+
+
+def ladder(
+    strategies: Sequence[str | Strategy],
+    games: int = 1000,
+    seed: int = 0,
+    rules: Rules | None = None,
+    max_hands: int = 256,
+    pairing: str = "swap",
+    threads: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    bootstrap: int = 200,
+    chunk_pairs: int = 1000,
+) -> Ladder:
+    """Play every pair of strategies in a duplicate match of ``games`` games.
+
+    Every matchup uses the same seed, so all of them see the same deals.
+    Ctrl-C stops after the current chunk; finished matchups (and the
+    finished pairs of the current one) are kept.
+    """
+    r = resolve_rules(rules)
+    strats = distinct_names([resolve_strategy(s) for s in strategies])
+    if len(strats) < 2:
+        raise ValueError("a ladder needs at least two strategies")
+    settings = {
+        "command": "ladder",
+        "version": __version__,
+        "games_per_matchup": 2 * ((games + 1) // 2),
+        "seed": seed,
+        "max_hands": max_hands,
+        "pairing": pairing,
+        "rules": r.describe(),
+        "strategies": [s.describe() for s in strats],
+        "bootstrap": bootstrap,
+    }
+    matches = []
+    t0 = time.perf_counter()
+    interrupted = False
+    for sa, sb in itertools.combinations(strats, 2):
+        c = compare(sa, sb, games, seed, r, max_hands, pairing, chunk_pairs, threads, progress)
+        if c.pairs:
+            matches.append(c)
+        if c.interrupted:
+            interrupted = True
+            break
+    return Ladder(strats, matches, settings, bootstrap, time.perf_counter() - t0, interrupted)

@@ -1,0 +1,96 @@
+"""What each duplicate pair adds to a match's statistics (A's view).
+
+The unit is the pair, not the game: the two games of a pair share their
+deals and are strongly correlated (negatively, when luck dominates), so
+games are not independent trials. Per pair, :class:`PairStats` keeps
+
+- the *pair score* s = (w1 + w2) / 2, with w = 1 for a win of A, 0 for a loss
+  and 1/2 for a game left unfinished at ``max_hands``;
+- the *paired points difference*: a hand's points here are the score change
+  of a side (what the game counts: a set bid loses the bid). For hand h of a
+  pair (h below the shorter game's length) the paired difference is the mean
+  over the two games of (A's change - B's change): the same deal, once with
+  A holding each side's cards. Per pair the sum over paired hands and their
+  number are kept, the clusters of ``matches.compare``'s ratio interval.
+
+Per game it keeps A's result, the margin, the length and the end reason, and
+per side summed counts of contracts and Pedros.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from cinch_sim import layout as L
+from cinch_sim.matches.play import PairChunk
+from cinch_sim.rules import Rules
+
+
+@dataclass
+class PairStats:
+    """Per-pair and per-game numbers of a match (A's view), accumulated chunk by chunk."""
+
+    pair_score: list[np.ndarray] = field(default_factory=list)  # (w1 + w2) / 2
+    diff_sum: list[np.ndarray] = field(default_factory=list)  # paired per-hand diffs, summed
+    diff_n: list[np.ndarray] = field(default_factory=list)  # paired hands
+    a_win: list[np.ndarray] = field(default_factory=list)  # per game: 1, 0 or 0.5
+    margin: list[np.ndarray] = field(default_factory=list)  # per game: A total - B total
+    length: list[np.ndarray] = field(default_factory=list)  # per game: hands
+    reason: list[np.ndarray] = field(default_factory=list)  # per game: REASON_*
+    # per side (0 = A, 1 = B), summed over every hand: contracts, made, set, the sum
+    # of the bids, hands named without a contract, then for the Right and the Left
+    # Pedro: in play, taken by the side
+    counts: np.ndarray = field(default_factory=lambda: np.zeros((2, 9), np.int64))
+
+    def add(self, chunk: PairChunk) -> None:
+        nets = []
+        lens = []
+        wins = []
+        for j in range(2):
+            g, h, ta = chunk.games[j], chunk.hands[j], chunk.a_team[j]
+            tb = 1 - ta
+            winner = g[:, L.G_WINNER]
+            w = np.where(winner == ta, 1.0, np.where(winner == tb, 0.0, 0.5))
+            wins.append(w)
+            self.a_win.append(w)
+            self.margin.append(g[:, L.G_SCORE + ta] - g[:, L.G_SCORE + tb])
+            self.length.append(g[:, L.G_N_HANDS].copy())
+            self.reason.append(g[:, L.G_REASON].copy())
+            lens.append(g[:, L.G_N_HANDS])
+            nets.append(h[:, :, L.H_SCORE + ta] - h[:, :, L.H_SCORE + tb])
+            self._count(chunk.rules, h, g[:, L.G_N_HANDS], ta)
+        self.pair_score.append((wins[0] + wins[1]) / 2)
+        m = np.minimum(lens[0], lens[1])
+        idx = np.arange(nets[0].shape[1])[None, :] < m[:, None]
+        d = (nets[0] + nets[1]) / 2.0
+        self.diff_sum.append(np.where(idx, d, 0.0).sum(axis=1))
+        self.diff_n.append(m.astype(np.int64))
+
+    def _count(self, rules: Rules, h: np.ndarray, n_hands: np.ndarray, ta: int) -> None:
+        played = np.arange(h.shape[1])[None, :] < n_hands[:, None]
+        rows = h[played & (h[:, :, L.H_THROWN_IN] == 0)]
+        maker_team = np.asarray(rules.seat_teams)[rows[:, L.H_MAKER]]
+        pedro_slots = [slot for _, slot in rules.pedros]  # the Right, then the Left Pedro
+        for side, team in ((0, ta), (1, 1 - ta)):
+            mine = maker_team == team
+            contract = mine & (rows[:, L.H_BID] > 0)
+            c = self.counts[side]
+            c[0] += int(contract.sum())
+            c[1] += int((contract & (rows[:, L.H_MADE] == 1)).sum())
+            c[2] += int((contract & (rows[:, L.H_MADE] == 0)).sum())
+            c[3] += int(rows[contract, L.H_BID].sum())
+            c[4] += int((mine & (rows[:, L.H_BID] == 0)).sum())
+            for k, slot in zip((5, 7), pedro_slots, strict=False):
+                st = rows[:, L.H_SLOT_TEAM + slot]
+                c[k] += int((st >= 0).sum())
+                c[k + 1] += int((st == team).sum())
+
+    def cat(self, name: str) -> np.ndarray:
+        parts = getattr(self, name)
+        return np.concatenate(parts) if parts else np.zeros(0)
+
+    @property
+    def pairs(self) -> int:
+        return sum(x.size for x in self.pair_score)

@@ -82,7 +82,7 @@ def w1():
     return run, None
 
 
-PEDRO_SLOTS = np.array([L.SLOT_RANK0 + 2, L.SLOT_LEFT])  # the right and the left Pedro
+PEDRO_SLOTS = np.array([slot for _, slot in Rules().pedros])  # the right and the left Pedro
 
 
 @numba.njit  # not cached: a script's module name differs between uses

@@ -294,14 +294,6 @@ class Rules:
         return mates[0] if len(mates) == 1 else None
 
     @property
-    def point_names(self) -> tuple[str, ...]:
-        """Names of the point slots, in the order the kernel reports them."""
-        names = ["high", "low"] + [n for n, _, _ in self.point_cards]
-        if self.left_rank:
-            names.append(self.left_name)
-        return tuple(names)
-
-    @property
     def point_slots(self) -> dict[str, int]:
         """Each point's result slot (``layout.SLOT_*``), by name: the one lookup.
 

@@ -282,9 +282,6 @@ class RefereeReport:
     def ok(self) -> bool:
         return all(v.status != "invalid" for v in self.verdicts)
 
-    def problems(self) -> list[Verdict]:
-        return [v for v in self.verdicts if not v.clean]
-
     def to_frame(self):
         """A pandas DataFrame, one row per record."""
         import pandas as pd

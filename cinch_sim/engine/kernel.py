@@ -364,53 +364,11 @@ def _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want
     return pos, n
 
 
-@njit(**NO_REFCOUNT)
-def play_hand(
-    rules_at,
-    setup_at,
-    seed,
-    hidx,
-    dealer,
-    fns_at,
-    pids_at,
-    params_at,
-    obs_at,
-    scratch_at,
-    rngs_at,
-    deck_at,
-    hands_at,
-    work_at,
-    iwork_at,
-    scores_at,
-    hand_in_game,
-    out_at,
-    trace_at,
-    want_trace,
-):
-    """Play one hand from the deal to the score; write its result row (and trace).
-
-    Every array arrives as its data pointer (one machine word, where an array is
-    seven: the call's largest cost) and is viewed again at its fixed length.
-    """
-    rules = view_at(rules_at, L.R_LEN)
-    setup = view_at(setup_at, L.S_LEN)
-    fns = view_at(fns_at, 4 * L.MAX_PLAYERS * ADDRESSES)
-    pids = view_at(pids_at, 4 * L.MAX_PLAYERS)
-    params = view_at(params_at, 4 * L.MAX_PLAYERS * N_PARAMS)
-    obs = view_at(obs_at, L.OBS_LEN)
-    scratch = view_at(scratch_at, L.MAX_PLAYERS * N_SCRATCH)
-    rngs = view_at(rngs_at, L.MAX_PLAYERS + 1)
-    deck = view_at(deck_at, 52)
-    hands = view_at(hands_at, L.MAX_PLAYERS)
-    work = view_at(work_at, W_LEN)
-    iwork = view_at(iwork_at, IW_LEN)
-    scores = view_at(scores_at, L.MAX_TEAMS)
-    out = view_at(out_at, L.H_LEN)
-    trace = view_at(trace_at, L.T_LEN)
-    P = rules[L.R_PLAYERS]
-    D = rules[L.R_CARDS_DEALT]
-    HS = rules[L.R_HAND_SIZE]
-    T = rules[L.R_TEAMS]
+@njit(inline="always")
+def _start_row(rules, dealer, iwork, out, trace, want_trace):
+    """Reset the result row (and the trace) to "nothing happened yet", and build the
+    rule tables if these buffers are new: a hand that stops early (a broken policy,
+    a thrown-in deal) leaves every later field at its reset value."""
     for i in range(L.H_LEN):  # constant lengths: stores in line, not a memset call
         out[i] = 0
     for s in range(L.MAX_PLAYERS):
@@ -432,12 +390,20 @@ def play_hand(
     if unlikely(iwork[IW_TABLES_READY] == 0):
         _build_tables(rules, iwork)
 
-    # ---- observation and per-seat state
+
+@njit(inline="always")
+def _start_obs(rules, setup, seed, hidx, dealer, pids, obs, scratch, rngs, scores, hand_in_game):
+    """Reset the observation to the hand's public start (the rules, the dealer, the
+    running score, nothing bid or played), clear the scratch of seats whose policies
+    may read it, and seed each seat's random stream: all from the hand's index, so a
+    hand plays the same on any buffers, thread or chunk."""
+    P = rules[L.R_PLAYERS]
+    T = rules[L.R_TEAMS]
     for i in range(L.OBS_LEN):
         obs[i] = 0
     obs[L.O_DEALER] = dealer
     obs[L.O_PLAYERS] = P
-    obs[L.O_HAND_SIZE] = HS
+    obs[L.O_HAND_SIZE] = rules[L.R_HAND_SIZE]
     obs[L.O_HIGH_BIDDER] = -1
     obs[L.O_MAKER] = -1
     obs[L.O_TRUMP] = -1
@@ -471,10 +437,20 @@ def play_hand(
     for s in range(P):
         rngs[s] = stream_from_key(key, setup[L.S_STREAMS + s])
 
-    # ---- deal
-    stock0, n = _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want_trace)
-    n_stock = n - stock0
-    # ---- bidding
+
+@njit(inline="always")
+def _auction(
+    rules, setup, dealer, fns, pids, obs, hands, params, scratch, rngs, iwork, out, trace,
+    want_trace,
+):  # fmt: skip
+    """The bidding (RULES.md §1.4, §3.2), clockwise from eldest, then the contract:
+    the high bidder's, the one a setup forces, or the all-pass rule's.
+
+    Returns (maker, bid); maker -1 when the hand ends here: a policy's illegal bid,
+    a bid that differs from the setup's required sequence (a rejected sample), or
+    a deal thrown in when all pass. The result row already says which.
+    """
+    P = rules[L.R_PLAYERS]
     eldest = _wrap(dealer + 1, P)
     bid_min = rules[L.R_BID_MIN]
     bid_max = rules[L.R_BID_MAX]
@@ -528,7 +504,7 @@ def play_hand(
                 b = _ask_bid(fns, pids, s, obs, hands[s], legal, params, scratch, rngs)
                 if unlikely(b < 0 or b > 62 or not (legal >> np.uint64(b)) & U1):
                     _fail(out, L.KIND_BID, s, b)
-                    return
+                    return -1, 0
             if unlikely(want_trace) and nb < L.MAX_BIDS:
                 trace[L.T_BIDS + 2 * nb] = s
                 trace[L.T_BIDS + 2 * nb + 1] = b if b > 0 else -1
@@ -537,7 +513,7 @@ def play_hand(
                 got = b if b > 0 else L.BID_PASS
                 if want != got:
                     out[L.H_REJECTED] = 1
-                    return
+                    return -1, 0
             nb += 1
             bids = b > 0  # branch-free: whether a player bids is the data's coin
             out[L.H_BIDS + s] = b if bids else -1
@@ -570,13 +546,21 @@ def play_hand(
         out[L.H_BID] = -1
         out[L.H_TRUMP] = -1
         out[L.H_MADE] = -1
-        return
+        return -1, 0
     out[L.H_MAKER] = maker
     out[L.H_BID] = bid
     obs[L.O_MAKER] = maker
     obs[L.O_BID] = bid
+    return maker, bid
 
-    # ---- trump
+
+@njit(inline="always")
+def _name_trump(rules, setup, maker, fns, pids, obs, hands, params, scratch, rngs, out):
+    """The maker names trumps (RULES.md §1.5), unless the setup forces a suit.
+
+    Returns (trump, left card or -1, mask of the trumps); trump -1 when the
+    maker's policy named no suit (the result row says so).
+    """
     trump = setup[L.S_FORCE_TRUMP]
     if trump < 0:
         obs[L.O_PHASE] = L.PHASE_TRUMP
@@ -586,7 +570,7 @@ def play_hand(
         )
         if unlikely(trump < 0 or trump > 3):
             _fail(out, L.KIND_TRUMP, maker, trump)
-            return
+            return -1, -1, U0
     out[L.H_TRUMP] = trump
     left = _left_card(rules, trump)
     tmask = _suit_mask(trump)
@@ -595,133 +579,222 @@ def play_hand(
     obs[L.O_TRUMP] = trump
     obs[L.O_TRUMP_MASK] = np.int64(tmask)
     obs[L.O_LEFT_CARD] = left
+    return trump, left, tmask
 
-    # ---- discard, draw, rob
+
+@njit(inline="always")
+def _discards(
+    rules, eldest, robber, n_stock, tmask, protected, face_up, fns, pids, obs, hands, params,
+    scratch, rngs, iwork, out, trace, want_trace,
+):  # fmt: skip
+    """Each drawer in turn from eldest discards (RULES.md §1.6; the robber waits),
+    and asks for the cards that bring him back to the hand size (iwork's need).
+
+    Returns (cards requested in all, the face-up dead cards); requested -1 when
+    a policy's discard broke the rules (the result row says so).
+    """
+    P = rules[L.R_PLAYERS]
+    HS = rules[L.R_HAND_SIZE]
+    shortage = rules[L.R_SHORTAGE]
     dead_up = U0
+    requested = 0
+    need = borrow(iwork, IW_NEED, L.MAX_PLAYERS)
+    for s in range(L.MAX_PLAYERS):
+        need[s] = 0
+    for j in range(P):
+        s = _wrap(eldest + j, P)
+        if s == robber:
+            continue
+        h = hands[s]
+        ntr = popcount(h & tmask)
+        legal = h & ~tmask
+        if ntr > HS:
+            legal |= h & tmask & ~protected
+        min_keep = 0
+        if shortage == L.SHORT_LIMIT_DISCARDS:
+            min_keep = max(0, HS - (n_stock - requested))
+        obs[L.O_PHASE] = L.PHASE_DISCARD
+        obs[L.O_SEAT] = s
+        obs[L.O_MIN_KEEP] = min_keep
+        obs[L.O_MAX_KEEP] = HS
+        keep = np.uint64(_ask_discard(fns, pids, s, obs, h, legal, params, scratch, rngs))
+        if unlikely(not _discard_ok(rules, h, keep, legal, tmask, min_keep, HS)):
+            _fail(out, L.KIND_DISCARD, s, np.int64(keep))
+            return -1, dead_up
+        disc = h & ~keep
+        hands[s] = keep
+        dead_up |= disc & face_up
+        obs[L.O_DISCARDED + s] = popcount(disc)
+        obs[L.O_DEAD_UP] = np.int64(dead_up)
+        need[s] = HS - popcount(keep)
+        requested += need[s]
+        if unlikely(want_trace):
+            trace[L.T_DISCARD + s] = np.int64(disc)
+    return requested, dead_up
+
+
+@njit(inline="always")
+def _draw(
+    rules, eldest, robber, stock0, n, requested, deck, hands, work, iwork, obs, out, trace,
+    want_trace,
+):  # fmt: skip
+    """The drawers take their requests off the stock (RULES.md §1.7), clockwise from
+    eldest, each in one step from the table of the stock's top cards (work's
+    stock_upto, which the robber reads too); when they ask for more than it holds,
+    the shortage rule decides (§1.9).
+
+    Returns the index in deck of the stock's new top card.
+    """
+    P = rules[L.R_PLAYERS]
+    D = rules[L.R_CARDS_DEALT]
+    shortage = rules[L.R_SHORTAGE]
+    n_stock = n - stock0
     top = stock0
-    if rules[L.R_DRAW] == 1:
-        rob_rule = rules[L.R_ROBBER]
-        robber = -1
-        if rob_rule == L.ROBBER_MAKER:
-            robber = maker
-        elif rob_rule == L.ROBBER_DEALER:
-            robber = dealer
-        obs[L.O_ROBBER] = robber
-        obs[L.O_STOCK_LEFT] = n_stock
-        shortage = rules[L.R_SHORTAGE]
-        nonpoint_only = rules[L.R_EXCESS_TRUMP] == 1
-        protected = _point_trumps(rules, trump, left) if nonpoint_only else U0
-        # discarded trumps are always shown; every discard under discards_face_up
-        face_up = ALL52 if rules[L.R_FACE_UP] == 1 else tmask
-        requested = 0
-        need = borrow(iwork, IW_NEED, L.MAX_PLAYERS)
-        for s in range(L.MAX_PLAYERS):
-            need[s] = 0
+    need = borrow(iwork, IW_NEED, L.MAX_PLAYERS)
+    short = requested > n_stock
+    stock_upto = borrow(work, W_STOCK, 53)  # [i]: the top i stock cards
+    m = U0
+    stock_upto[0] = m
+    for i in range(n_stock):
+        m |= _bit(deck[np.uint64(stock0 + i)])  # unsigned: no index fix-up
+        stock_upto[np.uint64(i + 1)] = m
+    if short:
+        out[L.H_SHORTAGE] = 1
+    if short and shortage == L.SHORT_ROUND_ROBIN:
+        while top < n:
+            for j in range(P):
+                s = _wrap(eldest + j, P)
+                if s == robber or need[s] == 0 or top >= n:
+                    continue
+                c = deck[top]
+                hands[s] |= _bit(c)
+                need[s] -= 1
+                obs[L.O_DRAWN + s] += 1
+                if unlikely(want_trace):
+                    trace[L.T_DRAW_SEAT + top - stock0 + P * D] = s
+                top += 1
+    else:
         for j in range(P):
             s = _wrap(eldest + j, P)
             if s == robber:
                 continue
-            h = hands[s]
-            ntr = popcount(h & tmask)
-            legal = h & ~tmask
-            if ntr > HS:
-                legal |= h & tmask & ~protected
-            min_keep = 0
-            if shortage == L.SHORT_LIMIT_DISCARDS:
-                min_keep = max(0, HS - (n_stock - requested))
-            obs[L.O_PHASE] = L.PHASE_DISCARD
-            obs[L.O_SEAT] = s
-            obs[L.O_MIN_KEEP] = min_keep
-            obs[L.O_MAX_KEEP] = HS
-            keep = np.uint64(_ask_discard(fns, pids, s, obs, h, legal, params, scratch, rngs))
-            if unlikely(not _discard_ok(rules, h, keep, legal, tmask, min_keep, HS)):
-                _fail(out, L.KIND_DISCARD, s, np.int64(keep))
-                return
-            disc = h & ~keep
-            hands[s] = keep
-            dead_up |= disc & face_up
-            obs[L.O_DISCARDED + s] = popcount(disc)
-            obs[L.O_DEAD_UP] = np.int64(dead_up)
-            need[s] = HS - popcount(keep)
-            requested += need[s]
+            k = min(need[s], n - top)  # off the top of the stock, in one step
+            hands[s] |= stock_upto[top - stock0 + k] & ~stock_upto[top - stock0]
             if unlikely(want_trace):
-                trace[L.T_DISCARD + s] = np.int64(disc)
-        short = requested > n_stock
-        stock_upto = borrow(work, W_STOCK, 53)  # [i]: the top i stock cards
-        m = U0
-        stock_upto[0] = m
-        for i in range(n_stock):
-            m |= _bit(deck[np.uint64(stock0 + i)])  # unsigned: no index fix-up
-            stock_upto[np.uint64(i + 1)] = m
-        if short:
-            out[L.H_SHORTAGE] = 1
-        if short and shortage == L.SHORT_ROUND_ROBIN:
-            while top < n:
-                for j in range(P):
-                    s = _wrap(eldest + j, P)
-                    if s == robber or need[s] == 0 or top >= n:
-                        continue
-                    c = deck[top]
-                    hands[s] |= _bit(c)
-                    need[s] -= 1
-                    obs[L.O_DRAWN + s] += 1
-                    if unlikely(want_trace):
-                        trace[L.T_DRAW_SEAT + top - stock0 + P * D] = s
-                    top += 1
-        else:
-            for j in range(P):
-                s = _wrap(eldest + j, P)
-                if s == robber:
-                    continue
-                k = min(need[s], n - top)  # off the top of the stock, in one step
-                hands[s] |= stock_upto[top - stock0 + k] & ~stock_upto[top - stock0]
-                if unlikely(want_trace):
-                    for i in range(top, top + k):
-                        trace[L.T_DRAW_SEAT + i - stock0 + P * D] = s
-                need[s] -= k
-                obs[L.O_DRAWN + s] += k
-                top += k
-        obs[L.O_STOCK_LEFT] = n - top
-        if robber >= 0:
-            cand = hands[robber] | (stock_upto[n - stock0] & ~stock_upto[top - stock0])
-            if unlikely(want_trace):
-                for i in range(top, n):
-                    trace[L.T_DRAW_SEAT + i - stock0 + P * D] = robber
-            obs[L.O_DRAWN + robber] = n - top
-            top = n
-            obs[L.O_STOCK_LEFT] = 0
-            keep = cand
-            if popcount(cand) > HS:
-                must_tr = min(HS, popcount(cand & tmask))
-                rob_legal = cand
-                if must_tr == HS:  # excess trumps: non_point_only keeps the point trumps
-                    rob_legal = cand & ~(tmask & protected)
-                obs[L.O_PHASE] = L.PHASE_ROB
-                obs[L.O_SEAT] = robber
-                obs[L.O_MIN_KEEP] = HS
-                obs[L.O_MAX_KEEP] = HS
-                keep = np.uint64(
-                    _ask_discard(fns, pids, robber, obs, cand, rob_legal, params, scratch, rngs)
-                )
-                if unlikely(
-                    keep & ~cand != U0
-                    or popcount(keep) != HS
-                    or popcount(keep & tmask) != must_tr
-                    or cand & ~keep & ~rob_legal != U0
-                ):
-                    _fail(out, L.KIND_DISCARD, robber, np.int64(keep))
-                    return
-            rdisc = cand & ~keep
-            hands[robber] = keep
-            dead_up |= rdisc & face_up
-            obs[L.O_DEAD_UP] = np.int64(dead_up)
-            if unlikely(want_trace):
-                trace[L.T_ROBBER] = robber
-                trace[L.T_ROBBER_DISCARD] = np.int64(rdisc)
-        elif unlikely(want_trace):
-            trace[L.T_ROBBER] = -1
+                for i in range(top, top + k):
+                    trace[L.T_DRAW_SEAT + i - stock0 + P * D] = s
+            need[s] -= k
+            obs[L.O_DRAWN + s] += k
+            top += k
+    obs[L.O_STOCK_LEFT] = n - top
+    return top
 
-    # ---- features of the maker's side (what a player knows before bidding)
+
+@njit(inline="always")
+def _rob(
+    rules, robber, stock0, n, top, tmask, protected, face_up, dead_up, fns, pids, obs, hands,
+    params, scratch, rngs, work, out, trace, want_trace,
+):  # fmt: skip
+    """The robber takes the rest of the stock and keeps the hand size (RULES.md §1.8):
+    min(hand size, his trumps) trumps, the point trumps first under non_point_only.
+
+    Returns False when his policy's keep broke the rules (the result row says so).
+    """
+    P = rules[L.R_PLAYERS]
+    D = rules[L.R_CARDS_DEALT]
+    HS = rules[L.R_HAND_SIZE]
+    stock_upto = borrow(work, W_STOCK, 53)
+    cand = hands[robber] | (stock_upto[n - stock0] & ~stock_upto[top - stock0])
+    if unlikely(want_trace):
+        for i in range(top, n):
+            trace[L.T_DRAW_SEAT + i - stock0 + P * D] = robber
+    obs[L.O_DRAWN + robber] = n - top
+    obs[L.O_STOCK_LEFT] = 0
+    keep = cand
+    if popcount(cand) > HS:
+        must_tr = min(HS, popcount(cand & tmask))
+        rob_legal = cand
+        if must_tr == HS:  # excess trumps: non_point_only keeps the point trumps
+            rob_legal = cand & ~(tmask & protected)
+        obs[L.O_PHASE] = L.PHASE_ROB
+        obs[L.O_SEAT] = robber
+        obs[L.O_MIN_KEEP] = HS
+        obs[L.O_MAX_KEEP] = HS
+        keep = np.uint64(
+            _ask_discard(fns, pids, robber, obs, cand, rob_legal, params, scratch, rngs)
+        )
+        if unlikely(
+            keep & ~cand != U0
+            or popcount(keep) != HS
+            or popcount(keep & tmask) != must_tr
+            or cand & ~keep & ~rob_legal != U0
+        ):
+            _fail(out, L.KIND_DISCARD, robber, np.int64(keep))
+            return False
+    rdisc = cand & ~keep
+    hands[robber] = keep
+    dead_up |= rdisc & face_up
+    obs[L.O_DEAD_UP] = np.int64(dead_up)
+    if unlikely(want_trace):
+        trace[L.T_ROBBER] = robber
+        trace[L.T_ROBBER_DISCARD] = np.int64(rdisc)
+    return True
+
+
+@njit(inline="always")
+def _discard_draw_rob(
+    rules, dealer, maker, stock0, n, trump, left, tmask, fns, pids, obs, deck, hands, params,
+    scratch, rngs, work, iwork, out, trace, want_trace,
+):  # fmt: skip
+    """The draw (RULES.md §1.6-1.9): discards, the drawers' cards off the stock, then
+    the robber's. The rules' choices the three share are made once here.
+
+    Returns False when a policy's discard broke the rules (the result row says so).
+    """
+    P = rules[L.R_PLAYERS]
+    eldest = _wrap(dealer + 1, P)
+    n_stock = n - stock0
+    rob_rule = rules[L.R_ROBBER]
+    robber = -1
+    if rob_rule == L.ROBBER_MAKER:
+        robber = maker
+    elif rob_rule == L.ROBBER_DEALER:
+        robber = dealer
+    obs[L.O_ROBBER] = robber
+    obs[L.O_STOCK_LEFT] = n_stock
+    nonpoint_only = rules[L.R_EXCESS_TRUMP] == 1
+    protected = _point_trumps(rules, trump, left) if nonpoint_only else U0
+    # discarded trumps are always shown; every discard under discards_face_up
+    face_up = ALL52 if rules[L.R_FACE_UP] == 1 else tmask
+    requested, dead_up = _discards(
+        rules, eldest, robber, n_stock, tmask, protected, face_up, fns, pids, obs, hands,
+        params, scratch, rngs, iwork, out, trace, want_trace,
+    )  # fmt: skip
+    if requested < 0:
+        return False
+    top = _draw(
+        rules, eldest, robber, stock0, n, requested, deck, hands, work, iwork, obs, out,
+        trace, want_trace,
+    )  # fmt: skip
+    if robber >= 0:
+        return _rob(
+            rules, robber, stock0, n, top, tmask, protected, face_up, dead_up, fns, pids, obs,
+            hands, params, scratch, rngs, work, out, trace, want_trace,
+        )  # fmt: skip
+    if unlikely(want_trace):
+        trace[L.T_ROBBER] = -1
+    return True
+
+
+@njit(inline="always")
+def _maker_features(rules, maker, trump, left, tmask, obs, hands, work, out):
+    """What the maker's side held, for the hand-strength fits (analysis): the trumps,
+    pedros and honours dealt to the maker and his partner, the maker's trumps after
+    the draw. Also sets each seat's cards left.
+
+    Returns the mask of the cards in play (held after the draw).
+    """
+    P = rules[L.R_PLAYERS]
     in_play = U0
     for s in range(P):
         in_play |= hands[s]
@@ -736,8 +809,21 @@ def play_hand(
         ntr, ped, hi = _trump_features(work[W_DEALT + partner], trump, left, tmask)
         out[L.H_PARTNER_TRUMPS9] = ntr
         out[L.H_PARTNER_PEDROS9] = ped
+    return in_play
 
-    # ---- tricks
+
+@njit(inline="always")
+def _tricks(
+    rules, maker, trump, left, tmask, in_play, fns, pids, obs, hands, params, scratch, rngs,
+    iwork, out, trace, want_trace,
+):  # fmt: skip
+    """The tricks (RULES.md §1.10-1.12), the maker leading the first, until every card
+    in play is played: who played each card in which trick, and each trick's
+    winner, go to iwork for the score.
+
+    Returns False when a policy's play broke the rules (the result row says so).
+    """
+    P = rules[L.R_PLAYERS]
     # Selects rather than branches where the deal decides (which cards are legal,
     # which card is stronger): measured faster here (BENCHMARKS.md, de05ee5).
     follow_strict = rules[L.R_FOLLOW] == L.FOLLOW_STRICT
@@ -789,7 +875,7 @@ def play_hand(
                 c = _ask_play(fns, pids, s, obs, h, legal, params, scratch, rngs, state)
                 if unlikely(c < 0 or c > 51 or not (legal >> np.uint64(c)) & U1):
                     _fail(out, L.KIND_PLAY, s, c)
-                    return
+                    return False
             else:
                 c = lowbit_index(legal)
             b = _bit(c)
@@ -843,9 +929,18 @@ def play_hand(
     out[L.H_N_TRICKS] = n_tricks
     if unlikely(want_trace):
         trace[L.T_N_TRICKS] = n_tricks
+    return True
 
-    # ---- points: each point slot to the side capturing (or playing) its card
+
+@njit(inline="always")
+def _point_slots(rules, trump, left, tmask, in_play, iwork, out):
+    """Each point slot (RULES.md §1.13) to the side capturing its card, or playing it
+    (Low under low_to=player); which side, trick and player, into the result row.
+
+    Returns the points each side took (a view of iwork).
+    """
     points = borrow(iwork, IW_POINTS, L.MAX_TEAMS)
+    winners = borrow(iwork, IW_WINNERS, L.MAX_TRICKS)
     for t in range(L.MAX_TEAMS):
         points[t] = 0
     trumps_in = in_play & tmask
@@ -897,12 +992,16 @@ def play_hand(
         out[L.H_SLOT_HOLDER + slot] = player if present else -1
         out[L.H_SLOT_PLAYER + slot] = player if present else -1
         points[team] += value if present else 0
+    return points
 
-    # ---- made or set, score change
+
+@njit(inline="always")
+def _settle(rules, maker, bid, points, out):
+    """Made or set (RULES.md §1.14): each side's points and score change."""
     mteam = _team(rules, maker)
     made = points[mteam] >= bid
     out[L.H_MADE] = 1 if made else 0
-    for t in range(T):
+    for t in range(rules[L.R_TEAMS]):
         out[L.H_POINTS + t] = points[t]
         if t == mteam:
             if made:
@@ -914,6 +1013,89 @@ def play_hand(
         else:
             extra = bid if (not made and rules[L.R_SCORING] == 1) else 0
             out[L.H_SCORE + t] = points[t] + extra
+
+
+@njit(**NO_REFCOUNT)
+def play_hand(
+    rules_at,
+    setup_at,
+    seed,
+    hidx,
+    dealer,
+    fns_at,
+    pids_at,
+    params_at,
+    obs_at,
+    scratch_at,
+    rngs_at,
+    deck_at,
+    hands_at,
+    work_at,
+    iwork_at,
+    scores_at,
+    hand_in_game,
+    out_at,
+    trace_at,
+    want_trace,
+):
+    """Play one hand from the deal to the score; write its result row (and trace).
+
+    Every array arrives as its data pointer (one machine word, where an array is
+    seven: the call's largest cost) and is viewed again at its fixed length. The
+    phases are inlined (one compiled function, as before the split); each that can
+    end the hand early says so in its return value, the result row saying why.
+    """
+    rules = view_at(rules_at, L.R_LEN)
+    setup = view_at(setup_at, L.S_LEN)
+    fns = view_at(fns_at, 4 * L.MAX_PLAYERS * ADDRESSES)
+    pids = view_at(pids_at, 4 * L.MAX_PLAYERS)
+    params = view_at(params_at, 4 * L.MAX_PLAYERS * N_PARAMS)
+    obs = view_at(obs_at, L.OBS_LEN)
+    scratch = view_at(scratch_at, L.MAX_PLAYERS * N_SCRATCH)
+    rngs = view_at(rngs_at, L.MAX_PLAYERS + 1)
+    deck = view_at(deck_at, 52)
+    hands = view_at(hands_at, L.MAX_PLAYERS)
+    work = view_at(work_at, W_LEN)
+    iwork = view_at(iwork_at, IW_LEN)
+    scores = view_at(scores_at, L.MAX_TEAMS)
+    out = view_at(out_at, L.H_LEN)
+    trace = view_at(trace_at, L.T_LEN)
+    _start_row(rules, dealer, iwork, out, trace, want_trace)
+    # ---- observation and per-seat state
+    _start_obs(rules, setup, seed, hidx, dealer, pids, obs, scratch, rngs, scores, hand_in_game)
+    # ---- deal
+    stock0, n = _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want_trace)
+    # ---- bidding
+    maker, bid = _auction(
+        rules, setup, dealer, fns, pids, obs, hands, params, scratch, rngs, iwork, out, trace,
+        want_trace,
+    )  # fmt: skip
+    if maker < 0:
+        return
+    # ---- trump
+    trump, left, tmask = _name_trump(
+        rules, setup, maker, fns, pids, obs, hands, params, scratch, rngs, out
+    )
+    if trump < 0:
+        return
+    # ---- discard, draw, rob
+    if rules[L.R_DRAW] == 1 and not _discard_draw_rob(
+        rules, dealer, maker, stock0, n, trump, left, tmask, fns, pids, obs, deck, hands,
+        params, scratch, rngs, work, iwork, out, trace, want_trace,
+    ):  # fmt: skip
+        return
+    # ---- features of the maker's side (what a player knows before bidding)
+    in_play = _maker_features(rules, maker, trump, left, tmask, obs, hands, work, out)
+    # ---- tricks
+    if not _tricks(
+        rules, maker, trump, left, tmask, in_play, fns, pids, obs, hands, params, scratch,
+        rngs, iwork, out, trace, want_trace,
+    ):  # fmt: skip
+        return
+    # ---- points: each point slot to the side capturing (or playing) its card
+    points = _point_slots(rules, trump, left, tmask, in_play, iwork, out)
+    # ---- made or set, score change
+    _settle(rules, maker, bid, points, out)
 
 
 @njit(inline="always")

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit, types
 
 from cinch_sim import layout as L
-from cinch_sim.bits import lowbit_index, popcount
+from cinch_sim.bits import bit, lowbit_index, popcount, suit_mask
 from cinch_sim.engine.policy_table import ADDRESSES, policy_at
 from cinch_sim.jit.cache import refresh
 from cinch_sim.jit.hints import unlikely
@@ -36,7 +36,6 @@ from cinch_sim.signatures import N_PARAMS, N_SCRATCH
 
 U1 = np.uint64(1)
 U0 = np.uint64(0)
-SUIT13 = np.uint64((1 << 13) - 1)
 LOW32 = np.uint64(0xFFFFFFFF)
 ALL52 = np.uint64((1 << 52) - 1)
 
@@ -153,16 +152,6 @@ def _reads_trick(pids, players):
 
 
 @njit(inline="always")
-def _bit(c):
-    return U1 << np.uint64(c)
-
-
-@njit(inline="always")
-def _suit_mask(s):
-    return SUIT13 << np.uint64(13 * s)
-
-
-@njit(inline="always")
 def _b(a):
     """A whole 1-D buffer, borrowed (see memory.py): refcount-free inside play_hand."""
     return borrow(a, 0, a.shape[0])
@@ -229,11 +218,11 @@ def _discard_ok(rules, hand, keep, legal, tmask, min_keep, hs):
 @njit(inline="always")
 def _point_trumps(rules, trump, left):
     """Mask of trumps that may not go as excess under excess_trump_discard=non_point_only."""
-    m = _bit(trump * 13 + 12) | _bit(trump * 13)  # A and 2
+    m = bit(trump * 13 + 12) | bit(trump * 13)  # A and 2
     for i in range(rules[L.R_N_RANK_POINTS]):
-        m |= _bit(trump * 13 + rules[L.R_RANK_POINTS + 2 * i])
+        m |= bit(trump * 13 + rules[L.R_RANK_POINTS + 2 * i])
     if left >= 0:
-        m |= _bit(left)
+        m |= bit(left)
     return m
 
 
@@ -266,7 +255,7 @@ def _build_tables(rules, iwork):
                 iwork[IW_BY_STRENGTH + t * 14 + rules[L.R_TRUMP_STRENGTH + slot] - 1] = c
                 iwork[IW_CARD_STRENGTH + t * 52 + c] = 100 + rules[L.R_TRUMP_STRENGTH + slot]
         left = _left_card(rules, t)
-        tm = _suit_mask(t) | (_bit(left) if left >= 0 else U0)
+        tm = suit_mask(t) | (bit(left) if left >= 0 else U0)
         for c in range(52):
             iwork[IW_BEATS + t * 52 + c] = np.int64(beaten_by(c, tm, left, t * 13))
     iwork[IW_TABLES_READY] = 1
@@ -329,7 +318,7 @@ def _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want
                 c0 = deck[upos]
                 c1 = deck[upos + U1]
                 c2 = deck[upos + np.uint64(2)]
-                hands[np.uint64(s)] |= _bit(c0) | _bit(c1) | _bit(c2)
+                hands[np.uint64(s)] |= bit(c0) | bit(c1) | bit(c2)
                 upos += np.uint64(3)
                 s = _wrap(s + 1, P)
         pos = np.int64(upos)
@@ -351,7 +340,7 @@ def _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want
                     else:
                         c = deck[pos]
                         pos += 1
-                    hands[s] |= _bit(c)
+                    hands[s] |= bit(c)
                     if unlikely(want_trace):
                         trace[L.T_DECK + dpos] = c
                     dpos += 1
@@ -488,7 +477,7 @@ def _auction(
                 and n_active == 1
                 and rules[L.R_ALL_PASS] == L.ALL_PASS_FORCED_MIN
             ):
-                legal = _bit(bid_min)
+                legal = bit(bid_min)
                 forced = 1
             else:
                 lo = max(bid_min, high + 1)
@@ -573,9 +562,9 @@ def _name_trump(rules, setup, maker, fns, pids, obs, hands, params, scratch, rng
             return -1, -1, U0
     out[L.H_TRUMP] = trump
     left = _left_card(rules, trump)
-    tmask = _suit_mask(trump)
+    tmask = suit_mask(trump)
     if left >= 0:
-        tmask |= _bit(left)
+        tmask |= bit(left)
     obs[L.O_TRUMP] = trump
     obs[L.O_TRUMP_MASK] = np.int64(tmask)
     obs[L.O_LEFT_CARD] = left
@@ -656,7 +645,7 @@ def _draw(
     m = U0
     stock_upto[0] = m
     for i in range(n_stock):
-        m |= _bit(deck[np.uint64(stock0 + i)])  # unsigned: no index fix-up
+        m |= bit(deck[np.uint64(stock0 + i)])  # unsigned: no index fix-up
         stock_upto[np.uint64(i + 1)] = m
     if short:
         out[L.H_SHORTAGE] = 1
@@ -667,7 +656,7 @@ def _draw(
                 if s == robber or need[s] == 0 or top >= n:
                     continue
                 c = deck[top]
-                hands[s] |= _bit(c)
+                hands[s] |= bit(c)
                 need[s] -= 1
                 obs[L.O_DRAWN + s] += 1
                 if unlikely(want_trace):
@@ -878,7 +867,7 @@ def _tricks(
                     return False
             else:
                 c = lowbit_index(legal)
-            b = _bit(c)
+            b = bit(c)
             hands[us] = h ^ b
             trick |= b
             uc = np.uint64(c)
@@ -886,7 +875,7 @@ def _tricks(
             iwork[np.uint64(IW_PLAYER_OF) + uc] = s
             is_trump = (tmask & b) != U0
             if k == 0:
-                follow = _suit_mask(np.int64(np.uint64(c) // np.uint64(13))) & ~tmask
+                follow = suit_mask(np.int64(np.uint64(c) // np.uint64(13))) & ~tmask
                 test = tmask if is_trump else follow  # on a plain lead: its suit's cards
                 if is_trump:
                     allowed = tmask

@@ -4,12 +4,13 @@ Usage: python scripts/profile_phases.py [--seconds 0.3] [--repeats 9]
 
 A sampling profiler smears a hand's time over inlined code; this measures it
 instead. The package is copied to a temporary folder, and its ``play_hand``
-gets an early return before each ``# ---- <phase>`` comment, chosen by a module
-constant (numba freezes it at compile time, so every cut is its own compiled
-kernel in its own cache). Each cut is timed on one thread; a phase's cost is
-the difference between the cuts around it. Out-of-order execution overlaps
-the end of one phase with the start of the next, so read the figures to about
-10 ns; a full run compiles one kernel per cut (about 30 s each).
+gets an early return before each ``# ---- <phase>`` comment (each stands before
+the call of that phase's inlined function), chosen by a module constant (numba
+freezes it at compile time, so every cut is its own compiled kernel in its own
+cache). Each cut is timed on one thread; a phase's cost is the difference
+between the cuts around it. Out-of-order execution overlaps the end of one
+phase with the start of the next, so read the figures to about 10 ns; a full
+run compiles one kernel per cut (about 30 s each).
 """
 
 from __future__ import annotations
@@ -69,9 +70,9 @@ def cut_copy(dest: Path) -> list[str]:
             out += [f"    if CUT == {len(names)}:\n", "        return\n"]
             names.append(m.group(1))
         out.append(line)
-    cut = "\nCUT = int(__import__('os').environ['CINCH_CUT'])\nBLOCK = "
-    text = "".join(out).replace("\nBLOCK = ", cut, 1)
-    path.write_text(text)
+    # numba reads a global when it compiles, after the module has loaded: the end will do
+    out.append("\nCUT = int(__import__('os').environ['CINCH_CUT'])\n")
+    path.write_text("".join(out))
     return names
 
 

@@ -60,6 +60,15 @@ IW_CARD_STRENGTH = IW_ORDER + L.MAX_PLAYERS * L.MAX_PLAYERS  # [trump suit * 52 
 IW_BEATS = IW_CARD_STRENGTH + 4 * 52  # [trump suit * 52 + card]: the cards that beat it
 IW_LEN = IW_BEATS + 4 * 52
 
+# play_hand's phases: each typed and lowered on its own, then inlined by LLVM (the
+# alwaysinline attribute of forceinline), so play_hand is still one machine function
+# (no calls left: checked in its IR). numba's inline="always" instead copies the
+# callee's IR block by block, each block's copy taking the whole scope along: with
+# phases this size that cost about 3.6 s of cold compile per play_hand (measured,
+# alternating runs). A function first compiled while a phase compiles inherits
+# forceinline, hence _build_tables's explicit False (it stays a cold call).
+PHASE = {"forceinline": True, **NO_REFCOUNT}
+
 
 @njit(inline="always")
 def _views(kind, s, obs, params, scratch, rngs):
@@ -234,7 +243,7 @@ def _left_card(rules, trump):
     return (trump ^ 1) * 13 + rules[L.R_LEFT_RANK]
 
 
-@njit(**NO_REFCOUNT)
+@njit(forceinline=False, **NO_REFCOUNT)
 def _build_tables(rules, iwork):
     """What depends only on the rules, once per set of buffers: the seat order from each
     leader and, for each trump suit, its trumps by strength, each card's strength
@@ -353,7 +362,7 @@ def _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want
     return pos, n
 
 
-@njit(inline="always")
+@njit(**PHASE)
 def _start_row(rules, dealer, iwork, out, trace, want_trace):
     """Reset the result row (and the trace) to "nothing happened yet", and build the
     rule tables if these buffers are new: a hand that stops early (a broken policy,
@@ -380,7 +389,7 @@ def _start_row(rules, dealer, iwork, out, trace, want_trace):
         _build_tables(rules, iwork)
 
 
-@njit(inline="always")
+@njit(**PHASE)
 def _start_obs(rules, setup, seed, hidx, dealer, pids, obs, scratch, rngs, scores, hand_in_game):
     """Reset the observation to the hand's public start (the rules, the dealer, the
     running score, nothing bid or played), clear the scratch of seats whose policies
@@ -427,7 +436,7 @@ def _start_obs(rules, setup, seed, hidx, dealer, pids, obs, scratch, rngs, score
         rngs[s] = stream_from_key(key, setup[L.S_STREAMS + s])
 
 
-@njit(inline="always")
+@njit(**PHASE)
 def _auction(
     rules, setup, dealer, fns, pids, obs, hands, params, scratch, rngs, iwork, out, trace,
     want_trace,
@@ -543,7 +552,7 @@ def _auction(
     return maker, bid
 
 
-@njit(inline="always")
+@njit(**PHASE)
 def _name_trump(rules, setup, maker, fns, pids, obs, hands, params, scratch, rngs, out):
     """The maker names trumps (RULES.md §1.5), unless the setup forces a suit.
 
@@ -571,7 +580,7 @@ def _name_trump(rules, setup, maker, fns, pids, obs, hands, params, scratch, rng
     return trump, left, tmask
 
 
-@njit(inline="always")
+@njit(**PHASE)
 def _discards(
     rules, eldest, robber, n_stock, tmask, protected, face_up, fns, pids, obs, hands, params,
     scratch, rngs, iwork, out, trace, want_trace,
@@ -622,7 +631,7 @@ def _discards(
     return requested, dead_up
 
 
-@njit(inline="always")
+@njit(**PHASE)
 def _draw(
     rules, eldest, robber, stock0, n, requested, deck, hands, work, iwork, obs, out, trace,
     want_trace,
@@ -679,7 +688,7 @@ def _draw(
     return top
 
 
-@njit(inline="always")
+@njit(**PHASE)
 def _rob(
     rules, robber, stock0, n, top, tmask, protected, face_up, dead_up, fns, pids, obs, hands,
     params, scratch, rngs, work, out, trace, want_trace,
@@ -730,7 +739,7 @@ def _rob(
     return True
 
 
-@njit(inline="always")
+@njit(**PHASE)
 def _discard_draw_rob(
     rules, dealer, maker, stock0, n, trump, left, tmask, fns, pids, obs, deck, hands, params,
     scratch, rngs, work, iwork, out, trace, want_trace,
@@ -775,7 +784,7 @@ def _discard_draw_rob(
     return True
 
 
-@njit(inline="always")
+@njit(**PHASE)
 def _maker_features(rules, maker, trump, left, tmask, obs, hands, work, out):
     """What the maker's side held, for the hand-strength fits (analysis): the trumps,
     pedros and honours dealt to the maker and his partner, the maker's trumps after
@@ -804,7 +813,7 @@ def _maker_features(rules, maker, trump, left, tmask, obs, hands, work, out):
     return in_play
 
 
-@njit(inline="always")
+@njit(**PHASE)
 def _tricks(
     rules, maker, trump, left, tmask, in_play, fns, pids, obs, hands, params, scratch, rngs,
     iwork, out, trace, want_trace,
@@ -924,12 +933,12 @@ def _tricks(
     return True
 
 
-@njit(inline="always")
+@njit(**PHASE)
 def _point_slots(rules, trump, left, tmask, in_play, iwork, out):
     """Each point slot (RULES.md §1.13) to the side capturing its card, or playing it
     (Low under low_to=player); which side, trick and player, into the result row.
 
-    Returns the points each side took (a view of iwork).
+    The points each side took go to iwork's points.
     """
     points = borrow(iwork, IW_POINTS, L.MAX_TEAMS)
     winners = borrow(iwork, IW_WINNERS, L.MAX_TRICKS)
@@ -984,12 +993,12 @@ def _point_slots(rules, trump, left, tmask, in_play, iwork, out):
         out[L.H_SLOT_HOLDER + slot] = player if present else -1
         out[L.H_SLOT_PLAYER + slot] = player if present else -1
         points[team] += value if present else 0
-    return points
 
 
-@njit(inline="always")
-def _settle(rules, maker, bid, points, out):
+@njit(**PHASE)
+def _settle(rules, maker, bid, iwork, out):
     """Made or set (RULES.md §1.14): each side's points and score change."""
+    points = borrow(iwork, IW_POINTS, L.MAX_TEAMS)
     mteam = _team(rules, maker)
     made = points[mteam] >= bid
     out[L.H_MADE] = 1 if made else 0
@@ -1034,8 +1043,9 @@ def play_hand(
 
     Every array arrives as its data pointer (one machine word, where an array is
     seven: the call's largest cost) and is viewed again at its fixed length. The
-    phases are inlined (one compiled function, as before the split); each that can
-    end the hand early says so in its return value, the result row saying why.
+    phases are inlined into it (``PHASE``: one machine function, as before the
+    split); each that can end the hand early says so in its return value, the
+    result row saying why.
     """
     rules = view_at(rules_at, L.R_LEN)
     setup = view_at(setup_at, L.S_LEN)
@@ -1085,9 +1095,9 @@ def play_hand(
     ):  # fmt: skip
         return
     # ---- points: each point slot to the side capturing (or playing) its card
-    points = _point_slots(rules, trump, left, tmask, in_play, iwork, out)
+    _point_slots(rules, trump, left, tmask, in_play, iwork, out)
     # ---- made or set, score change
-    _settle(rules, maker, bid, points, out)
+    _settle(rules, maker, bid, iwork, out)
 
 
 @njit(inline="always")

@@ -1170,12 +1170,15 @@ def simulate_hands(
     fns = policies.reshape(-1)
     obs, scratch, rngs, deck, hands, work, iwork, scores, dummy = _work_buffers()
     bufs = (obs, scratch, rngs, deck, hands, work, iwork, scores)
+    # not the literal 0: that types play_hand's argument as Literal[int](0), and
+    # play_games then compiles a second play_hand for its int64 hand in game
+    not_in_game = np.int64(0)
     for i in range(n_hands):
         tr = borrow(flat_trace, i * L.T_LEN, L.T_LEN) if want_trace else _b(dummy)
         out_row = borrow(flat_out, i * L.H_LEN, L.H_LEN)
         _play_borrowed(
             rules, setup, seed, offset + i, dealer, fns, pids, flat_params,
-            bufs, 0, out_row, tr, want_trace,
+            bufs, not_in_game, out_row, tr, want_trace,
         )  # fmt: skip
 
 

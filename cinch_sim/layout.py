@@ -112,7 +112,8 @@ O_SCORE = O_TRICK_CARDS + MAX_PLAYERS  # per team: running game score
 O_POINTS_TAKEN = O_SCORE + MAX_TEAMS  # per team: points captured so far this hand
 O_HAND_INDEX = O_POINTS_TAKEN + MAX_TEAMS  # hand number within a game (0 first)
 O_MUST_DISCARD = O_HAND_INDEX + 1  # 1 under must_discard_nontrumps
-OBS_LEN = O_MUST_DISCARD + 1
+O_SEAT_TEAM = O_MUST_DISCARD + 1  # per seat: its side (the rules' seat -> team table)
+OBS_LEN = O_SEAT_TEAM + MAX_PLAYERS
 
 # -------------------------------------------------------------- per-hand result
 # int32 row per hand. Point slots: high, low, the rank points, the left card.

@@ -22,7 +22,7 @@ from cinch_sim.jit.hints import unlikely
 from cinch_sim.jit.memory import NO_REFCOUNT, address, borrow, view_at
 from cinch_sim.policies import registry as BI
 from cinch_sim.policies.common import random_member
-from cinch_sim.policies.greedy import beaten_by, greedy_core, partner_of, pedro_mask
+from cinch_sim.policies.greedy import beaten_by, greedy_core, pedro_mask
 from cinch_sim.policies.heuristic import (
     heuristic_bid,
     heuristic_discard,
@@ -143,7 +143,10 @@ def _ask_play(fns, pids, s, obs, hand, legal, params, scratch, rngs, trick_state
     tm, trump, left, iwork, trick, win_card, win_seat, players = trick_state
     # on a lead (no winner yet, win_card -1) greedy reads no beats: index 0 stands in
     beats = np.uint64(iwork[np.uint64(IW_BEATS + trump * 52 + max(win_card, 0))])
-    partner_wins = win_seat == partner_of(s, players)
+    # my side wins the trick so far (never me, who is to play); on a lead greedy reads
+    # no partner_wins, and seat 0 stands in for the winner (unsigned: no index fix-up)
+    team = obs[np.uint64(L.O_SEAT_TEAM + s)]
+    partner_wins = obs[np.uint64(L.O_SEAT_TEAM + max(win_seat, 0))] == team
     return greedy_core(legal, tm, left, pedro_mask(trump, left), trick, beats, partner_wins)
 
 
@@ -416,6 +419,8 @@ def _start_obs(rules, setup, seed, hidx, dealer, pids, obs, scratch, rngs, score
     obs[L.O_BID_MAX] = rules[L.R_BID_MAX]
     obs[L.O_TEAMS] = T
     obs[L.O_PARTNERSHIPS] = rules[L.R_PARTNERSHIPS]
+    for s in range(P):
+        obs[L.O_SEAT_TEAM + s] = rules[L.R_SEAT_TEAM + s]
     obs[L.O_HAND_INDEX] = hand_in_game
     obs[L.O_MUST_DISCARD] = rules[L.R_MUST_DISCARD]
     for s in range(L.MAX_PLAYERS):

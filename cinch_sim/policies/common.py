@@ -49,6 +49,19 @@ TIE_SUIT_NIBBLES = 0x1320  # tie position -> our suit number, four bits each
 
 
 @njit(inline="always")
+def team_of(obs, seat):
+    """The side ``seat`` plays for, from the rules' seat -> team table."""
+    return obs[L.O_SEAT_TEAM + seat]
+
+
+@njit(inline="always")
+def on_my_side(obs, seat):
+    """Whether ``seat`` (-1 for nobody) is a teammate of the player asked, not himself."""
+    me = obs[L.O_SEAT]
+    return seat >= 0 and seat != me and team_of(obs, seat) == team_of(obs, me)
+
+
+@njit(inline="always")
 def trump_mask(obs):
     return np.uint64(obs[L.O_TRUMP_MASK])
 

@@ -14,6 +14,7 @@ from cinch_sim.jit.memory import NO_REFCOUNT
 from cinch_sim.policies.common import (
     U0,
     U1,
+    on_my_side,
     strongest,
     trump_cards,
     trump_key,
@@ -30,13 +31,6 @@ def pedro_mask(trump, left):
     if left >= 0:
         m |= bit(left)
     return m
-
-
-@njit(inline="always")
-def partner_of(seat, players):
-    """W3's partner: (seat + 2) mod players, without a division."""
-    partner = seat + 2
-    return partner - players if partner >= players else partner
 
 
 @njit(inline="always")
@@ -85,5 +79,5 @@ def greedy_play(obs, hand, legal, params, scratch, rng):
         pedro_mask(trump, left),
         np.uint64(obs[L.O_TRICK_MASK]),
         beats,
-        obs[L.O_WIN_SEAT] == partner_of(obs[L.O_SEAT], obs[L.O_PLAYERS]),
+        on_my_side(obs, obs[L.O_WIN_SEAT]),  # W3's "the partner wins"
     )

@@ -30,8 +30,10 @@ from cinch_sim.jit.memory import NO_REFCOUNT
 from cinch_sim.policies.common import (
     U0,
     U1,
+    on_my_side,
     strength,
     strongest,
+    team_of,
     top_by_strength,
     top_trumps_by_keep_order,
     trump_mask,
@@ -124,9 +126,8 @@ def best_estimate(hand, params):
 def heuristic_bid(obs, hand, legal, params, scratch, rng):
     _, e = best_estimate(hand, params)
     seat = obs[L.O_SEAT]
-    players = obs[L.O_PLAYERS]
     teams = obs[L.O_TEAMS]
-    my_team = seat % teams if obs[L.O_PARTNERSHIPS] == 1 else seat
+    my_team = team_of(obs, seat)
     target = obs[L.O_TARGET]
     mine = obs[L.O_SCORE + my_team]
     theirs = -(1 << 30)
@@ -141,7 +142,7 @@ def heuristic_bid(obs, hand, legal, params, scratch, rng):
     b = int(np.floor(e - margin))
     b = min(b, obs[L.O_BID_MAX], int(params[B_CAP]))
     high_bidder = obs[L.O_HIGH_BIDDER]
-    if high_bidder >= 0 and players == 4 and high_bidder == (seat + 2) % 4:
+    if on_my_side(obs, high_bidder):
         if b < obs[L.O_HIGH_BID] + params[B_STEAL]:
             b = 0  # let the partner play it
     if b >= params[B_MIN_BID] and b > 0 and b < 63 and (legal >> np.uint64(b)) & U1:
@@ -282,7 +283,6 @@ def heuristic_play(obs, hand, legal, params, scratch, rng):
     left = obs[L.O_LEFT_CARD]
     seat = obs[L.O_SEAT]
     players = obs[L.O_PLAYERS]
-    partner = (seat + 2) & 3 if obs[L.O_PARTNERSHIPS] == 1 and players == 4 else -1
     played = np.uint64(obs[L.O_PLAYED])
     unseen_trumps = tm & ~played & ~hand & ~np.uint64(obs[L.O_DEAD_UP])
     strongest_unseen = strongest(unseen_trumps, tm, left)
@@ -326,7 +326,7 @@ def heuristic_play(obs, hand, legal, params, scratch, rng):
         eligible = tm
     else:
         eligible = tm | (suit_mask(led // 13) & ~tm)
-    partner_wins = win_seat == partner
+    partner_wins = on_my_side(obs, win_seat)
     # sure: nobody after me can beat the current winner
     sure = last or (has(tm, win_card) and win_s > top_unseen)
     if partner_wins and sure:

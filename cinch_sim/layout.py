@@ -129,12 +129,12 @@ H_ERROR_SEAT = 8
 H_ERROR_KIND = 9  # which plug point (KIND_*)
 H_REJECTED = 10  # 1 when a required earlier bid did not match (advisor sampling)
 H_N_TRICKS = 11
-H_MAKER_TRUMPS9 = 12  # trumps in the maker's 9 dealt cards
-H_MAKER_PEDROS9 = 13  # bit 0: right pedro, bit 1: left pedro (dealt)
-H_MAKER_HIGH9 = 14  # bits: A K Q J T of trumps dealt (A = bit 4 ... T = bit 0)
-H_PARTNER_TRUMPS9 = 15
-H_PARTNER_PEDROS9 = 16
-H_MAKER_TRUMPS6 = 17  # trumps the maker held after the draw
+H_MAKER_TRUMPS_DEALT = 12  # trumps in the maker's dealt cards (9 in the standard game)
+H_MAKER_PEDROS_DEALT = 13  # bit 0: right pedro, bit 1: left pedro (dealt)
+H_MAKER_HONOURS_DEALT = 14  # bits: A K Q J T of trumps dealt (A = bit 4 ... T = bit 0)
+H_PARTNER_TRUMPS_DEALT = 15  # the same for the maker's partner (two seats on)
+H_PARTNER_PEDROS_DEALT = 16
+H_MAKER_TRUMPS_KEPT = 17  # trumps the maker held after the draw (6 cards in the standard game)
 H_BIDS = 18  # per seat: -1 pass, -2 did not bid, else the bid
 H_POINTS = H_BIDS + MAX_PLAYERS  # per team
 H_SCORE = H_POINTS + MAX_TEAMS  # per team: score change

@@ -44,12 +44,12 @@ def main() -> None:
     for trump in range(4):
         cond = Conditions(force_maker=maker, force_trump=trump, force_bid=0)
         rows, _ = run_chunk(rules, policies, args.seed, 0, args.hands, dealer, cond)
-        ped, hi = rows[:, L.H_MAKER_PEDROS9], rows[:, L.H_MAKER_HIGH9]
+        ped, hi = rows[:, L.H_MAKER_PEDROS_DEALT], rows[:, L.H_MAKER_HONOURS_DEALT]
         xs.append(
             np.column_stack(
                 [np.ones(len(rows)), ped & 1, ped >> 1 & 1]
                 + [hi >> b & 1 for b in (4, 3, 2, 1, 0)]
-                + [rows[:, L.H_MAKER_TRUMPS9]]
+                + [rows[:, L.H_MAKER_TRUMPS_DEALT]]
             )
         )
         ys.append(rows[:, L.H_POINTS + maker % rules.teams])

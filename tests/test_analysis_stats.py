@@ -48,9 +48,9 @@ def synthetic_rows(rng, probs: dict[int, float], per_bid: int) -> np.ndarray:
     rows[:, L.H_BID] = bids
     p = np.array([probs[b] for b in bids])
     rows[:, L.H_MADE] = rng.random(n) < p
-    rows[:, L.H_MAKER_TRUMPS9] = rng.integers(1, 9, n)
-    rows[:, L.H_MAKER_PEDROS9] = rng.integers(0, 4, n)
-    rows[:, L.H_MAKER_HIGH9] = rng.integers(0, 32, n)
+    rows[:, L.H_MAKER_TRUMPS_DEALT] = rng.integers(1, 9, n)
+    rows[:, L.H_MAKER_PEDROS_DEALT] = rng.integers(0, 4, n)
+    rows[:, L.H_MAKER_HONOURS_DEALT] = rng.integers(0, 32, n)
     mteam = rows[:, L.H_MAKER] % 2
     pts = np.where(rows[:, L.H_MADE] == 1, bids, 0)
     r = np.arange(n)

@@ -25,7 +25,7 @@ PEDRO_LABELS = ("none", "right", "left", "both")
 HOLDERS = ("maker", "partner", "defender", "none")  # who held a Pedro after the draw
 FATES = ("saved", "lost", "out_of_play")  # captured by the holder's side, the other, neither
 SIDES = ("bidding_side", "defenders", "not_in_play")  # who captured a Pedro
-HONOUR_LETTERS = "TJQKA"  # bit 0 .. bit 4 of H_MAKER_HIGH9
+HONOUR_LETTERS = "TJQKA"  # bit 0 .. bit 4 of H_MAKER_HONOURS_DEALT
 
 #: Features the tables can be sliced by (``--by``), with what each means.
 FEATURES: dict[str, str] = {
@@ -155,9 +155,9 @@ class HandCounts:
         bid = p[:, L.H_BID].astype(np.int64)
         if bid.min() < 0 or bid.max() >= self.n_bids:
             raise ValueError(f"bid outside 0..{self.n_bids - 1} in the kernel's results")
-        trumps = np.clip(p[:, L.H_MAKER_TRUMPS9], 0, self.n_trumps - 1).astype(np.int64)
-        ped = (p[:, L.H_MAKER_PEDROS9] & 3).astype(np.int64)
-        hi = (p[:, L.H_MAKER_HIGH9] & 31).astype(np.int64)
+        trumps = np.clip(p[:, L.H_MAKER_TRUMPS_DEALT], 0, self.n_trumps - 1).astype(np.int64)
+        ped = (p[:, L.H_MAKER_PEDROS_DEALT] & 3).astype(np.int64)
+        hi = (p[:, L.H_MAKER_HONOURS_DEALT] & 31).astype(np.int64)
         key = np.ravel_multi_index((seat, bid, trumps, ped, hi), self.shape)
         size = self.n.size
         self.n += np.bincount(key, minlength=size)

@@ -64,14 +64,14 @@ def hand_frame(rows: np.ndarray, rules, first: int = 0):
             "bid": rows[:, L.H_BID].astype(np.int16),
             "trump": rows[:, L.H_TRUMP].astype(np.int8),
             "made": rows[:, L.H_MADE] == 1,
-            "trumps": played(rows[:, L.H_MAKER_TRUMPS9]).astype(np.int8),
+            "trumps": played(rows[:, L.H_MAKER_TRUMPS_DEALT]).astype(np.int8),
             "pedros": pd.Categorical.from_codes(
-                played(rows[:, L.H_MAKER_PEDROS9] & 3, 0), list(PEDRO_LABELS)
+                played(rows[:, L.H_MAKER_PEDROS_DEALT] & 3, 0), list(PEDRO_LABELS)
             ),
-            "honours": played(rows[:, L.H_MAKER_HIGH9] & 31).astype(np.int8),
-            "partner_trumps": played(rows[:, L.H_PARTNER_TRUMPS9]).astype(np.int8),
-            "partner_pedros": played(rows[:, L.H_PARTNER_PEDROS9] & 3).astype(np.int8),
-            "trumps_after_draw": played(rows[:, L.H_MAKER_TRUMPS6]).astype(np.int8),
+            "honours": played(rows[:, L.H_MAKER_HONOURS_DEALT] & 31).astype(np.int8),
+            "partner_trumps": played(rows[:, L.H_PARTNER_TRUMPS_DEALT]).astype(np.int8),
+            "partner_pedros": played(rows[:, L.H_PARTNER_PEDROS_DEALT] & 3).astype(np.int8),
+            "trumps_after_draw": played(rows[:, L.H_MAKER_TRUMPS_KEPT]).astype(np.int8),
             "points": played(v["points"]).astype(np.int16),
             "defenders_points": played(v["def_points"]).astype(np.int16),
             "score_change": played(v["score"], 0).astype(np.int16),

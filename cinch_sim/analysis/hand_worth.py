@@ -48,9 +48,9 @@ class HandValue:
         key = np.ravel_multi_index(
             (
                 rel,
-                rows[:, L.H_MAKER_PEDROS9],
-                np.minimum(rows[:, L.H_MAKER_TRUMPS9], MAX_TRUMPS),
-                rows[:, L.H_MAKER_HIGH9],
+                rows[:, L.H_MAKER_PEDROS_DEALT],
+                np.minimum(rows[:, L.H_MAKER_TRUMPS_DEALT], MAX_TRUMPS),
+                rows[:, L.H_MAKER_HONOURS_DEALT],
                 pts,
             ),
             self.counts.shape,

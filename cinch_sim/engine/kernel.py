@@ -803,18 +803,18 @@ def _maker_features(rules, maker, trump, left, tmask, obs, hands, work, out):
         in_play |= hands[s]
         obs[L.O_CARDS_LEFT + s] = popcount(hands[s])
     ntr, ped, hi = _trump_features(work[W_DEALT + maker], trump, left, tmask)
-    out[L.H_MAKER_TRUMPS9] = ntr
-    out[L.H_MAKER_PEDROS9] = ped
-    out[L.H_MAKER_HIGH9] = hi
-    out[L.H_MAKER_TRUMPS6] = popcount(hands[maker] & tmask)
+    out[L.H_MAKER_TRUMPS_DEALT] = ntr
+    out[L.H_MAKER_PEDROS_DEALT] = ped
+    out[L.H_MAKER_HONOURS_DEALT] = hi
+    out[L.H_MAKER_TRUMPS_KEPT] = popcount(hands[maker] & tmask)
     # the partner: the maker's next teammate clockwise, two seats on, in a partnership
     # game of an even number of players (seat_teams alternate there); a seat -> seat
     # step, not a team lookup (no divisions: P is data)
     if rules[L.R_PARTNERSHIPS] == 1 and P & 1 == 0:
         partner = _wrap(maker + 2, P)
         ntr, ped, hi = _trump_features(work[W_DEALT + partner], trump, left, tmask)
-        out[L.H_PARTNER_TRUMPS9] = ntr
-        out[L.H_PARTNER_PEDROS9] = ped
+        out[L.H_PARTNER_TRUMPS_DEALT] = ntr
+        out[L.H_PARTNER_PEDROS_DEALT] = ped
     return in_play
 
 

@@ -7,7 +7,7 @@ import doctest
 import pytest
 
 from cinch_sim import layout as L
-from cinch_sim.engine.run import run_games
+from cinch_sim.engine.run import PolicySet, run_games
 from cinch_sim.matches.play import team_policies
 from cinch_sim.policies.strategies import BUILTIN, Strategy
 from cinch_sim.records import game_end as game_end_module
@@ -110,39 +110,9 @@ def test_kernel_games_end_where_the_python_rule_says(opts):
     """Hand by hand, every kernel game goes on while game_end says so and ends where it
     says, with its winner and reason; the dealers follow next_dealer."""
     rules = make_rules(options=opts)
-    max_hands = 256
-    seen = {"made_behind": 0, "negative": 0, "redealt": 0, "set_then_opp": 0}
+    seen = {"made_behind": 0, "negative": 0, "redealt": 0, "set_then_opp": 0, "tied": 0}
     for k, (pol, n_games) in enumerate(_mixed_policies(rules)):
-        games, hands, _ = run_games(rules, pol, 11 + k, 0, n_games, max_hands=max_hands)
-        for g in range(n_games):
-            row, rows = games[g], hands[g]
-            n = int(row[L.G_N_HANDS])
-            assert not rows[n:].any()  # rows past the end stay zero
-            totals = [0] * rules.teams
-            dealer = int(row[L.G_FIRST_DEALER])
-            for h in range(n):
-                hand = rows[h]
-                assert hand[L.H_ERROR] == 0
-                assert hand[L.H_DEALER] == dealer, (g, h)
-                thrown = bool(hand[L.H_THROWN_IN])
-                totals = [totals[t] + int(hand[L.H_SCORE + t]) for t in range(rules.teams)]
-                maker = None if thrown else int(hand[L.H_MAKER])
-                winner, reason = hand_ends_game(rules, totals, maker, hand[L.H_MADE] == 1)
-                if h < n - 1:
-                    assert reason is None, (g, h, totals)
-                if thrown and rules.all_pass == "redeal_same":
-                    seen["redealt"] += h < n - 1
-                dealer = next_dealer(rules, dealer, thrown)
-            if reason is None:
-                assert n == max_hands and row[L.G_REASON] == L.REASON_UNFINISHED
-                winner = -1
-            assert L.REASON_NAMES[row[L.G_REASON]] == (reason or "unfinished"), g
-            assert row[L.G_WINNER] == winner, g
-            assert totals == list(row[L.G_SCORE : L.G_SCORE + rules.teams])
-            if reason == "target" and min(totals) >= rules.target:
-                seen["made_behind"] += totals[winner] < totals[1 - winner]
-            seen["set_then_opp"] += reason == "target" and rows[n - 1, L.H_MADE] == 0
-            seen["negative"] += reason == "negative_limit"
+        _replay(rules, pol, 11 + k, n_games, seen)
     assert seen["set_then_opp"] > 0
     if not opts:
         assert seen["made_behind"] > 0  # both past the target: the bidders won from behind
@@ -150,3 +120,53 @@ def test_kernel_games_end_where_the_python_rule_says(opts):
         assert seen["negative"] > 0
     if opts.get("all_pass") == "redeal_same":
         assert seen["redealt"] > 0
+
+
+@pytest.mark.parametrize("opts", [{"target": "15"}, {"target": "31", "min_score_loss": "6"}])
+def test_cutthroat_kernel_games_end_where_the_python_rule_says(opts):
+    """Three sides (§3.5): among others past the target the highest wins, and a tie goes
+    to the first clockwise from the maker; at the negative limit the best side left wins."""
+    rules = Rules(players=3, partnerships=False, robber="none").with_options(opts)
+    seen = {"made_behind": 0, "negative": 0, "redealt": 0, "set_then_opp": 0, "tied": 0}
+    for k, bid in enumerate(("random", "heuristic")):
+        pol = PolicySet.from_specs(3, bid, "heuristic", "heuristic", "heuristic")
+        _replay(rules, pol, 21 + k, 600, seen)
+    assert seen["tied"] > 0  # ties among the others decided the winner in some games
+    if "min_score_loss" in opts:
+        assert seen["negative"] > 0
+
+
+def _replay(rules, pol, seed, n_games, seen, max_hands=256):
+    """Replay kernel games hand by hand through hand_ends_game, counting what was seen."""
+    games, hands, _ = run_games(rules, pol, seed, 0, n_games, max_hands=max_hands)
+    for g in range(n_games):
+        row, rows = games[g], hands[g]
+        n = int(row[L.G_N_HANDS])
+        assert not rows[n:].any()  # rows past the end stay zero
+        totals = [0] * rules.teams
+        dealer = int(row[L.G_FIRST_DEALER])
+        for h in range(n):
+            hand = rows[h]
+            assert hand[L.H_ERROR] == 0
+            assert hand[L.H_DEALER] == dealer, (g, h)
+            thrown = bool(hand[L.H_THROWN_IN])
+            totals = [totals[t] + int(hand[L.H_SCORE + t]) for t in range(rules.teams)]
+            maker = None if thrown else int(hand[L.H_MAKER])
+            winner, reason = hand_ends_game(rules, totals, maker, hand[L.H_MADE] == 1)
+            if h < n - 1:
+                assert reason is None, (g, h, totals)
+            if thrown and rules.all_pass == "redeal_same":
+                seen["redealt"] += h < n - 1
+            dealer = next_dealer(rules, dealer, thrown)
+        if reason is None:
+            assert n == max_hands and row[L.G_REASON] == L.REASON_UNFINISHED
+        assert L.REASON_NAMES[row[L.G_REASON]] == (reason or "unfinished"), g
+        assert row[L.G_WINNER] == (-1 if winner is None else winner), g
+        assert totals == list(row[L.G_SCORE : L.G_SCORE + rules.teams])
+        if reason == "target" and min(totals) >= rules.target and rules.teams == 2:
+            seen["made_behind"] += totals[winner] < totals[1 - winner]
+        if winner is not None:
+            others = [t for t in range(rules.teams) if t != winner]
+            seen["tied"] += any(totals[t] == totals[winner] for t in others)
+        seen["set_then_opp"] += reason == "target" and rows[n - 1, L.H_MADE] == 0
+        seen["negative"] += reason == "negative_limit"

@@ -1283,15 +1283,18 @@ def play_games(
             for t in range(T):
                 scores[t] += out[L.H_SCORE + t]
             dealer = (dealer + 1) % P
-            # the bidding side is checked first, then the others, then the negative limit
+            # records.game_end.game_end, jitted (a test holds the two together): the
+            # bidding side first, then the others, then the negative limit; a tie goes
+            # to the first side clockwise from the maker's
             mteam = _team(rules, out[L.H_MAKER])
             winner = -1
             if out[L.H_MADE] == 1 and scores[mteam] >= target:
                 winner = mteam
             else:
                 best = -(1 << 40)
-                for t in range(T):
-                    if t != mteam and scores[t] >= target and scores[t] > best:
+                for k in range(1, T):
+                    t = _wrap(mteam + k, T)
+                    if scores[t] >= target and scores[t] > best:
                         best = scores[t]
                         winner = t
             if winner >= 0:
@@ -1299,15 +1302,14 @@ def play_games(
                 row[L.G_REASON] = L.REASON_TARGET
                 break
             if neg > 0:
-                loser = -1
+                lost = False
                 for t in range(T):
-                    if scores[t] <= -neg:
-                        loser = t
-                        break
-                if loser >= 0:
+                    lost |= scores[t] <= -neg
+                if lost:  # the best side not at the limit wins (none: nobody)
                     best = -(1 << 40)
-                    for t in range(T):
-                        if t != loser and scores[t] > best:
+                    for k in range(T):
+                        t = _wrap(mteam + k, T)
+                        if scores[t] > -neg and scores[t] > best:
                             best = scores[t]
                             winner = t
                     row[L.G_WINNER] = winner

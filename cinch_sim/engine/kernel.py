@@ -178,7 +178,7 @@ def _wrap(x, n):
 @njit(inline="always")
 def _team(rules, seat):
     """The seat's side, from the rules vector's seat -> team table (Rules.seat_teams)."""
-    return rules[L.R_SEAT_TEAM + seat]
+    return rules[np.uint64(L.R_SEAT_TEAM + seat)]  # unsigned: no index fix-up
 
 
 @njit(inline="always")

@@ -101,6 +101,25 @@ def run_options(f: Callable) -> Callable:
     return f
 
 
+def one_csv_table(names: list[str], chosen: tuple[str, ...] | list[str]) -> str:
+    """The one table CSV prints on stdout: the one --table names, or the first.
+
+    CSV on stdout is one table, so ``pandas.read_csv`` reads it whole; several
+    tables go to ``--out DIR``, one file each. Naming more than one is a usage
+    error; printing the first by default says so on stderr.
+    """
+    if len(chosen) > 1:
+        raise click.UsageError(
+            f"--format csv prints one table, and --table named {len(chosen)}; "
+            "--out DIR writes every table as its own CSV file"
+        )
+    if chosen:
+        return chosen[0]
+    others = ", ".join(names[1:])
+    click.echo(f"CSV of the {names[0]} table; the others with --table NAME: {others}", err=True)
+    return names[0]
+
+
 def output_options(
     formats: tuple[str, ...] = ("table", "csv", "json"),
     out_help: str = "Folder for CSV tables and run.json (refuses to overwrite without --force).",

@@ -10,11 +10,14 @@ import click
 from cinch_sim.cli.options import (
     Progress,
     friendly,
+    one_csv_table,
     output_options,
     policy_options,
     rules_option,
     run_options,
 )
+
+TABLES = ("by_bid", "pedros")  # what simulate prints, and the files --out writes
 
 
 @click.command(context_settings={"show_default": True})
@@ -29,6 +32,13 @@ from cinch_sim.cli.options import (
     default=None,
     help="Also write every hand as a cinch-hand/1 JSON Lines record to this file.",
 )
+@click.option(
+    "--table",
+    "table",
+    type=click.Choice(list(TABLES)),
+    default=None,
+    help="With --format csv: which table to print (by_bid unless named); --out writes both.",
+)
 @output_options()
 @friendly
 def simulate(
@@ -39,6 +49,7 @@ def simulate(
     rules,
     policies,
     records,
+    table,
     fmt,
     out,
     force,
@@ -52,6 +63,7 @@ def simulate(
     from cinch_sim.outputs import atomic_write_text, prepare_out_dir, write_run_json
     from cinch_sim.rules import seat_name
 
+    csv_table = one_csv_table(list(TABLES), (table,) if table else ()) if fmt == "csv" else None
     out_dir = prepare_out_dir(out, force) if out else None
     writer = None
     if records:
@@ -84,9 +96,7 @@ def simulate(
     if fmt == "json":
         click.echo(json.dumps(sim.to_dict(), default=float))
     elif fmt == "csv":
-        click.echo(by_bid.to_csv(index=False), nl=False)
-        click.echo()
-        click.echo(pedros.to_csv(index=False), nl=False)
+        click.echo({"by_bid": by_bid, "pedros": pedros}[csv_table].to_csv(index=False), nl=False)
     else:
         rel = ", ".join(f"{s}={seat_name(s, dealer)}" for s in range(rules.players))
         click.echo(

@@ -10,6 +10,7 @@ import click
 from cinch_sim.cli.options import (
     Progress,
     friendly,
+    one_csv_table,
     output_options,
     policy_options,
     rules_option,
@@ -52,7 +53,7 @@ TABLE_TITLES = {
     "only",
     multiple=True,
     metavar="NAME",
-    help="Print only this table (repeatable); all are still written under --out.",
+    help="Print only this table (repeatable; one with --format csv); --out writes all.",
 )
 @click.option(
     "--min-hands",
@@ -102,6 +103,8 @@ def stats(
     for name in only:
         if name not in names:
             raise click.ClickException(f"unknown table {name!r} (known: {', '.join(names)})")
+    if fmt == "csv":  # CSV on stdout is one table: chosen before any work is done
+        only = (one_csv_table(names, only),)
     if not 0 <= dealer < rules.players:
         raise click.ClickException(f"--dealer must be a seat 0..{rules.players - 1}")
     if hand_data and not out:
@@ -168,12 +171,8 @@ def _print(result, tables, fmt, dealer, players) -> None:
         click.echo(json.dumps(d, default=str))
         return
     if fmt == "csv":
-        first = True
-        for df in tables.values():
-            if not first:
-                click.echo()
-            click.echo(df.to_csv(index=False), nl=False)
-            first = False
+        (df,) = tables.values()  # one table: the command chose it
+        click.echo(df.to_csv(index=False), nl=False)
         return
     s = result.summary()
     rel = ", ".join(f"{p}={seat_name(p, dealer, players)}" for p in range(players))

@@ -1,0 +1,52 @@
+"""A regular install, a command, then an editable reinstall: the package still imports.
+
+numba used to keep the compiled kernel beside the installed sources, so after
+``pip install .`` and one command, ``pip install -e .`` left that cache folder in
+site-packages, where it shadowed the editable package as an empty namespace
+package (``cannot import name '__version__' from 'cinch_sim' (unknown
+location)``). The cache now lives in a per-user folder, outside the package.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _run(cmd, env, cwd):
+    p = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, f"{cmd}: {p.stdout[-1500:]}{p.stderr[-1500:]}"
+    return p.stdout
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX venv layout")
+def test_regular_install_then_editable_reinstall_imports(tmp_path):
+    src = tmp_path / "src"  # a copy of the checkout: the install touches no real file
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(".git", "__pycache__", "*.egg-info"))
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(system_site_packages=True, with_pip=True).create(env_dir)
+    py = str(env_dir / "bin" / "python")
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "PYTHONPATH")}
+    env["XDG_CACHE_HOME"] = str(tmp_path / "user-cache")  # where the kernel cache must go
+    pip = [py, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation"]
+    elsewhere = tmp_path  # not the source folder, so nothing imports from it by accident
+    _run([*pip, str(src)], env, elsewhere)
+    out = _run([py, "-m", "cinch_sim", "simulate", "--hands", "200", "--format", "json"], env,
+               elsewhere)  # fmt: skip
+    assert '"hands": 200' in out
+    site = Path(_run([py, "-c", "import cinch_sim, os; print(os.path.dirname(cinch_sim.__file__))"],
+                     env, elsewhere).strip())  # fmt: skip
+    cached = [p for p in site.rglob("*") if p.suffix in (".nbi", ".nbc")]
+    assert cached == []  # nothing compiled landed inside the installed package
+    assert list((tmp_path / "user-cache" / "cinch-sim").rglob("*.nbi"))  # it went here
+    _run([*pip, "-e", str(src)], env, elsewhere)
+    version = _run([py, "-c", "import cinch_sim; print(cinch_sim.__version__)"], env, elsewhere)
+    assert version.strip() == __import__("cinch_sim").__version__

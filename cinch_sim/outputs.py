@@ -56,7 +56,17 @@ def versions() -> dict[str, str]:
     from importlib.metadata import PackageNotFoundError, version
 
     out = {"cinch_sim": __version__, "python": platform.python_version()}
-    for package in ("numpy", "numba", "pandas", "click", "matplotlib"):
+    for package in (
+        "numpy",
+        "numba",
+        "llvmlite",
+        "pandas",
+        "scipy",
+        "click",
+        "matplotlib",
+        "platformdirs",
+        "pyarrow",
+    ):
         try:
             out[package] = version(package)
         except PackageNotFoundError:

@@ -176,6 +176,13 @@ def test_markdown_and_html_carry_the_same_numbers(report_dir):
         assert h == m
 
 
+def test_markdown_reads_as_text_and_run_json_names_every_package(report_dir):
+    md = (report_dir / "report.md").read_text(encoding="utf-8")
+    assert ">=" in md and "&gt;" not in md and "&amp;" not in md  # no entities for people
+    versions = json.loads((report_dir / "run.json").read_text())["versions"]
+    assert {"numpy", "numba", "scipy", "pyarrow", "pandas", "matplotlib"} <= set(versions)
+
+
 def test_user_names_cannot_inject_markup(report_dir):
     page = (report_dir / "report.html").read_text(encoding="utf-8")
     md = (report_dir / "report.md").read_text(encoding="utf-8")

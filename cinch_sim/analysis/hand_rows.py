@@ -31,7 +31,8 @@ def require_pyarrow():
         import pyarrow.parquet as pq
     except ImportError:
         raise AnalysisError(
-            "per-hand data needs pyarrow: pip install 'cinch-sim[parquet]'"
+            "per-hand data needs pyarrow: pip install pyarrow "
+            "(from a checkout: pip install '.[parquet]')"
         ) from None
     return pq
 

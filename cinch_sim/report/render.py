@@ -110,11 +110,13 @@ def format_frame(df: pd.DataFrame) -> pd.DataFrame:
 
 # ------------------------------------------------------------------ Markdown
 def _md_cell(s: str) -> str:
-    return html.escape(str(s), quote=False).replace("|", "\\|").replace("\n", " ")
+    return _md_text(str(s)).replace("|", "\\|").replace("\n", " ")
 
 
 def _md_text(s: str) -> str:
-    return html.escape(s, quote=False)
+    """Text as Markdown shows it: only ``<`` is escaped, so no markup can start, and a
+    reader of the raw file sees ``>= 0.50``, not ``&gt;= 0.50``."""
+    return s.replace("<", "&lt;")
 
 
 def to_markdown(report: Report) -> str:

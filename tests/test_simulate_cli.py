@@ -113,25 +113,25 @@ def test_a_user_policy_plugs_in(policy_file):
 )
 def test_bad_input_is_one_line_and_non_zero(args, words):
     res = run("--hands", "100", *args)
-    assert res.exit_code != 0
+    assert res.exit_code == 2  # a usage error, before any work
     assert "Traceback" not in res.output
     for w in words:
         assert w in res.output, res.output
 
 
 @pytest.mark.parametrize(
-    "fn, words",
+    "fn, words, code",
     [
-        ("illegal", ["illegal card 60", "seat 1", "second"]),
-        ("boom", ["my policy broke", "seat 1"]),
-        ("two_args", ["does not compile"]),
-        ("not_jitted", ["not a numba function"]),
-        ("absent", ["has no function"]),
+        ("illegal", ["illegal card 60", "seat 1", "second"], 1),  # found while playing
+        ("boom", ["my policy broke", "seat 1"], 1),
+        ("two_args", ["--play-policy", "does not compile"], 2),  # found before any work
+        ("not_jitted", ["--play-policy", "not a numba function"], 2),
+        ("absent", ["--play-policy", "has no function"], 2),
     ],
 )
-def test_a_broken_policy_is_named_with_its_seat(policy_file, fn, words):
+def test_a_broken_policy_is_named_with_its_seat(policy_file, fn, words, code):
     res = run("--hands", "500", "--play-policy", f"1={policy_file}:{fn}")
-    assert res.exit_code != 0
+    assert res.exit_code == code
     assert "Traceback" not in res.output
     assert len(res.output.strip().splitlines()) == 1, res.output
     for w in words:

@@ -52,8 +52,7 @@ def policy_options_with(defaults: dict[str, str]) -> Callable[[Callable], Callab
         @functools.wraps(f)
         def resolved(*args: Any, **kwargs: Any) -> Any:
             items = {kind: kwargs.pop(f"{kind}_policy") for kind in KINDS}
-            with user_errors():
-                policies = resolve_policy_specs(kwargs["rules"].players, defaults, **items)
+            policies = checked_policy_specs(kwargs["rules"].players, defaults, items)
             return f(*args, policies=policies, **kwargs)
 
         g: Callable = resolved
@@ -75,6 +74,31 @@ def policy_options_with(defaults: dict[str, str]) -> Callable[[Callable], Callab
 
 
 policy_options = policy_options_with({})
+
+
+class BadInput(click.ClickException):
+    """Input the user typed that cannot be used: one line naming it, exit 2 (a usage
+    error), before any work starts."""
+
+    exit_code = 2
+
+
+def checked_policy_specs(
+    players: int, defaults: dict[str, str], items: dict[str, tuple[str, ...]]
+) -> dict[str, list[str]]:
+    """Per kind, one spec per seat, each loaded once here, so a policy that cannot be
+    found, loaded or compiled is a usage error naming its option."""
+    from cinch_sim.policies.loading import PolicyError, load_policy
+
+    out = {}
+    for kind, kind_items in items.items():
+        try:
+            out[kind] = resolve_policy_specs(players, defaults, **{kind: kind_items})[kind]
+            for spec in dict.fromkeys(out[kind]):
+                load_policy(kind, spec)
+        except PolicyError as exc:
+            raise BadInput(f"--{kind}-policy: {exc}") from None
+    return out
 
 
 def resolve_policy_specs(

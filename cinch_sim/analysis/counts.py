@@ -62,10 +62,12 @@ def honours_label(code: int) -> str:
     return s or "-"
 
 
-def side_values(rows: np.ndarray, teams: int) -> dict[str, np.ndarray]:
-    """Per played row: the maker's team and both sides' points and score changes."""
+def side_values(rows: np.ndarray, seat_teams: np.ndarray) -> dict[str, np.ndarray]:
+    """Per played row: the maker's team and both sides' points and score changes
+    (``seat_teams``: the rules' seat -> team table, ``Rules.seat_teams``)."""
+    teams = int(seat_teams.max()) + 1
     maker = rows[:, L.H_MAKER].astype(np.int64)
-    mteam = maker % teams
+    mteam = seat_teams[maker]
     r = np.arange(len(rows))
     pts = rows[r, L.H_POINTS + mteam].astype(np.int64)
     sc = rows[r, L.H_SCORE + mteam].astype(np.int64)
@@ -81,14 +83,18 @@ def side_values(rows: np.ndarray, teams: int) -> dict[str, np.ndarray]:
     }
 
 
-def pedro_codes(rows: np.ndarray, slot: int, maker: np.ndarray, teams: int, hand_size: int):
-    """(holder role, fate, trick) codes of one Pedro; trick ``hand_size`` = not in play."""
+def pedro_codes(
+    rows: np.ndarray, slot: int, maker: np.ndarray, seat_teams: np.ndarray, hand_size: int
+):
+    """(holder role, fate, trick) codes of one Pedro; trick ``hand_size`` = not in play.
+    A holder or maker of -1 (none) reads the table's last entry: masked out below."""
     holder = rows[:, L.H_SLOT_HOLDER + slot].astype(np.int64)
     team = rows[:, L.H_SLOT_TEAM + slot].astype(np.int64)
     trick = rows[:, L.H_SLOT_TRICK + slot].astype(np.int64)
     out = (holder < 0) | (team < 0)
-    hteam = holder % teams
-    role = np.where(out, 3, np.where(holder == maker, 0, np.where(hteam == maker % teams, 1, 2)))
+    hteam = seat_teams[holder]
+    mteam = seat_teams[maker]
+    role = np.where(out, 3, np.where(holder == maker, 0, np.where(hteam == mteam, 1, 2)))
     fate = np.where(out, 2, np.where(team == hteam, 0, 1))
     trick = np.where(out, hand_size, np.clip(trick, 0, hand_size - 1))
     return role, fate, trick
@@ -101,6 +107,7 @@ class HandCounts:
         self.rules = rules
         self.players = rules.players
         self.teams = rules.teams
+        self.seat_teams = np.asarray(rules.seat_teams, np.int64)
         self.partnerships = bool(rules.partnerships)
         self.n_bids = rules.bid_max + 1
         self.n_trumps = rules.cards_dealt + 1
@@ -149,7 +156,7 @@ class HandCounts:
         p = rows[~thrown]
         if len(p) == 0:
             return
-        v = side_values(p, self.teams)
+        v = side_values(p, self.seat_teams)
         maker = v["maker"]
         seat = (maker - p[:, L.H_DEALER] - 1) % self.players
         bid = p[:, L.H_BID].astype(np.int64)
@@ -173,7 +180,7 @@ class HandCounts:
                 bid * (tp + 1) + pts, minlength=self.n_bids * (tp + 1)
             ).reshape(self.n_bids, tp + 1)
         for i, (_, slot) in enumerate(self.pedros):
-            role, fate, trick = pedro_codes(p, slot, maker, self.teams, self.hand_size)
+            role, fate, trick = pedro_codes(p, slot, maker, self.seat_teams, self.hand_size)
             k = np.ravel_multi_index((role, fate, trick), self.pedro.shape[1:])
             self.pedro[i] += np.bincount(k, minlength=self.pedro[i].size).reshape(
                 self.pedro.shape[1:]

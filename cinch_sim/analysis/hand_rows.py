@@ -45,9 +45,10 @@ def hand_frame(rows: np.ndarray, rules, first: int = 0):
     """
     import pandas as pd
 
-    P, teams, hs = rules.players, rules.teams, rules.hand_size
+    P, hs = rules.players, rules.hand_size
     thrown = rows[:, L.H_THROWN_IN] != 0
-    v = side_values(np.where(thrown[:, None], 0, rows), teams)
+    seat_teams = np.asarray(rules.seat_teams, np.int64)
+    v = side_values(np.where(thrown[:, None], 0, rows), seat_teams)
     maker = rows[:, L.H_MAKER].astype(np.int64)
     dealer = rows[:, L.H_DEALER].astype(np.int64)
     seat = np.where(thrown, -1, (maker - dealer - 1) % P)
@@ -80,7 +81,7 @@ def hand_frame(rows: np.ndarray, rules, first: int = 0):
         }
     )
     for name, slot in rules.pedros:
-        role, fate, trick = pedro_codes(rows, slot, maker, teams, hs)
+        role, fate, trick = pedro_codes(rows, slot, maker, seat_teams, hs)
         role = np.where(thrown, 3, role)
         fate = np.where(thrown, 2, fate)
         df[f"{name}_holder_seat"] = rows[:, L.H_SLOT_HOLDER + slot].astype(np.int8)

@@ -175,3 +175,13 @@ def test_ctrl_c_keeps_the_finished_hands(tmp_path):
     with rec.open() as f:
         assert sum(1 for _ in f) == done  # every finished hand, none half-written
     assert not list(tmp_path.glob(".hands.jsonl.*"))  # the temporary file was renamed
+
+
+@pytest.mark.parametrize("command", ["simulate", "stats", "advise"])
+def test_dealer_is_checked_the_same_way_everywhere(command):
+    what = (
+        ["AS KS 5S 5C 2S 9H 3D 7C JD", "--seat", "2"] if command == "advise" else ["--hands", "9"]
+    )
+    res = CliRunner().invoke(main, [command, *what, "--dealer", "4"])
+    assert res.exit_code == 2
+    assert res.output.strip() == "Error: --dealer: seat 4 is out of range 0..3"

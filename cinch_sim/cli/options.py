@@ -114,6 +114,26 @@ def resolve_policy_specs(
     }
 
 
+def dealer_option(f: Callable) -> Callable:
+    """--dealer, the same in every command: a seat of the table the rules lay out,
+    checked once the rules are known (a usage error, exit 2, otherwise)."""
+
+    @functools.wraps(f)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        players = kwargs["rules"].players
+        if not 0 <= kwargs["dealer"] < players:
+            raise BadInput(f"--dealer: seat {kwargs['dealer']} is out of range 0..{players - 1}")
+        return f(*args, **kwargs)
+
+    return click.option(
+        "--dealer",
+        type=click.IntRange(min=0),
+        default=3,
+        show_default=True,
+        help="The dealer's seat (0 to players - 1); the seat after him is eldest hand.",
+    )(checked)
+
+
 def run_options(f: Callable) -> Callable:
     f = click.option(
         "--threads",

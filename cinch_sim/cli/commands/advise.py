@@ -7,6 +7,7 @@ import json
 import click
 
 from cinch_sim.cli.options import (
+    dealer_option,
     friendly,
     policy_options_with,
     rules_option,
@@ -19,7 +20,7 @@ from cinch_sim.cli.options import (
 @click.option(
     "--seat", type=int, required=True, help="Your seat (0-3, clockwise; 0 and 2 are partners)."
 )
-@click.option("--dealer", type=int, default=3, show_default=True, help="The dealer's seat.")
+@dealer_option
 @click.option(
     "--bids",
     default=None,

@@ -9,6 +9,7 @@ import click
 
 from cinch_sim.cli.options import (
     Progress,
+    dealer_option,
     friendly,
     one_csv_table,
     output_options,
@@ -23,7 +24,7 @@ TABLES = ("by_bid", "pedros")  # what simulate prints, and the files --out write
 @click.command(context_settings={"show_default": True})
 @click.option("--hands", type=click.IntRange(min=1), default=100_000, help="Hands to simulate.")
 @run_options
-@click.option("--dealer", type=click.IntRange(0, 3), default=3, help="The dealer's seat (0-3).")
+@dealer_option
 @rules_option
 @policy_options
 @click.option(

@@ -9,6 +9,7 @@ import click
 
 from cinch_sim.cli.options import (
     Progress,
+    dealer_option,
     friendly,
     one_csv_table,
     output_options,
@@ -37,7 +38,7 @@ TABLE_TITLES = {
 )
 @click.option("--hands", type=click.IntRange(min=1), default=100_000, help="Hands to simulate.")
 @run_options
-@click.option("--dealer", type=click.IntRange(0, 5), default=3, help="The dealer's seat.")
+@dealer_option
 @rules_option
 @policy_options
 @click.option(
@@ -105,8 +106,6 @@ def stats(
             raise click.ClickException(f"unknown table {name!r} (known: {', '.join(names)})")
     if fmt == "csv":  # CSV on stdout is one table: chosen before any work is done
         only = (one_csv_table(names, only),)
-    if not 0 <= dealer < rules.players:
-        raise click.ClickException(f"--dealer must be a seat 0..{rules.players - 1}")
     if hand_data and not out:
         raise click.ClickException("--hand-data needs --out DIR to write hands.parquet into")
     if hand_data:

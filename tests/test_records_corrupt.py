@@ -464,3 +464,11 @@ def test_robber_may_not_set_aside_point_trumps_under_non_point_only():
     rec = json.loads(ROBBER_POINT_TRUMP)
     rec["rules"]["options"] = {}
     assert referee_record(rec).status == "valid"  # legal under the default "any"
+
+
+def test_referee_and_show_errors_start_as_every_command_does(tmp_path):
+    missing = str(tmp_path / "nothing.jsonl")
+    for command in ("referee", "show"):
+        res = CliRunner().invoke(main, [command, missing])
+        assert res.exit_code == 2
+        assert res.output.startswith("Error: "), res.output

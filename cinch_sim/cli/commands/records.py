@@ -36,7 +36,7 @@ def referee(file: str, write_to: str | None, quiet: bool) -> None:
     try:
         verdicts = iter_referee_file(file)
     except RecordFileError as e:
-        click.echo(f"error: {e}", err=True)
+        click.echo(f"Error: {e}", err=True)
         sys.exit(2)
     counts = dict.fromkeys(STATUSES, 0)
     skipped = 0
@@ -61,10 +61,10 @@ def referee(file: str, write_to: str | None, quiet: bool) -> None:
         else:
             run(None)
     except RecordFileError as e:
-        click.echo(f"error: {e}", err=True)
+        click.echo(f"Error: {e}", err=True)
         sys.exit(2)
     except OSError as e:
-        click.echo(f"error: cannot write {write_to!r}: {e.strerror or e}", err=True)
+        click.echo(f"Error: cannot write {write_to!r}: {e.strerror or e}", err=True)
         sys.exit(2)
     click.echo(
         f"{counts['valid']} valid, {counts['renege']} renege, "
@@ -99,7 +99,7 @@ def show(file: str, line_no: int, hand_no: int | None) -> None:
     try:
         lines = read_records(file)
     except RecordFileError as e:
-        click.echo(f"error: {e}", err=True)
+        click.echo(f"Error: {e}", err=True)
         sys.exit(2)
     found = None
     try:
@@ -110,10 +110,10 @@ def show(file: str, line_no: int, hand_no: int | None) -> None:
             if ln.number > line_no:
                 break
     except RecordFileError as e:
-        click.echo(f"error: {e}", err=True)
+        click.echo(f"Error: {e}", err=True)
         sys.exit(2)
     if found is None:
-        click.echo(f"error: line {line_no} of {file} holds no record", err=True)
+        click.echo(f"Error: line {line_no} of {file} holds no record", err=True)
         sys.exit(1)
     if found.error:
         click.echo(f"line {line_no}: invalid: {found.error}", err=True)
@@ -124,7 +124,7 @@ def show(file: str, line_no: int, hand_no: int | None) -> None:
         sys.exit(1)
     if isinstance(v.check, GameCheck):
         if hand_no is not None and hand_no >= len(v.check.hands):
-            click.echo(f"error: the game has {len(v.check.hands)} hands", err=True)
+            click.echo(f"Error: the game has {len(v.check.hands)} hands", err=True)
             sys.exit(1)
         click.echo(show_game(v.check, hand_no))
     else:

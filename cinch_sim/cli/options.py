@@ -36,7 +36,7 @@ def rules_option(f: Callable) -> Callable:
         multiple=True,
         metavar="NAME=VALUE",
         callback=_check_rule,
-        help="Set a rule option, e.g. robber=dealer (repeatable); docs/rules.md, part 2, lists them.",
+        help="Set a rule option, e.g. robber=dealer (repeatable); docs/rules.md lists them.",
     )(f)
 
 

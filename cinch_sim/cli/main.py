@@ -6,6 +6,8 @@ Each subcommand lives in ``cinch_sim/cli/commands/`` and imports the heavy parts
 
 from __future__ import annotations
 
+import logging
+
 import click
 
 from cinch_sim import __version__
@@ -22,6 +24,22 @@ def main() -> None:
     Simulate millions of hands under pluggable bidding, discard and play
     policies; referee recorded hands; estimate what a hand is worth.
     """
+    _tell_on_stderr()
+
+
+class _Stderr(logging.Handler):
+    """Writes to whatever stderr is when a notice comes (click.echo looks it up then)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        click.echo(self.format(record), err=True)
+
+
+def _tell_on_stderr() -> None:
+    """The package's notices (e.g. that the kernel is compiling) go to stderr."""
+    log = logging.getLogger("cinch_sim")
+    if not any(isinstance(h, _Stderr) for h in log.handlers):
+        log.addHandler(_Stderr())
+        log.setLevel(logging.INFO)
 
 
 for _command in COMMANDS:

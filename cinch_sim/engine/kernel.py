@@ -11,6 +11,9 @@ streams keyed by its global index, so results are bit-identical for any thread
 count or chunk size.
 """
 
+import logging
+import threading
+
 import numpy as np
 from numba import njit, types
 
@@ -1333,9 +1336,24 @@ def entry(name: str):
     disp = globals()[name]
     if not disp.overloads:
         refresh(entry)  # a stale cache of this folder is flushed first (cache.py says why)
-        disp.compile(_SIGNATURES[name].args)
+        # a cache load takes under a second; past NOTICE_AFTER it is a compile, so say so
+        notice = threading.Timer(NOTICE_AFTER, LOG.info, (COMPILE_NOTICE, name))
+        notice.daemon = True
+        notice.start()
+        try:
+            disp.compile(_SIGNATURES[name].args)
+        finally:
+            notice.cancel()
         disp.disable_compile()
     return disp
+
+
+LOG = logging.getLogger("cinch_sim")
+NOTICE_AFTER = 3.0  # seconds
+COMPILE_NOTICE = (
+    "compiling the kernel (%s): the first run does it once, in under a minute; "
+    "later runs load it from the cache"
+)
 
 
 def compiled(name: str):

@@ -1,7 +1,7 @@
 """Streaming counts of played hands: the bottom of the analysis layer.
 
 ``HandCounts`` takes the kernel's result rows chunk by chunk and keeps only
-counts (``np.bincount`` over a joint key of the features a player knows
+counts (one compiled pass, ``row_codes.count_rows``, over a joint key of the features a player knows
 before bidding), so memory stays flat however many hands run. Counts merge
 exactly (``merge``), so runs can be split and combined.
 
@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from cinch_sim import layout as L
+from cinch_sim.analysis.row_codes import SUM_NAMES, count_rows
 
 PEDRO_LABELS = ("none", "right", "left", "both")
 HOLDERS = ("maker", "partner", "defender", "none")  # who held a Pedro after the draw
@@ -62,44 +62,6 @@ def honours_label(code: int) -> str:
     return s or "-"
 
 
-def side_values(rows: np.ndarray, seat_teams: np.ndarray) -> dict[str, np.ndarray]:
-    """Per played row: the maker's team and both sides' points and score changes
-    (``seat_teams``: the rules' seat -> team table, ``Rules.seat_teams``)."""
-    teams = int(seat_teams.max()) + 1
-    maker = rows[:, L.H_MAKER].astype(np.int64)
-    mteam = seat_teams[maker]
-    r = np.arange(len(rows))
-    pts = rows[r, L.H_POINTS + mteam].astype(np.int64)
-    sc = rows[r, L.H_SCORE + mteam].astype(np.int64)
-    all_pts = rows[:, L.H_POINTS : L.H_POINTS + teams].astype(np.int64).sum(axis=1)
-    all_sc = rows[:, L.H_SCORE : L.H_SCORE + teams].astype(np.int64).sum(axis=1)
-    return {
-        "maker": maker,
-        "mteam": mteam,
-        "points": pts,
-        "def_points": all_pts - pts,
-        "score": sc,
-        "def_score": all_sc - sc,
-    }
-
-
-def pedro_codes(
-    rows: np.ndarray, slot: int, maker: np.ndarray, seat_teams: np.ndarray, hand_size: int
-):
-    """(holder role, fate, trick) codes of one Pedro; trick ``hand_size`` = not in play.
-    A holder or maker of -1 (none) reads the table's last entry: masked out below."""
-    holder = rows[:, L.H_SLOT_HOLDER + slot].astype(np.int64)
-    team = rows[:, L.H_SLOT_TEAM + slot].astype(np.int64)
-    trick = rows[:, L.H_SLOT_TRICK + slot].astype(np.int64)
-    out = (holder < 0) | (team < 0)
-    hteam = seat_teams[holder]
-    mteam = seat_teams[maker]
-    role = np.where(out, 3, np.where(holder == maker, 0, np.where(hteam == mteam, 1, 2)))
-    fate = np.where(out, 2, np.where(team == hteam, 0, 1))
-    trick = np.where(out, hand_size, np.clip(trick, 0, hand_size - 1))
-    return role, fate, trick
-
-
 class HandCounts:
     """Streaming counts of played hands keyed by what the maker knew before bidding."""
 
@@ -122,20 +84,11 @@ class HandCounts:
         self.shortages = 0
         self.n = np.zeros(size, np.int64)
         self.made = np.zeros(size, np.int64)
-        # running sums: maker's side / defenders' points and score change (and squares)
-        self.sums = {
-            k: np.zeros(size, np.float64)
-            for k in (
-                "points",
-                "points_sq",
-                "def_points",
-                "def_points_sq",
-                "score",
-                "score_sq",
-                "def_score",
-                "def_score_sq",
-            )
-        }
+        # running sums: maker's side / defenders' points and score change (and squares),
+        # one column of _sums each (a cell's sums share a cache line); ``sums`` names
+        # the columns (views: updated in place)
+        self._sums = np.zeros((size, len(SUM_NAMES)), np.float64)
+        self.sums = {k: self._sums[:, i] for i, k in enumerate(SUM_NAMES)}
         # points histograms: bid x side (0 maker's side, 1 defenders) x points
         self.points_hist = np.zeros((self.n_bids, 2, self.total_points + 1), np.int64)
         # pedro fate: pedro x holder role x fate x trick (last: not in play)
@@ -148,47 +101,17 @@ class HandCounts:
         return self.hands - self.thrown_in
 
     def add(self, rows: np.ndarray) -> None:
-        """Count one chunk of the kernel's result rows."""
-        thrown = rows[:, L.H_THROWN_IN] != 0
+        """Count one chunk of the kernel's result rows (one compiled pass, row_codes)."""
+        slots = np.array([slot for _, slot in self.pedros], np.int64)
+        thrown, short, bad = count_rows(
+            rows, self.seat_teams, slots, np.array(self.shape, np.int64), self.n, self.made,
+            self._sums, self.points_hist, self.pedro, self.pedro_side,
+        )  # fmt: skip
+        if bad != -1:
+            raise ValueError(f"bid {bad} outside 0..{self.n_bids - 1} in the kernel's results")
         self.hands += len(rows)
-        self.thrown_in += int(thrown.sum())
-        self.shortages += int(rows[:, L.H_SHORTAGE].sum())
-        p = rows[~thrown]
-        if len(p) == 0:
-            return
-        v = side_values(p, self.seat_teams)
-        maker = v["maker"]
-        seat = (maker - p[:, L.H_DEALER] - 1) % self.players
-        bid = p[:, L.H_BID].astype(np.int64)
-        if bid.min() < 0 or bid.max() >= self.n_bids:
-            raise ValueError(f"bid outside 0..{self.n_bids - 1} in the kernel's results")
-        trumps = np.clip(p[:, L.H_MAKER_TRUMPS_DEALT], 0, self.n_trumps - 1).astype(np.int64)
-        ped = (p[:, L.H_MAKER_PEDROS_DEALT] & 3).astype(np.int64)
-        hi = (p[:, L.H_MAKER_HONOURS_DEALT] & 31).astype(np.int64)
-        key = np.ravel_multi_index((seat, bid, trumps, ped, hi), self.shape)
-        size = self.n.size
-        self.n += np.bincount(key, minlength=size)
-        self.made += np.bincount(key, weights=p[:, L.H_MADE] == 1, minlength=size).astype(np.int64)
-        for name in ("points", "def_points", "score", "def_score"):
-            x = v[name].astype(np.float64)
-            self.sums[name] += np.bincount(key, weights=x, minlength=size)
-            self.sums[name + "_sq"] += np.bincount(key, weights=x * x, minlength=size)
-        tp = self.total_points
-        for side, name in enumerate(("points", "def_points")):
-            pts = np.clip(v[name], 0, tp)
-            self.points_hist[:, side, :] += np.bincount(
-                bid * (tp + 1) + pts, minlength=self.n_bids * (tp + 1)
-            ).reshape(self.n_bids, tp + 1)
-        for i, (_, slot) in enumerate(self.pedros):
-            role, fate, trick = pedro_codes(p, slot, maker, self.seat_teams, self.hand_size)
-            k = np.ravel_multi_index((role, fate, trick), self.pedro.shape[1:])
-            self.pedro[i] += np.bincount(k, minlength=self.pedro[i].size).reshape(
-                self.pedro.shape[1:]
-            )
-            team = p[:, L.H_SLOT_TEAM + slot]
-            self.pedro_side[i, 0] += int(np.sum(team == v["mteam"]))
-            self.pedro_side[i, 1] += int(np.sum((team >= 0) & (team != v["mteam"])))
-            self.pedro_side[i, 2] += int(np.sum(team < 0))
+        self.thrown_in += int(thrown)
+        self.shortages += int(short)
 
     def merge(self, other: HandCounts) -> None:
         """Add another aggregator's counts (same rules), e.g. from a parallel run."""

@@ -18,9 +18,8 @@ from cinch_sim.analysis.counts import (
     HOLDERS,
     PEDRO_LABELS,
     AnalysisError,
-    pedro_codes,
-    side_values,
 )
+from cinch_sim.analysis.row_codes import pedro_code_rows, side_values_rows
 
 FATE_NAMES = ("saved", "lost", "out_of_play")
 
@@ -48,7 +47,8 @@ def hand_frame(rows: np.ndarray, rules, first: int = 0):
     P, hs = rules.players, rules.hand_size
     thrown = rows[:, L.H_THROWN_IN] != 0
     seat_teams = np.asarray(rules.seat_teams, np.int64)
-    v = side_values(np.where(thrown[:, None], 0, rows), seat_teams)
+    sv = side_values_rows(np.where(thrown[:, None], 0, rows), seat_teams)
+    v = {"points": sv[:, 1], "def_points": sv[:, 2], "score": sv[:, 3], "def_score": sv[:, 4]}
     maker = rows[:, L.H_MAKER].astype(np.int64)
     dealer = rows[:, L.H_DEALER].astype(np.int64)
     seat = np.where(thrown, -1, (maker - dealer - 1) % P)
@@ -81,7 +81,8 @@ def hand_frame(rows: np.ndarray, rules, first: int = 0):
         }
     )
     for name, slot in rules.pedros:
-        role, fate, trick = pedro_codes(rows, slot, maker, seat_teams, hs)
+        codes = pedro_code_rows(rows, slot, np.where(thrown, 0, maker), seat_teams, hs)
+        role, fate, trick = codes[:, 0], codes[:, 1], codes[:, 2]
         role = np.where(thrown, 3, role)
         fate = np.where(thrown, 2, fate)
         df[f"{name}_holder_seat"] = rows[:, L.H_SLOT_HOLDER + slot].astype(np.int8)

@@ -18,6 +18,7 @@ _STAMP = "cinch_sim_sources.sha256"
 # the sources jitted code is compiled from (the kernel and what it calls)
 JIT_SOURCES = (
     "engine/kernel.py",
+    "analysis/row_codes.py",
     "engine/policy_table.py",
     "jit/*.py",
     "policies/*.py",

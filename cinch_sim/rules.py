@@ -283,16 +283,6 @@ class Rules:
         """
         return tuple((dealer + 1 + j) % self.players for j in range(self.players))
 
-    def partner_of(self, seat: int) -> int | None:
-        """The seat across the table in a 4-player partnership game, else None
-        (the heuristic's and the advisor's notion of "my partner").
-
-        >>> Rules().partner_of(1)
-        3
-        """
-        mates = [s for s, t in enumerate(self.seat_teams) if t == self.team_of(seat) and s != seat]
-        return mates[0] if len(mates) == 1 else None
-
     @property
     def point_slots(self) -> dict[str, int]:
         """Each point's result slot (``layout.SLOT_*``), by name: the one lookup.

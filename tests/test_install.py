@@ -50,3 +50,12 @@ def test_regular_install_then_editable_reinstall_imports(tmp_path):
     _run([*pip, "-e", str(src)], env, elsewhere)
     version = _run([py, "-c", "import cinch_sim; print(cinch_sim.__version__)"], env, elsewhere)
     assert version.strip() == __import__("cinch_sim").__version__
+
+
+def test_the_cache_folder_holds_even_when_numba_was_imported_first(tmp_path):
+    # numba reads NUMBA_CACHE_DIR when it is imported; cinch_sim then reloads its settings
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["XDG_CACHE_HOME"] = str(tmp_path)
+    code = "import numba, cinch_sim; from numba.core import config; print(config.CACHE_DIR)"
+    out = _run([sys.executable, "-c", code], env, ROOT)
+    assert out.strip() == str(tmp_path / "cinch-sim")

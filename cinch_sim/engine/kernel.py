@@ -143,7 +143,7 @@ def _ask_play(fns, pids, s, obs, hand, legal, params, scratch, rngs, trick_state
         return policy_at(fns, L.KIND_PLAY * L.MAX_PLAYERS + s)(ob, hand, legal, p, sc, r)
     if pid == BI.RANDOM_CHOICE:
         return random_member(legal, r)
-    tm, trump, left, iwork, trick, win_card, win_seat, players = trick_state
+    tm, trump, left, iwork, trick, win_card, win_seat = trick_state
     # on a lead (no winner yet, win_card -1) greedy reads no beats: index 0 stands in
     beats = np.uint64(iwork[np.uint64(IW_BEATS + trump * 52 + max(win_card, 0))])
     # my side wins the trick so far (never me, who is to play); on a lead greedy reads
@@ -880,7 +880,7 @@ def _tricks(
                     obs[L.O_LED_CARD] = led
                     obs[L.O_TRICK_MASK] = np.int64(trick)
                     obs[L.O_PLAYED] = np.int64(played | trick)
-                state = (tmask, trump, left, iwork, trick, win_card, win_seat, P)
+                state = (tmask, trump, left, iwork, trick, win_card, win_seat)
                 c = _ask_play(fns, pids, s, obs, h, legal, params, scratch, rngs, state)
                 if unlikely(c < 0 or c > 51 or not (legal >> np.uint64(c)) & U1):
                     _fail(out, L.KIND_PLAY, s, c)

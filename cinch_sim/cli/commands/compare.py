@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from cinch_sim.cli.options import Progress, friendly, output_options, rules_option
+from cinch_sim.cli.options import Progress, friendly, output_options, rules_option, run_options
 
 
 def _match_options(f):
@@ -24,13 +24,7 @@ def _match_options(f):
         default=256,
         help="A game still going after this many hands is unfinished (half a win each).",
     )(f)
-    f = click.option(
-        "--threads",
-        type=click.IntRange(min=1),
-        default=None,
-        help="Worker threads (results do not depend on it). [default: all cores]",
-    )(f)
-    f = click.option("--seed", type=int, default=0, help="Random seed.")(f)
+    f = run_options(f)
     f = click.option(
         "--games",
         type=click.IntRange(min=1),

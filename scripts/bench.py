@@ -5,8 +5,10 @@ Usage: python scripts/bench.py [--seconds 2] [--repeats 5] [--write results/BENC
 Prints one row per workload: hands per second on one thread and on all
 cores (median of --repeats runs of at least --seconds each, after a warm-up),
 the W2/W3 tallies (so no work can be optimised away), the kernel's cold
-compile time (fresh cache folder) and warm load time, and the wall time of
-``cinch-sim simulate --hands 1000`` with a warm cache.
+compile time (fresh cache folder) and warm load time, the CLI's warm start
+(median wall time of ``cinch-sim simulate --hands 100``, cached kernel) and the
+CLI path: W2 through ``cinch-sim simulate --format json`` as a share of the
+kernel's W2 rate in the same run.
 """
 
 from __future__ import annotations
@@ -129,15 +131,45 @@ def child_seconds(code: str, env: dict[str, str]) -> float:
     return time.perf_counter() - start
 
 
-def cli_seconds() -> float:
-    """Wall time of ``cinch-sim simulate --hands 1000``; its own error if it fails."""
+W2_CLI = [
+    "cinch-sim", "simulate", "--bid-policy", "simple", "--trump-policy", "simple",
+    "--discard-policy", "simple", "--play-policy", "random", "--rule", "robber=dealer",
+    "--format", "json",
+]  # fmt: skip
+
+
+def cli_wall(args: list[str]) -> float:
+    """Wall time of one CLI run; the bench stops with its error if it fails."""
     start = time.perf_counter()
-    cmd = ["cinch-sim", "simulate", "--hands", "1000"]
-    run = subprocess.run(cmd, capture_output=True, text=True)
+    run = subprocess.run(args, capture_output=True, text=True)
     if run.returncode != 0:
         last = (run.stderr.strip().splitlines() or ["no output"])[-1]
-        sys.exit(f"bench: `cinch-sim simulate --hands 1000` failed: {last}")
+        sys.exit(f"bench: `{' '.join(args)}` failed: {last}")
     return time.perf_counter() - start
+
+
+def warm_start(repeats: int) -> float:
+    """Median wall time of ``cinch-sim simulate --hands 100`` with the kernel cached."""
+    cmd = ["cinch-sim", "simulate", "--hands", "100"]
+    cli_wall(cmd)  # the first run may load or write the cache
+    return statistics.median(cli_wall(cmd) for _ in range(repeats))
+
+
+def cli_path(threads: int, repeats: int, big: int = 4_000_000, small: int = 400_000) -> float:
+    """The CLI's W2 rate in hands/s, start-up excluded.
+
+    Runs of ``small`` and ``big`` hands alternate; the rate is the extra hands
+    over the extra wall time (median of the pairs), so the fixed cost of a
+    process (imports, the cache load) drops out and what remains is the
+    per-hand cost of the CLI path: the kernel, counting, progress and output.
+    """
+    rates = []
+    for _ in range(repeats):
+        opts = ["--threads", str(threads), "--seed", "1"]
+        t_small = cli_wall(W2_CLI + opts + ["--hands", str(small)])
+        t_big = cli_wall(W2_CLI + opts + ["--hands", str(big)])
+        rates.append((big - small) / max(t_big - t_small, 1e-9))
+    return statistics.median(rates)
 
 
 def compile_times() -> dict[str, float]:
@@ -152,9 +184,7 @@ def compile_times() -> dict[str, float]:
         cold = child_seconds(code, env)
         warm = child_seconds(code, env)
         base = child_seconds("import numba, numpy", env)
-    cli_seconds()  # the first run may load the cache
-    cli = cli_seconds()
-    return {"cold": cold, "warm": warm, "python_numba_import": base, "simulate_1000": cli}
+    return {"cold": cold, "warm": warm, "python_numba_import": base}
 
 
 def cpu_model() -> str:
@@ -186,6 +216,7 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--only", choices=["W1", "W2", "W3"], action="append")
     ap.add_argument("--no-compile", action="store_true", help="skip the compile/load timings")
+    ap.add_argument("--no-cli", action="store_true", help="skip the CLI warm start and path")
     ap.add_argument("--write", type=Path, help="append the figures to this Markdown file")
     args = ap.parse_args()
     cores = max_threads()
@@ -245,9 +276,26 @@ def main() -> None:
             "",
             f"Kernel cold compile (fresh cache, process wall incl. imports): {t['cold']:.1f} s; "
             f"warm load (same, cached): {t['warm']:.2f} s; "
-            f"bare `import numba, numpy`: {t['python_numba_import']:.2f} s; "
-            f"`cinch-sim simulate --hands 1000` warm: {t['simulate_1000']:.2f} s wall.",
+            f"bare `import numba, numpy`: {t['python_numba_import']:.2f} s.",
         ]
+    if not args.no_cli:
+        start = warm_start(args.repeats)
+        lines += [
+            "",
+            f"Warm start: `cinch-sim simulate --hands 100`, kernel cached, median of "
+            f"{args.repeats}: {start:.2f} s wall.",
+        ]
+        print(lines[-1], flush=True)
+        kernel = {r[0]: r for r in rows}.get("W2")
+        if kernel is not None:
+            cli_one, cli_many = cli_path(1, 3), cli_path(cores, 3)
+            lines.append(
+                f"CLI path (W2 through `cinch-sim simulate --format json`, 4,000,000 minus "
+                f"400,000 hands, median of 3 pairs): {cli_one / 1e6:.3f} M hands/s on 1 "
+                f"thread ({cli_one / kernel[1]:.2f} of the kernel), {cli_many / 1e6:.3f} M "
+                f"on {cores} ({cli_many / kernel[2]:.2f} of the kernel)."
+            )
+            print(lines[-1], flush=True)
     text = "\n".join(lines) + "\n"
     print(text)
     if args.write:

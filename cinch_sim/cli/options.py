@@ -213,22 +213,3 @@ def friendly(f: Callable) -> Callable:
             return f(*args, **kwargs)
 
     return wrapper
-
-
-class Progress:
-    """A progress bar on stderr, only for runs long enough to need one."""
-
-    def __init__(self, total: int, label: str, threshold: int = 200_000) -> None:
-        self.bar = None
-        if total >= threshold and sys.stderr.isatty():
-            self.bar = click.progressbar(length=total, label=label, file=sys.stderr)
-            self.bar.__enter__()
-
-    def __call__(self, n: int) -> None:
-        if self.bar is not None:
-            self.bar.update(n)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(None, None, None)
-            self.bar = None

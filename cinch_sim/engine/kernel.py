@@ -13,6 +13,7 @@ count or chunk size.
 
 import logging
 import threading
+import time
 
 import numpy as np
 from numba import njit, types
@@ -1340,10 +1341,14 @@ def entry(name: str):
         notice = threading.Timer(NOTICE_AFTER, LOG.info, (COMPILE_NOTICE, name))
         notice.daemon = True
         notice.start()
+        start = time.perf_counter()
         try:
             disp.compile(_SIGNATURES[name].args)
         finally:
             notice.cancel()
+        seconds = time.perf_counter() - start
+        if seconds >= NOTICE_AFTER:
+            LOG.info(COMPILED_NOTICE, name, seconds)
         disp.disable_compile()
     return disp
 
@@ -1354,6 +1359,7 @@ COMPILE_NOTICE = (
     "compiling the kernel (%s): the first run does it once, in under a minute; "
     "later runs load it from the cache"
 )
+COMPILED_NOTICE = "compiled the kernel (%s) in %.0f s"
 
 
 def compiled(name: str):

@@ -7,7 +7,8 @@ import sys
 
 import click
 
-from cinch_sim.cli.options import Progress, friendly, output_options, rules_option, run_options
+from cinch_sim.cli.options import friendly, output_options, rules_option, run_options
+from cinch_sim.cli.progress import Progress
 
 
 def _match_options(f):
@@ -100,7 +101,7 @@ def compare(
                 writer.write(rec)
 
     n_games = 2 * ((games + 1) // 2)
-    bar = Progress(n_games, "games", threshold=20_000)
+    bar = Progress(n_games, "playing", unit="games", threshold=20_000)
     try:
         cmp = run_compare(
             a,
@@ -214,7 +215,7 @@ def ladder(strategies, games, seed, threads, max_hands, pairing, rules, bootstra
         raise click.UsageError("a ladder needs at least two strategies")
     out_dir = prepare_out_dir(out, force) if out else None
     n_pairs = len(strats) * (len(strats) - 1) // 2
-    bar = Progress(n_pairs * 2 * ((games + 1) // 2), "games", threshold=20_000)
+    bar = Progress(n_pairs * 2 * ((games + 1) // 2), "playing", unit="games", threshold=20_000)
     try:
         lad = run_ladder(strats, games, seed, rules, max_hands, pairing, threads, bar, bootstrap)
     finally:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 
 from cinch_sim.cli.options import friendly, rules_option
+from cinch_sim.cli.progress import Progress
 
 
 @click.command(context_settings={"show_default": True})
@@ -62,10 +61,11 @@ def report(hands, games, seed, rules, strategies, threads, out, force):
     settings = ReportSettings(
         hands=hands, games=games, seed=seed, rules=rules, strategies=names, threads=threads
     )
-    with click.progressbar(
-        length=total_steps(), label="building the report", file=sys.stderr
-    ) as bar:
-        doc = build_report(settings, progress=bar.update)
+    bar = Progress(total_steps(), "building the report", unit="steps", threshold=0)
+    try:
+        doc = build_report(settings, progress=bar)
+    finally:
+        bar.close()
     write_report(doc, out_dir)
     write_run_json(out_dir, settings.describe())
     click.echo(f"report written: {out_dir / 'report.html'} (and report.md)")

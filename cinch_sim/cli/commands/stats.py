@@ -8,7 +8,6 @@ import sys
 import click
 
 from cinch_sim.cli.options import (
-    Progress,
     dealer_option,
     friendly,
     one_csv_table,
@@ -17,6 +16,7 @@ from cinch_sim.cli.options import (
     rules_option,
     run_options,
 )
+from cinch_sim.cli.progress import Progress
 
 TABLE_TITLES = {
     "make_rate_by_bid": "Bid success by bid level",

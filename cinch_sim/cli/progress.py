@@ -1,0 +1,103 @@
+"""Progress on stderr for long commands: a bar on a terminal, a line now and then elsewhere.
+
+A run under ``nohup``, in CI or piped to a log has no terminal, and a bar
+there prints nothing useful; such runs get one plain line every
+``EVERY`` seconds instead (how far, how fast, how long to go), so a long
+run is never silent. The bar starts with the first finished unit of work,
+not before: the first run compiles the kernel first, and the compile says
+so on its own line instead of a bar stuck at 0%.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from typing import TextIO
+
+import click
+
+EVERY = 10.0  # seconds between plain progress lines
+
+
+def _duration(seconds: float) -> str:
+    seconds = max(0, round(seconds))
+    if seconds < 90:
+        return f"{seconds} s"
+    if seconds < 5400:
+        return f"{round(seconds / 60)} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+class Progress:
+    """Tell the user how a long run goes; call it with each unit of work done.
+
+    ``total`` None means the size is not known in advance (records read from
+    a stream): the lines then say how many so far and how fast. A bar is
+    used only on a terminal, for a known total of at least ``threshold``.
+    """
+
+    def __init__(
+        self,
+        total: int | None,
+        label: str,
+        unit: str = "hands",
+        threshold: int = 200_000,
+        stream: TextIO | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.total = total
+        self.label = label
+        self.unit = unit
+        self.stream = stream if stream is not None else sys.stderr
+        self.clock = clock
+        self.done = 0
+        self.start = clock()
+        self.next_line = self.start + EVERY
+        self.lines = 0
+        self.bar = None
+        self.use_bar = (
+            total is not None and total >= threshold and getattr(self.stream, "isatty", bool)()
+        )
+
+    def __call__(self, n: int) -> None:
+        self.done += n
+        if self.use_bar:
+            if self.bar is None:
+                self.bar = click.progressbar(length=self.total, label=self.label, file=self.stream)
+                self.bar.__enter__()
+            self.bar.update(n)
+            return
+        now = self.clock()
+        if now >= self.next_line:
+            self.next_line = now + EVERY
+            self.lines += 1
+            click.echo(self.line(now), file=self.stream)
+
+    def line(self, now: float) -> str:
+        """One plain progress line: done so far, the share, the rate, the time to go."""
+        elapsed = max(now - self.start, 1e-9)
+        rate = self.done / elapsed
+        if self.total:
+            share = self.done / self.total
+            left = (self.total - self.done) / rate if rate > 0 else float("inf")
+            to_go = f", about {_duration(left)} to go" if left != float("inf") else ""
+            return (
+                f"{self.label}: {self.done:,} of {self.total:,} {self.unit} "
+                f"({share:.0%}) in {_duration(elapsed)}{to_go}"
+            )
+        so_far = f"{self.done:,} {self.unit} in {_duration(elapsed)}"
+        return f"{self.label}: {so_far} ({rate:,.0f} a second)"
+
+    def close(self) -> None:
+        """End the bar; after plain lines, one last line says the run finished."""
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None
+        elif self.lines:
+            elapsed = self.clock() - self.start
+            click.echo(
+                f"{self.label}: {self.done:,} {self.unit}, done in {_duration(elapsed)}",
+                file=self.stream,
+            )
+            self.lines = 0

@@ -1,0 +1,43 @@
+"""One notation for rates, means and intervals (cinch_sim.notation)."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from cinch_sim import notation as N
+
+
+def test_rates_are_percentages_and_their_intervals_percentage_points():
+    assert N.rate(0.7774) == "77.7%"
+    assert N.rate(1.0) == "100.0%"
+    assert N.rate_interval(0.769, 0.7851) == "[76.9, 78.5]"
+    assert N.rate_with_interval(0.533, 0.528, 0.539) == "53.3% [52.8, 53.9]"
+
+
+def test_means_and_differences():
+    assert N.number(8.494) == "8.49"
+    assert N.number(0.26, signed=True) == "+0.26"
+    assert N.number_with_interval(8.49, 8.30, 8.69) == "8.49 [8.30, 8.69]"
+    assert N.interval(-0.1, 0.3, signed=True) == "[-0.10, +0.30]"
+
+
+def test_missing_values_are_a_dash_and_a_missing_interval_is_left_out():
+    assert N.rate(math.nan) == N.DASH
+    assert N.interval(math.nan, 1.0) == N.DASH
+    assert N.rate_with_interval(0.5, math.nan, math.nan) == "50.0%"
+    assert N.number_with_interval(2.0, None, None) == "2.00"
+
+
+def test_names_and_headings():
+    assert N.label("right_pedro") == "Right Pedro"
+    assert N.label("jack") == "Jack"
+    assert N.heading("make_rate") == "make rate"
+
+
+def test_csv_floats_are_rounded_and_ints_kept():
+    df = pd.DataFrame({"n": [3, 4], "rate": [0.9999999999999999, 1 / 3]})
+    text = N.csv_ready(df).to_csv(index=False)
+    assert text.splitlines() == ["n,rate", "3,1.0", "4,0.333333"]
+    assert df["rate"][1] == 1 / 3  # the caller's frame is not changed

@@ -13,7 +13,8 @@ ROOT = Path(cinch_sim.__file__).parent
 
 # Bottom first. Each entry is a top-level module or a subpackage of cinch_sim.
 LAYERS = (
-    ("__init__", "cards", "bits", "rng", "layout", "signatures", "outputs", "notation"),  # vocabulary
+    # the vocabulary
+    ("__init__", "cards", "bits", "rng", "layout", "signatures", "outputs", "notation"),
     ("rules",),  # the rules object every layer above reads
     ("jit",),  # numba plumbing
     ("policies",),  # the jitted players, their registry and loader

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from cinch_sim.cli.options import friendly, rules_option
+from cinch_sim.cli.options import StrategyListType, friendly, out_folder, rules_option
 
 
 @click.command(context_settings={"show_default": True})
@@ -26,6 +26,7 @@ from cinch_sim.cli.options import friendly, rules_option
 @rules_option
 @click.option(
     "--strategies",
+    type=StrategyListType(),
     default="heuristic,greedy,simple,random",
     help="Comma-separated strategies for the ladder: built-in names or TOML files.",
 )
@@ -51,16 +52,13 @@ def report(hands, games, seed, rules, strategies, threads, out, force):
     page (open report.html in any browser, no network needed) and the same
     content as Markdown with PNG charts, plus CSV tables and run.json.
     """
-    from cinch_sim.outputs import prepare_out_dir, write_run_json
+    from cinch_sim.outputs import write_run_json
     from cinch_sim.report.build import ReportSettings, build_report, total_steps
     from cinch_sim.report.render import write_report
 
-    names = tuple(s.strip() for s in strategies.split(",") if s.strip())
-    if len(names) < 2:
-        raise click.BadParameter("name at least two strategies", param_hint="--strategies")
-    out_dir = prepare_out_dir(out, force)
+    out_dir = out_folder(out, force)
     settings = ReportSettings(
-        hands=hands, games=games, seed=seed, rules=rules, strategies=names, threads=threads
+        hands=hands, games=games, seed=seed, rules=rules, strategies=strategies, threads=threads
     )
     with click.progressbar(
         length=total_steps(), label="building the report", file=sys.stderr

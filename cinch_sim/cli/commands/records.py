@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from cinch_sim.cli.options import BadInput, format_option
+from cinch_sim.cli.options import BadInput, format_option, friendly
 
 
 @click.command(short_help="Check hand and game records against the rules.")
@@ -27,6 +27,7 @@ from cinch_sim.cli.options import BadInput, format_option
     "csv, one row per record (line, kind, status, field, seat, trick, message), the "
     "summary on stderr."
 )
+@friendly  # e.g. `| head`: a closed pipe ends the run quietly
 def referee(file: str, write_to: str | None, quiet: bool, fmt: str) -> None:
     """Referee FILE (JSON Lines of cinch-hand/1 and cinch-game/1 records).
 
@@ -84,6 +85,8 @@ def referee(file: str, write_to: str | None, quiet: bool, fmt: str) -> None:
     except RecordFileError as e:
         click.echo(f"Error: {e}", err=True)
         sys.exit(2)
+    except BrokenPipeError:
+        raise  # the reader of stdout went away: `friendly` ends quietly
     except OSError as e:
         click.echo(f"Error: cannot write {write_to!r}: {e.strerror or e}", err=True)
         sys.exit(2)
@@ -122,6 +125,7 @@ def referee(file: str, write_to: str | None, quiet: bool, fmt: str) -> None:
     "one row per trick (trick, leader, each seat's card, winner, points), or for a game "
     "without --hand one row per hand (dealer, maker, bid, score, totals)."
 )
+@friendly
 def show(file: str, line_no: int, hand_no: int | None, fmt: str) -> None:
     """Show the hand on line --line of FILE: the four hands with suit symbols,
     the bids, trump, discards and draws, each trick with its winner, the points

@@ -60,7 +60,7 @@ CASES = [
         "tricks[1].cards[0]",
         2,
         1,
-        ["already played in trick 0"],
+        ["already played in trick 1"],  # tricks count from 1 in messages
     ),
     (
         "wrong winner",
@@ -78,7 +78,7 @@ CASES = [
         "tricks[3].leader",
         1,
         3,
-        ["seat 1 won trick 2"],
+        ["seat 1 won trick 3"],  # tricks[2], the third
     ),
     (
         "wrong points",
@@ -372,7 +372,7 @@ def test_cli_exit_statuses(tmp_path):
     res = CliRunner().invoke(main, ["referee", str(badf), "--write", str(out)])
     assert res.exit_code == 1
     assert res.output.splitlines()[0] == (
-        "line 1: invalid: tricks[1].winner, seat 2, trick 1: "
+        "line 1: invalid: tricks[1].winner, seat 2, trick 2: "
         "record says seat 3, seat 2 wins with KH"
     )
     assert out.read_text() == ""  # invalid records are not written back

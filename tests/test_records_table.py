@@ -321,8 +321,8 @@ def test_cli_referee_table_file(tmp_path):
     assert res.exit_code == 0, res.output
     lines = res.output.strip().splitlines()
     assert lines[-1] == "2 valid, 2 renege, 1 misdeal, 0 invalid"
-    assert lines[0].startswith("line 2: renege: seat 3, trick 2:")
-    assert lines[1].startswith("line 3: renege: seat 2, trick 3:")
+    assert lines[0].startswith("line 2: renege: seat 3, trick 3:")  # tricks[2]
+    assert lines[1].startswith("line 3: renege: seat 2, trick 4:")
     assert lines[2].startswith("line 5: misdeal:")
     written = [json.loads(x) for x in out.read_text().splitlines()]
     assert written[1]["result"]["score"] == [14, 0]
@@ -347,7 +347,7 @@ def test_cli_show(tmp_path):
     res = CliRunner().invoke(main, ["show", str(path), "--line", "2"])
     assert "renege by seat 2" in res.output and "team 0 -7" in res.output
     res = CliRunner().invoke(main, ["show", str(path), "--line", "9"])
-    assert res.exit_code == 1 and "no record" in res.output
+    assert res.exit_code == 2 and "no record" in res.output  # a usage error
 
 
 def test_dealer_robs_under_robber_dealer():

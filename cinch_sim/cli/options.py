@@ -7,6 +7,7 @@ import os
 import sys
 from collections.abc import Callable
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import click
@@ -20,13 +21,29 @@ POLICY_HELP = (
 )
 
 
+class RuleType(click.ParamType):
+    """``--rule NAME=VALUE``: the shape and the option's name checked as typed; the
+    values together by the option's callback, which builds the Rules."""
+
+    name = "NAME=VALUE"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None):
+        from cinch_sim.rules import RulesError, parse_rule_assignments
+
+        try:
+            parse_rule_assignments([value])
+        except RulesError as exc:
+            self.fail(str(exc), param, ctx)
+        return value
+
+
 def _check_rule(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]):
     from cinch_sim.rules import RulesError, make_rules, parse_rule_assignments
 
     try:
         return make_rules(options=parse_rule_assignments(value))
     except RulesError as exc:
-        raise click.BadParameter(str(exc)) from None
+        raise click.BadParameter(str(exc), ctx, param) from None
 
 
 def rules_option(f: Callable) -> Callable:
@@ -34,10 +51,32 @@ def rules_option(f: Callable) -> Callable:
         "--rule",
         "rules",
         multiple=True,
-        metavar="NAME=VALUE",
+        type=RuleType(),
         callback=_check_rule,
         help="Set a rule option, e.g. robber=dealer (repeatable); docs/rules.md lists them.",
     )(f)
+
+
+class PolicySpecType(click.ParamType):
+    """``POLICY`` or ``SEAT=POLICY`` for one plug point: the policy is found, loaded
+    and compiled as it is read, so a bad one is a usage error naming its option.
+    The seat is checked later, once the rules say how many there are."""
+
+    name = "SPEC"
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None):
+        from cinch_sim.policies.loading import PolicyError, load_policy
+
+        head, sep, tail = value.strip().partition("=")
+        spec = tail if sep and head.strip().isdigit() else value
+        try:
+            load_policy(self.kind, spec.strip())
+        except PolicyError as exc:
+            self.fail(str(exc), param, ctx)
+        return value
 
 
 def policy_options_with(defaults: dict[str, str]) -> Callable[[Callable], Callable]:
@@ -62,7 +101,7 @@ def policy_options_with(defaults: dict[str, str]) -> Callable[[Callable], Callab
                 f"--{kind}-policy",
                 f"{kind}_policy",
                 multiple=True,
-                metavar="SPEC",
+                type=PolicySpecType(kind),
                 help=POLICY_HELP.format(
                     kind=kind.capitalize(), names=", ".join(builtin_names(kind))
                 )
@@ -76,28 +115,34 @@ def policy_options_with(defaults: dict[str, str]) -> Callable[[Callable], Callab
 policy_options = policy_options_with({})
 
 
-class BadInput(click.ClickException):
-    """Input the user typed that cannot be used: one line naming it, exit 2 (a usage
-    error), before any work starts."""
+class BadInput(click.BadParameter):
+    """Input the user typed that cannot be used, found once several options are read
+    together (a seat past the table the rules lay out): click's usage error, exit 2,
+    ``Error: Invalid value for '--dealer': ...``, the same as click's own checks."""
 
-    exit_code = 2
+    def __init__(self, option: str, message: str) -> None:
+        super().__init__(message, click.get_current_context(silent=True), param_hint=[option])
+
+
+def check_seat(option: str, seat: int, players: int) -> None:
+    """A seat of the table the rules lay out, or a usage error naming ``option``."""
+    if not 0 <= seat < players:
+        raise BadInput(option, f"seat {seat} is out of range 0..{players - 1}")
 
 
 def checked_policy_specs(
     players: int, defaults: dict[str, str], items: dict[str, tuple[str, ...]]
 ) -> dict[str, list[str]]:
-    """Per kind, one spec per seat, each loaded once here, so a policy that cannot be
-    found, loaded or compiled is a usage error naming its option."""
-    from cinch_sim.policies.loading import PolicyError, load_policy
+    """Per kind, one spec per seat (each policy was loaded as its option was read),
+    so a seat past the table is a usage error naming its option."""
+    from cinch_sim.policies.loading import PolicyError
 
     out = {}
     for kind, kind_items in items.items():
         try:
             out[kind] = resolve_policy_specs(players, defaults, **{kind: kind_items})[kind]
-            for spec in dict.fromkeys(out[kind]):
-                load_policy(kind, spec)
         except PolicyError as exc:
-            raise BadInput(f"--{kind}-policy: {exc}") from None
+            raise BadInput(f"--{kind}-policy", str(exc)) from None
     return out
 
 
@@ -114,15 +159,63 @@ def resolve_policy_specs(
     }
 
 
+class StrategyType(click.ParamType):
+    """A strategy (built-in bundle or TOML file), loaded as it is read, so a bad name or
+    file is a usage error naming the argument."""
+
+    name = "STRATEGY"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None):
+        from cinch_sim.policies.strategies import Strategy, StrategyError, resolve_strategy
+
+        if isinstance(value, Strategy):
+            return value
+        try:
+            return resolve_strategy(value)
+        except StrategyError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+class StrategyListType(click.ParamType):
+    """Comma-separated strategies (at least two), each checked as ``StrategyType`` does;
+    the names come back as typed."""
+
+    name = "NAMES"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None):
+        if isinstance(value, tuple):
+            return value
+        names = tuple(s.strip() for s in value.split(",") if s.strip())
+        if len(names) < 2:
+            self.fail("name at least two strategies, separated by commas", param, ctx)
+        for name in names:
+            StrategyType().convert(name, param, ctx)
+        return names
+
+
+class CardsType(click.ParamType):
+    """Cards as people type them (``AS 10♠ kh``): every card known and none twice.
+    How many a hand needs is checked once the rules are known."""
+
+    name = "CARDS"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None):
+        from cinch_sim.cards import CardError, parse_hand
+
+        try:
+            parse_hand(value, size=None)
+        except CardError as exc:
+            self.fail(str(exc), param, ctx)
+        return value
+
+
 def dealer_option(f: Callable) -> Callable:
     """--dealer, the same in every command: a seat of the table the rules lay out,
     checked once the rules are known (a usage error, exit 2, otherwise)."""
 
     @functools.wraps(f)
     def checked(*args: Any, **kwargs: Any) -> Any:
-        players = kwargs["rules"].players
-        if not 0 <= kwargs["dealer"] < players:
-            raise BadInput(f"--dealer: seat {kwargs['dealer']} is out of range 0..{players - 1}")
+        check_seat("--dealer", kwargs["dealer"], kwargs["rules"].players)
         return f(*args, **kwargs)
 
     return click.option(
@@ -153,9 +246,10 @@ def one_csv_table(names: list[str], chosen: tuple[str, ...] | list[str]) -> str:
     error; printing the first by default says so on stderr.
     """
     if len(chosen) > 1:
-        raise click.UsageError(
+        raise BadInput(
+            "--table",
             f"--format csv prints one table, and --table named {len(chosen)}; "
-            "--out DIR writes every table as its own CSV file"
+            "--out DIR writes every table as its own CSV file",
         )
     if chosen:
         return chosen[0]
@@ -164,9 +258,32 @@ def one_csv_table(names: list[str], chosen: tuple[str, ...] | list[str]) -> str:
     return names[0]
 
 
+def format_option(
+    formats: tuple[str, ...] = ("table", "csv", "json"), help: str = "How results print on stdout."
+) -> Callable[[Callable], Callable]:
+    """--format, for the commands that print a result and write no --out folder."""
+    return click.option(
+        "--format", "fmt", type=click.Choice(list(formats)), default="table", help=help
+    )
+
+
+def table_option(names: tuple[str, ...]) -> Callable[[Callable], Callable]:
+    """--table NAME, for a command whose results are several tables: CSV on stdout is
+    one of them (``one_csv_table``); --out writes each to NAME.csv."""
+    return click.option(
+        "--table",
+        "table",
+        type=click.Choice(list(names)),
+        default=None,
+        help=f"With --format csv: which table to print ({names[0]} unless named); "
+        "--out writes them all.",
+    )
+
+
 def output_options(
     formats: tuple[str, ...] = ("table", "csv", "json"),
     out_help: str = "Folder for CSV tables and run.json (refuses to overwrite without --force).",
+    format_help: str = "How results print on stdout.",
 ) -> Callable[[Callable], Callable]:
     """--format, --out and --force, spelled the same by every command."""
 
@@ -175,16 +292,22 @@ def output_options(
             "--force", is_flag=True, help="Overwrite files in an existing --out folder."
         )(f)
         f = click.option("--out", type=click.Path(file_okay=False), default=None, help=out_help)(f)
-        f = click.option(
-            "--format",
-            "fmt",
-            type=click.Choice(list(formats)),
-            default="table",
-            help="How results print on stdout.",
-        )(f)
-        return f
+        return format_option(formats, format_help)(f)
 
     return decorate
+
+
+def out_folder(out: str | None, force: bool) -> Path | None:
+    """The --out folder, made ready before any work; one that holds files (without
+    --force) or is a file is a usage error naming --out."""
+    from cinch_sim.outputs import OutputError, prepare_out_dir
+
+    if out is None:
+        return None
+    try:
+        return prepare_out_dir(out, force)
+    except OutputError as exc:
+        raise BadInput("--out", str(exc).removeprefix("--out ")) from None
 
 
 @contextmanager

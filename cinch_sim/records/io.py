@@ -37,7 +37,12 @@ class Line:
 
 @dataclass
 class Verdict:
-    """The referee's verdict on one record (a line of a file, or one dict)."""
+    """The referee's verdict on one record (a line of a file, or one dict).
+
+    ``trick`` is an index into the record's ``tricks`` (0 first, as the field
+    path ``tricks[2]`` and ``result.renege`` count); what people read, the text
+    and the rows, counts tricks from 1 (``trick 3``).
+    """
 
     line: int | None
     kind: str  # "hand", "game" or "?" (not readable as either)
@@ -64,26 +69,32 @@ class Verdict:
         if self.seat is not None:
             parts.append(f"seat {self.seat}")
         if self.trick is not None:
-            parts.append(f"trick {self.trick}")
+            parts.append(f"trick {self.trick + 1}")
         return ", ".join(parts)
 
     def describe(self) -> str:
-        """One line: ``line 7: invalid: tricks[2].winner, seat 3, trick 2: ...``."""
+        """One line: ``line 7: invalid: tricks[2].winner, seat 3, trick 3: ...``."""
         head = f"line {self.line}" if self.line is not None else "record"
         w = self.where()
         text = ": ".join(x for x in (w, self.message) if x)
         return f"{head}: {self.status}" + (f": {text}" if text else "")
 
-    def as_row(self) -> dict[str, Any]:
-        row: dict[str, Any] = {
+    def problem(self) -> dict[str, Any]:
+        """What the verdict says, as a row: line, kind, status, field, seat, trick (1 first),
+        message (the fields of ``describe``'s line)."""
+        return {
             "line": self.line,
             "kind": self.kind,
             "status": self.status,
             "field": self.field,
             "seat": self.seat,
-            "trick": self.trick,
+            "trick": None if self.trick is None else self.trick + 1,
             "message": self.message,
         }
+
+    def as_row(self) -> dict[str, Any]:
+        """``problem()`` and what the record came to (maker, bid, points, score...)."""
+        row = self.problem()
         c = self.check
         if isinstance(c, HandCheck):
             row.update(_hand_row(c))
@@ -243,7 +254,7 @@ def referee_record(obj: Any, line: int | None = None) -> Verdict:
 
 def _renege_message(hc: HandCheck) -> str:
     pen = ", ".join(f"team {t} {s:+d}" for t, s in enumerate(hc.score))
-    return f"{hc.renege_text}; penalty (RULES.md §1.16): score {pen}"
+    return f'{hc.renege_text}; penalty (docs/rules.md, "Renege"): score {pen}'
 
 
 def referee_lines(lines: Iterable[Line]) -> Iterator[Verdict]:

@@ -39,14 +39,15 @@ class RecordError(ValueError):
         self.kind = kind
 
     def where(self) -> str:
-        """``field, seat S, trick T`` (the parts that are known)."""
+        """``field, seat S, trick T`` (the parts that are known; ``trick`` is an index
+        into ``tricks``, 0 first, and T counts from 1 as people do)."""
         parts = []
         if self.field:
             parts.append(self.field)
         if self.seat is not None:
             parts.append(f"seat {self.seat}")
         if self.trick is not None:
-            parts.append(f"trick {self.trick}")
+            parts.append(f"trick {self.trick + 1}")
         return ", ".join(parts)
 
     def __str__(self) -> str:

@@ -230,7 +230,7 @@ class GameCheck:
                 out.append(f"hands[{i}]: misdeal: {h.misdeal}")
             elif h.renege:
                 r = h.renege
-                out.append(f"hands[{i}], seat {r['seat']}, trick {r['trick']}: {h.renege_text}")
+                out.append(f"hands[{i}], seat {r['seat']}, trick {r['trick'] + 1}: {h.renege_text}")
         return out
 
     def to_record(self) -> dict[str, Any]:
@@ -724,9 +724,7 @@ def _check_tricks(obj: dict, hc: HandCheck) -> None:
             lead = (lead + 1) % P
         given = get_int(require(tv, "leader", f + "."), f + ".leader", 0, P - 1, trick=t)
         if given != lead:
-            why = (
-                "the maker leads the first trick" if t == 0 else f"seat {leader} won trick {t - 1}"
-            )
+            why = "the maker leads the first trick" if t == 0 else f"seat {leader} won trick {t}"
             if lead != leader:
                 why += f"; seat {leader} has no cards, the next seat clockwise leads"
             raise RecordError(
@@ -748,7 +746,10 @@ def _check_tricks(obj: dict, hc: HandCheck) -> None:
             c = get_card(cards_v[k], fk, seat=s, trick=t)
             if c not in holding[s]:
                 if c in played_in:
-                    msg = f"seat {s} plays {format_card(c)}, already played in trick {played_in[c]}"
+                    msg = (
+                        f"seat {s} plays {format_card(c)}, "
+                        f"already played in trick {played_in[c] + 1}"
+                    )
                 elif c in cards:
                     msg = f"duplicate card {format_card(c)} in this trick"
                 else:
@@ -922,7 +923,7 @@ def _check_result(obj: dict, hc: HandCheck) -> None:
         if not _same(got, want):
             extra = ""
             if k == "score" and hc.renege:
-                extra = f" (renege penalty, RULES.md §1.16: {hc.renege_text})"
+                extra = f' (renege penalty, docs/rules.md "Renege": {hc.renege_text})'
             elif k == "renege" and hc.renege:
                 extra = f" ({hc.renege_text})"
             raise RecordError(

@@ -1,8 +1,20 @@
-"""One refereed hand as text for people: hands by suit, bids, draw, tricks, points."""
+"""One refereed hand as text for people: hands by suit, bids, draw, tricks, points.
+
+People count from 1: tricks and a game's hands are numbered 1, 2, ... here (the
+records themselves index from 0, docs/records.md).
+"""
 
 from __future__ import annotations
 
-from cinch_sim.cards import RANKS, SUIT_SYMBOLS, SUITS, pretty_card, rank_of, suit_of
+from cinch_sim.cards import (
+    RANKS,
+    SUIT_SYMBOLS,
+    SUITS,
+    format_card,
+    pretty_card,
+    rank_of,
+    suit_of,
+)
 from cinch_sim.records.referee import GameCheck, HandCheck, trump_suit
 from cinch_sim.rules import seat_name
 
@@ -34,6 +46,15 @@ def by_suit(cards: list[int], trump: int | None = None, left: int = -1) -> str:
 
 def pretty(cards: list[int]) -> str:
     return " ".join(pretty_card(c) for c in cards) or "—"
+
+
+def point_values(r) -> dict[str, int]:
+    """What each point (high, low, jack, game, the Pedros...) is worth under the rules."""
+    values = {"high": r.high_points, "low": r.low_points}
+    values.update({n: p for n, _, p in r.point_cards})
+    if r.left_rank:
+        values[r.left_name] = r.left_points
+    return values
 
 
 def show_hand(hc: HandCheck, title: str = "") -> str:
@@ -96,10 +117,7 @@ def show_hand(hc: HandCheck, title: str = "") -> str:
         lines.append(f"  {t + 1}. {plays}   won by seat {tr.winner}{team}{mark}")
     lines.append("")
     lines.append("Points:")
-    values = {"high": r.high_points, "low": r.low_points}
-    values.update({n: p for n, _, p in r.point_cards})
-    if r.left_rank:
-        values[r.left_name] = r.left_points
+    values = point_values(r)
     for name, team in hc.captured.items():
         c = hc.point_cards.get(name)
         label = name.replace("_", " ")
@@ -112,7 +130,8 @@ def show_hand(hc: HandCheck, title: str = "") -> str:
     verdict = "made" if hc.made else "set"
     if hc.renege:
         lines.append(
-            f"Renege: {hc.renege_text} (trick {hc.renege['trick']}); RULES.md §1.16 penalty"
+            f"Renege: {hc.renege_text} (trick {hc.renege['trick'] + 1}); "
+            'penalty as docs/rules.md, "Renege" says'
         )
     lines.append(
         f"Bid {hc.bid}: {verdict}.  Score: "
@@ -122,6 +141,8 @@ def show_hand(hc: HandCheck, title: str = "") -> str:
 
 
 def show_game(gc: GameCheck, hand: int | None = None) -> str:
+    """The game's hands (numbered from 1) and running totals; ``hand`` (counted from 1,
+    as listed) is shown in full below them."""
     lines = [f"Game to {gc.target}, first dealer seat {gc.first_dealer}: {len(gc.hands)} hands"]
     for i, (h, tot) in enumerate(zip(gc.hands, gc.totals, strict=True)):
         if h.misdeal:
@@ -135,12 +156,68 @@ def show_game(gc: GameCheck, hand: int | None = None) -> str:
             if h.renege:
                 what += f" (renege by seat {h.renege['seat']})"
         sc = " ".join(f"{s:+d}" for s in h.score) if not h.misdeal else ""
-        lines.append(f"  {i:>3}. dealer {h.dealer}  {what:<28} {sc:>9}   totals {tot}")
+        lines.append(f"  {i + 1:>3}. dealer {h.dealer}  {what:<28} {sc:>9}   totals {tot}")
     if gc.winner is not None:
         lines.append(f"Winner: team {gc.winner} ({gc.reason})")
     else:
         lines.append(f"No winner ({gc.reason})")
     if hand is not None:
         lines.append("")
-        lines.append(show_hand(gc.hands[hand], title=f"Hand {hand}: "))
+        lines.append(show_hand(gc.hands[hand - 1], title=f"Hand {hand}: "))
     return "\n".join(lines)
+
+
+def trick_columns(players: int) -> list[str]:
+    return ["trick", "leader", *[f"seat_{s}" for s in range(players)], "winner"] + [
+        "points",
+        "point_cards",
+    ]
+
+
+def trick_rows(hc: HandCheck) -> list[dict]:
+    """One row per trick (1 first): the leader, the card each seat played (the writer's
+    form, e.g. ``5H``), the winner, and the point cards the trick holds and their worth."""
+    values = point_values(hc.rules)
+    rows = []
+    for t, tr in enumerate(hc.tricks):
+        row: dict = {"trick": t + 1, "leader": tr.leader}
+        played = dict(zip(tr.seats, tr.cards, strict=True))
+        for s in range(hc.rules.players):
+            row[f"seat_{s}"] = format_card(played[s]) if s in played else ""
+        row["winner"] = tr.winner
+        names = [n for n, c in hc.point_cards.items() if c is not None and c in played.values()]
+        row["points"] = sum(values[n] for n in names)
+        row["point_cards"] = " ".join(names)
+        rows.append(row)
+    return rows
+
+
+def game_columns(teams: int) -> list[str]:
+    return (
+        ["hand", "dealer", "status", "maker", "bid", "trump", "made"]
+        + [f"score_{t}" for t in range(teams)]
+        + [f"total_{t}" for t in range(teams)]
+    )
+
+
+def game_rows(gc: GameCheck) -> list[dict]:
+    """One row per hand of a game (1 first): dealer, what happened, the score and totals."""
+    rows = []
+    teams = gc.rules.teams
+    for i, (h, tot) in enumerate(zip(gc.hands, gc.totals, strict=True)):
+        status = "misdeal" if h.misdeal else "thrown_in" if h.thrown_in else h.status
+        row: dict = {
+            "hand": i + 1,
+            "dealer": h.dealer,
+            "status": status,
+            "maker": h.maker,
+            "bid": h.bid,
+            "trump": None if h.trump is None else SUITS[h.trump],
+            "made": h.made,
+        }
+        for t in range(teams):
+            row[f"score_{t}"] = h.score[t] if h.score else None
+        for t in range(teams):
+            row[f"total_{t}"] = tot[t]
+        rows.append(row)
+    return rows

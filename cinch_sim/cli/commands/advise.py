@@ -7,7 +7,11 @@ import json
 import click
 
 from cinch_sim.cli.options import (
+    BadInput,
+    CardsType,
+    check_seat,
     dealer_option,
+    format_option,
     friendly,
     policy_options_with,
     rules_option,
@@ -16,9 +20,12 @@ from cinch_sim.cli.options import (
 
 
 @click.command(short_help="Advise a bid and trump for a 9-card hand, by simulation.")
-@click.argument("hand")
+@click.argument("hand", type=CardsType())
 @click.option(
-    "--seat", type=int, required=True, help="Your seat (0-3, clockwise; 0 and 2 are partners)."
+    "--seat",
+    type=click.IntRange(min=0),
+    required=True,
+    help="Your seat (0 to players - 1, clockwise; 0 and 2 are partners).",
 )
 @dealer_option
 @click.option(
@@ -62,13 +69,9 @@ from cinch_sim.cli.options import (
 @run_options
 @rules_option
 @policy_options_with({"bid": "traditional"})  # read earlier bids as people bid
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["table", "json"]),
-    default="table",
-    show_default=True,
-    help="How the advice prints on stdout.",
+@format_option(
+    help="How the advice prints on stdout: json, the advice and every estimate; csv, "
+    "one row per trump and bid (P(make), expected score change, their intervals)."
 )
 @click.option(
     "--plot",
@@ -108,6 +111,8 @@ def advise(
     from cinch_sim.advisor import AdvisorError, advice_dict, advice_table, plot_advice
     from cinch_sim.advisor import advise as run_advice
 
+    check_seat("--seat", seat, rules.players)
+    _check_question(hand, seat, dealer, bids, list(known), rules)
     try:
         adv = run_advice(
             hand,
@@ -128,7 +133,29 @@ def advise(
         raise click.ClickException(str(e)) from None
     if fmt == "json":
         click.echo(json.dumps(advice_dict(adv)))
+    elif fmt == "csv":
+        from cinch_sim.advisor.present import advice_frame
+
+        click.echo(advice_frame(adv).to_csv(index=False), nl=False)
     else:
         click.echo(advice_table(adv))
     if plot:
         plot_advice(adv, plot)
+
+
+def _check_question(hand: str, seat: int, dealer: int, bids, known: list[str], rules) -> None:
+    """The question checked a part at a time, so the first bad part is a usage error
+    naming its option, before any deal is simulated."""
+    from cinch_sim.advisor import AdvisorError
+    from cinch_sim.advisor.query import make_query
+    from cinch_sim.cards import CardError
+
+    parts = {"HAND": {}, "--bids": {"bids": bids}, "--known": {"bids": bids, "known": known}}
+    for option, more in parts.items():
+        try:
+            make_query(hand, seat, dealer, rules=rules, **more)
+        except (AdvisorError, CardError) as exc:
+            message = str(exc)
+            for prefix in ("bids: ", "known: ", "--known "):
+                message = message.removeprefix(prefix)
+            raise BadInput(option, message) from None

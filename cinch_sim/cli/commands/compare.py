@@ -7,8 +7,22 @@ import sys
 
 import click
 
-from cinch_sim.cli.options import friendly, output_options, rules_option, run_options
+from cinch_sim.cli.options import (
+    BadInput,
+    StrategyType,
+    friendly,
+    one_csv_table,
+    out_folder,
+    output_options,
+    rules_option,
+    run_options,
+    table_option,
+)
 from cinch_sim.cli.progress import Progress
+from cinch_sim.cli.tables import text_table
+
+COMPARE_TABLES = ("sides", "games")  # --format csv prints one; --out writes NAME.csv each
+LADDER_TABLES = ("ladder", "matchups")
 
 
 def _match_options(f):
@@ -35,18 +49,9 @@ def _match_options(f):
     return f
 
 
-def _strategy(spec: str):
-    from cinch_sim.policies.strategies import StrategyError, resolve_strategy
-
-    try:
-        return resolve_strategy(spec)
-    except StrategyError as exc:
-        raise click.ClickException(str(exc)) from None
-
-
 @click.command(context_settings={"show_default": True})
-@click.argument("strategy_a")
-@click.argument("strategy_b")
+@click.argument("strategy_a", type=StrategyType())
+@click.argument("strategy_b", type=StrategyType())
 @_match_options
 @rules_option
 @click.option(
@@ -56,7 +61,12 @@ def _strategy(spec: str):
     help="Write every game as a cinch-game/1 JSON Lines record (pair by pair: the game "
     "with A in seats 0 and 2, then its replay).",
 )
-@output_options(("table", "json"), "Folder for CSV tables, charts (PNG) and run.json.")
+@table_option(COMPARE_TABLES)
+@output_options(
+    out_help="Folder for CSV tables, charts (PNG) and run.json.",
+    format_help="How results print on stdout: json, the settings and the summary; csv, "
+    "one table: sides (bids, made, set, Pedros per strategy) or games (one row a game).",
+)
 @friendly
 def compare(
     strategy_a,
@@ -68,6 +78,7 @@ def compare(
     pairing,
     rules,
     records,
+    table,
     fmt,
     out,
     force,
@@ -84,11 +95,14 @@ def compare(
     """
     from cinch_sim.matches.compare import compare as run_compare
     from cinch_sim.matches.play import game_records
-    from cinch_sim.outputs import atomic_write_text, prepare_out_dir, write_run_json
+    from cinch_sim.outputs import atomic_write_text, write_run_json
     from cinch_sim.policies.strategies import distinct_names
 
-    a, b = distinct_names([_strategy(strategy_a), _strategy(strategy_b)])
-    out_dir = prepare_out_dir(out, force) if out else None
+    a, b = distinct_names([strategy_a, strategy_b])
+    csv_table = (
+        one_csv_table(list(COMPARE_TABLES), (table,) if table else ()) if fmt == "csv" else None
+    )
+    out_dir = out_folder(out, force)
     writer = None
     on_chunk = None
     if records:
@@ -128,6 +142,9 @@ def compare(
     if fmt == "json":
         d = cmp.to_dict()
         click.echo(json.dumps(d, default=_json_default))
+    elif fmt == "csv":
+        df = cmp.table() if csv_table == "sides" else cmp.games_frame()
+        click.echo(df.to_csv(index=False), nl=False)
     else:
         click.echo(format_comparison(s, seed, cmp.seconds))
     if out_dir is not None:
@@ -172,22 +189,30 @@ def format_comparison(s: dict, seed: int, seconds: float) -> str:
         f"  p = {s['points_p_value']:.3g}  ({s['paired_hands']:,} paired hands)",
         f"average game length:     {s['mean_game_length']:.2f} hands",
         "",
-        f"{'':<14}{'bids':>9}{'made':>9}{'set':>9}{'make %':>8}{'avg bid':>8}"
-        f"{'RP taken':>9}{'LP taken':>9}",
     ]
+    rows = []
     for key, name in (("a_side", a), ("b_side", b)):
         x = s[key]
-        lines.append(
-            f"{name[:13]:<14}{x['contracts']:>9,}{x['made']:>9,}{x['set']:>9,}"
-            f"{100 * x['make_rate']:>8.1f}{x['average_bid']:>8.2f}"
-            f"{x['right_pedro_capture']:>9.3f}{x['left_pedro_capture']:>9.3f}"
+        rows.append(
+            [
+                name,
+                f"{x['contracts']:,}",
+                f"{x['made']:,}",
+                f"{x['set']:,}",
+                f"{100 * x['make_rate']:.1f}",
+                f"{x['average_bid']:.2f}",
+                f"{x['right_pedro_capture']:.3f}",
+                f"{x['left_pedro_capture']:.3f}",
+            ]
         )
+    headers = ["strategy", "bids", "made", "set", "make %", "avg bid", "RP taken", "LP taken"]
+    lines.append(text_table(rows, headers, "lrrrrrrr"))
     lines.append(f"({s['level']:.0%} intervals over duplicate pairs; p-values for no difference)")
     return "\n".join(lines)
 
 
 @click.command(context_settings={"show_default": True})
-@click.argument("strategies", nargs=-1, required=True)
+@click.argument("strategies", nargs=-1, required=True, type=StrategyType())
 @_match_options
 @rules_option
 @click.option(
@@ -196,9 +221,16 @@ def format_comparison(s: dict, seed: int, seconds: float) -> str:
     default=200,
     help="Bootstrap resamples for the rating intervals.",
 )
-@output_options(("table", "json"), "Folder for CSV tables, charts (PNG) and run.json.")
+@table_option(LADDER_TABLES)
+@output_options(
+    out_help="Folder for CSV tables, charts (PNG) and run.json.",
+    format_help="How results print on stdout: json, the settings, ratings and matchups; "
+    "csv, one table: ladder (the ratings) or matchups.",
+)
 @friendly
-def ladder(strategies, games, seed, threads, max_hands, pairing, rules, bootstrap, fmt, out, force):
+def ladder(
+    strategies, games, seed, threads, max_hands, pairing, rules, bootstrap, table, fmt, out, force
+):
     """Play every pair of STRATEGIES in duplicate and rate them (Bradley-Terry, Elo scale).
 
     --games counts games per pair of strategies. Ratings have 95% bootstrap
@@ -208,12 +240,15 @@ def ladder(strategies, games, seed, threads, max_hands, pairing, rules, bootstra
     TOML file naming the four policies and their parameters.
     """
     from cinch_sim.matches.ladder import ladder as run_ladder
-    from cinch_sim.outputs import atomic_write_text, prepare_out_dir, write_run_json
+    from cinch_sim.outputs import atomic_write_text, write_run_json
 
-    strats = [_strategy(s) for s in strategies]
+    strats = list(strategies)
     if len(strats) < 2:
-        raise click.UsageError("a ladder needs at least two strategies")
-    out_dir = prepare_out_dir(out, force) if out else None
+        raise BadInput("STRATEGIES", "a ladder needs at least two strategies")
+    csv_table = (
+        one_csv_table(list(LADDER_TABLES), (table,) if table else ()) if fmt == "csv" else None
+    )
+    out_dir = out_folder(out, force)
     n_pairs = len(strats) * (len(strats) - 1) // 2
     bar = Progress(n_pairs * 2 * ((games + 1) // 2), "playing", unit="games", threshold=20_000)
     try:
@@ -235,6 +270,9 @@ def ladder(strategies, games, seed, threads, max_hands, pairing, rules, bootstra
                 default=_json_default,
             )
         )
+    elif fmt == "csv":
+        df = ratings if csv_table == "ladder" else matchups
+        click.echo(df.to_csv(index=False), nl=False)
     else:
         click.echo(
             format_ladder(ratings, matchups, lad.settings["games_per_matchup"], seed, lad.seconds)
@@ -254,25 +292,40 @@ def ladder(strategies, games, seed, threads, max_hands, pairing, rules, bootstra
 
 
 def format_ladder(ratings, matchups, games, seed, seconds) -> str:
-    lines = [
-        f"{games:,} games per matchup in duplicate, seed {seed}; {seconds:.1f} s",
-        "",
-        f"{'rank':>4}  {'strategy':<14}{'rating':>8}  {'95% interval':<18}{'games':>8}{'score':>8}",
+    rows = [
+        [
+            f"{r.rank}",
+            r.strategy,
+            f"{r.rating:.0f}",
+            f"[{r.rating_lo:>6.0f}, {r.rating_hi:>6.0f}]",
+            f"{r.games:,}",
+            f"{r.score:.3f}",
+        ]
+        for r in ratings.itertuples()
     ]
-    for r in ratings.itertuples():
-        lines.append(
-            f"{r.rank:>4}  {r.strategy[:13]:<14}{r.rating:>8.0f}  "
-            f"[{r.rating_lo:>6.0f}, {r.rating_hi:>6.0f}]  {r.games:>8,}{r.score:>8.3f}"
-        )
-    lines += [
-        "",
-        f"{'A':<12}{'B':<12}{'win rate A':>11}  {'95% interval':<17}"
-        f"{'pts/hand':>9}  {'hands/game':>10}",
+    pairs = [
+        [
+            m.a,
+            m.b,
+            f"{m.win_rate_a:.3f}",
+            f"[{m.win_rate_lo:.3f}, {m.win_rate_hi:.3f}]",
+            f"{m.points_per_hand_diff:+.2f}",
+            f"{m.mean_game_length:.1f}",
+        ]
+        for m in matchups.itertuples()
     ]
-    for m in matchups.itertuples():
-        lines.append(
-            f"{m.a[:11]:<12}{m.b[:11]:<12}{m.win_rate_a:>11.3f}  "
-            f"[{m.win_rate_lo:.3f}, {m.win_rate_hi:.3f}]  {m.points_per_hand_diff:>+9.2f}  "
-            f"{m.mean_game_length:>10.1f}"
-        )
-    return "\n".join(lines)
+    return "\n".join(
+        [
+            f"{games:,} games per matchup in duplicate, seed {seed}; {seconds:.1f} s",
+            "",
+            text_table(
+                rows, ["rank", "strategy", "rating", "95% interval", "games", "score"], "rlrlrr"
+            ),
+            "",
+            text_table(
+                pairs,
+                ["A", "B", "win rate A", "95% interval", "pts/hand", "hands/game"],
+                "llrlrr",
+            ),
+        ]
+    )

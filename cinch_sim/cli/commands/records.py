@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import csv
+import json
 import sys
 
 import click
+
+from cinch_sim.cli.options import BadInput, format_option, friendly
 
 
 @click.command(short_help="Check hand and game records against the rules.")
@@ -16,15 +20,22 @@ import click
     default=None,
     help="Write the records back, computed fields (winners, result, totals) filled in.",
 )
-@click.option("--quiet", "-q", is_flag=True, help="Print only the summary line.")
-def referee(file: str, write_to: str | None, quiet: bool) -> None:
+@click.option("--quiet", "-q", is_flag=True, help="Print only the summary (json: the counts).")
+@format_option(
+    help="How the verdicts print on stdout: table, a line per record that is not clean "
+    "and the summary; json, one object with the counts and those records' problems; "
+    "csv, one row per record (line, kind, status, field, seat, trick, message), the "
+    "summary on stderr."
+)
+@friendly  # e.g. `| head`: a closed pipe ends the run quietly
+def referee(file: str, write_to: str | None, quiet: bool, fmt: str) -> None:
     """Referee FILE (JSON Lines of cinch-hand/1 and cinch-game/1 records).
 
     Every record is replayed with its own rule options: the deal, bids,
     discards, draws, robbing, every play, each trick's winner, the points,
     made or set and the score. One line is printed per record that is not
-    clean (line, field, seat, trick, what is wrong), then the summary
-    `N valid, M renege, K misdeal, L invalid`.
+    clean (line, field, seat, trick, what is wrong; tricks count from 1),
+    then the summary `N valid, M renege, K misdeal, L invalid`.
 
     A renege is penalised (docs/rules.md, "Renege") and reported, not an error; a
     misdeal is reported as such. Exit status: 0 when nothing is invalid, 1
@@ -39,14 +50,25 @@ def referee(file: str, write_to: str | None, quiet: bool) -> None:
         click.echo(f"Error: {e}", err=True)
         sys.exit(2)
     counts = dict.fromkeys(STATUSES, 0)
+    problems: list[dict] = []
     skipped = 0
+    rows = None
+    if fmt == "csv":
+        columns = ["line", "kind", "status", "field", "seat", "trick", "message"]
+        rows = csv.DictWriter(sys.stdout, columns, lineterminator="\n")
+        rows.writeheader()
 
     def run(out) -> None:
         nonlocal skipped
         for v in verdicts:
             counts[v.status] += 1
-            if not v.clean and not quiet:
-                click.echo(v.describe())
+            if rows is not None:
+                rows.writerow(v.problem())
+            elif not v.clean and not quiet:
+                if fmt == "json":
+                    problems.append(v.problem())
+                else:
+                    click.echo(v.describe())
             if out is not None:
                 rec = v.record
                 if rec is None:
@@ -63,13 +85,22 @@ def referee(file: str, write_to: str | None, quiet: bool) -> None:
     except RecordFileError as e:
         click.echo(f"Error: {e}", err=True)
         sys.exit(2)
+    except BrokenPipeError:
+        raise  # the reader of stdout went away: `friendly` ends quietly
     except OSError as e:
         click.echo(f"Error: cannot write {write_to!r}: {e.strerror or e}", err=True)
         sys.exit(2)
-    click.echo(
+    summary = (
         f"{counts['valid']} valid, {counts['renege']} renege, "
         f"{counts['misdeal']} misdeal, {counts['invalid']} invalid"
     )
+    if fmt == "json":
+        d: dict = {"file": file, "counts": counts, "summary": summary}
+        if not quiet:
+            d["problems"] = problems
+        click.echo(json.dumps(d))
+    else:
+        click.echo(summary, err=fmt == "csv")  # CSV on stdout is the one table
     if write_to and skipped:
         click.echo(f"{skipped} invalid record(s) not written to {write_to}", err=True)
     sys.exit(1 if counts["invalid"] else 0)
@@ -83,14 +114,23 @@ def referee(file: str, write_to: str | None, quiet: bool) -> None:
 @click.option(
     "--hand",
     "hand_no",
-    type=click.IntRange(min=0),
+    type=click.IntRange(min=1),
     default=None,
-    help="For a game record: which hand (0 first) to show in full.",
+    help="For a game record: which hand (1 first, as the game's list numbers them) to show "
+    "in full.",
 )
-def show(file: str, line_no: int, hand_no: int | None) -> None:
+@format_option(
+    help="How the record prints on stdout: table, for people; json, the record as "
+    "`referee --write` writes it (with --hand, that hand as a cinch-hand/1 record); csv, "
+    "one row per trick (trick, leader, each seat's card, winner, points), or for a game "
+    "without --hand one row per hand (dealer, maker, bid, score, totals)."
+)
+@friendly
+def show(file: str, line_no: int, hand_no: int | None, fmt: str) -> None:
     """Show the hand on line --line of FILE: the four hands with suit symbols,
     the bids, trump, discards and draws, each trick with its winner, the points
     and who took them. A game record shows its hands and running totals.
+    Tricks and a game's hands are numbered from 1.
     """
     from cinch_sim.records.io import RecordFileError, read_records, referee_record
     from cinch_sim.records.referee import GameCheck
@@ -113,8 +153,7 @@ def show(file: str, line_no: int, hand_no: int | None) -> None:
         click.echo(f"Error: {e}", err=True)
         sys.exit(2)
     if found is None:
-        click.echo(f"Error: line {line_no} of {file} holds no record", err=True)
-        sys.exit(1)
+        raise BadInput("--line", f"line {line_no} of {file} holds no record")
     if found.error:
         click.echo(f"line {line_no}: invalid: {found.error}", err=True)
         sys.exit(1)
@@ -122,13 +161,37 @@ def show(file: str, line_no: int, hand_no: int | None) -> None:
     if v.check is None:
         click.echo(v.describe(), err=True)
         sys.exit(1)
-    if isinstance(v.check, GameCheck):
-        if hand_no is not None and hand_no >= len(v.check.hands):
-            click.echo(f"Error: the game has {len(v.check.hands)} hands", err=True)
-            sys.exit(1)
-        click.echo(show_game(v.check, hand_no))
+    game = v.check if isinstance(v.check, GameCheck) else None
+    if hand_no is not None:
+        if game is None:
+            raise BadInput("--hand", f"line {line_no} holds a hand record, not a game")
+        if hand_no > len(game.hands):
+            raise BadInput("--hand", f"the game has {len(game.hands)} hands (1..{len(game.hands)})")
+    if fmt != "table":
+        _print_record(v, game, hand_no, fmt)
+        return
+    if game is not None:
+        click.echo(show_game(game, hand_no))
     else:
         click.echo(show_hand(v.check, title=f"Line {line_no}: "))
     if not v.clean:
         click.echo("")
         click.echo(v.describe())
+
+
+def _print_record(v, game, hand_no: int | None, fmt: str) -> None:
+    """The shown record as JSON (the refereed record) or as one CSV table."""
+    import pandas as pd
+
+    from cinch_sim.records.show import game_columns, game_rows, trick_columns, trick_rows
+    from cinch_sim.records.writer import dumps
+
+    hand = v.check if game is None else (game.hands[hand_no - 1] if hand_no else None)
+    if fmt == "json":
+        click.echo(dumps(hand.to_record() if hand is not None else v.record))
+        return
+    if hand is None:
+        df = pd.DataFrame(game_rows(game), columns=game_columns(game.rules.teams))
+    else:
+        df = pd.DataFrame(trick_rows(hand), columns=trick_columns(hand.rules.players))
+    click.echo(df.to_csv(index=False), nl=False)

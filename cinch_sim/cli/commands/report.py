@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from cinch_sim.cli.options import friendly, rules_option
+from cinch_sim.cli.options import StrategyListType, friendly, out_folder, rules_option
 from cinch_sim.cli.progress import Progress
 
 
@@ -25,6 +25,7 @@ from cinch_sim.cli.progress import Progress
 @rules_option
 @click.option(
     "--strategies",
+    type=StrategyListType(),
     default="heuristic,greedy,simple,random",
     help="Comma-separated strategies for the ladder: built-in names or TOML files.",
 )
@@ -50,16 +51,13 @@ def report(hands, games, seed, rules, strategies, threads, out, force):
     page (open report.html in any browser, no network needed) and the same
     content as Markdown with PNG charts, plus CSV tables and run.json.
     """
-    from cinch_sim.outputs import prepare_out_dir, write_run_json
+    from cinch_sim.outputs import write_run_json
     from cinch_sim.report.build import ReportSettings, build_report, total_steps
     from cinch_sim.report.render import write_report
 
-    names = tuple(s.strip() for s in strategies.split(",") if s.strip())
-    if len(names) < 2:
-        raise click.BadParameter("name at least two strategies", param_hint="--strategies")
-    out_dir = prepare_out_dir(out, force)
+    out_dir = out_folder(out, force)
     settings = ReportSettings(
-        hands=hands, games=games, seed=seed, rules=rules, strategies=names, threads=threads
+        hands=hands, games=games, seed=seed, rules=rules, strategies=strategies, threads=threads
     )
     bar = Progress(total_steps(), "building the report", unit="steps", threshold=0)
     try:

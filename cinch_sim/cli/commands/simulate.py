@@ -11,12 +11,15 @@ from cinch_sim.cli.options import (
     dealer_option,
     friendly,
     one_csv_table,
+    out_folder,
     output_options,
     policy_options,
     rules_option,
     run_options,
+    table_option,
 )
 from cinch_sim.cli.progress import Progress
+from cinch_sim.cli.tables import text_table
 
 TABLES = ("by_bid", "pedros")  # what simulate prints, and the files --out writes
 
@@ -33,13 +36,7 @@ TABLES = ("by_bid", "pedros")  # what simulate prints, and the files --out write
     default=None,
     help="Also write every hand as a cinch-hand/1 JSON Lines record to this file.",
 )
-@click.option(
-    "--table",
-    "table",
-    type=click.Choice(list(TABLES)),
-    default=None,
-    help="With --format csv: which table to print (by_bid unless named); --out writes both.",
-)
+@table_option(TABLES)
 @output_options()
 @friendly
 def simulate(
@@ -61,11 +58,11 @@ def simulate(
     printed on stdout, progress on stderr.
     """
     from cinch_sim.api import simulate as run_simulation
-    from cinch_sim.outputs import atomic_write_text, prepare_out_dir, write_run_json
+    from cinch_sim.outputs import atomic_write_text, write_run_json
     from cinch_sim.rules import seat_name
 
     csv_table = one_csv_table(list(TABLES), (table,) if table else ()) if fmt == "csv" else None
-    out_dir = prepare_out_dir(out, force) if out else None
+    out_dir = out_folder(out, force)
     writer = None
     if records:
         from cinch_sim.records import RecordWriter
@@ -120,22 +117,30 @@ def simulate(
 
 
 def _format_by_bid(df) -> str:
-    lines = [f"{'bid':>4} {'hands':>10} {'made':>10} {'rate':>7}  {'95% interval':<17}"]
-    for r in df.itertuples():
-        lines.append(
-            f"{r.bid:>4} {r.hands:>10,} {r.made:>10,} {r.make_rate:>7.3f}  "
-            f"[{r.make_rate_lo:.3f}, {r.make_rate_hi:.3f}]"
-        )
-    return "\n".join(lines)
+    rows = [
+        [
+            f"{r.bid}",
+            f"{r.hands:,}",
+            f"{r.made:,}",
+            f"{r.make_rate:.3f}",
+            f"[{r.make_rate_lo:.3f}, {r.make_rate_hi:.3f}]",
+        ]
+        for r in df.itertuples()
+    ]
+    return text_table(rows, ["bid", "hands", "made", "rate", "95% interval"], "rrrrl")
 
 
 def _format_pedros(df) -> str:
     wide = df.pivot(index="pedro", columns="fate", values="rate")
-    lines = [f"{'pedro':<12} {'bidding side':>13} {'defenders':>10} {'not in play':>12}"]
+    rows = []
     for name in ("right_pedro", "left_pedro"):
         r = wide.loc[name]
-        lines.append(
-            f"{name:<12} {r['bidding_side']:>13.3f} {r['defenders']:>10.3f} "
-            f"{r['not_in_play']:>12.3f}"
+        rows.append(
+            [
+                name,
+                f"{r['bidding_side']:.3f}",
+                f"{r['defenders']:.3f}",
+                f"{r['not_in_play']:.3f}",
+            ]
         )
-    return "\n".join(lines)
+    return text_table(rows, ["pedro", "bidding side", "defenders", "not in play"], "lrrr")

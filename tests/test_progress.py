@@ -71,3 +71,22 @@ def test_simulate_without_a_terminal_prints_progress_lines(monkeypatch):
     assert lines[0].startswith("simulating: 65,536 of 140,000 hands (47%)")
     assert lines[-1].startswith("simulating: 140,000 hands, done in")
     assert res.stdout.startswith("{")  # progress never mixes into the data
+
+
+def test_referee_tells_how_many_records_it_has_checked(monkeypatch, tmp_path):
+    records = tmp_path / "hands.jsonl"
+    made = CliRunner().invoke(
+        main, ["simulate", "--hands", "3", "--records", str(records), "--format", "json"]
+    )
+    assert made.exit_code == 0, made.output
+    monkeypatch.setattr(progress_mod, "EVERY", 0.0)  # a line after every record
+    res = CliRunner().invoke(main, ["referee", str(records)])
+    assert res.exit_code == 0, res.output
+    lines = [ln for ln in res.stderr.splitlines() if ln.startswith("refereeing:")]
+    assert [ln.split(" in ")[0] for ln in lines] == [
+        "refereeing: 1 records",
+        "refereeing: 2 records",
+        "refereeing: 3 records",
+        "refereeing: 3 records, done",
+    ]
+    assert res.stdout.strip() == "3 valid, 0 renege, 0 misdeal, 0 invalid"

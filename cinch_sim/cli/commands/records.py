@@ -9,6 +9,7 @@ import sys
 import click
 
 from cinch_sim.cli.options import BadInput, format_option, friendly
+from cinch_sim.cli.progress import Progress
 
 
 @click.command(short_help="Check hand and game records against the rules.")
@@ -58,9 +59,12 @@ def referee(file: str, write_to: str | None, quiet: bool, fmt: str) -> None:
         rows = csv.DictWriter(sys.stdout, columns, lineterminator="\n")
         rows.writeheader()
 
+    bar = Progress(None, "refereeing", unit="records")  # a line every 10 s on stderr
+
     def run(out) -> None:
         nonlocal skipped
         for v in verdicts:
+            bar(1)
             counts[v.status] += 1
             if rows is not None:
                 rows.writerow(v.problem())
@@ -82,6 +86,7 @@ def referee(file: str, write_to: str | None, quiet: bool, fmt: str) -> None:
                 run(out)
         else:
             run(None)
+        bar.close()
     except RecordFileError as e:
         click.echo(f"Error: {e}", err=True)
         sys.exit(2)

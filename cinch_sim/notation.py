@@ -85,3 +85,8 @@ def csv_ready(frame: Any) -> Any:
     out = frame.copy()
     out[floats] = out[floats].round(CSV_DECIMALS)
     return out
+
+
+def csv_text(frame: Any) -> str:
+    """A DataFrame as CSV text: no index, floats rounded (``csv_ready``)."""
+    return csv_ready(frame).to_csv(index=False)

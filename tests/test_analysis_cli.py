@@ -42,7 +42,7 @@ def test_tables_on_stdout():
         "[score_by_bid]",
     ):
         assert title in out
-    assert "make_rate 95%" in out and "hands" in out
+    assert "make rate 95%" in out and "hands" in out
     assert "fewer than 30 hands" in out  # low-n rows are starred and explained
 
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from cinch_sim import notation as N
 from cinch_sim.analysis.counts import FATES, HOLDERS, SIDES, HandCounts, check_features
 from cinch_sim.analysis.intervals import mean_interval, wilson
 
@@ -373,6 +374,9 @@ _VALUE_COLUMNS = {
 
 
 # ------------------------------------------------------------------ text rendering
+SHARES = {"rate", "share"}  # columns that are shares of 1 besides *_rate and *_share
+
+
 def to_text(df: pd.DataFrame, title: str = "", min_hands: int | None = None) -> str:
     """A table for people: intervals as [lo, hi], low-n rows starred."""
     d = df.copy()
@@ -387,13 +391,14 @@ def to_text(df: pd.DataFrame, title: str = "", min_hands: int | None = None) -> 
         pair = [(f"{x}_lo", f"{x}_hi") for x in (c, stem, c.removesuffix("_rate"))]
         lohi = next(((lo, hi) for lo, hi in pair if lo in d and hi in d), None)
         if pd.api.types.is_float_dtype(s):
-            digits = 2 if c.startswith("mean_") else 3
-            shown[c] = s.map(lambda v, k=digits: "" if pd.isna(v) else f"{v:.{k}f}")
+            share = c.endswith(("_rate", "_share")) or c in SHARES
+            one = N.rate if share else N.number
+            pair = N.rate_interval if share else N.interval
+            shown[c] = s.map(lambda v, f=one: "" if pd.isna(v) else f(v))
             if lohi:
                 lo, hi = d[lohi[0]], d[lohi[1]]
                 shown[f"{c} 95%"] = [
-                    "" if pd.isna(x) else f"[{x:.{digits}f}, {y:.{digits}f}]"
-                    for x, y in zip(lo, hi, strict=True)
+                    "" if pd.isna(x) else pair(x, y) for x, y in zip(lo, hi, strict=True)
                 ]
         elif pd.api.types.is_integer_dtype(s) and c in (
             "hands",
@@ -407,8 +412,10 @@ def to_text(df: pd.DataFrame, title: str = "", min_hands: int | None = None) -> 
         ):
             shown[c] = s.map(lambda v: f"{v:,}")
         else:
-            shown[c] = s.astype(object).map(lambda v: "-" if pd.isna(v) else str(v))
+            words = N.label if c == "pedro" else N.heading  # right_pedro -> Right Pedro
+            shown[c] = s.astype(object).map(lambda v, w=words: "-" if pd.isna(v) else w(str(v)))
     out = pd.DataFrame(shown)
+    out.columns = [N.heading(c) for c in out.columns]
     out[""] = np.where(low, "*", "")
     text = out.to_string(index=False)
     lines = [title] if title else []

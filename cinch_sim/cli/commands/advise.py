@@ -6,6 +6,7 @@ import json
 
 import click
 
+from cinch_sim import notation as N
 from cinch_sim.cli.options import (
     BadInput,
     CardsType,
@@ -136,7 +137,7 @@ def advise(
     elif fmt == "csv":
         from cinch_sim.advisor.present import advice_frame
 
-        click.echo(advice_frame(adv).to_csv(index=False), nl=False)
+        click.echo(N.csv_text(advice_frame(adv)), nl=False)
     else:
         click.echo(advice_table(adv))
     if plot:

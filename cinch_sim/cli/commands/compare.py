@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from cinch_sim import notation as N
 from cinch_sim.cli.options import (
     BadInput,
     StrategyType,
@@ -144,15 +145,15 @@ def compare(
         click.echo(json.dumps(d, default=_json_default))
     elif fmt == "csv":
         df = cmp.table() if csv_table == "sides" else cmp.games_frame()
-        click.echo(df.to_csv(index=False), nl=False)
+        click.echo(N.csv_text(df), nl=False)
     else:
         click.echo(format_comparison(s, seed, cmp.seconds))
     if out_dir is not None:
         from cinch_sim.matches import plots as P
 
         gf = cmp.games_frame()
-        atomic_write_text(out_dir / "games.csv", gf.to_csv(index=False))
-        atomic_write_text(out_dir / "sides.csv", cmp.table().to_csv(index=False))
+        atomic_write_text(out_dir / "games.csv", N.csv_text(gf))
+        atomic_write_text(out_dir / "sides.csv", N.csv_text(cmp.table()))
         atomic_write_text(
             out_dir / "summary.json",
             json.dumps(cmp.to_dict(), indent=2, default=_json_default) + "\n",
@@ -183,11 +184,12 @@ def format_comparison(s: dict, seed: int, seconds: float) -> str:
         f"{seconds:.2f} s",
         f"games won: {a} {s['a_wins']:,}, {b} {s['b_wins']:,}, unfinished {s['unfinished']:,}",
         "",
-        f"win rate of {a}:        {s['win_rate']:.4f}  [{lo:.4f}, {hi:.4f}]  "
+        f"win rate of {a}: {N.rate_with_interval(s['win_rate'], lo, hi)}, "
         f"p = {s['win_rate_p_value']:.3g}",
-        f"points per hand, {a} - {b}: {s['points_per_hand_diff']:+.3f}  [{plo:+.3f}, {phi:+.3f}]"
-        f"  p = {s['points_p_value']:.3g}  ({s['paired_hands']:,} paired hands)",
-        f"average game length:     {s['mean_game_length']:.2f} hands",
+        f"points per hand, {a} - {b}: "
+        + N.number_with_interval(s["points_per_hand_diff"], plo, phi, 3, signed=True)
+        + f", p = {s['points_p_value']:.3g} ({s['paired_hands']:,} paired hands)",
+        f"average game length: {s['mean_game_length']:.2f} hands",
         "",
     ]
     rows = []
@@ -199,13 +201,16 @@ def format_comparison(s: dict, seed: int, seconds: float) -> str:
                 f"{x['contracts']:,}",
                 f"{x['made']:,}",
                 f"{x['set']:,}",
-                f"{100 * x['make_rate']:.1f}",
-                f"{x['average_bid']:.2f}",
-                f"{x['right_pedro_capture']:.3f}",
-                f"{x['left_pedro_capture']:.3f}",
+                N.rate(x["make_rate"]),
+                N.number(x["average_bid"]),
+                N.rate(x["right_pedro_capture"]),
+                N.rate(x["left_pedro_capture"]),
             ]
         )
-    headers = ["strategy", "bids", "made", "set", "make %", "avg bid", "RP taken", "LP taken"]
+    headers = [
+        "strategy", "bids", "made", "set", "make rate", "average bid",
+        "Right Pedro taken", "Left Pedro taken",
+    ]  # fmt: skip
     lines.append(text_table(rows, headers, "lrrrrrrr"))
     lines.append(f"({s['level']:.0%} intervals over duplicate pairs; p-values for no difference)")
     return "\n".join(lines)
@@ -272,7 +277,7 @@ def ladder(
         )
     elif fmt == "csv":
         df = ratings if csv_table == "ladder" else matchups
-        click.echo(df.to_csv(index=False), nl=False)
+        click.echo(N.csv_text(df), nl=False)
     else:
         click.echo(
             format_ladder(ratings, matchups, lad.settings["games_per_matchup"], seed, lad.seconds)
@@ -280,8 +285,8 @@ def ladder(
     if out_dir is not None:
         from cinch_sim.matches import plots as P
 
-        atomic_write_text(out_dir / "ladder.csv", ratings.to_csv(index=False))
-        atomic_write_text(out_dir / "matchups.csv", matchups.to_csv(index=False))
+        atomic_write_text(out_dir / "ladder.csv", N.csv_text(ratings))
+        atomic_write_text(out_dir / "matchups.csv", N.csv_text(matchups))
         P.save(P.ladder_figure(ratings), out_dir / "ladder.png")
         settings = dict(lad.settings)
         settings.update(interrupted=lad.interrupted)
@@ -297,9 +302,9 @@ def format_ladder(ratings, matchups, games, seed, seconds) -> str:
             f"{r.rank}",
             r.strategy,
             f"{r.rating:.0f}",
-            f"[{r.rating_lo:>6.0f}, {r.rating_hi:>6.0f}]",
+            N.interval(r.rating_lo, r.rating_hi, 0),
             f"{r.games:,}",
-            f"{r.score:.3f}",
+            N.rate(r.score),
         ]
         for r in ratings.itertuples()
     ]
@@ -307,8 +312,8 @@ def format_ladder(ratings, matchups, games, seed, seconds) -> str:
         [
             m.a,
             m.b,
-            f"{m.win_rate_a:.3f}",
-            f"[{m.win_rate_lo:.3f}, {m.win_rate_hi:.3f}]",
+            N.rate(m.win_rate_a),
+            N.rate_interval(m.win_rate_lo, m.win_rate_hi),
             f"{m.points_per_hand_diff:+.2f}",
             f"{m.mean_game_length:.1f}",
         ]
@@ -324,7 +329,7 @@ def format_ladder(ratings, matchups, games, seed, seconds) -> str:
             "",
             text_table(
                 pairs,
-                ["A", "B", "win rate A", "95% interval", "pts/hand", "hands/game"],
+                ["A", "B", "A's win rate", "95% interval", "points a hand, A - B", "hands a game"],
                 "llrlrr",
             ),
         ]

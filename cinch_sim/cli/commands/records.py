@@ -8,6 +8,7 @@ import sys
 
 import click
 
+from cinch_sim import notation as N
 from cinch_sim.cli.options import BadInput, format_option, friendly
 from cinch_sim.cli.progress import Progress
 
@@ -199,4 +200,4 @@ def _print_record(v, game, hand_no: int | None, fmt: str) -> None:
         df = pd.DataFrame(game_rows(game), columns=game_columns(game.rules.teams))
     else:
         df = pd.DataFrame(trick_rows(hand), columns=trick_columns(hand.rules.players))
-    click.echo(df.to_csv(index=False), nl=False)
+    click.echo(N.csv_text(df), nl=False)

@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from cinch_sim import notation as N
 from cinch_sim.cli.options import (
     dealer_option,
     friendly,
@@ -94,7 +95,7 @@ def simulate(
     if fmt == "json":
         click.echo(json.dumps(sim.to_dict(), default=float))
     elif fmt == "csv":
-        click.echo({"by_bid": by_bid, "pedros": pedros}[csv_table].to_csv(index=False), nl=False)
+        click.echo(N.csv_text({"by_bid": by_bid, "pedros": pedros}[csv_table]), nl=False)
     else:
         rel = ", ".join(f"{s}={seat_name(s, dealer)}" for s in range(rules.players))
         click.echo(
@@ -106,8 +107,8 @@ def simulate(
         click.echo("\nPedro capture")
         click.echo(_format_pedros(pedros))
     if out_dir is not None:
-        atomic_write_text(out_dir / "by_bid.csv", by_bid.to_csv(index=False))
-        atomic_write_text(out_dir / "pedros.csv", pedros.to_csv(index=False))
+        atomic_write_text(out_dir / "by_bid.csv", N.csv_text(by_bid))
+        atomic_write_text(out_dir / "pedros.csv", N.csv_text(pedros))
         settings = dict(sim.settings)
         settings.update(command="simulate", hands_done=sim.hands, interrupted=sim.interrupted)
         write_run_json(out_dir, settings)
@@ -122,12 +123,12 @@ def _format_by_bid(df) -> str:
             f"{r.bid}",
             f"{r.hands:,}",
             f"{r.made:,}",
-            f"{r.make_rate:.3f}",
-            f"[{r.make_rate_lo:.3f}, {r.make_rate_hi:.3f}]",
+            N.rate(r.make_rate),
+            N.rate_interval(r.make_rate_lo, r.make_rate_hi),
         ]
         for r in df.itertuples()
     ]
-    return text_table(rows, ["bid", "hands", "made", "rate", "95% interval"], "rrrrl")
+    return text_table(rows, ["bid", "hands", "made", "make rate", "95% interval"], "rrrrl")
 
 
 def _format_pedros(df) -> str:
@@ -137,10 +138,10 @@ def _format_pedros(df) -> str:
         r = wide.loc[name]
         rows.append(
             [
-                name,
-                f"{r['bidding_side']:.3f}",
-                f"{r['defenders']:.3f}",
-                f"{r['not_in_play']:.3f}",
+                N.label(name),
+                N.rate(r["bidding_side"]),
+                N.rate(r["defenders"]),
+                N.rate(r["not_in_play"]),
             ]
         )
     return text_table(rows, ["pedro", "bidding side", "defenders", "not in play"], "lrrr")

@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from cinch_sim import notation as N
 from cinch_sim.cli.options import (
     BadInput,
     dealer_option,
@@ -143,7 +144,7 @@ def stats(
     _print(result, shown, fmt, dealer, rules.players)
     if out_dir is not None:
         for name, df in tables.items():
-            atomic_write_text(out_dir / f"{name}.csv", df.to_csv(index=False))
+            atomic_write_text(out_dir / f"{name}.csv", N.csv_text(df))
         charts = []
         if not no_charts:
             from cinch_sim.analysis.plots import save_figure
@@ -177,14 +178,14 @@ def _print(result, tables, fmt, dealer, players) -> None:
         return
     if fmt == "csv":
         (df,) = tables.values()  # one table: the command chose it
-        click.echo(df.to_csv(index=False), nl=False)
+        click.echo(N.csv_text(df), nl=False)
         return
     s = result.summary()
     rel = ", ".join(f"{p}={seat_name(p, dealer, players)}" for p in range(players))
     click.echo(
         f"{s['hands']:,} hands, seed {result.settings['seed']}, dealer seat {dealer} ({rel}); "
-        f"{s['thrown_in']:,} thrown in; made {s['make_rate']:.3f} of {s['played']:,} "
-        f"contracts; {s['seconds']:.2f} s"
+        f"{s['thrown_in']:,} thrown in; {s['played']:,} contracts, "
+        f"{N.rate(s['make_rate'])} made; {s['seconds']:.2f} s"
     )
     for name, df in tables.items():
         click.echo()

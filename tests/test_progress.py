@@ -64,9 +64,7 @@ def test_on_a_terminal_the_bar_waits_for_the_first_finished_work():
 
 def test_simulate_without_a_terminal_prints_progress_lines(monkeypatch):
     monkeypatch.setattr(progress_mod, "EVERY", 0.0)  # a line after every chunk
-    res = CliRunner().invoke(
-        main, ["simulate", "--hands", "140000", "--format", "json"]
-    )
+    res = CliRunner().invoke(main, ["simulate", "--hands", "140000", "--format", "json"])
     assert res.exit_code == 0, res.output
     lines = [ln for ln in res.stderr.splitlines() if ln.startswith("simulating:")]
     # chunks of 65,536 hands: 65,536 / 140,000 = 47%

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from cinch_sim.cli.options import friendly, output_options, rules_option, run_options
+from cinch_sim.cli.options import AtLeast, friendly, output_options, rules_option, run_options
 from cinch_sim.cli.progress import Progress
 
 
@@ -28,7 +28,7 @@ def _match_options(f):
     f = run_options(f)
     f = click.option(
         "--games",
-        type=click.IntRange(min=1),
+        type=AtLeast("games", 1),
         default=1000,
         help="Games per match (pairs of games: an odd number is rounded up).",
     )(f)
@@ -82,24 +82,12 @@ def compare(
     A STRATEGY is a built-in bundle (random, simple, greedy, heuristic) or a
     TOML file naming the four policies and their parameters.
     """
-    from cinch_sim.matches.compare import compare as run_compare
-    from cinch_sim.matches.play import game_records
+    from cinch_sim.api import compare as run_compare
     from cinch_sim.outputs import atomic_write_text, prepare_out_dir, write_run_json
     from cinch_sim.policies.strategies import distinct_names
 
     a, b = distinct_names([_strategy(strategy_a), _strategy(strategy_b)])
     out_dir = prepare_out_dir(out, force) if out else None
-    writer = None
-    on_chunk = None
-    if records:
-        from cinch_sim.records import RecordWriter
-
-        writer = RecordWriter(records, rules)
-
-        def on_chunk(ch):
-            for rec in game_records(rules, ch):
-                writer.write(rec)
-
     n_games = 2 * ((games + 1) // 2)
     bar = Progress(n_games, "playing", unit="games", threshold=20_000)
     try:
@@ -112,18 +100,11 @@ def compare(
             max_hands,
             pairing,
             threads=threads,
+            records=records or None,
             progress=bar,
-            on_chunk=on_chunk,
-            trace=writer is not None,
         )
-    except BaseException:
-        if writer is not None:
-            writer.abort()
-        raise
     finally:
         bar.close()
-    if writer is not None:
-        writer.close()
     s = cmp.summary()
     if fmt == "json":
         d = cmp.to_dict()
@@ -207,7 +188,7 @@ def ladder(strategies, games, seed, threads, max_hands, pairing, rules, bootstra
     A STRATEGY is a built-in bundle (random, simple, greedy, heuristic) or a
     TOML file naming the four policies and their parameters.
     """
-    from cinch_sim.matches.ladder import ladder as run_ladder
+    from cinch_sim.api import ladder as run_ladder
     from cinch_sim.outputs import atomic_write_text, prepare_out_dir, write_run_json
 
     strats = [_strategy(s) for s in strategies]

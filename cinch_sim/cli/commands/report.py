@@ -4,24 +4,29 @@ from __future__ import annotations
 
 import click
 
-from cinch_sim.cli.options import friendly, rules_option
+from cinch_sim.cli.options import AtLeast, WholeNumber, friendly, rules_option
 from cinch_sim.cli.progress import Progress
 
 
 @click.command(context_settings={"show_default": True})
 @click.option(
     "--hands",
-    type=click.IntRange(min=1000),
+    type=AtLeast("hands", 1000),
     default=1_000_000,
     help="Hands simulated for each hand study.",
 )
 @click.option(
     "--games",
-    type=click.IntRange(min=2),
+    type=AtLeast("games", 2),
     default=4000,
     help="Games for each pair of strategies in the ladder.",
 )
-@click.option("--seed", type=int, default=0, help="Random seed (the same seed, the same report).")
+@click.option(
+    "--seed",
+    type=WholeNumber("seed"),
+    default=0,
+    help="Random seed (the same seed, the same report).",
+)
 @rules_option
 @click.option(
     "--strategies",
@@ -50,22 +55,15 @@ def report(hands, games, seed, rules, strategies, threads, out, force):
     page (open report.html in any browser, no network needed) and the same
     content as Markdown with PNG charts, plus CSV tables and run.json.
     """
-    from cinch_sim.outputs import prepare_out_dir, write_run_json
-    from cinch_sim.report.build import ReportSettings, build_report, total_steps
-    from cinch_sim.report.render import write_report
+    from cinch_sim.api import report as build
+    from cinch_sim.report.build import total_steps
 
     names = tuple(s.strip() for s in strategies.split(",") if s.strip())
     if len(names) < 2:
         raise click.BadParameter("name at least two strategies", param_hint="--strategies")
-    out_dir = prepare_out_dir(out, force)
-    settings = ReportSettings(
-        hands=hands, games=games, seed=seed, rules=rules, strategies=names, threads=threads
-    )
     bar = Progress(total_steps(), "building the report", unit="steps", threshold=0)
     try:
-        doc = build_report(settings, progress=bar)
+        doc = build(hands, games, seed, rules, names, threads, out, force, progress=bar)
     finally:
         bar.close()
-    write_report(doc, out_dir)
-    write_run_json(out_dir, settings.describe())
-    click.echo(f"report written: {out_dir / 'report.html'} (and report.md)")
+    click.echo(f"report written: {doc.out / 'report.html'} (and report.md)")

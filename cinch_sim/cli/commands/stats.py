@@ -8,6 +8,7 @@ import sys
 import click
 
 from cinch_sim.cli.options import (
+    AtLeast,
     dealer_option,
     friendly,
     one_csv_table,
@@ -36,7 +37,7 @@ TABLE_TITLES = {
     context_settings={"show_default": True},
     short_help="Bid-success and Pedro statistics: tables and charts.",
 )
-@click.option("--hands", type=click.IntRange(min=1), default=100_000, help="Hands to simulate.")
+@click.option("--hands", type=AtLeast("hands", 1), default=100_000, help="Hands to simulate.")
 @run_options
 @dealer_option
 @rules_option
@@ -112,7 +113,7 @@ def stats(
         from cinch_sim.analysis.hand_rows import require_pyarrow
 
         require_pyarrow()
-    from cinch_sim.analysis.analyse import analyse
+    from cinch_sim.api import stats as analyse
     from cinch_sim.outputs import atomic_write_text, prepare_out_dir, write_run_json
 
     out_dir = prepare_out_dir(out, force) if out else None

@@ -42,7 +42,11 @@ class Tables:
         names = self.table_names()
         if len(names) < 2:
             return self.headline()
-        return f"{self.headline()}\ntables: {', '.join(names)} (.table(name))"
+        if len(names) > 4:  # a line, not a list: .table_names() has them all
+            shown = f"{', '.join(names[:3])}, ... ({len(names)} in all: .table_names())"
+        else:
+            shown = f"{', '.join(names)} (.table(name))"
+        return f"{self.headline()}\ntables: {shown}"
 
     def _repr_html_(self) -> str:
         head = "<br>".join(html.escape(line) for line in repr(self).splitlines())

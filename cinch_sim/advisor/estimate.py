@@ -93,7 +93,7 @@ class Advice(Tables):
 
         q = self.query
         hand = " ".join(format_card(c) for c in q.hand)
-        return f"{hand}, seat {q.seat}, dealer seat {q.dealer}; {self.hands:,} deals\n" + (
+        return f"Hand {hand}, seat {q.seat}, dealer seat {q.dealer}; {self.hands:,} deals\n" + (
             advice_line(self)
         )
 

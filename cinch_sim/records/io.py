@@ -274,7 +274,8 @@ class RefereeReport(Tables):
         return self.to_frame()
 
     def headline(self) -> str:
-        return f"Referee: {len(self.verdicts):,} records: {self.summary()}"
+        n = len(self.verdicts)
+        return f"Referee: {n:,} record{'' if n == 1 else 's'}: {self.summary()}"
 
     def counts(self) -> dict[str, int]:
         c = dict.fromkeys(STATUSES, 0)

@@ -103,9 +103,6 @@ class Report(Tables):
             f"tables, {len(self.charts())} charts{where}"
         )
 
-    def __repr__(self) -> str:  # dozens of table names: the contents table lists them
-        return self.headline() + "\ntables: contents and each one it names (.table(name))"
-
     def section(self, title: str) -> Section:
         s = Section(title)
         self.sections.append(s)

@@ -247,21 +247,21 @@ def stats(
     'pedros'
     """
     return _analyse(
-        hands,
-        seed,
-        rules,
-        bid,
-        trump,
-        discard,
-        play,
-        dealer,
-        by,
-        min_hands,
-        threads,
-        chunk,
-        hand_data,
-        progress,
-        on_chunk,
+        hands=hands,
+        seed=seed,
+        rules=rules,
+        bid=bid,
+        trump=trump,
+        discard=discard,
+        play=play,
+        dealer=dealer,
+        by=by,
+        min_hands=min_hands,
+        threads=threads,
+        chunk=chunk,
+        hand_data=hand_data,
+        progress=progress,
+        on_chunk=on_chunk,
     )
 
 

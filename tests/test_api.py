@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -28,7 +29,10 @@ def test_import_cinch_sim_loads_neither_pandas_nor_numba():
         "import sys, cinch_sim; "
         "print([m for m in ('pandas', 'numba', 'numpy', 'cinch_sim.api') if m in sys.modules])"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    here = Path(cinch_sim.__file__).parents[1]  # this checkout's package, not an installed one
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=here
+    )
     assert out.stdout.strip() == "[]"
 
 

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from cinch_sim import checks
+from cinch_sim import notation as N
 from cinch_sim.advisor.estimate import Advice
 from cinch_sim.analysis.analyse import Analysis
 from cinch_sim.analysis.analyse import analyse as _analyse
@@ -118,7 +119,7 @@ class Simulation(Tables):
         rate = int(c.made.sum()) / c.played if c.played else float("nan")
         return (
             f"Simulation: {c.hands:,} hands, seed {self.settings['seed']}, dealer seat "
-            f"{self.settings['dealer']}; made {rate:.3f} of {c.played:,} contracts; "
+            f"{self.settings['dealer']}; made {N.rate(rate)} of {c.played:,} contracts; "
             f"{c.thrown_in:,} thrown in"
         )
 

@@ -77,7 +77,8 @@ def test_simulate():
     sim = api.simulate(hands=3000, seed=2)
     _shows_well(sim, api.Simulation, ("by_bid", "pedros"))
     assert sim.hands == 3000
-    assert repr(sim).startswith("Simulation: 3,000 hands, seed 2, dealer seat 3; made 0.")
+    assert repr(sim).startswith("Simulation: 3,000 hands, seed 2, dealer seat 3; made ")
+    assert "% of 3,000 contracts" in repr(sim)
     assert sim.table().equals(sim.by_bid())
 
 
@@ -86,7 +87,7 @@ def test_stats():
     _shows_well(a, api.Analysis, ("make_rate_by_bid", "make_rate_by_trumps"))
     for name, df in a.tables().items():
         assert a.table(name).equals(df)
-    assert repr(a).startswith("Analysis: 3,000 hands, seed 2; made 0.")
+    assert repr(a).startswith("Analysis: 3,000 hands, seed 2; made ")
     assert api.analyse is api.stats
 
 

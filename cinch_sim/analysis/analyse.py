@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cinch_sim import notation as N
 from cinch_sim.analysis.counts import AnalysisError, HandCounts, check_features
 from cinch_sim.views import Tables
 
@@ -48,7 +49,7 @@ class Analysis(Tables):
         s = self.summary()
         return (
             f"Analysis: {s['hands']:,} hands, seed {self.settings['seed']}; made "
-            f"{s['make_rate']:.3f} of {s['played']:,} contracts; {s['thrown_in']:,} thrown in"
+            f"{N.rate(s['make_rate'])} of {s['played']:,} contracts; {s['thrown_in']:,} thrown in"
         )
 
     def summary(self) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from scipy import stats as sst
 
 from cinch_sim import __version__
 from cinch_sim import layout as L
+from cinch_sim import notation as N
 from cinch_sim.analysis.intervals import ratio_interval, t_interval, wilson
 from cinch_sim.engine.interrupts import chunk_boundaries
 from cinch_sim.engine.threads import using
@@ -156,11 +157,10 @@ class Comparison(Tables):
 
     def headline(self) -> str:
         s = self.summary()
-        lo, hi = s["win_rate_ci"]
+        win = N.rate_with_interval(s["win_rate"], *s["win_rate_ci"])
         return (
             f"Comparison: {s['a']} vs {s['b']}, {s['games']:,} games ({s['pairs']:,} "
-            f"duplicate pairs), seed {self.settings['seed']}; win rate of {s['a']} "
-            f"{s['win_rate']:.4f} [{lo:.4f}, {hi:.4f}]"
+            f"duplicate pairs), seed {self.settings['seed']}; win rate of {s['a']} {win}"
         )
 
     def sides_frame(self) -> pd.DataFrame:

@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from cinch_sim import __version__
+from cinch_sim import notation as N
 from cinch_sim.matches.compare import Comparison, compare
 from cinch_sim.policies.strategies import Strategy, distinct_names, resolve_strategy
 from cinch_sim.rules import Rules, resolve_rules
@@ -80,7 +81,7 @@ class Ladder(Tables):
 
     def headline(self) -> str:
         r = self.table()
-        ranks = ", ".join(f"{x.rank}. {x.strategy} {x.rating:.0f}" for x in r.itertuples())
+        ranks = ", ".join(f"{x.rank}. {x.strategy} {N.number(x.rating, 0)}" for x in r.itertuples())
         return (
             f"Ladder: {len(self.strategies)} strategies, "
             f"{self.settings['games_per_matchup']:,} games per matchup, "

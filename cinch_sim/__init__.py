@@ -1,5 +1,12 @@
 """Cinch Monte Carlo strategy analyser.
 
+The Python API (``cinch_sim.api``, docs/api.md) is offered here too:
+``cinch_sim.simulate(hands=2000)``, ``cinch_sim.advise(...)``, ... Those names
+are looked up on first use (PEP 562), so ``import cinch_sim`` stays cheap: it
+loads neither numba nor pandas, and ``cinch-sim --help`` stays instant. The
+report function is ``cinch_sim.strategy_report`` here, since
+``cinch_sim.report`` is the subpackage that builds it.
+
 Importing the package points numba's disk cache at a per-user cache folder
 (``platformdirs.user_cache_dir("cinch-sim")``, e.g. ``~/.cache/cinch-sim``)
 unless ``NUMBA_CACHE_DIR`` is set already: the compiled kernel then never
@@ -26,3 +33,41 @@ def _use_user_cache_dir() -> None:
 
 
 _use_user_cache_dir()
+
+
+#: The API's names, offered by the package itself (``cinch_sim.api.__all__``
+#: without ``report``, which is the subpackage's name here).
+_API = (
+    "Advice",
+    "Analysis",
+    "Comparison",
+    "InputError",
+    "Ladder",
+    "RefereeReport",
+    "Report",
+    "Rules",
+    "Simulation",
+    "advise",
+    "compare",
+    "ladder",
+    "referee",
+    "resolve_rules",
+    "simulate",
+    "stats",
+    "strategy_report",
+)
+__all__ = ["__version__", *_API]
+
+
+def __getattr__(name: str):
+    """The API's names, imported on first use (a function-level import, so the
+    package's import loads nothing heavy)."""
+    if name in _API:
+        from cinch_sim import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'cinch_sim' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_API))

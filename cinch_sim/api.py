@@ -1,24 +1,96 @@
-"""The plain Python API: the same calls the CLI makes, for scripts and notebooks."""
+"""The plain Python API: the calls the command line makes, for scripts and notebooks.
+
+One function per command: ``simulate``, ``stats``, ``advise``, ``compare``,
+``ladder``, ``report`` (also ``strategy_report``) and ``referee``. They take
+what the options take, by the same names (``hands``, ``seed``, ``dealer``,
+``rules={"robber": "dealer"}``, ``play={0: "greedy"}``), refuse bad values
+with the command line's words as a ``ValueError`` naming the argument, and
+return a result that prints as a line or two of headline numbers, shows as a
+table in a notebook and gives its tables as DataFrames (``.table(name)``).
+``import cinch_sim`` offers the same names (``cinch_sim.simulate``) without
+loading anything heavy until one is used. docs/api.md is the guide.
+
+The matches (scipy) and the report are imported when first called, so
+``cinch-sim simulate`` does not pay for them.
+"""
 
 from __future__ import annotations
 
+import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from cinch_sim.analysis.analyse import Analysis, analyse  # noqa: F401 (re-exported: cinch_sim.api.analyse)
+from cinch_sim import checks
+from cinch_sim import notation as N
+from cinch_sim.advisor.estimate import Advice
+from cinch_sim.analysis.analyse import Analysis
+from cinch_sim.analysis.analyse import analyse as _analyse
 from cinch_sim.analysis.counts import HandCounts
 from cinch_sim.analysis.tables import bid_summary, pedro_sides
 from cinch_sim.engine.run import PolicySpec, iter_chunks, prepare_run  # noqa: F401 (re-exported)
-from cinch_sim.rules import Rules, resolve_rules  # noqa: F401 (re-exported)
+from cinch_sim.records.io import RefereeReport
+from cinch_sim.rules import Rules, RulesError, resolve_rules
+from cinch_sim.views import Tables
+
+if TYPE_CHECKING:
+    from cinch_sim.matches.compare import Comparison
+    from cinch_sim.matches.ladder import Ladder
+    from cinch_sim.policies.strategies import Strategy
+    from cinch_sim.report.render import Report
+
+__all__ = [
+    "Advice",
+    "Analysis",
+    "Comparison",
+    "InputError",
+    "Ladder",
+    "RefereeReport",
+    "Report",
+    "Rules",
+    "Simulation",
+    "advise",
+    "compare",
+    "ladder",
+    "referee",
+    "report",
+    "resolve_rules",
+    "simulate",
+    "stats",
+    "strategy_report",
+]
+
+InputError = checks.InputError
+
+# results whose modules load scipy or matplotlib: imported on first use
+_LAZY = {
+    "Comparison": "cinch_sim.matches.compare",
+    "Ladder": "cinch_sim.matches.ladder",
+    "Report": "cinch_sim.report.render",
+}
 
 
-@dataclass
-class Simulation:
-    """What a simulation run produced: the counts and every setting that made it."""
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'cinch_sim.api' has no attribute {name!r}")
+
+
+def _rules(rules: Rules | dict[str, Any] | None) -> Rules:
+    with checks.named("rules", RulesError):
+        return resolve_rules(rules)
+
+
+# ----------------------------------------------------------------- simulate
+@dataclass(repr=False)
+class Simulation(Tables):
+    """What a simulation run produced: the counts and every setting that made it
+    (``.table()``: make rate by bid; ``.table("pedros")``: who took each Pedro)."""
 
     settings: dict[str, Any]
     counts: HandCounts
@@ -35,6 +107,21 @@ class Simulation:
 
     def pedros(self) -> pd.DataFrame:
         return pedro_sides(self.counts)
+
+    def table_names(self) -> tuple[str, ...]:
+        return ("by_bid", "pedros")
+
+    def _table(self, name: str) -> pd.DataFrame:
+        return self.by_bid() if name == "by_bid" else self.pedros()
+
+    def headline(self) -> str:
+        c = self.counts
+        rate = int(c.made.sum()) / c.played if c.played else float("nan")
+        return (
+            f"Simulation: {c.hands:,} hands, seed {self.settings['seed']}, dealer seat "
+            f"{self.settings['dealer']}; made {N.rate(rate)} of {c.played:,} contracts; "
+            f"{c.thrown_in:,} thrown in"
+        )
 
     def to_dict(self) -> dict[str, Any]:
         d = dict(self.settings)
@@ -59,28 +146,387 @@ def simulate(
     dealer: int = 3,
     threads: int | None = None,
     chunk: int = 65536,
+    records: str | os.PathLike | None = None,
     progress: Callable[[int], None] | None = None,
     on_chunk: Callable[[Any, Any], None] | None = None,
     trace: bool = False,
 ) -> Simulation:
-    """Play ``hands`` independent hands and tally bid success and Pedro capture.
+    """Play ``hands`` independent hands and tally bid success and Pedro capture
+    (``cinch-sim simulate``).
 
-    The same seed gives the same numbers whatever ``threads`` and ``chunk`` are.
-    Ctrl-C between chunks stops the run and keeps what was finished
-    (``interrupted`` is then true). ``on_chunk(rows, trace)`` sees every chunk,
-    e.g. to stream records.
+    ``bid``, ``trump``, ``discard`` and ``play`` name a policy for every seat
+    (``"greedy"``), some seats (``{0: "greedy"}``; the others keep the
+    heuristic) or one per seat (a list). ``records`` writes every hand as a
+    ``cinch-hand/1`` record to that file. The same seed gives the same numbers
+    whatever ``threads`` and ``chunk`` are. Ctrl-C between chunks stops the run
+    and keeps what was finished (``interrupted`` is then true);
+    ``on_chunk(rows, trace)`` sees every chunk.
+
+    >>> sim = simulate(hands=2000, seed=1, play={0: "greedy"})
+    >>> sim.hands
+    2000
+    >>> sim.settings["policies"]["play"]
+    ['greedy', 'heuristic', 'heuristic', 'heuristic']
+    >>> list(sim.table().columns[:3]), len(sim.table("pedros")) > 0
+    (['bid', 'hands', 'made'], True)
+    >>> simulate(hands=1000.0)
+    Traceback (most recent call last):
+    ...
+    cinch_sim.checks.InputError: hands: 1000.0 is not a positive whole number
     """
     r, policies, settings = prepare_run(hands, seed, rules, dealer, bid, trump, discard, play)
+    hands, seed, dealer = settings["hands"], settings["seed"], settings["dealer"]
+    writer = None
+    if records is not None:
+        from cinch_sim.records import RecordWriter
+
+        writer = RecordWriter(records, r, dealer)
     counts = HandCounts(r)
     start = time.perf_counter()
     interrupted = False
     try:
         for rows, tr in iter_chunks(
-            r, policies, hands, seed, dealer, chunk, threads, trace=trace, progress=progress
+            r,
+            policies,
+            hands,
+            seed,
+            dealer,
+            chunk,
+            threads,
+            trace=trace or writer is not None,
+            progress=progress,
         ):
             counts.add(rows)
+            if writer is not None:
+                writer.write_chunk(rows, tr)
             if on_chunk is not None:
                 on_chunk(rows, tr)
     except KeyboardInterrupt:
         interrupted = True
-    return Simulation(settings, counts, time.perf_counter() - start, interrupted)
+    except BaseException:
+        if writer is not None:
+            writer.abort()  # an error leaves no half-written file behind
+        raise
+    if writer is not None:
+        writer.close()  # after Ctrl-C too: the finished hands are kept
+    extra = {"records": str(records)} if records is not None else {}
+    return Simulation(settings, counts, time.perf_counter() - start, interrupted, extra)
+
+
+# -------------------------------------------------------------------- stats
+def stats(
+    hands: int = 100_000,
+    seed: int = 0,
+    rules: Rules | dict[str, Any] | None = None,
+    bid: PolicySpec = "heuristic",
+    trump: PolicySpec = "heuristic",
+    discard: PolicySpec = "heuristic",
+    play: PolicySpec = "heuristic",
+    dealer: int = 3,
+    by: Sequence[str] | str = ("trumps",),
+    min_hands: int = 30,
+    threads: int | None = None,
+    chunk: int = 65536,
+    hand_data: str | os.PathLike | None = None,
+    progress: Callable[[int], None] | None = None,
+    on_chunk: Callable[[Any, Any], None] | None = None,
+) -> Analysis:
+    """Play ``hands`` hands and count bid success and Pedro capture by what the maker
+    held (``cinch-sim stats``).
+
+    ``by`` names the hand features (seat, trumps, pedros, high, ace, honours) of
+    the "make rate for each bid given the hand" table; rows with fewer than
+    ``min_hands`` hands are flagged ``low_n``; ``hand_data`` streams one row per
+    hand to a Parquet file (needs pyarrow). Policies as in ``simulate``. The
+    result's ``.table(name)`` is any of ``.table_names()`` and ``.figures()``
+    draws the charts.
+
+    >>> a = stats(hands=2000, seed=1, by="pedros")
+    >>> a.hands, a.table_names()[0]
+    (2000, 'make_rate_by_bid')
+    >>> a.table("make_rate_by_hand_and_bid").columns[0]
+    'pedros'
+    """
+    return _analyse(
+        hands=hands,
+        seed=seed,
+        rules=rules,
+        bid=bid,
+        trump=trump,
+        discard=discard,
+        play=play,
+        dealer=dealer,
+        by=by,
+        min_hands=min_hands,
+        threads=threads,
+        chunk=chunk,
+        hand_data=hand_data,
+        progress=progress,
+        on_chunk=on_chunk,
+    )
+
+
+analyse = stats  # the name the API had first
+
+
+# ------------------------------------------------------------------- advise
+def advise(
+    hand: str | Sequence,
+    seat: int,
+    dealer: int = 3,
+    bids: str | Sequence | None = None,
+    known: Iterable[str] | dict | None = None,
+    rules: Rules | dict[str, Any] | None = None,
+    bid: PolicySpec = "traditional",
+    trump: PolicySpec = "heuristic",
+    discard: PolicySpec = "heuristic",
+    play: PolicySpec = "heuristic",
+    risk: float = 0.5,
+    precision: float = 0.01,
+    max_hands: int = 200_000,
+    seed: int = 0,
+    threads: int | None = None,
+    contract_aware: bool | None = None,
+) -> Advice:
+    """How high to bid with nine cards, in which trump (``cinch-sim advise``).
+
+    Fixes ``hand`` (``"AS KS 5S ..."``, or card numbers) at ``seat``, deals the
+    other cards at random many times (keeping deals where the earlier seats'
+    bidding policies make the ``bids`` given, e.g. ``"0:pass,1:9"``; ``known``
+    cards, e.g. ``["1:AH,KH"]``, stay with their seat) and plays each with you
+    as the maker in each trump. Stops when every probability's 95% half-width
+    is at most ``precision``, or after ``max_hands`` deals. ``best_trump`` is a
+    suit letter; ``recommended_bid`` is the highest legal bid made at least
+    ``risk`` of the time (None: pass). ``.table()`` has one row per trump and
+    bid, ``.table("suits")`` one per trump, ``.to_dict()`` the JSON.
+
+    >>> adv = advise("AS KS 5S 5C 2S 9H 3D 7C JD", seat=0, max_hands=2000)
+    >>> adv.best_trump, adv.hands
+    ('S', 2000)
+    >>> adv.to_dict()["best_trump"] == adv.table("suits").query("best")["trump"].item()
+    True
+    """
+    from cinch_sim.advisor import advise as _advise
+
+    seed = checks.whole(seed, "seed")
+    max_hands = checks.whole(max_hands, "max_hands", at_least=1)
+    r = _rules(rules)
+    dealer = checks.seat(dealer, r.players, "dealer")
+    return _advise(
+        hand,
+        seat,
+        dealer,
+        bids=bids,
+        known=known,
+        rules=r,
+        bid=bid,
+        trump=trump,
+        discard=discard,
+        play=play,
+        risk=risk,
+        precision=precision,
+        max_hands=max_hands,
+        seed=seed,
+        threads=threads,
+        contract_aware=contract_aware,
+    )
+
+
+# ---------------------------------------------------------- compare, ladder
+def compare(
+    a: str | Strategy,
+    b: str | Strategy,
+    games: int = 1000,
+    seed: int = 0,
+    rules: Rules | dict[str, Any] | None = None,
+    max_hands: int = 256,
+    pairing: str = "swap",
+    threads: int | None = None,
+    records: str | os.PathLike | None = None,
+    progress: Callable[[int], None] | None = None,
+    on_chunk: Callable[[Any], None] | None = None,
+    trace: bool = False,
+) -> Comparison:
+    """Strategy ``a`` against ``b`` in duplicate games to the target (``cinch-sim
+    compare``): every deal sequence is played twice, the strategies trading places.
+
+    A strategy is a built-in bundle (``random``, ``simple``, ``greedy``,
+    ``heuristic``) or a TOML file. ``games`` is rounded up to whole pairs; a
+    game still going after ``max_hands`` hands is unfinished; ``pairing`` is
+    ``swap`` or ``rotate``; ``records`` writes every game as a ``cinch-game/1``
+    record. ``.summary()`` holds the win rate of ``a`` and the points per hand
+    difference with their 95% intervals; ``.table()`` each side's bids and
+    Pedros, ``.table("games")`` one row per game.
+
+    >>> cmp = compare("greedy", "random", games=20, seed=1)
+    >>> cmp.games, list(cmp.table()["strategy"])
+    (20, ['greedy', 'random'])
+    >>> len(cmp.table("games"))
+    20
+    """
+    from cinch_sim.matches.compare import compare as _compare
+    from cinch_sim.policies.strategies import distinct_names, resolve_strategy
+
+    games = checks.whole(games, "games", at_least=1)
+    seed = checks.whole(seed, "seed")
+    r = _rules(rules)
+    sa, sb = distinct_names([resolve_strategy(a), resolve_strategy(b)])
+    writer = None
+    chunk_hook = on_chunk
+    if records is not None:
+        from cinch_sim.matches.play import game_records
+        from cinch_sim.records import RecordWriter
+
+        writer = RecordWriter(records, r)
+
+        def chunk_hook(ch: Any) -> None:
+            for rec in game_records(r, ch):
+                writer.write(rec)
+            if on_chunk is not None:
+                on_chunk(ch)
+
+    try:
+        cmp = _compare(
+            sa,
+            sb,
+            games,
+            seed,
+            r,
+            max_hands,
+            pairing,
+            threads=threads,
+            progress=progress,
+            on_chunk=chunk_hook,
+            trace=trace or writer is not None,
+        )
+    except BaseException:
+        if writer is not None:
+            writer.abort()
+        raise
+    if writer is not None:
+        writer.close()
+    return cmp
+
+
+def ladder(
+    strategies: Sequence[str | Strategy],
+    games: int = 1000,
+    seed: int = 0,
+    rules: Rules | dict[str, Any] | None = None,
+    max_hands: int = 256,
+    pairing: str = "swap",
+    threads: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    bootstrap: int = 200,
+) -> Ladder:
+    """Every pair of ``strategies`` in a duplicate match of ``games`` games, rated
+    together (Bradley-Terry on the Elo scale, 95% bootstrap intervals over
+    ``bootstrap`` resamples; ``cinch-sim ladder``).
+
+    ``.table()`` is the ratings, best first; ``.table("matchups")`` every
+    match's win rate and points per hand difference.
+
+    >>> lad = ladder(["greedy", "random"], games=20, seed=1, bootstrap=20)
+    >>> sorted(lad.table()["strategy"]), len(lad.table("matchups"))
+    (['greedy', 'random'], 1)
+    """
+    from cinch_sim.matches.ladder import ladder as _ladder
+
+    games = checks.whole(games, "games", at_least=1)
+    seed = checks.whole(seed, "seed")
+    bootstrap = checks.whole(bootstrap, "bootstrap", at_least=0)
+    return _ladder(
+        list(strategies), games, seed, _rules(rules), max_hands, pairing, threads, progress,
+        bootstrap,
+    )  # fmt: skip
+
+
+# ------------------------------------------------------------------- report
+def report(
+    hands: int = 1_000_000,
+    games: int = 4000,
+    seed: int = 0,
+    rules: Rules | dict[str, Any] | None = None,
+    strategies: Sequence[str] = ("heuristic", "greedy", "simple", "random"),
+    threads: int | None = None,
+    out: str | os.PathLike | None = None,
+    force: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> Report:
+    """The strategy report (``cinch-sim report``): bid success, what a hand is worth,
+    robbing, Pedro capture, the ladder of ``strategies`` and advice for example
+    hands, each number with its 95% interval.
+
+    ``hands`` are simulated for each hand study, ``games`` played for each pair
+    of strategies. With ``out`` the report is written there (report.html,
+    report.md, figures/, tables/, run.json; a folder holding files only with
+    ``force``). ``.table()`` lists the sections and their tables, each of which
+    ``.table(name)`` gives as printed. ``cinch_sim.strategy_report`` is this
+    function (``cinch_sim.report`` is the package that builds it).
+
+    >>> doc = report(hands=1000, games=2, strategies=["greedy", "random"])
+    >>> doc.table()["section"].iloc[0], "ladder" in doc.table_names()
+    ('What this report is', True)
+    """
+    from cinch_sim.outputs import prepare_out_dir, write_run_json
+    from cinch_sim.report.build import ReportSettings, build_report
+    from cinch_sim.report.render import write_report
+
+    hands = checks.whole(hands, "hands", at_least=1000)
+    games = checks.whole(games, "games", at_least=2)
+    seed = checks.whole(seed, "seed")
+    names = tuple(strategies)
+    if len(names) < 2:
+        raise checks.InputError("strategies", "name at least two strategies")
+    out_dir = prepare_out_dir(out, force) if out is not None else None  # before the work
+    settings = ReportSettings(
+        hands=hands, games=games, seed=seed, rules=_rules(rules), strategies=names,
+        threads=threads,
+    )  # fmt: skip
+    doc = build_report(settings, progress=progress)
+    if out_dir is not None:
+        write_report(doc, out_dir)
+        write_run_json(out_dir, settings.describe())
+    return doc
+
+
+strategy_report = report  # cinch_sim.report is the subpackage, so the package exports this
+
+
+# ------------------------------------------------------------------ referee
+def referee(
+    source: str | os.PathLike | Iterable[dict[str, Any]],
+    write: str | os.PathLike | None = None,
+) -> RefereeReport:
+    """Check hand and game records against the rules (``cinch-sim referee``).
+
+    ``source`` is a JSON Lines file (``"-"``: standard input) or record dicts.
+    Every record is replayed with its own rule options; each gets a verdict:
+    valid, renege (penalised, not an error), misdeal or invalid, with the
+    field, seat and trick that is wrong. ``write`` writes the readable records
+    back with their computed fields (winners, result, totals) filled in.
+    ``.summary()`` is the command's last line, ``.ok`` false when something is
+    invalid, ``.table()`` one row per record.
+
+    >>> import os, tempfile
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> path = os.path.join(folder.name, "hands.jsonl")
+    >>> _ = simulate(hands=20, seed=1, records=path)
+    >>> rep = referee(path)
+    >>> rep.summary(), rep.ok
+    ('20 valid, 0 renege, 0 misdeal, 0 invalid', True)
+    >>> rep.table()["status"].unique().tolist()
+    ['valid']
+    >>> folder.cleanup()
+    """
+    from cinch_sim.records.io import referee_file, referee_records
+
+    if isinstance(source, str | os.PathLike):
+        rep = referee_file(source)
+    else:
+        rep = RefereeReport(referee_records(source))
+    if write is not None:
+        from cinch_sim.records.writer import write_records
+
+        write_records(write, (v.record for v in rep.verdicts if v.record is not None))
+    return rep

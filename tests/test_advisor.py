@@ -26,7 +26,7 @@ def test_strong_hand_makes_a_low_bid_nearly_always():
     bids = list(a.bids)
     assert p[S["S"], bids.index(1)] == 1.0  # the A of trumps is a sure point
     assert lo[S["S"], bids.index(5)] > 0.97
-    assert a.best_trump == S["S"]
+    assert a.best_trump == "S" and a.best_trump_index == S["S"]
     assert a.recommended_bid is not None and a.recommended_bid >= 10
 
 
@@ -36,7 +36,7 @@ def test_no_trump_in_a_suit_rarely_makes_a_high_bid_there():
     p, lo, hi = a.p_make()
     i13 = list(a.bids).index(13)
     assert hi[S["H"], i13] < 0.12
-    assert a.best_trump == S["S"]
+    assert a.best_trump == "S" and a.best_trump_index == S["S"]
     # common random numbers: every suit saw the same number of deals
     assert a.own_hist().sum(axis=(1, 2)).tolist() == [a.hands] * 4
 

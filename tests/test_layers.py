@@ -14,7 +14,8 @@ ROOT = Path(cinch_sim.__file__).parent
 # Bottom first. Each entry is a top-level module or a subpackage of cinch_sim.
 LAYERS = (
     # the vocabulary
-    ("__init__", "cards", "bits", "rng", "layout", "signatures", "outputs", "notation"),
+    ("__init__", "cards", "bits", "rng", "layout", "signatures", "outputs", "notation")
+    + ("checks", "views"),
     ("rules",),  # the rules object every layer above reads
     ("jit",),  # numba plumbing
     ("policies",),  # the jitted players, their registry and loader
@@ -27,12 +28,28 @@ LAYERS = (
     ("__main__",),  # python -m cinch_sim
 )
 LAYER_OF = {name: i for i, names in enumerate(LAYERS) for name in names}
+# The one import that reaches up: the package offers the API's names, importing
+# cinch_sim.api inside its module __getattr__ (PEP 562) on first use. It cannot make a
+# circle: the package is loaded before any of its modules, and the import runs only
+# when a user asks for a name, never while the package itself is being imported.
+LAZY_REEXPORT = ("cinch_sim", "cinch_sim.api")
 
 
 def unit_of(module: str) -> str:
     """The layer unit of a dotted module name: its first part below cinch_sim."""
     parts = module.split(".")
     return parts[1] if len(parts) > 1 else "__init__"
+
+
+def _module_getattr(tree: ast.Module) -> ast.FunctionDef | None:
+    return next(
+        (n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "__getattr__"), None
+    )
+
+
+def _in_module_getattr(tree: ast.Module, node: ast.AST) -> bool:
+    fn = _module_getattr(tree)
+    return fn is not None and node in set(ast.walk(fn))
 
 
 def _is_module(name: str) -> bool:
@@ -44,6 +61,8 @@ def imports_of(path: Path, module: str) -> set[str]:
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     found = set()
     for node in ast.walk(tree):
+        if module == "cinch_sim" and _in_module_getattr(tree, node):
+            continue  # LAZY_REEXPORT: checked by test_the_package_reexports_only_lazily
         if isinstance(node, ast.Import):
             found |= {a.name for a in node.names if a.name.startswith("cinch_sim")}
         elif isinstance(node, ast.ImportFrom):
@@ -84,3 +103,18 @@ def test_no_import_reaches_up_or_sideways():
             if LAYER_OF[theirs] >= LAYER_OF[mine]:
                 wrong.append(f"{module} -> {target}")
     assert wrong == []
+
+
+def test_the_package_reexports_only_lazily():
+    """cinch_sim/__init__.py imports cinch_sim.api only inside its ``__getattr__``."""
+    tree = ast.parse((ROOT / "__init__.py").read_text())
+    fn = _module_getattr(tree)
+    assert fn is not None
+    inside = {
+        f"{n.module}.{a.name}"
+        for n in ast.walk(fn)
+        if isinstance(n, ast.ImportFrom)
+        for a in n.names
+    }
+    assert LAZY_REEXPORT[1] in inside
+    assert imports_of(ROOT / "__init__.py", "cinch_sim") <= {"cinch_sim"}

@@ -41,11 +41,14 @@ import numpy as np
 from cinch_sim import layout as L
 from cinch_sim.advisor.query import AdvisorError, Query, make_query
 from cinch_sim.analysis.intervals import Z95, wilson
+from cinch_sim.cards import SUITS, format_card
 from cinch_sim.engine.threads import check as check_threads
 from cinch_sim.engine.threads import using
 from cinch_sim.rules import Rules
+from cinch_sim.views import Tables
 
 SAFE_RISK = 0.7
+BID_DEFAULT = {"bid": "traditional"}  # earlier bids are read as people bid
 DEFAULT_MAX_HANDS = 200_000
 MIN_ACCEPTANCE = 1e-4  # below this the bids before the player are "too rare to sample"
 MIN_PROBE = 50_000  # deals tried before a zero acceptance is called impossible
@@ -53,10 +56,11 @@ CHUNK = 65_536
 REJECT_CHUNK = 131_072  # rejected hands cost little: bigger kernel calls
 
 
-@dataclass
-class Advice:
+@dataclass(repr=False)
+class Advice(Tables):
     """Counts from the simulated deals and the numbers derived from them (``present``
-    shows them as text, JSON, a DataFrame or a chart)."""
+    shows them as text, JSON, a DataFrame or a chart; ``.table()`` is one row per
+    trump and bid, ``.table("suits")`` one per trump)."""
 
     query: Query
     risk: float
@@ -74,6 +78,36 @@ class Advice:
     rounds: int = 0
     seconds: float = 0.0
     safe_risk: float = SAFE_RISK
+
+    # ---- views (advisor.present builds them) ----------------------------------
+    def table_names(self) -> tuple[str, ...]:
+        return ("bids", "suits")
+
+    def _table(self, name: str):
+        from cinch_sim.advisor.present import advice_frame, suits_frame
+
+        return advice_frame(self) if name == "bids" else suits_frame(self)
+
+    def headline(self) -> str:
+        from cinch_sim.advisor.present import advice_line
+
+        q = self.query
+        hand = " ".join(format_card(c) for c in q.hand)
+        return f"Hand {hand}, seat {q.seat}, dealer seat {q.dealer}; {self.hands:,} deals\n" + (
+            advice_line(self)
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything as JSON-ready values (what ``cinch-sim advise --format json`` prints)."""
+        from cinch_sim.advisor.present import advice_dict
+
+        return advice_dict(self)
+
+    def text(self) -> str:
+        """The table ``cinch-sim advise`` prints."""
+        from cinch_sim.advisor.present import advice_table
+
+        return advice_table(self)
 
     # ---- per-estimate arrays -----------------------------------------------
     @property
@@ -185,9 +219,10 @@ class Advice:
         return out
 
     @property
-    def best_trump(self) -> int:
+    def best_trump_index(self) -> int:
         """The suit whose best legal bid has the highest expected score (margin over the
-        opponents); with no legal bid left, the suit with the most expected points."""
+        opponents), as a suit number (the rows of the [suit, bid] arrays); with no
+        legal bid left, the suit with the most expected points."""
         suits = self.per_suit()
         mean = self.mean_points()
         if all(d["max_ev_margin"] is None for d in suits):
@@ -195,19 +230,25 @@ class Advice:
         return max(range(4), key=lambda s: (suits[s]["max_ev_margin"], mean[s]))
 
     @property
+    def best_trump(self) -> str:
+        """The best trump as its suit letter (``"S"``), as the text, the JSON and the
+        table show it; ``best_trump_index`` is its row in the arrays."""
+        return SUITS[self.best_trump_index]
+
+    @property
     def recommended_bid(self) -> int | None:
         """In the best trump, the highest legal bid made at least ``risk`` of the time."""
-        return self.per_suit()[self.best_trump]["recommended_bid"]
+        return self.per_suit()[self.best_trump_index]["recommended_bid"]
 
     @property
     def safe_bid(self) -> int | None:
         """In the best trump, the highest legal bid made at least ``safe_risk`` of the time."""
-        return self.per_suit()[self.best_trump]["safe_bid"]
+        return self.per_suit()[self.best_trump_index]["safe_bid"]
 
     @property
     def best_ev_bid(self) -> int | None:
         """In the best trump, the bid with the best expected score, if it gains points."""
-        d = self.per_suit()[self.best_trump]
+        d = self.per_suit()[self.best_trump_index]
         if d["max_ev_bid"] is None or d["max_ev"] <= 0:
             return None
         return d["max_ev_bid"]
@@ -249,9 +290,10 @@ def advise(
         raise AdvisorError(f"max_hands {max_hands} must be at least 1")
     q = make_query(hand, seat, dealer, bids, known, rules)
 
-    from cinch_sim.engine.run import PolicySet
+    from cinch_sim.engine.run import checked_policies
 
-    policies = PolicySet.from_specs(q.rules.players, bid, trump, discard, play)
+    # seats a {seat: policy} leaves out bid as people do, like the default
+    policies = checked_policies(q.rules.players, bid, trump, discard, play, BID_DEFAULT)
     aware = (not _contract_blind(policies)) if contract_aware is None else bool(contract_aware)
     contracts = q.bid_levels if aware else [0]
     T = q.rules.total_points + 1

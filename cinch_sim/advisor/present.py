@@ -21,8 +21,8 @@ from cinch_sim.rules import seat_name
 # ------------------------------------------------------------------ sentences
 def advice_reason(adv: Advice) -> str:
     """One line: why this bid, in this trump."""
-    s = adv.best_trump
-    name = SUIT_NAMES[SUITS[s]]
+    s = adv.best_trump_index
+    name = SUIT_NAMES[adv.best_trump]
     p, lo, hi = adv.p_make()
     legal = adv.query.legal_bids
     idx = {int(b): i for i, b in enumerate(adv.bids)}
@@ -92,7 +92,7 @@ def advice_dict(adv: Advice) -> dict[str, Any]:
         "bids_before": [{"seat": s, "bid": None if b == L.BID_PASS else b} for s, b in q.bids],
         "known": {str(s): [format_card(c) for c in cs] for s, cs in q.known.items()},
         "legal_bids": q.legal_bids,
-        "best_trump": SUITS[adv.best_trump],
+        "best_trump": adv.best_trump,
         "recommended_bid": adv.recommended_bid,
         "safe_bid": adv.safe_bid,
         "best_ev_bid": adv.best_ev_bid,
@@ -200,6 +200,33 @@ def advice_frame(adv: Advice):
     return df
 
 
+def suits_frame(adv: Advice):
+    """One row per trump: mean points, each Pedro saved, the bids at ``risk`` and at
+    ``safe_risk``, the best-EV bid (None: pass) and its expected score change."""
+    import pandas as pd
+
+    pp, plo, phi = adv.pedro_rates()
+    mean = adv.mean_points()
+    rows = []
+    for s, d in enumerate(adv.per_suit()):
+        row: dict[str, Any] = {"trump": SUITS[s], "mean_points": mean[s]}
+        for j, (name, _) in enumerate(adv.query.rules.pedros):
+            row[f"{name}_saved"] = pp[s, j]
+            row[f"{name}_saved_lo"] = plo[s, j]
+            row[f"{name}_saved_hi"] = phi[s, j]
+        best_ev = d["max_ev_bid"] if (d["max_ev"] or 0) > 0 else None
+        row.update(
+            recommended_bid=d["recommended_bid"],
+            safe_bid=d["safe_bid"],
+            best_ev_bid=best_ev,
+            max_ev=d["max_ev"],
+            best=SUITS[s] == adv.best_trump,
+            hands=adv.hands,
+        )
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def evaluate_hand(hand: str | Sequence, seat: int, dealer: int = 3, **kwargs: Any):
     """Like ``advise`` (same arguments) but returns ``advice_frame``'s DataFrame, one row
     per trump and bid: P(make) with its 95% interval, expected score change and its
@@ -218,13 +245,18 @@ def advice_table(adv: Advice) -> str:
     lines.append("")
     lines += _suit_summary_lines(adv)
     lines.append("")
-    lines.append(
-        f"Advice: trump {SUIT_NAMES[SUITS[adv.best_trump]]}; bid {_bid_text(adv.recommended_bid)} "
+    lines.append(advice_line(adv))
+    lines.append(f"Why: {advice_reason(adv)}.")
+    return "\n".join(lines)
+
+
+def advice_line(adv: Advice) -> str:
+    """The advice in one line: the trump, the bid at risk, the safe bid, the best-EV bid."""
+    return (
+        f"Advice: trump {SUIT_NAMES[adv.best_trump]}; bid {_bid_text(adv.recommended_bid)} "
         f"(risk {adv.risk:.2f}); safe ({adv.safe_risk:.2f}): "
         f"{_bid_text(adv.safe_bid)}; best expected score: {_bid_text(adv.best_ev_bid)}."
     )
-    lines.append(f"Why: {advice_reason(adv)}.")
-    return "\n".join(lines)
 
 
 def _query_lines(adv: Advice) -> list[str]:
@@ -253,7 +285,7 @@ def _query_lines(adv: Advice) -> list[str]:
 def _p_make_lines(adv: Advice) -> list[str]:
     """P(make) with its interval for every bid (rows) and suit (columns)."""
     p, lo, hi = adv.p_make()
-    best = adv.best_trump
+    best = adv.best_trump_index
     legal = set(adv.query.legal_bids)
     lines = ["P(make bid) by trump, with 95% Wilson intervals (* = legal bid)"]
     lines.append(

@@ -13,12 +13,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cinch_sim import notation as N
 from cinch_sim.analysis.counts import AnalysisError, HandCounts, check_features
+from cinch_sim.views import Tables
 
 
-@dataclass
-class Analysis:
-    """What ``analyse`` produced: the counts, the settings, tables and charts on demand."""
+@dataclass(repr=False)
+class Analysis(Tables):
+    """What ``analyse`` produced: the counts, the settings, tables and charts on demand
+    (``.table(name)``: one of ``tables()``, ``make_rate_by_bid`` by default)."""
 
     settings: dict[str, Any]
     counts: HandCounts
@@ -31,6 +34,23 @@ class Analysis:
     @property
     def hands(self) -> int:
         return self.counts.hands
+
+    def table_names(self) -> tuple[str, ...]:
+        from cinch_sim.analysis.tables import table_names
+
+        return tuple(table_names(self.by))
+
+    def _table(self, name: str):
+        from cinch_sim.analysis.tables import one_table
+
+        return one_table(self.counts, name, self.by, self.min_hands)
+
+    def headline(self) -> str:
+        s = self.summary()
+        return (
+            f"Analysis: {s['hands']:,} hands, seed {self.settings['seed']}; made "
+            f"{N.rate(s['make_rate'])} of {s['played']:,} contracts; {s['thrown_in']:,} thrown in"
+        )
 
     def summary(self) -> dict[str, Any]:
         c = self.counts

@@ -249,19 +249,21 @@ def all_tables_spec(by: tuple[str, ...]) -> dict[str, tuple]:
 def all_tables(counts: HandCounts, by: Sequence[str] = ("trumps",), min_hands: int = 30):
     """Every table of ``cinch-sim stats`` by name (the CSV file stems under ``--out``)."""
     by = check_features(by)
-    out = {}
-    for name, (kind, feats) in all_tables_spec(by).items():
-        if kind == "make_rate":
-            out[name] = make_rate(counts, feats, min_hands)
-        elif kind == "pedro_capture":
-            out[name] = pedro_capture(counts, min_hands)
-        elif kind == "pedro_by_trick":
-            out[name] = pedro_by_trick(counts, min_hands)
-        elif kind == "points":
-            out[name] = points_distribution(counts, min_hands)
-        else:
-            out[name] = score_by_bid(counts, min_hands)
-    return out
+    return {name: one_table(counts, name, by, min_hands) for name in all_tables_spec(by)}
+
+
+def one_table(counts: HandCounts, name: str, by: Sequence[str] = ("trumps",), min_hands: int = 30):
+    """The table ``name`` of ``all_tables`` alone."""
+    kind, feats = all_tables_spec(check_features(by))[name]
+    if kind == "make_rate":
+        return make_rate(counts, feats, min_hands)
+    if kind == "pedro_capture":
+        return pedro_capture(counts, min_hands)
+    if kind == "pedro_by_trick":
+        return pedro_by_trick(counts, min_hands)
+    if kind == "points":
+        return points_distribution(counts, min_hands)
+    return score_by_bid(counts, min_hands)
 
 
 # ------------------------------------------------------------------ comparing runs

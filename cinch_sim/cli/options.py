@@ -42,8 +42,46 @@ def _check_rule(ctx: click.Context, param: click.Parameter, value: tuple[str, ..
 
     try:
         return make_rules(options=parse_rule_assignments(value))
-    except RulesError as exc:
-        raise click.BadParameter(str(exc), ctx, param) from None
+    except RulesError as exc:  # the API's words: rules: robber='x' is not one of ...
+        raise BadInput("--rule", str(exc)) from None
+
+
+class _Checked:
+    """A whole-number option checked by ``cinch_sim.checks``, the API's own check, so
+    ``--hands 0`` and ``simulate(hands=0)`` are refused in the same words."""
+
+    def __init__(self, name: str, at_least: int | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)  # type: ignore[call-arg]
+        self.arg = name
+        self.at_least = at_least
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None):
+        from cinch_sim.checks import InputError, from_text, whole
+
+        try:
+            return whole(from_text(value) if isinstance(value, str) else value, self.arg,
+                         self.at_least)  # fmt: skip
+        except InputError as exc:
+            option = param.opts[0] if param is not None and param.opts else f"--{self.arg}"
+            raise BadInput(option, exc.problem) from None
+
+
+class WholeNumber(_Checked, click.types.IntParamType):
+    """Any whole number (``--seed``)."""
+
+
+class AtLeast(_Checked, click.IntRange):
+    """A whole number of at least ``at_least``; the help shows the range as click's does."""
+
+    def __init__(self, name: str, at_least: int) -> None:
+        super().__init__(name, at_least, min=at_least)
+
+
+class SeatNumber(_Checked, click.IntRange):
+    """A seat: any whole number here, its range checked once the rules are known."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name, None, min=0)
 
 
 def rules_option(f: Callable) -> Callable:
@@ -215,12 +253,17 @@ def dealer_option(f: Callable) -> Callable:
 
     @functools.wraps(f)
     def checked(*args: Any, **kwargs: Any) -> Any:
-        check_seat("--dealer", kwargs["dealer"], kwargs["rules"].players)
+        from cinch_sim.checks import InputError, seat
+
+        try:
+            seat(kwargs["dealer"], kwargs["rules"].players, "dealer")
+        except InputError as exc:
+            raise BadInput("--dealer", exc.problem) from None
         return f(*args, **kwargs)
 
     return click.option(
         "--dealer",
-        type=click.IntRange(min=0),
+        type=SeatNumber("dealer"),
         default=3,
         show_default=True,
         help="The dealer's seat (0 to players - 1); the seat after him is eldest hand.",
@@ -234,7 +277,7 @@ def run_options(f: Callable) -> Callable:
         default=None,
         help="Worker threads (results do not depend on it). [default: all cores]",
     )(f)
-    f = click.option("--seed", type=int, default=0, help="Random seed.")(f)
+    f = click.option("--seed", type=WholeNumber("seed"), default=0, help="Random seed.")(f)
     return f
 
 

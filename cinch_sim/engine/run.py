@@ -9,21 +9,28 @@ choice into a one-line error naming the policy and the seat.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from cinch_sim import __version__
+from cinch_sim import __version__, checks
 from cinch_sim import layout as L
 from cinch_sim.cards import format_card
 from cinch_sim.engine.interrupts import chunk_boundaries
 from cinch_sim.engine.policy_table import ADDRESSES
 from cinch_sim.engine.threads import run_split, using
-from cinch_sim.policies.loading import KINDS, Policy, PolicyError, load_policy
-from cinch_sim.rules import Rules, resolve_rules, seat_name
+from cinch_sim.policies.loading import (
+    KINDS,
+    Policy,
+    PolicyError,
+    SeatSpecs,
+    load_policy,
+    seat_specs,
+)
+from cinch_sim.rules import Rules, RulesError, resolve_rules, seat_name
 from cinch_sim.signatures import N_PARAMS, POLICY_SIG
 
 
@@ -40,21 +47,19 @@ class PolicySet:
     def from_specs(
         cls,
         players: int = 4,
-        bid: str | Sequence[str] = "heuristic",
-        trump: str | Sequence[str] = "heuristic",
-        discard: str | Sequence[str] = "heuristic",
-        play: str | Sequence[str] = "heuristic",
+        bid: SeatSpecs = "heuristic",
+        trump: SeatSpecs = "heuristic",
+        discard: SeatSpecs = "heuristic",
+        play: SeatSpecs = "heuristic",
+        defaults: Mapping[str, str] | None = None,
     ) -> PolicySet:
+        """Each kind as ``seat_specs`` reads it (a name, ``{seat: name}``, one per seat,
+        ``SEAT=POLICY`` items); seats not named get ``defaults`` (heuristic)."""
+        defaults = defaults or {}
         loaded = {}
         for kind, spec in zip(KINDS, (bid, trump, discard, play), strict=True):
-            specs = [spec] * players if isinstance(spec, str) else list(spec)
-            if len(specs) != players:
-                raise PolicyError(f"{kind}: {len(specs)} policies given for {players} seats")
-            cache: dict[str, Policy] = {}
-            for s in specs:
-                if s not in cache:
-                    cache[s] = load_policy(kind, s)
-            loaded[kind] = [cache[s] for s in specs]
+            specs = seat_specs(kind, spec, players, defaults.get(kind, "heuristic"))
+            loaded[kind] = _load_each(kind, specs)
         return cls(**loaded)
 
     def by_kind(self) -> dict[str, list[Policy]]:
@@ -334,7 +339,7 @@ def iter_chunks(
                 progress(n)
 
 
-PolicySpec = str | Sequence[str]
+PolicySpec = SeatSpecs  # the name the API has always used
 
 
 def prepare_run(
@@ -346,15 +351,20 @@ def prepare_run(
     trump: PolicySpec,
     discard: PolicySpec,
     play: PolicySpec,
+    defaults: Mapping[str, str] | None = None,
 ) -> tuple[Rules, PolicySet, dict[str, Any]]:
     """Checked rules and policies, and the settings every output records, for a
-    run of independent hands (``simulate`` and ``analyse`` share it)."""
-    r = resolve_rules(rules)
-    if not 0 <= dealer < r.players:
-        raise ValueError(f"dealer must be a seat 0..{r.players - 1}, got {dealer}")
-    if hands < 0:
-        raise ValueError(f"hands must be non-negative, got {hands}")
-    policies = PolicySet.from_specs(r.players, bid, trump, discard, play)
+    run of independent hands (``simulate`` and ``analyse`` share it).
+
+    Every error names the argument (``hands: 0 is not a positive whole
+    number``), in the words the command line uses for its option.
+    """
+    hands = checks.whole(hands, "hands", at_least=1)
+    seed = checks.whole(seed, "seed")
+    with checks.named("rules", RulesError):
+        r = resolve_rules(rules)
+    dealer = checks.seat(dealer, r.players, "dealer")
+    policies = checked_policies(r.players, bid, trump, discard, play, defaults)
     settings = {
         "version": __version__,
         "hands": hands,
@@ -364,3 +374,31 @@ def prepare_run(
         "policies": policies.describe(),
     }
     return r, policies, settings
+
+
+def checked_policies(
+    players: int,
+    bid: PolicySpec,
+    trump: PolicySpec,
+    discard: PolicySpec,
+    play: PolicySpec,
+    defaults: Mapping[str, str] | None = None,
+) -> PolicySet:
+    """``PolicySet.from_specs`` with each error naming its argument (``play: unknown
+    play policy 'x' ...``), as the command line names its option."""
+    defaults = defaults or {}
+    loaded = {}
+    for kind, spec in zip(KINDS, (bid, trump, discard, play), strict=True):
+        with checks.named(kind, PolicyError):
+            specs = seat_specs(kind, spec, players, defaults.get(kind, "heuristic"))
+            loaded[kind] = _load_each(kind, specs)
+    return PolicySet(**loaded)
+
+
+def _load_each(kind: str, specs: list[str]) -> list[Policy]:
+    """The seats' policies, each distinct spec loaded once."""
+    cache: dict[str, Policy] = {}
+    for s in specs:
+        if s not in cache:
+            cache[s] = load_policy(kind, s)
+    return [cache[s] for s in specs]

@@ -31,6 +31,7 @@ from scipy import stats as sst
 
 from cinch_sim import __version__
 from cinch_sim import layout as L
+from cinch_sim import notation as N
 from cinch_sim.analysis.intervals import ratio_interval, t_interval, wilson
 from cinch_sim.engine.interrupts import chunk_boundaries
 from cinch_sim.engine.threads import using
@@ -38,11 +39,13 @@ from cinch_sim.matches.pairs import PairStats
 from cinch_sim.matches.play import PAIRINGS, PairChunk, check_two_sides, play_pairs, team_policies
 from cinch_sim.policies.strategies import Strategy, resolve_strategy
 from cinch_sim.rules import Rules, resolve_rules
+from cinch_sim.views import Tables
 
 
-@dataclass
-class Comparison:
-    """A duplicate match of A against B: settings, per-pair data and the summary."""
+@dataclass(repr=False)
+class Comparison(Tables):
+    """A duplicate match of A against B: settings, per-pair data and the summary
+    (``.table()``: each side's bids and Pedros; ``.table("games")``: one row a game)."""
 
     a: Strategy
     b: Strategy
@@ -146,7 +149,21 @@ class Comparison:
         )
         return df.sort_values(["pair", "game"], kind="stable").reset_index(drop=True)
 
-    def table(self) -> pd.DataFrame:
+    def table_names(self) -> tuple[str, ...]:
+        return ("sides", "games")
+
+    def _table(self, name: str) -> pd.DataFrame:
+        return self.sides_frame() if name == "sides" else self.games_frame()
+
+    def headline(self) -> str:
+        s = self.summary()
+        win = N.rate_with_interval(s["win_rate"], *s["win_rate_ci"])
+        return (
+            f"Comparison: {s['a']} vs {s['b']}, {s['games']:,} games ({s['pairs']:,} "
+            f"duplicate pairs), seed {self.settings['seed']}; win rate of {s['a']} {win}"
+        )
+
+    def sides_frame(self) -> pd.DataFrame:
         """Per-side figures (bids, Pedros) as a small frame."""
         s = self.summary()
         rows = []

@@ -13,16 +13,18 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from cinch_sim import __version__
+from cinch_sim import notation as N
 from cinch_sim.matches.compare import Comparison, compare
 from cinch_sim.policies.strategies import Strategy, distinct_names, resolve_strategy
 from cinch_sim.rules import Rules, resolve_rules
+from cinch_sim.views import Tables
 
 
 def bradley_terry(
@@ -53,9 +55,10 @@ def bradley_terry(
     return elo - elo.mean()
 
 
-@dataclass
-class Ladder:
-    """Every pair of strategies in duplicate, and their Bradley-Terry ratings."""
+@dataclass(repr=False)
+class Ladder(Tables):
+    """Every pair of strategies in duplicate, and their Bradley-Terry ratings
+    (``.table()``: the ratings, best first; ``.table("matchups")``: every match)."""
 
     strategies: list[Strategy]
     matches: list[Comparison]
@@ -63,6 +66,27 @@ class Ladder:
     bootstrap: int = 200
     seconds: float = 0.0
     interrupted: bool = False
+    _rated: dict[int, pd.DataFrame] = field(default_factory=dict, init=False, compare=False)
+
+    def table_names(self) -> tuple[str, ...]:
+        return ("ratings", "matchups")
+
+    def _table(self, name: str) -> pd.DataFrame:
+        if name == "matchups":
+            return self.matchups()
+        seed = self.settings.get("seed", 0)
+        if seed not in self._rated:  # the bootstrap refits: once per seed is enough
+            self._rated[seed] = self.ratings(seed)
+        return self._rated[seed].copy()
+
+    def headline(self) -> str:
+        r = self.table()
+        ranks = ", ".join(f"{x.rank}. {x.strategy} {N.number(x.rating, 0)}" for x in r.itertuples())
+        return (
+            f"Ladder: {len(self.strategies)} strategies, "
+            f"{self.settings['games_per_matchup']:,} games per matchup, "
+            f"seed {self.settings['seed']}; {ranks}"
+        )
 
     def _matrices(self, scores: list[np.ndarray] | None = None):
         names = [s.name for s in self.strategies]

@@ -4,14 +4,19 @@ A policy spec is a built-in name (``random``, ``simple``, ``greedy``,
 ``heuristic``), ``package.module:function`` or ``path/to/file.py:function``.
 A user's function is any numba function with the signature in
 ``signatures.py``; a plain ``@njit`` one is compiled for that signature here.
+
+``seat_specs`` turns what a user gives for one plug point into one spec per
+seat, the one reading of ``SEAT=POLICY`` for the command line and the API.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import numbers
 import sys
 import warnings
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -144,3 +149,63 @@ def parse_policy_specs(
         else:
             specs = [item] * players
     return specs
+
+
+#: What a user may give for one plug point (``seat_specs`` reads it).
+SeatSpecs = str | Mapping[int, str] | Sequence[str] | None
+
+
+def seat_specs(
+    kind: str, spec: SeatSpecs, players: int = 4, default: str = "heuristic"
+) -> list[str]:
+    """One spec per seat from any form the API takes, the command line's included.
+
+    ``"greedy"`` is every seat; ``{0: "greedy"}`` is seat 0, the others
+    ``default``; a list of one spec per seat is each seat's own; a list with
+    ``SEAT=POLICY`` items is read as repeated command-line options are.
+
+    >>> seat_specs("play", {0: "greedy", 2: "greedy"})
+    ['greedy', 'heuristic', 'greedy', 'heuristic']
+    >>> seat_specs("play", ["0=greedy"]) == seat_specs("play", {0: "greedy"})
+    True
+    >>> seat_specs("play", {4: "greedy"})
+    Traceback (most recent call last):
+    ...
+    cinch_sim.policies.loading.PolicyError: play policy '4=greedy': seat 4 is not 0..3
+    """
+    if spec is None:
+        return [default] * players
+    if isinstance(spec, str):
+        return parse_policy_specs(kind, [spec], players, default)
+    if isinstance(spec, Mapping):
+        specs = [default] * players
+        for seat, s in spec.items():
+            number = isinstance(seat, numbers.Integral) and not isinstance(seat, bool)
+            if not (number or (isinstance(seat, str) and seat.strip().isdigit())):
+                raise PolicyError(f"{kind} policy {{{seat!r}: {s!r}}}: {seat!r} is not a seat")
+            n = int(seat)  # type: ignore[arg-type]
+            if not 0 <= n < players:
+                item = f"{n}={_text(kind, s)}"
+                raise PolicyError(f"{kind} policy {item!r}: seat {n} is not 0..{players - 1}")
+            specs[n] = _text(kind, s).strip()
+        return specs
+    if not isinstance(spec, Sequence):
+        raise PolicyError(f"{kind} policy {spec!r} is not a name, a dict of seats or a list")
+    items = [_text(kind, s) for s in spec]
+    if len(items) == players and not any(_seat_item(s) for s in items):
+        return [s.strip() for s in items]
+    if not any(_seat_item(s) for s in items) and len(items) != 1:
+        raise PolicyError(f"{len(items)} {kind} policies given for {players} seats")
+    return parse_policy_specs(kind, items, players, default)
+
+
+def _text(kind: str, spec: object) -> str:
+    if not isinstance(spec, str):
+        raise PolicyError(f"{kind} policy {spec!r} is not a name (a string)")
+    return spec
+
+
+def _seat_item(item: str) -> bool:
+    """``SEAT=POLICY`` rather than a policy for every seat."""
+    head, sep, _ = item.partition("=")
+    return bool(sep) and head.strip().isdigit()

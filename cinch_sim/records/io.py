@@ -17,6 +17,7 @@ from typing import Any
 
 from cinch_sim.records.parse import GAME_FORMAT, HAND_FORMAT, RecordError, short, type_name
 from cinch_sim.records.referee import GameCheck, HandCheck, check_game, check_hand
+from cinch_sim.views import Tables
 
 STATUSES = ("valid", "renege", "misdeal", "invalid")
 
@@ -270,11 +271,22 @@ def referee_records(records: Iterable[Any]) -> list[Verdict]:
     return [referee_record(r, i) for i, r in enumerate(records, 1)]
 
 
-@dataclass
-class RefereeReport:
-    """Verdicts on every record of a file, with the summary counts."""
+@dataclass(repr=False)
+class RefereeReport(Tables):
+    """Verdicts on every record of a file, with the summary counts (``.table()``: one
+    row per record)."""
 
     verdicts: list[Verdict]
+
+    def table_names(self) -> tuple[str, ...]:
+        return ("records",)
+
+    def _table(self, name: str):
+        return self.to_frame()
+
+    def headline(self) -> str:
+        n = len(self.verdicts)
+        return f"Referee: {n:,} record{'' if n == 1 else 's'}: {self.summary()}"
 
     def counts(self) -> dict[str, int]:
         c = dict.fromkeys(STATUSES, 0)

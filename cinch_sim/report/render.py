@@ -16,6 +16,7 @@ from pathlib import Path
 import pandas as pd
 
 from cinch_sim.outputs import atomic_write_bytes, atomic_write_text
+from cinch_sim.views import Tables
 
 FIGURES = "figures"  # the PNG charts' folder, beside report.md
 TABLES = "tables"  # the CSV tables' folder
@@ -71,12 +72,36 @@ class Section:
         return self
 
 
-@dataclass
-class Report:
-    """The whole page: a title and its sections."""
+@dataclass(repr=False)
+class Report(Tables):
+    """The whole page: a title and its sections (``.table()``: what each section
+    holds; ``.table(name)``: one of its tables, as printed)."""
 
     title: str
     sections: list[Section] = field(default_factory=list)
+    out: Path | None = None  # where write_report put it
+
+    def table_names(self) -> tuple[str, ...]:
+        return ("contents", *(t.name for t in self.tables()))
+
+    def _table(self, name: str) -> pd.DataFrame:
+        if name != "contents":
+            return next(t.frame for t in self.tables() if t.name == name)
+        rows = []
+        for sec in self.sections:
+            tables = [b.name for b in sec.blocks if isinstance(b, Table)]
+            charts = [b.name for b in sec.blocks if isinstance(b, Chart)]
+            rows.append(
+                {"section": sec.title, "tables": ", ".join(tables), "charts": ", ".join(charts)}
+            )
+        return pd.DataFrame(rows)
+
+    def headline(self) -> str:
+        where = f"; written to {self.out}" if self.out is not None else ""
+        return (
+            f"Report {self.title!r}: {len(self.sections)} sections, {len(self.tables())} "
+            f"tables, {len(self.charts())} charts{where}"
+        )
 
     def section(self, title: str) -> Section:
         s = Section(title)
@@ -209,3 +234,4 @@ def write_report(report: Report, out: Path) -> None:
         atomic_write_text(tab_dir / f"{table.name}.csv", table.frame.to_csv(index=False))
     atomic_write_text(out / "report.md", to_markdown(report))
     atomic_write_text(out / "report.html", to_html(report))
+    report.out = out

@@ -321,7 +321,7 @@ def add_example_advice(report: Report, examples: Iterable[tuple[str, str, Advice
     )
     for text, label, adv in examples:
         p, lo, hi = adv.p_make()
-        best = adv.best_trump
+        best = adv.best_trump_index
         row = {"bid": [str(b) for b in adv.bids]}
         for suit in range(4):
             row[f"P(make) in {SUITS[suit]}"] = [_pct(x) for x in p[suit]]

@@ -110,7 +110,7 @@ def advise(
     0.7, "safe"), the bid with the best expected score, or pass.
     """
     from cinch_sim.advisor import AdvisorError, advice_dict, advice_table, plot_advice
-    from cinch_sim.advisor import advise as run_advice
+    from cinch_sim.api import advise as run_advice
 
     check_seat("--seat", seat, rules.players)
     _check_question(hand, seat, dealer, bids, list(known), rules)

@@ -9,6 +9,7 @@ import click
 
 from cinch_sim import notation as N
 from cinch_sim.cli.options import (
+    AtLeast,
     BadInput,
     StrategyType,
     friendly,
@@ -43,7 +44,7 @@ def _match_options(f):
     f = run_options(f)
     f = click.option(
         "--games",
-        type=click.IntRange(min=1),
+        type=AtLeast("games", 1),
         default=1000,
         help="Games per match (pairs of games: an odd number is rounded up).",
     )(f)
@@ -94,8 +95,7 @@ def compare(
     A STRATEGY is a built-in bundle (random, simple, greedy, heuristic) or a
     TOML file naming the four policies and their parameters.
     """
-    from cinch_sim.matches.compare import compare as run_compare
-    from cinch_sim.matches.play import game_records
+    from cinch_sim.api import compare as run_compare
     from cinch_sim.outputs import atomic_write_text, write_run_json
     from cinch_sim.policies.strategies import distinct_names
 
@@ -104,17 +104,6 @@ def compare(
         one_csv_table(list(COMPARE_TABLES), (table,) if table else ()) if fmt == "csv" else None
     )
     out_dir = out_folder(out, force)
-    writer = None
-    on_chunk = None
-    if records:
-        from cinch_sim.records import RecordWriter
-
-        writer = RecordWriter(records, rules)
-
-        def on_chunk(ch):
-            for rec in game_records(rules, ch):
-                writer.write(rec)
-
     n_games = 2 * ((games + 1) // 2)
     bar = Progress(n_games, "playing", unit="games", threshold=20_000)
     try:
@@ -127,18 +116,11 @@ def compare(
             max_hands,
             pairing,
             threads=threads,
+            records=records or None,
             progress=bar,
-            on_chunk=on_chunk,
-            trace=writer is not None,
         )
-    except BaseException:
-        if writer is not None:
-            writer.abort()
-        raise
     finally:
         bar.close()
-    if writer is not None:
-        writer.close()
     s = cmp.summary()
     if fmt == "json":
         d = cmp.to_dict()
@@ -244,7 +226,7 @@ def ladder(
     A STRATEGY is a built-in bundle (random, simple, greedy, heuristic) or a
     TOML file naming the four policies and their parameters.
     """
-    from cinch_sim.matches.ladder import ladder as run_ladder
+    from cinch_sim.api import ladder as run_ladder
     from cinch_sim.outputs import atomic_write_text, write_run_json
 
     strats = list(strategies)

@@ -4,24 +4,36 @@ from __future__ import annotations
 
 import click
 
-from cinch_sim.cli.options import StrategyListType, friendly, out_folder, rules_option
+from cinch_sim.cli.options import (
+    AtLeast,
+    StrategyListType,
+    WholeNumber,
+    friendly,
+    out_folder,
+    rules_option,
+)
 from cinch_sim.cli.progress import Progress
 
 
 @click.command(context_settings={"show_default": True})
 @click.option(
     "--hands",
-    type=click.IntRange(min=1000),
+    type=AtLeast("hands", 1000),
     default=1_000_000,
     help="Hands simulated for each hand study.",
 )
 @click.option(
     "--games",
-    type=click.IntRange(min=2),
+    type=AtLeast("games", 2),
     default=4000,
     help="Games for each pair of strategies in the ladder.",
 )
-@click.option("--seed", type=int, default=0, help="Random seed (the same seed, the same report).")
+@click.option(
+    "--seed",
+    type=WholeNumber("seed"),
+    default=0,
+    help="Random seed (the same seed, the same report).",
+)
 @rules_option
 @click.option(
     "--strategies",
@@ -51,19 +63,14 @@ def report(hands, games, seed, rules, strategies, threads, out, force):
     page (open report.html in any browser, no network needed) and the same
     content as Markdown with PNG charts, plus CSV tables and run.json.
     """
-    from cinch_sim.outputs import write_run_json
-    from cinch_sim.report.build import ReportSettings, build_report, total_steps
-    from cinch_sim.report.render import write_report
+    from cinch_sim.api import report as build
+    from cinch_sim.report.build import total_steps
 
-    out_dir = out_folder(out, force)
-    settings = ReportSettings(
-        hands=hands, games=games, seed=seed, rules=rules, strategies=strategies, threads=threads
-    )
+    out_folder(out, force)  # a bad --out is a usage error before any work
+    names = tuple(strategies)
     bar = Progress(total_steps(), "building the report", unit="steps", threshold=0)
     try:
-        doc = build_report(settings, progress=bar)
+        doc = build(hands, games, seed, rules, names, threads, out, force, progress=bar)
     finally:
         bar.close()
-    write_report(doc, out_dir)
-    write_run_json(out_dir, settings.describe())
-    click.echo(f"report written: {out_dir / 'report.html'} (and report.md)")
+    click.echo(f"report written: {doc.out / 'report.html'} (and report.md)")

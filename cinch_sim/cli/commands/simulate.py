@@ -9,6 +9,7 @@ import click
 
 from cinch_sim import notation as N
 from cinch_sim.cli.options import (
+    AtLeast,
     dealer_option,
     friendly,
     one_csv_table,
@@ -26,7 +27,7 @@ TABLES = ("by_bid", "pedros")  # what simulate prints, and the files --out write
 
 
 @click.command(context_settings={"show_default": True})
-@click.option("--hands", type=click.IntRange(min=1), default=100_000, help="Hands to simulate.")
+@click.option("--hands", type=AtLeast("hands", 1), default=100_000, help="Hands to simulate.")
 @run_options
 @dealer_option
 @rules_option
@@ -64,11 +65,6 @@ def simulate(
 
     csv_table = one_csv_table(list(TABLES), (table,) if table else ()) if fmt == "csv" else None
     out_dir = out_folder(out, force)
-    writer = None
-    if records:
-        from cinch_sim.records import RecordWriter
-
-        writer = RecordWriter(records, rules, dealer)
     bar = Progress(hands, "simulating")
     try:
         sim = run_simulation(
@@ -77,19 +73,12 @@ def simulate(
             rules=rules,
             dealer=dealer,
             threads=threads,
+            records=records or None,
             progress=bar,
-            on_chunk=writer.write_chunk if writer else None,
-            trace=writer is not None,
             **policies,
         )
-    except BaseException:
-        if writer is not None:
-            writer.abort()  # an error leaves no half-written file behind
-        raise
     finally:
         bar.close()
-    if writer is not None:
-        writer.close()  # after Ctrl-C too: the finished hands are kept
     by_bid = sim.by_bid()
     pedros = sim.pedros()
     if fmt == "json":

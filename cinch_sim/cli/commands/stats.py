@@ -9,6 +9,7 @@ import click
 
 from cinch_sim import notation as N
 from cinch_sim.cli.options import (
+    AtLeast,
     BadInput,
     dealer_option,
     friendly,
@@ -43,7 +44,7 @@ FEATURES = ("seat", "trumps", "pedros", "high", "ace", "honours", "bid")
     context_settings={"show_default": True},
     short_help="Bid-success and Pedro statistics: tables and charts.",
 )
-@click.option("--hands", type=click.IntRange(min=1), default=100_000, help="Hands to simulate.")
+@click.option("--hands", type=AtLeast("hands", 1), default=100_000, help="Hands to simulate.")
 @run_options
 @dealer_option
 @rules_option
@@ -119,7 +120,7 @@ def stats(
         from cinch_sim.analysis.hand_rows import require_pyarrow
 
         require_pyarrow()
-    from cinch_sim.analysis.analyse import analyse
+    from cinch_sim.api import stats as analyse
     from cinch_sim.outputs import atomic_write_text, write_run_json
 
     out_dir = out_folder(out, force)

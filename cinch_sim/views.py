@@ -1,0 +1,53 @@
+"""How a result shows itself: named pandas tables, a short repr, an HTML view.
+
+Every result the API returns (a simulation, an analysis, advice, a match, a
+ladder, a report, a referee's verdicts) mixes in ``Tables``, so in a notebook
+each one prints as a line or two of headline numbers and shows as a small
+HTML table, and ``.table(name)`` gives its tables as DataFrames, the first
+name when none is given. pandas is imported by the results, not here.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+HTML_ROWS = 30  # rows of the main table a notebook shows (the DataFrame holds all)
+
+
+class Tables:
+    """A result with named tables. A class says ``table_names()`` (the main table
+    first), how to build one (``_table``) and its headline (``headline``)."""
+
+    def table_names(self) -> tuple[str, ...]:
+        raise NotImplementedError
+
+    def _table(self, name: str) -> Any:
+        raise NotImplementedError
+
+    def headline(self) -> str:
+        """One line: what this is, how many, the headline numbers."""
+        raise NotImplementedError
+
+    def table(self, name: str | None = None) -> Any:
+        """The table called ``name`` as a pandas DataFrame (the main one by default)."""
+        names = self.table_names()
+        if name is None:
+            name = names[0]
+        if name not in names:
+            raise ValueError(f"table: no table {name!r} (tables: {', '.join(names)})")
+        return self._table(name)
+
+    def __repr__(self) -> str:
+        names = self.table_names()
+        if len(names) < 2:
+            return self.headline()
+        if len(names) > 4:  # a line, not a list: .table_names() has them all
+            shown = f"{', '.join(names[:3])}, ... ({len(names)} in all: .table_names())"
+        else:
+            shown = f"{', '.join(names)} (.table(name))"
+        return f"{self.headline()}\ntables: {shown}"
+
+    def _repr_html_(self) -> str:
+        head = "<br>".join(html.escape(line) for line in repr(self).splitlines())
+        return f"<p>{head}</p>\n" + self.table().to_html(index=False, max_rows=HTML_ROWS)

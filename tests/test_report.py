@@ -217,3 +217,93 @@ def test_same_seed_same_report(tmp_path):
     a = build_report(s)
     b = build_report(s)
     assert to_markdown(a) == to_markdown(b)
+
+
+@pytest.fixture(scope="module")
+def small_report():
+    from cinch_sim.report.build import ReportSettings, build_report
+
+    return build_report(
+        ReportSettings(
+            hands=2000, games=8, seed=3, strategies=("heuristic", "simple"), advice_precision=0.05
+        )
+    )
+
+
+def _chart_texts(chart) -> list[str]:
+    from matplotlib.text import Text
+
+    chart.render_png()
+    return [t.get_text() for t in chart.figure.findobj(Text) if t.get_text().strip()]
+
+
+def test_charts_say_once_where_they_come_from_in_plain_words(small_report):
+    """Hands and seed are in the caption under the chart, not also in the image; no
+    caption or chart label shows an internal name such as ``low_n``."""
+    snake = re.compile(r"\b[a-z]+_[a-z_]+\b")
+    charts = small_report.charts()
+    assert len(charts) >= 4
+    for chart in charts:
+        texts = _chart_texts(chart)
+        assert not [t for t in texts if "seed" in t or "hands," in t], chart.name
+        assert not [t for t in texts if snake.search(t)], chart.name
+        assert not snake.search(chart.caption), chart.caption
+    for name in ("make_rate_by_bid", "pedro_capture"):
+        (chart,) = [c for c in charts if c.name == name]
+        assert chart.caption.count("seed 3") == 1 and "2,000 hands" in chart.caption
+    for table in small_report.tables():
+        assert not snake.search(table.caption), table.caption
+
+
+def test_make_rate_chart_fits_its_axis_to_the_data(small_report):
+    (chart,) = [c for c in small_report.charts() if c.name == "make_rate_by_bid"]
+    ax = chart.figure.axes[0]
+    assert ax.get_title() == "Make rate by bid level"
+    assert ax.get_legend() is None and not chart.figure.legends  # one line: nothing to tell apart
+    lo, hi = ax.get_ylim()
+    ys = [y for line in ax.get_lines() for y in line.get_ydata()]
+    assert 0 < lo < min(ys) and max(ys) < hi <= 102  # not 0-100% for rates near 80%
+
+
+def test_pedro_legends_cover_no_bar(small_report):
+    """The Pedro charts' legends sit outside the axes, under them."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from cinch_sim.report.charts import style
+
+    for name in ("pedro_capture", "pedro_by_trick"):
+        (chart,) = [c for c in small_report.charts() if c.name == name]
+        fig = chart.figure
+        ax = fig.axes[0]
+        assert ax.get_legend() is None and len(fig.legends) == 1
+        with style():
+            canvas = FigureCanvasAgg(fig)
+            canvas.draw()
+        renderer = canvas.get_renderer()
+        legend = fig.legends[0].get_window_extent(renderer)
+        assert legend.y1 < ax.get_window_extent(renderer).y0, name
+
+
+def test_number_columns_are_told_from_text_columns():
+    import pandas as pd
+
+    from cinch_sim.report.render import Report, numeric_columns, to_html, to_markdown
+
+    frame = pd.DataFrame(
+        {
+            "strategy": ["heuristic", "random"],
+            "rating": ["+581", "-860"],
+            "interval": ["+539 to +637", "-1006 to -782"],
+            "made": ["70.4% (57.2–80.9%)", "–"],
+            "value": ["0.1.0", "seat 3"],
+            "few hands": ["yes", ""],
+            "hands": ["1,000,000", "49"],
+        }
+    )
+    assert numeric_columns(frame) == [False, True, True, True, False, False, True]
+    report = Report("t")
+    report.section("s").table("t", frame)
+    assert "|---|---:|---:|---:|---|---|---:|" in to_markdown(report)
+    page = to_html(report)
+    assert '<th>strategy</th><th class="num">rating</th>' in page
+    assert '<td class="num">70.4% <span class="nb">(57.2–80.9%)</span></td>' in page

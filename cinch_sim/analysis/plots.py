@@ -2,7 +2,9 @@
 
 Each figure has a title, labelled axes with units and a caption naming the
 number of hands, the seed, the policies and the rules that differ from the
-defaults, so a chart read on its own says what it shows.
+defaults, so a chart read on its own says what it shows. The ``draw_*`` functions
+draw one panel on a given axes, so the strategy report can lay the same panels
+out at its own size, with its caption in the page instead of in the image.
 """
 
 from __future__ import annotations
@@ -84,10 +86,43 @@ def make_rate_figure(analysis):
     """Make rate against bid level, one line per hand class, with 95% interval bands."""
     fig = _figure()
     ax = fig.add_subplot()
+    note = draw_make_rate(ax, analysis)
+    ax.set_title(make_rate_title(analysis) + note)
+    if len(ax.get_lines()) > 1:  # a legend only when there are classes to tell apart
+        ax.legend(
+            fontsize=8,
+            loc="upper left",
+            bbox_to_anchor=(1.01, 1),
+            title="hand class (maker's 9 dealt cards)",
+            title_fontsize=8,
+        )
+    _caption(
+        fig,
+        caption(
+            analysis,
+            (
+                f"Bands: 95% Wilson intervals. Points with fewer than {analysis.min_hands} "
+                "hands are not drawn (they are in the tables, flagged low_n)."
+            ),
+        ),
+    )
+    return fig
+
+
+def make_rate_title(analysis) -> str:
+    """The make-rate chart's title: by bid level, and by the hand classes drawn if any."""
+    by = [f for f in analysis.by if f != "bid"]
+    return "Make rate by bid level" + (f" and {', '.join(by)}" if by else "")
+
+
+def draw_make_rate(ax, analysis) -> str:
+    """Draw the make-rate lines and bands on ``ax``, the y axis fitted to them; return a
+    note for the title when only the most common hand classes are drawn."""
     by = tuple(f for f in analysis.by if f != "bid")
     mr = analysis.min_hands
     overall = analysis.make_rate(("bid",))
     overall = overall[~overall["low_n"]]
+    drawn = [overall]
     ax.plot(
         overall["bid"],
         100 * overall["make_rate"],
@@ -120,6 +155,7 @@ def make_rate_figure(analysis):
             d = t[sel & (t["hands"] >= mr)]
             if d.empty:
                 continue
+            drawn.append(d)
             label = _class_label(dict(zip(by, key, strict=True)), by)
             ax.plot(
                 d["bid"],
@@ -138,27 +174,25 @@ def make_rate_figure(analysis):
                 alpha=0.15,
                 lw=0,
             )
-    title_by = ", ".join(by) if by else "all hands"
-    ax.set_title(f"Make rate by bid level, by {title_by}{note}")
     ax.set_xlabel("bid (points contracted)")
     ax.set_ylabel("contracts made (%)")
-    ax.set_ylim(0, 102)
+    lows = [100 * v for d in drawn for v in d["make_rate_lo"]]
+    highs = [100 * v for d in drawn for v in d["make_rate_hi"]]
+    ax.set_ylim(*rate_limits(lows, highs))
     ax.xaxis.get_major_locator().set_params(integer=True)
     ax.grid(alpha=0.3)
-    ax.legend(
-        fontsize=8, loc="lower left", title="hand class (maker's 9 dealt cards)", title_fontsize=8
-    )
-    _caption(
-        fig,
-        caption(
-            analysis,
-            (
-                f"Bands: 95% Wilson intervals. Points with fewer than {mr} hands are not drawn "
-                "(they are in the tables, flagged low_n)."
-            ),
-        ),
-    )
-    return fig
+    return note
+
+
+def rate_limits(lows, highs, margin: float = 2.0) -> tuple[float, float]:
+    """Y limits (percent) that hold every band with a margin, on multiples of 5, so the
+    differences between bid levels fill the chart instead of a 0-100% axis."""
+    lows, highs = np.asarray(lows, float), np.asarray(highs, float)
+    if not np.isfinite(lows).any() or not np.isfinite(highs).any():
+        return 0.0, 102.0
+    bottom = max(0.0, 5 * np.floor((np.nanmin(lows) - margin) / 5))
+    top = 5 * np.ceil((np.nanmax(highs) + margin) / 5)
+    return float(bottom), float(min(top, 100.0) + (1.5 if top >= 100 else 0.0))
 
 
 def _cmap(n: int):
@@ -229,96 +263,15 @@ def heatmap_figure(analysis):
 
 def pedro_figure(analysis):
     """Pedro capture as stacked bars: by holder, and by the trick the Pedro fell in."""
-    from cinch_sim.analysis.tables import pedro_by_trick, pedro_capture
-
-    pc = pedro_capture(analysis.counts, analysis.min_hands)
-    pt = pedro_by_trick(analysis.counts, analysis.min_hands)
-    fig = _figure(11, 5.5)
+    fig = _figure(11, 6)
     ax1, ax2 = fig.subplots(1, 2, width_ratios=(1, 1.4))
-    pedros = list(dict.fromkeys(pc["pedro"]))
-    holders = [h for h in dict.fromkeys(pc["holder"]) if h != "none"]
-    width = 0.8 / max(len(pedros), 1)
-    total = max(analysis.counts.played, 1)
-    for k, pedro in enumerate(pedros):
-        d = pc[pc["pedro"] == pedro]
-        x = np.arange(len(holders)) + (k - (len(pedros) - 1) / 2) * width
-        saved = np.array([_get(d, h, "saved") for h in holders]) / total * 100
-        lost = np.array([_get(d, h, "lost") for h in holders]) / total * 100
-        hatch = "//" if k else None
-        ax1.bar(
-            x,
-            saved,
-            width * 0.95,
-            color=SAVED,
-            hatch=hatch,
-            edgecolor="white",
-            label=f"{_nice(pedro)}: saved by holder's side",
-        )
-        ax1.bar(
-            x,
-            lost,
-            width * 0.95,
-            bottom=saved,
-            color=LOST,
-            hatch=hatch,
-            edgecolor="white",
-            label=f"{_nice(pedro)}: lost to the other side",
-        )
-        for xi, s, lo in zip(x, saved, lost, strict=True):
-            if s + lo > 0:
-                ax1.text(xi, s + lo + 0.5, f"{_nice(pedro).split()[0]}", ha="center", fontsize=7)
-    out = [_get(pc[pc["pedro"] == p], "none", "out_of_play") for p in pedros]
-    if any(out):
-        ax1.bar(
-            len(holders),
-            sum(out) / total / len(pedros) * 100,
-            0.5,
-            color=OUT,
-            label="not in play (mean of the Pedros)",
-        )
-        holders = [*holders, "not in play"]
-    ax1.set_xticks(np.arange(len(holders)), [_holder_label(h) for h in holders])
-    ax1.set_ylabel("share of hands (%)")
-    ax1.set_xlabel("who held the Pedro after the draw")
+    draw_pedro_holders(ax1, analysis)
+    draw_pedro_tricks(ax2, analysis)
     ax1.set_title("Who held each Pedro, and who took it")
-    ax1.legend(fontsize=7, loc="upper right")
-    ax1.grid(axis="y", alpha=0.3)
-
-    played = pt[pt["holder"] != "none"]
-    tricks = np.arange(1, analysis.counts.hand_size + 1)
-    for k, pedro in enumerate(pedros):
-        d = played[played["pedro"] == pedro].groupby("trick")[["saved", "lost"]].sum()
-        d = d.reindex(tricks, fill_value=0)
-        x = tricks + (k - (len(pedros) - 1) / 2) * width
-        hatch = "//" if k else None
-        saved = d["saved"].to_numpy() / total * 100
-        lost = d["lost"].to_numpy() / total * 100
-        ax2.bar(
-            x,
-            saved,
-            width * 0.95,
-            color=SAVED,
-            hatch=hatch,
-            edgecolor="white",
-            label=f"{_nice(pedro)}: saved",
-        )
-        ax2.bar(
-            x,
-            lost,
-            width * 0.95,
-            bottom=saved,
-            color=LOST,
-            hatch=hatch,
-            edgecolor="white",
-            label=f"{_nice(pedro)}: lost",
-        )
-    ax2.set_xticks(tricks)
-    ax2.set_xlabel("trick the Pedro fell in (1 = first)")
-    ax2.set_ylabel("share of hands (%)")
     ax2.set_title("When the Pedros fall: saved by the holder's side or lost")
-    ax2.legend(fontsize=7)
-    ax2.grid(axis="y", alpha=0.3)
-    fig.suptitle("Pedro capture (hatched bars: the second Pedro)", fontsize=11)
+    # one legend for both panels, above them, so it covers no bar; its swatches show
+    # which Pedro is hatched
+    fig.legend(*ax1.get_legend_handles_labels(), loc="outside upper center", ncols=5, fontsize=8)
     _caption(
         fig,
         caption(
@@ -332,13 +285,102 @@ def pedro_figure(analysis):
     return fig
 
 
+def draw_pedro_holders(ax, analysis) -> list[str]:
+    """Stacked bars on ``ax``: who held each Pedro after the draw, and whether that side
+    kept it; each bar is labelled with a legend entry. Returns the Pedros in drawing order
+    (the second one's bars are hatched)."""
+    from cinch_sim.analysis.tables import pedro_capture
+
+    pc = pedro_capture(analysis.counts, analysis.min_hands)
+    pedros = [name for name, _ in analysis.counts.pedros]
+    holders = [h for h in dict.fromkeys(pc["holder"]) if h != "none"]
+    width = 0.8 / max(len(pedros), 1)
+    total = max(analysis.counts.played, 1)
+    for k, pedro in enumerate(pedros):
+        d = pc[pc["pedro"] == pedro]
+        x = np.arange(len(holders)) + (k - (len(pedros) - 1) / 2) * width
+        saved = np.array([_get(d, h, "saved") for h in holders]) / total * 100
+        lost = np.array([_get(d, h, "lost") for h in holders]) / total * 100
+        _saved_lost_bars(ax, x, saved, lost, width, k, _nice(pedro))
+        for xi, s, lo in zip(x, saved, lost, strict=True):
+            if s + lo > 0:
+                ax.annotate(
+                    _nice(pedro).split()[0],
+                    (xi, s + lo),
+                    xytext=(0, 2),
+                    textcoords="offset points",
+                    ha="center",
+                    va="bottom",
+                    fontsize="small",
+                )
+    out = [_get(pc[pc["pedro"] == p], "none", "out_of_play") for p in pedros]
+    if any(out):
+        ax.bar(
+            len(holders),
+            sum(out) / total / len(pedros) * 100,
+            0.5,
+            color=OUT,
+            label="not in play (mean of the Pedros)",
+        )
+        holders = [*holders, "not in play"]
+    ax.set_xticks(np.arange(len(holders)), [_holder_label(h) for h in holders])
+    ax.set_ylabel("share of hands (%)")
+    ax.set_xlabel("who held the Pedro after the draw")
+    ax.margins(y=0.08)  # room for the labels over the tallest bars
+    ax.grid(axis="y", alpha=0.3)
+    return pedros
+
+
+def draw_pedro_tricks(ax, analysis) -> None:
+    """Stacked bars on ``ax``: the trick each Pedro fell in, saved or lost."""
+    from cinch_sim.analysis.tables import pedro_by_trick
+
+    pt = pedro_by_trick(analysis.counts, analysis.min_hands)
+    played = pt[pt["holder"] != "none"]
+    pedros = [name for name, _ in analysis.counts.pedros]
+    width = 0.8 / max(len(pedros), 1)
+    total = max(analysis.counts.played, 1)
+    tricks = np.arange(1, analysis.counts.hand_size + 1)
+    for k, pedro in enumerate(pedros):
+        d = played[played["pedro"] == pedro].groupby("trick")[["saved", "lost"]].sum()
+        d = d.reindex(tricks, fill_value=0)
+        x = tricks + (k - (len(pedros) - 1) / 2) * width
+        saved = d["saved"].to_numpy() / total * 100
+        lost = d["lost"].to_numpy() / total * 100
+        _saved_lost_bars(ax, x, saved, lost, width, k, _nice(pedro))
+    ax.set_xticks(tricks)
+    ax.set_xlabel("trick the Pedro fell in (1 = first)")
+    ax.set_ylabel("share of hands (%)")
+    ax.grid(axis="y", alpha=0.3)
+
+
+def _saved_lost_bars(ax, x, saved, lost, width: float, k: int, name: str) -> None:
+    """One Pedro's bars: saved (blue) with lost (red) stacked on top; the second Pedro's
+    hatched."""
+    hatch = "//" if k else None
+    ax.bar(
+        x, saved, width * 0.95, color=SAVED, hatch=hatch, edgecolor="white", label=f"{name} saved"
+    )
+    ax.bar(
+        x,
+        lost,
+        width * 0.95,
+        bottom=saved,
+        color=LOST,
+        hatch=hatch,
+        edgecolor="white",
+        label=f"{name} lost",
+    )
+
+
 def _get(d, holder: str, fate: str) -> int:
     s = d[(d["holder"] == holder) & (d["fate"] == fate)]["hands"]
     return int(s.sum())
 
 
 def _nice(name: str) -> str:
-    return name.replace("_", " ").capitalize()
+    """``right_pedro`` as a player writes it: Right Pedro."""
+    return name.replace("_", " ").title()
 
 
 def _holder_label(h: str) -> str:

@@ -1,2 +1,3 @@
 """The strategy report: ``build`` runs the studies, ``sections`` lays out each
-one for players, ``render`` writes the page as HTML and Markdown."""
+one for players, ``charts`` draws its charts, ``render`` writes the page as HTML
+and Markdown."""

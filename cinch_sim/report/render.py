@@ -10,12 +10,14 @@ from __future__ import annotations
 import base64
 import html
 import io
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
 from cinch_sim.outputs import atomic_write_bytes, atomic_write_text
+from cinch_sim.report import charts
 from cinch_sim.views import Tables
 
 FIGURES = "figures"  # the PNG charts' folder, beside report.md
@@ -42,14 +44,25 @@ class Chart:
     png: bytes = b""
 
     def render_png(self) -> bytes:
+        """The PNG, drawn at twice the page's pixel density so it stays sharp on phones'
+        and other dense screens."""
         if not self.png:
             buf = io.BytesIO()
-            self.figure.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+            with charts.style():
+                self.figure.savefig(
+                    buf, format="png", dpi=2 * charts.PX_PER_INCH, bbox_inches="tight"
+                )
             self.png = buf.getvalue()
             import matplotlib.pyplot as plt
 
             plt.close(self.figure)
         return self.png
+
+    def size(self) -> tuple[int, int]:
+        """Width and height on the page in CSS px: half the PNG's pixels."""
+        png = self.render_png()
+        w, h = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+        return round(w / 2), round(h / 2)
 
 
 @dataclass
@@ -133,6 +146,29 @@ def format_frame(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+_DIGIT = re.compile(r"\d")
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def numeric_columns(frame: pd.DataFrame) -> list[bool]:
+    """For each column: does it hold numbers (right-aligned, so digits line up) rather
+    than text (left-aligned, as text is read)? A number is a cell with a digit and no
+    letter but the ``to`` of an interval (``12.3%``, ``+0.26``, ``1.13 to 1.21``,
+    ``70.4% (57.2–80.9%)``); blanks and dashes say nothing; one text cell makes the
+    column text (``seat 3``, ``0.1.0`` beside ``maker``)."""
+    out = []
+    for col in frame.columns:
+        kinds = set()
+        for v in frame[col]:
+            cell = str(v).replace(" to ", " ")
+            if _DIGIT.search(cell):
+                kinds.add("text" if _LETTER.search(cell) else "number")
+            elif _LETTER.search(cell):
+                kinds.add("text")
+        out.append(kinds == {"number"})
+    return out
+
+
 # ------------------------------------------------------------------ Markdown
 def _md_cell(s: str) -> str:
     return _md_text(str(s)).replace("|", "\\|").replace("\n", " ")
@@ -155,7 +191,7 @@ def to_markdown(report: Report) -> str:
             elif isinstance(b, Table):
                 f = b.frame
                 lines.append("| " + " | ".join(_md_cell(c) for c in f.columns) + " |")
-                lines.append("|" + "---|" * len(f.columns))
+                lines.append("|" + "".join("---:|" if n else "---|" for n in numeric_columns(f)))
                 for row in f.itertuples(index=False):
                     lines.append("| " + " | ".join(_md_cell(v) for v in row) + " |")
                 if b.caption:
@@ -170,18 +206,64 @@ def to_markdown(report: Report) -> str:
 
 
 # ---------------------------------------------------------------------- HTML
+# Text columns are left-aligned and number columns right-aligned (``numeric_columns``).
+# A table wider than the screen scrolls sideways inside its box, never the page, and
+# shadows at the box's edges show that there is more; on a phone the tables' text and
+# padding shrink a little so most fit without scrolling. Charts are shown at their
+# natural width (about 700 px) and shrink to fit a narrower screen; ``charts`` draws
+# them with text large enough for that.
 CSS = """
 body{font-family:Georgia,serif;max-width:60rem;margin:0 auto;padding:1rem;line-height:1.45;
-color:#222}
+color:#222;background:#fff}
 h1{font-size:1.7rem}h2{font-size:1.3rem;border-bottom:1px solid #ccc;margin-top:2rem}
-.tbl{overflow-x:auto;margin:1rem 0}
+.tbl{overflow-x:auto;margin:1rem 0;
+background:linear-gradient(to right,#fff 30%,rgba(255,255,255,0)),
+linear-gradient(to left,#fff 30%,rgba(255,255,255,0)) 100% 0,
+radial-gradient(farthest-side at 0 50%,rgba(0,0,0,.35),rgba(0,0,0,0)),
+radial-gradient(farthest-side at 100% 50%,rgba(0,0,0,.35),rgba(0,0,0,0)) 100% 0;
+background-repeat:no-repeat;background-size:2.5rem 100%,2.5rem 100%,1rem 100%,1rem 100%;
+background-attachment:local,local,scroll,scroll}
 table{border-collapse:collapse;font-family:Helvetica,Arial,sans-serif;font-size:.85rem}
-th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:right}th{background:#f0f0f0}
-td:first-child,th:first-child{text-align:left}
-figure{margin:1rem 0}img{max-width:100%;height:auto}
+th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:left}
+th{background:rgba(0,0,0,.06);vertical-align:bottom}
+.num{text-align:right;font-variant-numeric:tabular-nums}.nb{white-space:nowrap}
+figure{margin:1.5rem 0}img{display:block;max-width:100%;height:auto}
 figcaption,.caption{font-size:.85rem;color:#555;font-style:italic}
-@media print{body{max-width:none}h2{page-break-after:avoid}figure,table{page-break-inside:avoid}}
+@media (max-width:36rem){body{padding:.6rem}table{font-size:.78rem}th,td{padding:.2rem .25rem}}
+@media print{body{max-width:none}h2{page-break-after:avoid}figure,table{page-break-inside:avoid}
+.tbl{background:none}}
 """
+
+
+def _number_html(cell: str) -> str:
+    """A number cell that a narrow column may wrap only at its spaces: a browser would
+    also break a range such as ``57.2–80.9%`` after its dash, leaving half of it on
+    each line."""
+    return " ".join(
+        f'<span class="nb">{html.escape(w)}</span>' if "–" in w else html.escape(w)
+        for w in cell.split(" ")
+    )
+
+
+def _html_table(t: Table) -> str:
+    """One table in its scrolling box, number columns marked ``num``, then its caption."""
+    e = html.escape
+    tags = [' class="num"' if n else "" for n in numeric_columns(t.frame)]
+    head = "".join(f"<th{a}>{e(str(c))}</th>" for a, c in zip(tags, t.frame.columns, strict=True))
+    rows = "".join(
+        "<tr>"
+        + "".join(
+            f"<td{a}>{_number_html(str(v)) if a else e(str(v))}</td>"
+            for a, v in zip(tags, row, strict=True)
+        )
+        + "</tr>"
+        for row in t.frame.itertuples(index=False)
+    )
+    cap = f'<p class="caption">{e(t.caption)}</p>' if t.caption else ""
+    return (
+        f'<div class="tbl" id="table-{e(t.name)}"><table><thead><tr>{head}</tr>'
+        f"</thead><tbody>{rows}</tbody></table></div>{cap}"
+    )
 
 
 def to_html(report: Report) -> str:
@@ -200,21 +282,13 @@ def to_html(report: Report) -> str:
             if isinstance(b, str):
                 parts.append(f"<p>{e(b)}</p>")
             elif isinstance(b, Table):
-                head = "".join(f"<th>{e(str(c))}</th>" for c in b.frame.columns)
-                rows = "".join(
-                    "<tr>" + "".join(f"<td>{e(str(v))}</td>" for v in row) + "</tr>"
-                    for row in b.frame.itertuples(index=False)
-                )
-                cap = f'<p class="caption">{e(b.caption)}</p>' if b.caption else ""
-                parts.append(
-                    f'<div class="tbl" id="table-{e(b.name)}"><table><thead><tr>{head}</tr>'
-                    f"</thead><tbody>{rows}</tbody></table></div>{cap}"
-                )
+                parts.append(_html_table(b))
             elif isinstance(b, Chart):
                 data = base64.b64encode(b.render_png()).decode("ascii")
+                w, h = b.size()
                 parts.append(
                     f'<figure id="chart-{e(b.name)}"><img alt="{e(b.alt)}" '
-                    f'src="data:image/png;base64,{data}">'
+                    f'width="{w}" height="{h}" src="data:image/png;base64,{data}">'
                     f"<figcaption>{e(b.caption)}</figcaption></figure>"
                 )
         parts.append("</section>")

@@ -17,8 +17,8 @@ from cinch_sim.advisor.estimate import Advice
 from cinch_sim.advisor.present import advice_reason
 from cinch_sim.analysis.analyse import Analysis
 from cinch_sim.analysis.hand_worth import HandValue
-from cinch_sim.analysis.plots import make_rate_figure, pedro_figure
 from cinch_sim.cards import SUITS
+from cinch_sim.report import charts
 from cinch_sim.report.render import Report, format_frame
 
 
@@ -45,6 +45,12 @@ def _intervals(lo: Iterable[float], hi: Iterable[float], pct: bool = True) -> li
 def _fixed(values: pd.Series, spec: str) -> pd.Series:
     """Each value formatted with ``spec`` (``".2f"``, ``"+.2f"``, ...)."""
     return values.map(lambda x: format(x, spec))
+
+
+def _provenance(an: Analysis) -> str:
+    """Where a chart's numbers come from, said once, under the chart: the hands and the
+    seed (the rules and strategies are in the report's first table)."""
+    return f"From {an.counts.hands:,} hands, seed {an.settings.get('seed')}."
 
 
 # -------------------------------------------------------------------- sections
@@ -87,9 +93,11 @@ def add_bid_success(report: Report, an: Analysis) -> None:
     )
     sec.chart(
         "make_rate_by_bid",
-        make_rate_figure(an),
-        an.caption(),
-        "Make rate against bid level with 95% bands",
+        charts.make_rate_chart(an),
+        "The share of contracts made at each bid level; the grey band is the 95% interval. "
+        f"Bids with fewer than {an.min_hands} hands are not drawn (the table marks them "
+        f"under 'few hands'). {_provenance(an)}",
+        "Make rate against bid level with a 95% band",
     )
 
 
@@ -240,7 +248,7 @@ def add_pedro_capture(report: Report, an: Analysis) -> None:
         format_frame(
             pd.DataFrame(
                 {
-                    "Pedro": pc["pedro"].str.replace("_", " "),
+                    "Pedro": pc["pedro"].str.replace("_", " ").str.title(),
                     "holder": pc["holder"],
                     "fate": pc["fate"],
                     "hands": pc["hands"],
@@ -250,7 +258,21 @@ def add_pedro_capture(report: Report, an: Analysis) -> None:
             )
         ),
     )
-    sec.chart("pedro_capture", pedro_figure(an), an.caption(), "Pedro capture as stacked bars")
+    sec.chart(
+        "pedro_capture",
+        charts.pedro_holder_chart(an),
+        "Who held each Pedro after the draw, as a share of all played hands: blue, the "
+        "holder's side took it (saved); red, the other side caught it (lost); hatched bars, "
+        f"the Left Pedro. {_provenance(an)}",
+        "Stacked bars: who held each Pedro after the draw, saved or lost",
+    )
+    sec.chart(
+        "pedro_by_trick",
+        charts.pedro_trick_chart(an),
+        "The trick each Pedro fell in, as a share of all played hands, and whether the side "
+        "that held it after the draw kept it; the same hands as the chart above.",
+        "Stacked bars: the trick each Pedro fell in, saved or lost",
+    )
 
 
 def add_ladder(report: Report, lad, games: int, target: int) -> None:
@@ -299,12 +321,11 @@ def add_ladder(report: Report, lad, games: int, target: int) -> None:
         ),
     )
     try:
-        from cinch_sim.matches.plots import ladder_figure
-
         sec.chart(
             "ladder",
-            ladder_figure(ratings),
-            "Ratings with 95% intervals.",
+            charts.ladder_chart(ratings),
+            "Each strategy's rating with its 95% bootstrap interval, on the Elo scale; the "
+            "ratings average 0. From the games in the table above.",
             "Strategy ratings with intervals",
         )
     except Exception:  # a chart is a convenience; the table above carries the numbers

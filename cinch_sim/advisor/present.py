@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cinch_sim import layout as L
+from cinch_sim import notation as N
 from cinch_sim.advisor.estimate import Advice, advise
 from cinch_sim.cards import SUIT_NAMES, SUITS, format_card, pretty_card
 from cinch_sim.rules import seat_name
@@ -49,15 +50,16 @@ def advice_reason(adv: Advice) -> str:
     if rec is None:
         b0 = legal[0]
         text = (
-            f"pass: no legal bid reaches P(make) {adv.risk:.2f} even in {name}, "
-            f"the best trump (P(make {b0}) = {p[s, idx[b0]]:.3f}); {ev_part}"
+            f"pass: no legal bid reaches P(make) {N.rate(adv.risk, 0)} even in {name}, "
+            f"the best trump (P(make {b0}) = {N.rate(p[s, idx[b0]])}); {ev_part}"
         )
         return text + _dealer_note(adv)
     nxt = rec + 1
-    nxt_part = f", P(make {nxt}) = {p[s, idx[nxt]]:.3f}" if nxt in idx and nxt in legal else ""
+    nxt_part = f", P(make {nxt}) = {N.rate(p[s, idx[nxt]])}" if nxt in idx and nxt in legal else ""
     return (
-        f"{name}: P(make {rec}) = {p[s, idx[rec]]:.3f} "
-        f"[{lo[s, idx[rec]]:.3f}, {hi[s, idx[rec]]:.3f}] >= risk {adv.risk:.2f}"
+        f"{name}: P(make {rec}) = "
+        f"{N.rate_with_interval(p[s, idx[rec]], lo[s, idx[rec]], hi[s, idx[rec]])}, "
+        f"at least the {N.rate(adv.risk, 0)} asked for"
         f"{nxt_part}; {ev_part}"
     )
 
@@ -254,7 +256,8 @@ def advice_line(adv: Advice) -> str:
     """The advice in one line: the trump, the bid at risk, the safe bid, the best-EV bid."""
     return (
         f"Advice: trump {SUIT_NAMES[adv.best_trump]}; bid {_bid_text(adv.recommended_bid)} "
-        f"(risk {adv.risk:.2f}); safe ({adv.safe_risk:.2f}): "
+        f"(made {N.rate(adv.risk, 0)} of the time or more); safe bid (made "
+        f"{N.rate(adv.safe_risk, 0)} or more): "
         f"{_bid_text(adv.safe_bid)}; best expected score: {_bid_text(adv.best_ev_bid)}."
     )
 
@@ -269,7 +272,7 @@ def _query_lines(adv: Advice) -> list[str]:
     if q.bids:
         lines.append(
             f"Bids before you: {q.bids_text()}; {adv.hands:,} of {adv.tried:,} deals matched "
-            f"(acceptance {adv.hands / max(adv.tried, 1):.2%})"
+            f"(acceptance {N.rate(adv.hands / max(adv.tried, 1), 2)})"
         )
     for s, cs in q.known.items():
         lines.append(f"Known: seat {s} holds {' '.join(pretty_card(c) for c in cs)}")
@@ -291,18 +294,13 @@ def _p_make_lines(adv: Advice) -> list[str]:
     lines.append(
         f"{'bid':>4} "
         + " ".join(
-            f"{SUIT_NAMES[SUITS[s]] + (' (best)' if s == best else ''):^19}" for s in range(4)
+            f"{SUIT_NAMES[SUITS[s]] + (' (best)' if s == best else ''):^21}" for s in range(4)
         )
     )
     for i, b in enumerate(adv.bids):
-        cells = [
-            f"{p[s, i]:.3f} [{lo[s, i]:.3f},{hi[s, i]:.3f}]".replace("0.", ".").replace(
-                "1.000", "1.00"
-            )
-            for s in range(4)
-        ]
+        cells = [N.rate_with_interval(p[s, i], lo[s, i], hi[s, i]) for s in range(4)]
         mark = "*" if int(b) in legal else " "
-        lines.append(f"{int(b):>3}{mark} " + " ".join(f"{c:^19}" for c in cells))
+        lines.append(f"{int(b):>3}{mark} " + " ".join(f"{c:^21}" for c in cells))
     return lines
 
 
@@ -324,10 +322,10 @@ def _suit_summary_lines(adv: Advice) -> list[str]:
     suits = adv.per_suit()
     mean = adv.mean_points()
     names = [n for n, _ in adv.query.rules.pedros]
-    pedro_head = " ".join(f"{n.replace('_pedro', ' P') + ' saved':>13}" for n in names)
+    pedro_head = " ".join(f"{N.label(n) + ' saved':>17}" for n in names)
     lines = [
-        f"{'trump':<9} {'mean pts':>8} {pedro_head} "
-        f"{'bid@' + format(adv.risk, '.2f'):>9} {'safe@' + format(adv.safe_risk, '.2f'):>10}"
+        f"{'trump':<9} {'mean points':>11} {pedro_head} "
+        f"{'bid at ' + N.rate(adv.risk, 0):>11} {'safe at ' + N.rate(adv.safe_risk, 0):>12}"
         f" {'best EV':>12}"
     ]
     for s in range(4):
@@ -336,10 +334,10 @@ def _suit_summary_lines(adv: Advice) -> list[str]:
         if d["max_ev_bid"] is not None:
             shown = d["max_ev_bid"] if d["max_ev"] > 0 else "pass"
             ev = f"{shown} ({d['max_ev']:+.2f})"
-        ped = " ".join(f"{pp[s, j]:>13.3f}" for j in range(len(names)))
+        ped = " ".join(f"{N.rate(pp[s, j]):>17}" for j in range(len(names)))
         lines.append(
-            f"{SUIT_NAMES[SUITS[s]]:<9} {mean[s]:>8.2f} {ped} "
-            f"{_bid_text(d['recommended_bid']):>9} {_bid_text(d['safe_bid']):>10} {ev:>12}"
+            f"{SUIT_NAMES[SUITS[s]]:<9} {mean[s]:>11.2f} {ped} "
+            f"{_bid_text(d['recommended_bid']):>11} {_bid_text(d['safe_bid']):>12} {ev:>12}"
         )
     return lines
 

@@ -467,16 +467,30 @@ def all_figures(analysis) -> dict[str, Any]:
     return {name: f(analysis) for name, f in FIGURES.items()}
 
 
-def save_figure(fig, out: Path, stem: str, formats: tuple[str, ...] = ("png", "svg")) -> list[str]:
-    """Write a figure atomically in each format; return the file names."""
+def figure_bytes(fig, fmt: str, dpi: int = 130) -> bytes:
+    """A figure as the bytes of one file format, the same bytes for the same figure.
+
+    SVG and PDF would hold the time of writing, and SVG ids drawn from a random
+    salt: both are fixed here, so a rerun with the same seed gives identical
+    files (PNG holds neither).
+    """
     import io
 
+    import matplotlib
+
+    metadata = {"svg": {"Date": None}, "pdf": {"CreationDate": None}}.get(fmt, {})
+    buf = io.BytesIO()
+    with matplotlib.rc_context({"svg.hashsalt": "cinch-sim"}):
+        fig.savefig(buf, format=fmt, dpi=dpi, metadata=metadata)
+    return buf.getvalue()
+
+
+def save_figure(fig, out: Path, stem: str, formats: tuple[str, ...] = ("png", "svg")) -> list[str]:
+    """Write a figure atomically in each format; return the file names."""
     from cinch_sim.outputs import atomic_write_bytes
 
     names = []
     for fmt in formats:
-        buf = io.BytesIO()
-        fig.savefig(buf, format=fmt, dpi=130)
-        atomic_write_bytes(Path(out) / f"{stem}.{fmt}", buf.getvalue())
+        atomic_write_bytes(Path(out) / f"{stem}.{fmt}", figure_bytes(fig, fmt))
         names.append(f"{stem}.{fmt}")
     return names

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import matplotlib
 
+from cinch_sim import notation as N
+
 matplotlib.use("Agg")
 
 import numpy as np  # noqa: E402
@@ -22,7 +24,7 @@ def win_rate_figure(summary: dict) -> Figure:
     ax.set_xlim(0, 1)
     ax.set_yticks([0], [f"{summary['a']}\nvs {summary['b']}"])
     ax.set_xlabel(f"game win rate of {summary['a']} ({summary['level']:.0%} interval)")
-    ax.set_title(f"{summary['games']:,} games in duplicate: {wr:.3f} [{lo:.3f}, {hi:.3f}]")
+    ax.set_title(f"{summary['games']:,} games in duplicate: {N.rate_with_interval(wr, lo, hi)}")
     fig.tight_layout()
     return fig
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from cinch_sim import notation as N
 from cinch_sim.outputs import atomic_write_bytes, atomic_write_text
 from cinch_sim.report import charts
 from cinch_sim.views import Tables
@@ -139,7 +140,7 @@ def format_frame(df: pd.DataFrame) -> pd.DataFrame:
             elif isinstance(v, int) or (hasattr(v, "dtype") and v.dtype.kind in "iu"):
                 vals.append(f"{int(v):,}")
             elif isinstance(v, float):
-                vals.append("–" if v != v else f"{v:.3f}")
+                vals.append(N.number(v, 3))
             else:
                 vals.append(str(v))
         out[str(col)] = vals
@@ -236,12 +237,13 @@ figcaption,.caption{font-size:.85rem;color:#555;font-style:italic}
 
 
 def _number_html(cell: str) -> str:
-    """A number cell that a narrow column may wrap only at its spaces: a browser would
-    also break a range such as ``57.2–80.9%`` after its dash, leaving half of it on
+    """A number cell that a narrow column may wrap only between a value and its interval:
+    a browser would also break ``[57.2, 80.9]`` at its space, leaving half of it on
     each line."""
-    return " ".join(
-        f'<span class="nb">{html.escape(w)}</span>' if "–" in w else html.escape(w)
-        for w in cell.split(" ")
+    parts = re.split(r"(\[[^\]]*\])", cell)
+    return "".join(
+        f'<span class="nb">{html.escape(p)}</span>' if p.startswith("[") else html.escape(p)
+        for p in parts
     )
 
 
@@ -305,7 +307,7 @@ def write_report(report: Report, out: Path) -> None:
     for chart in report.charts():
         atomic_write_bytes(fig_dir / f"{chart.name}.png", chart.render_png())
     for table in report.tables():
-        atomic_write_text(tab_dir / f"{table.name}.csv", table.frame.to_csv(index=False))
+        atomic_write_text(tab_dir / f"{table.name}.csv", N.csv_text(table.frame))
     atomic_write_text(out / "report.md", to_markdown(report))
     atomic_write_text(out / "report.html", to_html(report))
     report.out = out

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
+from cinch_sim import notation as N
 from cinch_sim.advisor.estimate import Advice
 from cinch_sim.advisor.present import advice_reason
 from cinch_sim.analysis.analyse import Analysis
@@ -24,22 +25,20 @@ from cinch_sim.report.render import Report, format_frame
 
 # ------------------------------------------------------------------ formatting
 def _pct(x: float) -> str:
-    """A rate as a percentage with one decimal; NaN as a dash."""
-    return "–" if x != x else f"{100 * x:.1f}%"
+    """A rate as people read it (notation.rate)."""
+    return N.rate(x)
 
 
-def _interval(lo: float, hi: float, pct: bool = True) -> str:
-    """An interval as ``12.3–45.6%`` (rates) or ``1.23 to 4.56`` (means); NaN as a dash."""
-    if lo != lo:
-        return "–"
-    if pct:
-        return f"{100 * lo:.1f}–{100 * hi:.1f}%"
-    return f"{lo:.2f} to {hi:.2f}"
+def _interval(lo: float, hi: float, pct: bool = True, signed: bool = False) -> str:
+    """A rate's interval in percentage points, or a mean's (notation); NaN as a dash."""
+    return N.rate_interval(lo, hi) if pct else N.interval(lo, hi, signed=signed)
 
 
-def _intervals(lo: Iterable[float], hi: Iterable[float], pct: bool = True) -> list[str]:
+def _intervals(
+    lo: Iterable[float], hi: Iterable[float], pct: bool = True, signed: bool = False
+) -> list[str]:
     """``_interval`` of each pair of bounds."""
-    return [_interval(a, b, pct) for a, b in zip(lo, hi, strict=True)]
+    return [_interval(a, b, pct, signed) for a, b in zip(lo, hi, strict=True)]
 
 
 def _fixed(values: pd.Series, spec: str) -> pd.Series:
@@ -122,7 +121,7 @@ def add_safe_bids(report: Report, base: HandValue) -> None:
             "bid up to (50%)": keep["bid_50"],
             "bid up to (70%, safe)": keep["bid_70"],
             "made at safe bid": [
-                f"{_pct(m)} ({span})"
+                f"{_pct(m)} {span}"
                 for m, span in zip(
                     keep["make_70"], _intervals(keep["make_70_lo"], keep["make_70_hi"]), strict=True
                 )
@@ -163,7 +162,9 @@ def add_hand_features(report: Report, base: HandValue, dealer: int) -> None:
                     "points with": _fixed(cv["mean_with"], ".2f"),
                     "points without": _fixed(cv["mean_without"], ".2f"),
                     "difference": _fixed(cv["difference"], "+.2f"),
-                    "95% interval": _intervals(cv["difference_lo"], cv["difference_hi"], pct=False),
+                    "95% interval": _intervals(
+                        cv["difference_lo"], cv["difference_hi"], pct=False, signed=True
+                    ),
                 }
             )
         ),
@@ -294,7 +295,7 @@ def add_ladder(report: Report, lad, games: int, target: int) -> None:
                     "strategy": ratings["strategy"],
                     "rating": _fixed(ratings["rating"], "+.0f"),
                     "95% interval": [
-                        f"{a:+.0f} to {b:+.0f}"
+                        N.interval(a, b, 0, signed=True)
                         for a, b in zip(ratings["rating_lo"], ratings["rating_hi"], strict=True)
                     ],
                     "games": ratings["games"],
@@ -351,7 +352,8 @@ def add_example_advice(report: Report, examples: Iterable[tuple[str, str, Advice
         sec.table(
             f"advice_{len(sec.blocks)}",
             format_frame(pd.DataFrame(row)),
-            f"{adv.hands:,} deals; widest 95% half-width {adv.precision_reached():.3f}.",
+            f"{adv.hands:,} deals; the widest 95% interval is ± "
+            f"{100 * adv.precision_reached():.1f} percentage points.",
         )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from cinch_sim.cards import CardError, format_card, parse_card
-from cinch_sim.rules import OPTION_NAMES, VARIANTS, Rules, RulesError, make_rules
+from cinch_sim.rules import CHOICES, OPTION_NAMES, VARIANTS, Rules, RulesError, make_rules
 
 HAND_FORMAT = "cinch-hand/1"
 GAME_FORMAT = "cinch-game/1"
@@ -176,25 +176,53 @@ def _parse_rules(v: Any, field: str) -> Rules:
             f"unknown rules preset {short(preset)} (known: {', '.join(VARIANTS)})",
             f"{field}.preset",
         )
-    options = d.get("options", {})
-    if options is None:
-        options = {}
-    options = get_dict(options, f"{field}.options")
+    options = get_dict(d.get("options", {}), f"{field}.options")
     for name, value in options.items():
         if name not in OPTION_NAMES:
             raise RecordError(
                 f"unknown rule option {short(name)} (known: {', '.join(OPTION_NAMES)})",
                 f"{field}.options",
             )
-        if isinstance(value, (list, dict)) or (isinstance(value, float)):
-            raise RecordError(
-                f"{name}={short(value)} is not a valid value", f"{field}.options.{name}"
-            )
-        if isinstance(value, bool) and name not in ("must_discard_nontrumps", "discards_face_up"):
-            raise RecordError(f"{name}={value} is not a valid value", f"{field}.options.{name}")
+        why = option_value_problem(name, value)
+        if why:
+            raise RecordError(f"{name}={short(value)}: {why}", f"{field}.options.{name}")
     try:
         return make_rules(preset, options)
     except RulesError as e:
-        raise RecordError(str(e), f"{field}.options") from None
+        raise RecordError(str(e), _options_field(str(e), options, field)) from None
     except (TypeError, ValueError, OverflowError) as e:  # defensive: odd values
         raise RecordError(f"bad rule options: {e}", f"{field}.options") from None
+
+
+BOOLEAN_OPTIONS = ("must_discard_nontrumps", "discards_face_up")
+
+
+def option_value_problem(name: str, value: Any) -> str | None:
+    """Why ``value`` is not a JSON value of option ``name``, or None when it is one.
+
+    A record holds JSON values, not the CLI's text: a whole number, true or
+    false, null for ``min_score_loss`` off, or one of the option's words exactly
+    as docs/rules.md spells them. ``"7"``, ``"DEALER"`` or ``"yes"`` would be
+    read one way here and another by other programs, so none is read at all.
+    Ranges and combinations are the rules' to check.
+    """
+    if name in CHOICES:
+        if isinstance(value, str) and value in CHOICES[name]:
+            return None
+        return f"must be one of {', '.join(CHOICES[name])}"
+    if name in BOOLEAN_OPTIONS:
+        return None if isinstance(value, bool) else "must be true or false"
+    if name == "min_score_loss" and value is None:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return None
+    if name == "min_score_loss":
+        return "must be null (off) or a whole number"
+    return "must be a whole number"
+
+
+def _options_field(message: str, options: dict, field: str) -> str:
+    """The option a rules error is about when it names one the record sets
+    (``bid_min=9 must be ...``), else the options as a whole."""
+    head = message.split("=", 1)[0].split(" ", 1)[0]
+    return f"{field}.options.{head}" if head in options else f"{field}.options"

@@ -73,6 +73,11 @@ def type_name(v: Any) -> str:
     return type(v).__name__
 
 
+def what_it_is(v: Any) -> str:
+    """``a string '3'``, ``a list [1, 2]``; plain ``null`` (no value to quote)."""
+    return "null" if v is None else f"{type_name(v)} {short(v)}"
+
+
 def short(v: Any, limit: int = 40) -> str:
     """A value quoted for a message, cut to a readable length."""
     try:
@@ -97,7 +102,7 @@ def get_int(
     **where: Any,
 ) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
-        raise RecordError(f"must be {what}, got {type_name(v)} {short(v)}", field=field, **where)
+        raise RecordError(f"must be {what}, got {what_it_is(v)}", field=field, **where)
     if (lo is not None and v < lo) or (hi is not None and v > hi):
         raise RecordError(f"{v} is out of range {lo}..{hi}", field=field, **where)
     return v
@@ -105,7 +110,7 @@ def get_int(
 
 def get_list(v: Any, field: str, length: int | None = None, **where: Any) -> list:
     if not isinstance(v, list):
-        raise RecordError(f"must be a list, got {type_name(v)} {short(v)}", field=field, **where)
+        raise RecordError(f"must be a list, got {what_it_is(v)}", field=field, **where)
     if length is not None and len(v) != length:
         raise RecordError(f"must have {length} entries, got {len(v)}", field=field, **where)
     return v
@@ -113,7 +118,7 @@ def get_list(v: Any, field: str, length: int | None = None, **where: Any) -> lis
 
 def get_dict(v: Any, field: str) -> dict:
     if not isinstance(v, dict):
-        raise RecordError(f"must be an object, got {type_name(v)} {short(v)}", field=field)
+        raise RecordError(f"must be an object, got {what_it_is(v)}", field=field)
     return v
 
 

@@ -18,6 +18,8 @@ from records_cases import RESULT, base_hand, bidders_renege, defenders_renege, r
 
 from cinch_sim.cli.main import main
 from cinch_sim.records import referee_record
+from cinch_sim.records.parse import _OPTION_TYPES, option_value_problem
+from cinch_sim.rules import CHOICES, OPTION_NAMES
 
 # Line 1 of `cinch-sim simulate --hands 5 --seed 3 --records x.jsonl`: trump clubs,
 # seat 3 bids 8, robs, and takes every trick.
@@ -95,6 +97,13 @@ def test_option_values_are_not_coerced(name, value):
     assert v.status == "invalid", v.describe()
     assert v.field == f"rules.options.{name}", v.describe()
     assert name in v.message, v.describe()
+
+
+def test_every_option_has_a_json_type_the_reader_checks():
+    """A new option whose type the reader does not know would be coerced again."""
+    for name in OPTION_NAMES:
+        assert name in CHOICES or _OPTION_TYPES[name] in ("bool", "int", "int | None"), name
+        assert option_value_problem(name, "text") is not None, name
 
 
 def test_options_null_is_not_an_empty_object():

@@ -7,6 +7,7 @@ print one clear line and go on to the next record.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from cinch_sim.cards import CardError, format_card, parse_card
@@ -199,7 +200,8 @@ def _parse_rules(v: Any, field: str) -> Rules:
         raise RecordError(f"bad rule options: {e}", f"{field}.options") from None
 
 
-BOOLEAN_OPTIONS = ("must_discard_nontrumps", "discards_face_up")
+# Each option's JSON type, from the Rules field's annotation ("bool", "int", "int | None").
+_OPTION_TYPES = {f.name: str(f.type) for f in dataclasses.fields(Rules) if f.name in OPTION_NAMES}
 
 
 def option_value_problem(name: str, value: Any) -> str | None:
@@ -211,19 +213,20 @@ def option_value_problem(name: str, value: Any) -> str | None:
     read one way here and another by other programs, so none is read at all.
     Ranges and combinations are the rules' to check.
     """
+    kind = _OPTION_TYPES.get(name, "")
     if name in CHOICES:
         if isinstance(value, str) and value in CHOICES[name]:
             return None
         return f"must be one of {', '.join(CHOICES[name])}"
-    if name in BOOLEAN_OPTIONS:
+    if kind == "bool":
         return None if isinstance(value, bool) else "must be true or false"
-    if name == "min_score_loss" and value is None:
-        return None
-    if isinstance(value, int) and not isinstance(value, bool):
-        return None
-    if name == "min_score_loss":
-        return "must be null (off) or a whole number"
-    return "must be a whole number"
+    if kind.startswith("int"):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return None
+        if kind == "int | None":
+            return None if value is None else "must be null (off) or a whole number"
+        return "must be a whole number"
+    return None  # a type this reader does not know: the rules judge the value
 
 
 def _options_field(message: str, options: dict, field: str) -> str:

@@ -193,7 +193,7 @@ CASES = [
         "bad option value",
         _set(["rules", "options", "robber"]),
         "nobody",
-        "rules.options",
+        "rules.options.robber",
         None,
         None,
         ["robber='nobody'"],

@@ -7,10 +7,11 @@ print one clear line and go on to the next record.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from cinch_sim.cards import CardError, format_card, parse_card
-from cinch_sim.rules import OPTION_NAMES, VARIANTS, Rules, RulesError, make_rules
+from cinch_sim.rules import CHOICES, OPTION_NAMES, VARIANTS, Rules, RulesError, make_rules
 
 HAND_FORMAT = "cinch-hand/1"
 GAME_FORMAT = "cinch-game/1"
@@ -73,6 +74,11 @@ def type_name(v: Any) -> str:
     return type(v).__name__
 
 
+def what_it_is(v: Any) -> str:
+    """``a string '3'``, ``a list [1, 2]``; plain ``null`` (no value to quote)."""
+    return "null" if v is None else f"{type_name(v)} {short(v)}"
+
+
 def short(v: Any, limit: int = 40) -> str:
     """A value quoted for a message, cut to a readable length."""
     try:
@@ -97,7 +103,7 @@ def get_int(
     **where: Any,
 ) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
-        raise RecordError(f"must be {what}, got {type_name(v)} {short(v)}", field=field, **where)
+        raise RecordError(f"must be {what}, got {what_it_is(v)}", field=field, **where)
     if (lo is not None and v < lo) or (hi is not None and v > hi):
         raise RecordError(f"{v} is out of range {lo}..{hi}", field=field, **where)
     return v
@@ -105,7 +111,7 @@ def get_int(
 
 def get_list(v: Any, field: str, length: int | None = None, **where: Any) -> list:
     if not isinstance(v, list):
-        raise RecordError(f"must be a list, got {type_name(v)} {short(v)}", field=field, **where)
+        raise RecordError(f"must be a list, got {what_it_is(v)}", field=field, **where)
     if length is not None and len(v) != length:
         raise RecordError(f"must have {length} entries, got {len(v)}", field=field, **where)
     return v
@@ -113,7 +119,7 @@ def get_list(v: Any, field: str, length: int | None = None, **where: Any) -> lis
 
 def get_dict(v: Any, field: str) -> dict:
     if not isinstance(v, dict):
-        raise RecordError(f"must be an object, got {type_name(v)} {short(v)}", field=field)
+        raise RecordError(f"must be an object, got {what_it_is(v)}", field=field)
     return v
 
 
@@ -176,25 +182,55 @@ def _parse_rules(v: Any, field: str) -> Rules:
             f"unknown rules preset {short(preset)} (known: {', '.join(VARIANTS)})",
             f"{field}.preset",
         )
-    options = d.get("options", {})
-    if options is None:
-        options = {}
-    options = get_dict(options, f"{field}.options")
+    options = get_dict(d.get("options", {}), f"{field}.options")
     for name, value in options.items():
         if name not in OPTION_NAMES:
             raise RecordError(
                 f"unknown rule option {short(name)} (known: {', '.join(OPTION_NAMES)})",
                 f"{field}.options",
             )
-        if isinstance(value, (list, dict)) or (isinstance(value, float)):
-            raise RecordError(
-                f"{name}={short(value)} is not a valid value", f"{field}.options.{name}"
-            )
-        if isinstance(value, bool) and name not in ("must_discard_nontrumps", "discards_face_up"):
-            raise RecordError(f"{name}={value} is not a valid value", f"{field}.options.{name}")
+        why = option_value_problem(name, value)
+        if why:
+            raise RecordError(f"{name}={short(value)}: {why}", f"{field}.options.{name}")
     try:
         return make_rules(preset, options)
     except RulesError as e:
-        raise RecordError(str(e), f"{field}.options") from None
+        raise RecordError(str(e), _options_field(str(e), options, field)) from None
     except (TypeError, ValueError, OverflowError) as e:  # defensive: odd values
         raise RecordError(f"bad rule options: {e}", f"{field}.options") from None
+
+
+# Each option's JSON type, from the Rules field's annotation ("bool", "int", "int | None").
+_OPTION_TYPES = {f.name: str(f.type) for f in dataclasses.fields(Rules) if f.name in OPTION_NAMES}
+
+
+def option_value_problem(name: str, value: Any) -> str | None:
+    """Why ``value`` is not a JSON value of option ``name``, or None when it is one.
+
+    A record holds JSON values, not the CLI's text: a whole number, true or
+    false, null for ``min_score_loss`` off, or one of the option's words exactly
+    as docs/rules.md spells them. ``"7"``, ``"DEALER"`` or ``"yes"`` would be
+    read one way here and another by other programs, so none is read at all.
+    Ranges and combinations are the rules' to check.
+    """
+    kind = _OPTION_TYPES.get(name, "")
+    if name in CHOICES:
+        if isinstance(value, str) and value in CHOICES[name]:
+            return None
+        return f"must be one of {', '.join(CHOICES[name])}"
+    if kind == "bool":
+        return None if isinstance(value, bool) else "must be true or false"
+    if kind.startswith("int"):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return None
+        if kind == "int | None":
+            return None if value is None else "must be null (off) or a whole number"
+        return "must be a whole number"
+    return None  # a type this reader does not know: the rules judge the value
+
+
+def _options_field(message: str, options: dict, field: str) -> str:
+    """The option a rules error is about when it names one the record sets
+    (``bid_min=9 must be ...``), else the options as a whole."""
+    head = message.split("=", 1)[0].split(" ", 1)[0]
+    return f"{field}.options.{head}" if head in options else f"{field}.options"

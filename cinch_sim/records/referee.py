@@ -21,11 +21,9 @@ from cinch_sim.cards import (
     RANKS,
     SUIT_NAMES,
     SUITS,
-    CardError,
     card,
     format_card,
     left_card,
-    parse_suit,
     rank_of,
     suit_of,
 )
@@ -315,15 +313,16 @@ def _check_deal(obj: dict, hc: HandCheck) -> None:
             f"missing {cards_text(missing)}",
             "hands",
         )
-    exposed = obj.get("exposed")
-    if exposed is not None:
-        tokens = exposed if isinstance(exposed, list) else [exposed]
-        hc.exposed = [get_card(t, "exposed") for t in tokens]
-        if hc.exposed:
-            hc.misdeal = (
-                f"{cards_text(hc.exposed)} exposed during the deal; the same dealer redeals"
+    if "exposed" in obj:  # one card, never null or a list: present means a misdeal
+        exposed = obj["exposed"]
+        if not isinstance(exposed, str):
+            raise RecordError(
+                f"must be a card (the one exposed during the deal), got {type_name(exposed)}",
+                "exposed",
             )
-            return
+        hc.exposed = [get_card(exposed, "exposed")]
+        hc.misdeal = f"{cards_text(hc.exposed)} exposed during the deal; the same dealer redeals"
+        return
     for s, h in enumerate(hc.hands):
         if len(h) != rules.cards_dealt:
             hc.misdeal = (
@@ -433,10 +432,9 @@ def _check_bids(obj: dict, hc: HandCheck) -> None:
         raise RecordError(f"record says {short(given_bid)}, the contract is {bid}", "bid", maker)
     if not isinstance(given_trump, str):
         raise RecordError(f"must be a suit letter (S H D C), got {type_name(given_trump)}", "trump")
-    try:
-        trump = parse_suit(given_trump)
-    except CardError:
-        raise RecordError(f"unknown suit {short(given_trump)} (S H D C)", "trump") from None
+    if given_trump not in tuple(SUITS):  # the letter itself: not a name, symbol or lower case
+        raise RecordError(f"unknown suit {short(given_trump)} (S H D C)", "trump")
+    trump = SUITS.index(given_trump)
     hc.maker, hc.bid, hc.trump = maker, bid, trump
 
 
@@ -773,9 +771,8 @@ def _check_tricks(obj: dict, hc: HandCheck) -> None:
             cards.append(c)
         win_k = _winner(ts, cards, led_suit)
         winner = seats[win_k]
-        gw = tv.get("winner")
-        if gw is not None:
-            gw = get_int(gw, f + ".winner", 0, P - 1, trick=t)
+        if "winner" in tv:  # may be left out, not given as null
+            gw = get_int(tv["winner"], f + ".winner", 0, P - 1, what="a seat number", trick=t)
             if gw != winner:
                 raise RecordError(
                     f"record says seat {gw}, seat {winner} wins with {ts.name(cards[win_k])}",
@@ -886,49 +883,78 @@ def _score(hc: HandCheck) -> None:
     hc.score = score
 
 
+# A given result's keys, in the order docs/records.md lists them.
+RESULT_KEYS = ("points", "captured", "made", "score", "renege")
+THROWN_IN_KEYS = ("thrown_in", "points", "score", "made")
+# The order the values are compared in: the format's, but made and score follow
+# from the renege, so a renege left unreported is named where it is, at
+# result.renege, not at the made or score it changes.
+RESULT_CHECK_ORDER = ("thrown_in", "points", "captured", "renege", "made", "score")
+
+
 def _check_result(obj: dict, hc: HandCheck) -> None:
-    """Where the record gives ``result``, it must agree with the referee's own."""
-    given = obj.get("result")
-    if given is None:
+    """A record may leave ``result`` out; one it gives is whole (every key the format
+    lists, none else) and agrees with the referee's own, field by field."""
+    if "result" not in obj:
         return
-    given = get_dict(given, "result")
+    given = get_dict(obj["result"], "result")
     mine = hc.result()
     assert mine is not None
+    keys = THROWN_IN_KEYS if hc.thrown_in else RESULT_KEYS
     for k in given:
-        if k not in mine and not (k == "thrown_in" and given[k] is False):
-            if k in ("captured", "renege") and hc.thrown_in:
-                raise RecordError(f"a thrown-in hand's result has no {k!r}", f"result.{k}")
-            raise RecordError(f"unknown field {short(k)}", "result")
-    for k, want in mine.items():
-        if k not in given:
+        if k in keys:
             continue
-        got = given[k]
-        if k == "captured" and isinstance(got, dict) and isinstance(want, dict):
-            for name in got:
-                if name not in want:
-                    raise RecordError(
-                        f"unknown point {short(name)} (points: {', '.join(want)})",
-                        "result.captured",
-                    )
-            for name, w in want.items():
-                g = got.get(name, "missing")
-                if not _same(g, w):
-                    c = hc.point_cards.get(name)
-                    card_txt = f" ({format_card(c)})" if c is not None else " (not in play)"
-                    raise RecordError(
-                        f"record says {short(g)}, referee computes {short(w)}{card_txt}",
-                        f"result.captured.{name}",
-                    )
-            continue
-        if not _same(got, want):
-            extra = ""
-            if k == "score" and hc.renege:
-                extra = f' (renege penalty, docs/rules.md "Renege": {hc.renege_text})'
-            elif k == "renege" and hc.renege:
-                extra = f" ({hc.renege_text})"
+        if k == "thrown_in":
             raise RecordError(
-                f"record says {short(got, 60)}, referee computes {short(want, 60)}{extra}",
-                f"result.{k}",
+                "the hand was played, not thrown in: its result has no 'thrown_in'",
+                "result.thrown_in",
+            )
+        if k in RESULT_KEYS and hc.thrown_in:
+            raise RecordError(f"a thrown-in hand's result has no {k!r}", f"result.{k}")
+        raise RecordError(f"unknown field {short(k)}", "result")
+    for k in keys:
+        require(given, k, "result.")
+    for k in RESULT_CHECK_ORDER:
+        if k not in keys:
+            continue
+        got, want = given[k], mine[k]
+        if k == "captured":
+            _check_captured(get_dict(got, "result.captured"), want, hc)
+            continue
+        if _same(got, want):
+            continue
+        extra = ""
+        where: dict[str, Any] = {}
+        if k == "score" and hc.renege:
+            extra = f' (renege penalty, docs/rules.md "Renege": {hc.renege_text})'
+        elif k == "renege" and hc.renege:
+            extra = f" ({hc.renege_text})"
+            where = {"seat": hc.renege["seat"], "trick": hc.renege["trick"]}
+        raise RecordError(
+            f"record says {short(got, 60)}, referee computes {short(want, 60)}{extra}",
+            f"result.{k}",
+            **where,
+        )
+
+
+def _check_captured(got: dict, want: dict[str, int | None], hc: HandCheck) -> None:
+    """``result.captured``: exactly the rules' points, each credited to the right team."""
+    for name in got:
+        if name not in want:
+            raise RecordError(
+                f"unknown point {short(name)} (points: {', '.join(want)})",
+                "result.captured",
+            )
+    for name in want:
+        require(got, name, "result.captured.")
+    for name, w in want.items():
+        g = got[name]
+        if not _same(g, w):
+            c = hc.point_cards.get(name)
+            card_txt = f" ({format_card(c)})" if c is not None else " (not in play)"
+            raise RecordError(
+                f"record says {short(g)}, referee computes {short(w)}{card_txt}",
+                f"result.captured.{name}",
             )
 
 
@@ -1009,19 +1035,37 @@ def check_game(obj: Any) -> GameCheck:
         if why_end is not None:
             winner, reason, ended = won, why_end, i
     gc = GameCheck(rules, target, first, checks, running, winner, reason)
-    if obj.get("totals") is not None:
-        tv = get_list(obj["totals"], "totals")
-        if len(tv) != len(running):
-            raise RecordError(f"{len(tv)} running totals for {len(running)} hands", "totals")
-        for i, (g, w) in enumerate(zip(tv, running, strict=True)):
-            if not _same(g, w):
-                raise RecordError(f"record says {short(g)}, referee computes {w}", f"totals[{i}]")
-    if "winner" in obj and not _same(obj["winner"], winner):
-        raise RecordError(
-            f"record says {short(obj['winner'])}, referee computes {winner}", "winner"
-        )
-    if obj.get("reason") is not None and obj["reason"] != reason:
-        raise RecordError(
-            f"record says {short(obj['reason'])}, referee computes {reason!r}", "reason"
-        )
+    _check_game_end(obj, gc)
     return gc
+
+
+# What a game record may leave out for the referee to compute: all three or none.
+GAME_END_KEYS = ("totals", "winner", "reason")
+
+
+def _check_game_end(obj: dict, gc: GameCheck) -> None:
+    """``totals``, ``winner`` and ``reason``: left out together, or given together and
+    each agreeing with the referee's (``winner`` is null only for an unfinished game)."""
+    if not any(k in obj for k in GAME_END_KEYS):
+        return
+    for k in GAME_END_KEYS:
+        if k not in obj:
+            raise RecordError(
+                f"missing field {k!r} (a game gives totals, winner and reason "
+                "together, or leaves all three out)",
+                k,
+            )
+    tv = get_list(obj["totals"], "totals")
+    if len(tv) != len(gc.totals):
+        raise RecordError(f"{len(tv)} running totals for {len(gc.totals)} hands", "totals")
+    for i, (g, w) in enumerate(zip(tv, gc.totals, strict=True)):
+        if not _same(g, w):
+            raise RecordError(f"record says {short(g)}, referee computes {w}", f"totals[{i}]")
+    if not _same(obj["winner"], gc.winner):
+        raise RecordError(
+            f"record says {short(obj['winner'])}, referee computes {gc.winner}", "winner"
+        )
+    if not _same(obj["reason"], gc.reason):
+        raise RecordError(
+            f"record says {short(obj['reason'])}, referee computes {gc.reason!r}", "reason"
+        )

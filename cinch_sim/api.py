@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -84,6 +85,18 @@ def __getattr__(name: str) -> Any:
 def _rules(rules: Rules | dict[str, Any] | None) -> Rules:
     with checks.named("rules", RulesError):
         return resolve_rules(rules)
+
+
+@contextmanager
+def _output(name: str) -> Iterator[None]:
+    """An output path that cannot be written, refused before the work in the command
+    line's words (cinch_sim.outputs), with the argument's name in front."""
+    from cinch_sim.outputs import OutputError
+
+    try:
+        yield
+    except OutputError as exc:
+        raise OutputError(f"{name}: {str(exc).replace('--force', 'force=True')}") from None
 
 
 # ----------------------------------------------------------------- simulate
@@ -180,7 +193,8 @@ def simulate(
     if records is not None:
         from cinch_sim.records import RecordWriter
 
-        writer = RecordWriter(records, r, dealer)
+        with _output("records"):  # opened now: a bad path fails before any work
+            writer = RecordWriter(records, r, dealer)
     counts = HandCounts(r)
     start = time.perf_counter()
     interrupted = False
@@ -377,7 +391,8 @@ def compare(
         from cinch_sim.matches.play import game_records
         from cinch_sim.records import RecordWriter
 
-        writer = RecordWriter(records, r)
+        with _output("records"):
+            writer = RecordWriter(records, r)
 
         def chunk_hook(ch: Any) -> None:
             for rec in game_records(r, ch):
@@ -478,7 +493,10 @@ def report(
     names = tuple(strategies)
     if len(names) < 2:
         raise checks.InputError("strategies", "name at least two strategies")
-    out_dir = prepare_out_dir(out, force) if out is not None else None  # before the work
+    out_dir = None
+    if out is not None:
+        with _output("out"):
+            out_dir = prepare_out_dir(out, force)  # before the work
     settings = ReportSettings(
         hands=hands, games=games, seed=seed, rules=_rules(rules), strategies=names,
         threads=threads,
@@ -519,8 +537,12 @@ def referee(
     ['valid']
     >>> folder.cleanup()
     """
+    from cinch_sim.outputs import check_output_file
     from cinch_sim.records.io import referee_file, referee_records
 
+    if write is not None:
+        with _output("write"):
+            check_output_file(write, force=True)  # before the work; replaced as asked
     if isinstance(source, str | os.PathLike):
         rep = referee_file(source)
     else:

@@ -87,6 +87,11 @@ def test_out_refuses_to_overwrite_without_force(tmp_path):
     one_line_error(r, "'--out'")
     assert "--force" in r.output
     assert [p.name for p in out.iterdir()] == ["keep.txt"]
+    # --force replaces an earlier run's files only: keep.txt is no output of ours
+    one_line_error(run(*HANDS, "--out", str(out), "--no-charts", "--force"), "'--out'")
+    assert [p.name for p in out.iterdir()] == ["keep.txt"]
+    (out / "keep.txt").unlink()
+    assert run(*HANDS, "--out", str(out), "--no-charts").exit_code == 0
     r = run(*HANDS, "--out", str(out), "--no-charts", "--force")
     assert r.exit_code == 0
     assert (out / "run.json").exists() and not (out / "points.png").exists()

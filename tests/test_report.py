@@ -200,6 +200,13 @@ def test_user_names_cannot_inject_markup(report_dir):
         assert all(len(r) == len(t[0]) for r in t), t[0]
 
 
+def test_run_json_lists_every_file_the_report_wrote(report_dir):
+    """What a later --force replaces: the figures and tables too, and nothing else."""
+    files = json.loads((report_dir / "run.json").read_text())["files"]
+    on_disk = [p.relative_to(report_dir).as_posix() for p in report_dir.rglob("*") if p.is_file()]
+    assert files == sorted(on_disk) and "figures/ladder.png" in files
+
+
 def test_refuses_to_overwrite_without_force(report_dir):
     res = CliRunner().invoke(
         main, ["report", "--hands", "2000", "--games", "4", "--out", str(report_dir)]

@@ -352,9 +352,34 @@ def _display_key(c: int) -> tuple[int, int]:
 
 
 # --------------------------------------------------------------------- chart
+def plot_format(path: str) -> str:
+    """The image format a chart written to ``path`` takes, from its extension (PNG
+    when it has none, or for ``-``, stdout); an extension matplotlib cannot write is a
+    ``ValueError`` saying which it can, raised before any deal is simulated."""
+    from pathlib import Path
+
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    ext = Path(path).suffix.lower().removeprefix(".") if path != "-" else ""
+    if not ext:
+        return "png"
+    known = FigureCanvasBase.get_supported_filetypes()
+    if ext not in known:
+        raise ValueError(
+            f"{path}: matplotlib cannot write .{ext} images; name a file ending in "
+            + ", ".join(f".{k}" for k in sorted(known))
+        )
+    return ext
+
+
 def plot_advice(adv: Advice, path: str) -> None:
-    """P(make) against bid, one line per suit with its interval band, to an image file."""
+    """P(make) against bid, one line per suit with its interval band, to an image file
+    (written as every output is: ``cinch_sim.outputs``)."""
+    import io
+
     import matplotlib
+
+    from cinch_sim.outputs import write_output
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -380,5 +405,7 @@ def plot_advice(adv: Advice, path: str) -> None:
     )
     ax.legend(fontsize=8, loc="upper right")
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    buf = io.BytesIO()
+    fig.savefig(buf, format=plot_format(path), dpi=120)
     plt.close(fig)
+    write_output(path, buf.getvalue())

@@ -7,8 +7,7 @@ never sees half a file; Ctrl-C keeps the finished chunks.
 
 from __future__ import annotations
 
-import os
-import tempfile
+from contextlib import suppress
 from pathlib import Path
 
 import numpy as np
@@ -93,18 +92,17 @@ def hand_frame(rows: np.ndarray, rules, first: int = 0):
 
 
 class HandDataWriter:
-    """Stream hand rows to a Parquet file: written to a temporary name, renamed on close."""
+    """Stream hand rows to a Parquet file through ``outputs.Output`` (a temporary
+    name renamed into place on close); the path is opened, so checked, at once."""
 
     def __init__(self, path: str | Path, rules) -> None:
+        from cinch_sim.outputs import Output
+
         self.pq = require_pyarrow()
         self.path = Path(path)
         self.rules = rules
         self.done = 0
-        fd, tmp = tempfile.mkstemp(
-            dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".tmp"
-        )
-        os.close(fd)
-        self.tmp = Path(tmp)
+        self.out = Output(path)
         self.writer = None
 
     def write(self, rows: np.ndarray) -> None:
@@ -112,22 +110,30 @@ class HandDataWriter:
 
         table = pa.Table.from_pandas(hand_frame(rows, self.rules, self.done), preserve_index=False)
         if self.writer is None:
-            self.writer = self.pq.ParquetWriter(self.tmp, table.schema)
+            self.writer = self.pq.ParquetWriter(self.out.file, table.schema)
         self.writer.write_table(table)
         self.done += len(rows)
 
     def close(self) -> None:
         """Finish the file and move it into place (an empty run writes an empty table)."""
-        if self.writer is None:
-            import pyarrow as pa
+        try:
+            if self.writer is None:
+                import pyarrow as pa
 
-            empty = hand_frame(np.zeros((0, L.H_LEN), np.int32), self.rules)
-            self.pq.write_table(pa.Table.from_pandas(empty, preserve_index=False), self.tmp)
-        else:
-            self.writer.close()
-        os.replace(self.tmp, self.path)
+                empty = hand_frame(np.zeros((0, L.H_LEN), np.int32), self.rules)
+                table = pa.Table.from_pandas(empty, preserve_index=False)
+                self.pq.write_table(table, self.out.file)
+            else:
+                self.writer.close()
+        except BaseException:
+            self.out.discard()
+            raise
+        self.out.commit()
 
     def abort(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
-        self.tmp.unlink(missing_ok=True)
+        try:
+            if self.writer is not None:
+                with suppress(Exception):  # a full disk: the footer cannot be written
+                    self.writer.close()
+        finally:
+            self.out.discard()

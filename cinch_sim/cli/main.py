@@ -12,11 +12,12 @@ import click
 
 from cinch_sim import __version__
 from cinch_sim.cli.commands import COMMANDS
+from cinch_sim.cli.files import PipeSafeGroup
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "show_default": True}
 
 
-@click.group(context_settings=CONTEXT_SETTINGS)
+@click.group(cls=PipeSafeGroup, context_settings=CONTEXT_SETTINGS)  # `| head` ends quietly
 @click.version_option(__version__, prog_name="cinch-sim")
 def main() -> None:
     """Monte Carlo strategy analyser for Cinch (High Five, Double Pedro).

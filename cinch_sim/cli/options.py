@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import functools
-import os
-import sys
 from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
@@ -327,22 +325,37 @@ def output_options(
     formats: tuple[str, ...] = ("table", "csv", "json"),
     out_help: str = "Folder for CSV tables and run.json (refuses to overwrite without --force).",
     format_help: str = "How results print on stdout.",
+    files: tuple[str, ...] = (),
 ) -> Callable[[Callable], Callable]:
-    """--format, --out and --force, spelled the same by every command."""
+    """--format, --out and --force, spelled the same by every command (``files``: the
+    command's file options, which --force also lets replace a file)."""
 
     def decorate(f: Callable) -> Callable:
-        f = click.option(
-            "--force", is_flag=True, help="Overwrite files in an existing --out folder."
-        )(f)
+        f = force_option(files)(f)
         f = click.option("--out", type=click.Path(file_okay=False), default=None, help=out_help)(f)
         return format_option(formats, format_help)(f)
 
     return decorate
 
 
+def force_option(files: tuple[str, ...] = (), out: bool = True) -> Callable[[Callable], Callable]:
+    """--force, the one overwrite rule: every output (--out, --records, --write, --plot)
+    refuses what stands at its path unless --force is given; the help names the
+    command's own outputs."""
+    parts = []
+    if files:
+        parts.append(f"a file at {'/'.join(files)}")
+    if out:
+        parts.append("an earlier run's files in --out (those its run.json lists)")
+    return click.option(
+        "--force", is_flag=True, help=f"Replace existing outputs: {', and '.join(parts)}."
+    )
+
+
 def out_folder(out: str | None, force: bool) -> Path | None:
-    """The --out folder, made ready before any work; one that holds files (without
-    --force) or is a file is a usage error naming --out."""
+    """The --out folder, made ready before any work (nothing in it is removed yet);
+    one that holds files (without --force), holds files but no run.json of ours, or
+    is a file is a usage error naming --out (``cinch_sim.outputs`` has the rules)."""
     from cinch_sim.outputs import OutputError, prepare_out_dir
 
     if out is None:
@@ -350,7 +363,7 @@ def out_folder(out: str | None, force: bool) -> Path | None:
     try:
         return prepare_out_dir(out, force)
     except OutputError as exc:
-        raise BadInput("--out", str(exc).removeprefix("--out ")) from None
+        raise BadInput("--out", str(exc)) from None
 
 
 @contextmanager
@@ -364,10 +377,9 @@ def user_errors():
     try:
         yield
     except BrokenPipeError:
-        # the reader went away (e.g. `| head`): stop quietly, as Unix tools do
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        sys.exit(141)
+        from cinch_sim.cli.files import end_quietly
+
+        end_quietly()  # the reader went away (e.g. `| head`): stop quietly, exit 141
     except (CardError, RulesError, PolicyError, OutputError, ValueError, OSError) as exc:
         raise click.ClickException(str(exc)) from None
 

@@ -2,16 +2,16 @@
 
 ``hand_record`` turns one result row and one trace row (layout.py ``H_*`` and
 ``T_*``) into a ``cinch-hand/1`` dict in RECORD_FORMAT.md's exact form and key
-order. ``RecordWriter`` streams chunks of them to a temporary file beside the
-target and renames it into place only when the run finishes, so a file is never
-left half written; memory does not grow with the number of hands.
+order. ``RecordWriter`` streams chunks of them through ``outputs.Output``: a
+regular file is written under a temporary name and renamed into place only when
+the run finishes, so it is never left half written; memory does not grow with
+the number of hands.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -20,6 +20,7 @@ import numpy as np
 
 from cinch_sim import layout as L
 from cinch_sim.cards import SUITS, format_card
+from cinch_sim.outputs import Output
 from cinch_sim.records.parse import GAME_FORMAT, HAND_FORMAT
 from cinch_sim.rules import Rules
 
@@ -236,32 +237,6 @@ def dumps(record: dict[str, Any]) -> str:
     return json.dumps(record, ensure_ascii=False)
 
 
-class AtomicText:
-    """A text file written under a temporary name and renamed on success."""
-
-    def __init__(self, path: str | os.PathLike) -> None:
-        self.path = Path(path)
-        self._tmp: str | None = None
-        self._fh = None
-
-    def __enter__(self):
-        d = self.path.parent if str(self.path.parent) else Path(".")
-        fd, self._tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=d)
-        self._fh = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
-        return self._fh
-
-    def __exit__(self, exc_type, exc, tb) -> None:
-        assert self._fh is not None and self._tmp is not None
-        self._fh.close()
-        if exc_type is None:
-            os.replace(self._tmp, self.path)
-        else:
-            try:
-                os.unlink(self._tmp)
-            except OSError:
-                pass
-
-
 class RecordWriter:
     """Stream simulated hands to a ``cinch-hand/1`` JSON Lines file, atomically.
 
@@ -275,9 +250,12 @@ class RecordWriter:
     trace)`` per chunk (e.g. as ``api.simulate(on_chunk=w.write_chunk, trace=True)``),
     then ``w.close()`` to put the file in place (or ``w.abort()`` to drop it).
 
-    Records go to a temporary file beside ``path``; nothing appears at ``path``
-    until ``close()`` (or the end of a ``with`` block without an exception)
-    renames it into place. Memory does not grow with the number of hands.
+    The file is opened as the writer is made, so a path that cannot be written
+    fails before any work. Records go through :class:`cinch_sim.outputs.Output`:
+    to a temporary file beside a regular ``path``, renamed into place only by
+    ``close()`` (or the end of a ``with`` block without an exception); straight
+    through to a FIFO, a device or ``-`` (stdout). Memory does not grow with the
+    number of hands.
     """
 
     def __init__(self, path: str | os.PathLike, rules: Rules, dealer: int | None = None) -> None:
@@ -285,33 +263,25 @@ class RecordWriter:
         self.rules = rules
         self.dealer = dealer  # informational: every result row carries its own dealer
         self.count = 0
-        self._atomic = AtomicText(path)
-        self._fh = None
+        self._out = Output(path)
         self._done = False
         self._ctx = _Ctx(rules)
 
     def open(self) -> RecordWriter:
         if self._done:
             raise RuntimeError(f"RecordWriter for {self.path} is already closed")
-        if self._fh is None:
-            self._fh = self._atomic.__enter__()
         return self
 
     def close(self) -> None:
         """Finish the file and rename it into place (an empty file if nothing was written)."""
-        if self._done:
-            return
-        self.open()
-        self._atomic.__exit__(None, None, None)
-        self._fh = None
-        self._done = True
+        if not self._done:
+            self._done = True
+            self._out.commit()
 
     def abort(self) -> None:
         """Drop the temporary file; nothing is written at ``path``."""
-        if self._fh is not None:
-            self._atomic.__exit__(RuntimeError, None, None)
-            self._fh = None
         self._done = True
+        self._out.discard()
 
     def __enter__(self) -> RecordWriter:
         return self.open()
@@ -332,27 +302,27 @@ class RecordWriter:
                 f"{out.shape[0]} result rows but {trace.shape[0]} trace rows "
                 "(run the kernel with trace=True to write records)"
             )
-        fh = self.open()._fh
+        sink = self.open()._out
         ctx = self._ctx
         for lo in range(0, out.shape[0], SUB):
             o = out[lo : lo + SUB].tolist()
             t = trace[lo : lo + SUB].tolist()
-            fh.write("".join([_line(ctx, a, b) + "\n" for a, b in zip(o, t, strict=True)]))
+            sink.write("".join([_line(ctx, a, b) + "\n" for a, b in zip(o, t, strict=True)]))
         self.count += out.shape[0]
         return out.shape[0]
 
     def write(self, record: dict[str, Any]) -> None:
         """Write one record dict (a hand or a game) as a line."""
-        self.open()._fh.write(dumps(record) + "\n")
+        self.open()._out.write(dumps(record) + "\n")
         self.count += 1
 
 
 def write_records(path: str | os.PathLike, records: Iterable[dict[str, Any]]) -> int:
     """Write record dicts as JSON Lines, atomically; return how many were written."""
     n = 0
-    with AtomicText(path) as fh:
+    with Output(path) as out:
         for rec in records:
-            fh.write(dumps(rec) + "\n")
+            out.write(dumps(rec) + "\n")
             n += 1
     return n
 

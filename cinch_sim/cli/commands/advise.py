@@ -7,11 +7,13 @@ import json
 import click
 
 from cinch_sim import notation as N
+from cinch_sim.cli.files import output_file, results_on_stderr_if_stdout_taken
 from cinch_sim.cli.options import (
     BadInput,
     CardsType,
     check_seat,
     dealer_option,
+    force_option,
     format_option,
     friendly,
     policy_options_with,
@@ -76,10 +78,12 @@ from cinch_sim.cli.options import (
 )
 @click.option(
     "--plot",
-    type=click.Path(dir_okay=False, writable=True),
+    type=click.Path(dir_okay=False, allow_dash=True),
     default=None,
-    help="Also draw P(make) against bid, one line per suit, to this image file.",
+    help="Also draw P(make) against bid, one line per suit, to this image file (its "
+    "extension names the format: .png, .svg, .pdf, ...; '-': PNG on stdout).",
 )
+@force_option(files=("--plot",), out=False)
 @friendly
 def advise(
     hand,
@@ -97,6 +101,7 @@ def advise(
     policies,
     fmt,
     plot,
+    force,
 ):
     """Advise on HAND (9 cards, e.g. "AS KS 5S 5C 2S 9H 3D 7C JD"; TS, 10S,
     10♠ and lower case all read).
@@ -114,6 +119,7 @@ def advise(
 
     check_seat("--seat", seat, rules.players)
     _check_question(hand, seat, dealer, bids, list(known), rules)
+    _check_plot(plot, force)
     try:
         adv = run_advice(
             hand,
@@ -132,16 +138,31 @@ def advise(
         )
     except AdvisorError as e:
         raise click.ClickException(str(e)) from None
-    if fmt == "json":
-        click.echo(json.dumps(advice_dict(adv)))
-    elif fmt == "csv":
-        from cinch_sim.advisor.present import advice_frame
+    with results_on_stderr_if_stdout_taken(plot):
+        if fmt == "json":
+            click.echo(json.dumps(advice_dict(adv)))
+        elif fmt == "csv":
+            from cinch_sim.advisor.present import advice_frame
 
-        click.echo(N.csv_text(advice_frame(adv)), nl=False)
-    else:
-        click.echo(advice_table(adv))
+            click.echo(N.csv_text(advice_frame(adv)), nl=False)
+        else:
+            click.echo(advice_table(adv))
     if plot:
         plot_advice(adv, plot)
+
+
+def _check_plot(plot: str | None, force: bool) -> None:
+    """--plot checked before any deal: a format matplotlib writes, a path that can be
+    written (a file there replaced only with --force)."""
+    from cinch_sim.advisor.present import plot_format
+
+    if plot is None:
+        return
+    try:
+        plot_format(plot)
+    except ValueError as exc:
+        raise BadInput("--plot", str(exc)) from None
+    output_file("--plot", plot, force)
 
 
 def _check_question(hand: str, seat: int, dealer: int, bids, known: list[str], rules) -> None:

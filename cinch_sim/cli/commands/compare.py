@@ -8,6 +8,7 @@ import sys
 import click
 
 from cinch_sim import notation as N
+from cinch_sim.cli.files import output_file, results_on_stderr_if_stdout_taken
 from cinch_sim.cli.options import (
     AtLeast,
     BadInput,
@@ -58,13 +59,14 @@ def _match_options(f):
 @rules_option
 @click.option(
     "--records",
-    type=click.Path(dir_okay=False),
+    type=click.Path(dir_okay=False, allow_dash=True),
     default=None,
     help="Write every game as a cinch-game/1 JSON Lines record (pair by pair: the game "
-    "with A in seats 0 and 2, then its replay).",
+    "with A in seats 0 and 2, then its replay); '-': stdout, the results then on stderr.",
 )
 @table_option(COMPARE_TABLES)
 @output_options(
+    files=("--records",),
     out_help="Folder for CSV tables, charts (PNG) and run.json.",
     format_help="How results print on stdout: json, the settings and the summary; csv, "
     "one table: sides (bids, made, set, Pedros per strategy) or games (one row a game).",
@@ -104,6 +106,7 @@ def compare(
         one_csv_table(list(COMPARE_TABLES), (table,) if table else ()) if fmt == "csv" else None
     )
     out_dir = out_folder(out, force)
+    output_file("--records", records, force)
     n_games = 2 * ((games + 1) // 2)
     bar = Progress(n_games, "playing", unit="games", threshold=20_000)
     try:
@@ -122,14 +125,15 @@ def compare(
     finally:
         bar.close()
     s = cmp.summary()
-    if fmt == "json":
-        d = cmp.to_dict()
-        click.echo(json.dumps(d, default=_json_default))
-    elif fmt == "csv":
-        df = cmp.table() if csv_table == "sides" else cmp.games_frame()
-        click.echo(N.csv_text(df), nl=False)
-    else:
-        click.echo(format_comparison(s, seed, cmp.seconds))
+    with results_on_stderr_if_stdout_taken(records):
+        if fmt == "json":
+            d = cmp.to_dict()
+            click.echo(json.dumps(d, default=_json_default))
+        elif fmt == "csv":
+            df = cmp.table() if csv_table == "sides" else cmp.games_frame()
+            click.echo(N.csv_text(df), nl=False)
+        else:
+            click.echo(format_comparison(s, seed, cmp.seconds))
     if out_dir is not None:
         from cinch_sim.matches import plots as P
 

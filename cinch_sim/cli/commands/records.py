@@ -9,7 +9,8 @@ import sys
 import click
 
 from cinch_sim import notation as N
-from cinch_sim.cli.options import BadInput, format_option, friendly
+from cinch_sim.cli.files import output_file, results_on_stderr_if_stdout_taken
+from cinch_sim.cli.options import BadInput, force_option, format_option, friendly
 from cinch_sim.cli.progress import Progress
 
 
@@ -18,10 +19,12 @@ from cinch_sim.cli.progress import Progress
 @click.option(
     "--write",
     "write_to",
-    type=click.Path(dir_okay=False, writable=True),
+    type=click.Path(dir_okay=False, allow_dash=True),
     default=None,
-    help="Write the records back, computed fields (winners, result, totals) filled in.",
+    help="Write the records back, computed fields (winners, result, totals) filled in "
+    "('-': stdout, the verdicts then on stderr).",
 )
+@force_option(files=("--write",), out=False)
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary (json: the counts).")
 @format_option(
     help="How the verdicts print on stdout: table, a line per record that is not clean "
@@ -30,7 +33,7 @@ from cinch_sim.cli.progress import Progress
     "summary on stderr."
 )
 @friendly  # e.g. `| head`: a closed pipe ends the run quietly
-def referee(file: str, write_to: str | None, quiet: bool, fmt: str) -> None:
+def referee(file: str, write_to: str | None, force: bool, quiet: bool, fmt: str) -> None:
     """Referee FILE (JSON Lines of cinch-hand/1 and cinch-game/1 records).
 
     Every record is replayed with its own rule options: the deal, bids,
@@ -41,11 +44,13 @@ def referee(file: str, write_to: str | None, quiet: bool, fmt: str) -> None:
 
     A renege is penalised (docs/rules.md, "Renege") and reported, not an error; a
     misdeal is reported as such. Exit status: 0 when nothing is invalid, 1
-    when something is, 2 when FILE cannot be opened.
+    when something is, 2 when FILE cannot be opened or --write cannot be written.
     """
+    from cinch_sim.outputs import Output, OutputError
     from cinch_sim.records.io import STATUSES, RecordFileError, iter_referee_file
-    from cinch_sim.records.writer import AtomicText, dumps
+    from cinch_sim.records.writer import dumps
 
+    output_file("--write", write_to, force)
     try:
         verdicts = iter_referee_file(file)
     except RecordFileError as e:
@@ -57,7 +62,8 @@ def referee(file: str, write_to: str | None, quiet: bool, fmt: str) -> None:
     rows = None
     if fmt == "csv":
         columns = ["line", "kind", "status", "field", "seat", "trick", "message"]
-        rows = csv.DictWriter(sys.stdout, columns, lineterminator="\n")
+        stream = sys.stderr if write_to == "-" else sys.stdout  # stdout holds the records
+        rows = csv.DictWriter(stream, columns, lineterminator="\n")
         rows.writeheader()
 
     bar = Progress(None, "refereeing", unit="records")  # a line every 10 s on stderr
@@ -83,30 +89,26 @@ def referee(file: str, write_to: str | None, quiet: bool, fmt: str) -> None:
 
     try:
         if write_to:
-            with AtomicText(write_to) as out:
+            with Output(write_to) as out, results_on_stderr_if_stdout_taken(write_to):
                 run(out)
         else:
             run(None)
         bar.close()
-    except RecordFileError as e:
+    except (RecordFileError, OutputError) as e:  # a broken pipe ends quietly (`friendly`)
         click.echo(f"Error: {e}", err=True)
-        sys.exit(2)
-    except BrokenPipeError:
-        raise  # the reader of stdout went away: `friendly` ends quietly
-    except OSError as e:
-        click.echo(f"Error: cannot write {write_to!r}: {e.strerror or e}", err=True)
         sys.exit(2)
     summary = (
         f"{counts['valid']} valid, {counts['renege']} renege, "
         f"{counts['misdeal']} misdeal, {counts['invalid']} invalid"
     )
-    if fmt == "json":
-        d: dict = {"file": file, "counts": counts, "summary": summary}
-        if not quiet:
-            d["problems"] = problems
-        click.echo(json.dumps(d))
-    else:
-        click.echo(summary, err=fmt == "csv")  # CSV on stdout is the one table
+    with results_on_stderr_if_stdout_taken(write_to):
+        if fmt == "json":
+            d: dict = {"file": file, "counts": counts, "summary": summary}
+            if not quiet:
+                d["problems"] = problems
+            click.echo(json.dumps(d))
+        else:
+            click.echo(summary, err=fmt == "csv")  # CSV on stdout is the one table
     if write_to and skipped:
         click.echo(f"{skipped} invalid record(s) not written to {write_to}", err=True)
     sys.exit(1 if counts["invalid"] else 0)

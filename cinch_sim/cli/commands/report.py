@@ -8,6 +8,7 @@ from cinch_sim.cli.options import (
     AtLeast,
     StrategyListType,
     WholeNumber,
+    force_option,
     friendly,
     out_folder,
     rules_option,
@@ -53,7 +54,7 @@ from cinch_sim.cli.progress import Progress
     default="cinch-report",
     help="Folder for report.html, report.md, figures/, tables/ and run.json.",
 )
-@click.option("--force", is_flag=True, help="Overwrite an existing report in --out.")
+@force_option()
 @friendly
 def report(hands, games, seed, rules, strategies, threads, out, force):
     """Write a strategy report for Cinch players.

@@ -8,6 +8,7 @@ import sys
 import click
 
 from cinch_sim import notation as N
+from cinch_sim.cli.files import output_file, results_on_stderr_if_stdout_taken
 from cinch_sim.cli.options import (
     AtLeast,
     dealer_option,
@@ -34,12 +35,13 @@ TABLES = ("by_bid", "pedros")  # what simulate prints, and the files --out write
 @policy_options
 @click.option(
     "--records",
-    type=click.Path(dir_okay=False),
+    type=click.Path(dir_okay=False, allow_dash=True),
     default=None,
-    help="Also write every hand as a cinch-hand/1 JSON Lines record to this file.",
+    help="Also write every hand as a cinch-hand/1 JSON Lines record to this file "
+    "('-': stdout, the tables then on stderr).",
 )
 @table_option(TABLES)
-@output_options()
+@output_options(files=("--records",))
 @friendly
 def simulate(
     hands,
@@ -61,10 +63,10 @@ def simulate(
     """
     from cinch_sim.api import simulate as run_simulation
     from cinch_sim.outputs import atomic_write_text, write_run_json
-    from cinch_sim.rules import seat_name
 
     csv_table = one_csv_table(list(TABLES), (table,) if table else ()) if fmt == "csv" else None
     out_dir = out_folder(out, force)
+    output_file("--records", records, force)
     bar = Progress(hands, "simulating")
     try:
         sim = run_simulation(
@@ -79,6 +81,22 @@ def simulate(
         )
     finally:
         bar.close()
+    with results_on_stderr_if_stdout_taken(records):
+        _print(sim, fmt, csv_table, seed, dealer, rules.players)
+    if out_dir is not None:
+        atomic_write_text(out_dir / "by_bid.csv", N.csv_text(sim.by_bid()))
+        atomic_write_text(out_dir / "pedros.csv", N.csv_text(sim.pedros()))
+        settings = dict(sim.settings)
+        settings.update(command="simulate", hands_done=sim.hands, interrupted=sim.interrupted)
+        write_run_json(out_dir, settings)
+    if sim.interrupted:
+        click.echo(f"interrupted: kept the {sim.hands:,} finished hands", err=True)
+        sys.exit(130)
+
+
+def _print(sim, fmt: str, csv_table: str | None, seed: int, dealer: int, players: int) -> None:
+    from cinch_sim.rules import seat_name
+
     by_bid = sim.by_bid()
     pedros = sim.pedros()
     if fmt == "json":
@@ -86,7 +104,7 @@ def simulate(
     elif fmt == "csv":
         click.echo(N.csv_text({"by_bid": by_bid, "pedros": pedros}[csv_table]), nl=False)
     else:
-        rel = ", ".join(f"{s}={seat_name(s, dealer)}" for s in range(rules.players))
+        rel = ", ".join(f"{s}={seat_name(s, dealer)}" for s in range(players))
         click.echo(
             f"{sim.hands:,} hands, seed {seed}, dealer seat {dealer} ({rel}); "
             f"{sim.counts.thrown_in:,} thrown in; {sim.seconds:.2f} s"
@@ -95,15 +113,6 @@ def simulate(
         click.echo(_format_by_bid(by_bid))
         click.echo("\nPedro capture")
         click.echo(_format_pedros(pedros))
-    if out_dir is not None:
-        atomic_write_text(out_dir / "by_bid.csv", N.csv_text(by_bid))
-        atomic_write_text(out_dir / "pedros.csv", N.csv_text(pedros))
-        settings = dict(sim.settings)
-        settings.update(command="simulate", hands_done=sim.hands, interrupted=sim.interrupted)
-        write_run_json(out_dir, settings)
-    if sim.interrupted:
-        click.echo(f"interrupted: kept the {sim.hands:,} finished hands", err=True)
-        sys.exit(130)
 
 
 def _format_by_bid(df) -> str:

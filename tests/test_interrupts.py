@@ -1,0 +1,188 @@
+"""Ctrl-C is obeyed at any moment, and a second one ends the process (issue 17, 6-9).
+
+These run the command line in a child process and send it a real SIGINT: while
+the kernel loads (warm cache, and a cold compile), from inside numba's compiler
+callbacks (where a KeyboardInterrupt used to be printed as "Exception ignored"
+and lost), and into a policy that never returns.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import cinch_sim
+from cinch_sim.interrupts import HINT
+
+ROOT = Path(cinch_sim.__file__).resolve().parents[1]  # the code under test, for children too
+LOOPING = Path(__file__).resolve().parent / "looping_policy.py"
+
+
+def _env(**extra: str) -> dict[str, str]:
+    return dict(os.environ, PYTHONPATH=str(ROOT), **extra)
+
+
+def _start(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "cinch_sim", *args],
+        cwd=cwd,
+        env=env or _env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _run_script(script: str, args: list[str], cwd: Path) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-c", script, *args],
+        cwd=cwd,
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _finish(p: subprocess.Popen, timeout: float) -> tuple[int, str, str]:
+    """Exit status, stdout and stderr; a child still running after ``timeout`` fails."""
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+        pytest.fail(f"still running {timeout} s later; stderr: {err[-1500:]}")
+    return p.returncode, out, err
+
+
+def _clean(err: str) -> None:
+    """Nothing lost or half-handled: no ignored exception, no traceback, no click abort."""
+    assert "Exception ignored" not in err, err[-2000:]
+    assert "Traceback" not in err, err[-2000:]
+    assert "Aborted!" not in err, err[-2000:]
+
+
+@pytest.fixture(scope="module")
+def warm(tmp_path_factory) -> None:
+    """The kernel compiled and cached, so a run's first second is the cache load."""
+    p = _start(["simulate", "--hands", "10"], tmp_path_factory.mktemp("warm"))
+    rc, _, err = _finish(p, 600)
+    assert rc == 0, err[-1500:]
+
+
+def _check_outputs(tmp_path: Path, stdout: str) -> None:
+    """What was written agrees: run.json, the records and the printed result count the
+    same finished hands; nothing is written when the Ctrl-C came before the run."""
+    run, rec = tmp_path / "out" / "run.json", tmp_path / "hands.jsonl"
+    if not run.exists():
+        assert not rec.exists() and stdout == ""
+        return
+    done = json.loads(run.read_text())
+    assert done["interrupted"] is True
+    with rec.open() as f:
+        assert sum(1 for _ in f) == done["hands_done"] == json.loads(stdout)["hands"]
+
+
+# ---------------------------------------------------------------- item 6: an early Ctrl-C
+@pytest.mark.parametrize("after", [0.3, 0.5, 0.7, 1.0])
+def test_an_early_ctrl_c_stops_the_command_at_once(warm, tmp_path, after):
+    """SIGINT while Python, the policies and the cached kernel load: exit 130, quietly."""
+    args = ["simulate", "--hands", "1000000000", "--format", "json"]
+    p = _start(args + ["--out", "out", "--records", "hands.jsonl"], tmp_path)
+    time.sleep(after)
+    p.send_signal(signal.SIGINT)
+    sent = time.monotonic()
+    rc, out, err = _finish(p, 30)
+    assert rc == 130, err[-1500:]
+    assert time.monotonic() - sent < 10
+    _clean(err)
+    _check_outputs(tmp_path, out)
+
+
+# A real SIGINT raised from inside llvmlite's ctypes callback (numba's object-cache
+# hook, which every load and compile goes through): the moment an early Ctrl-C was lost.
+CTRL_C_IN_CALLBACK = """
+import signal, sys
+from numba.core import codegen
+lib = codegen.JITCodeLibrary
+hook = lib._object_getbuffer_hook.__func__
+calls = []
+def ctrl_c_inside(cls, ll_module):
+    calls.append(1)
+    if len(calls) == int(sys.argv[1]):
+        signal.raise_signal(signal.SIGINT)
+    return hook(cls, ll_module)
+lib._object_getbuffer_hook = classmethod(ctrl_c_inside)
+from cinch_sim.cli.main import main
+main(sys.argv[2:], prog_name="cinch-sim")
+"""
+
+
+@pytest.mark.parametrize("nth", [1, 4])
+def test_a_ctrl_c_inside_numbas_callbacks_is_not_lost(warm, tmp_path, nth):
+    args = [str(nth), "simulate", "--hands", "3000000", "--format", "json"]
+    p = _run_script(CTRL_C_IN_CALLBACK, args, tmp_path)
+    rc, out, err = _finish(p, 120)
+    assert rc == 130, err[-1500:]  # it used to run all 3,000,000 hands and exit 0
+    _clean(err)
+    assert out == "" or json.loads(out)["hands"] < 3_000_000
+
+
+@pytest.mark.parametrize("after", [1.5, pytest.param(8.0, marks=pytest.mark.slow)])
+def test_a_ctrl_c_during_a_cold_compile_stops_it(tmp_path, after):
+    """A fresh cache: the policies, then the kernel compile for ~20 s; SIGINT stops the
+    compile itself (at 8 s, the kernel's: a core busy for that long, so in the slow set)."""
+    env = _env(NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    args = ["simulate", "--hands", "1000000000", "--format", "json"]
+    p = _start(args + ["--out", "out", "--records", "hands.jsonl"], tmp_path, env)
+    time.sleep(after)
+    p.send_signal(signal.SIGINT)
+    sent = time.monotonic()
+    rc, out, err = _finish(p, 120)
+    assert rc == 130, err[-1500:]
+    assert time.monotonic() - sent < 5, err[-1500:]  # not the rest of the compile
+    _clean(err)
+    _check_outputs(tmp_path, out)
+
+
+# ------------------------------------------------ item 9: a second Ctrl-C ends a runaway
+# The policy loops for ever inside the kernel; a marker file says the kernel has started.
+MARK_KERNEL_START = """
+import pathlib, sys
+from cinch_sim.engine import run
+split = run.run_split
+def marked(work, n):
+    pathlib.Path("kernel-started").touch()
+    return split(work, n)
+run.run_split = marked
+from cinch_sim.cli.main import main
+main(sys.argv[1:], prog_name="cinch-sim")
+"""
+
+
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_a_second_ctrl_c_ends_a_policy_that_never_returns(warm, tmp_path, threads):
+    args = ["simulate", "--hands", "1000", "--threads", threads]
+    p = _run_script(MARK_KERNEL_START, args + ["--play-policy", f"{LOOPING}:forever"], tmp_path)
+    deadline = time.monotonic() + 120
+    while not (tmp_path / "kernel-started").exists():
+        assert p.poll() is None and time.monotonic() < deadline, p.communicate()[1][-1500:]
+        time.sleep(0.05)
+    time.sleep(0.3)
+    p.send_signal(signal.SIGINT)
+    time.sleep(2.5)
+    assert p.poll() is None  # compiled code cannot be interrupted mid-chunk
+    p.send_signal(signal.SIGINT)
+    sent = time.monotonic()
+    rc, _, err = _finish(p, 10)
+    assert rc == 130, err[-1500:]
+    assert time.monotonic() - sent < 2
+    assert HINT in err  # the first Ctrl-C, unanswered, said what the second would do
+    _clean(err)

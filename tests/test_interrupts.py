@@ -3,12 +3,14 @@
 These run the command line in a child process and send it a real SIGINT: while
 the kernel loads (warm cache, and a cold compile), from inside numba's compiler
 callbacks (where a KeyboardInterrupt used to be printed as "Exception ignored"
-and lost), and into a policy that never returns.
+and lost), and into a policy that never returns; an interrupted ladder is driven
+through the API.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 import subprocess
@@ -16,9 +18,11 @@ import sys
 import time
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 import cinch_sim
+from cinch_sim import api
 from cinch_sim.interrupts import HINT
 
 ROOT = Path(cinch_sim.__file__).resolve().parents[1]  # the code under test, for children too
@@ -150,6 +154,36 @@ def test_a_ctrl_c_during_a_cold_compile_stops_it(tmp_path, after):
     assert time.monotonic() - sent < 5, err[-1500:]  # not the rest of the compile
     _clean(err)
     _check_outputs(tmp_path, out)
+
+
+# -------------------------------------------------- item 8: an unplayed strategy is unplayed
+def test_an_interrupted_ladder_shows_the_unplayed_strategy_as_unplayed():
+    def ctrl_c(games: int) -> None:  # Ctrl-C as the first chunk of games is done
+        raise KeyboardInterrupt
+
+    lad = api.ladder(["random", "simple", "greedy"], games=20, progress=ctrl_c, bootstrap=20)
+    assert lad.interrupted
+    r = lad.table()
+    assert r["strategy"].tolist()[-1] == "greedy"  # listed last, after the rated ones
+    rated, unplayed = r.iloc[:2], r.iloc[-1]
+    assert rated["rank"].tolist() == [1, 2] and (rated["games"] == 20).all()
+    assert unplayed["games"] == 0 and unplayed["rank"] is pd.NA
+    assert all(math.isnan(unplayed[k]) for k in ("rating", "rating_lo", "rating_hi"))
+    assert "greedy unplayed" in lad.headline()
+
+    from cinch_sim.cli.commands.compare import _records, format_ladder
+    from cinch_sim.report import sections
+    from cinch_sim.report.render import Report
+
+    text = format_ladder(r, lad.matchups(), 20, 0, 0.1)
+    line = next(x for x in text.splitlines() if "greedy" in x)
+    assert "unplayed" in line and "[" not in line  # no rank, no zero-width interval
+    rows = json.loads(json.dumps(_records(r)))  # valid JSON: null, never NaN
+    assert rows[-1]["rank"] is None and rows[-1]["rating"] is None
+    doc = Report("t")
+    sections.add_ladder(doc, lad, 20, 51)
+    table = doc.table("ladder")
+    assert table.iloc[-1].tolist()[:4] == ["–", "greedy", "unplayed", "–"]
 
 
 # ------------------------------------------------ item 9: a second Ctrl-C ends a runaway

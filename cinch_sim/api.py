@@ -461,8 +461,11 @@ def report(
     of strategies. With ``out`` the report is written there (report.html,
     report.md, figures/, tables/, run.json; a folder holding files only with
     ``force``). ``.table()`` lists the sections and their tables, each of which
-    ``.table(name)`` gives as printed. ``cinch_sim.strategy_report`` is this
-    function (``cinch_sim.report`` is the package that builds it).
+    ``.table(name)`` gives as printed. Ctrl-C stops the whole report: it then
+    holds the studies that ran and says so (``.interrupted``; ``.done`` and
+    run.json count the hands and games each study really ran).
+    ``cinch_sim.strategy_report`` is this function (``cinch_sim.report`` is the
+    package that builds it).
 
     >>> doc = report(hands=1000, games=2, strategies=["greedy", "random"])
     >>> doc.table()["section"].iloc[0], "ladder" in doc.table_names()
@@ -486,7 +489,9 @@ def report(
     doc = build_report(settings, progress=progress)
     if out_dir is not None:
         write_report(doc, out_dir)
-        write_run_json(out_dir, settings.describe())
+        write_run_json(
+            out_dir, {**settings.describe(), "interrupted": doc.interrupted, "done": doc.done}
+        )
     return doc
 
 

@@ -1,10 +1,10 @@
 """Ctrl-C is obeyed at any moment, and a second one ends the process (issue 17, 6-9).
 
-These run the command line in a child process and send it a real SIGINT: while
-the kernel loads (warm cache, and a cold compile), from inside numba's compiler
-callbacks (where a KeyboardInterrupt used to be printed as "Exception ignored"
-and lost), and into a policy that never returns; an interrupted ladder is driven
-through the API.
+Most of these run the command line in a child process and send it a real SIGINT:
+while the kernel loads (warm cache, and a cold compile), from inside numba's
+compiler callbacks (where a KeyboardInterrupt used to be printed as "Exception
+ignored" and lost), in the middle of a report's first study, and into a policy
+that never returns; an interrupted ladder is driven through the API.
 """
 
 from __future__ import annotations
@@ -154,6 +154,43 @@ def test_a_ctrl_c_during_a_cold_compile_stops_it(tmp_path, after):
     assert time.monotonic() - sent < 5, err[-1500:]  # not the rest of the compile
     _clean(err)
     _check_outputs(tmp_path, out)
+
+
+# ------------------------------------------------------- item 7: report obeys the first
+# A real SIGINT once the report's first study has finished three chunks of hands.
+CTRL_C_IN_REPORT = """
+import signal, sys
+from cinch_sim.analysis import counts
+add = counts.HandCounts.add
+chunks = []
+def add_then_ctrl_c(self, rows):
+    add(self, rows)
+    chunks.append(len(rows))
+    if len(chunks) == 3:
+        signal.raise_signal(signal.SIGINT)
+counts.HandCounts.add = add_then_ctrl_c
+from cinch_sim.cli.main import main
+main(sys.argv[1:], prog_name="cinch-sim")
+"""
+
+
+def test_report_obeys_the_first_ctrl_c_and_says_it_was_interrupted(warm, tmp_path):
+    args = ["report", "--hands", "2000000", "--games", "20", "--out", "rep"]
+    p = _run_script(CTRL_C_IN_REPORT, args + ["--strategies", "random,simple"], tmp_path)
+    rc, out, err = _finish(p, 60)  # the whole report takes minutes
+    assert rc == 130, err[-1500:]
+    _clean(err)
+    assert "interrupted" in err
+    rep = tmp_path / "rep"
+    run = json.loads((rep / "run.json").read_text())
+    assert run["interrupted"] is True
+    assert run["done"]["bid_success_hands"] == 3 * 65536  # the real count, not 2,000,000
+    assert run["done"]["hand_value_hands"] == {} and run["done"]["ladder_games"] == {}
+    for page in (rep / "report.html", rep / "report.md"):
+        text = page.read_text(encoding="utf-8")
+        assert "Cinch strategy report (interrupted)" in text
+        assert "196,608" in text  # the hands the bid study really ran
+        assert "hands simulated per study" not in text  # the claim it used to make
 
 
 # -------------------------------------------------- item 8: an unplayed strategy is unplayed

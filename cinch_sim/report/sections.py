@@ -54,9 +54,14 @@ def _provenance(an: Analysis) -> str:
 
 
 # -------------------------------------------------------------------- sections
-def add_introduction(report: Report, settings: Sequence[tuple[str, str]]) -> None:
-    """What the numbers are, and the settings and rules they come from."""
+def add_introduction(
+    report: Report, settings: Sequence[tuple[str, str]], notice: str | None = None
+) -> None:
+    """What the numbers are, and the settings and rules they come from; ``notice``
+    first (that the report was interrupted, and what it lacks)."""
     sec = report.section("What this report is")
+    if notice:
+        sec.text(notice)
     sec.text(
         "Every number below comes from simulated Cinch hands played by computer strategies "
         "under the rules listed here. Percentages come with a 95% interval: the range that "

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from cinch_sim import checks
+from cinch_sim import checks, interrupts
 from cinch_sim import notation as N
 from cinch_sim.advisor.estimate import Advice
 from cinch_sim.analysis.analyse import Analysis
@@ -488,10 +488,14 @@ def report(
     )  # fmt: skip
     doc = build_report(settings, progress=progress)
     if out_dir is not None:
-        write_report(doc, out_dir)
-        write_run_json(
-            out_dir, {**settings.describe(), "interrupted": doc.interrupted, "done": doc.done}
-        )
+        # a Ctrl-C while the files are written waits for them to be whole, then stops us
+        with interrupts.deferred() as ctrl_c:
+            before = ctrl_c.requested
+            write_report(doc, out_dir)
+            facts = {"interrupted": doc.interrupted, "done": doc.done}
+            write_run_json(out_dir, {**settings.describe(), **facts})
+            if ctrl_c.requested and not before:
+                raise KeyboardInterrupt
     return doc
 
 

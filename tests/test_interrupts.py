@@ -193,6 +193,36 @@ def test_report_obeys_the_first_ctrl_c_and_says_it_was_interrupted(warm, tmp_pat
         assert "hands simulated per study" not in text  # the claim it used to make
 
 
+# A real SIGINT as the report starts writing its files (drawing its first chart).
+CTRL_C_WHILE_WRITING = """
+import signal, sys
+from cinch_sim.report import render
+draw = render.Chart.render_png
+sent = []
+def ctrl_c_then_draw(self):
+    if not sent:
+        sent.append(1)
+        signal.raise_signal(signal.SIGINT)
+    return draw(self)
+render.Chart.render_png = ctrl_c_then_draw
+from cinch_sim.cli.main import main
+main(sys.argv[1:], prog_name="cinch-sim")
+"""
+
+
+def test_a_ctrl_c_while_the_report_is_written_leaves_it_whole(warm, tmp_path):
+    args = ["report", "--hands", "1000", "--games", "4", "--out", "rep"]
+    p = _run_script(CTRL_C_WHILE_WRITING, args + ["--strategies", "random,simple"], tmp_path)
+    rc, _, err = _finish(p, 120)
+    assert rc == 130, err[-1500:]
+    _clean(err)
+    rep = tmp_path / "rep"
+    run = json.loads((rep / "run.json").read_text())  # written after every other file
+    assert run["interrupted"] is False and run["done"]["bid_success_hands"] == 1000
+    page = (rep / "report.html").read_text(encoding="utf-8")
+    assert page.rstrip().endswith("</html>") and page.count("<img") >= 3
+
+
 # -------------------------------------------------- item 8: an unplayed strategy is unplayed
 def test_an_interrupted_ladder_shows_the_unplayed_strategy_as_unplayed():
     def ctrl_c(games: int) -> None:  # Ctrl-C as the first chunk of games is done

@@ -268,9 +268,9 @@ main(sys.argv[1:], prog_name="cinch-sim")
 """
 
 
-@pytest.mark.parametrize("threads", ["1", "2"])
+@pytest.mark.parametrize("threads", [["--threads", "1"], []], ids=["one thread", "all cores"])
 def test_a_second_ctrl_c_ends_a_policy_that_never_returns(warm, tmp_path, threads):
-    args = ["simulate", "--hands", "1000", "--threads", threads]
+    args = ["simulate", "--hands", "1000", *threads]
     p = _run_script(MARK_KERNEL_START, args + ["--play-policy", f"{LOOPING}:forever"], tmp_path)
     deadline = time.monotonic() + 120
     while not (tmp_path / "kernel-started").exists():
@@ -278,7 +278,7 @@ def test_a_second_ctrl_c_ends_a_policy_that_never_returns(warm, tmp_path, thread
         time.sleep(0.05)
     time.sleep(0.3)
     p.send_signal(signal.SIGINT)
-    time.sleep(2.5)
+    time.sleep(3.5)  # the hint comes 2 s after an unanswered Ctrl-C
     assert p.poll() is None  # compiled code cannot be interrupted mid-chunk
     p.send_signal(signal.SIGINT)
     sent = time.monotonic()

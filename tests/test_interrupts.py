@@ -95,7 +95,7 @@ def _check_outputs(tmp_path: Path, stdout: str) -> None:
 
 
 # ---------------------------------------------------------------- item 6: an early Ctrl-C
-@pytest.mark.parametrize("after", [0.3, 0.5, 0.7, 1.0])
+@pytest.mark.parametrize("after", [0.3, 0.6, 1.0])
 def test_an_early_ctrl_c_stops_the_command_at_once(warm, tmp_path, after):
     """SIGINT while Python, the policies and the cached kernel load: exit 130, quietly."""
     args = ["simulate", "--hands", "1000000000", "--format", "json"]

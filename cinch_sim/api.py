@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from cinch_sim import checks
+from cinch_sim import checks, interrupts
 from cinch_sim import notation as N
 from cinch_sim.advisor.estimate import Advice
 from cinch_sim.analysis.analyse import Analysis
@@ -476,8 +476,11 @@ def report(
     of strategies. With ``out`` the report is written there (report.html,
     report.md, figures/, tables/, run.json; a folder holding files only with
     ``force``). ``.table()`` lists the sections and their tables, each of which
-    ``.table(name)`` gives as printed. ``cinch_sim.strategy_report`` is this
-    function (``cinch_sim.report`` is the package that builds it).
+    ``.table(name)`` gives as printed. Ctrl-C stops the whole report: it then
+    holds the studies that ran and says so (``.interrupted``; ``.done`` and
+    run.json count the hands and games each study really ran).
+    ``cinch_sim.strategy_report`` is this function (``cinch_sim.report`` is the
+    package that builds it).
 
     >>> doc = report(hands=1000, games=2, strategies=["greedy", "random"])
     >>> doc.table()["section"].iloc[0], "ladder" in doc.table_names()
@@ -503,8 +506,14 @@ def report(
     )  # fmt: skip
     doc = build_report(settings, progress=progress)
     if out_dir is not None:
-        write_report(doc, out_dir)
-        write_run_json(out_dir, settings.describe())
+        # a Ctrl-C while the files are written waits for them to be whole, then stops us
+        with interrupts.deferred() as ctrl_c:
+            before = ctrl_c.requested
+            write_report(doc, out_dir)
+            facts = {"interrupted": doc.interrupted, "done": doc.done}
+            write_run_json(out_dir, {**settings.describe(), **facts})
+            if ctrl_c.requested and not before:
+                raise KeyboardInterrupt
     return doc
 
 

@@ -15,7 +15,7 @@ ROOT = Path(cinch_sim.__file__).parent
 LAYERS = (
     # the vocabulary
     ("__init__", "cards", "bits", "rng", "layout", "signatures", "outputs", "notation")
-    + ("checks", "views"),
+    + ("checks", "views", "interrupts"),
     ("rules",),  # the rules object every layer above reads
     ("jit",),  # numba plumbing
     ("policies",),  # the jitted players, their registry and loader

@@ -7,6 +7,7 @@ Each subcommand lives in ``cinch_sim/cli/commands/`` and imports the heavy parts
 from __future__ import annotations
 
 import logging
+import sys
 
 import click
 
@@ -17,7 +18,35 @@ from cinch_sim.cli.files import PipeSafeGroup
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "show_default": True}
 
 
-@click.group(cls=PipeSafeGroup, context_settings=CONTEXT_SETTINGS)  # `| head` ends quietly
+class _Commands(PipeSafeGroup):
+    """The command group: every command runs with Ctrl-C obeyed at any moment, and a
+    closed pipe ends it quietly (PipeSafeGroup)."""
+
+    def invoke(self, ctx: click.Context):
+        """Run the command under ``interrupts.command_line`` (a second Ctrl-C ends the
+        process at once); a Ctrl-C that stops it before it has kept anything is exit
+        130 with one line, not click's "Aborted!" and status 1."""
+        from cinch_sim.interrupts import EXIT_STATUS, command_line
+
+        try:
+            with command_line():
+                return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            sys.exit(EXIT_STATUS)
+        finally:
+            _keep_exit_status()
+
+
+def _keep_exit_status() -> None:
+    """A KeyboardInterrupt raised inside code run by ``exec`` of a string (scipy's
+    import does that) marks CPython to end the process by SIGINT, whatever status
+    we exit with, even once we have handled it; running a string clears the mark,
+    so the exit status stays ours (130 after Ctrl-C)."""
+    exec("")
+
+
+@click.group(cls=_Commands, context_settings=CONTEXT_SETTINGS)
 @click.version_option(__version__, prog_name="cinch-sim")
 def main() -> None:
     """Monte Carlo strategy analyser for Cinch (High Five, Double Pedro).

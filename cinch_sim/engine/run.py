@@ -22,6 +22,7 @@ from cinch_sim.cards import format_card
 from cinch_sim.engine.interrupts import chunk_boundaries
 from cinch_sim.engine.policy_table import ADDRESSES
 from cinch_sim.engine.threads import run_split, using
+from cinch_sim.interrupts import compiling
 from cinch_sim.policies.loading import (
     KINDS,
     Policy,
@@ -109,10 +110,11 @@ def _addresses(func) -> tuple[int, int]:
     if found is None:
         from numba.experimental.function_type import _get_jit_address, _get_wrapper_address
 
-        found = _ADDRESSES[func] = (
-            _get_wrapper_address(func, POLICY_SIG),
-            _get_jit_address(func, POLICY_SIG),
-        )
+        with compiling():  # the lookup may compile the policy's wrapper
+            found = _ADDRESSES[func] = (
+                _get_wrapper_address(func, POLICY_SIG),
+                _get_jit_address(func, POLICY_SIG),
+            )
     return found
 
 
@@ -154,13 +156,25 @@ class Conditions:
         return s
 
 
-def _kernel():
-    """Import the kernel lazily: --help and light commands stay instant."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from cinch_sim.engine.kernel import compiled
+_KERNELS: dict[str, Any] = {}
 
-        return compiled("simulate_hands")
+
+def _compiled(name: str):
+    """The batch kernel ``name``, imported lazily (--help and light commands stay
+    instant) and loaded or compiled once, where Ctrl-C stops the load at once and is
+    never lost inside numba's compiler (cinch_sim/interrupts.py)."""
+    kern = _KERNELS.get(name)
+    if kern is None:
+        with warnings.catch_warnings(), compiling():
+            warnings.simplefilter("ignore")
+            from cinch_sim.engine.kernel import compiled
+
+            kern = _KERNELS[name] = compiled(name)
+    return kern
+
+
+def _kernel():
+    return _compiled("simulate_hands")
 
 
 def run_chunk(
@@ -200,21 +214,13 @@ def run_chunk(
 
 
 def _games_kernel():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from cinch_sim.engine.kernel import compiled
-
-        return compiled("play_games")
+    return _compiled("play_games")
 
 
 def run_deals(rules: Rules, seed: int, offset: int, n: int, dealer: int = 3) -> np.ndarray:
     """Only shuffle and deal hands offset..offset+n-1 (BENCHMARK.md W1): the same cards
     as ``run_chunk`` deals them, as [hand, seat] card masks."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from cinch_sim.engine.kernel import compiled
-
-        kern = compiled("deal_hands")
+    kern = _compiled("deal_hands")
     out = np.empty((n, rules.players), dtype=np.uint64)  # the kernel fills every seat
     args = (rules.to_array(), Conditions().to_setup(dealer, offset), np.uint64(seed % (1 << 64)))
     run_split(lambda lo, hi: kern(*args, np.int64(offset + lo), out[lo:hi]), n)

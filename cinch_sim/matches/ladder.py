@@ -21,6 +21,7 @@ import pandas as pd
 
 from cinch_sim import __version__
 from cinch_sim import notation as N
+from cinch_sim.engine.interrupts import chunk_boundaries
 from cinch_sim.matches.compare import Comparison, compare
 from cinch_sim.policies.strategies import Strategy, distinct_names, resolve_strategy
 from cinch_sim.rules import Rules, resolve_rules
@@ -81,7 +82,12 @@ class Ladder(Tables):
 
     def headline(self) -> str:
         r = self.table()
-        ranks = ", ".join(f"{x.rank}. {x.strategy} {N.number(x.rating, 0)}" for x in r.itertuples())
+        ranks = ", ".join(
+            f"{x.rank}. {x.strategy} {N.number(x.rating, 0)}"
+            if x.games
+            else f"{x.strategy} unplayed"
+            for x in r.itertuples()
+        )
         return (
             f"Ladder: {len(self.strategies)} strategies, "
             f"{self.settings['games_per_matchup']:,} games per matchup, "
@@ -103,18 +109,29 @@ class Ladder(Tables):
         return wins, games
 
     def ratings(self, seed: int = 0) -> pd.DataFrame:
-        """Rating, bootstrap interval, games and overall score per strategy, best first."""
+        """Rating, bootstrap interval, games and overall score per strategy, best first.
+
+        A strategy that played no game (the ladder was interrupted first) is
+        unplayed: no rating, interval or rank (NaN, and NA in ``rank``), listed
+        last; the others are rated among themselves.
+        """
         wins, games = self._matrices()
-        elo = bradley_terry(wins, games)
-        rng = np.random.default_rng(seed)
-        base = [c.data.cat("pair_score") for c in self.matches]
-        boots = np.empty((self.bootstrap, len(self.strategies)))
-        for b in range(self.bootstrap):
-            res = [x[rng.integers(0, x.size, x.size)] if x.size else x for x in base]
-            bw, bg = self._matrices(res)
-            boots[b] = bradley_terry(bw, bg)
-        lo = np.percentile(boots, 2.5, axis=0) if self.bootstrap else np.full(elo.size, np.nan)
-        hi = np.percentile(boots, 97.5, axis=0) if self.bootstrap else np.full(elo.size, np.nan)
+        played = games.sum(axis=1) > 0
+        sub = np.ix_(played, played)
+        elo = np.full(len(self.strategies), np.nan)
+        lo, hi = elo.copy(), elo.copy()
+        if played.any():
+            elo[played] = bradley_terry(wins[sub], games[sub])
+            rng = np.random.default_rng(seed)
+            base = [c.data.cat("pair_score") for c in self.matches]
+            boots = np.empty((self.bootstrap, int(played.sum())))
+            for b in range(self.bootstrap):
+                res = [x[rng.integers(0, x.size, x.size)] if x.size else x for x in base]
+                bw, bg = self._matrices(res)
+                boots[b] = bradley_terry(bw[sub], bg[sub])
+            if self.bootstrap:
+                lo[played] = np.percentile(boots, 2.5, axis=0)
+                hi[played] = np.percentile(boots, 97.5, axis=0)
         with np.errstate(invalid="ignore", divide="ignore"):
             score = wins.sum(axis=1) / games.sum(axis=1)
         df = pd.DataFrame(
@@ -127,8 +144,12 @@ class Ladder(Tables):
                 "score": score,
             }
         )
-        df = df.sort_values("rating", ascending=False, kind="stable").reset_index(drop=True)
-        df.insert(0, "rank", np.arange(1, len(df) + 1))
+        # best first; the unplayed (NaN rating) last, in the order they were given
+        df = df.sort_values("rating", ascending=False, kind="stable", na_position="last")
+        df = df.reset_index(drop=True)
+        rank = pd.array(np.arange(1, len(df) + 1), dtype="Int64")
+        rank[(df["games"] == 0).to_numpy()] = pd.NA
+        df.insert(0, "rank", rank)
         return df
 
     def matchups(self) -> pd.DataFrame:
@@ -190,11 +211,13 @@ def ladder(
     matches = []
     t0 = time.perf_counter()
     interrupted = False
-    for sa, sb in itertools.combinations(strats, 2):
-        c = compare(sa, sb, games, seed, r, max_hands, pairing, chunk_pairs, threads, progress)
-        if c.pairs:
-            matches.append(c)
-        if c.interrupted:
-            interrupted = True
-            break
+    # a Ctrl-C between two matchups is kept for the next one, which stops at once
+    with chunk_boundaries():
+        for sa, sb in itertools.combinations(strats, 2):
+            c = compare(sa, sb, games, seed, r, max_hands, pairing, chunk_pairs, threads, progress)
+            if c.pairs:
+                matches.append(c)
+            if c.interrupted:
+                interrupted = True
+                break
     return Ladder(strats, matches, settings, bootstrap, time.perf_counter() - t0, interrupted)

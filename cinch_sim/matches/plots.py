@@ -47,8 +47,9 @@ def margin_figure(games: pd.DataFrame, a: str, b: str) -> Figure:
 
 
 def ladder_figure(ratings: pd.DataFrame) -> Figure:
-    """Ratings (Elo scale) with their bootstrap intervals, best at the top."""
-    df = ratings.iloc[::-1]
+    """Ratings (Elo scale) with their bootstrap intervals, best at the top; strategies
+    that played no game (an interrupted ladder) have no rating to draw."""
+    df = ratings[ratings["games"] > 0].iloc[::-1]
     fig = Figure(figsize=(6, 0.5 * len(df) + 1.5))
     ax = fig.add_subplot()
     y = np.arange(len(df))

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from cinch_sim.interrupts import compiling
 from cinch_sim.policies.registry import KINDS, Builtin, find, names
 from cinch_sim.signatures import N_PARAMS, POLICY_SIG
 
@@ -48,6 +49,13 @@ class Policy:
 
 def load_policy(kind: str, spec: str, params: tuple[float, ...] | None = None) -> Policy:
     """Resolve a spec to a compiled policy, with a one-line error when it cannot be."""
+    # importing a policy's module compiles its functions or loads them from the cache:
+    # Ctrl-C must stop that, and never be lost inside numba (cinch_sim/interrupts.py)
+    with compiling():
+        return _load_policy(kind, spec, params)
+
+
+def _load_policy(kind: str, spec: str, params: tuple[float, ...] | None) -> Policy:
     if kind not in KINDS:
         raise PolicyError(f"unknown plug point {kind!r} (one of {', '.join(KINDS)})")
     spec = spec.strip()

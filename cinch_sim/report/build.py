@@ -13,7 +13,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from cinch_sim import __version__
+from cinch_sim import __version__, interrupts
 from cinch_sim.advisor.estimate import Advice, advise
 from cinch_sim.analysis.analyse import Analysis, analyse
 from cinch_sim.analysis.hand_worth import HandValue, hand_values
@@ -73,30 +73,133 @@ class ReportSettings:
         ] + [(f"rule: {k}", str(v)) for k, v in self.rules.describe().items()]
 
 
+@dataclasses.dataclass
+class Studies:
+    """What the studies gave: each one finished, or as far as Ctrl-C let it go."""
+
+    bids: Analysis | None = None  # kept if cut: it counts its own hands
+    values: dict[str, HandValue] = dataclasses.field(default_factory=dict)  # finished rules
+    ladder: Any = None  # a Ladder; kept if cut: an unplayed strategy is shown as such
+    examples: list[tuple[str, str, Advice]] = dataclasses.field(default_factory=list)
+    interrupted: bool = False
+
+    def done(self) -> dict[str, Any]:
+        """The work each study really did, for run.json and the settings table."""
+        return {
+            "bid_success_hands": self.bids.counts.hands if self.bids is not None else 0,
+            "hand_value_hands": {r: v.hands for r, v in self.values.items()},
+            "ladder_games": {
+                f"{c.a.name} vs {c.b.name}": c.games
+                for c in (self.ladder.matches if self.ladder is not None else ())
+            },
+            "example_hands_advised": len(self.examples),
+        }
+
+    def not_run(self) -> list[str]:
+        """The studies an interruption left out of the report, as a player names them."""
+        missing = []
+        if self.bids is None or self.bids.counts.hands == 0:
+            missing.append("bid success and Pedro capture")
+        if len(self.values) < len(ROBBER_RULES):
+            missing.append("what a hand is worth and the right to rob")
+        if self.ladder is None or not self.ladder.matches:
+            missing.append("the strategy ladder")
+        if len(self.examples) < len(EXAMPLE_HANDS):
+            missing.append("advice for example hands")
+        return missing
+
+
 def build_report(settings: ReportSettings, progress: Callable[[int], None] | None = None) -> Report:
     """Run every study and lay out its section; ``progress`` is told the work done
-    (``total_steps`` units in all)."""
-    step = progress or (lambda n: None)
-    s = settings
-    report = Report("Cinch strategy report")
-    sections.add_introduction(report, s.rows())
-    bids = run_bid_study(s)
-    step(STEPS["bids"])
-    sections.add_bid_success(report, bids)
-    values = run_hand_values(s, step)
-    base = values[s.rules.robber]
-    sections.add_safe_bids(report, base)
-    sections.add_hand_features(report, base, s.dealer)
-    sections.add_robbing(report, values)
-    sections.add_pedro_capture(report, bids)
-    lad = run_ladder(s)
-    step(STEPS["ladder"])
-    sections.add_ladder(report, lad, s.games, s.rules.target)
-    examples = run_example_advice(s)
-    step(STEPS["advice"])
-    sections.add_example_advice(report, examples)
+    (``total_steps`` units in all).
+
+    Ctrl-C stops the whole report, not only the study in hand: the report then
+    holds what was finished (the bid study and the ladder as far as they got),
+    says so in its title and first section, and ``report.interrupted`` is true.
+    """
+    with interrupts.installed():  # one Ctrl-C request, standing for every study
+        studies = run_studies(settings, progress or (lambda n: None))
+    return lay_out(settings, studies)
+
+
+def run_studies(s: ReportSettings, step: Callable[[int], None]) -> Studies:
+    """Every study in turn, until the end or the first Ctrl-C."""
+    out = Studies()
+    try:
+        out.bids = run_bid_study(s)  # on Ctrl-C: the finished hands, ``interrupted``
+        step(STEPS["bids"])
+        if out.bids.interrupted:
+            raise KeyboardInterrupt
+        run_hand_values(s, step, out.values)  # fills in each robbing rule as it finishes
+        out.ladder = run_ladder(s)
+        step(STEPS["ladder"])
+        if out.ladder.interrupted:
+            raise KeyboardInterrupt
+        run_example_advice(s, out.examples)
+        step(STEPS["advice"])
+    except KeyboardInterrupt:
+        out.interrupted = True
+    return out
+
+
+def lay_out(s: ReportSettings, studies: Studies) -> Report:
+    """The sections of every study that ran; an interrupted report says what is left out."""
+    bids, values, lad = studies.bids, studies.values, studies.ladder
+    title = "Cinch strategy report" + (" (interrupted)" if studies.interrupted else "")
+    report = Report(title, interrupted=studies.interrupted, done=studies.done())
+    notice = None
+    if studies.interrupted:
+        notice = (
+            "This report was interrupted (Ctrl-C) before it was finished: it holds only the "
+            "studies that ran, each on the hands or games the table below counts. Left out: "
+            + "; ".join(studies.not_run() or ["nothing"])
+            + "."
+        )
+    sections.add_introduction(report, settings_rows(s, studies), notice)
+    has_bids = bids is not None and bids.counts.hands > 0
+    if has_bids:
+        sections.add_bid_success(report, bids)
+    base = values.get(s.rules.robber)
+    if base is not None:
+        sections.add_safe_bids(report, base)
+        sections.add_hand_features(report, base, s.dealer)
+    if len(values) == len(ROBBER_RULES):
+        sections.add_robbing(report, values)
+    if has_bids:
+        sections.add_pedro_capture(report, bids)
+    if lad is not None and lad.matches:
+        sections.add_ladder(report, lad, s.games, s.rules.target)
+    if studies.examples:
+        sections.add_example_advice(report, studies.examples)
     sections.add_method_notes(report)
     return report
+
+
+def settings_rows(s: ReportSettings, studies: Studies) -> list[tuple[str, str]]:
+    """The settings table; for an interrupted report, the hands and games each study
+    really ran instead of the ones asked for."""
+    rows = s.rows()
+    if not studies.interrupted:
+        return rows
+    done = studies.done()
+    asked = {"hands simulated per study", "games per strategy pair"}
+    real = [
+        ("interrupted", "yes: Ctrl-C stopped the report before it was finished"),
+        ("hands asked per study", f"{s.hands:,}"),
+        ("games asked per strategy pair", f"{s.games:,}"),
+        ("hands simulated, bid success", f"{done['bid_success_hands']:,}"),
+    ]
+    real += [
+        (f"hands simulated, hand value with robber={r}", f"{done['hand_value_hands'].get(r, 0):,}")
+        for r in ROBBER_RULES
+    ]
+    games = done["ladder_games"] or {"strategy ladder": 0}
+    real += [(f"games played, {pair}", f"{n:,}") for pair, n in games.items()]
+    real.append(
+        ("example hands advised", f"{done['example_hands_advised']} of {len(EXAMPLE_HANDS)}")
+    )
+    first = [r for r in rows if r[0] not in asked]
+    return first[:1] + real + first[1:]
 
 
 def total_steps() -> int:
@@ -112,10 +215,13 @@ def run_bid_study(s: ReportSettings) -> Analysis:
     )
 
 
-def run_hand_values(s: ReportSettings, step: Callable[[int], None]) -> dict[str, HandValue]:
-    """Every hand played with its holder as the maker, once under each robbing rule."""
+def run_hand_values(
+    s: ReportSettings, step: Callable[[int], None], values: dict[str, HandValue] | None = None
+) -> dict[str, HandValue]:
+    """Every hand played with its holder as the maker, once under each robbing rule
+    (into ``values``, rule by rule: a Ctrl-C keeps the rules finished)."""
     policies = PolicySet.from_specs(s.rules.players)
-    values = {}
+    values = {} if values is None else values
     for robber in ROBBER_RULES:
         r = dataclasses.replace(s.rules, robber=robber)
         values[robber] = hand_values(s.hands, s.seed, r, policies, s.dealer, threads=s.threads)
@@ -130,22 +236,22 @@ def run_ladder(s: ReportSettings):
     return ladder(list(s.strategies), games=s.games, seed=s.seed, rules=s.rules, threads=s.threads)
 
 
-def run_example_advice(s: ReportSettings) -> list[tuple[str, str, Advice]]:
-    """The advisor on each example hand, held by the eldest hand with no bid before it."""
+def run_example_advice(
+    s: ReportSettings, examples: list[tuple[str, str, Advice]] | None = None
+) -> list[tuple[str, str, Advice]]:
+    """The advisor on each example hand, held by the eldest hand with no bid before it
+    (into ``examples``, hand by hand: a Ctrl-C keeps the hands finished)."""
     eldest = (s.dealer + 1) % s.rules.players
-    return [
-        (
+    examples = [] if examples is None else examples
+    for text, label in EXAMPLE_HANDS:
+        adv = advise(
             text,
-            label,
-            advise(
-                text,
-                seat=eldest,
-                dealer=s.dealer,
-                rules=s.rules,
-                precision=s.advice_precision,
-                seed=s.seed,
-                threads=s.threads,
-            ),
+            seat=eldest,
+            dealer=s.dealer,
+            rules=s.rules,
+            precision=s.advice_precision,
+            seed=s.seed,
+            threads=s.threads,
         )
-        for text, label in EXAMPLE_HANDS
-    ]
+        examples.append((text, label, adv))
+    return examples

@@ -94,6 +94,8 @@ class Report(Tables):
     title: str
     sections: list[Section] = field(default_factory=list)
     out: Path | None = None  # where write_report put it
+    interrupted: bool = False  # Ctrl-C stopped it: it holds the studies that ran
+    done: dict = field(default_factory=dict)  # the work each study really did
 
     def table_names(self) -> tuple[str, ...]:
         return ("contents", *(t.name for t in self.tables()))

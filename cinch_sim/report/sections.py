@@ -53,9 +53,14 @@ def _provenance(an: Analysis) -> str:
 
 
 # -------------------------------------------------------------------- sections
-def add_introduction(report: Report, settings: Sequence[tuple[str, str]]) -> None:
-    """What the numbers are, and the settings and rules they come from."""
+def add_introduction(
+    report: Report, settings: Sequence[tuple[str, str]], notice: str | None = None
+) -> None:
+    """What the numbers are, and the settings and rules they come from; ``notice``
+    first (that the report was interrupted, and what it lacks)."""
     sec = report.section("What this report is")
+    if notice:
+        sec.text(notice)
     sec.text(
         "Every number below comes from simulated Cinch hands played by computer strategies "
         "under the rules listed here. Percentages come with a 95% interval: the range that "
@@ -280,10 +285,15 @@ def add_ladder(report: Report, lad, games: int, target: int) -> None:
     """The strategies' ratings and every pair's duplicate match (``lad``: a ``Ladder``)."""
     sec = report.section("Which strategy wins")
     ratings = lad.ratings()
+    played = (
+        f"Ctrl-C stopped the ladder: each pair below played the games its row counts, to "
+        f"{target} in duplicate (a strategy that played none is unplayed, without a rating)"
+        if lad.interrupted
+        else f"Every pair of strategies played {games:,} games to {target} in duplicate"
+    )
     sec.text(
-        f"Every pair of strategies played {games:,} games to {target} in duplicate: "
-        "each deal sequence is played twice with the sides swapping seats, so the luck of "
-        "the cards cancels. Ratings are on the Elo scale (400 points = 10 to 1 odds), "
+        f"{played}: each deal sequence is played twice with the sides swapping seats, so the "
+        "luck of the cards cancels. Ratings are on the Elo scale (400 points = 10 to 1 odds), "
         "with 95% bootstrap intervals."
     )
     sec.table(
@@ -291,9 +301,10 @@ def add_ladder(report: Report, lad, games: int, target: int) -> None:
         format_frame(
             pd.DataFrame(
                 {
-                    "rank": ratings["rank"],
+                    "rank": ratings["rank"].map(lambda r: "–" if r is pd.NA else f"{r}"),
                     "strategy": ratings["strategy"],
-                    "rating": _fixed(ratings["rating"], "+.0f"),
+                    # a strategy the interrupted ladder never reached has no rating
+                    "rating": _ratings_text(ratings["rating"]),
                     "95% interval": [
                         N.interval(a, b, 0, signed=True)
                         for a, b in zip(ratings["rating_lo"], ratings["rating_hi"], strict=True)
@@ -331,6 +342,11 @@ def add_ladder(report: Report, lad, games: int, target: int) -> None:
         )
     except Exception:  # a chart is a convenience; the table above carries the numbers
         pass
+
+
+def _ratings_text(ratings: pd.Series) -> pd.Series:
+    """Each rating as ``+120``; "unplayed" for a strategy that played no game."""
+    return ratings.map(lambda x: "unplayed" if x != x else f"{x:+.0f}")
 
 
 def add_example_advice(report: Report, examples: Iterable[tuple[str, str, Advice]]) -> None:

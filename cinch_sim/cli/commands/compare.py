@@ -255,7 +255,7 @@ def ladder(
                     **lad.settings,
                     "interrupted": lad.interrupted,
                     "seconds": round(lad.seconds, 3),
-                    "ratings": ratings.to_dict(orient="records"),
+                    "ratings": _records(ratings),
                     "matchups": matchups.to_dict(orient="records"),
                 },
                 default=_json_default,
@@ -282,6 +282,12 @@ def ladder(
         sys.exit(130)
 
 
+def _records(df) -> list[dict]:
+    """A table's rows for JSON: a missing value (an unplayed strategy's rank and
+    rating) as null, never NaN, which is not JSON."""
+    return df.astype(object).where(df.notna(), None).to_dict(orient="records")
+
+
 def format_ladder(ratings, matchups, games, seed, seconds) -> str:
     rows = [
         [
@@ -292,6 +298,8 @@ def format_ladder(ratings, matchups, games, seed, seconds) -> str:
             f"{r.games:,}",
             N.rate(r.score),
         ]
+        if r.games
+        else [N.DASH, r.strategy, "unplayed", N.DASH, "0", N.DASH]  # not ranked: no game
         for r in ratings.itertuples()
     ]
     pairs = [

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from cinch_sim.cli.options import (
@@ -14,6 +16,7 @@ from cinch_sim.cli.options import (
     rules_option,
 )
 from cinch_sim.cli.progress import Progress
+from cinch_sim.interrupts import EXIT_STATUS
 
 
 @click.command(context_settings={"show_default": True})
@@ -75,3 +78,6 @@ def report(hands, games, seed, rules, strategies, threads, out, force):
     finally:
         bar.close()
     click.echo(f"report written: {doc.out / 'report.html'} (and report.md)")
+    if doc.interrupted:
+        click.echo("interrupted: the report holds the studies that ran, and says so", err=True)
+        sys.exit(EXIT_STATUS)

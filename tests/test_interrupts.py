@@ -1,0 +1,289 @@
+"""Ctrl-C is obeyed at any moment, and a second one ends the process (issue 17, 6-9).
+
+Most of these run the command line in a child process and send it a real SIGINT:
+while the kernel loads (warm cache, and a cold compile), from inside numba's
+compiler callbacks (where a KeyboardInterrupt used to be printed as "Exception
+ignored" and lost), in the middle of a report's first study, and into a policy
+that never returns; an interrupted ladder is driven through the API.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import cinch_sim
+from cinch_sim import api
+from cinch_sim.interrupts import HINT
+
+ROOT = Path(cinch_sim.__file__).resolve().parents[1]  # the code under test, for children too
+LOOPING = Path(__file__).resolve().parent / "looping_policy.py"
+
+
+def _env(**extra: str) -> dict[str, str]:
+    return dict(os.environ, PYTHONPATH=str(ROOT), **extra)
+
+
+def _start(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "cinch_sim", *args],
+        cwd=cwd,
+        env=env or _env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _run_script(script: str, args: list[str], cwd: Path) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-c", script, *args],
+        cwd=cwd,
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _finish(p: subprocess.Popen, timeout: float) -> tuple[int, str, str]:
+    """Exit status, stdout and stderr; a child still running after ``timeout`` fails."""
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+        pytest.fail(f"still running {timeout} s later; stderr: {err[-1500:]}")
+    return p.returncode, out, err
+
+
+def _clean(err: str) -> None:
+    """Nothing lost or half-handled: no ignored exception, no traceback, no click abort."""
+    assert "Exception ignored" not in err, err[-2000:]
+    assert "Traceback" not in err, err[-2000:]
+    assert "Aborted!" not in err, err[-2000:]
+
+
+@pytest.fixture(scope="module")
+def warm(tmp_path_factory) -> None:
+    """The kernel compiled and cached, so a run's first second is the cache load."""
+    p = _start(["simulate", "--hands", "10"], tmp_path_factory.mktemp("warm"))
+    rc, _, err = _finish(p, 600)
+    assert rc == 0, err[-1500:]
+
+
+def _check_outputs(tmp_path: Path, stdout: str) -> None:
+    """What was written agrees: run.json, the records and the printed result count the
+    same finished hands; nothing is written when the Ctrl-C came before the run."""
+    run, rec = tmp_path / "out" / "run.json", tmp_path / "hands.jsonl"
+    if not run.exists():
+        assert not rec.exists() and stdout == ""
+        return
+    done = json.loads(run.read_text())
+    assert done["interrupted"] is True
+    with rec.open() as f:
+        assert sum(1 for _ in f) == done["hands_done"] == json.loads(stdout)["hands"]
+
+
+# ---------------------------------------------------------------- item 6: an early Ctrl-C
+@pytest.mark.parametrize("after", [0.3, 0.6, 1.0])
+def test_an_early_ctrl_c_stops_the_command_at_once(warm, tmp_path, after):
+    """SIGINT while Python, the policies and the cached kernel load: exit 130, quietly."""
+    args = ["simulate", "--hands", "1000000000", "--format", "json"]
+    p = _start(args + ["--out", "out", "--records", "hands.jsonl"], tmp_path)
+    time.sleep(after)
+    p.send_signal(signal.SIGINT)
+    sent = time.monotonic()
+    rc, out, err = _finish(p, 30)
+    assert rc == 130, err[-1500:]
+    assert time.monotonic() - sent < 10
+    _clean(err)
+    _check_outputs(tmp_path, out)
+
+
+# A real SIGINT raised from inside llvmlite's ctypes callback (numba's object-cache
+# hook, which every load and compile goes through): the moment an early Ctrl-C was lost.
+CTRL_C_IN_CALLBACK = """
+import signal, sys
+from numba.core import codegen
+lib = codegen.JITCodeLibrary
+hook = lib._object_getbuffer_hook.__func__
+calls = []
+def ctrl_c_inside(cls, ll_module):
+    calls.append(1)
+    if len(calls) == int(sys.argv[1]):
+        signal.raise_signal(signal.SIGINT)
+    return hook(cls, ll_module)
+lib._object_getbuffer_hook = classmethod(ctrl_c_inside)
+from cinch_sim.cli.main import main
+main(sys.argv[2:], prog_name="cinch-sim")
+"""
+
+
+@pytest.mark.parametrize("nth", [1, 4])
+def test_a_ctrl_c_inside_numbas_callbacks_is_not_lost(warm, tmp_path, nth):
+    args = [str(nth), "simulate", "--hands", "3000000", "--format", "json"]
+    p = _run_script(CTRL_C_IN_CALLBACK, args, tmp_path)
+    rc, out, err = _finish(p, 120)
+    assert rc == 130, err[-1500:]  # it used to run all 3,000,000 hands and exit 0
+    _clean(err)
+    assert out == "" or json.loads(out)["hands"] < 3_000_000
+
+
+@pytest.mark.parametrize("after", [1.5, pytest.param(8.0, marks=pytest.mark.slow)])
+def test_a_ctrl_c_during_a_cold_compile_stops_it(tmp_path, after):
+    """A fresh cache: the policies, then the kernel compile for ~20 s; SIGINT stops the
+    compile itself (at 8 s, the kernel's: a core busy for that long, so in the slow set)."""
+    env = _env(NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    args = ["simulate", "--hands", "1000000000", "--format", "json"]
+    p = _start(args + ["--out", "out", "--records", "hands.jsonl"], tmp_path, env)
+    time.sleep(after)
+    p.send_signal(signal.SIGINT)
+    sent = time.monotonic()
+    rc, out, err = _finish(p, 120)
+    assert rc == 130, err[-1500:]
+    assert time.monotonic() - sent < 5, err[-1500:]  # not the rest of the compile
+    _clean(err)
+    _check_outputs(tmp_path, out)
+
+
+# ------------------------------------------------------- item 7: report obeys the first
+# A real SIGINT once the report's first study has finished three chunks of hands.
+CTRL_C_IN_REPORT = """
+import signal, sys
+from cinch_sim.analysis import counts
+add = counts.HandCounts.add
+chunks = []
+def add_then_ctrl_c(self, rows):
+    add(self, rows)
+    chunks.append(len(rows))
+    if len(chunks) == 3:
+        signal.raise_signal(signal.SIGINT)
+counts.HandCounts.add = add_then_ctrl_c
+from cinch_sim.cli.main import main
+main(sys.argv[1:], prog_name="cinch-sim")
+"""
+
+
+def test_report_obeys_the_first_ctrl_c_and_says_it_was_interrupted(warm, tmp_path):
+    args = ["report", "--hands", "2000000", "--games", "20", "--out", "rep"]
+    p = _run_script(CTRL_C_IN_REPORT, args + ["--strategies", "random,simple"], tmp_path)
+    rc, out, err = _finish(p, 60)  # the whole report takes minutes
+    assert rc == 130, err[-1500:]
+    _clean(err)
+    assert "interrupted" in err
+    rep = tmp_path / "rep"
+    run = json.loads((rep / "run.json").read_text())
+    assert run["interrupted"] is True
+    assert run["done"]["bid_success_hands"] == 3 * 65536  # the real count, not 2,000,000
+    assert run["done"]["hand_value_hands"] == {} and run["done"]["ladder_games"] == {}
+    for page in (rep / "report.html", rep / "report.md"):
+        text = page.read_text(encoding="utf-8")
+        assert "Cinch strategy report (interrupted)" in text
+        assert "196,608" in text  # the hands the bid study really ran
+        assert "hands simulated per study" not in text  # the claim it used to make
+
+
+# A real SIGINT as the report starts writing its files (drawing its first chart).
+CTRL_C_WHILE_WRITING = """
+import signal, sys
+from cinch_sim.report import render
+draw = render.Chart.render_png
+sent = []
+def ctrl_c_then_draw(self):
+    if not sent:
+        sent.append(1)
+        signal.raise_signal(signal.SIGINT)
+    return draw(self)
+render.Chart.render_png = ctrl_c_then_draw
+from cinch_sim.cli.main import main
+main(sys.argv[1:], prog_name="cinch-sim")
+"""
+
+
+def test_a_ctrl_c_while_the_report_is_written_leaves_it_whole(warm, tmp_path):
+    args = ["report", "--hands", "1000", "--games", "4", "--out", "rep"]
+    p = _run_script(CTRL_C_WHILE_WRITING, args + ["--strategies", "random,simple"], tmp_path)
+    rc, _, err = _finish(p, 120)
+    assert rc == 130, err[-1500:]
+    _clean(err)
+    rep = tmp_path / "rep"
+    run = json.loads((rep / "run.json").read_text())  # written after every other file
+    assert run["interrupted"] is False and run["done"]["bid_success_hands"] == 1000
+    page = (rep / "report.html").read_text(encoding="utf-8")
+    assert page.rstrip().endswith("</html>") and page.count("<img") >= 3
+
+
+# -------------------------------------------------- item 8: an unplayed strategy is unplayed
+def test_an_interrupted_ladder_shows_the_unplayed_strategy_as_unplayed():
+    def ctrl_c(games: int) -> None:  # Ctrl-C as the first chunk of games is done
+        raise KeyboardInterrupt
+
+    lad = api.ladder(["random", "simple", "greedy"], games=20, progress=ctrl_c, bootstrap=20)
+    assert lad.interrupted
+    r = lad.table()
+    assert r["strategy"].tolist()[-1] == "greedy"  # listed last, after the rated ones
+    rated, unplayed = r.iloc[:2], r.iloc[-1]
+    assert rated["rank"].tolist() == [1, 2] and (rated["games"] == 20).all()
+    assert unplayed["games"] == 0 and unplayed["rank"] is pd.NA
+    assert all(math.isnan(unplayed[k]) for k in ("rating", "rating_lo", "rating_hi"))
+    assert "greedy unplayed" in lad.headline()
+
+    from cinch_sim.cli.commands.compare import _records, format_ladder
+    from cinch_sim.report import sections
+    from cinch_sim.report.render import Report
+
+    text = format_ladder(r, lad.matchups(), 20, 0, 0.1)
+    line = next(x for x in text.splitlines() if "greedy" in x)
+    assert "unplayed" in line and "[" not in line  # no rank, no zero-width interval
+    rows = json.loads(json.dumps(_records(r)))  # valid JSON: null, never NaN
+    assert rows[-1]["rank"] is None and rows[-1]["rating"] is None
+    doc = Report("t")
+    sections.add_ladder(doc, lad, 20, 51)
+    table = doc.table("ladder")
+    assert table.iloc[-1].tolist()[:4] == ["–", "greedy", "unplayed", "–"]
+
+
+# ------------------------------------------------ item 9: a second Ctrl-C ends a runaway
+# The policy loops for ever inside the kernel; a marker file says the kernel has started.
+MARK_KERNEL_START = """
+import pathlib, sys
+from cinch_sim.engine import run
+split = run.run_split
+def marked(work, n):
+    pathlib.Path("kernel-started").touch()
+    return split(work, n)
+run.run_split = marked
+from cinch_sim.cli.main import main
+main(sys.argv[1:], prog_name="cinch-sim")
+"""
+
+
+@pytest.mark.parametrize("threads", [["--threads", "1"], []], ids=["one thread", "all cores"])
+def test_a_second_ctrl_c_ends_a_policy_that_never_returns(warm, tmp_path, threads):
+    args = ["simulate", "--hands", "1000", *threads]
+    p = _run_script(MARK_KERNEL_START, args + ["--play-policy", f"{LOOPING}:forever"], tmp_path)
+    deadline = time.monotonic() + 120
+    while not (tmp_path / "kernel-started").exists():
+        assert p.poll() is None and time.monotonic() < deadline, p.communicate()[1][-1500:]
+        time.sleep(0.05)
+    time.sleep(0.3)
+    p.send_signal(signal.SIGINT)
+    time.sleep(3.5)  # the hint comes 2 s after an unanswered Ctrl-C
+    assert p.poll() is None  # compiled code cannot be interrupted mid-chunk
+    p.send_signal(signal.SIGINT)
+    sent = time.monotonic()
+    rc, _, err = _finish(p, 10)
+    assert rc == 130, err[-1500:]
+    assert time.monotonic() - sent < 2
+    assert HINT in err  # the first Ctrl-C, unanswered, said what the second would do
+    _clean(err)

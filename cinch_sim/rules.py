@@ -9,6 +9,8 @@ kernel indexes, so the kernel never branches on a variant's name.
 from __future__ import annotations
 
 import dataclasses
+import numbers
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,6 +52,28 @@ OPTION_NAMES: tuple[str, ...] = (
     "high_rule",
     "left_bower_points",
 )
+
+# The whole-number options and their hard ranges, so a value the kernel's int64
+# vector cannot hold (or no game could use) is a one-line error, never an
+# OverflowError. bid_min and bid_max are further bound by each other and by the
+# points in a deal; MAX_BID is the kernel's own limit (bids are bits of an int64).
+# A target above MAX_TARGET could not be reached in the 65,535 hands a game may
+# last at most (256 by default).
+MAX_BID = 62
+MAX_TARGET = 10_000
+MAX_LEFT_BOWER_POINTS = 50
+RANGES: dict[str, tuple[int, int]] = {
+    "bid_min": (1, MAX_BID),
+    "bid_max": (1, MAX_BID),
+    "target": (1, MAX_TARGET),
+    "min_score_loss": (1, MAX_TARGET),
+    "left_bower_points": (0, MAX_LEFT_BOWER_POINTS),
+}
+# Options that mean something only in some games, and what the others lack.
+_NO_MEANING = {"left_bower_points": "without bowers (the left card is not a jack)"}
+# A whole number as typed on a command line: ASCII digits, an optional sign (no
+# "٥", "５", "4_2" or "0x2a", which int() would read or half-read).
+_DECIMAL = re.compile(r"[+-]?[0-9]+")
 
 CINCH_TRUMP_ORDER = "AKQJT9876" + "5L" + "432"
 DEFAULT_POINT_CARDS: tuple[tuple[str, str, int], ...] = (
@@ -136,7 +160,9 @@ class Rules:
     original); ``highest_in_play`` the highest trump held after the draw (Pitch)."""
     left_bower_points: int = 5
     """What the Left Bower scores in a game with bowers (§3.3; the left card is a
-    jack); refused elsewhere."""
+    jack). It means nothing elsewhere: ``with_options`` refuses it given at all there
+    (an option with no meaning in its rules is an error, §3.6, not a value carried
+    along into records), and a value other than 5 is refused however it is set."""
 
     # --- structure: what a variant (a §3 preset) fixes ---
     preset: str = "standard"
@@ -195,23 +221,7 @@ class Rules:
             raise RulesError("without a draw nobody robs: use robber=none")
         if self.bid_rounds < 0:
             raise RulesError("bid_rounds must be 0 (auction) or a positive number of rounds")
-        total = self.total_points
-        if not 1 <= self.bid_min <= self.bid_max:
-            raise RulesError(f"bid_min={self.bid_min} must be at least 1 and at most bid_max")
-        if self.bid_max > total:
-            raise RulesError(f"bid_max={self.bid_max} exceeds the {total} points in a deal")
-        if self.bid_max >= 63:
-            raise RulesError("bid_max must be below 63")
-        if self.target < 1:
-            raise RulesError(f"target={self.target} must be at least 1")
-        if self.min_score_loss is not None and self.min_score_loss <= 0:
-            raise RulesError("min_score_loss must be null (off) or a positive number")
-        if self.left_bower_points < 0:
-            raise RulesError("left_bower_points must not be negative")
-        if self.left_bower_points != 5 and self.left_rank != "J":
-            raise RulesError(
-                "left_bower_points has no meaning without bowers (the left card is not a jack)"
-            )
+        self._check_whole_options()
         order = self.trump_order
         expected = set(RANKS) | ({"L"} if self.left_rank else set())
         if sorted(order) != sorted(expected):
@@ -223,6 +233,36 @@ class Rules:
         for name, rank, pts in self.point_cards:
             if rank not in RANKS or pts < 0:
                 raise RulesError(f"bad point card {name}: {rank} worth {pts}")
+
+    def _check_whole_options(self) -> None:
+        """Each whole-number option: a whole number (no bool, float or text) in its
+        range, or None for min_score_loss off. Every message starts with the option's
+        name, so the referee can point at the record's field."""
+        if self.left_bower_points != 5 and not self.meaningful("left_bower_points"):
+            raise RulesError(
+                f"left_bower_points={self.left_bower_points!r} has no meaning "
+                f"{_NO_MEANING['left_bower_points']}: leave it out"
+            )
+        for name in RANGES:
+            v = getattr(self, name)
+            if v is None and name == "min_score_loss":
+                continue
+            if not isinstance(v, numbers.Integral) or isinstance(v, bool):
+                raise RulesError(f"{name}={v!r} must be a whole number")
+        for name in ("target", "min_score_loss", "left_bower_points"):
+            v, (lo, hi) = getattr(self, name), RANGES[name]
+            if v is not None and not lo <= v <= hi:
+                off = "null (off) or " if name == "min_score_loss" else ""
+                raise RulesError(f"{name}={v} must be {off}a whole number from {lo} to {hi:,}")
+        total = self.total_points
+        top = min(total, MAX_BID)
+        if not 1 <= self.bid_max <= top:
+            what = ", the points in a deal" if top == total else ""
+            raise RulesError(
+                f"bid_max={self.bid_max} must be from bid_min ({self.bid_min}) to {top}{what}"
+            )
+        if not 1 <= self.bid_min <= self.bid_max:
+            raise RulesError(f"bid_min={self.bid_min} must be from 1 to bid_max ({self.bid_max})")
 
     # --- derived facts ---
     @property
@@ -318,9 +358,19 @@ class Rules:
     def to_record(self) -> dict[str, Any]:
         return {"preset": self.preset, "options": self.options()}
 
+    def meaningful(self, name: str) -> bool:
+        """Whether option ``name`` means something in these rules (left_bower_points
+        only where there are bowers).
+
+        >>> Rules().meaningful("target"), Rules().meaningful("left_bower_points")
+        (True, False)
+        """
+        return name != "left_bower_points" or self.left_rank == "J"
+
     def describe(self) -> dict[str, Any]:
-        """Every option with its value, for run.json and reports."""
-        d = {n: getattr(self, n) for n in OPTION_NAMES}
+        """Every option that means something here, with its value, for run.json and
+        reports."""
+        d = {n: getattr(self, n) for n in OPTION_NAMES if self.meaningful(n)}
         d["preset"] = self.preset
         return d
 
@@ -330,6 +380,9 @@ class Rules:
         for name, value in options.items():
             if name not in OPTION_NAMES:
                 raise RulesError(f"unknown rule option {name!r} (known: {', '.join(OPTION_NAMES)})")
+            if not self.meaningful(name):  # whatever its value, even the default
+                shown = value if isinstance(value, str) else repr(value)
+                raise RulesError(f"{name}={shown} has no meaning {_NO_MEANING[name]}: leave it out")
             changes[name] = _coerce(name, value)
         return dataclasses.replace(self, **changes)
 
@@ -388,12 +441,17 @@ def _coerce(name: str, value: Any) -> Any:
     if name == "min_score_loss":
         if value is None or str(value).strip().lower() in ("null", "none", "off", ""):
             return None
-    if isinstance(value, bool):
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return int(value)  # its range is checked with the others (__post_init__)
+    text = value.strip() if isinstance(value, str) else None
+    if text is None or not _DECIMAL.fullmatch(text):
         raise RulesError(f"{name}={value!r} must be a whole number")
     try:
-        return int(str(value).strip())
-    except ValueError:
-        raise RulesError(f"{name}={value!r} must be a whole number") from None
+        return int(text)
+    except ValueError:  # more digits than int() reads: far out of every range
+        lo, hi = RANGES[name]
+        problem = f"must be a whole number from {lo} to {hi:,}"
+        raise RulesError(f"{name}={text[:20]}... {problem}") from None
 
 
 def parse_rule_assignments(items: list[str] | tuple[str, ...]) -> dict[str, str]:

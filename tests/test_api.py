@@ -221,7 +221,7 @@ BAD_RUNS = [
         {"rules": {"target": 0}},
         ["--rule", "target=0"],
         "--rule",
-        "target=0 must be at least 1",
+        "target=0 must be a whole number from 1 to 10,000",
     ),
     ({"bid": "clever"}, ["--bid-policy", "clever"], "--bid-policy", "unknown bid policy 'clever'"),
     (

@@ -37,6 +37,8 @@ def test_the_left_bower_scores_its_option_value():
 
 
 def test_refused_without_bowers():
-    with pytest.raises(RulesError, match="left_bower_points has no meaning without bowers"):
+    with pytest.raises(RulesError, match="left_bower_points=3 has no meaning without bowers"):
         Rules(left_bower_points=3)
+    with pytest.raises(RulesError, match="left_bower_points=5 has no meaning without bowers"):
+        Rules().with_options({"left_bower_points": 5})  # given at all: even the default
     assert Rules(**BOWERS, left_bower_points=5).left_card_points == 5

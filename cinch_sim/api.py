@@ -322,8 +322,8 @@ def advise(
     """
     from cinch_sim.advisor import advise as _advise
 
-    seed = checks.whole(seed, "seed")
-    max_hands = checks.whole(max_hands, "max_hands", at_least=1)
+    seed = checks.seed(seed)
+    max_hands = checks.count(max_hands, "max_hands")
     r = _rules(rules)
     dealer = checks.seat(dealer, r.players, "dealer")
     return _advise(
@@ -381,8 +381,8 @@ def compare(
     from cinch_sim.matches.compare import compare as _compare
     from cinch_sim.policies.strategies import distinct_names, resolve_strategy
 
-    games = checks.whole(games, "games", at_least=1)
-    seed = checks.whole(seed, "seed")
+    games = checks.count(games, "games")
+    seed = checks.seed(seed)
     r = _rules(rules)
     sa, sb = distinct_names([resolve_strategy(a), resolve_strategy(b)])
     writer = None
@@ -447,8 +447,8 @@ def ladder(
     """
     from cinch_sim.matches.ladder import ladder as _ladder
 
-    games = checks.whole(games, "games", at_least=1)
-    seed = checks.whole(seed, "seed")
+    games = checks.count(games, "games")
+    seed = checks.seed(seed)
     bootstrap = checks.whole(bootstrap, "bootstrap", at_least=0)
     return _ladder(
         list(strategies), games, seed, _rules(rules), max_hands, pairing, threads, progress,
@@ -490,9 +490,9 @@ def report(
     from cinch_sim.report.build import ReportSettings, build_report
     from cinch_sim.report.render import write_report
 
-    hands = checks.whole(hands, "hands", at_least=1000)
-    games = checks.whole(games, "games", at_least=2)
-    seed = checks.whole(seed, "seed")
+    hands = checks.count(hands, "hands", at_least=1000)
+    games = checks.count(games, "games", at_least=2)
+    seed = checks.seed(seed)
     names = tuple(strategies)
     if len(names) < 2:
         raise checks.InputError("strategies", "name at least two strategies")

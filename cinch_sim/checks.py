@@ -15,6 +15,14 @@ Traceback (most recent call last):
 cinch_sim.checks.InputError: hands: 1000.0 is not a positive whole number
 >>> from_text("1000.0"), from_text("7"), from_text("x")
 (1000.0, 7, 'x')
+
+Counts and seeds have a top as well as a bottom: what the kernel cannot
+number is refused, not run until interrupted or silently reduced.
+
+>>> seed(2**64)
+Traceback (most recent call last):
+...
+cinch_sim.checks.InputError: seed: 18446744073709551616 is out of range 0..2^64 - 1
 """
 
 from __future__ import annotations
@@ -22,6 +30,15 @@ from __future__ import annotations
 import numbers
 from collections.abc import Iterator
 from contextlib import contextmanager
+
+MAX_HANDS = 2**62
+"""The most hands one run can play: the kernel numbers hands with signed 64-bit
+integers (and the advisor its deals)."""
+MAX_GAMES = 2**46
+"""The most games one match can play: game g's hands are numbered from g * 2^16 in
+signed 64 bits, and a pair's two games share one number."""
+SEEDS = 2**64
+"""Seeds are 0 .. 2^64 - 1, the kernel's unsigned 64-bit seed, each its own stream."""
 
 
 class InputError(ValueError):
@@ -34,13 +51,44 @@ class InputError(ValueError):
         self.problem = problem
 
 
-def whole(value: object, name: str, at_least: int | None = None) -> int:
+def whole(value: object, name: str, at_least: int | None = None, at_most: int | None = None) -> int:
     """``value`` as an int (numpy's integers too): never a float, a bool or a string,
-    and at least ``at_least`` when given."""
+    at least ``at_least`` and at most ``at_most`` when given.
+
+    >>> whole(10**6, "games", at_least=1, at_most=2**16)
+    Traceback (most recent call last):
+    ...
+    cinch_sim.checks.InputError: games: 1000000 is too many: at most 2^16 (65,536)
+    """
     ok = isinstance(value, numbers.Integral) and not isinstance(value, bool)
     if not ok or (at_least is not None and value < at_least):  # type: ignore[operator]
         raise InputError(name, f"{value!r} is not {_whole_words(at_least)}")
-    return int(value)  # type: ignore[call-overload]
+    n = int(value)  # type: ignore[call-overload]
+    if at_most is not None and n > at_most:
+        raise InputError(name, f"{n} is too many: at most {_power(at_most)}")
+    return n
+
+
+def count(value: object, name: str, at_least: int = 1) -> int:
+    """A number of hands or games (``name`` says which; ``max_hands`` is a count of
+    hands too): a whole number from ``at_least`` to what the kernel can number."""
+    top = MAX_GAMES if name == "games" else MAX_HANDS
+    return whole(value, name, at_least, top)
+
+
+def seed(value: object, name: str = "seed") -> int:
+    """A seed, 0 .. 2^64 - 1: every one its own run (none reduced mod 2^64)."""
+    n = whole(value, name)
+    if not 0 <= n < SEEDS:
+        raise InputError(name, f"{n} is out of range 0..2^64 - 1")
+    return n
+
+
+def _power(n: int) -> str:
+    """``2^46 (70,368,744,177,664)`` for a power of two, else ``1,000``."""
+    if n > 1024 and n & (n - 1) == 0:
+        return f"2^{n.bit_length() - 1} ({n:,})"
+    return f"{n:,}"
 
 
 def _whole_words(at_least: int | None) -> str:

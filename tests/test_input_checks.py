@@ -105,6 +105,66 @@ def test_a_rule_field_of_the_wrong_type_is_refused_not_a_type_error():
             Rules(target=value)
 
 
+# --------------------------------------------------------- 11: counts and seeds
+@pytest.mark.parametrize(
+    "args, option",
+    [
+        (["simulate", "--hands", str(10**23)], "--hands"),
+        (["stats", "--hands", str(10**23)], "--hands"),
+        (["simulate", "--hands", str(2**62 + 1)], "--hands"),
+        (["report", "--hands", str(10**23)], "--hands"),
+        (["compare", "greedy", "random", "--games", str(10**20)], "--games"),
+        (["ladder", "greedy", "random", "--games", str(10**20)], "--games"),
+        (["report", "--games", str(10**20)], "--games"),
+        (["advise", HAND, "--seat", "2", "--max-hands", str(10**23)], "--max-hands"),
+        (["simulate", "--hands", "10", "--seed", str(2**64)], "--seed"),
+        (["simulate", "--hands", "10", "--seed", "-1"], "--seed"),
+        (["simulate", "--hands", "10", "--seed", str(-(2**64))], "--seed"),
+        (["stats", "--hands", "10", "--seed", str(2**64)], "--seed"),
+        (["compare", "greedy", "random", "--games", "2", "--seed", str(2**64)], "--seed"),
+        (["ladder", "greedy", "random", "--games", "2", "--seed", "-1"], "--seed"),
+        (["report", "--seed", str(2**64)], "--seed"),
+        (["advise", HAND, "--seat", "2", "--seed", str(2**64)], "--seed"),
+    ],
+    ids=lambda x: " ".join(x) if isinstance(x, list) else x,
+)
+def test_counts_and_seeds_that_cannot_be_honoured_are_usage_errors(args, option):
+    usage_error(args, option)
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: api.simulate(hands=10**23), "hands"),
+        (lambda: api.stats(hands=2**62 + 1), "hands"),
+        (lambda: api.simulate(hands=10, seed=2**64), "seed"),
+        (lambda: api.simulate(hands=10, seed=-1), "seed"),
+        (lambda: api.simulate(hands=10, seed=-(2**64)), "seed"),
+        (lambda: api.compare("greedy", "random", games=10**20), "games"),
+        (lambda: api.compare("greedy", "random", games=2, seed=2**64), "seed"),
+        (lambda: api.ladder(["greedy", "random"], games=10**20), "games"),
+        (lambda: api.ladder(["greedy", "random"], games=2, seed=-1), "seed"),
+        (lambda: api.report(hands=10**23), "hands"),
+        (lambda: api.report(games=10**20), "games"),
+        (lambda: api.report(seed=2**64), "seed"),
+        (lambda: api.advise(HAND, seat=2, max_hands=10**23), "max_hands"),
+        (lambda: api.advise(HAND, seat=2, seed=-1), "seed"),
+    ],
+)
+def test_the_api_refuses_them_naming_the_argument(call, name):
+    with pytest.raises(ValueError, match=f"^{name}: "):
+        call()
+
+
+def test_every_seed_is_its_own_run_and_none_is_reduced():
+    with pytest.raises(ValueError, match="^seed: 18446744073709551616 is out of range"):
+        api.simulate(hands=200, seed=2**64, play="random")  # was the run of seed 0
+    top = api.simulate(hands=200, seed=2**64 - 1, play="random")
+    zero = api.simulate(hands=200, seed=0, play="random")
+    assert top.settings["seed"] == 2**64 - 1
+    assert not top.by_bid().equals(zero.by_bid())
+
+
 # ------------------------------------------------- 15: options without meaning
 @pytest.mark.parametrize("value", ["5", "3", HUGE])
 def test_left_bower_points_is_refused_in_the_standard_game(value):

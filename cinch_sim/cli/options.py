@@ -48,31 +48,60 @@ class _Checked:
     """A whole-number option checked by ``cinch_sim.checks``, the API's own check, so
     ``--hands 0`` and ``simulate(hands=0)`` are refused in the same words."""
 
-    def __init__(self, name: str, at_least: int | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self, name: str, at_least: int | None = None, at_most: int | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)  # type: ignore[call-arg]
         self.arg = name
         self.at_least = at_least
+        self.at_most = at_most
+
+    def check(self, value: object) -> int:
+        from cinch_sim.checks import whole
+
+        return whole(value, self.arg, self.at_least, self.at_most)
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None):
-        from cinch_sim.checks import InputError, from_text, whole
+        from cinch_sim.checks import InputError, from_text
 
         try:
-            return whole(from_text(value) if isinstance(value, str) else value, self.arg,
-                         self.at_least)  # fmt: skip
+            return self.check(from_text(value) if isinstance(value, str) else value)
         except InputError as exc:
             option = param.opts[0] if param is not None and param.opts else f"--{self.arg}"
             raise BadInput(option, exc.problem) from None
 
 
 class WholeNumber(_Checked, click.types.IntParamType):
-    """Any whole number (``--seed``)."""
+    """Any whole number."""
+
+
+class Seed(_Checked, click.IntRange):
+    """``--seed``: 0 .. 2^64 - 1, each its own run (none reduced mod 2^64)."""
+
+    def __init__(self) -> None:
+        super().__init__("seed", min=0, max=2**64 - 1)
+
+    def check(self, value: object) -> int:
+        from cinch_sim.checks import seed
+
+        return seed(value, self.arg)
 
 
 class AtLeast(_Checked, click.IntRange):
     """A whole number of at least ``at_least``; the help shows the range as click's does."""
 
-    def __init__(self, name: str, at_least: int) -> None:
-        super().__init__(name, at_least, min=at_least)
+    def __init__(self, name: str, at_least: int, at_most: int | None = None) -> None:
+        super().__init__(name, at_least, at_most, min=at_least)
+
+
+class Count(AtLeast):
+    """A number of hands or games: at least ``at_least``, at most what the kernel can
+    number (``checks.count``), so ``--hands 10**23`` is refused, not run forever."""
+
+    def check(self, value: object) -> int:
+        from cinch_sim.checks import count
+
+        return count(value, self.arg, self.at_least or 0)
 
 
 class SeatNumber(_Checked, click.IntRange):
@@ -275,7 +304,7 @@ def run_options(f: Callable) -> Callable:
         default=None,
         help="Worker threads (results do not depend on it). [default: all cores]",
     )(f)
-    f = click.option("--seed", type=WholeNumber("seed"), default=0, help="Random seed.")(f)
+    f = click.option("--seed", type=Seed(), default=0, help="Random seed.")(f)
     return f
 
 

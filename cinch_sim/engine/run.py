@@ -365,8 +365,8 @@ def prepare_run(
     Every error names the argument (``hands: 0 is not a positive whole
     number``), in the words the command line uses for its option.
     """
-    hands = checks.whole(hands, "hands", at_least=1)
-    seed = checks.whole(seed, "seed")
+    hands = checks.count(hands, "hands")
+    seed = checks.seed(seed)
     with checks.named("rules", RulesError):
         r = resolve_rules(rules)
     dealer = checks.seat(dealer, r.players, "dealer")

@@ -11,6 +11,7 @@ from cinch_sim.cli.files import output_file, results_on_stderr_if_stdout_taken
 from cinch_sim.cli.options import (
     BadInput,
     CardsType,
+    Count,
     check_seat,
     dealer_option,
     force_option,
@@ -59,7 +60,7 @@ from cinch_sim.cli.options import (
 )
 @click.option(
     "--max-hands",
-    type=click.IntRange(min=1),
+    type=Count("max_hands", 1),
     default=200_000,
     show_default=True,
     help="Stop after this many deals (per suit) even if the precision is not reached.",

@@ -10,8 +10,8 @@ import click
 from cinch_sim import notation as N
 from cinch_sim.cli.files import output_file, results_on_stderr_if_stdout_taken
 from cinch_sim.cli.options import (
-    AtLeast,
     BadInput,
+    Count,
     StrategyType,
     friendly,
     one_csv_table,
@@ -45,7 +45,7 @@ def _match_options(f):
     f = run_options(f)
     f = click.option(
         "--games",
-        type=AtLeast("games", 1),
+        type=Count("games", 1),
         default=1000,
         help="Games per match (pairs of games: an odd number is rounded up).",
     )(f)

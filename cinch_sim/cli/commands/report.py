@@ -7,9 +7,9 @@ import sys
 import click
 
 from cinch_sim.cli.options import (
-    AtLeast,
+    Count,
+    Seed,
     StrategyListType,
-    WholeNumber,
     force_option,
     friendly,
     out_folder,
@@ -22,19 +22,19 @@ from cinch_sim.interrupts import EXIT_STATUS
 @click.command(context_settings={"show_default": True})
 @click.option(
     "--hands",
-    type=AtLeast("hands", 1000),
+    type=Count("hands", 1000),
     default=1_000_000,
     help="Hands simulated for each hand study.",
 )
 @click.option(
     "--games",
-    type=AtLeast("games", 2),
+    type=Count("games", 2),
     default=4000,
     help="Games for each pair of strategies in the ladder.",
 )
 @click.option(
     "--seed",
-    type=WholeNumber("seed"),
+    type=Seed(),
     default=0,
     help="Random seed (the same seed, the same report).",
 )

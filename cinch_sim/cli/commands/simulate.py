@@ -10,7 +10,7 @@ import click
 from cinch_sim import notation as N
 from cinch_sim.cli.files import output_file, results_on_stderr_if_stdout_taken
 from cinch_sim.cli.options import (
-    AtLeast,
+    Count,
     dealer_option,
     friendly,
     one_csv_table,
@@ -28,7 +28,7 @@ TABLES = ("by_bid", "pedros")  # what simulate prints, and the files --out write
 
 
 @click.command(context_settings={"show_default": True})
-@click.option("--hands", type=AtLeast("hands", 1), default=100_000, help="Hands to simulate.")
+@click.option("--hands", type=Count("hands", 1), default=100_000, help="Hands to simulate.")
 @run_options
 @dealer_option
 @rules_option

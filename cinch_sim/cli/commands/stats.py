@@ -9,8 +9,8 @@ import click
 
 from cinch_sim import notation as N
 from cinch_sim.cli.options import (
-    AtLeast,
     BadInput,
+    Count,
     dealer_option,
     friendly,
     one_csv_table,
@@ -44,7 +44,7 @@ FEATURES = ("seat", "trumps", "pedros", "high", "ace", "honours", "bid")
     context_settings={"show_default": True},
     short_help="Bid-success and Pedro statistics: tables and charts.",
 )
-@click.option("--hands", type=AtLeast("hands", 1), default=100_000, help="Hands to simulate.")
+@click.option("--hands", type=Count("hands", 1), default=100_000, help="Hands to simulate.")
 @run_options
 @dealer_option
 @rules_option

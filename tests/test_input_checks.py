@@ -24,6 +24,7 @@ from records_cases import base_hand
 
 from cinch_sim import api
 from cinch_sim.cli.main import main
+from cinch_sim.policies.strategies import BUILTIN, StrategyError, resolve_strategy
 from cinch_sim.records.io import referee_records
 from cinch_sim.rules import Rules, RulesError, make_rules
 
@@ -163,6 +164,36 @@ def test_every_seed_is_its_own_run_and_none_is_reduced():
     zero = api.simulate(hands=200, seed=0, play="random")
     assert top.settings["seed"] == 2**64 - 1
     assert not top.by_bid().equals(zero.by_bid())
+
+
+# ------------------------------------------------------ 12: strategy parameters
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "1e309", "-1e309"])
+@pytest.mark.parametrize("form", ["named", "list"])
+def test_non_finite_strategy_parameters_are_refused_naming_the_parameter(tmp_path, value, form):
+    params = f"{{ intercept = {value} }}" if form == "named" else f"[{value}]"
+    path = tmp_path / "odd.toml"
+    path.write_text(f'[trump]\npolicy = "heuristic"\nparams = {params}\n')
+    with pytest.raises(StrategyError) as info:
+        resolve_strategy(str(path))
+    message = str(info.value)
+    assert str(path) in message and "trump" in message
+    assert ("intercept" if form == "named" else "params[0]") in message
+    line = usage_error(["compare", "greedy", str(path), "--games", "2"], "STRATEGY_B")
+    assert "intercept" in line or "params[0]" in line
+
+
+def test_non_finite_parameters_from_python_are_refused():
+    with pytest.raises(StrategyError, match="margin"):
+        BUILTIN["heuristic"].with_params("bid", margin=float("nan"))
+    with pytest.raises(StrategyError, match="cap"):
+        BUILTIN["heuristic"].with_params("bid", cap=10**400)
+
+
+def test_a_huge_whole_parameter_is_refused_not_an_overflow(tmp_path):
+    path = tmp_path / "big.toml"
+    path.write_text(f'[bid]\npolicy = "heuristic"\nparams = {{ cap = {10**400} }}\n')
+    with pytest.raises(StrategyError, match="cap"):
+        resolve_strategy(str(path))
 
 
 # ------------------------------------------------- 15: options without meaning

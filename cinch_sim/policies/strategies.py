@@ -28,6 +28,7 @@ one-line :class:`StrategyError` naming the file and the field.
 from __future__ import annotations
 
 import importlib
+import math
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -53,6 +54,15 @@ class Strategy:
     play: str = "heuristic"
     params: dict[str, tuple[float, ...]] = field(default_factory=dict)
     description: str = ""
+
+    def __post_init__(self) -> None:
+        # however it was built (a file, with_params, by hand): every parameter finite
+        for kind, vec in self.params.items():
+            for i, v in enumerate(vec):
+                if not _is_finite(v):
+                    names = param_names(kind, self.spec(kind))
+                    label = repr(names[i]) if i < len(names) else f"params[{i}]"
+                    _finite(v, f"{self.name}: {kind} parameter {label}")
 
     def spec(self, kind: str) -> str:
         return getattr(self, kind)
@@ -174,14 +184,34 @@ def _apply_named(
             raise StrategyError(
                 f"{where}: {kind} policy {spec!r} has no parameter {key!r} (known: {known})"
             )
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise StrategyError(
-                f"{where}: {kind} parameter {key!r} must be a number, got {value!r}"
-            )
         i = names.index(key)
         vec += [0.0] * (i + 1 - len(vec))
-        vec[i] = float(value)
+        vec[i] = _finite(value, f"{where}: {kind} parameter {key!r}")
     return tuple(vec)
+
+
+def _is_finite(value: Any) -> bool:
+    try:
+        return math.isfinite(value)
+    except (TypeError, OverflowError):
+        return False
+
+
+def _finite(value: Any, what: str) -> float:
+    """A parameter as the float the policies read: a finite number only. NaN, an
+    infinity (TOML's ``inf``, or ``1e309``) or an integer past the float range would
+    reach the policy and surface as an illegal choice blamed on the policy."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise StrategyError(f"{what} must be a number, got {value!r}")
+    try:
+        x = float(value)
+    except OverflowError:
+        x = math.inf
+    if not math.isfinite(x):
+        digits = len(str(value))
+        shown = value if isinstance(value, float) else f"a whole number of {digits} digits"
+        raise StrategyError(f"{what} is {shown}: parameters must be finite numbers")
+    return x
 
 
 def load_strategy_file(path: str | Path) -> Strategy:
@@ -257,7 +287,9 @@ def strategy_from_dict(
                 raise StrategyError(
                     f"{where}: {kind}.params has {len(raw)} values (at most {N_PARAMS})"
                 )
-            params[kind] = tuple(float(v) for v in raw)
+            params[kind] = tuple(
+                _finite(v, f"{where}: {kind}.params[{i}]") for i, v in enumerate(raw)
+            )
         elif isinstance(raw, dict):
             base_vec = params.get(kind, tuple(default))
             params[kind] = _apply_named(kind, spec, base_vec, raw, where)

@@ -24,6 +24,7 @@ from records_cases import base_hand
 
 from cinch_sim import api
 from cinch_sim.cli.main import main
+from cinch_sim.policies.loading import PolicyError
 from cinch_sim.policies.strategies import BUILTIN, StrategyError, resolve_strategy
 from cinch_sim.records.io import referee_records
 from cinch_sim.rules import Rules, RulesError, make_rules
@@ -194,6 +195,17 @@ def test_a_huge_whole_parameter_is_refused_not_an_overflow(tmp_path):
     path.write_text(f'[bid]\npolicy = "heuristic"\nparams = {{ cap = {10**400} }}\n')
     with pytest.raises(StrategyError, match="cap"):
         resolve_strategy(str(path))
+
+
+@pytest.mark.parametrize("item", ["²=random", "١=random", "０=random"])
+def test_a_seat_that_is_not_an_ascii_number_is_named(item):
+    line = usage_error(["simulate", "--hands", "10", "--play-policy", item], "--play-policy")
+    seat = item.split("=")[0]
+    assert f"seat {seat!r} is not a number" in line
+    with pytest.raises(PolicyError, match=f"^play: .*seat {seat!r} is not a number"):
+        api.simulate(hands=10, play=item)
+    with pytest.raises(PolicyError, match=f"^play: .*seat {seat!r} is not a number"):
+        api.simulate(hands=10, play={seat: "random"})
 
 
 # ------------------------------------------------- 15: options without meaning

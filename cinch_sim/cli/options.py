@@ -133,12 +133,10 @@ class PolicySpecType(click.ParamType):
         self.kind = kind
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None):
-        from cinch_sim.policies.loading import PolicyError, load_policy
+        from cinch_sim.policies.loading import PolicyError, load_policy, split_seat
 
-        head, sep, tail = value.strip().partition("=")
-        spec = tail if sep and head.strip().isdigit() else value
         try:
-            load_policy(self.kind, spec.strip())
+            load_policy(self.kind, split_seat(self.kind, value)[1])
         except PolicyError as exc:
             self.fail(str(exc), param, ctx)
         return value

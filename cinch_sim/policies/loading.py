@@ -141,21 +141,50 @@ def _compile_for_kernel(fn, kind: str, spec: str) -> None:
         raise PolicyError(f"{kind} policy {spec!r} returns {cres.signature.return_type}, not int64")
 
 
+def split_seat(kind: str, item: str, players: int | None = None) -> tuple[int | None, str]:
+    """``SEAT=POLICY`` -> (seat, policy); ``POLICY`` -> (None, policy).
+
+    A seat is plain ASCII digits: ``str.isdigit`` also takes ``²`` and ``٣``,
+    which ``int`` then refuses with a message about ``int()``. A head that no
+    policy spec could start with (no ``:``, ``.`` or path separator) is a seat
+    meant, so ``²=random`` is named as a seat that is not a number.
+
+    >>> split_seat("play", "2=greedy"), split_seat("play", "greedy")
+    ((2, 'greedy'), (None, 'greedy'))
+    >>> split_seat("play", "²=greedy")
+    Traceback (most recent call last):
+    ...
+    cinch_sim.policies.loading.PolicyError: play policy '²=greedy': seat '²' is not a number
+    """
+    head, sep, tail = item.strip().partition("=")
+    head = head.strip()
+    if not sep or any(ch in head for ch in ":./\\"):
+        return None, item.strip()
+    if not is_seat_number(head):
+        seats = f" (seats are 0..{players - 1})" if players else ""
+        raise PolicyError(f"{kind} policy {item.strip()!r}: seat {head!r} is not a number{seats}")
+    seat = int(head)
+    if players is not None and not 0 <= seat < players:
+        raise PolicyError(f"{kind} policy {item.strip()!r}: seat {seat} is not 0..{players - 1}")
+    return seat, tail.strip()
+
+
+def is_seat_number(text: str) -> bool:
+    """Plain ASCII decimal digits (``"2"``; not ``"²"``, ``"٢"``, ``"+2"`` or ``""``)."""
+    return text.isascii() and text.isdigit()
+
+
 def parse_policy_specs(
     kind: str, items: tuple[str, ...] | list[str], players: int = 4, default: str = "heuristic"
 ) -> list[str]:
     """CLI form -> one spec per seat. Items are ``POLICY`` (all seats) or ``SEAT=POLICY``."""
     specs = [default] * players
     for item in items:
-        item = item.strip()
-        head, sep, tail = item.partition("=")
-        if sep and head.strip().isdigit():
-            seat = int(head)
-            if not 0 <= seat < players:
-                raise PolicyError(f"{kind} policy {item!r}: seat {seat} is not 0..{players - 1}")
-            specs[seat] = tail.strip()
+        seat, spec = split_seat(kind, item, players)
+        if seat is None:
+            specs = [spec] * players
         else:
-            specs = [item] * players
+            specs[seat] = spec
     return specs
 
 
@@ -189,8 +218,11 @@ def seat_specs(
         specs = [default] * players
         for seat, s in spec.items():
             number = isinstance(seat, numbers.Integral) and not isinstance(seat, bool)
-            if not (number or (isinstance(seat, str) and seat.strip().isdigit())):
-                raise PolicyError(f"{kind} policy {{{seat!r}: {s!r}}}: {seat!r} is not a seat")
+            if not (number or (isinstance(seat, str) and is_seat_number(seat.strip()))):
+                raise PolicyError(
+                    f"{kind} policy {{{seat!r}: {s!r}}}: seat {seat!r} is not a number "
+                    f"(seats are 0..{players - 1})"
+                )
             n = int(seat)  # type: ignore[arg-type]
             if not 0 <= n < players:
                 item = f"{n}={_text(kind, s)}"
@@ -214,6 +246,7 @@ def _text(kind: str, spec: object) -> str:
 
 
 def _seat_item(item: str) -> bool:
-    """``SEAT=POLICY`` rather than a policy for every seat."""
+    """``SEAT=POLICY`` rather than a policy for every seat (a bad seat is named when
+    the item is read)."""
     head, sep, _ = item.partition("=")
-    return bool(sep) and head.strip().isdigit()
+    return bool(sep) and not any(ch in head for ch in ":./\\")

@@ -142,8 +142,11 @@ H_SLOT_TEAM = H_SCORE + MAX_TEAMS  # per point slot: capturing team, -1 not in p
 H_SLOT_TRICK = H_SLOT_TEAM + N_POINT_SLOTS  # per point slot: trick it fell in
 H_SLOT_HOLDER = H_SLOT_TRICK + N_POINT_SLOTS  # per point slot: seat holding it after the draw
 H_SLOT_PLAYER = H_SLOT_HOLDER + N_POINT_SLOTS  # per point slot: seat that played it
-H_ERROR_VALUE = H_SLOT_PLAYER + N_POINT_SLOTS  # what the broken policy returned
+H_ERROR_VALUE = H_SLOT_PLAYER + N_POINT_SLOTS  # what the broken policy returned: low 32 bits
 H_LEN = H_ERROR_VALUE + 1
+# A broken hand stops before it is scored, so its first score slot is free: it holds
+# the high 32 bits of the policy's int64 return (``engine.run.error_value`` joins them).
+H_ERROR_VALUE_HIGH = H_SCORE
 
 SLOT_HIGH, SLOT_LOW, SLOT_RANK0 = 0, 1, 2
 SLOT_LEFT = 2 + MAX_RANK_POINTS

@@ -16,6 +16,7 @@ option, no traceback) and from Python as a ValueError naming the argument.
 
 from __future__ import annotations
 
+import textwrap
 from inspect import signature
 
 import pytest
@@ -206,6 +207,37 @@ def test_a_seat_that_is_not_an_ascii_number_is_named(item):
         api.simulate(hands=10, play=item)
     with pytest.raises(PolicyError, match=f"^play: .*seat {seat!r} is not a number"):
         api.simulate(hands=10, play={seat: "random"})
+
+
+POLICY = """
+from numba import njit
+import numpy as np
+
+@njit
+def huge(obs, hand, legal, params, scratch, rng):
+    return np.int64(1) << np.int64(62)
+
+@njit
+def wraps_to_a_suit(obs, hand, legal, params, scratch, rng):
+    return (np.int64(1) << np.int64(32)) + np.int64(1)
+"""
+
+
+def test_an_illegal_policy_return_is_shown_whole(tmp_path):
+    path = tmp_path / "odd_policies.py"
+    path.write_text(textwrap.dedent(POLICY))
+    with pytest.raises(PolicyError) as info:
+        api.simulate(hands=10, play=f"{path}:huge")
+    assert "an illegal card 4611686018427387904" in str(info.value)
+    with pytest.raises(PolicyError) as info:
+        api.simulate(hands=10, trump=f"{path}:wraps_to_a_suit")
+    assert "an illegal suit 4294967297" in str(info.value)
+    # ... and from the games kernel too
+    from cinch_sim.engine.run import PolicySet, run_games
+
+    ps = PolicySet.from_specs(4, "random", "random", "random", f"{path}:huge")
+    with pytest.raises(PolicyError, match="an illegal card 4611686018427387904"):
+        run_games(Rules(), ps, 0, 0, 2)
 
 
 # ------------------------------------------------- 15: options without meaning

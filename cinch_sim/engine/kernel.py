@@ -187,10 +187,13 @@ def _team(rules, seat):
 
 @njit(inline="always")
 def _fail(out, kind, seat, value):
+    """Stop the hand: a policy returned ``value`` (int64), which the int32 row keeps in
+    two halves, so the message shows what was returned, not its low 32 bits."""
     out[L.H_ERROR] = L.ERR_ILLEGAL
     out[L.H_ERROR_KIND] = kind
     out[L.H_ERROR_SEAT] = seat
-    out[L.H_ERROR_VALUE] = value
+    out[L.H_ERROR_VALUE] = value & np.int64(0xFFFFFFFF)  # stored as int32: wraps
+    out[L.H_ERROR_VALUE_HIGH] = value >> np.int64(32)
 
 
 @njit(inline="always")

@@ -294,6 +294,19 @@ def _policy_exceptions(policies: PolicySet):
         ) from None
 
 
+def error_value(row: np.ndarray) -> int:
+    """What the broken policy of a hand row returned, all 64 bits (the kernel's
+    ``_fail`` stores it in two int32 halves).
+
+    >>> row = np.zeros(L.H_LEN, np.int32)
+    >>> row[L.H_ERROR_VALUE_HIGH], row[L.H_ERROR_VALUE] = 1 << 30, 0
+    >>> error_value(row) == 1 << 62
+    True
+    """
+    low = int(row[L.H_ERROR_VALUE]) & 0xFFFFFFFF
+    return (int(row[L.H_ERROR_VALUE_HIGH]) << 32) | low
+
+
 def check_errors(out: np.ndarray, policies: PolicySet, dealer: int, players: int) -> None:
     bad = np.flatnonzero(out[:, L.H_ERROR])
     if bad.size == 0:
@@ -302,12 +315,12 @@ def check_errors(out: np.ndarray, policies: PolicySet, dealer: int, players: int
     dealer = int(row[L.H_DEALER])
     kind = L.KIND_NAMES[row[L.H_ERROR_KIND]]
     seat = int(row[L.H_ERROR_SEAT])
-    value = int(row[L.H_ERROR_VALUE])
+    value = error_value(row)
     spec = policies.by_kind()[kind][seat].spec
     what = {
         "bid": f"an illegal bid {value}",
         "trump": f"an illegal suit {value}",
-        "discard": f"an illegal set of cards to keep (mask {value:#x})",
+        "discard": f"an illegal set of cards to keep (mask {value & (2**64 - 1):#x})",
         "play": f"an illegal card {format_card(value) if 0 <= value < 52 else value}",
     }[kind]
     raise PolicyError(

@@ -198,6 +198,24 @@ def test_a_huge_whole_parameter_is_refused_not_an_overflow(tmp_path):
         resolve_strategy(str(path))
 
 
+# ----------------------------------------------------- 12: bids, seats, returns
+@pytest.mark.parametrize("bids", ["0:0", "0:-1", "0:pass,1:0", "0:-5"])
+def test_a_bid_of_zero_is_not_a_pass(bids):
+    line = usage_error(["advise", HAND, "--seat", "2", "--bids", bids], "--bids")
+    assert "1..14" in line and "pass" in line
+    with pytest.raises(ValueError, match="bids"):
+        api.advise(HAND, seat=2, bids=bids, max_hands=100)
+
+
+def test_a_pass_is_a_word_or_none():
+    with pytest.raises(ValueError, match="1..14, or pass"):
+        api.advise(HAND, seat=2, bids=[(0, 0)], max_hands=100)
+    passes = [api.advise(HAND, seat=2, bids=b, max_hands=200, seed=3) for b in
+              ("0:pass,1:p", "0:-,1:none", [(0, None), (1, "pass")])]  # fmt: skip
+    assert passes[0].hands > 0
+    assert all(a.table().equals(passes[0].table()) for a in passes[1:])
+
+
 @pytest.mark.parametrize("item", ["²=random", "١=random", "０=random"])
 def test_a_seat_that_is_not_an_ascii_number_is_named(item):
     line = usage_error(["simulate", "--hands", "10", "--play-policy", item], "--play-policy")

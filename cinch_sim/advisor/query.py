@@ -7,6 +7,7 @@ every problem is a one-line ``AdvisorError`` (or ``CardError`` for the cards).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,6 +17,8 @@ import numpy as np
 from cinch_sim import layout as L
 from cinch_sim.cards import CardError, format_card, parse_cards, parse_hand, to_mask
 from cinch_sim.rules import Rules, resolve_rules
+
+_DECIMAL = re.compile(r"[+-]?[0-9]+")  # ASCII digits: "٩" is not a bid
 
 
 class AdvisorError(ValueError):
@@ -39,8 +42,24 @@ def _seat_token(token: str, players: int, what: str) -> int:
     return _check_seat(seat, players, f"{what}: seat")
 
 
-def parse_bids(text: str | Sequence | None, players: int = 4) -> list[tuple[int, int]]:
-    """``"0:pass,1:9"`` (or ``[(0, None), (1, 9)]``) -> ``[(0, -1), (1, 9)]``; -1 is a pass."""
+PASS_WORDS = ("pass", "p", "-", "none")
+
+
+def parse_bids(
+    text: str | Sequence | None, players: int = 4, rules: Rules | None = None
+) -> list[tuple[int, int]]:
+    """``"0:pass,1:9"`` (or ``[(0, None), (1, 9)]``) -> ``[(0, -1), (1, 9)]``; -1 is a pass.
+
+    A pass is a word (``pass``, ``p``, ``-``) or None; every number is a bid, so
+    ``0:0`` is refused (no bid of 0 exists), not read as a pass.
+
+    >>> try:
+    ...     parse_bids("1:0")
+    ... except AdvisorError as e:
+    ...     print(e)
+    bids: seat 1's bid 0 is impossible (bids are 1..14, or pass)
+    """
+    r = rules or Rules()
     if text is None:
         return []
     items: list[tuple[str, str]] = []
@@ -59,15 +78,19 @@ def parse_bids(text: str | Sequence | None, players: int = 4) -> list[tuple[int,
     for seat_t, bid_t in items:
         seat = _seat_token(seat_t, players, "bids")
         b = bid_t.strip().lower()
-        if b in ("pass", "p", "-", "-1", "0", "none"):
-            bid = L.BID_PASS
-        else:
-            try:
-                bid = int(b)
-            except ValueError:
-                raise AdvisorError(
-                    f"bids: seat {seat}'s bid {bid_t.strip()!r} is not a number or 'pass'"
-                ) from None
+        if b in PASS_WORDS:
+            out.append((seat, L.BID_PASS))
+            continue
+        if not _DECIMAL.fullmatch(b):
+            raise AdvisorError(
+                f"bids: seat {seat}'s bid {bid_t.strip()!r} is not a number or 'pass'"
+            )
+        bid = int(b)
+        if not r.bid_min <= bid <= r.bid_max:
+            raise AdvisorError(
+                f"bids: seat {seat}'s bid {bid} is impossible "
+                f"(bids are {r.bid_min}..{r.bid_max}, or pass)"
+            )
         out.append((seat, bid))
     return out
 
@@ -157,7 +180,7 @@ def make_query(
     )
     seat = _check_seat(seat, P, "seat")
     dealer = _check_seat(dealer, P, "dealer")
-    bid_list = parse_bids(bids, P)
+    bid_list = parse_bids(bids, P, r)
     known_map = parse_known(known, P)
     _check_bids(bid_list, seat, dealer, r)
     _check_known(known_map, cards, seat, r)
@@ -211,7 +234,8 @@ def _check_bids(bids: list[tuple[int, int]], seat: int, dealer: int, r: Rules) -
             continue
         if not r.bid_min <= b <= r.bid_max:
             raise AdvisorError(
-                f"bids: seat {s}'s bid {b} is impossible (bids are {r.bid_min}..{r.bid_max})"
+                f"bids: seat {s}'s bid {b} is impossible "
+                f"(bids are {r.bid_min}..{r.bid_max}, or pass)"
             )
         if b <= high:
             raise AdvisorError(

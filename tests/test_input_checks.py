@@ -258,6 +258,13 @@ def test_an_illegal_policy_return_is_shown_whole(tmp_path):
         run_games(Rules(), ps, 0, 0, 2)
 
 
+def test_compare_with_one_pair_says_there_is_no_interval():
+    res = invoke("compare", "greedy", "random", "--games", "2")
+    assert res.exit_code == 0, res.output
+    assert "nan" not in res.stdout
+    assert "too few games for an interval" in res.stdout
+
+
 # ------------------------------------------------- 15: options without meaning
 @pytest.mark.parametrize("value", ["5", "3", HUGE])
 def test_left_bower_points_is_refused_in_the_standard_game(value):

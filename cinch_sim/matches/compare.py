@@ -158,6 +158,8 @@ class Comparison(Tables):
     def headline(self) -> str:
         s = self.summary()
         win = N.rate_with_interval(s["win_rate"], *s["win_rate_ci"])
+        if any(np.isnan(x) for x in s["win_rate_ci"]):
+            win += " (too few games for an interval)"
         return (
             f"Comparison: {s['a']} vs {s['b']}, {s['games']:,} games ({s['pairs']:,} "
             f"duplicate pairs), seed {self.settings['seed']}; win rate of {s['a']} {win}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 
 import click
@@ -161,6 +162,17 @@ def _json_default(x):
         return str(x)
 
 
+def _no_interval(lo: float | None, hi: float | None) -> str:
+    """Said where an interval is missing: one pair (``--games 2``) has no spread to
+    estimate, and a bare dash would read as a value."""
+    missing = any(x is None or math.isnan(x) for x in (lo, hi))
+    return " (too few games for an interval)" if missing else ""
+
+
+def _p_value(p: float | None) -> str:
+    return N.DASH if p is None or math.isnan(p) else f"{p:.3g}"
+
+
 def format_comparison(s: dict, seed: int, seconds: float) -> str:
     a, b = s["a"], s["b"]
     lo, hi = s["win_rate_ci"]
@@ -170,11 +182,13 @@ def format_comparison(s: dict, seed: int, seconds: float) -> str:
         f"{seconds:.2f} s",
         f"games won: {a} {s['a_wins']:,}, {b} {s['b_wins']:,}, unfinished {s['unfinished']:,}",
         "",
-        f"win rate of {a}: {N.rate_with_interval(s['win_rate'], lo, hi)}, "
-        f"p = {s['win_rate_p_value']:.3g}",
+        f"win rate of {a}: {N.rate_with_interval(s['win_rate'], lo, hi)}"
+        + _no_interval(lo, hi)
+        + f", p = {_p_value(s['win_rate_p_value'])}",
         f"points per hand, {a} - {b}: "
         + N.number_with_interval(s["points_per_hand_diff"], plo, phi, 3, signed=True)
-        + f", p = {s['points_p_value']:.3g} ({s['paired_hands']:,} paired hands)",
+        + _no_interval(plo, phi)
+        + f", p = {_p_value(s['points_p_value'])} ({s['paired_hands']:,} paired hands)",
         f"average game length: {s['mean_game_length']:.2f} hands",
         "",
     ]

@@ -19,6 +19,13 @@ _SYMBOL_TO_LETTER = {v: k for k, v in SUIT_SYMBOLS.items()}
 # BENCHMARK.md breaks ties clubs < diamonds < hearts < spades.
 TIE_ORDER = (0, 3, 1, 2)  # indexed by our suit number
 
+_SELECTOR = "\ufe0f"  # emoji presentation of the symbol before it (♠️)
+# What a reader takes, spelled out: str.upper() would also turn "ſ" into "S".
+_RANK_OF = {r: i for i, r in enumerate(RANKS)} | {r.lower(): i for i, r in enumerate(RANKS)}
+_RANK_OF["10"] = RANKS.index("T")
+_SUIT_OF = {s: i for i, s in enumerate(SUITS)} | {s.lower(): i for i, s in enumerate(SUITS)}
+_SUIT_OF |= {sym: SUITS.index(letter) for letter, sym in SUIT_SYMBOLS.items()}
+
 N_CARDS = 52
 RANK_FIVE = RANKS.index("5")
 
@@ -78,25 +85,37 @@ def pretty_card(c: int) -> str:
 def parse_card(token: str) -> int:
     """Read one card in any notation a record may use: ``TS``, ``10s``, ``10♠``.
 
-    >>> parse_card("10s") == parse_card("TS") == parse_card("10♠")
+    Exactly what the record format allows: a rank (``A K Q J T 9 ... 2``, or
+    ``10``; either case) then a suit (``S H D C``, either case, or a suit
+    symbol, which may carry the emoji variation selector U+FE0F right after
+    it). Nothing else: no spaces around it, no selector after a letter or
+    inside the token, no look-alike characters.
+
+    >>> parse_card("10s") == parse_card("TS") == parse_card("10♠") == parse_card("10♠\ufe0f")
     True
     >>> parse_card("1S")
     Traceback (most recent call last):
     ...
     cinch_sim.cards.CardError: unknown card '1S'
+    >>> parse_card("AS ")
+    Traceback (most recent call last):
+    ...
+    cinch_sim.cards.CardError: unknown card 'AS '
     """
     if not isinstance(token, str):
         raise CardError(f"card {token!r} is not a string")
-    t = token.strip().replace("\ufe0f", "")
-    if len(t) < 2:
+    selector = token.endswith(_SELECTOR)
+    body = token[:-1] if selector else token
+    if len(body) < 2:
         raise CardError(f"unknown card {token!r}")
-    rank_part, suit_part = t[:-1].upper(), t[-1]
-    suit_letter = _SYMBOL_TO_LETTER.get(suit_part, suit_part.upper())
-    if rank_part == "10":
-        rank_part = "T"
-    if len(rank_part) != 1 or rank_part not in RANKS or suit_letter not in SUITS:
+    rank_part, suit_part = body[:-1], body[-1]
+    if selector and suit_part not in _SYMBOL_TO_LETTER:
+        raise CardError(f"unknown card {token!r}")  # a selector follows only a symbol
+    rank = _RANK_OF.get(rank_part)
+    suit = _SUIT_OF.get(suit_part)
+    if rank is None or suit is None:
         raise CardError(f"unknown card {token!r}")
-    return card(SUITS.index(suit_letter), RANKS.index(rank_part))
+    return card(suit, rank)
 
 
 def parse_cards(text: str | Iterable[str]) -> list[int]:

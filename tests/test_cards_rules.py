@@ -28,7 +28,7 @@ def test_card_numbering():
     assert left_card(parse_suit("H")) == parse_card("5D")
 
 
-@pytest.mark.parametrize("tok", ["10s", "TS", "ts", "10\u2660", " T\u2660\ufe0f "])
+@pytest.mark.parametrize("tok", ["10s", "TS", "ts", "10\u2660", "T\u2660\ufe0f"])
 def test_parse_variants(tok):
     assert parse_card(tok) == parse_card("TS")
 

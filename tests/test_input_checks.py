@@ -24,6 +24,7 @@ from click.testing import CliRunner
 from records_cases import base_hand
 
 from cinch_sim import api
+from cinch_sim.cards import CardError, parse_card, parse_hand
 from cinch_sim.cli.main import main
 from cinch_sim.policies.loading import PolicyError
 from cinch_sim.policies.strategies import BUILTIN, StrategyError, resolve_strategy
@@ -263,6 +264,39 @@ def test_compare_with_one_pair_says_there_is_no_interval():
     assert res.exit_code == 0, res.output
     assert "nan" not in res.stdout
     assert "too few games for an interval" in res.stdout
+
+
+# ------------------------------------------------------------ 13: card readers
+@pytest.mark.parametrize(
+    "token",
+    ["AS ", " AS", "5S\ufe0f", "A\ufe0fS", "\ufe0fAS", "5\u2660\ufe0f\ufe0f", "10S ",
+     "A\u017f", "A\u2660 ", "\ufe0fA\u2660"],
+)  # fmt: skip
+def test_the_card_readers_take_only_what_the_format_allows(token):
+    with pytest.raises(CardError):
+        parse_card(token)
+    rec = base_hand()
+    rec["hands"][0][2] = token.replace("A", "7").replace("5", "7")  # seat 0 holds the 7S
+    verdict = referee_records([rec])[0]
+    assert verdict.status == "invalid" and verdict.field == "hands[0][2]", verdict
+
+
+@pytest.mark.parametrize("symbol, letter", [("\u2660", "S"), ("\u2665", "H"), ("\u2663", "c")])
+def test_the_selector_is_read_right_after_a_suit_symbol_only(symbol, letter):
+    assert parse_card(f"5{symbol}\ufe0f") == parse_card(f"5{symbol}") == parse_card(f"5{letter}")
+    with pytest.raises(CardError):
+        parse_card(f"5{letter}\ufe0f")
+
+
+def test_a_typed_hand_splits_on_spaces_and_reads_each_card_strictly():
+    assert parse_hand(" AS  KS\t5\u2660\ufe0f ", size=3) == [
+        parse_card("AS"),
+        parse_card("KS"),
+        parse_card("5S"),
+    ]
+    with pytest.raises(CardError, match="unknown card '5S\ufe0f'"):
+        parse_hand("AS KS 5S\ufe0f", size=3)
+    usage_error(["advise", HAND.replace("5S", "5S\ufe0f"), "--seat", "2"], "HAND")
 
 
 # ------------------------------------------------- 15: options without meaning

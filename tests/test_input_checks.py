@@ -318,3 +318,19 @@ def test_the_referee_refuses_left_bower_points_in_the_standard_game():
         assert verdict.status == "invalid"
         assert verdict.field == "rules.options.left_bower_points"
         assert "no meaning" in verdict.message
+
+
+@pytest.mark.parametrize(
+    "args, option",
+    [
+        (["simulate", "--threads", str(10**20)], "--threads"),
+        (["simulate", "--threads", "4096"], "--threads"),
+        (["report", "--threads", "4096"], "--threads"),
+        (["advise", "AS KS 5S 5C 2S 9H 3D 7C JD", "--risk", "nan"], "--risk"),
+        (["advise", "AS KS 5S 5C 2S 9H 3D 7C JD", "--precision", "nan"], "--precision"),
+    ],
+)
+def test_thread_counts_past_the_cores_and_nan_shares_are_usage_errors(args, option):
+    # --threads 10**20 used to pass click and fail later with exit 1; nan compares false
+    # with every bound, so FloatRange let --risk nan through
+    assert option in usage_error(args, option)

@@ -295,10 +295,38 @@ def dealer_option(f: Callable) -> Callable:
     )(checked)
 
 
+class Threads(click.IntRange):
+    """A thread count: at least 1 and at most the cores this process may use (checked
+    only when given, so ``--help`` does not load numba)."""
+
+    def __init__(self) -> None:
+        super().__init__(min=1)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None):
+        n = super().convert(value, param, ctx)
+        from cinch_sim.engine.threads import max_threads
+
+        top = max_threads()
+        if n > top:
+            self.fail(f"{n} is more than the {top} cores this process may use", param, ctx)
+        return n
+
+
+class Share(click.FloatRange):
+    """A probability-like number in a range; NaN, which compares false with every
+    bound, is refused by name instead of slipping through."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None):
+        x = super().convert(value, param, ctx)
+        if x != x:
+            self.fail("nan is not a number in range", param, ctx)
+        return x
+
+
 def run_options(f: Callable) -> Callable:
     f = click.option(
         "--threads",
-        type=click.IntRange(min=1),
+        type=Threads(),
         default=None,
         help="Worker threads (results do not depend on it). [default: all cores]",
     )(f)

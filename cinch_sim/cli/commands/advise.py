@@ -12,6 +12,7 @@ from cinch_sim.cli.options import (
     BadInput,
     CardsType,
     Count,
+    Share,
     check_seat,
     dealer_option,
     force_option,
@@ -46,14 +47,14 @@ from cinch_sim.cli.options import (
 )
 @click.option(
     "--risk",
-    type=click.FloatRange(0, 1, min_open=True),
+    type=Share(0, 1, min_open=True),
     default=0.5,
     show_default=True,
     help="Recommend the highest legal bid made at least this often.",
 )
 @click.option(
     "--precision",
-    type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
+    type=Share(0, 0.5, min_open=True, max_open=True),
     default=0.01,
     show_default=True,
     help="Stop when every probability's 95% half-width is at most this.",

@@ -10,6 +10,7 @@ from cinch_sim.cli.options import (
     Count,
     Seed,
     StrategyListType,
+    Threads,
     force_option,
     friendly,
     out_folder,
@@ -47,7 +48,7 @@ from cinch_sim.interrupts import EXIT_STATUS
 )
 @click.option(
     "--threads",
-    type=click.IntRange(min=1),
+    type=Threads(),
     default=None,
     help="Worker threads (results do not depend on it). [default: all cores]",
 )

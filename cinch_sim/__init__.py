@@ -17,7 +17,7 @@ behind as a stray folder that shadows the package.
 import os as _os
 import sys as _sys
 
-__version__ = "0.1.0"
+from cinch_sim.version import __version__
 
 
 def _use_user_cache_dir() -> None:

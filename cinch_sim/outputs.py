@@ -35,7 +35,7 @@ from contextlib import suppress
 from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
-from cinch_sim import __version__
+from cinch_sim.version import __version__
 
 TEMP_MARK = ".cinch-tmp-"
 # what this program writes into an --out folder (used only for a run.json written

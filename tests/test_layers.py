@@ -13,6 +13,7 @@ ROOT = Path(cinch_sim.__file__).parent
 
 # Bottom first. Each entry is a top-level module or a subpackage of cinch_sim.
 LAYERS = (
+    ("version",),  # the package version, under everything (the package imports it)
     # the vocabulary
     ("__init__", "cards", "bits", "rng", "layout", "signatures", "outputs", "notation")
     + ("checks", "views", "interrupts"),
@@ -117,4 +118,5 @@ def test_the_package_reexports_only_lazily():
         for a in n.names
     }
     assert LAZY_REEXPORT[1] in inside
-    assert imports_of(ROOT / "__init__.py", "cinch_sim") <= {"cinch_sim"}
+    # at the top only the version, a module of one line
+    assert imports_of(ROOT / "__init__.py", "cinch_sim") <= {"cinch_sim", "cinch_sim.version"}

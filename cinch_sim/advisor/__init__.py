@@ -9,8 +9,8 @@ Advice as text, JSON or a chart, and ``evaluate_hand`` as a pandas DataFrame::
     print(advice_table(advise("AS KS 5S 5C 2S 9H 3D 7C JD", seat=2)))
 """
 
-from cinch_sim.advisor.estimate import Advice, advise
-from cinch_sim.advisor.present import advice_dict, advice_table, evaluate_hand, plot_advice
+from cinch_sim.advisor.estimate import Advice, advise, evaluate_hand
+from cinch_sim.advisor.present import advice_dict, advice_table, plot_advice
 from cinch_sim.advisor.query import AdvisorError
 
 __all__ = [

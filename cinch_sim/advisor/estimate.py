@@ -460,3 +460,10 @@ def _check_acceptance(adv: Advice, min_acceptance: float) -> None:
             f"the bids before you ({bids}) are too rare to sample: {adv.hands:,} of "
             f"{adv.tried:,} deals matched ({rate:.4%}, below {min_acceptance:.4%})"
         )
+
+
+def evaluate_hand(hand: str | Sequence, seat: int, dealer: int = 3, **kwargs: Any):
+    """Like ``advise`` (same arguments) but returns the ``bids`` table as a DataFrame, one
+    row per trump and bid: P(make) with its 95% interval, expected score change and its
+    interval, with the advice in ``df.attrs``."""
+    return advise(hand, seat, dealer, **kwargs).table("bids")

@@ -9,14 +9,16 @@ stays quick.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from cinch_sim import layout as L
 from cinch_sim import notation as N
-from cinch_sim.advisor.estimate import Advice, advise
 from cinch_sim.cards import SUIT_NAMES, SUITS, format_card, pretty_card
 from cinch_sim.rules import seat_name
+
+# an advisor.estimate.Advice: estimate imports this module for the views, not the
+# other way round, so the type is named here and not imported
+Advice = Any
 
 
 # ------------------------------------------------------------------ sentences
@@ -227,13 +229,6 @@ def suits_frame(adv: Advice):
         )
         rows.append(row)
     return pd.DataFrame(rows)
-
-
-def evaluate_hand(hand: str | Sequence, seat: int, dealer: int = 3, **kwargs: Any):
-    """Like ``advise`` (same arguments) but returns ``advice_frame``'s DataFrame, one row
-    per trump and bid: P(make) with its 95% interval, expected score change and its
-    interval, with the advice in ``df.attrs``."""
-    return advice_frame(advise(hand, seat, dealer, **kwargs))
 
 
 # ---------------------------------------------------------------------- text

@@ -11,9 +11,9 @@ import sys
 
 import click
 
-from cinch_sim import __version__
 from cinch_sim.cli.commands import COMMANDS
 from cinch_sim.cli.files import PipeSafeGroup
+from cinch_sim.version import __version__
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "show_default": True}
 

@@ -432,9 +432,7 @@ def user_errors():
     try:
         yield
     except BrokenPipeError:
-        from cinch_sim.cli.files import end_quietly
-
-        end_quietly()  # the reader went away (e.g. `| head`): stop quietly, exit 141
+        raise  # not a user error: the command group ends quietly (cli.files.PipeSafeGroup)
     except (CardError, RulesError, PolicyError, OutputError, ValueError, OSError) as exc:
         raise click.ClickException(str(exc)) from None
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from cinch_sim import __version__, checks
+from cinch_sim import checks
 from cinch_sim import layout as L
 from cinch_sim.cards import format_card
 from cinch_sim.engine.interrupts import chunk_boundaries
@@ -33,6 +33,7 @@ from cinch_sim.policies.loading import (
 )
 from cinch_sim.rules import Rules, RulesError, resolve_rules, seat_name
 from cinch_sim.signatures import N_PARAMS, POLICY_SIG
+from cinch_sim.version import __version__
 
 
 @dataclass

@@ -29,7 +29,6 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sst
 
-from cinch_sim import __version__
 from cinch_sim import layout as L
 from cinch_sim import notation as N
 from cinch_sim.analysis.intervals import ratio_interval, t_interval, wilson
@@ -39,6 +38,7 @@ from cinch_sim.matches.pairs import PairStats
 from cinch_sim.matches.play import PAIRINGS, PairChunk, check_two_sides, play_pairs, team_policies
 from cinch_sim.policies.strategies import Strategy, resolve_strategy
 from cinch_sim.rules import Rules, resolve_rules
+from cinch_sim.version import __version__
 from cinch_sim.views import Tables
 
 

@@ -19,12 +19,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from cinch_sim import __version__
 from cinch_sim import notation as N
 from cinch_sim.engine.interrupts import chunk_boundaries
 from cinch_sim.matches.compare import Comparison, compare
 from cinch_sim.policies.strategies import Strategy, distinct_names, resolve_strategy
 from cinch_sim.rules import Rules, resolve_rules
+from cinch_sim.version import __version__
 from cinch_sim.views import Tables
 
 

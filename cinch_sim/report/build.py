@@ -13,7 +13,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from cinch_sim import __version__, interrupts
+from cinch_sim import interrupts
 from cinch_sim.advisor.estimate import Advice, advise
 from cinch_sim.analysis.analyse import Analysis, analyse
 from cinch_sim.analysis.hand_worth import HandValue, hand_values
@@ -21,6 +21,7 @@ from cinch_sim.engine.run import PolicySet
 from cinch_sim.report import sections
 from cinch_sim.report.render import Report
 from cinch_sim.rules import Rules
+from cinch_sim.version import __version__
 
 DEFAULT_STRATEGIES = ("heuristic", "greedy", "simple", "random")
 EXAMPLE_HANDS = (

@@ -89,6 +89,11 @@ DEFAULT_PARAMS = {
     "heuristic_discard": (9.0,),
     "heuristic_play": (1.0, 10.0),
 }
+# heuristic_v1: the parameters above as they were before the play fixes
+DEFAULT_PARAMS["heuristic_v1_bid"] = DEFAULT_PARAMS["heuristic_bid"]
+DEFAULT_PARAMS["heuristic_v1_trump"] = DEFAULT_PARAMS["heuristic_trump"]
+DEFAULT_PARAMS["heuristic_v1_discard"] = DEFAULT_PARAMS["heuristic_discard"]
+DEFAULT_PARAMS["heuristic_v1_play"] = DEFAULT_PARAMS["heuristic_play"]
 
 
 @njit(**NO_REFCOUNT)
@@ -346,3 +351,9 @@ def heuristic_play(obs, hand, legal, params, scratch, rng):
 
 # ``traditional``: the same compiled function with the traditional hand model
 heuristic_traditional_bid = heuristic_bid
+# ``heuristic_v1``: the same compiled functions with the first version's parameters
+# (every play fix off: its slots read 0), kept to measure the new default against
+heuristic_v1_bid = heuristic_bid
+heuristic_v1_trump = heuristic_trump
+heuristic_v1_discard = heuristic_discard
+heuristic_v1_play = heuristic_play

@@ -113,3 +113,11 @@ def test_side_ace_lead_waits_for_trumps_to_be_gone_when_asked(flag, expected):
     gone = tuple(c + "S" for c in "A K Q J 10 9 8 7 6 5 4 2".split()) + ("5C",)
     obs = _obs(leader=0, trick=(), played=gone)
     assert _play(obs, hand, None, params) == parse_card("AH")  # no trump left to ruff it
+
+
+def test_the_default_bids_with_a_smaller_margin_than_v1():
+    from cinch_sim.policies.heuristic import B_MARGIN
+
+    new = load_policy("bid", "heuristic").params[B_MARGIN]
+    old = load_policy("bid", "heuristic_v1").params[B_MARGIN]
+    assert (old, new) == (2.0, 1.0)

@@ -1,6 +1,6 @@
 """Coordinate search over the heuristic's parameters by duplicate self-play.
 
-Usage: python scripts/tune_heuristic.py [--games 4000] [--seconds 300] [--seed 1]
+Usage: python scripts/tune_heuristic.py [--games 20000] [--seconds 300] [--seed 1]
        [--threads 1] [--out results/tune_heuristic.json]
 
 Starting from the built-in ``heuristic`` (or ``--start``), each round tries
@@ -45,6 +45,11 @@ class Coordinate:
     lo: float
     hi: float
     flag: bool = False  # 0/1: try the other value instead of steps
+    whole: bool = False  # read as a whole number: the step is never halved
+
+    @property
+    def smallest(self) -> float:
+        return self.step if self.whole or self.flag else self.step / 4
 
 
 SPACE = (
@@ -52,12 +57,18 @@ SPACE = (
     Coordinate("bid", "behind", 0.5, 0.0, 4.0),
     Coordinate("bid", "ahead", 0.5, 0.0, 4.0),
     Coordinate("bid", "near", 2.0, 0.0, 14.0),
-    Coordinate("bid", "min_bid", 1.0, 1.0, 8.0),
+    Coordinate("bid", "min_bid", 1.0, 1.0, 8.0, whole=True),
+    Coordinate("bid", "steal", 1.0, 0.0, 4.0, whole=True),
     Coordinate("bid", "intercept", 0.25, 3.0, 7.0),
+    Coordinate("bid", "right", 0.25, 0.0, 5.0),
+    Coordinate("bid", "left", 0.25, 0.0, 5.0),
+    Coordinate("bid", "ace", 0.25, 0.0, 3.0),
+    Coordinate("bid", "king", 0.25, 0.0, 3.0),
+    Coordinate("bid", "jack", 0.25, 0.0, 3.0),
     Coordinate("bid", "length", 0.1, 0.0, 1.5),
-    Coordinate("discard", "keep_ace_trumps", 1.0, 3.0, 9.0),
-    Coordinate("play", "catch_points", 1.0, 0.0, 10.0),
-    Coordinate("play", "cover_points", 1.0, 0.0, 6.0),
+    Coordinate("discard", "keep_ace_trumps", 1.0, 3.0, 9.0, whole=True),
+    Coordinate("play", "catch_points", 1.0, 0.0, 10.0, whole=True),
+    Coordinate("play", "cover_points", 1.0, 0.0, 6.0, whole=True),
     Coordinate("play", "pull_trumps", 1.0, 0.0, 1.0, flag=True),
     Coordinate("play", "cheap_on_sure", 1.0, 0.0, 1.0, flag=True),
     Coordinate("play", "lead_sure_pedro", 1.0, 0.0, 1.0, flag=True),
@@ -126,9 +137,9 @@ def search(args: argparse.Namespace) -> dict:
                     best, found = trial, True
                     kept += 1
                     break
-            if not found and not c.flag:
-                steps[c] = max(steps[c] / 2, c.step / 4)
-        if kept == 0 and all(steps[c] <= c.step / 4 for c in SPACE if not c.flag):
+            if not found:
+                steps[c] = max(steps[c] / 2, c.smallest)
+        if kept == 0 and all(steps[c] <= c.smallest for c in SPACE):
             break
     final_seed = args.seed + 100_000  # deals the search never played
     n, th = args.final_games, args.threads
@@ -157,7 +168,7 @@ def search(args: argparse.Namespace) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=4000, help="duplicate games per trial")
+    ap.add_argument("--games", type=int, default=20_000, help="duplicate games per trial")
     ap.add_argument("--seconds", type=float, default=300.0, help="time budget of the search")
     ap.add_argument("--final-games", type=int, default=8000, help="games of the final matches")
     ap.add_argument("--seed", type=int, default=1)

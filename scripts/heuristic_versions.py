@@ -28,7 +28,7 @@ TRADITIONAL = dict(
 
 
 def first_version():
-    h = BUILTIN["heuristic"]
+    h = BUILTIN["heuristic_v1"]  # the same code, the play fixes off
     return (
         h.with_params("bid", **TRADITIONAL, margin=0.6, cap=62, steal=2.0)
         .with_params("trump", **TRADITIONAL)

@@ -4,10 +4,12 @@ A restructuring or a kernel speed-up must not change a single number. This
 script plays fixed workloads with tracing on and hashes every result row and
 trace row (SHA-256 of the raw arrays):
 
-- ``hands/*``: 50,000 traced hands under each of W2, W3, heuristic and random;
+- ``hands/*``: 50,000 traced hands under each of W2, W3, heuristic, random and
+  heuristic_v1 (the first heuristic, kept: its hashes are the ones
+  ``hands/heuristic`` had before the play fixes);
 - ``options/*``: 20,000 traced hands under each of 16 option sets (the
   RULES.md §2 options, plus structural rule sets the kernel already plays);
-- ``games/*``: 400 traced games under each of 3 policy mixes.
+- ``games/*``: 400 traced games under each of 4 policy mixes.
 
 ``--scale`` shrinks every count (the test suite runs a small sample).
 ``--write FILE`` stores the hashes under a key (``full`` or ``sample``);
@@ -35,6 +37,7 @@ RANDOM = dict(bid="random", trump="random", discard="random", play="random")
 W2 = dict(bid="simple", trump="simple", discard="simple", play="random")
 W3 = dict(W2, play="greedy")
 HEURISTIC = dict(bid="heuristic", trump="heuristic", discard="heuristic", play="heuristic")
+HEURISTIC_V1 = {k: "heuristic_v1" for k in HEURISTIC}
 SIMPLE_GREEDY = dict(W3)
 
 BENCH_RULES = Rules(robber="dealer")  # BENCHMARK.md's W2/W3 rules
@@ -44,6 +47,8 @@ HAND_SETS = {
     "w3": (BENCH_RULES, W3),
     "heuristic": (Rules(), HEURISTIC),
     "random": (Rules(), RANDOM),
+    # the first heuristic, kept as it played: equal to hands/heuristic before the fixes
+    "heuristic_v1": (Rules(), HEURISTIC_V1),
 }
 
 _CUTTHROAT3 = Rules(players=3, partnerships=False, robber="none")
@@ -77,6 +82,7 @@ OPTION_SETS: dict[str, tuple[Rules, dict[str, str]]] = {
 
 GAME_SETS = {
     "heuristic": (Rules(), HEURISTIC),
+    "heuristic_v1": (Rules(), HEURISTIC_V1),
     "w3": (Rules(), W3),
     "mixed": (Rules(robber="dealer"), dict(RANDOM, bid="heuristic", play="greedy")),
 }

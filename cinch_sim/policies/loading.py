@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from cinch_sim.interrupts import compiling
-from cinch_sim.policies.registry import KINDS, Builtin, find, names
+from cinch_sim.policies.registry import BUILTINS, KINDS, Builtin, find, names
 from cinch_sim.signatures import N_PARAMS, POLICY_SIG
 
 
@@ -77,8 +77,32 @@ def _load_policy(kind: str, spec: str, params: tuple[float, ...] | None) -> Poli
     if fn is None:
         raise PolicyError(f"{kind} policy {spec!r}: {where} has no function {fn_name!r}")
     _compile_for_kernel(fn, kind, spec)
-    defaults = getattr(module, "DEFAULT_PARAMS", {}).get(fn_name, ())
-    return Policy(spec, kind, fn, tuple(params if params is not None else defaults))
+    if params is not None:
+        return Policy(spec, kind, fn, tuple(params))
+    return Policy(spec, kind, fn, _user_defaults(module, fn, fn_name, kind, spec))
+
+
+def _user_defaults(module, fn, fn_name: str, kind: str, spec: str) -> tuple[float, ...]:
+    """A user policy's default parameters. Without a ``DEFAULT_PARAMS`` entry every
+    slot reads 0, which silently changes a policy that reads parameters (the
+    heuristic's play with zeros pulls no trumps): a built-in's function keeps
+    the built-in's defaults, and a function whose slots are named in
+    ``PARAM_NAMES`` but given no defaults is refused."""
+    table = getattr(module, "DEFAULT_PARAMS", {})
+    if fn_name in table:
+        return tuple(table[fn_name])
+    for b in BUILTINS:
+        if b.kind != kind:
+            continue
+        home = importlib.import_module(f"cinch_sim.policies.{b.module}")
+        if getattr(home, b.function, None) is fn:
+            return tuple(getattr(home, "DEFAULT_PARAMS", {}).get(b.function, ()))
+    if fn_name in getattr(module, "PARAM_NAMES", {}):
+        raise PolicyError(
+            f"{kind} policy {spec!r} names its parameters in PARAM_NAMES but has no "
+            f"DEFAULT_PARAMS entry {fn_name!r}: give its defaults (else every slot reads 0)"
+        )
+    return ()
 
 
 def _import_user_module(where: str, spec: str):

@@ -45,15 +45,23 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("bid", "heuristic", "heuristic", "heuristic_bid", HEURISTIC_BID, "B_"),
     # the same function as heuristic_bid, with the original's "Pedros first" weights
     Builtin("bid", "traditional", "heuristic", "heuristic_traditional_bid", HEURISTIC_BID, "B_"),
+    # today's heuristic kept for comparison: the same compiled functions with the
+    # parameters of the version before the play fixes and the bid margin change
+    Builtin("bid", "heuristic_v1", "heuristic", "heuristic_v1_bid", HEURISTIC_BID, "B_"),
     Builtin("trump", "random", "random", "random_choice", RANDOM_CHOICE),
     Builtin("trump", "simple", "simple", "simple_trump", SIMPLE_TRUMP),
     Builtin("trump", "heuristic", "heuristic", "heuristic_trump", HEURISTIC_TRUMP, "B_"),
+    Builtin("trump", "heuristic_v1", "heuristic", "heuristic_v1_trump", HEURISTIC_TRUMP, "B_"),
     Builtin("discard", "random", "random", "random_discard", RANDOM_DISCARD),
     Builtin("discard", "simple", "simple", "simple_discard", SIMPLE_DISCARD),
     Builtin("discard", "heuristic", "heuristic", "heuristic_discard", HEURISTIC_DISCARD, "D_"),
+    Builtin(
+        "discard", "heuristic_v1", "heuristic", "heuristic_v1_discard", HEURISTIC_DISCARD, "D_"
+    ),
     Builtin("play", "random", "random", "random_choice", RANDOM_CHOICE),
     Builtin("play", "greedy", "greedy", "greedy_play", GREEDY_PLAY),
     Builtin("play", "heuristic", "heuristic", "heuristic_play", HEURISTIC_PLAY, "P_"),
+    Builtin("play", "heuristic_v1", "heuristic", "heuristic_v1_play", HEURISTIC_PLAY, "P_"),
 )
 
 
@@ -72,6 +80,6 @@ def names(kind: str) -> tuple[str, ...]:
     """The built-in names at one plug point, in the table's order.
 
     >>> names("play")
-    ('random', 'greedy', 'heuristic')
+    ('random', 'greedy', 'heuristic', 'heuristic_v1')
     """
     return tuple(b.name for b in BUILTINS if b.kind == kind)

@@ -127,6 +127,14 @@ BUILTIN: dict[str, Strategy] = {
         description="W3: simple bid, trump and discard; greedy play",
     ),
     "heuristic": Strategy("heuristic", description="the heuristic policies, score-aware bidding"),
+    "heuristic_v1": Strategy(
+        "heuristic_v1",
+        "heuristic_v1",
+        "heuristic_v1",
+        "heuristic_v1",
+        "heuristic_v1",
+        description="the heuristic before the play fixes and the bolder bid margin",
+    ),
 }
 
 

@@ -95,8 +95,9 @@ def compare(
     per hand difference, each with a 95% interval and a p-value for "no
     difference".
 
-    A STRATEGY is a built-in bundle (random, simple, greedy, heuristic) or a
-    TOML file naming the four policies and their parameters.
+    A STRATEGY is a built-in bundle (random, simple, greedy, heuristic,
+    heuristic_v1: the heuristic before its play fixes) or a TOML file naming
+    the four policies and their parameters.
     """
     from cinch_sim.api import compare as run_compare
     from cinch_sim.outputs import atomic_write_text, write_run_json
@@ -241,8 +242,9 @@ def ladder(
     --games counts games per pair of strategies. Ratings have 95% bootstrap
     intervals (pairs of games resampled within each matchup).
 
-    A STRATEGY is a built-in bundle (random, simple, greedy, heuristic) or a
-    TOML file naming the four policies and their parameters.
+    A STRATEGY is a built-in bundle (random, simple, greedy, heuristic,
+    heuristic_v1: the heuristic before its play fixes) or a TOML file naming
+    the four policies and their parameters.
     """
     from cinch_sim.api import ladder as run_ladder
     from cinch_sim.outputs import atomic_write_text, write_run_json

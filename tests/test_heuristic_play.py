@@ -1,0 +1,123 @@
+"""The heuristic's play fixes (issue 18), each in a hand-built position where
+``heuristic_v1`` plays the worse card and the new default the better one."""
+
+import numpy as np
+import pytest
+
+from cinch_sim import layout as L
+from cinch_sim.cards import SUITS, parse_card, to_mask, trump_mask
+from cinch_sim.policies.heuristic import heuristic_play
+from cinch_sim.policies.loading import load_policy
+
+SPADES = SUITS.index("S")
+
+
+def _params(name: str, **changes: float) -> np.ndarray:
+    from cinch_sim.policies import heuristic as H
+
+    v = load_policy("play", name).param_vector()
+    for key, value in changes.items():
+        v[getattr(H, "P_" + key.upper())] = value
+    return v
+
+
+def _obs(leader, trick, played, me=0, cards_left=3):
+    """Seat ``me`` to play, spades trump, four players in two sides (0, 2 / 1, 3);
+    ``trick`` is the cards already in the trick, led by ``leader``; ``played``
+    the cards of earlier tricks."""
+    obs = np.zeros(L.OBS_LEN, np.int64)
+    obs[L.O_SEAT] = me
+    obs[L.O_PLAYERS] = 4
+    obs[L.O_PHASE] = L.PHASE_PLAY
+    obs[L.O_TRUMP] = SPADES
+    tm = trump_mask(SPADES)
+    obs[L.O_TRUMP_MASK] = tm
+    left = parse_card("5C")  # spades' left card
+    obs[L.O_LEFT_CARD] = left
+    obs[L.O_SEAT_TEAM : L.O_SEAT_TEAM + 4] = (0, 1, 0, 1)
+    obs[L.O_CARDS_LEFT : L.O_CARDS_LEFT + 4] = cards_left
+    cards = [parse_card(c) for c in trick]
+    obs[L.O_LEADER] = leader
+    obs[L.O_TRICK_COUNT] = len(cards)
+    obs[L.O_PLAYED] = to_mask([parse_card(c) for c in played] + cards)
+    obs[L.O_WIN_SEAT] = -1
+    obs[L.O_WIN_CARD] = -1
+    obs[L.O_LED_CARD] = -1
+    if cards:
+        from cinch_sim.policies.common import strength
+
+        strengths = [strength(c, np.uint64(tm), left) for c in cards]
+        best = int(np.argmax(strengths))
+        obs[L.O_WIN_SEAT] = (leader + best) % 4
+        obs[L.O_WIN_CARD] = cards[best]
+        obs[L.O_LED_CARD] = cards[0]
+        obs[L.O_TRICK_MASK] = to_mask(cards)
+    return obs
+
+
+def _play(obs, hand, legal, params):
+    h = np.uint64(to_mask([parse_card(c) for c in hand]))
+    lg = np.uint64(to_mask([parse_card(c) for c in (legal or hand)]))
+    scratch = np.zeros(16, np.int64)
+    rng = np.zeros(4, np.uint64)
+    return heuristic_play(obs, h, lg, params, scratch, rng)
+
+
+# I play last (seat 1 led); the partner's 9S wins the trick, which holds no points
+LAST_ON_PARTNERS_TRICK = dict(leader=1, trick=("7S", "9S", "6S"), played=())
+
+
+def test_nothing_to_save_on_partners_sure_trick_gives_the_cheapest_card():
+    obs = _obs(**LAST_ON_PARTNERS_TRICK)
+    hand = ("KS", "QS", "4S")
+    assert _play(obs, hand, None, _params("heuristic_v1")) == parse_card("KS")  # the leak
+    assert _play(obs, hand, None, _params("heuristic")) == parse_card("4S")
+
+
+def test_a_pedro_is_still_saved_on_partners_sure_trick():
+    obs = _obs(**LAST_ON_PARTNERS_TRICK)
+    hand = ("KS", "5C", "4S")  # the Left Pedro: partner's trick is sure, drop it there
+    for name in ("heuristic_v1", "heuristic"):
+        assert _play(obs, hand, None, _params(name)) == parse_card("5C")
+
+
+def test_a_pedro_nobody_can_beat_is_led_to_bank_its_points():
+    # every trump above the 5 has been played: my Right Pedro is the top trump left
+    above = ("AS", "KS", "QS", "JS", "10S", "9S", "8S", "7S", "6S")
+    obs = _obs(leader=0, trick=(), played=above)
+    hand = ("5S", "3S", "9H")
+    assert _play(obs, hand, None, _params("heuristic_v1")) == parse_card("9H")
+    assert _play(obs, hand, None, _params("heuristic")) == parse_card("5S")
+
+
+def test_partners_pedro_trick_is_covered_with_a_sure_winner():
+    # the partner led his Right Pedro; the KS is unseen and may come after me:
+    # my AS secures the 5 points, the 3S would leave them to the opponent after me
+    obs = _obs(leader=2, trick=("5S", "4S"), played=())
+    hand = ("AS", "3S", "9H")
+    legal = ("AS", "3S")
+    assert _play(obs, hand, legal, _params("heuristic_v1")) == parse_card("3S")
+    assert _play(obs, hand, legal, _params("heuristic")) == parse_card("AS")
+    # a trick without points is left to the partner
+    obs = _obs(leader=2, trick=("9S", "4S"), played=())
+    assert _play(obs, hand, legal, _params("heuristic")) == parse_card("3S")
+
+
+@pytest.mark.parametrize("flag, expected", [(0.0, "AH"), (1.0, "7H")])
+def test_side_ace_lead_waits_for_trumps_to_be_gone_when_asked(flag, expected):
+    # unseen trumps could ruff the ace: with ace_needs_safe it keeps it for later
+    obs = _obs(leader=0, trick=(), played=())
+    hand = ("AH", "7H", "3S")
+    params = _params("heuristic", ace_needs_safe=flag, lead_sure_pedro=0, pull_trumps=0)
+    assert _play(obs, hand, None, params) == parse_card(expected)
+    gone = tuple(c + "S" for c in "A K Q J 10 9 8 7 6 5 4 2".split()) + ("5C",)
+    obs = _obs(leader=0, trick=(), played=gone)
+    assert _play(obs, hand, None, params) == parse_card("AH")  # no trump left to ruff it
+
+
+def test_the_default_bids_with_a_smaller_margin_than_v1():
+    from cinch_sim.policies.heuristic import B_MARGIN
+
+    new = load_policy("bid", "heuristic").params[B_MARGIN]
+    old = load_policy("bid", "heuristic_v1").params[B_MARGIN]
+    assert (old, new) == (2.0, 1.0)

@@ -116,13 +116,19 @@ def reference_value(rules: Rules, pos: np.ndarray) -> int:
     return _minimax(h, hands, leader, trick, captured_by, played_by)
 
 
-def reference_card_values(rules: Rules, pos: np.ndarray) -> dict[int, int]:
-    """Each legal card of the player to move, and the value after it (by minimax)."""
+def legal_cards(rules: Rules, pos: np.ndarray) -> list[int]:
+    """The cards the seat to move may play, by the rules text (RULES.md §1.11)."""
     h = _Hand(rules, pos)
     seat, led = _turn(h, pos)
-    hand = from_mask(int(pos[Q.P_HANDS + seat]))
+    if seat < 0:
+        return []
+    return h.legal(from_mask(int(pos[Q.P_HANDS + seat])), led)
+
+
+def reference_card_values(rules: Rules, pos: np.ndarray) -> dict[int, int]:
+    """Each legal card of the player to move, and the value after it (by minimax)."""
     out = {}
-    for c in h.legal(hand, led):
+    for c in legal_cards(rules, pos):
         nxt = pos.copy()
         reference_play(rules, nxt, c)
         out[c] = reference_value(rules, nxt)
@@ -134,9 +140,10 @@ def _turn(h: _Hand, pos: np.ndarray) -> tuple[int, int | None]:
     P = h.P
     leader = int(pos[Q.P_LEADER])
     if pos[Q.P_TRICK + leader] < 0:
-        while not pos[Q.P_HANDS + leader]:
-            leader = (leader + 1) % P
-        return leader, None
+        for k in range(P):
+            if pos[Q.P_HANDS + (leader + k) % P]:
+                return (leader + k) % P, None
+        return -1, None  # the hand is over
     for k in range(1, P):
         s = (leader + k) % P
         if pos[Q.P_TRICK + s] < 0 and pos[Q.P_HANDS + s]:

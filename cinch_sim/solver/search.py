@@ -700,6 +700,25 @@ def _exact(wsp, rem, trick, led, seat, todo, tval, depth):
 
 
 @njit(cache=True, **NO_REFCOUNT)
+def _mtd(wsp, rem, trick, led, seat, todo, tval, depth, guess):
+    """The exact value of a node by null-window probes that start at a guess and step
+    towards the value (MTD(f)): for the cards of one hand after another, the last
+    card's value is a close guess."""
+    ws = view_at(wsp, view_at(wsp, W_SIZE + 1)[W_SIZE])
+    lower = 0
+    upper = tval + _value_of(ws, rem & ws[W_POINTS])
+    g = min(max(guess, lower), upper)
+    while lower < upper:
+        beta = g + 1 if g == lower else g
+        g = _search(wsp, rem, trick, led, seat, todo, tval, depth, beta - 1, beta)
+        if g < beta:
+            upper = g
+        else:
+            lower = g
+    return lower
+
+
+@njit(cache=True, **NO_REFCOUNT)
 def solve(pos, rules, ws):
     """The points the maker's side ends the hand with under best play from ``pos``
     (a ``position.P_*`` vector; ``rules`` the ``Rules.to_array`` vector; ``ws`` from
@@ -735,6 +754,7 @@ def card_values(pos, rules, ws, out):
     nseat = seat if last else _next_seat(rest, seat, P)
     live = rem | trick
     prev = -1
+    guess = 0
     m = legal
     while m:  # high to low: an equivalent card takes the value of the one above it
         c = highbit_index(m)
@@ -751,11 +771,12 @@ def card_values(pos, rules, ws, out):
             nled = led if trick else _group(c)
             w = np.int64(ws[W_OWNER + highbit_index(ntrick & (TRUMPS | nled))])
             gain = tval + np.int64(ws[W_VALUE + c]) if _is_max(ws, w) else 0
-            v = gain + _exact(wsp, nrem, U0, U0, w, U0, np.int64(0), np.int64(1))
+            v = gain + _mtd(wsp, nrem, U0, U0, w, U0, np.int64(0), np.int64(1), guess - gain)
         else:
             nled = led if trick else _group(c)
             ntval = tval + np.int64(ws[W_VALUE + c])
-            v = _exact(wsp, nrem, trick | bc, nled, nseat, rest, ntval, np.int64(1))
+            v = _mtd(wsp, nrem, trick | bc, nled, nseat, rest, ntval, np.int64(1), guess)
         out[ws[W_TO_CARD + c]] = decided + v
+        guess = v
         prev = c
     return seat

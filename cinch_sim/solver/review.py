@@ -74,7 +74,7 @@ class HandReview:
     maker: int
     start: int  # the double-dummy value at the start of the line
     cards: list[CardReview]
-    taken: int  # what the maker's side ended the hand with
+    taken: int  # the value after the line's last card: for a whole hand, what was taken
 
     @property
     def maker_team(self) -> int:
@@ -90,8 +90,8 @@ class HandReview:
         return out
 
     def trick_starts(self) -> list[int]:
-        """The double-dummy value at the start of each trick as played, then the points
-        taken (one more entry than tricks)."""
+        """The double-dummy value at the start of each trick of the line, then the value
+        after its last card (for a whole hand, the points taken)."""
         out = []
         for c in self.cards:
             if c.trick == len(out):

@@ -16,10 +16,12 @@ Each card's value (what its capturer scores, ``R_*_POINTS``, High and Low fixed
 by the cards in play at the start of play) is a table; Low under
 ``low_to=player`` goes to whoever holds it whatever happens, so it is counted
 once, at the root. Nodes at a trick's start are stored in a transposition table
-keyed by the cards still held and the leader (each card's holder is fixed for a
-deal), with lower and upper bounds and the best lead. Cuts besides alpha-beta:
+with lower and upper bounds and the best lead, keyed by each suit's cards still
+held in rank order as the seats holding them (``_key``). Cuts besides alpha-beta:
 no point left means 0; the run of top trumps one side holds is points that side
-surely takes (each of them wins the trick it falls in).
+surely takes (each of them wins the trick it falls in); the last two tricks are
+scored outright (``_two_tricks``). Values come from null-window probes
+(``_exact``, ``_mtd``). docs/solver.md tells it for users.
 
 Everything lives in one uint64 workspace (``new_workspace``), so jitted callers
 (a PIMC player) solve thousands of positions without allocating.
@@ -61,9 +63,9 @@ W_POINTS = 5  # cards (search numbering) whose capturer scores
 W_MAX_CARDS = 6  # cards the maker's side holds (search numbering)
 W_TRUMP = 7
 W_TT_BITS = 8
-W_SIZE = 11  # the workspace's length
+W_CANON = 9  # 1: table keys by rank order and holders (4 players at most, see _key)
 W_SUMS_OK = 10  # 1: W_SUMS holds the value of every subset of the point cards
-W_CANON = 9  # 1: table keys by relative rank in the plain suits (4 players at most)
+W_SIZE = 11  # the workspace's length
 W_HAND = 24  # per seat: its cards (search numbering); held now = rem & hand
 W_OWNER = W_HAND + L.MAX_PLAYERS  # per search card: the seat holding it
 W_VALUE = W_OWNER + 64  # per search card: what its capturer scores
@@ -78,7 +80,9 @@ MAX_SUMS = 10  # point cards the subset table covers (2**10 sums)
 W_FRAMES = W_MOVES + MAX_DEPTH * MAX_MOVES  # per depth: the search's frame
 W_SCRATCH = W_FRAMES + MAX_DEPTH * FRAME  # the two-trick endgame's seats and leaves
 W_SUMS = W_SCRATCH + 64  # per subset of the point cards: its value
-W_TT = W_SUMS + (1 << MAX_SUMS)  # 2 words an entry: key, stamp << 32 | move, lo, hi
+# the table: 4 words an entry (key, second key word, stamp << 32 | move << 16 | lo << 8
+# | hi, unused: a power of two keeps an entry inside one cache line)
+W_TT = W_SUMS + (1 << MAX_SUMS)
 DEFAULT_TT_BITS = 16
 
 
@@ -87,8 +91,8 @@ def workspace_size(tt_bits: int = DEFAULT_TT_BITS) -> int:
 
 
 def new_workspace(tt_bits: int = DEFAULT_TT_BITS) -> np.ndarray:
-    """A solver's workspace: context, move lists and a 2**tt_bits-entry table (16 bytes
-    an entry: the default 1 MiB). One per thread; reuse it across positions."""
+    """A solver's workspace: context, frames and a 2**tt_bits-entry table (32 bytes an
+    entry: the default 2 MiB). One per thread; reuse it across positions."""
     if not 8 <= tt_bits <= 26:
         raise ValueError(f"tt_bits={tt_bits} must be 8..26")
     ws = np.zeros(workspace_size(tt_bits), dtype=np.uint64)
@@ -140,7 +144,7 @@ def _legal(ws, hand, trick, led):
     f = hand & led
     if f == U0:
         return hand
-    if led == TRUMPS or ws[W_STRICT]:
+    if led & TRUMPS or ws[W_STRICT]:  # a trump lead, or strict: follow suit
         return f
     return f | (hand & TRUMPS)
 

@@ -322,3 +322,15 @@ def test_a_finished_hand_has_no_move():
     assert (out == -1).all()
     assert solve(pos, rules.to_array(), new_workspace()) == 2
     assert trick_winner(pos, rules.to_array()) == -1
+
+
+def test_a_policy_solves_inside_the_kernels_play():
+    """A play policy builds its position from the observation (moves.from_observation),
+    agrees with the kernel on whose turn it is and which cards are legal, and solves
+    a deal of the unseen cards at every decision, in the compiled kernel's play."""
+    from cinch_sim.engine.run import PolicySet, run_chunk
+
+    spec = "tests/solver_policy.py:dd_play"
+    ps = PolicySet.from_specs(4, play={0: spec, 2: spec})
+    out, _ = run_chunk(Rules(), ps, 13, 0, 40)  # a check failing would raise PolicyError
+    assert (out[:, L.H_ERROR] == 0).all()

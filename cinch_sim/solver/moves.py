@@ -127,3 +127,33 @@ def play(pos, rules, c):
             pos[Q.P_TRICK + s] = -1
     pos[Q.P_LEADER] = w
     return True
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def from_observation(obs, hand, pos):
+    """Fill ``pos`` from a play-phase observation (``layout.O_*``) and the player's own
+    cards: the trump, the maker, the trick in progress, each seat's played cards.
+    The other seats' hands are left empty for the caller to deal (a sample of the
+    cards it cannot see, ``O_CARDS_LEFT`` of them each). The taken masks stay
+    empty too: the observation does not say who took which trick, and they only
+    add the points already decided, the same to every card's value."""
+    P = obs[L.O_PLAYERS]
+    leader = obs[L.O_LEADER]
+    pos[Q.P_TRUMP] = obs[L.O_TRUMP]
+    pos[Q.P_MAKER] = obs[L.O_MAKER]
+    pos[Q.P_LEADER] = leader
+    for s in range(L.MAX_PLAYERS):
+        pos[Q.P_HANDS + s] = 0
+        pos[Q.P_TRICK + s] = -1
+        pos[Q.P_PLAYED + s] = 0
+    for t in range(L.MAX_TEAMS):
+        pos[Q.P_TAKEN + t] = 0
+    trick = np.int64(0)
+    for k in range(P):  # the k-th card of the trick is the k-th seat's from the leader
+        c = obs[L.O_TRICK_CARDS + k]
+        if c >= 0:
+            pos[Q.P_TRICK + (leader + k) % P] = c
+            trick |= np.int64(1) << c
+    for s in range(P):
+        pos[Q.P_PLAYED + s] = obs[L.O_PLAYED_BY + s] & ~trick
+    pos[Q.P_HANDS + obs[L.O_SEAT]] = np.int64(hand)

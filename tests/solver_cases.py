@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from cinch_sim import layout as L
-from cinch_sim.cards import RANKS, trump_mask
+from cinch_sim.cards import RANKS, suit_mask, trump_mask
 from cinch_sim.engine.run import PolicySet, run_chunk
 from cinch_sim.rules import Rules
 from cinch_sim.solver import position as Q
@@ -20,7 +20,7 @@ def deal(rules: Rules, rng: np.random.Generator, short: bool = False) -> np.ndar
     P, hs = rules.players, rules.hand_size
     trump = int(rng.integers(4))
     lrank = RANKS.index(rules.left_rank) if rules.left_rank else -1
-    tm = trump_mask(trump, lrank) if lrank >= 0 else trump_mask(trump, 0) & ~(1 << (trump ^ 1) * 13)
+    tm = trump_mask(trump, lrank) if lrank >= 0 else suit_mask(trump)
     sizes = [hs] * P
     if short:
         for s in rng.choice(P, size=int(rng.integers(1, P)), replace=False):

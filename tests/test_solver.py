@@ -251,6 +251,13 @@ def test_the_trump_order_and_points_come_from_the_rules():
     check_random(rules, seed=11, n=150)
     dom = dataclasses.replace(rules, point_cards=rules.point_cards[:3] + (("dom", "3", 3),))
     check_random(dom.with_options({"high_rule": "highest_in_play"}), seed=12, n=100)
+    # no left card (a 13-card trump suit), and bowers: the two jacks of the colour on top
+    plain = dataclasses.replace(Rules(), left_rank="", trump_order="AKQJT98765432", bid_max=9)
+    check_random(plain, seed=13, n=100)
+    bowers = dataclasses.replace(
+        Rules(), left_rank="J", left_name="left_bower", trump_order="JLAKQT98765432", bid_max=13
+    )
+    check_random(bowers.with_options({"low_to": "player"}), seed=14, n=100)
 
 
 @pytest.mark.parametrize(

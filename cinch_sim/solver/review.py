@@ -113,6 +113,10 @@ class Solver:
     """
 
     def __init__(self, rules: Rules, tt_bits: int = 16) -> None:
+        if rules.total_points > 250:  # the table keeps bounds in 8 bits
+            raise ValueError(
+                f"the solver takes at most 250 points a deal, not {rules.total_points}"
+            )
         self.rules = rules
         self.vector = rules.to_array()
         self.ws = new_workspace(tt_bits)

@@ -185,11 +185,13 @@ def _key(ws, rem, seat):
 
 
 @njit(inline="always")
-def _two_tricks(ws, rem, seat, P):
+def _two_tricks(ws, rem, seat, P, alpha, beta):
     """The exact value of a trick's start with at most two cards in any hand: every
     way the first trick can go (each seat has at most two legal cards, the second
     trick is forced) scored directly and folded by minimax, seat by seat from the
-    last, with no table and no frames: about half the search's nodes were here."""
+    last, with no table and no frames: about half the search's nodes were here.
+    Once one lead reaches past (alpha, beta) the other is not tried: the value is
+    then a bound (the second result says so), else exact."""
     points = ws[W_POINTS]
     seats = W_SCRATCH  # the seats in turn from the leader
     k = 0
@@ -253,9 +255,13 @@ def _two_tricks(ws, rem, seat, P):
         v = np.int64(ws[leaves])
         if lead_max:
             best = max(best, v)
+            if best >= beta and m:
+                return best, True
         else:
             best = min(best, v)
-    return best
+            if best <= alpha and m:
+                return best, True
+    return best, False
 
 
 # ---------------------------------------------------------------- the search
@@ -349,8 +355,13 @@ def _enter(ws, d, rem, trick, led, seat, todo, tval, alpha, beta):
             if lo == hi:
                 return True, lo
         if most == 2:
-            v = _two_tricks(ws, rem, seat, P)
-            _store(ws, tt_at, key, key1, v, v, -1)
+            v, cut = _two_tricks(ws, rem, seat, P, alpha, beta)
+            if not cut:
+                _store(ws, tt_at, key, key1, v, v, -1)
+            elif v >= beta:
+                _store(ws, tt_at, key, key1, v, 255, -1)
+            else:
+                _store(ws, tt_at, key, key1, 0, v, -1)
             return True, v
         alpha = max(alpha, lo)
         beta = min(beta, hi)

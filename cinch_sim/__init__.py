@@ -53,6 +53,7 @@ _API = (
     "referee",
     "resolve_rules",
     "simulate",
+    "solve",
     "stats",
     "strategy_report",
 )

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from cinch_sim.matches.compare import Comparison
     from cinch_sim.matches.ladder import Ladder
     from cinch_sim.policies.strategies import Strategy
+    from cinch_sim.records.review import SolveReport
     from cinch_sim.report.render import Report
 
 __all__ = [
@@ -60,6 +61,7 @@ __all__ = [
     "report",
     "resolve_rules",
     "simulate",
+    "solve",
     "stats",
     "strategy_report",
 ]
@@ -561,3 +563,40 @@ def referee(
 
         write_records(write, (v.record for v in rep.verdicts if v.record is not None))
     return rep
+
+
+# -------------------------------------------------------------------- solve
+def solve(
+    source: str | os.PathLike | Iterable[dict[str, Any]], line: int | None = None
+) -> SolveReport:
+    """Recorded hands against double-dummy play (``cinch-sim solve``).
+
+    ``source`` is a JSON Lines file of hand or game records (``"-"``: standard
+    input) or record dicts; ``line`` keeps one line (1 first). Each hand the
+    referee accepts is solved: its double-dummy value for the maker's side at the
+    start of play (``dd_start``) and at each trick as played, and for every card
+    the drop from the best value its player had to the value after it, summed by
+    team (``lost``). ``.hands`` are the objects ``--format json`` prints;
+    ``.table(name)`` gives the ``hands``, ``tricks`` and ``cards`` tables. A file
+    that cannot be read is an OSError; ``line`` holding no record a ValueError.
+
+    >>> import os, tempfile
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> path = os.path.join(folder.name, "hands.jsonl")
+    >>> _ = simulate(hands=4, seed=1, records=path)
+    >>> rep = solve(path)
+    >>> h = rep.hands[0]
+    >>> h["points"] == h["dd_start"] - h["lost"][h["maker_team"]] + h["lost"][1 - h["maker_team"]]
+    True
+    >>> list(rep.table("tricks").columns[:4])
+    ['line', 'hand', 'trick', 'leader']
+    >>> folder.cleanup()
+    """
+    from cinch_sim.records.review import SolveReport, iter_summaries
+
+    if line is not None:
+        line = checks.whole(line, "line", at_least=1)
+    try:
+        return SolveReport(list(iter_summaries(source, line)))
+    except LookupError as e:
+        raise checks.InputError("line", str(e)) from None

@@ -1,6 +1,7 @@
-"""Measure the BENCHMARK.md workloads (W1-W3), compile and load times.
+"""Measure the BENCHMARK.md workloads (W1-W3), the solver (DD), compile and load times.
 
 Usage: python scripts/bench.py [--seconds 2] [--repeats 5] [--write results/BENCHMARKS.md]
+                               [--only W1|W2|W3|DD] [--dd-positions 10000]
 
 Prints one row per workload: hands per second on one thread and on all
 cores (median of --repeats runs of at least --seconds each, after a warm-up),
@@ -9,6 +10,12 @@ compile time (fresh cache folder) and warm load time, the CLI's warm start
 (median wall time of ``cinch-sim simulate --hands 100``, cached kernel) and the
 CLI path: W2 through ``cinch-sim simulate --format json`` as a share of the
 kernel's W2 rate in the same run.
+
+DD times the double-dummy solver (docs/solver.md) on one core: the value of a
+full 6-trick position at the start of play, and every first card's value, over
+--dd-positions hands the kernel dealt and the heuristic bid, discarded and
+drew (median, 99th percentile and worst, in microseconds, each call timed on
+its own from Python, so about a microsecond of call overhead is included).
 """
 
 from __future__ import annotations
@@ -125,6 +132,68 @@ def hands_workload(play: str):
     return run, tally
 
 
+def dd_positions(n: int) -> list[np.ndarray]:
+    """Start-of-play positions of n hands the kernel played (thrown-in hands skipped,
+    more dealt until there are n)."""
+    from cinch_sim.solver.position import from_trace
+
+    policies = PolicySet.from_specs(4)
+    out, tr = run_chunk(RULES, policies, 7, 0, n + n // 4 + 100, DEALER, trace=True)
+    keep = [i for i in range(out.shape[0]) if not out[i, L.H_THROWN_IN]][:n]
+    if len(keep) < n:
+        sys.exit(f"bench: only {len(keep)} of {n} hands were played out")
+    return [from_trace(RULES, out[i], tr[i])[0] for i in keep]
+
+
+def dd_workload(n: int) -> list[str]:
+    """The DD lines: per position, one solve and one all-first-cards call, fresh table
+    stamps (a new deal each time), timed one by one."""
+    from cinch_sim.solver.search import W_NODES, card_values, new_workspace, solve
+
+    positions = dd_positions(n)
+    rv = RULES.to_array()
+    ws = new_workspace()
+    values = np.empty(52, np.int64)
+    solve(positions[0], rv, ws)  # compile or load
+    card_values(positions[0], rv, ws, values)
+    clock = time.perf_counter_ns
+    value_us, cards_us, nodes, total = [], [], [], 0
+    for pos in positions:
+        ws[W_NODES] = 0
+        t = clock()
+        total += solve(pos, rv, ws)
+        value_us.append((clock() - t) / 1e3)
+        nodes.append(int(ws[W_NODES]))
+    for pos in positions:
+        t = clock()
+        card_values(pos, rv, ws, values)
+        cards_us.append((clock() - t) / 1e3)
+    lines = [
+        "",
+        f"DD (double-dummy solver, one core, {n:,} start-of-play positions dealt by the "
+        "kernel, heuristic bids and discards; microseconds per call):",
+        "",
+        "| what | median | 99th percentile | worst | mean |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for name, xs in (("value of the position", value_us), ("every first card's value", cards_us)):
+        a = np.array(xs)
+        lines.append(
+            f"| {name} | {np.median(a):,.0f} | {np.percentile(a, 99):,.0f} | {a.max():,.0f} "
+            f"| {a.mean():,.0f} |"
+        )
+    nd = np.array(nodes)
+    lines += [
+        "",
+        f"Nodes searched for the value: median {np.median(nd):,.0f}, 99th percentile "
+        f"{np.percentile(nd, 99):,.0f}, worst {nd.max():,}; the maker's side's mean "
+        f"double-dummy value {total / n:.2f} points (a tally, so no work is skipped).",
+    ]
+    for ln in lines[5:7] + lines[-1:]:
+        print(ln, flush=True)
+    return lines
+
+
 def child_seconds(code: str, env: dict[str, str]) -> float:
     start = time.perf_counter()
     subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=ROOT)
@@ -214,7 +283,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=2.0)
     ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--only", choices=["W1", "W2", "W3"], action="append")
+    ap.add_argument("--only", choices=["W1", "W2", "W3", "DD"], action="append")
+    ap.add_argument("--dd-positions", type=int, default=10_000, help="positions DD solves")
     ap.add_argument("--no-compile", action="store_true", help="skip the compile/load timings")
     ap.add_argument("--no-cli", action="store_true", help="skip the CLI warm start and path")
     ap.add_argument("--write", type=Path, help="append the figures to this Markdown file")
@@ -243,19 +313,29 @@ def main() -> None:
         f"## {dt.date.today().isoformat()}, commit {commit()}",
         "",
         f"CPU: {cpu_model()}, {os.cpu_count()} cores; Python {platform.python_version()}, "
-        f"numba {numba.__version__}. Median of {args.repeats} runs of at least "
-        f"{args.seconds:g} s after a warm-up, 1-thread and {cores}-thread runs "
-        "alternating; the ratio is the median over the pairs.",
-        "",
-        f"| workload | M hands/s, 1 thread | M hands/s, {cores} threads | ratio "
-        f"| best run, 1 / {cores} threads |",
-        "|---|---:|---:|---:|---:|",
+        f"numba {numba.__version__}."
+        + (
+            f" Median of {args.repeats} runs of at least "
+            f"{args.seconds:g} s after a warm-up, 1-thread and {cores}-thread runs "
+            "alternating; the ratio is the median over the pairs."
+            if rows
+            else ""
+        ),
     ]
+    if rows:
+        lines += [
+            "",
+            f"| workload | M hands/s, 1 thread | M hands/s, {cores} threads | ratio "
+            f"| best run, 1 / {cores} threads |",
+            "|---|---:|---:|---:|---:|",
+        ]
     for name, one, many, ratio, best_one, best_many in rows:
         lines.append(
             f"| {name} | {one / 1e6:.3f} | {many / 1e6:.3f} | {ratio:.2f} "
             f"| {best_one / 1e6:.3f} / {best_many / 1e6:.3f} |"
         )
+    if not args.only or "DD" in args.only:
+        lines += dd_workload(args.dd_positions)
     for name, tally in tallies.items():
         if tally is None:
             continue

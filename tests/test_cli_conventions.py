@@ -149,6 +149,10 @@ def _bad_inputs(f) -> list[tuple[list[str], str]]:
         (["show", games, "--hand", "0"], "'--hand'"),
         (["show", games, "--hand", "999"], "'--hand'"),
         (["show", hands, "--format", "xml"], "'--format'"),
+        (["solve"], "'FILE'"),
+        (["solve", hands, "--line", "0"], "'--line'"),
+        (["solve", hands, "--line", "99"], "'--line'"),
+        (["solve", hands, "--format", "csv"], "'--format'"),
     ]
     return cases
 
@@ -168,7 +172,7 @@ def test_every_bad_input_is_a_usage_error_naming_its_option(files):
 
 
 def test_a_file_that_cannot_be_opened_is_exit_2(tmp_path):
-    for command in ("referee", "show"):
+    for command in ("referee", "show", "solve"):
         res = invoke(command, str(tmp_path / "missing.jsonl"))
         assert res.exit_code == 2
         assert res.output.startswith("Error: cannot open") and "missing.jsonl" in res.output
@@ -194,6 +198,7 @@ def test_help_lists_the_choices_of_every_command():
         "advise": ["table|csv|json", "heuristic, traditional"],
         "referee": ["table|csv|json"],
         "show": ["table|csv|json"],
+        "solve": ["table|json"],
     }.items():
         text = " ".join(invoke(command, "--help").output.split())
         for w in words:

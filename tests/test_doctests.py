@@ -6,10 +6,11 @@ import pytest
 
 from cinch_sim import api, cards, checks, rules
 from cinch_sim.policies import loading, registry
+from cinch_sim.solver import review
 
 
 @pytest.mark.parametrize(
-    "module", [cards, rules, registry, checks, loading, api], ids=lambda m: m.__name__
+    "module", [cards, rules, registry, checks, loading, api, review], ids=lambda m: m.__name__
 )
 def test_docstring_examples(module):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)

@@ -19,6 +19,7 @@ LAYERS = (
     + ("checks", "views", "interrupts"),
     ("rules",),  # the rules object every layer above reads
     ("jit",),  # numba plumbing
+    ("solver",),  # the double-dummy solver: the players above may search with it
     ("policies",),  # the jitted players, their registry and loader
     ("engine",),  # the kernel and its runner
     ("records", "analysis"),  # hand records and the referee; statistics over hands

@@ -22,6 +22,7 @@ JIT_SOURCES = (
     "engine/policy_table.py",
     "jit/*.py",
     "policies/*.py",
+    "solver/*.py",
     "bits.py",
     "rng.py",
     "layout.py",

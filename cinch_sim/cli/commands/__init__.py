@@ -5,6 +5,7 @@ from cinch_sim.cli.commands.compare import compare, ladder
 from cinch_sim.cli.commands.records import referee, show
 from cinch_sim.cli.commands.report import report
 from cinch_sim.cli.commands.simulate import simulate
+from cinch_sim.cli.commands.solve import solve
 from cinch_sim.cli.commands.stats import stats
 
-COMMANDS = [report, simulate, referee, show, advise, stats, compare, ladder]
+COMMANDS = [report, simulate, referee, show, solve, advise, stats, compare, ladder]

@@ -1,0 +1,291 @@
+"""Recorded hands against double-dummy play (``cinch-sim solve``, ``api.solve``).
+
+The referee reads each record (so only a hand it accepts is solved); its hands
+after the draw and its tricks give the solver's start position and the line of
+play; ``solver.review`` values every card. One summary dict per hand: the JSON
+object the command prints (RECORD_FORMAT's cards and seats, tricks from 1).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from cinch_sim import notation as N
+from cinch_sim.cards import SUITS, format_card
+from cinch_sim.records.io import Line, read_records, referee_record
+from cinch_sim.records.referee import GameCheck, HandCheck
+from cinch_sim.rules import Rules
+from cinch_sim.solver import position as Q
+from cinch_sim.solver.review import HandReview, Solver
+from cinch_sim.views import Tables
+
+
+def hand_line(hc: HandCheck) -> tuple[Any, list[tuple[int, int]]]:
+    """The start-of-play position of a refereed hand and its plays, (seat, card) in order."""
+    pos = Q.start_position(hc.rules, hc.after_draw, hc.trump, hc.maker)
+    plays = [(s, c) for t in hc.tricks for s, c in zip(t.seats, t.cards, strict=True)]
+    return pos, plays
+
+
+class Reviewer:
+    """Solvers by rules (a file may mix rule options), reused across its records."""
+
+    def __init__(self) -> None:
+        self._solvers: dict[Rules, Solver] = {}
+
+    def solver(self, rules: Rules) -> Solver:
+        if rules not in self._solvers:
+            self._solvers[rules] = Solver(rules)
+        return self._solvers[rules]
+
+    def review(self, hc: HandCheck) -> HandReview:
+        pos, plays = hand_line(hc)
+        return self.solver(hc.rules).review(pos, plays)
+
+    def summary(self, hc: HandCheck, line: int | None, hand: int | None = None) -> dict[str, Any]:
+        """The JSON object of one hand (``status`` says why a hand is not solved)."""
+        out: dict[str, Any] = {"line": line}
+        if hand is not None:
+            out["hand"] = hand
+        status = hc.status
+        if status == "valid" and hc.thrown_in:
+            status = "thrown_in"
+        out["status"] = status
+        if status != "valid":
+            # a renege breaks the line (the solver plays by the rules); a misdeal or a
+            # thrown-in hand has no play
+            out.update({"dd_start": None, "points": None, "lost": None})
+            if hc.renege_text:
+                out["message"] = hc.renege_text
+            return out
+        r = self.review(hc)
+        out.update(
+            {
+                "maker": hc.maker,
+                "maker_team": r.maker_team,
+                "bid": hc.bid,
+                "trump": SUITS[hc.trump],
+                "dd_start": r.start,
+                "points": r.taken,
+                "lost": r.lost,
+                "tricks": _tricks(hc, r),
+            }
+        )
+        return out
+
+
+def _tricks(hc: HandCheck, r: HandReview) -> list[dict[str, Any]]:
+    rules = hc.rules
+    out = []
+    cards = iter(r.cards)
+    for t, trick in enumerate(hc.tricks):
+        lost = [0] * rules.teams
+        plays = []
+        for _ in trick.cards:
+            c = next(cards)
+            team = rules.team_of(c.seat)
+            drop = c.lost(team == r.maker_team)
+            lost[team] += drop
+            plays.append(
+                {
+                    "seat": c.seat,
+                    "card": format_card(c.card),
+                    "before": c.before,
+                    "after": c.after,
+                    "lost": drop,
+                }
+            )
+        out.append(
+            {
+                "trick": t + 1,
+                "leader": trick.leader,
+                "winner": trick.winner,
+                "dd_start": plays[0]["before"],
+                "lost": lost,
+                "plays": plays,
+            }
+        )
+    return out
+
+
+def line_summaries(reviewer: Reviewer, ln: Line) -> list[dict[str, Any]]:
+    """The summaries of one line of a record file: one, or one per hand of a game."""
+    if ln.error:
+        return [_unsolved(ln.number, "invalid", ln.error)]
+    v = referee_record(ln.data, ln.number)
+    if v.check is None:
+        return [_unsolved(ln.number, v.status, v.message)]
+    if isinstance(v.check, GameCheck):
+        return [reviewer.summary(h, ln.number, i + 1) for i, h in enumerate(v.check.hands)]
+    return [reviewer.summary(v.check, ln.number)]
+
+
+def _unsolved(line: int, status: str, message: str) -> dict[str, Any]:
+    return {
+        "line": line,
+        "status": status,
+        "dd_start": None,
+        "points": None,
+        "lost": None,
+        "message": message,
+    }
+
+
+def iter_summaries(
+    source: str | os.PathLike | Iterable[Any], line: int | None = None
+) -> Iterator[dict[str, Any]]:
+    """The summaries of a record file's hands (or of record dicts, numbered from 1 like
+    lines), streamed; only line ``line`` when given.
+
+    Raises ``RecordFileError`` when the file cannot be read, and ``LookupError``
+    when ``line`` holds no record.
+    """
+    reviewer = Reviewer()
+    if isinstance(source, str | os.PathLike):
+        lines: Iterable[Line] = read_records(source)  # raises now if it cannot be opened
+        name = os.fspath(source)
+    else:
+        lines = (Line(i, b"", data=r) for i, r in enumerate(source, 1))
+        name = "the records"
+
+    def gen() -> Iterator[dict[str, Any]]:
+        found = False
+        for ln in lines:
+            if line is not None and ln.number != line:
+                if ln.number > line:
+                    break
+                continue
+            found = True
+            yield from line_summaries(reviewer, ln)
+        if line is not None and not found:
+            raise LookupError(f"line {line} of {name} holds no record")
+
+    return gen()
+
+
+# ---------------------------------------------------------------- for people
+def header_text(teams: int) -> str:
+    """The column heads of ``row_text``."""
+    lost = "".join(f"  lost {t}" for t in range(teams))
+    return f"{'line':>6} {'hand':>4}  maker  trump  bid  dd start  by trick{'':12}  took{lost}"
+
+
+def row_text(s: dict[str, Any], teams: int) -> str:
+    """One hand in a line: who made what, its double-dummy value at the start of play
+    and at each later trick as played, what the maker's side took, what each team
+    gave away. A hand not solved says why."""
+    hand = "-" if s.get("hand") is None else str(s["hand"])
+    head = f"{s['line']:>6} {hand:>4}  "
+    if s["status"] != "valid":
+        why = {"thrown_in": "thrown in: no play"}.get(s["status"], s["status"])
+        if s.get("message"):
+            why += f": {s['message']}"
+        return head + why
+    by_trick = " ".join(str(t["dd_start"]) for t in s["tricks"][1:])
+    lost = "".join(f"  {x:>6}" for x in s["lost"])
+    maker = f"{s['maker']} ({s['maker_team']})"
+    return (
+        f"{head}{maker:<5}  {s['trump']:<5}  {s['bid']:>3}  {s['dd_start']:>8}  "
+        f"{by_trick:<20}  {s['points']:>4}{lost}"
+    )
+
+
+def hand_text(s: dict[str, Any]) -> str:
+    """One hand in full: each trick's cards as played (a card that gave points away
+    followed by how many), its double-dummy value at the start, what each team lost."""
+    where = f"Line {s['line']}" + (f", hand {s['hand']}" if s.get("hand") is not None else "")
+    if s["status"] != "valid":
+        return row_text(s, 0).replace(f"{s['line']:>6}", where + ":", 1)
+    teams = len(s["lost"])
+    lines = [
+        f"{where}: seat {s['maker']} (team {s['maker_team']}) made trumps "
+        f"{s['trump']} for {s['bid']}. Double-dummy {s['dd_start']} for the maker's side "
+        f"at the start of play; it took {s['points']}.",
+        "",
+        f"{'trick':>5}  {'leader':>6}  {'dd start':>8}  {'cards as played':<34}"
+        + "".join(f"  lost {t}" for t in range(teams)),
+    ]
+    for t in s["tricks"]:
+        cards = " ".join(p["card"] + (f"(-{p['lost']})" if p["lost"] else "") for p in t["plays"])
+        lines.append(
+            f"{t['trick']:>5}  {t['leader']:>6}  {t['dd_start']:>8}  {cards:<34}"
+            + "".join(f"  {x:>6}" for x in t["lost"])
+        )
+    lost = ", ".join(f"team {t} {x}" for t, x in enumerate(s["lost"]))
+    lines += [
+        "",
+        "dd start: the maker's side's points under best play from the trick's start; "
+        "a card (-N) gave N points away.",
+        f"Given away against double-dummy play: {lost}.",
+    ]
+    return "\n".join(lines)
+
+
+@dataclass(repr=False)
+class SolveReport(Tables):
+    """Recorded hands against double-dummy play: one summary per hand (``.hands``, the
+    objects ``cinch-sim solve --format json`` prints) and their tables: ``hands``,
+    ``tricks`` and ``cards``."""
+
+    hands: list[dict[str, Any]]
+
+    def table_names(self) -> tuple[str, ...]:
+        return ("hands", "tricks", "cards")
+
+    def solved(self) -> list[dict[str, Any]]:
+        return [h for h in self.hands if h["status"] == "valid"]
+
+    def _table(self, name: str):
+        import pandas as pd
+
+        rows = []
+        for h in self.hands:
+            where = {"line": h["line"], "hand": h.get("hand")}
+            if name == "hands":
+                row = {**where, "status": h["status"]}
+                for k in ("maker", "maker_team", "bid", "trump", "dd_start", "points"):
+                    row[k] = h.get(k)
+                lost = h["lost"] or []
+                for t, x in enumerate(lost):
+                    row[f"lost_team{t}"] = x
+                rows.append(row)
+                continue
+            for t in h.get("tricks", []):
+                if name == "tricks":
+                    row = {**where, "trick": t["trick"], "leader": t["leader"]}
+                    row.update({"winner": t["winner"], "dd_start": t["dd_start"]})
+                    row.update({f"lost_team{i}": x for i, x in enumerate(t["lost"])})
+                    rows.append(row)
+                else:
+                    rows.extend({**where, "trick": t["trick"], **p} for p in t["plays"])
+        return pd.DataFrame(rows)
+
+    def means(self) -> dict[str, float]:
+        """Per solved hand: the maker's side's double-dummy value at the start of play,
+        its points, and what the maker's side and the other sides gave away."""
+        done = self.solved()
+        n = max(len(done), 1)
+        maker = sum(h["lost"][h["maker_team"]] for h in done)
+        others = sum(sum(h["lost"]) - h["lost"][h["maker_team"]] for h in done)
+        return {
+            "dd_start": sum(h["dd_start"] for h in done) / n,
+            "points": sum(h["points"] for h in done) / n,
+            "lost_maker": maker / n,
+            "lost_defenders": others / n,
+        }
+
+    def headline(self) -> str:
+        done = self.solved()
+        if not done:
+            return f"Solve: {len(self.hands):,} hands, none solved"
+        m = self.means()
+        hands = f"{len(done):,} hand{'' if len(done) == 1 else 's'}"
+        return (
+            f"Solve: {hands}: the maker's side {N.number(m['dd_start'])} points "
+            f"a hand double-dummy, {N.number(m['points'])} taken; given away a hand: "
+            f"maker's side {N.number(m['lost_maker'])}, defenders "
+            f"{N.number(m['lost_defenders'])}"
+        )

@@ -1,0 +1,196 @@
+"""A position inside the play of a hand, as one int64 vector the solver reads.
+
+Everything the rest of the hand depends on, and nothing else: who holds which
+cards now, the trick in progress, what each side has taken and each seat has
+played (the points already decided, and which trump is High and Low: those are
+fixed by the cards in play at the start of play), the trump suit and the maker.
+A vector and not an object, so a jitted policy can fill one from the kernel's
+data (``layout.O_*``) without Python; the builders below are for Python callers,
+tests and records. Cards are the package's numbers (``cards.py``); masks are
+52-bit card masks stored in int64, as the kernel's observation holds them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from cinch_sim import layout as L
+from cinch_sim.cards import RANKS, format_card, from_mask, left_card
+from cinch_sim.cards import to_mask as _to_mask
+from cinch_sim.rules import Rules
+
+P_TRUMP = 0  # trump suit 0..3
+P_MAKER = 1  # the maker's seat: his side maximises
+P_LEADER = 2  # seat that led the trick in progress, or leads the next one
+P_HANDS = 3  # per seat: mask of the cards it holds now
+P_TRICK = P_HANDS + L.MAX_PLAYERS  # per seat: its card in the trick in progress, or -1
+P_PLAYED = P_TRICK + L.MAX_PLAYERS  # per seat: mask of its cards in completed tricks
+P_TAKEN = P_PLAYED + L.MAX_PLAYERS  # per team: mask of the cards of the tricks it won
+P_LEN = P_TAKEN + L.MAX_TEAMS
+
+
+class PositionError(ValueError):
+    """A position that no hand of these rules can reach."""
+
+
+def new_position() -> np.ndarray:
+    """An empty position vector: no cards, no trick in progress."""
+    pos = np.zeros(P_LEN, dtype=np.int64)
+    pos[P_TRICK : P_TRICK + L.MAX_PLAYERS] = -1
+    return pos
+
+
+def start_position(
+    rules: Rules, hands: Sequence[Iterable[int]], trump: int, maker: int
+) -> np.ndarray:
+    """The position at the start of play: each seat's cards after the discard and draw
+    (card numbers), the trump suit, the maker (who leads the first trick)."""
+    if len(hands) != rules.players:
+        raise PositionError(f"{rules.players} hands needed, got {len(hands)}")
+    pos = new_position()
+    pos[P_TRUMP] = trump
+    pos[P_MAKER] = maker
+    pos[P_LEADER] = maker
+    for s, h in enumerate(hands):
+        pos[P_HANDS + s] = _to_mask(h)
+    check_position(rules, pos)
+    return pos
+
+
+def trace_plays(rules: Rules, trace_row: np.ndarray) -> list[tuple[int, int]]:
+    """(seat, card) of every card of a kernel trace row (``layout.T_*``), in play order.
+
+    The kernel writes a trick's card at position k for the seat k places after the
+    leader (a seat with no cards left keeps -1 there), so the seat is read off
+    the position.
+    """
+    P = rules.players
+    out = []
+    for t in range(int(trace_row[L.T_N_TRICKS])):
+        leader = int(trace_row[L.T_LEADER + t])
+        base = L.T_PLAYS + t * L.MAX_PLAYERS
+        for k in range(P):
+            c = int(trace_row[base + k])
+            if c >= 0:
+                out.append(((leader + k) % P, c))
+    return out
+
+
+def from_trace(
+    rules: Rules, out_row: np.ndarray, trace_row: np.ndarray
+) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """The start-of-play position of a hand the kernel played with ``trace=True``, and
+    its plays as (seat, card) in order. Every card held after the draw is played,
+    so each seat's hand is the cards it plays."""
+    if out_row[L.H_THROWN_IN] or out_row[L.H_MAKER] < 0:
+        raise PositionError("the hand was thrown in: there is no play")
+    plays = trace_plays(rules, trace_row)
+    hands: list[list[int]] = [[] for _ in range(rules.players)]
+    for s, c in plays:
+        hands[s].append(c)
+    pos = start_position(rules, hands, int(out_row[L.H_TRUMP]), int(out_row[L.H_MAKER]))
+    return pos, plays
+
+
+def cards_in_play(pos: np.ndarray, players: int) -> int:
+    """Mask of every card held after the draw: held now, in the trick, or played."""
+    m = 0
+    for s in range(players):
+        m |= int(pos[P_HANDS + s]) | int(pos[P_PLAYED + s])
+        if pos[P_TRICK + s] >= 0:
+            m |= 1 << int(pos[P_TRICK + s])
+    return m
+
+
+def check_position(rules: Rules, pos: np.ndarray) -> None:
+    """Raise PositionError unless ``pos`` is a position of a hand under ``rules``: no
+    card twice, the trick in progress a prefix of the seats from its leader, the
+    completed tricks' cards taken by exactly one side, a seat still to play."""
+    P, T = rules.players, rules.teams
+    if pos.shape != (P_LEN,):
+        raise PositionError(f"a position is a vector of {P_LEN} numbers, got shape {pos.shape}")
+    trump, maker, leader = (int(pos[i]) for i in (P_TRUMP, P_MAKER, P_LEADER))
+    if not 0 <= trump < 4:
+        raise PositionError(f"trump {trump} is not a suit 0..3")
+    for name, seat in (("maker", maker), ("leader", leader)):
+        if not 0 <= seat < P:
+            raise PositionError(f"{name} {seat} is not a seat 0..{P - 1}")
+    seen = 0
+    full = (1 << 52) - 1
+
+    def add(mask: int, what: str) -> None:
+        nonlocal seen
+        if mask & ~full:
+            raise PositionError(f"{what} holds bits beyond the 52 cards")
+        if mask & seen:
+            c = (mask & seen).bit_length() - 1
+            raise PositionError(f"{format_card(c)} appears twice ({what})")
+        seen |= mask
+
+    for s in range(P):
+        add(int(pos[P_HANDS + s]), f"seat {s}'s hand")
+        add(int(pos[P_PLAYED + s]), f"seat {s}'s played cards")
+    for s in range(P, L.MAX_PLAYERS):
+        if pos[P_HANDS + s] or pos[P_PLAYED + s] or pos[P_TRICK + s] != -1:
+            raise PositionError(f"seat {s} is beyond the {P} players")
+    played = 0
+    for s in range(P):
+        played |= int(pos[P_PLAYED + s])
+    taken = 0
+    for t in range(L.MAX_TEAMS):
+        m = int(pos[P_TAKEN + t])
+        if m and t >= T:
+            raise PositionError(f"team {t} is beyond the {T} teams")
+        if m & taken:
+            raise PositionError("a card is taken by two sides")
+        taken |= m
+    if taken != played:
+        raise PositionError("the cards taken by the sides are not the cards played")
+    # the trick in progress: the seats in turn from its leader that play in it (those
+    # that played a card or still hold cards), a run of cards then seats to come
+    turn = []
+    for k in range(P):
+        s = (leader + k) % P
+        c = int(pos[P_TRICK + s])
+        if c >= 0:
+            if c > 51:
+                raise PositionError(f"seat {s}'s trick card {c} is not a card")
+            add(1 << c, "the trick")
+            turn.append(c)
+        elif pos[P_HANDS + s]:
+            turn.append(None)
+    cards = [c for c in turn if c is not None]
+    if cards:
+        if pos[P_TRICK + leader] < 0:
+            raise PositionError(f"the trick has cards but its leader, seat {leader}, played none")
+        gap = turn.index(None) if None in turn else len(turn)
+        if any(c is not None for c in turn[gap:]):
+            raise PositionError("the trick's cards are not the seats in turn from its leader")
+        if gap == len(turn):
+            raise PositionError("the trick in progress is complete: nobody is left to play")
+
+
+def _left_rank(rules: Rules) -> int:
+    return RANKS.index(rules.left_rank) if rules.left_rank else -1
+
+
+def describe(rules: Rules, pos: np.ndarray) -> str:
+    """One line for people: each seat's hand and the trick in progress."""
+    parts = []
+    for s in range(rules.players):
+        h = " ".join(format_card(c) for c in from_mask(int(pos[P_HANDS + s])))
+        parts.append(f"{s}: {h or '-'}")
+    trick = [
+        f"{s}:{format_card(int(pos[P_TRICK + s]))}"
+        for s in range(rules.players)
+        if pos[P_TRICK + s] >= 0
+    ]
+    lc = left_card(int(pos[P_TRUMP]), _left_rank(rules)) if rules.left_rank else None
+    text = " | ".join(parts) + f" | trump {'CSDH'[int(pos[P_TRUMP])]}"
+    if lc is not None:
+        text += f" (left {format_card(lc)})"
+    if trick:
+        text += " | trick " + " ".join(trick)
+    return text

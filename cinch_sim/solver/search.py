@@ -1,0 +1,797 @@
+"""Double-dummy alpha-beta search: the points the maker's side ends the hand with
+when every player sees every card and plays best.
+
+The maker's side maximises and every other side minimises (in a cut-throat game
+the others are one coalition: the paranoid reading). The search runs on its own
+card numbering, built per position from the rules vector, never from the
+canonical game: the trump suit takes bits 48..61 in the rules' trump order
+(``R_TRUMP_STRENGTH``) and each plain suit 16 bits by rank, so that
+
+- a trick's winner is one instruction: the highest set bit among its trumps and
+  its cards of the suit led (any trump's bit is above any plain card's);
+- cards of one suit rank by bit, so "no card still in play between them" is a
+  mask test (equivalent cards, collapsed to one move).
+
+Each card's value (what its capturer scores, ``R_*_POINTS``, High and Low fixed
+by the cards in play at the start of play) is a table; Low under
+``low_to=player`` goes to whoever holds it whatever happens, so it is counted
+once, at the root. Nodes at a trick's start are stored in a transposition table
+with lower and upper bounds and the best lead, keyed by each suit's cards still
+held in rank order as the seats holding them (``_key``). Cuts besides alpha-beta:
+no point left means 0; the run of top trumps one side holds is points that side
+surely takes (each of them wins the trick it falls in); the last two tricks are
+scored outright (``_two_tricks``). Values come from null-window probes
+(``_exact``, ``_mtd``). docs/solver.md tells it for users.
+
+Everything lives in one uint64 workspace (``new_workspace``), so jitted callers
+(a PIMC player) solve thousands of positions without allocating.
+"""
+
+import numpy as np
+from numba import njit
+
+from cinch_sim import layout as L
+from cinch_sim.bits import deposit, extract, highbit_index, lowbit_index, popcount
+from cinch_sim.jit.cache import refresh
+from cinch_sim.jit.memory import NO_REFCOUNT, address, view_at
+from cinch_sim.solver import position as Q
+
+
+def _here() -> None:
+    """Locates this folder's numba cache."""
+
+
+refresh(_here)  # a stale cache of this folder is flushed first (cache.py says why)
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+TRUMPS = np.uint64(0x3FFF << 48)  # the trump suit in the search's numbering
+GROUP = np.uint64(0xFFFF)  # one suit's 16 bits, at the low end
+LEADER_SHIFT = np.uint64(13)  # the leader's seat sits in bits 13..15 of a key (no card)
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+GOLDEN2 = np.uint64(0xC2B2AE3D27D4EB4F)
+LANES = np.uint64(0x5555555555555555)
+INF = 1 << 20
+
+# ---------------------------------------------------------------- the workspace
+W_PLAYERS = 0
+W_STRICT = 1  # 1 under follow_rule=strict
+W_MAXER = 2  # seat bits of the maker's side
+W_STAMP = 3  # table entries of other stamps are empty (a new deal needs no clearing)
+W_NODES = 4  # nodes searched since the last reset (for the benchmark)
+W_POINTS = 5  # cards (search numbering) whose capturer scores
+W_MAX_CARDS = 6  # cards the maker's side holds (search numbering)
+W_TRUMP = 7
+W_TT_BITS = 8
+W_CANON = 9  # 1: table keys by rank order and holders (4 players at most, see _key)
+W_SUMS_OK = 10  # 1: W_SUMS holds the value of every subset of the point cards
+W_SIZE = 11  # the workspace's length
+W_HAND = 24  # per seat: its cards (search numbering); held now = rem & hand
+W_OWNER = W_HAND + L.MAX_PLAYERS  # per search card: the seat holding it
+W_VALUE = W_OWNER + 64  # per search card: what its capturer scores
+W_TO_SEARCH = W_VALUE + 64  # per card: its search number
+W_TO_CARD = W_TO_SEARCH + 52  # per search number: the card (-1 as uint64 none)
+W_OLD_VALUE = W_TO_CARD + 64  # the values of the last position, to tell a new deal
+W_MOVES = W_OLD_VALUE + 64  # per depth: MAX_MOVES ordered moves (score << 8 | card)
+MAX_MOVES = 32
+MAX_DEPTH = 56
+FRAME = 24  # words of a search frame (F_* below)
+MAX_SUMS = 10  # point cards the subset table covers (2**10 sums)
+W_FRAMES = W_MOVES + MAX_DEPTH * MAX_MOVES  # per depth: the search's frame
+W_SCRATCH = W_FRAMES + MAX_DEPTH * FRAME  # the two-trick endgame's seats and leaves
+W_SUMS = W_SCRATCH + 64  # per subset of the point cards: its value
+# the table: 4 words an entry (key, second key word, stamp << 32 | move << 16 | lo << 8
+# | hi, unused: a power of two keeps an entry inside one cache line)
+W_TT = W_SUMS + (1 << MAX_SUMS)
+DEFAULT_TT_BITS = 16
+
+
+def workspace_size(tt_bits: int = DEFAULT_TT_BITS) -> int:
+    return W_TT + (4 << tt_bits)
+
+
+def new_workspace(tt_bits: int = DEFAULT_TT_BITS) -> np.ndarray:
+    """A solver's workspace: context, frames and a 2**tt_bits-entry table (32 bytes an
+    entry: the default 2 MiB). One per thread; reuse it across positions."""
+    if not 8 <= tt_bits <= 26:
+        raise ValueError(f"tt_bits={tt_bits} must be 8..26")
+    ws = np.zeros(workspace_size(tt_bits), dtype=np.uint64)
+    ws[W_TT_BITS] = tt_bits
+    ws[W_SIZE] = ws.shape[0]
+    return ws
+
+
+# ---------------------------------------------------------------- small pieces
+@njit(inline="always")
+def _group(c):
+    """The 16 bits of search card c's suit."""
+    return GROUP << (np.uint64(c) & np.uint64(48))
+
+
+@njit(inline="always")
+def _value_of(ws, m):
+    """The capture value of the cards of mask m (a subset of the point cards): a table
+    lookup by the subset, or a loop where the rules have too many point cards."""
+    if ws[W_SUMS_OK]:
+        return np.int64(ws[W_SUMS + extract(m, ws[W_POINTS])])
+    v = 0
+    while m:
+        v += np.int64(ws[W_VALUE + lowbit_index(m)])
+        m &= m - U1
+    return v
+
+
+@njit(inline="always")
+def _above(m, c):
+    """The cards of m above bit c (c <= 61)."""
+    return m & ~((U1 << np.uint64(c + 1)) - U1)
+
+
+@njit(inline="always")
+def _next_seat(todo, seat, P):
+    """The first seat of the bit set todo after seat, clockwise."""
+    s = seat + 1 if seat + 1 < P else 0
+    while not (todo >> np.uint64(s)) & U1:
+        s = s + 1 if s + 1 < P else 0
+    return s
+
+
+@njit(inline="always")
+def _legal(ws, hand, trick, led):
+    """The cards of hand that may be played (RULES.md §1.11; follow_rule)."""
+    if trick == U0:
+        return hand
+    f = hand & led
+    if f == U0:
+        return hand
+    if led & TRUMPS or ws[W_STRICT]:  # a trump lead, or strict: follow suit
+        return f
+    return f | (hand & TRUMPS)
+
+
+@njit(inline="always")
+def _is_max(ws, seat):
+    return (ws[W_MAXER] >> np.uint64(seat)) & U1 != U0
+
+
+@njit(inline="always")
+def _key(ws, rem, seat):
+    """The table key of a trick's start, two words: what the rest of the hand depends
+    on and nothing more. Each suit's cards still held, in rank order, as the seats
+    holding them (two bits a card, so up to four players), and which of them score;
+    so two positions that differ only in which of two cards, now next to each other,
+    went earlier share an entry. Beyond 31 cards held, or with a plain card that
+    scores, the key is the cards themselves and the leader (the second word all
+    ones, which an ordered key never is)."""
+    if ws[W_CANON]:
+        P = np.int64(ws[W_PLAYERS])
+        pts = rem & ws[W_POINTS]
+        k0 = np.uint64(seat) | ((pts >> np.uint64(48)) << np.uint64(19))
+        k0 |= extract(pts, rem & TRUMPS) << np.uint64(33)
+        k1 = U0
+        sh = 0
+        for g in range(4):
+            held = rem & (GROUP << np.uint64(16 * g))
+            k0 |= np.uint64(popcount(held)) << np.uint64(3 + 4 * g)
+            code = U0
+            for s in range(1, P):
+                code |= deposit(extract(ws[W_HAND + s] & held, held), LANES) * np.uint64(s)
+            if sh < 62:
+                k1 |= code << np.uint64(sh)
+            sh += 2 * popcount(held)
+        if sh <= 62:
+            return k0, k1
+    return rem | (np.uint64(seat) << LEADER_SHIFT), ~U0
+
+
+@njit(inline="always")
+def _two_tricks(ws, rem, seat, P, alpha, beta):
+    """The exact value of a trick's start with at most two cards in any hand: every
+    way the first trick can go (each seat has at most two legal cards, the second
+    trick is forced) scored directly and folded by minimax, seat by seat from the
+    last, with no table and no frames: about half the search's nodes were here.
+    Once one lead reaches past (alpha, beta) the other is not tried: the value is
+    then a bound (the second result says so), else exact."""
+    points = ws[W_POINTS]
+    seats = W_SCRATCH  # the seats in turn from the leader
+    k = 0
+    for j in range(P):
+        s = seat + j if seat + j < P else seat + j - P
+        if rem & ws[W_HAND + s]:
+            ws[seats + k] = s
+            k += 1
+    lead_hand = rem & ws[W_HAND + seat]
+    lead_max = _is_max(ws, seat)
+    best = -INF if lead_max else INF
+    leaves = W_SCRATCH + 8
+    choices = W_SCRATCH + 48  # per follower: its legal cards (one or two)
+    m = lead_hand
+    while m:
+        lead = lowbit_index(m)
+        m &= m - U1
+        led = _group(lead)
+        nbits = 0
+        for j in range(1, k):
+            s = np.int64(ws[seats + j])
+            c = _legal(ws, rem & ws[W_HAND + s], U1, led)
+            ws[choices + j] = c
+            if c & (c - U1):
+                nbits += 1
+        for leaf in range(1 << nbits):
+            trick = U1 << np.uint64(lead)
+            bitpos = nbits
+            for j in range(1, k):
+                c = ws[choices + j]
+                if c & (c - U1):
+                    bitpos -= 1
+                    if (leaf >> bitpos) & 1:
+                        c &= c - U1  # the higher card
+                    else:
+                        c &= ~(c - U1)  # the lower
+                trick |= c
+            w = np.int64(ws[W_OWNER + highbit_index(trick & (TRUMPS | led))])
+            v = _value_of(ws, trick & points) if _is_max(ws, w) else 0
+            rest = rem ^ trick
+            if rest:
+                while rest & ws[W_HAND + w] == U0:
+                    w = w + 1 if w + 1 < P else 0
+                g = _group(lowbit_index(rest & ws[W_HAND + w]))
+                w2 = ws[W_OWNER + highbit_index(rest & (TRUMPS | g))]
+                if _is_max(ws, w2):
+                    v += _value_of(ws, rest & points)
+            ws[leaves + leaf] = np.uint64(v)
+        # fold: the last seat with a choice is bit 0
+        size = 1 << nbits
+        for j in range(k - 1, 0, -1):
+            c = ws[choices + j]
+            if c & (c - U1) == U0:
+                continue
+            maxing = _is_max(ws, ws[seats + j])
+            size >>= 1
+            for i in range(size):
+                a = ws[leaves + 2 * i]
+                b = ws[leaves + 2 * i + 1]
+                ws[leaves + i] = (a if a > b else b) if maxing else (a if a < b else b)
+        v = np.int64(ws[leaves])
+        if lead_max:
+            best = max(best, v)
+            if best >= beta and m:
+                return best, True
+        else:
+            best = min(best, v)
+            if best <= alpha and m:
+                return best, True
+    return best, False
+
+
+# ---------------------------------------------------------------- the search
+# A node's frame, one per depth: the search is a loop over an explicit stack (numba
+# cannot cache a recursive function, and the kernel that will call this is cached).
+F_REM, F_TRICK, F_LED, F_SEAT, F_REST, F_TVAL = 0, 1, 2, 3, 4, 5
+F_A, F_B, F_ALPHA, F_BETA, F_BEST, F_BEST_C, F_CUR = 6, 7, 8, 9, 10, 11, 12
+F_I, F_N, F_TT, F_K0, F_K1, F_LAST, F_NSEAT, F_GAIN, F_MAX = 13, 14, 15, 16, 17, 18, 19, 20, 21
+BIAS = np.int64(1 << 40)  # signed numbers are kept in the uint64 frames biased
+
+
+@njit(inline="always")
+def _enc(v):
+    return np.uint64(v + BIAS)
+
+
+@njit(inline="always")
+def _dec(x):
+    return np.int64(x) - BIAS
+
+
+@njit(inline="always")
+def _enter(ws, d, rem, trick, led, seat, todo, tval, alpha, beta):
+    """Open the node at depth d: (True, its value) when bounds, the table or the last
+    trick decide it; else (False, 0), its frame and ordered moves written.
+
+    rem: cards still held; trick: cards of the trick in progress; led: the suit
+    led (its 16 bits, 0 before the lead); seat: to play; todo: seat bits still to
+    play in this trick (seat included; computed here at a trick's start); tval:
+    capture value of the trick's cards. Values are the points the maker's side
+    takes from here on, the trick in progress included, fail-soft in (alpha, beta).
+    """
+    ws[W_NODES] += U1
+    points = ws[W_POINTS]
+    if (rem | trick) & points == U0:
+        return True, 0
+    P = np.int64(ws[W_PLAYERS])
+    tt_at = -1
+    hint = -1
+    key = U0
+    key1 = U0
+    if trick == U0:
+        while rem & ws[W_HAND + seat] == U0:
+            seat = seat + 1 if seat + 1 < P else 0
+        total = _value_of(ws, rem & points)
+        lo = 0
+        hi = total
+        tr = rem & TRUMPS
+        if tr:
+            # the top trumps one side holds each win their trick: sure points
+            mx = ws[W_MAX_CARDS]
+            theirs = tr & ~mx
+            mine = tr & mx
+            if theirs == U0:
+                lo = _value_of(ws, tr & points)
+            elif mine == U0:
+                hi = total - _value_of(ws, tr & points)
+            else:
+                lo = _value_of(ws, _above(tr, highbit_index(theirs)) & points)
+                hi = total - _value_of(ws, _above(tr, highbit_index(mine)) & points)
+        if lo >= beta:
+            return True, lo
+        if hi <= alpha:
+            return True, hi
+        if lo == hi:
+            return True, lo
+        todo = U0
+        most = 0
+        for s in range(P):
+            h = rem & ws[W_HAND + s]
+            if h:
+                todo |= U1 << np.uint64(s)
+                most = max(most, popcount(h))
+        if most == 1:
+            # the last trick: one card each, nothing to choose
+            g = _group(lowbit_index(rem & ws[W_HAND + seat]))
+            w = ws[W_OWNER + highbit_index(rem & (TRUMPS | g))]
+            return True, total if _is_max(ws, w) else 0
+        key, key1 = _key(ws, rem, seat)
+        shift = np.uint64(64) - ws[W_TT_BITS]
+        tt_at = W_TT + 4 * np.int64(((key * GOLDEN) ^ (key1 * GOLDEN2)) >> shift)
+        e = ws[tt_at + 2]
+        if ws[tt_at] == key and ws[tt_at + 1] == key1 and (e >> np.uint64(32)) == ws[W_STAMP]:
+            lo = max(lo, np.int64((e >> np.uint64(8)) & np.uint64(255)))
+            hi = min(hi, np.int64(e & np.uint64(255)))
+            hint = np.int64((e >> np.uint64(16)) & np.uint64(255))
+            if lo >= beta:
+                return True, lo
+            if hi <= alpha:
+                return True, hi
+            if lo == hi:
+                return True, lo
+        if most == 2:
+            v, cut = _two_tricks(ws, rem, seat, P, alpha, beta)
+            if not cut:
+                _store(ws, tt_at, key, key1, v, v, -1)
+            elif v >= beta:
+                _store(ws, tt_at, key, key1, v, 255, -1)
+            else:
+                _store(ws, tt_at, key, key1, 0, v, -1)
+            return True, v
+        alpha = max(alpha, lo)
+        beta = min(beta, hi)
+    hand = rem & ws[W_HAND + seat]
+    legal = _legal(ws, hand, trick, led)
+    rest = todo & ~(U1 << np.uint64(seat))
+    last = rest == U0
+    maxing = _is_max(ws, seat)
+    live = rem | trick
+    # ---- the moves, equivalent cards collapsed, best first
+    base = W_MOVES + d * MAX_MOVES
+    n = 0
+    win = -1
+    partner_wins = False
+    if trick:
+        win = highbit_index(trick & (TRUMPS | led))
+        partner_wins = _is_max(ws, ws[W_OWNER + win]) == maxing
+    top = highbit_index(rem & TRUMPS) if rem & TRUMPS else -1
+    m = legal
+    while m:
+        c = lowbit_index(m)
+        m &= m - U1
+        up = _above(live & _group(c), c)
+        if up:
+            nh = lowbit_index(up)
+            if (hand >> np.uint64(nh)) & U1 and ws[W_VALUE + nh] == ws[W_VALUE + c]:
+                continue  # the next card up is ours and worth the same: the same move
+        val = np.int64(ws[W_VALUE + c])
+        is_trump = c >= 48
+        cost = (c & 15) + (16 if is_trump else 0)
+        # a move's score (tried highest first): the table's best lead, the top trump,
+        # then trumps high to low and plain suits high to low; following, smear
+        # points on a trick the side wins, win as cheaply as possible, throw the
+        # cheapest card; with no point in the trick yet, throw before winning
+        if trick == U0:
+            if c == hint:
+                score = 4000
+            elif c == top:
+                score = 3000
+            elif is_trump:
+                score = 1000 + cost
+            else:
+                score = 500 + (c & 15)
+        else:
+            beats = (TRUMPS | led) >> np.uint64(c) & U1 != U0 and c > win
+            if partner_wins:
+                score = 100 - cost if beats else 2000 + 16 * val - cost
+            elif not last and tval + val == 0:
+                score = 1000 - cost if beats else 1500 - cost
+            else:
+                score = 3000 - cost if beats else 1000 - 16 * val - cost
+        word = np.uint64(score) << np.uint64(8) | np.uint64(c)
+        i = n
+        while i > 0 and ws[base + i - 1] < word:
+            ws[base + i] = ws[base + i - 1]
+            i -= 1
+        ws[base + i] = word
+        n += 1
+    f = W_FRAMES + d * FRAME
+    ws[f + F_REM] = rem
+    ws[f + F_TRICK] = trick
+    ws[f + F_LED] = led
+    ws[f + F_SEAT] = seat
+    ws[f + F_REST] = rest
+    ws[f + F_TVAL] = tval
+    ws[f + F_A] = _enc(alpha)
+    ws[f + F_B] = _enc(beta)
+    ws[f + F_ALPHA] = _enc(alpha)
+    ws[f + F_BETA] = _enc(beta)
+    ws[f + F_BEST] = _enc(-INF if maxing else INF)
+    ws[f + F_BEST_C] = 255  # none yet
+    ws[f + F_I] = 0
+    ws[f + F_N] = n
+    ws[f + F_TT] = _enc(tt_at)
+    ws[f + F_K0] = key
+    ws[f + F_K1] = key1
+    ws[f + F_LAST] = 1 if last else 0
+    ws[f + F_NSEAT] = seat if last else _next_seat(rest, seat, P)
+    ws[f + F_MAX] = 1 if maxing else 0
+    return False, 0
+
+
+@njit(**NO_REFCOUNT)
+def _search(wsp, rem, trick, led, seat, todo, tval, depth, alpha, beta):
+    """The value of a node (see ``_enter``) by alpha-beta over an explicit stack of
+    frames from ``depth`` (cards played since the root) down."""
+    # the workspace arrives as its address: one word where an array is seven
+    ws = view_at(wsp, view_at(wsp, W_SIZE + 1)[W_SIZE])
+    d = depth
+    while True:
+        done, v = _enter(ws, d, rem, trick, led, seat, todo, tval, alpha, beta)
+        while done:
+            if d == depth:
+                return v
+            d -= 1  # back to the parent, with its current move's value
+            f = W_FRAMES + d * FRAME
+            v += _dec(ws[f + F_GAIN])
+            best = _dec(ws[f + F_BEST])
+            a = _dec(ws[f + F_A])
+            b = _dec(ws[f + F_B])
+            if ws[f + F_MAX]:
+                if v > best:
+                    best = v
+                    ws[f + F_BEST_C] = ws[f + F_CUR]
+                    a = max(a, v)
+            elif v < best:
+                best = v
+                ws[f + F_BEST_C] = ws[f + F_CUR]
+                b = min(b, v)
+            ws[f + F_BEST] = _enc(best)
+            ws[f + F_A] = _enc(a)
+            ws[f + F_B] = _enc(b)
+            if a >= b or ws[f + F_I] >= ws[f + F_N]:
+                tt_at = _dec(ws[f + F_TT])
+                if tt_at >= 0:
+                    lo = best if best > _dec(ws[f + F_ALPHA]) else 0
+                    hi = best if best < _dec(ws[f + F_BETA]) else 255
+                    move = np.int64(ws[f + F_BEST_C] & np.uint64(255))
+                    _store(ws, tt_at, ws[f + F_K0], ws[f + F_K1], lo, hi, move)
+                v = best
+            else:
+                done = False
+        # the frame's next move: its child is the next node to open
+        f = W_FRAMES + d * FRAME
+        i = ws[f + F_I]
+        ws[f + F_I] = i + U1
+        c = np.int64(ws[W_MOVES + d * MAX_MOVES + np.int64(i)] & np.uint64(255))
+        ws[f + F_CUR] = c
+        bc = U1 << np.uint64(c)
+        ctrick = ws[f + F_TRICK]
+        rem = ws[f + F_REM] ^ bc
+        trick = ctrick | bc
+        led = ws[f + F_LED] if ctrick else _group(c)
+        tval = np.int64(ws[f + F_TVAL]) + np.int64(ws[W_VALUE + c])
+        alpha = _dec(ws[f + F_A])
+        beta = _dec(ws[f + F_B])
+        seat = np.int64(ws[f + F_NSEAT])
+        todo = ws[f + F_REST]
+        gain = 0
+        if ws[f + F_LAST]:  # the card ends the trick: its winner leads the next
+            seat = np.int64(ws[W_OWNER + highbit_index(trick & (TRUMPS | led))])
+            gain = tval if _is_max(ws, seat) else 0
+            trick = U0
+            led = U0
+            todo = U0
+            tval = 0
+            alpha -= gain
+            beta -= gain
+        ws[f + F_GAIN] = _enc(gain)
+        d += 1
+
+
+@njit(inline="always")
+def _store(ws, at, key, key1, lo, hi, move):
+    """Put bounds in the table, tightening an entry of the same position."""
+    stamp = ws[W_STAMP]
+    e = ws[at + 2]
+    if ws[at] == key and ws[at + 1] == key1 and (e >> np.uint64(32)) == stamp:
+        lo = max(lo, np.int64((e >> np.uint64(8)) & np.uint64(255)))
+        hi = min(hi, np.int64(e & np.uint64(255)))
+        if move < 0 or move == 255:
+            move = np.int64((e >> np.uint64(16)) & np.uint64(255))
+    ws[at] = key
+    ws[at + 1] = key1
+    mv = np.uint64(move) & np.uint64(255)
+    ws[at + 2] = (
+        (stamp << np.uint64(32)) | (mv << np.uint64(16)) | (np.uint64(lo) << np.uint64(8))
+    ) | np.uint64(hi)
+
+
+# ---------------------------------------------------------------- the root
+@njit(inline="always")
+def _card_bit(c):
+    return U1 << np.uint64(c)
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def _prepare(pos, rules, ws):
+    """Read a position into the workspace; return the root's search state
+    (rem, trick, led, seat, todo, tval) and the points already decided.
+
+    A new deal gets a new table stamp; a later position of the same deal (same
+    holders of the cards still held, same values) keeps the table.
+    """
+    P = rules[L.R_PLAYERS]
+    trump = pos[Q.P_TRUMP]
+    lrank = rules[L.R_LEFT_RANK]
+    left = (trump ^ 1) * 13 + lrank if lrank >= 0 else -1
+    same = ws[W_STAMP] != U0
+    same &= ws[W_PLAYERS] == np.uint64(P) and ws[W_TRUMP] == np.uint64(trump)
+    ws[W_PLAYERS] = P
+    ws[W_TRUMP] = trump
+    strict = np.uint64(1 if rules[L.R_FOLLOW] == L.FOLLOW_STRICT else 0)
+    same &= ws[W_STRICT] == strict
+    ws[W_STRICT] = strict
+    # ---- numbering: trumps by strength at 48.., plain suits by rank
+    for i in range(64):
+        ws[W_TO_CARD + i] = ~U0
+    for c in range(52):
+        s = c // 13
+        r = c % 13
+        if s == trump or c == left:
+            slot = 13 if c == left else r
+            i = 47 + rules[L.R_TRUMP_STRENGTH + slot]
+        else:
+            i = (s if s < trump else s - 1) * 16 + r
+        ws[W_TO_SEARCH + c] = i
+        ws[W_TO_CARD + i] = c
+    # ---- the cards in play, their holders
+    in_play = U0
+    trick_cards = U0
+    for s in range(P):
+        in_play |= np.uint64(pos[Q.P_HANDS + s]) | np.uint64(pos[Q.P_PLAYED + s])
+        if pos[Q.P_TRICK + s] >= 0:
+            trick_cards |= _card_bit(pos[Q.P_TRICK + s])
+    in_play |= trick_cards
+    rem = U0
+    maxer = U0
+    mteam = rules[L.R_SEAT_TEAM + pos[Q.P_MAKER]]
+    for s in range(P):
+        if rules[L.R_SEAT_TEAM + s] == mteam:
+            maxer |= U1 << np.uint64(s)
+    same &= ws[W_MAXER] == maxer
+    ws[W_MAXER] = maxer
+    max_cards = U0
+    for s in range(P):
+        h = U0
+        m = np.uint64(pos[Q.P_HANDS + s])
+        while m:
+            c = lowbit_index(m)
+            m &= m - U1
+            i = np.int64(ws[W_TO_SEARCH + c])
+            h |= U1 << np.uint64(i)
+            same &= ws[W_OWNER + i] == np.uint64(s)
+            ws[W_OWNER + i] = s
+        ws[W_HAND + s] = h
+        rem |= h
+        if (maxer >> np.uint64(s)) & U1:
+            max_cards |= h
+    ws[W_MAX_CARDS] = max_cards
+    for s in range(P):  # trick cards: their seats, for the trick's winner
+        c = pos[Q.P_TRICK + s]
+        if c >= 0:
+            ws[W_OWNER + ws[W_TO_SEARCH + c]] = s
+    # ---- what each card scores for its capturer (RULES.md §1.13; _point_slots)
+    vals = W_VALUE
+    for i in range(64):
+        ws[W_OLD_VALUE + i] = ws[vals + i]
+        ws[vals + i] = U0
+    trumps_in = U0
+    for c in range(52):
+        if (in_play >> np.uint64(c)) & U1 and ws[W_TO_SEARCH + c] >= np.uint64(48):
+            trumps_in |= U1 << ws[W_TO_SEARCH + c]
+    low_card = -1
+    if trumps_in:
+        if rules[L.R_HIGH_RULE] == 0:
+            high = trump * 13 + 12
+            if (in_play >> np.uint64(high)) & U1:
+                ws[vals + ws[W_TO_SEARCH + high]] += np.uint64(rules[L.R_HIGH_POINTS])
+        else:
+            ws[vals + highbit_index(trumps_in)] += np.uint64(rules[L.R_HIGH_POINTS])
+        if rules[L.R_LOW_RULE] == 1:
+            if (in_play >> np.uint64(trump * 13)) & U1:
+                low_card = trump * 13
+        else:
+            low_card = np.int64(ws[W_TO_CARD + lowbit_index(trumps_in)])
+    low_to_player = rules[L.R_LOW_TO] == 1
+    if low_card >= 0 and not low_to_player:
+        ws[vals + ws[W_TO_SEARCH + low_card]] += np.uint64(rules[L.R_LOW_POINTS])
+    for k in range(rules[L.R_N_RANK_POINTS]):
+        c = trump * 13 + rules[L.R_RANK_POINTS + 2 * k]
+        if (in_play >> np.uint64(c)) & U1:
+            ws[vals + ws[W_TO_SEARCH + c]] += np.uint64(rules[L.R_RANK_POINTS + 2 * k + 1])
+    if left >= 0 and (in_play >> np.uint64(left)) & U1:
+        ws[vals + ws[W_TO_SEARCH + left]] += np.uint64(rules[L.R_LEFT_POINTS])
+    points = U0
+    for i in range(64):
+        if ws[vals + i]:
+            points |= U1 << np.uint64(i)
+        same &= ws[vals + i] == ws[W_OLD_VALUE + i]
+    ws[W_POINTS] = points
+    npts = popcount(points)
+    ws[W_SUMS_OK] = 1 if npts <= MAX_SUMS else 0
+    if npts <= MAX_SUMS:
+        for j in range(1 << npts):
+            ws[W_SUMS + j] = U0
+            m = deposit(np.uint64(j), points)
+            while m:
+                ws[W_SUMS + j] += ws[vals + lowbit_index(m)]
+                m &= m - U1
+    canon = np.uint64(1 if P <= 4 and points & ~TRUMPS == U0 else 0)
+    same &= ws[W_CANON] == canon
+    ws[W_CANON] = canon
+    if not same:
+        ws[W_STAMP] += U1
+    # ---- points already decided: cards the maker's side took, Low to its player
+    decided = 0
+    mtaken = np.uint64(pos[Q.P_TAKEN + mteam])
+    while mtaken:
+        c = lowbit_index(mtaken)
+        mtaken &= mtaken - U1
+        decided += np.int64(ws[vals + ws[W_TO_SEARCH + c]])
+    if low_card >= 0 and low_to_player:
+        lb = _card_bit(low_card)
+        for s in range(P):
+            held = np.uint64(pos[Q.P_HANDS + s]) | np.uint64(pos[Q.P_PLAYED + s])
+            if pos[Q.P_TRICK + s] == low_card or held & lb:
+                if (maxer >> np.uint64(s)) & U1:
+                    decided += rules[L.R_LOW_POINTS]
+    # ---- the trick in progress
+    leader = pos[Q.P_LEADER]
+    trick = U0
+    led = U0
+    tval = 0
+    todo = U0
+    seat = leader
+    if trick_cards:
+        led = _group(ws[W_TO_SEARCH + pos[Q.P_TRICK + leader]])
+        first = -1
+        for k in range(P):
+            s = leader + k if leader + k < P else leader + k - P
+            c = pos[Q.P_TRICK + s]
+            if c >= 0:
+                i = ws[W_TO_SEARCH + c]
+                trick |= U1 << i
+                tval += np.int64(ws[vals + i])
+            elif ws[W_HAND + s]:
+                todo |= U1 << np.uint64(s)
+                if first < 0:
+                    first = s
+        seat = first
+    return rem, trick, led, seat, todo, tval, decided
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def _exact(wsp, rem, trick, led, seat, todo, tval, depth):
+    """The exact value of a node by null-window probes (is it at least beta?),
+    bisecting 0..the points still out: a probe of a narrow window cuts far more
+    than one full-window search, and the table keeps each probe's bounds."""
+    ws = view_at(wsp, view_at(wsp, W_SIZE + 1)[W_SIZE])
+    lower = 0
+    upper = tval + _value_of(ws, rem & ws[W_POINTS])
+    while lower < upper:
+        beta = (lower + upper + 1) // 2
+        g = _search(wsp, rem, trick, led, seat, todo, tval, depth, beta - 1, beta)
+        if g < beta:
+            upper = g
+        else:
+            lower = g
+    return lower
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def _mtd(wsp, rem, trick, led, seat, todo, tval, depth, guess):
+    """The exact value of a node by null-window probes that start at a guess and step
+    towards the value (MTD(f)): for the cards of one hand after another, the last
+    card's value is a close guess."""
+    ws = view_at(wsp, view_at(wsp, W_SIZE + 1)[W_SIZE])
+    lower = 0
+    upper = tval + _value_of(ws, rem & ws[W_POINTS])
+    g = min(max(guess, lower), upper)
+    while lower < upper:
+        beta = g + 1 if g == lower else g
+        g = _search(wsp, rem, trick, led, seat, todo, tval, depth, beta - 1, beta)
+        if g < beta:
+            upper = g
+        else:
+            lower = g
+    return lower
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def solve(pos, rules, ws):
+    """The points the maker's side ends the hand with under best play from ``pos``
+    (a ``position.P_*`` vector; ``rules`` the ``Rules.to_array`` vector; ``ws`` from
+    ``new_workspace``). ``ws[W_NODES]`` counts the nodes searched."""
+    rem, trick, led, seat, todo, tval, decided = _prepare(pos, rules, ws)
+    return decided + _exact(address(ws), rem, trick, led, seat, todo, tval, np.int64(0))
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def card_values(pos, rules, ws, out):
+    """Each legal card's value for the player to move: ``out[card]`` the points the
+    maker's side ends the hand with if that card is played and then everyone plays
+    best, -1 for the cards that may not be played. Returns the player to move
+    (-1 when the hand is over)."""
+    for c in range(52):
+        out[c] = -1
+    rem, trick, led, seat, todo, tval, decided = _prepare(pos, rules, ws)
+    wsp = address(ws)
+    if rem == U0:
+        return -1
+    P = np.int64(ws[W_PLAYERS])
+    if trick == U0:
+        while rem & ws[W_HAND + seat] == U0:
+            seat = seat + 1 if seat + 1 < P else 0
+        todo = U0
+        for s in range(P):
+            if rem & ws[W_HAND + s]:
+                todo |= U1 << np.uint64(s)
+    hand = rem & ws[W_HAND + seat]
+    legal = _legal(ws, hand, trick, led)
+    rest = todo & ~(U1 << np.uint64(seat))
+    last = rest == U0
+    nseat = seat if last else _next_seat(rest, seat, P)
+    live = rem | trick
+    prev = -1
+    guess = 0
+    m = legal
+    while m:  # high to low: an equivalent card takes the value of the one above it
+        c = highbit_index(m)
+        m ^= U1 << np.uint64(c)
+        up = _above(live & _group(c), c)
+        if prev >= 0 and up and lowbit_index(up) == prev and ws[W_VALUE + prev] == ws[W_VALUE + c]:
+            out[ws[W_TO_CARD + c]] = out[ws[W_TO_CARD + prev]]
+            prev = c
+            continue
+        bc = U1 << np.uint64(c)
+        nrem = rem ^ bc
+        if last:  # the card ends the trick: the value is its winner's gain and the rest
+            ntrick = trick | bc
+            nled = led if trick else _group(c)
+            w = np.int64(ws[W_OWNER + highbit_index(ntrick & (TRUMPS | nled))])
+            gain = tval + np.int64(ws[W_VALUE + c]) if _is_max(ws, w) else 0
+            v = gain + _mtd(wsp, nrem, U0, U0, w, U0, np.int64(0), np.int64(1), guess - gain)
+        else:
+            nled = led if trick else _group(c)
+            ntval = tval + np.int64(ws[W_VALUE + c])
+            v = _mtd(wsp, nrem, trick | bc, nled, nseat, rest, ntval, np.int64(1), guess)
+        out[ws[W_TO_CARD + c]] = decided + v
+        guess = v
+        prev = c
+    return seat

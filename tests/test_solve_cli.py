@@ -1,0 +1,176 @@
+"""``cinch-sim solve`` and ``api.solve``: recorded hands against double-dummy play.
+
+The per-card values are the solver's (tested against a plain minimax in
+test_solver.py); here: that a record becomes the right position and line, that
+the values along a line add up (what the maker's side took is its start value,
+less what its own cards gave away, plus what the other side's gave), and the
+command's outputs and exit codes.
+"""
+
+from __future__ import annotations
+
+import json
+from inspect import signature
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from records_cases import base_hand, thrown_in
+
+from cinch_sim import api
+from cinch_sim.cards import parse_cards
+from cinch_sim.checks import InputError
+from cinch_sim.cli.main import main
+from cinch_sim.engine.run import PolicySet, run_chunk
+from cinch_sim.records.writer import hand_record
+from cinch_sim.rules import Rules
+from cinch_sim.solver import position as Q
+from cinch_sim.solver.moves import play
+from cinch_sim.solver.review import Solver
+from cinch_sim.solver.search import new_workspace, solve
+
+_APART = {"mix_stderr": False} if "mix_stderr" in signature(CliRunner).parameters else {}
+
+# the base hand's cards after the draw (records_cases.py): trump hearts, seat 2 the maker
+AFTER_DRAW = ["QH 9H 7S 8S 8H 4C", "TH 3H 5D 2D KS 7H", "AH KH JH 2H AC 6D", "6H 5H 4H AD KD 3C"]
+
+
+def invoke(*args: str):
+    return CliRunner(**_APART).invoke(main, list(args))
+
+
+def accounts(h: dict) -> bool:
+    """Points taken = start value - maker's side's losses + the other sides' losses."""
+    m = h["maker_team"]
+    return h["points"] == h["dd_start"] - h["lost"][m] + sum(h["lost"]) - h["lost"][m]
+
+
+@pytest.fixture(scope="module")
+def kernel_file(tmp_path_factory):
+    """60 hands the kernel played (its records), with their result and trace rows."""
+    rules = Rules()
+    out, tr = run_chunk(rules, PolicySet.from_specs(4), 21, 0, 60, trace=True)
+    path = tmp_path_factory.mktemp("solve") / "hands.jsonl"
+    path.write_text(
+        "".join(json.dumps(hand_record(rules, out[i], tr[i])) + "\n" for i in range(60))
+    )
+    return path, out, tr
+
+
+def test_a_record_becomes_its_start_position_and_line():
+    rec = base_hand()
+    h = api.solve([rec]).hands[0]
+    rules = Rules()
+    pos = Q.start_position(rules, [parse_cards(x) for x in AFTER_DRAW], trump=3, maker=2)
+    assert h["dd_start"] == solve(pos, rules.to_array(), new_workspace())
+    assert h["points"] == rec["result"]["points"][0] == 9
+    assert accounts(h)
+    assert [t["leader"] for t in h["tricks"]] == [t["leader"] for t in rec["tricks"]]
+    assert [[p["card"] for p in t["plays"]] for t in h["tricks"]] == [
+        t["cards"] for t in rec["tricks"]
+    ]
+    # each trick starts where the last card of the one before left the value
+    for a, b in zip(h["tricks"], h["tricks"][1:], strict=False):
+        assert b["dd_start"] == a["plays"][-1]["after"]
+        assert all(p["lost"] >= 0 for p in a["plays"])
+
+
+def test_the_kernels_hands_add_up_and_match_the_trace(kernel_file):
+    """The records route (referee, after-draw hands) and the trace route give the same
+    start value; every hand's losses account for its points; each card's 'before'
+    is the solver's value of the position it was played in."""
+    path, out, tr = kernel_file
+    rules = Rules()
+    rep = api.solve(path)
+    assert len(rep.hands) == 60
+    solver = Solver(rules)
+    for i, h in enumerate(rep.hands):
+        if h["status"] == "thrown_in":
+            continue
+        assert h["status"] == "valid" and accounts(h)
+        pos, plays = Q.from_trace(rules, out[i], tr[i])
+        assert h["dd_start"] == solver.value(pos)
+        review = solver.review(pos, plays)
+        assert [c.before for c in review.cards] == [
+            p["before"] for t in h["tricks"] for p in t["plays"]
+        ]
+        if i < 8:  # the values themselves, position by position
+            p = pos.copy()
+            for card, (_, c) in zip(review.cards, plays, strict=True):
+                assert card.before == solver.value(p)
+                assert card.after == solver.card_values(p)[c]
+                assert play(p, solver.vector, c)
+    m = rep.means()
+    assert m["points"] == pytest.approx(np.mean([h["points"] for h in rep.solved()]))
+    assert set(rep.table("hands").columns) >= {"line", "dd_start", "lost_team0", "lost_team1"}
+    cards = rep.table("cards")
+    assert len(cards) == sum(len(t["plays"]) for h in rep.solved() for t in h["tricks"])
+
+
+def test_solve_json_is_one_object_per_record(kernel_file):
+    path = kernel_file[0]
+    res = invoke("solve", str(path), "--format", "json")
+    assert res.exit_code == 0, res.output
+    objs = [json.loads(ln) for ln in res.stdout.splitlines()]
+    assert [o["line"] for o in objs] == list(range(1, 61))
+    for o in objs:
+        assert {"line", "dd_start", "lost"} <= set(o)
+        if o["status"] == "valid":
+            assert len(o["lost"]) == 2 and accounts(o)
+    one = invoke("solve", str(path), "--line", "7", "--format", "json")
+    assert [json.loads(ln) for ln in one.stdout.splitlines()] == [objs[6]]
+
+
+def test_solve_table_lists_hands_and_shows_one_in_full(kernel_file):
+    path = kernel_file[0]
+    res = invoke("solve", str(path))
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    assert lines[0].split()[:3] == ["line", "hand", "maker"]
+    assert lines[1].split()[0] == "1" and lines[60].split()[0] == "60"
+    assert "a hand double-dummy" in lines[-1]
+    full = invoke("solve", str(path), "--line", "3")
+    assert full.exit_code == 0
+    text = full.stdout
+    assert "Line 3: seat" in text and "Given away against double-dummy play: team 0" in text
+    tricks = [ln.split()[0] for ln in text.splitlines() if ln[:5].strip().isdigit()]
+    assert tricks == ["1", "2", "3", "4", "5", "6"]
+
+
+def test_records_that_cannot_be_solved_say_why(tmp_path):
+    bad = base_hand()
+    bad["tricks"][0]["cards"][1] = "2S"  # seat 3 does not hold it
+    path = tmp_path / "mixed.jsonl"
+    path.write_text(
+        "\n".join(json.dumps(r) for r in (base_hand(), bad, thrown_in())) + "\nnot json\n"
+    )
+    res = invoke("solve", str(path), "--format", "json")
+    assert res.exit_code == 1  # an invalid record is a result, not a usage error
+    objs = [json.loads(ln) for ln in res.stdout.splitlines()]
+    assert [o["status"] for o in objs] == ["valid", "invalid", "thrown_in", "invalid"]
+    assert [o["dd_start"] is None for o in objs] == [False, True, True, True]
+    table = invoke("solve", str(path))
+    assert "thrown in: no play" in table.stdout and "invalid: " in table.stdout
+
+
+def test_a_game_record_is_solved_hand_by_hand(tmp_path):
+    games = tmp_path / "games.jsonl"
+    assert (
+        invoke("compare", "greedy", "simple", "--games", "2", "--records", str(games)).exit_code
+        == 0
+    )
+    rep = api.solve(games, line=1)
+    assert [h["hand"] for h in rep.hands] == list(range(1, len(rep.hands) + 1))
+    assert all(h["line"] == 1 for h in rep.hands)
+    assert all(accounts(h) for h in rep.solved())
+
+
+def test_api_solve_checks_its_arguments(kernel_file):
+    with pytest.raises(InputError, match="line: 0 is not a positive whole number"):
+        api.solve(kernel_file[0], line=0)
+    with pytest.raises(InputError, match="line: line 99 of .* holds no record"):
+        api.solve(kernel_file[0], line=99)
+    with pytest.raises(OSError, match="cannot open"):
+        api.solve("/nonexistent/hands.jsonl")
+    head = repr(api.solve(kernel_file[0]))
+    assert head.startswith("Solve: ") and "a hand double-dummy" in head

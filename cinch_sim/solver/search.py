@@ -539,6 +539,60 @@ def _card_bit(c):
 
 
 @njit(cache=True, **NO_REFCOUNT)
+def _score_cards(ws, rules, trump, left, in_play):
+    """What each card in play scores for its capturer (RULES.md §1.13; _point_slots),
+    into the workspace with the point mask and its subset sums; return the Low card
+    (-1: none) and whether every value is the one the table was filled under."""
+    same = True
+    vals = W_VALUE
+    for i in range(64):
+        ws[W_OLD_VALUE + i] = ws[vals + i]
+        ws[vals + i] = U0
+    trumps_in = U0
+    for c in range(52):
+        if (in_play >> np.uint64(c)) & U1 and ws[W_TO_SEARCH + c] >= np.uint64(48):
+            trumps_in |= U1 << ws[W_TO_SEARCH + c]
+    low_card = -1
+    if trumps_in:
+        if rules[L.R_HIGH_RULE] == 0:
+            high = trump * 13 + 12
+            if (in_play >> np.uint64(high)) & U1:
+                ws[vals + ws[W_TO_SEARCH + high]] += np.uint64(rules[L.R_HIGH_POINTS])
+        else:
+            ws[vals + highbit_index(trumps_in)] += np.uint64(rules[L.R_HIGH_POINTS])
+        if rules[L.R_LOW_RULE] == 1:
+            if (in_play >> np.uint64(trump * 13)) & U1:
+                low_card = trump * 13
+        else:
+            low_card = np.int64(ws[W_TO_CARD + lowbit_index(trumps_in)])
+    low_to_player = rules[L.R_LOW_TO] == 1
+    if low_card >= 0 and not low_to_player:
+        ws[vals + ws[W_TO_SEARCH + low_card]] += np.uint64(rules[L.R_LOW_POINTS])
+    for k in range(rules[L.R_N_RANK_POINTS]):
+        c = trump * 13 + rules[L.R_RANK_POINTS + 2 * k]
+        if (in_play >> np.uint64(c)) & U1:
+            ws[vals + ws[W_TO_SEARCH + c]] += np.uint64(rules[L.R_RANK_POINTS + 2 * k + 1])
+    if left >= 0 and (in_play >> np.uint64(left)) & U1:
+        ws[vals + ws[W_TO_SEARCH + left]] += np.uint64(rules[L.R_LEFT_POINTS])
+    points = U0
+    for i in range(64):
+        if ws[vals + i]:
+            points |= U1 << np.uint64(i)
+        same &= ws[vals + i] == ws[W_OLD_VALUE + i]
+    ws[W_POINTS] = points
+    npts = popcount(points)
+    ws[W_SUMS_OK] = 1 if npts <= MAX_SUMS else 0
+    if npts <= MAX_SUMS:
+        for j in range(1 << npts):
+            ws[W_SUMS + j] = U0
+            m = deposit(np.uint64(j), points)
+            while m:
+                ws[W_SUMS + j] += ws[vals + lowbit_index(m)]
+                m &= m - U1
+    return low_card, same
+
+
+@njit(cache=True, **NO_REFCOUNT)
 def _prepare(pos, rules, ws):
     """Read a position into the workspace; return the root's search state
     (rem, trick, led, seat, todo, tval) and the points already decided.
@@ -606,52 +660,11 @@ def _prepare(pos, rules, ws):
         c = pos[Q.P_TRICK + s]
         if c >= 0:
             ws[W_OWNER + ws[W_TO_SEARCH + c]] = s
-    # ---- what each card scores for its capturer (RULES.md §1.13; _point_slots)
+    low_card, same_values = _score_cards(ws, rules, trump, left, in_play)
+    same &= same_values
+    points = ws[W_POINTS]
     vals = W_VALUE
-    for i in range(64):
-        ws[W_OLD_VALUE + i] = ws[vals + i]
-        ws[vals + i] = U0
-    trumps_in = U0
-    for c in range(52):
-        if (in_play >> np.uint64(c)) & U1 and ws[W_TO_SEARCH + c] >= np.uint64(48):
-            trumps_in |= U1 << ws[W_TO_SEARCH + c]
-    low_card = -1
-    if trumps_in:
-        if rules[L.R_HIGH_RULE] == 0:
-            high = trump * 13 + 12
-            if (in_play >> np.uint64(high)) & U1:
-                ws[vals + ws[W_TO_SEARCH + high]] += np.uint64(rules[L.R_HIGH_POINTS])
-        else:
-            ws[vals + highbit_index(trumps_in)] += np.uint64(rules[L.R_HIGH_POINTS])
-        if rules[L.R_LOW_RULE] == 1:
-            if (in_play >> np.uint64(trump * 13)) & U1:
-                low_card = trump * 13
-        else:
-            low_card = np.int64(ws[W_TO_CARD + lowbit_index(trumps_in)])
     low_to_player = rules[L.R_LOW_TO] == 1
-    if low_card >= 0 and not low_to_player:
-        ws[vals + ws[W_TO_SEARCH + low_card]] += np.uint64(rules[L.R_LOW_POINTS])
-    for k in range(rules[L.R_N_RANK_POINTS]):
-        c = trump * 13 + rules[L.R_RANK_POINTS + 2 * k]
-        if (in_play >> np.uint64(c)) & U1:
-            ws[vals + ws[W_TO_SEARCH + c]] += np.uint64(rules[L.R_RANK_POINTS + 2 * k + 1])
-    if left >= 0 and (in_play >> np.uint64(left)) & U1:
-        ws[vals + ws[W_TO_SEARCH + left]] += np.uint64(rules[L.R_LEFT_POINTS])
-    points = U0
-    for i in range(64):
-        if ws[vals + i]:
-            points |= U1 << np.uint64(i)
-        same &= ws[vals + i] == ws[W_OLD_VALUE + i]
-    ws[W_POINTS] = points
-    npts = popcount(points)
-    ws[W_SUMS_OK] = 1 if npts <= MAX_SUMS else 0
-    if npts <= MAX_SUMS:
-        for j in range(1 << npts):
-            ws[W_SUMS + j] = U0
-            m = deposit(np.uint64(j), points)
-            while m:
-                ws[W_SUMS + j] += ws[vals + lowbit_index(m)]
-                m &= m - U1
     canon = np.uint64(1 if P <= 4 and points & ~TRUMPS == U0 else 0)
     same &= ws[W_CANON] == canon
     ws[W_CANON] = canon

@@ -284,6 +284,30 @@ def _dec(x):
 
 
 @njit(inline="always")
+def _move_score(c, val, trick, led, win, hint, top, partner_wins, last, tval):
+    """A move's score (tried highest first): the table's best lead, the top trump,
+    then trumps high to low and plain suits high to low; following, smear points on
+    a trick the side wins, win as cheaply as possible, throw the cheapest card; with
+    no point in the trick yet, throw before winning."""
+    is_trump = c >= 48
+    cost = (c & 15) + (16 if is_trump else 0)
+    if trick == U0:
+        if c == hint:
+            return 4000
+        if c == top:
+            return 3000
+        if is_trump:
+            return 1000 + cost
+        return 500 + (c & 15)
+    beats = (TRUMPS | led) >> np.uint64(c) & U1 != U0 and c > win
+    if partner_wins:
+        return 100 - cost if beats else 2000 + 16 * val - cost
+    if not last and tval + val == 0:
+        return 1000 - cost if beats else 1500 - cost
+    return 3000 - cost if beats else 1000 - 16 * val - cost
+
+
+@njit(inline="always")
 def _enter(ws, d, rem, trick, led, seat, todo, tval, alpha, beta):
     """Open the node at depth d: (True, its value) when bounds, the table or the last
     trick decide it; else (False, 0), its frame and ordered moves written.
@@ -390,29 +414,7 @@ def _enter(ws, d, rem, trick, led, seat, todo, tval, alpha, beta):
             if (hand >> np.uint64(nh)) & U1 and ws[W_VALUE + nh] == ws[W_VALUE + c]:
                 continue  # the next card up is ours and worth the same: the same move
         val = np.int64(ws[W_VALUE + c])
-        is_trump = c >= 48
-        cost = (c & 15) + (16 if is_trump else 0)
-        # a move's score (tried highest first): the table's best lead, the top trump,
-        # then trumps high to low and plain suits high to low; following, smear
-        # points on a trick the side wins, win as cheaply as possible, throw the
-        # cheapest card; with no point in the trick yet, throw before winning
-        if trick == U0:
-            if c == hint:
-                score = 4000
-            elif c == top:
-                score = 3000
-            elif is_trump:
-                score = 1000 + cost
-            else:
-                score = 500 + (c & 15)
-        else:
-            beats = (TRUMPS | led) >> np.uint64(c) & U1 != U0 and c > win
-            if partner_wins:
-                score = 100 - cost if beats else 2000 + 16 * val - cost
-            elif not last and tval + val == 0:
-                score = 1000 - cost if beats else 1500 - cost
-            else:
-                score = 3000 - cost if beats else 1000 - 16 * val - cost
+        score = _move_score(c, val, trick, led, win, hint, top, partner_wins, last, tval)
         word = np.uint64(score) << np.uint64(8) | np.uint64(c)
         i = n
         while i > 0 and ws[base + i - 1] < word:

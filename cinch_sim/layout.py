@@ -113,7 +113,12 @@ O_POINTS_TAKEN = O_SCORE + MAX_TEAMS  # per team: points captured so far this ha
 O_HAND_INDEX = O_POINTS_TAKEN + MAX_TEAMS  # hand number within a game (0 first)
 O_MUST_DISCARD = O_HAND_INDEX + 1  # 1 under must_discard_nontrumps
 O_SEAT_TEAM = O_MUST_DISCARD + 1  # per seat: its side (the rules' seat -> team table)
-OBS_LEN = O_SEAT_TEAM + MAX_PLAYERS
+O_RULES = O_SEAT_TEAM + MAX_PLAYERS  # the whole rules vector (R_LEN slots, R_* offsets)
+O_TAKEN = O_RULES + R_LEN  # per team: mask of the cards of the tricks it has won (play)
+O_VOIDS = O_TAKEN + MAX_TEAMS  # per seat: voids it has shown (bits 0-3 plain suits, 4 trumps)
+O_KNOWN_OUT = O_VOIDS + MAX_PLAYERS  # the player's own: cards he knows out of play (play)
+OBS_LEN = O_KNOWN_OUT + 1
+VOID_TRUMP = 4  # the bit of O_VOIDS for "has shown he holds no trump"
 
 # -------------------------------------------------------------- per-hand result
 # int32 row per hand. Point slots: high, low, the rank points, the left card.

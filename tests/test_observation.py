@@ -27,3 +27,68 @@ def test_a_play_policy_sees_a_consistent_trick(follow_rule, play):
     out, _ = run_chunk(rules, ps, 17, 0, 20_000)
     assert (out[:, L.H_N_TRICKS] == 6).sum() > 15_000  # the hands were played out
     assert not out[:, L.H_SHORTAGE].any()
+
+
+DIGEST = f"{Path(__file__).parent / 'digest_policy.py'}:digest_play"
+
+
+def _expected_plays(rules, out, trace, seats):
+    """Replay each hand from its trace; at every decision of one of ``seats`` with a
+    choice, work the history fields out from the public record and the seat's own
+    discards, and yield (the card the digest policy should play, the card played)."""
+    import numpy as np
+
+    from tests.digest_policy import digest, pick
+    from cinch_sim.solver import moves
+    from cinch_sim.solver import position as Q
+
+    ra = rules.to_array()
+    for row, tr in zip(out, trace):
+        if row[L.H_MAKER] < 0:
+            continue
+        pos, plays = Q.from_trace(rules, row, tr)
+        trump = int(row[L.H_TRUMP])
+        left = (trump ^ 1) * 13 + 3
+        tmask = (0x1FFF << (13 * trump)) | (1 << left)
+        voids = np.zeros(L.MAX_PLAYERS, np.int64)
+        taken = np.zeros(L.MAX_TEAMS, np.int64)
+        led = None
+        n_in_trick = 0
+        for seat, card in plays:
+            legal = int(moves.legal_mask(pos, ra))
+            if seat in seats and legal & (legal - 1):
+                known = tr[L.T_ROBBER_DISCARD] if tr[L.T_ROBBER] == seat else tr[L.T_DISCARD + seat]
+                h = digest(voids, taken, np.int64(known), ra)
+                yield int(pick(np.uint64(legal), np.uint64(h))), card
+            if n_in_trick == 0:
+                led = card
+            else:
+                led_trump = (tmask >> led) & 1
+                suit_led = tmask if led_trump else (0x1FFF << (13 * (led // 13))) & ~tmask
+                strict = rules.follow_rule == "strict"
+                if not (suit_led >> card) & 1 and (strict or not (tmask >> card) & 1):
+                    voids[seat] |= 1 << (L.VOID_TRUMP if led_trump else led // 13)
+            trick_before = int(pos[Q.P_TAKEN]), int(pos[Q.P_TAKEN + 1])
+            assert moves.play(pos, ra, card)
+            n_in_trick += 1
+            if (int(pos[Q.P_TAKEN]), int(pos[Q.P_TAKEN + 1])) != trick_before:
+                taken[: rules.teams] = pos[Q.P_TAKEN : Q.P_TAKEN + rules.teams]
+                n_in_trick = 0
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"follow_rule": "strict"}, {"robber": "dealer"}, {"discards_face_up": True}],
+    ids=["standard", "strict", "dealer-robs", "face-up"],
+)
+def test_the_history_fields_follow_the_public_record(options):
+    """O_VOIDS, O_TAKEN, O_KNOWN_OUT and O_RULES, as the digest policy is shown them
+    at every decision, equal what the hand's record says they must be: a wrong
+    field would make the policy's hash pick another card."""
+    rules = Rules(**options)
+    ps = PolicySet.from_specs(4, play={0: DIGEST, 1: "heuristic", 2: DIGEST, 3: "greedy"})
+    out, trace = run_chunk(rules, ps, 5, 0, 300, trace=True)
+    pairs = list(_expected_plays(rules, out, trace, seats=(0, 2)))
+    assert len(pairs) > 1500
+    wrong = [p for p in pairs if p[0] != p[1]]
+    assert not wrong, f"{len(wrong)} of {len(pairs)} decisions saw other history fields"

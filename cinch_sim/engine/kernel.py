@@ -62,7 +62,8 @@ IW_BY_STRENGTH = IW_TABLES_READY + 1  # [trump suit * 14 + v]: the trump of stre
 IW_ORDER = IW_BY_STRENGTH + 4 * 14  # [leader * players + k]: the seat playing k-th
 IW_CARD_STRENGTH = IW_ORDER + L.MAX_PLAYERS * L.MAX_PLAYERS  # [trump suit * 52 + card]
 IW_BEATS = IW_CARD_STRENGTH + 4 * 52  # [trump suit * 52 + card]: the cards that beat it
-IW_LEN = IW_BEATS + 4 * 52
+IW_KNOWN_OUT = IW_BEATS + 4 * 52  # per seat: the cards it saw leave play (its discards)
+IW_LEN = IW_KNOWN_OUT + L.MAX_PLAYERS
 
 # play_hand's phases: each typed and lowered on its own, then inlined by LLVM (the
 # alwaysinline attribute of forceinline), so play_hand is still one machine function
@@ -407,8 +408,13 @@ def _start_obs(rules, setup, seed, hidx, dealer, pids, obs, scratch, rngs, score
     hand plays the same on any buffers, thread or chunk."""
     P = rules[L.R_PLAYERS]
     T = rules[L.R_TEAMS]
-    for i in range(L.OBS_LEN):
+    for i in range(L.O_RULES):
         obs[i] = 0
+    for i in range(L.O_TAKEN, L.OBS_LEN):
+        obs[i] = 0
+    if unlikely(obs[L.O_RULES + L.R_PLAYERS] == 0):  # new buffers: the rules, once
+        for i in range(L.R_LEN):
+            obs[L.O_RULES + i] = rules[i]
     obs[L.O_DEALER] = dealer
     obs[L.O_PLAYERS] = P
     obs[L.O_HAND_SIZE] = rules[L.R_HAND_SIZE]
@@ -703,7 +709,7 @@ def _draw(
 @njit(**PHASE)
 def _rob(
     rules, robber, stock0, n, top, tmask, protected, face_up, dead_up, fns, pids, obs, hands,
-    params, scratch, rngs, work, out, trace, want_trace,
+    params, scratch, rngs, work, iwork, out, trace, want_trace,
 ):  # fmt: skip
     """The robber takes the rest of the stock and keeps the hand size (RULES.md §1.8):
     min(hand size, his trumps) trumps, the point trumps first under non_point_only.
@@ -743,6 +749,7 @@ def _rob(
             return False
     rdisc = cand & ~keep
     hands[robber] = keep
+    iwork[IW_KNOWN_OUT + robber] = np.int64(rdisc)  # he saw the stock he put back
     dead_up |= rdisc & face_up
     obs[L.O_DEAD_UP] = np.int64(dead_up)
     if unlikely(want_trace):
@@ -789,7 +796,7 @@ def _discard_draw_rob(
     if robber >= 0:
         return _rob(
             rules, robber, stock0, n, top, tmask, protected, face_up, dead_up, fns, pids, obs,
-            hands, params, scratch, rngs, work, out, trace, want_trace,
+            hands, params, scratch, rngs, work, iwork, out, trace, want_trace,
         )  # fmt: skip
     if unlikely(want_trace):
         trace[L.T_ROBBER] = -1
@@ -825,10 +832,28 @@ def _maker_features(rules, maker, trump, left, tmask, obs, hands, work, out):
     return in_play
 
 
+@njit(inline="always")
+def _show_voids(obs, iwork, leader, P, tmask, strict):
+    """The voids the trick's cards so far show (``O_VOIDS``): a card off the suit led,
+    unless it is a trump the rules let him play holding the suit (may_trump). Run
+    before each policy is asked and at the trick's end; showing one twice is no
+    change. Only for policies that read the trick (``public``), off the hot path."""
+    led = obs[L.O_TRICK_CARDS]
+    led_trump = (tmask >> np.uint64(led)) & U1 != U0
+    follow = tmask if led_trump else suit_mask(led // 13) & ~tmask
+    shows = np.int64(1) << np.int64(L.VOID_TRUMP if led_trump else led // 13)
+    for k in range(1, P):
+        c = obs[L.O_TRICK_CARDS + k]
+        if c >= 0:
+            b = bit(c)
+            if follow & b == U0 and (strict or tmask & b == U0):
+                obs[L.O_VOIDS + iwork[IW_ORDER + leader * P + k]] |= shows
+
+
 @njit(**PHASE)
 def _tricks(
     rules, maker, trump, left, tmask, in_play, fns, pids, obs, hands, params, scratch, rngs,
-    iwork, out, trace, want_trace,
+    work, iwork, out, trace, want_trace,
 ):  # fmt: skip
     """The tricks (RULES.md §1.10-1.12), the maker leading the first, until every card
     in play is played: who played each card in which trick, and each trick's
@@ -843,6 +868,11 @@ def _tricks(
     # the trick's public state in obs (cards in it, cards left, points taken), kept
     # only when a policy will read it: the built-in random and greedy plays read none
     public = _reads_trick(pids, P)
+    if public:  # what each seat knows is out of play: its discards (the robber's: _rob)
+        robber = obs[L.O_ROBBER]
+        for s in range(P):
+            if s != robber:
+                iwork[IW_KNOWN_OUT + s] = np.int64(work[W_DEALT + s] & ~hands[s])
     leader = maker
     n_tricks = 0
     obs[L.O_PHASE] = L.PHASE_PLAY
@@ -884,6 +914,9 @@ def _tricks(
                     obs[L.O_LED_CARD] = led
                     obs[L.O_TRICK_MASK] = np.int64(trick)
                     obs[L.O_PLAYED] = np.int64(played | trick)
+                    obs[L.O_KNOWN_OUT] = iwork[np.uint64(IW_KNOWN_OUT) + us]
+                    if k > 1:
+                        _show_voids(obs, iwork, leader, P, tmask, follow_strict)
                 state = (tmask, trump, left, iwork, trick, win_card, win_seat)
                 c = _ask_play(fns, pids, s, obs, h, legal, params, scratch, rngs, state)
                 if unlikely(c < 0 or c > 51 or not (legal >> np.uint64(c)) & U1):
@@ -936,7 +969,10 @@ def _tricks(
             if rules[L.R_HIGH_RULE] == 0:
                 got = (trick >> np.uint64(trump * 13 + 12)) & U1
                 taken += rules[L.R_HIGH_POINTS] * np.int64(got)
-            obs[np.uint64(L.O_POINTS_TAKEN) + np.uint64(_team(rules, win_seat))] += taken
+            _show_voids(obs, iwork, leader, P, tmask, follow_strict)
+            wteam = np.uint64(_team(rules, win_seat))
+            obs[np.uint64(L.O_POINTS_TAKEN) + wteam] += taken
+            obs[np.uint64(L.O_TAKEN) + wteam] |= np.int64(trick)
         leader = win_seat
         n_tricks += 1
     out[L.H_N_TRICKS] = n_tricks
@@ -1103,7 +1139,7 @@ def play_hand(
     # ---- tricks
     if not _tricks(
         rules, maker, trump, left, tmask, in_play, fns, pids, obs, hands, params, scratch,
-        rngs, iwork, out, trace, want_trace,
+        rngs, work, iwork, out, trace, want_trace,
     ):  # fmt: skip
         return
     # ---- points: each point slot to the side capturing (or playing) its card

@@ -134,9 +134,8 @@ def from_observation(obs, hand, pos):
     """Fill ``pos`` from a play-phase observation (``layout.O_*``) and the player's own
     cards: the trump, the maker, the trick in progress, each seat's played cards.
     The other seats' hands are left empty for the caller to deal (a sample of the
-    cards it cannot see, ``O_CARDS_LEFT`` of them each). The taken masks stay
-    empty too: the observation does not say who took which trick, and they only
-    add the points already decided, the same to every card's value."""
+    cards it cannot see, ``O_CARDS_LEFT`` of them each). Each side's taken cards
+    come from ``O_TAKEN``, so values count the points already decided."""
     P = obs[L.O_PLAYERS]
     leader = obs[L.O_LEADER]
     pos[Q.P_TRUMP] = obs[L.O_TRUMP]
@@ -147,7 +146,7 @@ def from_observation(obs, hand, pos):
         pos[Q.P_TRICK + s] = -1
         pos[Q.P_PLAYED + s] = 0
     for t in range(L.MAX_TEAMS):
-        pos[Q.P_TAKEN + t] = 0
+        pos[Q.P_TAKEN + t] = obs[L.O_TAKEN + t]
     trick = np.int64(0)
     for k in range(P):  # the k-th card of the trick is the k-th seat's from the leader
         c = obs[L.O_TRICK_CARDS + k]

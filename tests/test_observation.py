@@ -38,12 +38,12 @@ def _expected_plays(rules, out, trace, seats):
     discards, and yield (the card the digest policy should play, the card played)."""
     import numpy as np
 
-    from tests.digest_policy import digest, pick
     from cinch_sim.solver import moves
     from cinch_sim.solver import position as Q
+    from tests.digest_policy import digest, pick
 
     ra = rules.to_array()
-    for row, tr in zip(out, trace):
+    for row, tr in zip(out, trace, strict=True):
         if row[L.H_MAKER] < 0:
             continue
         pos, plays = Q.from_trace(rules, row, tr)

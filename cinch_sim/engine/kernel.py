@@ -37,6 +37,7 @@ from cinch_sim.policies.random import random_discard
 from cinch_sim.policies.simple import best_suit, simple_bid_core, simple_discard_core
 from cinch_sim.rng import GOLDEN, hand_key, mix64, next_u64, stream_from_key, stream_state
 from cinch_sim.signatures import N_PARAMS, N_SCRATCH
+from cinch_sim.solver.outcome import score_change
 
 U1 = np.uint64(1)
 U0 = np.uint64(0)
@@ -1052,16 +1053,7 @@ def _settle(rules, maker, bid, iwork, out):
     out[L.H_MADE] = 1 if made else 0
     for t in range(rules[L.R_TEAMS]):
         out[L.H_POINTS + t] = points[t]
-        if t == mteam:
-            if made:
-                out[L.H_SCORE + t] = points[t]
-            elif rules[L.R_SCORING] == 0:
-                out[L.H_SCORE + t] = -bid
-            else:
-                out[L.H_SCORE + t] = 0
-        else:
-            extra = bid if (not made and rules[L.R_SCORING] == 1) else 0
-            out[L.H_SCORE + t] = points[t] + extra
+        out[L.H_SCORE + t] = score_change(rules, t == mteam, made, points[t], bid)
 
 
 @njit(**NO_REFCOUNT)

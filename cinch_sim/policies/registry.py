@@ -25,6 +25,7 @@ HEURISTIC_BID = 7
 HEURISTIC_TRUMP = 8
 HEURISTIC_DISCARD = 9
 HEURISTIC_PLAY = 10
+PIMC_PLAY = 11  # called through its function pointer, as a user policy is
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,8 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("play", "greedy", "greedy", "greedy_play", GREEDY_PLAY),
     Builtin("play", "heuristic", "heuristic", "heuristic_play", HEURISTIC_PLAY, "P_"),
     Builtin("play", "heuristic_v1", "heuristic", "heuristic_v1_play", HEURISTIC_PLAY, "P_"),
+    # perfect-information Monte Carlo: deals of the unseen cards solved double-dummy
+    Builtin("play", "pimc", "pimc", "pimc_play", PIMC_PLAY, "P_"),
 )
 
 
@@ -80,6 +83,6 @@ def names(kind: str) -> tuple[str, ...]:
     """The built-in names at one plug point, in the table's order.
 
     >>> names("play")
-    ('random', 'greedy', 'heuristic', 'heuristic_v1')
+    ('random', 'greedy', 'heuristic', 'heuristic_v1', 'pimc')
     """
     return tuple(b.name for b in BUILTINS if b.kind == kind)

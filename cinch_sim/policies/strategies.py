@@ -135,6 +135,11 @@ BUILTIN: dict[str, Strategy] = {
         "heuristic_v1",
         description="the heuristic before the play fixes and the bolder bid margin",
     ),
+    "pimc": Strategy(
+        "pimc",
+        play="pimc",
+        description="the heuristic's bidding, trump and discards; PIMC play (slow)",
+    ),
 }
 
 

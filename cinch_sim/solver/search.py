@@ -66,6 +66,7 @@ W_TT_BITS = 8
 W_CANON = 9  # 1: table keys by rank order and holders (4 players at most, see _key)
 W_SUMS_OK = 10  # 1: W_SUMS holds the value of every subset of the point cards
 W_SIZE = 11  # the workspace's length
+W_LOW_HELD = 12  # Low's points when they go to its holder (low_to=player), else 0
 W_HAND = 24  # per seat: its cards (search numbering); held now = rem & hand
 W_OWNER = W_HAND + L.MAX_PLAYERS  # per search card: the seat holding it
 W_VALUE = W_OWNER + 64  # per search card: what its capturer scores
@@ -679,6 +680,7 @@ def _prepare(pos, rules, ws):
         c = lowbit_index(mtaken)
         mtaken &= mtaken - U1
         decided += np.int64(ws[vals + ws[W_TO_SEARCH + c]])
+    ws[W_LOW_HELD] = rules[L.R_LOW_POINTS] if low_card >= 0 and low_to_player else 0
     if low_card >= 0 and low_to_player:
         lb = _card_bit(low_card)
         for s in range(P):
@@ -810,3 +812,10 @@ def card_values(pos, rules, ws, out):
         guess = v
         prev = c
     return seat
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def points_in_play(ws):
+    """Every point the position last read (``solve``, ``card_values``) has in play, taken
+    or still out: what the sides' points add up to at the end of its hand."""
+    return _value_of(ws, ws[W_POINTS]) + np.int64(ws[W_LOW_HELD])

@@ -1,0 +1,341 @@
+"""The ``pimc`` play policy: perfect-information Monte Carlo on the double-dummy solver.
+
+At each decision it deals the cards it cannot see to the other seats, many
+times over, each deal consistent with what it has seen (``deal_unseen``), solves
+every deal double-dummy (``solver.search.card_values``) and plays the card whose
+mean is best for its side. The mean is of the hand's score margin by default:
+the maker's side's score change minus the defenders' (made or set, RULES.md
+§1.14), so a maker fights for his contract and not for a stray point.
+
+What it may know, and uses: its own cards; every card played, by whom and in
+which trick won by whom; the voids shown; the face-up dead cards; its own
+discards (and, as the robber, the stock it put back); how many cards each
+player discarded and drew. Under the usual discards (trumps kept, the rest
+thrown: the built-in discard policies) a drawer kept only trumps and perhaps
+side aces (``kept_aces``), so he holds at most as many other cards as he drew,
+less those he has shown; and every trump still unseen is in a hand unless the
+stock kept some. It reads nothing else: the bids do not weight the deals.
+
+The deals are sampled, not weighted: each respects every constraint above, the
+cards placed at random (trumps first, so that the trumps that must be in play
+are). Where the constraints cannot all be met (a player broke the convention:
+kept a plain card) they are dropped one kind at a time, the drawn-card bound
+first, then the voids.
+
+Cost: one solve per deal per decision, about 0.4 ms for a full six-card lead
+and much less later in the hand, so a decision costs about ``samples`` x that.
+``budget_ms`` caps a decision's time instead (the results then depend on the
+machine's speed, so a seeded run is no longer reproducible).
+"""
+
+import numpy as np
+from numba import njit
+
+from cinch_sim import layout as L
+from cinch_sim.bits import lowbit_index, popcount, suit_mask
+from cinch_sim.jit.clock import monotonic_ns
+from cinch_sim.policies.common import U0, U1, weakest
+from cinch_sim.policies.heuristic import DEFAULT_PARAMS as HEURISTIC_DEFAULTS
+from cinch_sim.policies.heuristic import heuristic_play
+from cinch_sim.rng import below
+from cinch_sim.signatures import N_PARAMS, POLICY_SIG
+from cinch_sim.solver import position as Q
+from cinch_sim.solver.moves import from_observation
+from cinch_sim.solver.outcome import score_change
+from cinch_sim.solver.search import W_SIZE, W_TT, W_TT_BITS, card_values, points_in_play
+
+P_SAMPLES = 0  # deals of the unseen cards solved per decision
+P_BUDGET_MS = 1  # >0: stop dealing after this many milliseconds (machine-dependent results)
+P_TT_BITS = 2  # the solver's table holds 2**tt_bits entries (32 bytes each)
+P_OBJECTIVE = 3  # 1: the hand's score margin (made or set); 0: the maker's side's points
+P_KEPT_ACES = 4  # 1: a drawer may have kept side aces besides his trumps
+P_TIES = 5  # 1: among cards of equal value, the heuristic's choice
+
+DEFAULT_PARAMS = {"pimc_play": (32.0, 0.0, 14.0, 1.0, 1.0, 1.0)}
+
+ALL52 = np.uint64((1 << 52) - 1)
+ACES = np.uint64((1 << 12) | (1 << 25) | (1 << 38) | (1 << 51))
+STRICT_TRIES = 24  # attempts at a deal meeting every constraint
+LOOSE_TRIES = 8  # then attempts without the drawn-card bound, then without voids
+_HEURISTIC = tuple(float(x) for x in HEURISTIC_DEFAULTS["heuristic_play"])
+
+
+@njit(inline="always")
+def _shuffled(mask, out, rng):
+    """The cards of ``mask`` into ``out`` in a random order; returns how many."""
+    n = 0
+    m = mask
+    while m:
+        c = lowbit_index(m)
+        m &= m - U1
+        j = below(rng, n + 1)  # Fisher-Yates, inside out
+        out[n] = out[j]
+        out[j] = c
+        n += 1
+    return n
+
+
+@njit(inline="always")
+def _random_seat(weights, P, rng):
+    """A seat drawn with probability proportional to its weight (-1: all weights 0)."""
+    total = 0
+    for s in range(P):
+        total += weights[s]
+    if total <= 0:
+        return -1
+    r = below(rng, total)
+    for s in range(P):
+        r -= weights[s]
+        if r < 0:
+            return s
+    return -1
+
+
+@njit(cache=True)
+def _try_deal(unseen, tm, keep, need, allowed, cap, stock, P, rng, cards, seats, held, weights):
+    """One attempt at a deal of the unseen cards: ``held[s]`` the hand of each seat
+    to deal to. Trumps first (the keep-card bounds, then the trumps that must be in
+    a hand, then the rest, which the stock may hold too), side aces for a bound the
+    trumps left short, then the plain cards seat by seat in a random order.
+    False when the constraints could not all be met this time."""
+    got = np.zeros(L.MAX_PLAYERS, np.int64)
+    kept = np.zeros(L.MAX_PLAYERS, np.int64)  # keep cards (trumps, kept aces) dealt
+    plain = np.zeros(L.MAX_PLAYERS, np.int64)  # other cards dealt
+    for s in range(P):
+        held[s] = U0
+    n_tr = _shuffled(unseen & tm, cards, rng)
+    must = n_tr - stock  # trumps that cannot be in the stock
+    in_stock = 0
+    placed = 0
+    for i in range(n_tr):
+        c = cards[i]
+        b = U1 << np.uint64(c)
+        for s in range(P):  # a seat short of keep cards first
+            short = need[s] - cap[s] - kept[s]
+            weights[s] = short if short > 0 and allowed[s] & b else 0
+        s = _random_seat(weights, P, rng)
+        if s < 0:
+            for t in range(P):
+                weights[t] = need[t] - got[t] if allowed[t] & b else 0
+            room = stock - in_stock if placed >= must else 0
+            total = room
+            for t in range(P):
+                total += weights[t]
+            if total <= 0:
+                return False
+            if below(rng, total) < room:
+                in_stock += 1
+                continue
+            s = _random_seat(weights, P, rng)
+        held[s] |= b
+        got[s] += 1
+        kept[s] += 1
+        placed += 1
+    n_pl = _shuffled(unseen & ~tm, cards, rng)
+    for i in range(n_pl):  # side aces for what the trumps left short
+        c = cards[i]
+        b = U1 << np.uint64(c)
+        if not keep & b:
+            continue
+        for s in range(P):
+            short = need[s] - cap[s] - kept[s]
+            weights[s] = short if short > 0 and allowed[s] & b else 0
+        s = _random_seat(weights, P, rng)
+        if s >= 0:
+            held[s] |= b
+            got[s] += 1
+            kept[s] += 1
+            cards[i] = -1
+    for s in range(P):
+        if need[s] - cap[s] - kept[s] > 0:
+            return False
+    n_seats = _shuffled(np.uint64((1 << P) - 1), seats, rng)
+    for k in range(n_seats):
+        s = seats[k]
+        for i in range(n_pl):
+            if got[s] == need[s]:
+                break
+            c = cards[i]
+            if c < 0:
+                continue
+            b = U1 << np.uint64(c)
+            if not allowed[s] & b:
+                continue
+            if not keep & b:
+                if plain[s] >= cap[s]:
+                    continue
+                plain[s] += 1
+            held[s] |= b
+            got[s] += 1
+            cards[i] = -1
+        if got[s] < need[s]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def deal_unseen(obs, hand, pos, rng, kept_aces):
+    """Deal the cards the player to move cannot see to the other seats of ``pos`` (a
+    position from ``moves.from_observation``), ``O_CARDS_LEFT`` each, consistent
+    with what he has seen (the module's docstring). Returns how many kinds of
+    constraint had to be dropped: 0 (none), 1 (the drawn-card bound), 2 (voids too),
+    3 (every one: the unseen cards dealt at random)."""
+    P = obs[L.O_PLAYERS]
+    me = obs[L.O_SEAT]
+    tm = np.uint64(obs[L.O_TRUMP_MASK])
+    seen = (
+        hand
+        | np.uint64(obs[L.O_PLAYED])
+        | np.uint64(obs[L.O_DEAD_UP])
+        | np.uint64(obs[L.O_KNOWN_OUT])
+    )
+    unseen = ALL52 & ~seen
+    keep = tm | (ACES & ~tm if kept_aces else U0)
+    draw = obs[L.O_RULES + L.R_DRAW] == 1
+    robber = obs[L.O_ROBBER]
+    need = np.zeros(L.MAX_PLAYERS, np.int64)
+    cap = np.zeros(L.MAX_PLAYERS, np.int64)  # most non-keep cards a seat can hold now
+    allowed = np.zeros(L.MAX_PLAYERS, np.uint64)
+    for s in range(P):
+        if s == me:
+            continue
+        need[s] = obs[L.O_CARDS_LEFT + s]
+        cap[s] = need[s]
+        if draw and s != robber:
+            shown = popcount(np.uint64(obs[L.O_PLAYED_BY + s]) & ~keep)
+            bound = obs[L.O_DRAWN + s] - shown
+            if bound >= 0:  # else he kept a plain card after all: no bound
+                cap[s] = min(bound, need[s])
+        v = obs[L.O_VOIDS + s]
+        out = U0
+        for x in range(4):
+            if (v >> x) & 1:
+                out |= suit_mask(x) & ~tm
+        if (v >> L.VOID_TRUMP) & 1:
+            out |= tm
+        allowed[s] = unseen & ~out
+    dealt = obs[L.O_RULES + L.R_CARDS_DEALT]
+    stock = obs[L.O_STOCK_LEFT] if draw else 52 - P * dealt
+    cards = np.empty(52, np.int64)
+    seats = np.empty(L.MAX_PLAYERS, np.int64)
+    held = np.zeros(L.MAX_PLAYERS, np.uint64)
+    weights = np.zeros(L.MAX_PLAYERS, np.int64)
+    level = 0
+    done = False
+    for attempt in range(STRICT_TRIES + 2 * LOOSE_TRIES):
+        if attempt == STRICT_TRIES:
+            level = 1
+            for s in range(P):
+                cap[s] = need[s]
+        elif attempt == STRICT_TRIES + LOOSE_TRIES:
+            level = 2
+            for s in range(P):
+                allowed[s] = unseen
+        done = _try_deal(
+            unseen, tm, keep, need, allowed, cap, stock, P, rng, cards, seats, held, weights
+        )
+        if done:
+            break
+    if not done:  # the last resort: the unseen cards in a random order, seat by seat
+        level = 3
+        n = _shuffled(unseen, cards, rng)
+        i = 0
+        for s in range(P):
+            held[s] = U0
+            for _ in range(need[s]):
+                if i < n:
+                    held[s] |= U1 << np.uint64(cards[i])
+                    i += 1
+    for s in range(P):
+        if s != me:
+            pos[Q.P_HANDS + s] = np.int64(held[s])
+    return level
+
+
+@njit(inline="always")
+def _utility(rules, objective, v, total, bid):
+    """What one deal's value ``v`` (the maker's side's points at the end) is worth to
+    the maker's side: its points, or its score change less the other side's (in a
+    game of more than two sides, its own score change: the others are one)."""
+    if objective == 0:
+        return np.float64(v)
+    made = v >= bid
+    mine = score_change(rules, True, made, v, bid)
+    if rules[L.R_TEAMS] != 2:
+        return np.float64(mine)
+    return np.float64(mine - score_change(rules, False, made, total - v, bid))
+
+
+@njit(cache=True)
+def _heuristic_card(obs, hand, legal, scratch, rng):
+    hp = np.zeros(N_PARAMS, np.float64)
+    for i in range(len(_HEURISTIC)):
+        hp[i] = _HEURISTIC[i]
+    return heuristic_play(obs, hand, legal, hp, scratch, rng)
+
+
+@njit(cache=True)
+def pimc_values(obs, hand, legal, params, rng, sums):
+    """Deal and solve; ``sums[c]`` the summed utility of each legal card c over the
+    deals (the maker's side's view). Returns the number of deals solved."""
+    rules = obs[L.O_RULES : L.O_RULES + L.R_LEN]
+    samples = max(1, np.int64(params[P_SAMPLES]))
+    budget = np.int64(params[P_BUDGET_MS] * 1e6)
+    bits = min(22, max(8, np.int64(params[P_TT_BITS])))
+    objective = np.int64(params[P_OBJECTIVE])
+    kept_aces = params[P_KEPT_ACES] > 0
+    ws = np.zeros(W_TT + (4 << bits), np.uint64)
+    ws[W_TT_BITS] = bits
+    ws[W_SIZE] = ws.shape[0]
+    base = np.empty(Q.P_LEN, np.int64)
+    from_observation(obs, hand, base)
+    pos = np.empty(Q.P_LEN, np.int64)
+    vals = np.empty(52, np.int64)
+    for c in range(52):
+        sums[c] = 0.0
+    bid = obs[L.O_BID]
+    start = monotonic_ns() if budget > 0 else 0
+    n = 0
+    for _ in range(samples):
+        pos[:] = base
+        deal_unseen(obs, hand, pos, rng, kept_aces)
+        card_values(pos, rules, ws, vals)
+        total = points_in_play(ws)
+        m = legal
+        while m:
+            c = lowbit_index(m)
+            m &= m - U1
+            sums[c] += _utility(rules, objective, vals[c], total, bid)
+        n += 1
+        if budget > 0 and monotonic_ns() - start > budget:
+            break
+    return n
+
+
+@njit(POLICY_SIG, cache=True)
+def pimc_play(obs, hand, legal, params, scratch, rng):
+    if legal & (legal - U1) == U0:
+        return lowbit_index(legal)
+    sums = np.empty(52, np.float64)
+    pimc_values(obs, hand, legal, params, rng, sums)
+    me = obs[L.O_SEAT]
+    team = obs[L.O_SEAT_TEAM + me]
+    sign = 1.0 if team == obs[L.O_SEAT_TEAM + obs[L.O_MAKER]] else -1.0
+    best = -np.inf
+    m = legal
+    while m:
+        c = lowbit_index(m)
+        m &= m - U1
+        best = max(best, sign * sums[c])
+    ties = U0
+    m = legal
+    while m:
+        c = lowbit_index(m)
+        m &= m - U1
+        if sign * sums[c] >= best - 1e-9 * max(1.0, abs(best)):
+            ties |= U1 << np.uint64(c)
+    if ties & (ties - U1) and params[P_TIES] > 0:
+        h = _heuristic_card(obs, hand, legal, scratch, rng)
+        if (ties >> np.uint64(h)) & U1:
+            return h
+    return weakest(ties, np.uint64(obs[L.O_TRUMP_MASK]), obs[L.O_LEFT_CARD])

@@ -13,7 +13,7 @@ equity calculators do:
    trump and the deal is played out. The same deals (same seed, same hand
    indices) serve every suit and every bid: common random numbers, so the
    differences between suits are sharp. When the discard and play policies
-   ignore the contract (every built-in does) one playout per deal and suit
+   ignore the contract (every built-in but pimc) one playout per deal and suit
    serves every bid: P(make b) = P(side's points >= b). Otherwise each
    contract is played separately on the same deals.
 3. **Advice.** The best trump (the suit whose best legal bid has the highest
@@ -322,8 +322,12 @@ def advise(
 
 
 def _contract_blind(policies) -> bool:
-    """Every built-in discard and play policy ignores the contract; user ones may not."""
-    return all(p.builtin is not None for p in policies.discard + policies.play)
+    """Whether no discard or play policy reads the contract: the built-ins say
+    (``Builtin.reads_contract``: pimc plays for it); user ones may read it."""
+    return all(
+        p.builtin is not None and not p.builtin.reads_contract
+        for p in policies.discard + policies.play
+    )
 
 
 class _Playouts:

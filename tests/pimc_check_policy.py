@@ -1,0 +1,76 @@
+"""A play policy that checks the PIMC player's deals of the unseen cards (loaded as
+"tests/pimc_check_policy.py:check_deals"), then plays as PIMC does.
+
+At every decision it deals the unseen cards 16 times (``pimc.deal_unseen``) and
+checks each deal against what the observation says, worked out here on its
+own: every other seat gets exactly its cards left; no card the player has seen
+(his hand, the cards played, the face-up dead cards, his own discards) and no
+card twice; no card of a suit a seat has shown void in (unless the voids had to
+be dropped, level 2); no drawer holding more non-trumps than he drew, less the
+non-trumps he has shown (at level 0, with trumps the only cards kept); and,
+where the stock is empty, every unseen trump in a hand. On the first failed
+check it returns 100 + the check's number, an illegal card the kernel reports.
+"""
+
+import numpy as np
+from numba import njit
+
+from cinch_sim import layout as L
+from cinch_sim.bits import popcount
+from cinch_sim.policies.pimc import deal_unseen, pimc_play
+from cinch_sim.signatures import POLICY_SIG
+from cinch_sim.solver import position as Q
+from cinch_sim.solver.moves import from_observation
+
+ALL = np.uint64((1 << 52) - 1)
+
+
+@njit(cache=True)
+def _suit_cards(suit, tm):
+    return np.uint64(0x1FFF << (13 * suit)) & ~tm
+
+
+@njit(cache=True)
+def _check(obs, hand, pos, level):
+    P = obs[L.O_PLAYERS]
+    me = obs[L.O_SEAT]
+    tm = np.uint64(obs[L.O_TRUMP_MASK])
+    seen = hand | np.uint64(obs[L.O_PLAYED] | obs[L.O_DEAD_UP] | obs[L.O_KNOWN_OUT])
+    dealt = np.uint64(0)
+    for s in range(P):
+        if s == me:
+            continue
+        h = np.uint64(pos[Q.P_HANDS + s])
+        if popcount(h) != obs[L.O_CARDS_LEFT + s]:
+            return 1
+        if h & seen:
+            return 2
+        if h & dealt:
+            return 3
+        dealt |= h
+        v = obs[L.O_VOIDS + s]
+        if level < 2:
+            for x in range(4):
+                if (v >> x) & 1 and h & _suit_cards(x, tm):
+                    return 4
+            if (v >> L.VOID_TRUMP) & 1 and h & tm:
+                return 5
+        if level == 0 and s != obs[L.O_ROBBER]:
+            shown = popcount(np.uint64(obs[L.O_PLAYED_BY + s]) & ~tm)
+            if popcount(h & ~tm) + shown > obs[L.O_DRAWN + s]:
+                return 6
+    if obs[L.O_STOCK_LEFT] == 0 and level < 3 and (ALL & ~seen & tm) & ~dealt:
+        return 7
+    return 0
+
+
+@njit(POLICY_SIG, cache=True)
+def check_deals(obs, hand, legal, params, scratch, rng):
+    pos = np.empty(Q.P_LEN, np.int64)
+    for _ in range(16):
+        from_observation(obs, hand, pos)
+        level = deal_unseen(obs, hand, pos, rng, False)
+        failed = _check(obs, hand, pos, level)
+        if failed:
+            return 100 + failed
+    return pimc_play(obs, hand, legal, params, scratch, rng)

@@ -8,6 +8,7 @@ from cinch_sim import layout as L
 from cinch_sim.cards import SUITS, parse_card, to_mask, trump_mask
 from cinch_sim.policies.heuristic import heuristic_play
 from cinch_sim.policies.loading import load_policy
+from cinch_sim.rules import Rules
 
 SPADES = SUITS.index("S")
 
@@ -26,6 +27,7 @@ def _obs(leader, trick, played, me=0, cards_left=3):
     ``trick`` is the cards already in the trick, led by ``leader``; ``played``
     the cards of earlier tricks."""
     obs = np.zeros(L.OBS_LEN, np.int64)
+    obs[L.O_RULES : L.O_RULES + L.R_LEN] = Rules().to_array()  # as the kernel gives it
     obs[L.O_SEAT] = me
     obs[L.O_PLAYERS] = 4
     obs[L.O_PHASE] = L.PHASE_PLAY
@@ -121,3 +123,15 @@ def test_the_default_bids_with_a_smaller_margin_than_v1():
     new = load_policy("bid", "heuristic").params[B_MARGIN]
     old = load_policy("bid", "heuristic_v1").params[B_MARGIN]
     assert (old, new) == (2.0, 1.0)
+
+
+def test_the_heuristic_reads_card_points_from_the_rules():
+    """On the partner's sure trick it drops its most valuable card: the Right Pedro
+    (5S) under the standard table, the 10 (TS) where the rules give the Game 10
+    points and the Pedro 1 (a made-up table: the point table is data, not code)."""
+    obs = _obs(**LAST_ON_PARTNERS_TRICK)
+    hand = ("TS", "5S", "4S")
+    assert _play(obs, hand, None, _params("heuristic")) == parse_card("5S")
+    rules = Rules(point_cards=(("jack", "J", 1), ("game", "T", 10), ("right_pedro", "5", 1)))
+    obs[L.O_RULES : L.O_RULES + L.R_LEN] = rules.to_array()
+    assert _play(obs, hand, None, _params("heuristic")) == parse_card("TS")

@@ -16,6 +16,7 @@ SPADES = SUITS.index("S")
 def _trick_obs(seat_teams):
     """Seat 0 to play third: spades trump, seat 1 led the 7C, seat 2 wins with the KC."""
     obs = np.zeros(L.OBS_LEN, np.int64)
+    obs[L.O_RULES : L.O_RULES + L.R_LEN] = Rules().to_array()  # as the kernel gives it
     obs[L.O_SEAT] = 0
     obs[L.O_PLAYERS] = 4
     obs[L.O_TRUMP] = SPADES

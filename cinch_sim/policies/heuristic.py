@@ -212,33 +212,39 @@ def heuristic_discard(obs, hand, legal, params, scratch, rng):
     return np.int64(keep)
 
 
-@njit
-def _card_points(c, trump, left):
-    """Points a card carries when captured (Low counted as the 2 of trumps)."""
+@njit(inline="always")
+def _card_points(obs, c, trump, left):
+    """Points a card carries when captured, from the rules' table (``O_RULES``): the
+    left card's, each point rank's, High on the ace and Low on the deuce (exact
+    under ace_only; the deuce is the lowest a trump can be)."""
     if c == left:
-        return 5
+        return obs[L.O_RULES + L.R_LEFT_POINTS]
     if c // 13 != trump:
         return 0
     r = c % 13
-    if r == 3:
-        return 5
-    if r == 12 or r == 9 or r == 8 or r == 0:
-        return 1
-    return 0
-
-
-@njit
-def _mask_points(m, trump, left):
     p = 0
-    while m:
-        c = lowbit_index(m)
-        m &= m - U1
-        p += _card_points(c, trump, left)
+    for k in range(obs[L.O_RULES + L.R_N_RANK_POINTS]):
+        if obs[L.O_RULES + L.R_RANK_POINTS + 2 * k] == r:
+            p += obs[L.O_RULES + L.R_RANK_POINTS + 2 * k + 1]
+    if r == 12:
+        p += obs[L.O_RULES + L.R_HIGH_POINTS]
+    if r == 0:
+        p += obs[L.O_RULES + L.R_LOW_POINTS]
     return p
 
 
 @njit
-def _cheapest(mask, tm, left, trump):
+def _mask_points(obs, m, trump, left):
+    p = 0
+    while m:
+        c = lowbit_index(m)
+        m &= m - U1
+        p += _card_points(obs, c, trump, left)
+    return p
+
+
+@njit
+def _cheapest(obs, mask, tm, left, trump):
     """The card giving away the fewest points, weakest among equals."""
     best = -1
     best_key = 1 << 30
@@ -246,7 +252,7 @@ def _cheapest(mask, tm, left, trump):
     while m:
         c = lowbit_index(m)
         m &= m - U1
-        key = _card_points(c, trump, left) * 1000 + strength(c, tm, left)
+        key = _card_points(obs, c, trump, left) * 1000 + strength(c, tm, left)
         if key < best_key:
             best_key = key
             best = c
@@ -254,7 +260,7 @@ def _cheapest(mask, tm, left, trump):
 
 
 @njit
-def _best_to_save(mask, tm, left, trump):
+def _best_to_save(obs, mask, tm, left, trump):
     """The card with the most points, strongest among equals (to drop on a sure trick)."""
     best = -1
     best_key = -1
@@ -262,7 +268,7 @@ def _best_to_save(mask, tm, left, trump):
     while m:
         c = lowbit_index(m)
         m &= m - U1
-        key = _card_points(c, trump, left) * 1000 + strength(c, tm, left)
+        key = _card_points(obs, c, trump, left) * 1000 + strength(c, tm, left)
         if key > best_key:
             best_key = key
             best = c
@@ -328,13 +334,13 @@ def heuristic_play(obs, hand, legal, params, scratch, rng):
                     a = s * 13 + 12
                     if s != trump and has(plain, a):
                         return a
-            return _cheapest(plain, tm, left, trump)
-        return _cheapest(legal, tm, left, trump)
+            return _cheapest(obs, plain, tm, left, trump)
+        return _cheapest(obs, legal, tm, left, trump)
 
     win_card = obs[L.O_WIN_CARD]
     win_seat = obs[L.O_WIN_SEAT]
     win_s = strength(win_card, tm, left)
-    trick_points = _mask_points(np.uint64(obs[L.O_TRICK_MASK]), trump, left)
+    trick_points = _mask_points(obs, np.uint64(obs[L.O_TRICK_MASK]), trump, left)
     # cards still to play after me in this trick
     to_play = 0
     for k in range(1, players):
@@ -354,9 +360,9 @@ def heuristic_play(obs, hand, legal, params, scratch, rng):
     # sure: nobody after me can beat the current winner
     sure = last or (has(tm, win_card) and win_s > top_unseen)
     if partner_wins and sure:
-        save = _best_to_save(legal, tm, left, trump)
-        if params[P_CHEAP_ON_SURE] > 0 and _card_points(save, trump, left) == 0:
-            return _cheapest(legal, tm, left, trump)  # nothing to save: keep the top cards
+        save = _best_to_save(obs, legal, tm, left, trump)
+        if params[P_CHEAP_ON_SURE] > 0 and _card_points(obs, save, trump, left) == 0:
+            return _cheapest(obs, legal, tm, left, trump)  # nothing to save: keep the top cards
         return save
     if partner_wins and params[P_COVER_POINTS] > 0 and trick_points >= params[P_COVER_POINTS]:
         # the partner's trick holds points but may be overtaken: take it over with
@@ -366,7 +372,7 @@ def heuristic_play(obs, hand, legal, params, scratch, rng):
             return cover
     winner = _lowest_winner(legal & eligible, win_s, tm, left)
     if winner >= 0 and not partner_wins:
-        mine_pts = _card_points(winner, trump, left)
+        mine_pts = _card_points(obs, winner, trump, left)
         wins_sure = last or (has(tm, winner) and strength(winner, tm, left) > top_unseen)
         if trick_points + mine_pts >= params[P_CATCH_POINTS] or wins_sure:
             if wins_sure or mine_pts == 0:
@@ -374,7 +380,7 @@ def heuristic_play(obs, hand, legal, params, scratch, rng):
             # a Pedro that might be overtaken: try a surer card
             best = _sure_winner(legal & eligible, top_unseen, tm, left)
             return best if best >= 0 else winner
-    return _cheapest(legal, tm, left, trump)
+    return _cheapest(obs, legal, tm, left, trump)
 
 
 # ``traditional``: the same compiled function with the traditional hand model

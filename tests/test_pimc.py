@@ -90,3 +90,21 @@ def test_the_advisor_plays_every_contract_for_pimc():
     adv = advise(hand, seat=0, play={0: "pimc", 2: "pimc"}, max_hands=6, seed=1)
     assert adv.contract_aware and len(adv.contracts) > 1
     assert not advise(hand, seat=0, max_hands=6, seed=1).contract_aware
+
+
+def test_a_time_budget_stops_the_dealing():
+    """With a million samples a decision would take minutes; a 1 ms budget stops
+    each decision after about a millisecond, so three hands take well under a
+    minute (without the budget they would take hours)."""
+    import time
+
+    from cinch_sim.policies.strategies import BUILTIN
+
+    strat = BUILTIN["pimc"].with_params("play", samples=1e6, budget_ms=1.0)
+    pol = strat.policies()
+    ps = PolicySet(*([pol[k]] * 4 for k in ("bid", "trump", "discard", "play")))
+    run_chunk(Rules(), ps, 1, 0, 1)
+    t0 = time.perf_counter()
+    out, _ = run_chunk(Rules(), ps, 1, 0, 3)
+    assert time.perf_counter() - t0 < 30
+    assert (out[:, L.H_ERROR] == 0).all()

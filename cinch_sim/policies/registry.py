@@ -26,6 +26,8 @@ HEURISTIC_TRUMP = 8
 HEURISTIC_DISCARD = 9
 HEURISTIC_PLAY = 10
 PIMC_PLAY = 11  # called through its function pointer, as a user policy is
+FIXED_BID = 12  # the same
+FIXED_TRUMP = 13
 
 
 @dataclass(frozen=True)
@@ -50,10 +52,13 @@ BUILTINS: tuple[Builtin, ...] = (
     # today's heuristic kept for comparison: the same compiled functions with the
     # parameters of the version before the play fixes and the bid margin change
     Builtin("bid", "heuristic_v1", "heuristic", "heuristic_v1_bid", HEURISTIC_BID, "B_"),
+    # one given bid (the advisor's "what if I bid b"): parameter bid
+    Builtin("bid", "fixed", "fixed", "fixed_bid", FIXED_BID, "BID_"),
     Builtin("trump", "random", "random", "random_choice", RANDOM_CHOICE),
     Builtin("trump", "simple", "simple", "simple_trump", SIMPLE_TRUMP),
     Builtin("trump", "heuristic", "heuristic", "heuristic_trump", HEURISTIC_TRUMP, "B_"),
     Builtin("trump", "heuristic_v1", "heuristic", "heuristic_v1_trump", HEURISTIC_TRUMP, "B_"),
+    Builtin("trump", "fixed", "fixed", "fixed_trump", FIXED_TRUMP, "TRUMP_"),  # parameter suit
     Builtin("discard", "random", "random", "random_discard", RANDOM_DISCARD),
     Builtin("discard", "simple", "simple", "simple_discard", SIMPLE_DISCARD),
     Builtin("discard", "heuristic", "heuristic", "heuristic_discard", HEURISTIC_DISCARD, "D_"),

@@ -1,0 +1,41 @@
+"""The ``fixed`` policies: one given choice, for "what if I bid b in suit s?".
+
+The advisor gives the advised seat these while every other seat keeps its own
+policies, so the rest of the auction plays out around a chosen bid and, when
+that seat ends as the maker, the hand is played in the chosen trump.
+
+- bid: ``bid`` (slot 0) when it is legal at that turn, else pass (a later
+  round of an auction, once the bidding has passed it);
+- trump: ``suit`` (slot 0, the package's suit number) when legal, else the
+  lowest legal suit.
+"""
+
+import numpy as np
+from numba import njit
+
+from cinch_sim.bits import lowbit_index
+from cinch_sim.jit.memory import NO_REFCOUNT
+from cinch_sim.signatures import POLICY_SIG
+
+BID_BID = 0  # the bid to make (0: pass)
+TRUMP_SUIT = 0  # the suit to name
+
+DEFAULT_PARAMS = {"fixed_bid": (0.0,), "fixed_trump": (0.0,)}
+
+U1 = np.uint64(1)
+
+
+@njit(POLICY_SIG, cache=True, **NO_REFCOUNT)
+def fixed_bid(obs, hand, legal, params, scratch, rng):
+    b = np.int64(params[BID_BID])
+    if 0 < b < 63 and (legal >> np.uint64(b)) & U1:
+        return b
+    return 0
+
+
+@njit(POLICY_SIG, cache=True, **NO_REFCOUNT)
+def fixed_trump(obs, hand, legal, params, scratch, rng):
+    s = np.int64(params[TRUMP_SUIT])
+    if 0 <= s < 4 and (legal >> np.uint64(s)) & U1:
+        return s
+    return lowbit_index(legal)

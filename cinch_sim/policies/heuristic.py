@@ -68,6 +68,7 @@ P_CHEAP_ON_SURE = 2  # 1: on the partner's sure trick with nothing to save, the 
 P_LEAD_SURE_PEDRO = 3  # 1: lead a Pedro no unseen trump can beat (bank its 5 points)
 P_COVER_POINTS = 4  # >0: overtake the partner's unsure trick holding this many points
 P_ACE_NEEDS_SAFE = 5  # 1: lead a side ace only when no unseen trump can ruff it
+P_READ_VOIDS = 6  # 1: an opponent who has shown he holds no trump cannot beat a trump
 
 # The hand model: expected points of the maker's side, fitted by least squares
 # to 800,000 simulated hands (eldest forced to make each trump in turn, the
@@ -100,7 +101,7 @@ DEFAULT_PARAMS = {
     # that takes a trick only when sure to win it beat keeping aces from four
     # trumps and trumping in for any point by 0.551 [0.544, 0.559] (8,000 games)
     "heuristic_discard": (9.0,),
-    "heuristic_play": (1.0, 10.0, 1.0, 1.0, 1.0, 0.0),
+    "heuristic_play": (1.0, 10.0, 1.0, 1.0, 1.0, 0.0, 1.0),
 }
 # heuristic_v1: the parameters above as they were before the play fixes
 DEFAULT_PARAMS["heuristic_v1_bid"] = _FITTED + (2.0, 5.0, 1.5, 1.0, 8.0, 0.0, 62.0)
@@ -300,6 +301,12 @@ def _sure_winner(mask, top_unseen, tm, left):
     return -1
 
 
+@njit(inline="always")
+def _may_trump(obs, s):
+    """Whether seat s may still hold a trump: it has cards and showed no trump void."""
+    return obs[L.O_CARDS_LEFT + s] > 0 and not (obs[L.O_VOIDS + s] >> L.VOID_TRUMP) & 1
+
+
 @njit(POLICY_SIG, cache=True, **NO_REFCOUNT)
 def heuristic_play(obs, hand, legal, params, scratch, rng):
     tm = trump_mask(obs)
@@ -313,8 +320,16 @@ def heuristic_play(obs, hand, legal, params, scratch, rng):
     top_unseen = strength(strongest_unseen, tm, left) if strongest_unseen >= 0 else -1
     my_trumps = legal & tm
     n_in_trick = obs[L.O_TRICK_COUNT]
+    read_voids = params[P_READ_VOIDS] > 0
 
     if n_in_trick == 0:  # lead
+        if read_voids:  # no opponent may hold a trump: nothing can beat mine, none to pull
+            threat = False
+            for s2 in range(players):
+                threat |= not on_my_side(obs, s2) and _may_trump(obs, s2)
+            if not threat:
+                top_unseen = -1
+                unseen_trumps = U0
         pedros = bit(trump * 13 + 3) | (bit(left) if left >= 0 else U0)
         if params[P_LEAD_SURE_PEDRO] > 0 and unseen_trumps:
             # a Pedro nobody can beat now wins its own 5 points; kept, it may fall later
@@ -343,6 +358,7 @@ def heuristic_play(obs, hand, legal, params, scratch, rng):
     trick_points = _mask_points(obs, np.uint64(obs[L.O_TRICK_MASK]), trump, left)
     # cards still to play after me in this trick
     to_play = 0
+    threat = False  # an opponent after me who may hold a trump
     for k in range(1, players):
         s2 = seat + k  # (seat + k) mod players, without a division
         s2 = s2 - players if s2 >= players else s2
@@ -350,7 +366,10 @@ def heuristic_play(obs, hand, legal, params, scratch, rng):
             break
         if obs[L.O_CARDS_LEFT + s2] > 0:
             to_play += 1
+            threat |= not on_my_side(obs, s2) and _may_trump(obs, s2)
     last = to_play == 0
+    if read_voids and not threat:
+        top_unseen = -1  # the trumps still out are my partner's: none can take it from us
     led = obs[L.O_LED_CARD]
     if has(tm, led):
         eligible = tm

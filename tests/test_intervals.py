@@ -168,3 +168,13 @@ def test_batched_bradley_terry_is_each_fit():
     batch = bradley_terry(wins, games)
     for b in range(5):
         assert batch[b] == pytest.approx(bradley_terry(wins[b], games), abs=1e-6)
+
+
+def test_wilson_is_scipys_including_the_ends():
+    from cinch_sim.analysis.intervals import wilson
+
+    for n in (1, 7, 30, 400):
+        for k in sorted({0, 1, n // 3, n - 1, n}):
+            lo, hi = wilson(k, n)
+            ci = sst.binomtest(k, n).proportion_ci(0.95, method="wilson")
+            assert (float(lo), float(hi)) == pytest.approx((ci.low, ci.high), abs=1e-9)

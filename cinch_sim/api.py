@@ -434,11 +434,12 @@ def ladder(
     pairing: str = "swap",
     threads: int | None = None,
     progress: Callable[[int], None] | None = None,
-    bootstrap: int = 200,
+    bootstrap: int = checks.LADDER_BOOTSTRAP,
 ) -> Ladder:
     """Every pair of ``strategies`` in a duplicate match of ``games`` games, rated
     together (Bradley-Terry on the Elo scale, 95% bootstrap intervals over
-    ``bootstrap`` resamples; ``cinch-sim ladder``).
+    ``bootstrap`` resamples on each rating and on its difference from the best;
+    ``cinch-sim ladder``).
 
     ``.table()`` is the ratings, best first; ``.table("matchups")`` every
     match's win rate and points per hand difference.

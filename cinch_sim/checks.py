@@ -39,6 +39,9 @@ MAX_GAMES = 2**46
 signed 64 bits, and a pair's two games share one number."""
 SEEDS = 2**64
 """Seeds are 0 .. 2^64 - 1, the kernel's unsigned 64-bit seed, each its own stream."""
+LADDER_BOOTSTRAP = 2000
+"""The ladder's bootstrap resamples by default (API and CLI): with 200 the ends of
+the rating intervals moved by up to 32 Elo between seeds."""
 
 
 class InputError(ValueError):

@@ -13,6 +13,8 @@ import argparse
 import json
 from pathlib import Path
 
+from cinch_sim import notation as N
+from cinch_sim.checks import LADDER_BOOTSTRAP
 from cinch_sim.cli.commands.compare import format_ladder
 from cinch_sim.matches.ladder import ladder
 from cinch_sim.matches.plots import ladder_figure, save
@@ -24,7 +26,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=2024)
-    ap.add_argument("--bootstrap", type=int, default=500)
+    ap.add_argument("--bootstrap", type=int, default=LADDER_BOOTSTRAP)
     ap.add_argument("--out", default="results")
     ap.add_argument("strategies", nargs="*", default=list(BUILTIN))
     args = ap.parse_args()
@@ -50,15 +52,19 @@ def main() -> None:
         "",
         "Every pair of strategies plays duplicate games: each deal sequence twice, the "
         "strategies swapping seats. Ratings: Bradley-Terry on the Elo scale (mean 0), "
-        "95% bootstrap intervals over duplicate pairs. Win-rate intervals: t over pairs.",
+        "95% bootstrap intervals over duplicate pairs, on each rating and on its difference "
+        "from the best. Win-rate intervals: t over pairs (``cinch_sim.matches.compare``).",
         "",
-        "| rank | strategy | rating | 95% interval | games | score |",
-        "|---:|---|---:|---|---:|---:|",
+        "| rank | strategy | rating | 95% interval | vs best | 95% interval | games | score |",
+        "|---:|---|---:|---|---:|---|---:|---:|",
     ]
     for r in ratings.itertuples():
         md.append(
-            f"| {r.rank} | {r.strategy} | {r.rating:.0f} | "
-            f"[{r.rating_lo:.0f}, {r.rating_hi:.0f}] | {r.games:,} | {r.score:.3f} |"
+            f"| {r.rank} | {r.strategy} | {N.number(r.rating, 0, signed=True)} | "
+            f"{N.interval(r.rating_lo, r.rating_hi, 0, signed=True)} | "
+            f"{N.number(r.vs_best, 0, signed=True)} | "
+            f"{N.interval(r.vs_best_lo, r.vs_best_hi, 0, signed=True)} | {r.games:,} | "
+            f"{N.rate(r.score)} |"
         )
     md += [
         "",

@@ -79,6 +79,19 @@ def test_out_writes_tables_charts_and_run_json(tmp_path):
     assert csv["hands"].sum() == 3000 and "low_n" in csv
 
 
+def test_every_csv_marks_small_classes(tmp_path):
+    out = tmp_path / "o"
+    r = run(*HANDS, "--out", str(out), "--by", "trumps", "--by", "pedros", "--no-charts")
+    assert r.exit_code == 0, r.output
+    flagged = 0
+    for f in sorted(out.glob("*.csv")):
+        t = pd.read_csv(f)
+        assert t["low_n"].dtype == bool, f.name
+        assert pd.api.types.is_integer_dtype(t["hands"]), f.name
+        flagged += int(t["low_n"].sum())
+    assert flagged > 0  # 3,000 hands leave some classes small
+
+
 def test_out_refuses_to_overwrite_without_force(tmp_path):
     out = tmp_path / "o"
     out.mkdir()

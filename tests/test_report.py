@@ -315,3 +315,52 @@ def test_number_columns_are_told_from_text_columns():
     page = to_html(report)
     assert '<th>strategy</th><th class="num">rating</th>' in page
     assert '<td class="num">70.4% <span class="nb">[57.2, 80.9]</span></td>' in page
+
+
+# the tables whose CSVs hold numbers; card_values and advice_* are still text (their
+# sections are being rewritten elsewhere), settings is a list of text values
+NUMERIC_TABLES = {
+    "make_rate_by_bid": ({"bid", "hands", "made"}, {"make_rate", "make_rate_lo"}),
+    "safe_bid_by_hand": ({"hands"}, {"mean_points", "make_70", "make_70_lo", "make_70_hi"}),
+    "points_by_trumps": ({"trumps", "hands"}, {"mean_points", "mean_lo", "mean_hi"}),
+    "points_by_seat": ({"hands"}, {"mean_points", "mean_lo", "mean_hi"}),
+    "robbing": ({"hands"}, {"mean_points", "at_least_7", "at_least_7_lo"}),
+    "pedro_capture": ({"hands", "holder_hands"}, {"rate", "rate_lo", "rate_hi"}),
+    "ladder": ({"games"}, {"rating", "rating_lo", "vs_best", "vs_best_hi", "score"}),
+    "matchups": ({"games", "unfinished"}, {"win_rate_a", "win_rate_lo", "win_rate_hi"}),
+}
+
+
+def test_csv_tables_hold_numbers(report_dir):
+    import pandas as pd
+
+    for name, (ints, floats) in NUMERIC_TABLES.items():
+        t = pd.read_csv(report_dir / "tables" / f"{name}.csv")
+        for c in ints:
+            assert pd.api.types.is_integer_dtype(t[c]), (name, c, t[c].dtype)
+        for c in floats:
+            assert pd.api.types.is_float_dtype(t[c]), (name, c, t[c].dtype)
+        rates = [c for c in floats if c.startswith(("make_", "rate", "at_least", "win_rate"))]
+        for c in rates:  # rates as fractions, not percentages
+            assert t[c].dropna().between(0, 1).all(), (name, c)
+        if "low_n" in t:
+            assert t["low_n"].dtype == bool, name
+        text = (report_dir / "tables" / f"{name}.csv").read_text(encoding="utf-8")
+        assert "%" not in text and "[" not in text, name
+
+
+def test_small_classes_are_marked_in_the_report(report_dir):
+    import pandas as pd
+
+    safe = pd.read_csv(report_dir / "tables" / "safe_bid_by_hand.csv")
+    assert safe["low_n"].any() and (~safe["low_n"]).any()
+    assert (safe["low_n"] == (safe["hands"] < 30)).all()
+    assert set(safe["top_trumps"]) <= {"A K", "A", "K", "neither"}
+    md = (report_dir / "report.md").read_text(encoding="utf-8")
+    tables: dict = {}
+    for t in md_tables(md):  # by first header; the first such table (advice comes last)
+        tables.setdefault(t[0][0], t)
+    for first in ("bid", "Pedros dealt", "trumps dealt", "maker's seat", "who robs", "Pedro"):
+        assert tables[first][0][-1] == "few hands", first
+    marked = [r for r in tables["Pedros dealt"][1:] if r[-1] == "yes"]
+    assert len(marked) == int(safe["low_n"].sum())

@@ -18,12 +18,30 @@ import numpy as np
 import pandas as pd
 
 from cinch_sim import layout as L
-from cinch_sim.analysis.intervals import Z95, wilson
+from cinch_sim.analysis.intervals import mean_interval, welch_difference, wilson
 from cinch_sim.engine.run import Conditions, PolicySet, iter_chunks
 from cinch_sim.rules import Rules, seat_name
 
 MAX_TRUMPS = 10  # trump counts above this are pooled
 HONOURS = (("A", 4), ("K", 3), ("Q", 2), ("J", 1), ("10", 0))
+PEDRO_CLASSES = ("no Pedro", "Right Pedro", "Left Pedro", "both Pedros")
+# the safe-bid classes by the top trumps dealt: label -> (ace, king) and the honour codes
+_TOP_FLAGS = {
+    "A K": (True, True),
+    "A": (True, False),
+    "K": (False, True),
+    "neither": (False, False),
+}
+TOP_TRUMPS = tuple(
+    (label, tuple(h for h in range(32) if (h >> 4 & 1, h >> 3 & 1) == flags))
+    for label, flags in _TOP_FLAGS.items()
+)
+POINTS = np.arange(64, dtype=float)
+
+
+def _tag(level: float) -> str:
+    """A level's column tag: ``0.7 -> '70'``."""
+    return f"{int(round(level * 100))}"
 
 
 @dataclass
@@ -70,46 +88,81 @@ class HandValue:
                 c = np.expand_dims(c, axis)
         return c.reshape(-1, c.shape[-1]).sum(axis=0)
 
-    def safe_bids(self, risks: tuple[float, ...] = (0.5, 0.7), min_hands: int = 30) -> pd.DataFrame:
-        """Per (Pedros dealt, trumps dealt): hands, mean points, and the highest bid made
-        with probability at least each risk level (its make rate and interval)."""
+    def safe_bids(
+        self, levels: tuple[float, ...] = (0.5, 0.7), min_hands: int = 30
+    ) -> pd.DataFrame:
+        """Per class of hand (Pedros dealt, trumps dealt, which of the A and K of trumps
+        dealt): hands, mean points, and for each level the highest bid made at least
+        that often *by the interval*: the lower end of its 95% Wilson interval at or
+        above the level (so a class of few hands gets a lower bid, not a lucky one).
+
+        Why these classes: Pedros and length alone mix hands with and without the top
+        trumps, whose safe bids differ by several points. Columns per level (``50``
+        for 0.5): ``bid_50`` (NA: no bid reaches it), ``make_50`` and its interval.
+        """
         rows = []
-        per_class = self.counts.sum(axis=(0, 3))  # [pedros, trumps, points]
-        labels = ("no Pedro", "Right Pedro", "Left Pedro", "both Pedros")
+        per = self.counts.sum(axis=0)  # [pedros, trumps, honours, points]
         for ped in range(4):
             for ntr in range(MAX_TRUMPS + 1):
-                dist = per_class[ped, ntr]
-                n = int(dist.sum())
-                if n == 0:
-                    continue
-                at_least = dist[::-1].cumsum()[::-1]  # at_least[b] = #(points >= b)
-                row = {
-                    "pedros": labels[ped],
-                    "trumps": ntr if ntr < MAX_TRUMPS else f"{MAX_TRUMPS}+",
-                    "hands": n,
-                    "mean_points": float((dist * np.arange(dist.size)).sum() / n),
-                }
-                for risk in risks:
-                    best = 0
-                    for b in range(1, dist.size):
-                        if at_least[b] / n >= risk:
-                            best = b
-                    tag = f"{int(round(risk * 100))}"
-                    row[f"bid_{tag}"] = best
-                    if best:
-                        lo, hi = wilson(at_least[best], n)
-                        row[f"make_{tag}"] = at_least[best] / n
-                        row[f"make_{tag}_lo"] = float(lo)
-                        row[f"make_{tag}_hi"] = float(hi)
-                    else:
-                        row[f"make_{tag}"] = row[f"make_{tag}_lo"] = row[f"make_{tag}_hi"] = np.nan
-                row["low_n"] = n < min_hands
-                rows.append(row)
-        return pd.DataFrame(rows)
+                for top, bits in TOP_TRUMPS:
+                    dist = per[ped, ntr, list(bits)].sum(axis=0)
+                    n = int(dist.sum())
+                    if n == 0:
+                        continue
+                    rows.append(self._class_row(dist, ped, ntr, top, levels, min_hands))
+        df = pd.DataFrame(rows)
+        for level in levels:
+            tag = _tag(level)
+            if f"bid_{tag}" in df:
+                df[f"bid_{tag}"] = df[f"bid_{tag}"].astype("Int64")
+        return df
 
-    def card_values(self) -> pd.DataFrame:
+    def _class_row(self, dist, ped, ntr, top, levels, min_hands) -> dict:
+        """One class's row of ``safe_bids``."""
+        n = int(dist.sum())
+        at_least = dist[::-1].cumsum()[::-1]  # at_least[b] = #(points >= b)
+        lo, hi = wilson(at_least, np.full(at_least.size, n))
+        mean, mean_lo, mean_hi = mean_interval(
+            (dist * POINTS[: dist.size]).sum(),
+            (dist * POINTS[: dist.size] ** 2).sum(),
+            n,
+            0,
+            dist.size - 1,
+        )
+        row = {
+            "pedros": PEDRO_CLASSES[ped],
+            "trumps": ntr if ntr < MAX_TRUMPS else f"{MAX_TRUMPS}+",
+            "top_trumps": top,
+            "hands": n,
+            "mean_points": float(mean),
+            "mean_points_lo": float(mean_lo),
+            "mean_points_hi": float(mean_hi),
+        }
+        for level in levels:
+            tag = _tag(level)
+            ok = [b for b in range(1, dist.size) if lo[b] >= level]
+            best = max(ok) if ok else None
+            row[f"bid_{tag}"] = pd.NA if best is None else best
+            row[f"make_{tag}"] = at_least[best] / n if best else np.nan
+            row[f"make_{tag}_lo"] = float(lo[best]) if best else np.nan
+            row[f"make_{tag}_hi"] = float(hi[best]) if best else np.nan
+        row["low_n"] = n < min_hands
+        return row
+
+    def hand_class(self, pedros: int, trumps: int, ace: bool, king: bool) -> dict:
+        """The labels of the ``safe_bids`` class a hand falls in (``pedros``: 0 none,
+        1 the Right, 2 the Left, 3 both), to find its row."""
+        top = next(t for t, (a, k) in _TOP_FLAGS.items() if a == ace and k == king)
+        return {
+            "pedros": PEDRO_CLASSES[pedros],
+            "trumps": trumps if trumps < MAX_TRUMPS else f"{MAX_TRUMPS}+",
+            "top_trumps": top,
+        }
+
+    def card_values(self, min_hands: int = 30) -> pd.DataFrame:
         """Mean points of the maker's side with and without each card or feature dealt,
-        the difference and its 95% interval (a raw contrast, not a causal effect)."""
+        the difference and its 95% Welch t interval (a raw contrast, not a causal
+        effect); ``low_n`` when either group has fewer than ``min_hands`` hands."""
         points = np.arange(self.counts.shape[-1])
         out = []
 
@@ -138,8 +191,7 @@ class HandValue:
             do = take_without(self.counts).reshape(-1, points.size).sum(axis=0)
             nw, mw, vw = moments(dw)
             no, mo, vo = moments(do)
-            diff = mw - mo
-            half = Z95 * np.sqrt(vw / nw + vo / no)
+            diff, d_lo, d_hi = welch_difference(nw, mw, vw, no, mo, vo)
             out.append(
                 {
                     "feature": name,
@@ -148,37 +200,55 @@ class HandValue:
                     "hands_without": int(no),
                     "mean_without": mo,
                     "difference": diff,
-                    "difference_lo": diff - half,
-                    "difference_hi": diff + half,
+                    "difference_lo": d_lo,
+                    "difference_hi": d_hi,
+                    "low_n": bool(min(nw, no) < min_hands),
                 }
             )
         return pd.DataFrame(out)
 
-    def by_trumps(self) -> pd.DataFrame:
+    def by_trumps(self, min_hands: int = 30) -> pd.DataFrame:
         """Mean points of the maker's side by the number of trumps dealt."""
         dist = self.counts.sum(axis=(0, 1, 3))
-        return _mean_table(dist, "trumps", list(range(MAX_TRUMPS + 1)))
+        return _mean_table(dist, "trumps", list(range(MAX_TRUMPS + 1)), min_hands)
 
-    def by_seat(self, dealer: int = 3) -> pd.DataFrame:
+    def by_seat(self, dealer: int = 3, min_hands: int = 30) -> pd.DataFrame:
+        """Mean points of the maker's side by the maker's seat relative to the dealer."""
         dist = self.counts.sum(axis=(1, 2, 3))
         players = self.rules.players
         order = self.rules.turn_order(dealer)
         names = [seat_name(order[r], dealer, players) for r in range(dist.shape[0])]
-        return _mean_table(dist, "maker_seat", names)
+        return _mean_table(dist, "maker_seat", names, min_hands)
+
+    def overall(self, min_hands: int = 30) -> pd.DataFrame:
+        """Mean points of the maker's side over every hand, and the share taking 7 or more."""
+        dist = self.counts.reshape(-1, self.counts.shape[-1]).sum(axis=0)
+        out = _mean_table(dist[None, :], "all", ["all hands"], min_hands)
+        n = int(dist.sum())
+        lo, hi = wilson(dist[7:].sum(), n)
+        out["at_least_7"] = dist[7:].sum() / n if n else np.nan
+        out["at_least_7_lo"], out["at_least_7_hi"] = float(lo), float(hi)
+        return out.drop(columns="all")
 
 
-def _mean_table(dist: np.ndarray, label: str, values: list) -> pd.DataFrame:
-    points = np.arange(dist.shape[-1])
+def _mean_table(dist: np.ndarray, label: str, values: list, min_hands: int = 30) -> pd.DataFrame:
+    """Per value: hands, mean points with ``mean_interval``'s t interval, ``low_n``."""
+    points = np.arange(dist.shape[-1], dtype=float)
     rows = []
     for v, d in zip(values, dist, strict=True):
-        n = d.sum()
+        n = int(d.sum())
         if n == 0:
             continue
-        m = (d * points).sum() / n
-        sd = np.sqrt((d * (points - m) ** 2).sum() / max(n - 1, 1))
-        half = Z95 * sd / np.sqrt(n)
+        m, lo, hi = mean_interval((d * points).sum(), (d * points**2).sum(), n, 0, points[-1])
         rows.append(
-            {label: v, "hands": int(n), "mean_points": m, "mean_lo": m - half, "mean_hi": m + half}
+            {
+                label: v,
+                "hands": n,
+                "mean_points": float(m),
+                "mean_lo": float(lo),
+                "mean_hi": float(hi),
+                "low_n": n < min_hands,
+            }
         )
     return pd.DataFrame(rows)
 

@@ -26,16 +26,65 @@ def wilson(successes, trials, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
     return lo, hi
 
 
-def mean_interval(total, total_sq, n, z: float = Z95) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Mean and normal-approximation interval from running sums (streaming-friendly)."""
+def mean_interval(
+    total, total_sq, n, low: float, high: float, level: float = 0.95
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Mean and a t interval that fits its n, from running sums (streaming-friendly).
+
+    Values lie in [low, high] (0 and 14 points, say). One pseudo-value at each
+    end of that range is added before the Student's t interval is taken (the
+    add-one-each idea of Agresti and Caffo, here for a bounded mean), and the
+    interval is clipped to the range. Why: a plain t or normal interval is
+    [14.00, 14.00] for 12 hands that all took 14 points, certain where little
+    is known, and runs past 0 or 14 for 2 hands. The pseudo-values keep a
+    spread at any n, so the interval widens as n shrinks and never collapses;
+    with hundreds of hands they move an end by well under a standard error.
+    The interval always holds the mean itself (which uses the real values only).
+    Rows with no values get NaN.
+    """
+    from scipy import stats as sst
+
     total = np.asarray(total, dtype=float)
     total_sq = np.asarray(total_sq, dtype=float)
     n = np.asarray(n, dtype=float)
+    low_a, high_a = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = total / n
-        var = np.maximum(total_sq / n - mean * mean, 0) * n / np.maximum(n - 1, 1)
-        half = z * np.sqrt(var / n)
-    return mean, mean - half, mean + half
+        k = n + 2
+        m = (total + low_a + high_a) / k
+        ss = total_sq + low_a**2 + high_a**2 - k * m * m
+        se = np.sqrt(np.maximum(ss, 0) / (k - 1) / k)
+        q = sst.t.ppf(0.5 + level / 2, k - 1)
+        lo = np.clip(np.minimum(m - q * se, mean), low_a, high_a)
+        hi = np.clip(np.maximum(m + q * se, mean), low_a, high_a)
+    empty = n <= 0
+    return np.where(empty, np.nan, mean), np.where(empty, np.nan, lo), np.where(empty, np.nan, hi)
+
+
+def bounded_mean(
+    values: np.ndarray, low: float, high: float, level: float = 0.95
+) -> tuple[float, float, float]:
+    """``mean_interval`` of a sample of values in [low, high]: (mean, low end, high end)."""
+    v = np.asarray(values, dtype=float)
+    m, lo, hi = mean_interval(v.sum(), (v * v).sum(), v.size, low, high, level)
+    return float(m), float(lo), float(hi)
+
+
+def welch_difference(
+    n1: float, m1: float, v1: float, n2: float, m2: float, v2: float, level: float = 0.95
+) -> tuple[float, float, float]:
+    """Difference of two independent means m1 - m2 with Welch's t interval
+    (sample variances v1, v2; Welch-Satterthwaite degrees of freedom)."""
+    from scipy import stats as sst
+
+    a, b = v1 / n1, v2 / n2
+    se = float(np.sqrt(a + b))
+    d = float(m1 - m2)
+    if not se > 0:
+        return d, float("nan"), float("nan")
+    df = (a + b) ** 2 / (a * a / max(n1 - 1, 1) + b * b / max(n2 - 1, 1))
+    q = float(sst.t.ppf(0.5 + level / 2, df))
+    return d, d - q * se, d + q * se
 
 
 def t_interval(

@@ -1,8 +1,9 @@
 """Tables from ``HandCounts``: pandas DataFrames with intervals, sample sizes and a low-n flag.
 
 Every table has its sample size on each row (``hands``), 95% intervals
-(Wilson for rates, normal for means) and a ``low_n`` column marking rows with
-fewer than ``min_hands`` hands: such rows are kept, not hidden. The ``hands``
+(Wilson for rates; for means Student's t fitted to the row's n and clipped to
+the values possible, ``intervals.mean_interval``) and a ``low_n`` column
+marking rows with fewer than ``min_hands`` hands: such rows are kept, not hidden. The ``hands``
 of a table's rows add up to the played hands (per Pedro for Pedro tables).
 """
 
@@ -20,12 +21,33 @@ from cinch_sim.analysis.intervals import mean_interval, wilson
 BID_FEATURES = ("bid", "trumps", "pedros", "seat")
 
 
+def value_ranges(counts: HandCounts) -> dict[str, tuple[float, float]]:
+    """The least and most each running sum's value can be in one hand (the range a
+    mean's interval is clipped to): points 0 to every point of the deal; a set
+    contract costs at most ``bid_max``; under ``difference`` scoring each other
+    side may also gain the bid."""
+    rules = counts.rules
+    total, top = float(counts.total_points), float(rules.bid_max)
+    gain = (counts.teams - 1) * top if rules.scoring == "difference" else 0.0
+    return {
+        "points": (0.0, total),
+        "def_points": (0.0, total),
+        "score": (-top, total),
+        "def_score": (0.0, total + gain),
+    }
+
+
+def _mean(g: pd.DataFrame, key: str, n: np.ndarray, counts: HandCounts):
+    """``mean_interval`` of one running sum over the rows of ``g``."""
+    return mean_interval(g[key], g[key + "_sq"], n, *value_ranges(counts)[key])
+
+
 def make_rate(counts: HandCounts, by: Sequence[str] | str = ("bid",), min_hands: int = 30):
     """Make rate for each combination of the features ``by`` (FEATURES), with intervals.
 
     Columns: the features, ``hands``, ``made``, ``make_rate`` and its 95%
     Wilson interval, the bidding side's mean points and mean score change
-    with 95% intervals, ``low_n``.
+    with 95% t intervals (``mean_interval``), ``low_n``.
     """
     by = check_features(by)
     if not by:
@@ -42,8 +64,8 @@ def make_rate(counts: HandCounts, by: Sequence[str] | str = ("bid",), min_hands:
         out["make_rate"] = k / n
     out["make_rate_lo"] = lo
     out["make_rate_hi"] = hi
-    pts, pts_lo, pts_hi = mean_interval(g["points"], g["points_sq"], n)
-    sc, sc_lo, sc_hi = mean_interval(g["score"], g["score_sq"], n)
+    pts, pts_lo, pts_hi = _mean(g, "points", n, counts)
+    sc, sc_lo, sc_hi = _mean(g, "score", n, counts)
     out["mean_points"] = pts
     out["points_lo"] = pts_lo
     out["points_hi"] = pts_hi
@@ -98,7 +120,7 @@ def score_by_bid(counts: HandCounts, min_hands: int = 30) -> pd.DataFrame:
         ("score_change", "score"),
         ("defenders_score_change", "def_score"),
     ):
-        m, lo, hi = mean_interval(g[key], g[key + "_sq"], n)
+        m, lo, hi = _mean(g, key, n, counts)
         out[f"mean_{col}"] = m
         out[f"{col}_lo"] = lo
         out[f"{col}_hi"] = hi

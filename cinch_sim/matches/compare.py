@@ -5,12 +5,14 @@ The pairs are played by ``matches.play`` and added up by ``matches.pairs``.
 
 - *Win rate of A.* The mean pair score s (``matches.pairs``); a binomial
   (Wilson) interval over games would be wrong, since the two games of a pair
-  are not independent. The interval is Student's t over pairs (s is bounded
-  and there are hundreds of pairs, so the t interval is accurate), clipped
-  to [0, 1]; the p-value is the one-sample t-test of mean s = 1/2. When every
-  pair is a clean sweep (mean 0 or 1) the t interval collapses to a point,
-  so the Wilson interval over pairs and the sign-test p-value 2^(1 - pairs)
-  are given instead.
+  are not independent. The interval is Student's t over pairs with one
+  pseudo-pair won and one lost added, clipped to [0, 1]
+  (``analysis.intervals.mean_interval``): with hundreds of pairs it is the
+  plain t interval, and at or near a sweep (mean 0 or 1) it neither collapses
+  to a point nor narrows as the last lost pair is won (it is monotone there,
+  which switching to a Wilson interval at the sweep was not). The p-value is
+  the one-sample t-test of mean s = 1/2; at a sweep, the sign test's
+  2^(1 - pairs).
 - *Points per hand.* The estimate pools every paired hand's difference;
   since the hands of one pair are correlated (the score shapes the bidding),
   the interval is the ratio estimator's, clustered by pair (sum of
@@ -27,11 +29,10 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sst
 
 from cinch_sim import layout as L
 from cinch_sim import notation as N
-from cinch_sim.analysis.intervals import ratio_interval, t_interval, wilson
+from cinch_sim.analysis.intervals import bounded_mean, ratio_interval, t_interval
 from cinch_sim.engine.interrupts import chunk_boundaries
 from cinch_sim.engine.threads import using
 from cinch_sim.matches.pairs import PairStats
@@ -67,15 +68,15 @@ class Comparison(Tables):
         level = self.level if level is None else level
         d = self.data
         ps = d.cat("pair_score")
-        wr, wlo, whi, wp = t_interval(ps, 0.5, level)
+        wr, _, _, wp = t_interval(ps, 0.5, level)
+        if ps.size:
+            # the interval: bounded_mean's t over pairs with a pseudo-pair won and one
+            # lost, so it never collapses at a sweep and stays monotone near one
+            wr, wlo, whi = bounded_mean(ps, 0.0, 1.0, level)
+        else:
+            wlo = whi = float("nan")
         if ps.size and wr in (0.0, 1.0):
-            # every pair lost (or won) both games: the t interval collapses to a point;
-            # the Wilson interval over pairs and the sign test stay honest there
-            lo_, hi_ = wilson(wr * ps.size, ps.size, float(sst.norm.ppf(0.5 + level / 2)))
-            wlo, whi = float(lo_), float(hi_)
-            wp = float(min(1.0, 2 * 0.5**ps.size))
-        elif not np.isnan(wlo):
-            wlo, whi = float(max(0.0, wlo)), float(min(1.0, whi))
+            wp = float(min(1.0, 2 * 0.5**ps.size))  # every pair swept: the sign test
         pm, plo, phi, pp = ratio_interval(d.cat("diff_sum"), d.cat("diff_n"), level)
         reason = d.cat("reason").astype(int)
         wins = d.cat("a_win")

@@ -5,7 +5,10 @@ every matchup's game scores, with one virtual drawn game per matchup so a
 strategy that wins every game keeps a finite rating; ratings on the Elo
 scale (400 log10 of the strength), mean 0. Intervals are the 2.5 and 97.5
 percentiles of a bootstrap that resamples pairs within each matchup and
-refits.
+refits (``BOOTSTRAP`` resamples by default: with 200 the ends moved by up to
+32 Elo between seeds). Centred ratings move together (one strategy's gain is
+the others' loss), so each strategy's difference from the best, with its own
+bootstrap interval, is given too: that is the question "is it really worse?".
 """
 
 from __future__ import annotations
@@ -20,12 +23,15 @@ import numpy as np
 import pandas as pd
 
 from cinch_sim import notation as N
+from cinch_sim.checks import LADDER_BOOTSTRAP
 from cinch_sim.engine.interrupts import chunk_boundaries
 from cinch_sim.matches.compare import Comparison, compare
 from cinch_sim.policies.strategies import Strategy, distinct_names, resolve_strategy
 from cinch_sim.rules import Rules, resolve_rules
 from cinch_sim.version import __version__
 from cinch_sim.views import Tables
+
+BOOTSTRAP = LADDER_BOOTSTRAP  # resamples for the ratings' intervals
 
 
 def bradley_terry(
@@ -34,26 +40,26 @@ def bradley_terry(
     """Elo-scale ratings (mean 0) from ``wins[i, j]`` (i's score against j) and ``games[i, j]``.
 
     ``prior`` virtual drawn games per matchup keep ratings finite. MM updates
-    (Hunter 2004): gamma_i <- W_i / sum_j n_ij / (gamma_i + gamma_j).
+    (Hunter 2004): gamma_i <- W_i / sum_j n_ij / (gamma_i + gamma_j). Leading
+    axes of ``wins`` (and ``games``) are a batch, fitted at once (the bootstrap).
     """
-    w = np.asarray(wins, float).copy()
-    n = np.asarray(games, float).copy()
+    w = np.asarray(wins, float)
+    n = np.broadcast_to(np.asarray(games, float), w.shape)
     played = n > 0
     w = w + np.where(played, prior / 2, 0.0)
     n = n + np.where(played, prior, 0.0)
-    k = w.shape[0]
-    gamma = np.ones(k)
-    W = w.sum(axis=1)
+    gamma = np.ones(w.shape[:-1])
+    W = w.sum(axis=-1)
     for _ in range(iters):
-        denom = (n / (gamma[:, None] + gamma[None, :])).sum(axis=1)
+        denom = (n / (gamma[..., :, None] + gamma[..., None, :])).sum(axis=-1)
         new = np.where(denom > 0, W / np.where(denom > 0, denom, 1), 1.0)
-        new = new / np.exp(np.log(new).mean())
+        new = new / np.exp(np.log(new).mean(axis=-1, keepdims=True))
         if np.max(np.abs(new - gamma)) < tol:
             gamma = new
             break
         gamma = new
     elo = 400 * np.log10(gamma)
-    return elo - elo.mean()
+    return elo - elo.mean(axis=-1, keepdims=True)
 
 
 @dataclass(repr=False)
@@ -64,7 +70,7 @@ class Ladder(Tables):
     strategies: list[Strategy]
     matches: list[Comparison]
     settings: dict[str, Any]
-    bootstrap: int = 200
+    bootstrap: int = BOOTSTRAP
     seconds: float = 0.0
     interrupted: bool = False
     _rated: dict[int, pd.DataFrame] = field(default_factory=dict, init=False, compare=False)
@@ -109,7 +115,8 @@ class Ladder(Tables):
         return wins, games
 
     def ratings(self, seed: int = 0) -> pd.DataFrame:
-        """Rating, bootstrap interval, games and overall score per strategy, best first.
+        """Rating, bootstrap interval, difference from the best (and its interval), games
+        and overall score per strategy, best first.
 
         A strategy that played no game (the ladder was interrupted first) is
         unplayed: no rating, interval or rank (NaN, and NA in ``rank``), listed
@@ -119,19 +126,18 @@ class Ladder(Tables):
         played = games.sum(axis=1) > 0
         sub = np.ix_(played, played)
         elo = np.full(len(self.strategies), np.nan)
-        lo, hi = elo.copy(), elo.copy()
+        lo, hi, vs, vs_lo, vs_hi = (elo.copy() for _ in range(5))
         if played.any():
             elo[played] = bradley_terry(wins[sub], games[sub])
-            rng = np.random.default_rng(seed)
-            base = [c.data.cat("pair_score") for c in self.matches]
-            boots = np.empty((self.bootstrap, int(played.sum())))
-            for b in range(self.bootstrap):
-                res = [x[rng.integers(0, x.size, x.size)] if x.size else x for x in base]
-                bw, bg = self._matrices(res)
-                boots[b] = bradley_terry(bw[sub], bg[sub])
+            best = int(np.nanargmax(elo))
+            vs[played] = elo[played] - elo[best]
             if self.bootstrap:
-                lo[played] = np.percentile(boots, 2.5, axis=0)
-                hi[played] = np.percentile(boots, 97.5, axis=0)
+                boots = np.full((self.bootstrap, len(self.strategies)), np.nan)
+                boots[:, played] = bradley_terry(self._resampled_wins(seed)[:, *sub], games[sub])
+                lo[played], hi[played] = np.percentile(boots[:, played], [2.5, 97.5], axis=0)
+                diff = boots - boots[:, [best]]
+                vs_lo[played], vs_hi[played] = np.percentile(diff[:, played], [2.5, 97.5], axis=0)
+                vs_lo[best] = vs_hi[best] = np.nan  # the best against itself: no interval
         with np.errstate(invalid="ignore", divide="ignore"):
             score = wins.sum(axis=1) / games.sum(axis=1)
         df = pd.DataFrame(
@@ -140,6 +146,9 @@ class Ladder(Tables):
                 "rating": elo,
                 "rating_lo": lo,
                 "rating_hi": hi,
+                "vs_best": vs,
+                "vs_best_lo": vs_lo,
+                "vs_best_hi": vs_hi,
                 "games": games.sum(axis=1).astype(int),
                 "score": score,
             }
@@ -151,6 +160,29 @@ class Ladder(Tables):
         rank[(df["games"] == 0).to_numpy()] = pd.NA
         df.insert(0, "rank", rank)
         return df
+
+    def _resampled_wins(self, seed: int) -> np.ndarray:
+        """``bootstrap`` win matrices, each from the matchups' pairs resampled with
+        replacement within each matchup.
+
+        A pair score takes few values (0, 1/4, ..., 1), so drawing how many times
+        each value is picked (multinomial) is the same resampling, done at once.
+        """
+        rng = np.random.default_rng(seed)
+        names = [s.name for s in self.strategies]
+        k = len(names)
+        out = np.zeros((self.bootstrap, k, k))
+        for c in self.matches:
+            i, j = names.index(c.a.name), names.index(c.b.name)
+            ps = c.data.cat("pair_score")
+            if not ps.size:
+                continue
+            values, counts = np.unique(ps, return_counts=True)
+            picks = rng.multinomial(ps.size, counts / ps.size, size=self.bootstrap)
+            total = picks @ values
+            out[:, i, j] += 2 * total
+            out[:, j, i] += 2 * (ps.size - total)
+        return out
 
     def matchups(self) -> pd.DataFrame:
         rows = []
@@ -184,7 +216,7 @@ def ladder(
     pairing: str = "swap",
     threads: int | None = None,
     progress: Callable[[int], None] | None = None,
-    bootstrap: int = 200,
+    bootstrap: int = BOOTSTRAP,
     chunk_pairs: int = 1000,
 ) -> Ladder:
     """Play every pair of strategies in a duplicate match of ``games`` games.

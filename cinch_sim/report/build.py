@@ -162,7 +162,7 @@ def lay_out(s: ReportSettings, studies: Studies) -> Report:
         sections.add_bid_success(report, bids)
     base = values.get(s.rules.robber)
     if base is not None:
-        sections.add_safe_bids(report, base)
+        sections.add_safe_bids(report, base, studies.examples)
         sections.add_hand_features(report, base, s.dealer)
     if len(values) == len(ROBBER_RULES):
         sections.add_robbing(report, values)

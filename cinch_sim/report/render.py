@@ -27,11 +27,19 @@ TABLES = "tables"  # the CSV tables' folder
 
 @dataclass
 class Table:
-    """A table already formatted as text (what both outputs print)."""
+    """A table already formatted as text (what both outputs print) and, beside it, the
+    same table as numbers (``data``: rates as fractions, counts as integers) for its
+    CSV, so the display formatting stays on the page."""
 
     name: str
     frame: pd.DataFrame
     caption: str = ""
+    data: pd.DataFrame | None = None
+
+    def csv_frame(self) -> pd.DataFrame:
+        """What ``tables/<name>.csv`` holds: the numbers, or the text where a section
+        gave none."""
+        return self.frame if self.data is None else self.data
 
 
 @dataclass
@@ -77,8 +85,10 @@ class Section:
         self.blocks.append(s)
         return self
 
-    def table(self, name: str, frame: pd.DataFrame, caption: str = "") -> Section:
-        self.blocks.append(Table(name, frame, caption))
+    def table(
+        self, name: str, frame: pd.DataFrame, caption: str = "", data: pd.DataFrame | None = None
+    ) -> Section:
+        self.blocks.append(Table(name, frame, caption, data))
         return self
 
     def chart(self, name: str, figure, caption: str = "", alt: str = "") -> Section:
@@ -301,7 +311,8 @@ def to_html(report: Report) -> str:
 
 
 def write_report(report: Report, out: Path) -> None:
-    """Write report.html (self-contained), report.md with figures/*.png, and tables/*.csv."""
+    """Write report.html (self-contained), report.md with figures/*.png, and tables/*.csv
+    (each table's numbers, ``Table.csv_frame``)."""
     fig_dir = out / FIGURES
     tab_dir = out / TABLES
     fig_dir.mkdir(parents=True, exist_ok=True)
@@ -309,7 +320,7 @@ def write_report(report: Report, out: Path) -> None:
     for chart in report.charts():
         atomic_write_bytes(fig_dir / f"{chart.name}.png", chart.render_png())
     for table in report.tables():
-        atomic_write_text(tab_dir / f"{table.name}.csv", N.csv_text(table.frame))
+        atomic_write_text(tab_dir / f"{table.name}.csv", N.csv_text(table.csv_frame()))
     atomic_write_text(out / "report.md", to_markdown(report))
     atomic_write_text(out / "report.html", to_html(report))
     report.out = out

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-import numpy as np
 import pandas as pd
 
 from cinch_sim import notation as N
@@ -18,7 +17,7 @@ from cinch_sim.advisor.estimate import Advice
 from cinch_sim.advisor.present import advice_reason
 from cinch_sim.analysis.analyse import Analysis
 from cinch_sim.analysis.hand_worth import HandValue
-from cinch_sim.cards import SUITS
+from cinch_sim.cards import SUIT_NAMES, SUITS
 from cinch_sim.report import charts
 from cinch_sim.report.render import Report, format_frame
 
@@ -44,6 +43,14 @@ def _intervals(
 def _fixed(values: pd.Series, spec: str) -> pd.Series:
     """Each value formatted with ``spec`` (``".2f"``, ``"+.2f"``, ...)."""
     return values.map(lambda x: format(x, spec))
+
+
+def _few(low_n: Iterable[bool]) -> list[str]:
+    """The 'few hands' column: ``yes`` on rows under the small-class limit."""
+    return ["yes" if bool(x) else "" for x in low_n]
+
+
+FEW = 30  # a class of fewer hands is marked "few hands" in every table
 
 
 def _provenance(an: Analysis) -> str:
@@ -94,6 +101,7 @@ def add_bid_success(report: Report, an: Analysis) -> None:
         "make_rate_by_bid",
         format_frame(tbl),
         "Make rate of the contracts the heuristic bidder chose, by bid level.",
+        by_bid[["bid", "hands", "made", "make_rate", "make_rate_lo", "make_rate_hi", "low_n"]],
     )
     sec.chart(
         "make_rate_by_bid",
@@ -105,46 +113,122 @@ def add_bid_success(report: Report, an: Analysis) -> None:
     )
 
 
-def add_safe_bids(report: Report, base: HandValue) -> None:
-    """The highest bid made at even money and at 70%, by Pedros and trumps dealt."""
-    safe = base.safe_bids()
+def add_safe_bids(
+    report: Report, base: HandValue, examples: Sequence[tuple[str, str, Advice]] = ()
+) -> None:
+    """The highest bid made at even money and at 70%, by Pedros, trumps and top trumps
+    dealt; then where each example hand falls and what the advisor says of it."""
+    safe = base.safe_bids(min_hands=FEW)
     sec = report.section("The safe bid by hand type")
     sec.text(
         "Here every hand is played as if its holder had won the bidding and named the trump "
         "suit the heuristic strategy likes best, so the numbers describe the hand, not the "
-        "bidding. 'Bid up to' is the highest bid made at least half the time (even money) or "
-        "at least 70% of the time (safe), counting the points the side takes with the "
-        "partner's help and, under these rules, after robbing the pack."
+        "bidding. Hands are grouped by the Pedros, the number of trumps (the Left Pedro "
+        "included) and which of the ace and king of trumps were dealt. 'Bid up to' is the "
+        "highest bid the group makes at least half the time (even money) or at least 70% of "
+        "the time (safe), counting the points the side takes with the partner's help and, "
+        "under these rules, after robbing the pack. A bid counts only when the whole 95% "
+        "interval of its made rate is at or above the mark, not just the estimate: a group "
+        "of few hands gets a lower bid rather than a lucky one, and a dash means no bid "
+        "reaches the mark with that confidence."
     )
-    keep = safe[safe["hands"] >= 30]
     table = pd.DataFrame(
         {
-            "Pedros dealt": keep["pedros"],
-            "trumps dealt": keep["trumps"].astype(str),
-            "hands": keep["hands"],
-            "mean points": _fixed(keep["mean_points"], ".1f"),
-            "bid up to (50%)": keep["bid_50"],
-            "bid up to (70%, safe)": keep["bid_70"],
+            "Pedros dealt": safe["pedros"],
+            "trumps dealt": safe["trumps"].astype(str),
+            "ace, king of trumps": safe["top_trumps"],
+            "hands": safe["hands"],
+            "mean points": _fixed(safe["mean_points"], ".1f"),
+            "bid up to (50%)": _bids(safe["bid_50"]),
+            "bid up to (70%, safe)": _bids(safe["bid_70"]),
             "made at safe bid": [
-                f"{_pct(m)} {span}"
-                for m, span in zip(
-                    keep["make_70"], _intervals(keep["make_70_lo"], keep["make_70_hi"]), strict=True
+                N.rate_with_interval(m, lo, hi)
+                for m, lo, hi in zip(
+                    safe["make_70"], safe["make_70_lo"], safe["make_70_hi"], strict=True
                 )
             ],
+            "few hands": _few(safe["low_n"]),
         }
     )
     sec.table(
         "safe_bid_by_hand",
         format_frame(table),
-        "Classes with fewer than 30 hands are left out of this table (they are in the CSV).",
+        f"'made at safe bid': the share of the group's hands that took at least the safe "
+        f"bid, with its 95% interval. 'few hands': fewer than {FEW} hands, read with care.",
+        safe,
     )
-    both = keep[(keep["pedros"] == "both Pedros")]
-    if len(both):
-        r0 = both.iloc[len(both) // 2]
+    for text, label, adv in examples:
+        sec.text(_example_in_class(base, safe, text, label, adv))
+    if examples:
         sec.text(
-            f"For example: with both Pedros and {r0['trumps']} trumps in all, bid up to "
-            f"{r0['bid_70']} to be safe, or {r0['bid_50']} at even money."
+            "Where the two differ, the group's number is an average over all its hands, "
+            "with a margin for chance, while the advisor's is for the hand itself: its lower "
+            "trumps and side cards make it stronger or weaker than its group's average, and "
+            "the advisor's 70% is its estimate, without the margin."
         )
+
+
+def _bids(bids: pd.Series) -> list[str]:
+    """A bid column for the page: a dash where no bid reaches the mark."""
+    return [N.DASH if b is pd.NA else f"{int(b)}" for b in bids]
+
+
+def _example_in_class(
+    base: HandValue, safe: pd.DataFrame, text: str, label: str, adv: Advice
+) -> str:
+    """Where an example hand falls in the safe-bid table, beside the advisor's safe bid
+    for the very hand, and why the two may differ."""
+    from cinch_sim.cards import RANKS, card, left_card, to_mask, trump_mask
+
+    trump = adv.best_trump_index
+    hand = to_mask(adv.query.hand)
+
+    def has(c: int) -> bool:
+        return bool(hand >> c & 1)
+
+    trumps = bin(hand & trump_mask(trump)).count("1")
+    pedros = int(has(card(trump, RANKS.index("5")))) + 2 * int(has(left_card(trump)))
+    ace, king = has(card(trump, RANKS.index("A"))), has(card(trump, RANKS.index("K")))
+    key = base.hand_class(pedros, trumps, ace, king)
+    hit = safe[
+        (safe["pedros"] == key["pedros"])
+        & (safe["trumps"].astype(str) == str(key["trumps"]))
+        & (safe["top_trumps"] == key["top_trumps"])
+    ]
+    tops = {
+        "A K": "the ace and king of trumps",
+        "A": "the ace of trumps, not the king",
+        "K": "the king of trumps, not the ace",
+        "neither": "neither the ace nor the king of trumps",
+    }
+    where = (
+        f"{label} ({text}), with {SUIT_NAMES[SUITS[trump]]} trumps, is in the group "
+        f"'{key['pedros']}, {key['trumps']} trumps, {tops[key['top_trumps']]}'"
+    )
+    if hit.empty:
+        return f"{where}, which no simulated hand fell in."
+    r = hit.iloc[0]
+    bid = r["bid_70"]
+    group = (
+        f"{where}: {int(r['hands']):,} hands, safe up to "
+        f"{N.DASH if bid is pd.NA else int(bid)}"
+        + (
+            f" (made {N.rate_with_interval(r['make_70'], r['make_70_lo'], r['make_70_hi'])})"
+            if bid is not pd.NA
+            else ""
+        )
+    )
+    own = adv.safe_bid
+    return (
+        f"{group}. The advisor, dealing the rest of the pack around this very hand from its "
+        "seat with no bid before it, "
+        + (
+            f"finds it safe at {own} (made at least {N.rate(adv.safe_risk, 0)} of the time, "
+            "by its estimate)."
+            if own is not None
+            else "finds no safe bid."
+        )
+    )
 
 
 def add_hand_features(report: Report, base: HandValue, dealer: int) -> None:
@@ -174,15 +258,18 @@ def add_hand_features(report: Report, base: HandValue, dealer: int) -> None:
             )
         ),
     )
+    by_trumps, by_seat = base.by_trumps(FEW), base.by_seat(dealer, FEW)
     sec.table(
         "points_by_trumps",
-        _mean_points_table(base.by_trumps(), "trumps", "trumps dealt"),
+        _mean_points_table(by_trumps, "trumps", "trumps dealt"),
         "Points of the maker's side by trumps (the Left Pedro included) in the 9 dealt cards.",
+        by_trumps,
     )
     sec.table(
         "points_by_seat",
-        _mean_points_table(base.by_seat(dealer), "maker_seat", "maker's seat"),
+        _mean_points_table(by_seat, "maker_seat", "maker's seat"),
         "Points of the maker's side by the maker's seat relative to the dealer.",
+        by_seat,
     )
 
 
@@ -195,6 +282,7 @@ def _mean_points_table(df: pd.DataFrame, key: str, label: str) -> pd.DataFrame:
                 "hands": df["hands"],
                 "mean points": _fixed(df["mean_points"], ".2f"),
                 "95% interval": _intervals(df["mean_lo"], df["mean_hi"], pct=False),
+                "few hands": _few(df["low_n"]),
             }
         )
     )
@@ -203,8 +291,11 @@ def _mean_points_table(df: pd.DataFrame, key: str, label: str) -> pd.DataFrame:
 def add_robbing(report: Report, values: dict[str, HandValue]) -> None:
     """The same hands under each robbing rule: who gains from the right to rob."""
     sec = report.section("The right to rob the pack")
-    rob_rows = [_robbing_row(robber, v) for robber, v in values.items()]
-    means = {row["who robs"]: float(row["mean points"]) for row in rob_rows}
+    data = pd.concat(
+        [v.overall(FEW).assign(robber=robber) for robber, v in values.items()], ignore_index=True
+    )
+    data = data[["robber", *[c for c in data.columns if c != "robber"]]]
+    means = dict(zip(data["robber"], data["mean_points"], strict=True))
     best = max(means, key=means.get)
     worst = min(means, key=means.get)
     sec.text(
@@ -216,28 +307,21 @@ def add_robbing(report: Report, values: dict[str, HandValue]) -> None:
     )
     sec.table(
         "robbing",
-        format_frame(pd.DataFrame(rob_rows)),
-        "Points of the maker's side under each robbing rule (heuristic strategy).",
-    )
-
-
-def _robbing_row(robber: str, v: HandValue) -> dict[str, object]:
-    """Mean points of the maker's side (normal interval) and P(at least 7) under one rule."""
-    dist = v.counts.sum(axis=(0, 1, 2, 3))
-    n = dist.sum()
-    pts = np.arange(dist.size)
-    m = (dist * pts).sum() / n
-    sd = np.sqrt((dist * (pts - m) ** 2).sum() / max(n - 1, 1))
-    at7 = dist[7:].sum() / n
-    return {
-        "who robs": robber,
-        "hands": int(n),
-        "mean points": f"{m:.2f}",
-        "95% interval": _interval(
-            m - 1.96 * sd / np.sqrt(n), m + 1.96 * sd / np.sqrt(n), pct=False
+        format_frame(
+            pd.DataFrame(
+                {
+                    "who robs": data["robber"],
+                    "hands": data["hands"],
+                    "mean points": _fixed(data["mean_points"], ".2f"),
+                    "95% interval": _intervals(data["mean_lo"], data["mean_hi"], pct=False),
+                    "P(at least 7)": data["at_least_7"].map(_pct),
+                    "few hands": _few(data["low_n"]),
+                }
+            )
         ),
-        "P(at least 7)": _pct(at7),
-    }
+        "Points of the maker's side under each robbing rule (heuristic strategy).",
+        data,
+    )
 
 
 def add_pedro_capture(report: Report, an: Analysis) -> None:
@@ -260,9 +344,16 @@ def add_pedro_capture(report: Report, an: Analysis) -> None:
                     "hands": pc["hands"],
                     "rate": pc["rate"].map(_pct),
                     "95% interval": _intervals(pc["rate_lo"], pc["rate_hi"]),
+                    "few hands": _few(pc["low_n"]),
                 }
             )
         ),
+        f"'rate': the share of the holder's hands with that fate; 'few hands': the holder "
+        f"held it in fewer than {FEW} hands.",
+        pc[
+            ["pedro", "holder", "fate", "hands", "holder_hands", "rate", "rate_lo", "rate_hi"]
+            + ["low_n"]
+        ],
     )
     sec.chart(
         "pedro_capture",
@@ -294,7 +385,7 @@ def add_ladder(report: Report, lad, games: int, target: int) -> None:
     sec.text(
         f"{played}: each deal sequence is played twice with the sides swapping seats, so the "
         "luck of the cards cancels. Ratings are on the Elo scale (400 points = 10 to 1 odds), "
-        "with 95% bootstrap intervals."
+        f"with 95% intervals from {lad.bootstrap:,} bootstrap resamples of the pairs."
     )
     sec.table(
         "ladder",
@@ -309,11 +400,24 @@ def add_ladder(report: Report, lad, games: int, target: int) -> None:
                         N.interval(a, b, 0, signed=True)
                         for a, b in zip(ratings["rating_lo"], ratings["rating_hi"], strict=True)
                     ],
+                    "behind the best": [
+                        N.number_with_interval(x, a, b, 0, signed=True) if x == x else N.DASH
+                        for x, a, b in zip(
+                            ratings["vs_best"],
+                            ratings["vs_best_lo"],
+                            ratings["vs_best_hi"],
+                            strict=True,
+                        )
+                    ],
                     "games": ratings["games"],
                     "score": ratings["score"].map(_pct),
                 }
             )
         ),
+        "'behind the best': the rating minus the best strategy's, with its own 95% "
+        "interval (the ratings' intervals move together, so read this one to tell two "
+        "strategies apart).",
+        ratings,
     )
     mu = lad.matchups()
     sec.table(
@@ -331,6 +435,9 @@ def add_ladder(report: Report, lad, games: int, target: int) -> None:
                 }
             )
         ),
+        "'A wins': A's share of the games, each duplicate pair counted as one unit; its "
+        "interval is Student's t over the pairs.",
+        mu,
     )
     try:
         sec.chart(
@@ -379,8 +486,14 @@ def add_method_notes(report: Report) -> None:
     sec.text(
         "Hands are dealt from a counter-based random stream keyed by the seed and the hand "
         "number, so the same command and seed reproduce every number. Intervals for rates "
-        "are Wilson score intervals; for means, normal intervals; the ladder's from "
-        "resampling pairs of games. The strategies are simple rules of thumb: 'heuristic' "
+        "are Wilson score intervals. Intervals for means are Student's t intervals fitted "
+        "to each row's number of hands, with one make-believe hand at each end of the "
+        "possible range added, and never run past that range (0 to 14 points): so a row of "
+        "few hands gets a wide interval, never a falsely certain one, and rows of fewer "
+        f"than {FEW} hands are marked in every table. Win rates between strategies use the "
+        "same t interval over duplicate pairs (never empty, even when one side won every "
+        "game); the ladder's intervals come from resampling the pairs of games. The "
+        "strategies are simple rules of thumb: 'heuristic' "
         "bids from a linear estimate of the hand (Pedros, high trumps, length), pulls trumps "
         "with sure winners and saves Pedros under the partner's winning card; 'greedy' "
         "always takes a trick it can win cheaply; 'simple' bids from Pedros and honours and "

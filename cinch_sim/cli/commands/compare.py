@@ -9,6 +9,7 @@ import sys
 import click
 
 from cinch_sim import notation as N
+from cinch_sim.checks import LADDER_BOOTSTRAP
 from cinch_sim.cli.files import output_file, results_on_stderr_if_stdout_taken
 from cinch_sim.cli.options import (
     BadInput,
@@ -224,8 +225,9 @@ def format_comparison(s: dict, seed: int, seconds: float) -> str:
 @click.option(
     "--bootstrap",
     type=click.IntRange(min=0),
-    default=200,
-    help="Bootstrap resamples for the rating intervals.",
+    default=LADDER_BOOTSTRAP,
+    help="Bootstrap resamples for the intervals of the ratings and of their differences "
+    "from the best.",
 )
 @table_option(LADDER_TABLES)
 @output_options(
@@ -240,7 +242,8 @@ def ladder(
     """Play every pair of STRATEGIES in duplicate and rate them (Bradley-Terry, Elo scale).
 
     --games counts games per pair of strategies. Ratings have 95% bootstrap
-    intervals (pairs of games resampled within each matchup).
+    intervals (pairs of games resampled within each matchup), and so has each
+    strategy's difference from the best ("vs best").
 
     A STRATEGY is a built-in bundle (random, simple, greedy, heuristic,
     heuristic_v1: the heuristic before its play fixes) or a TOML file naming
@@ -311,11 +314,12 @@ def format_ladder(ratings, matchups, games, seed, seconds) -> str:
             r.strategy,
             f"{r.rating:.0f}",
             N.interval(r.rating_lo, r.rating_hi, 0),
+            N.number_with_interval(r.vs_best, r.vs_best_lo, r.vs_best_hi, 0, signed=True),
             f"{r.games:,}",
             N.rate(r.score),
         ]
         if r.games
-        else [N.DASH, r.strategy, "unplayed", N.DASH, "0", N.DASH]  # not ranked: no game
+        else [N.DASH, r.strategy, "unplayed", N.DASH, N.DASH, "0", N.DASH]  # not ranked
         for r in ratings.itertuples()
     ]
     pairs = [
@@ -334,7 +338,9 @@ def format_ladder(ratings, matchups, games, seed, seconds) -> str:
             f"{games:,} games per matchup in duplicate, seed {seed}; {seconds:.1f} s",
             "",
             text_table(
-                rows, ["rank", "strategy", "rating", "95% interval", "games", "score"], "rlrlrr"
+                rows,
+                ["rank", "strategy", "rating", "95% interval", "vs best [95%]", "games", "score"],
+                "rlrlrrr",
             ),
             "",
             text_table(

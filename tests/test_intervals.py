@@ -1,0 +1,180 @@
+"""Intervals that fit their n: means, win rates near a sweep, the ladder's bootstrap.
+
+Expected values are worked by hand in the comments (t quantiles from a table:
+t(3) 3.182446, t(11) 2.200985, t(13) 2.160369 at 97.5%).
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+import pytest
+from scipy import stats as sst
+
+from cinch_sim import api
+from cinch_sim.analysis.intervals import bounded_mean, mean_interval, welch_difference
+from cinch_sim.matches.compare import Comparison
+from cinch_sim.matches.ladder import BOOTSTRAP, Ladder, bradley_terry, ladder
+from cinch_sim.matches.pairs import PairStats
+from cinch_sim.policies.strategies import resolve_strategy
+
+
+# ------------------------------------------------------------------ means
+def test_two_values_give_the_whole_range_not_a_normal_interval():
+    # the user's case: 9 and 14 points were 11.50 [6.60, 16.40], past 14.
+    # With 0 and 14 added: mean 9.25, s^2 = (0 + 81 + 196 + 196 - 4 * 9.25^2) / 3 = 43.58,
+    # se = sqrt(43.58 / 4) = 3.30, 9.25 -+ 3.182 * 3.30 = [-1.25, 19.75] -> [0, 14]
+    assert bounded_mean([9, 14], 0, 14) == (11.5, 0.0, 14.0)
+
+
+def test_twelve_equal_values_are_not_certain():
+    # the user's case: 12 hands of 14 points were 14.00 [14.00, 14.00].
+    # With 0 and 14 added: 14 values, mean 13, s^2 = (13 * 1 + 169) / 13 = 14, se = 1,
+    # 13 - 2.160369 = 10.839631; the high end is clipped to 14
+    m, lo, hi = bounded_mean(np.full(12, 14.0), 0, 14)
+    assert m == 14.0 and hi == 14.0
+    assert lo == pytest.approx(13 - 2.160369, abs=1e-6)
+
+
+def test_running_sums_match_the_sample_and_empty_rows_are_nan():
+    v = np.array([3.0, 7, 7, 9, 12])
+    m, lo, hi = mean_interval([v.sum(), 0], [(v * v).sum(), 0], [v.size, 0], 0, 14)
+    assert (m[0], lo[0], hi[0]) == pytest.approx(bounded_mean(v, 0, 14))
+    assert np.isnan([m[1], lo[1], hi[1]]).all()
+
+
+def test_intervals_stay_in_the_range_and_hold_the_mean():
+    rng = np.random.default_rng(3)
+    for n in (1, 2, 3, 5, 12, 40):
+        for _ in range(50):
+            v = rng.integers(-14, 15, n).astype(float)
+            m, lo, hi = bounded_mean(v, -14, 14)
+            assert -14 <= lo <= m <= hi <= 14
+
+
+def test_with_many_values_it_is_the_plain_t_interval():
+    rng = np.random.default_rng(4)
+    v = np.clip(rng.normal(8.5, 2.5, 5000).round(), 0, 14)
+    _, lo, hi = bounded_mean(v, 0, 14)
+    tlo, thi = sst.t.interval(0.95, v.size - 1, loc=v.mean(), scale=sst.sem(v))
+    half = (thi - tlo) / 2
+    assert abs(lo - tlo) < 0.02 * half and abs(hi - thi) < 0.02 * half
+
+
+def test_welch_difference_is_scipys():
+    rng = np.random.default_rng(5)
+    a, b = rng.normal(9, 3, 40), rng.normal(8, 2, 25)
+    d, lo, hi = welch_difference(a.size, a.mean(), a.var(ddof=1), b.size, b.mean(), b.var(ddof=1))
+    ci = sst.ttest_ind(a, b, equal_var=False).confidence_interval(0.95)
+    assert (d, lo, hi) == pytest.approx((a.mean() - b.mean(), ci.low, ci.high))
+
+
+# ------------------------------------------------------------------ win rates
+def _comparison(pair_scores) -> Comparison:
+    ps = np.asarray(pair_scores, float)
+    data = PairStats(
+        pair_score=[ps],
+        diff_sum=[np.ones(ps.size)],
+        diff_n=[np.full(ps.size, 6)],
+        a_win=[ps, ps],
+        margin=[np.zeros(ps.size)] * 2,
+        length=[np.full(ps.size, 6)] * 2,
+        reason=[np.zeros(ps.size)] * 2,
+    )
+    return Comparison(resolve_strategy("greedy"), resolve_strategy("random"), {}, data)
+
+
+def test_all_wins_give_an_interval_below_one():
+    # 10 pairs all won, one pseudo-pair won and one lost added: 11 ones and a zero, mean
+    # 11/12, s^2 = (11 / 144 + 121 / 144) / 11 = 1/12, se = sqrt(1/12 / 12) = 1/12,
+    # low end 11/12 - 2.200985 / 12 = 0.733251
+    s = _comparison(np.ones(10)).summary()
+    assert s["win_rate"] == 1.0
+    assert s["win_rate_ci"] == pytest.approx([(11 - 2.200985) / 12, 1.0], abs=1e-6)
+    assert s["win_rate_p_value"] == pytest.approx(2**-9)  # the sign test
+    lost = _comparison(np.zeros(10)).summary()
+    assert lost["win_rate_ci"] == pytest.approx([0.0, 1 - (11 - 2.200985) / 12], abs=1e-6)
+
+
+@pytest.mark.parametrize("pairs", [3, 10, 100, 1000])
+def test_win_rate_interval_is_monotone_near_a_sweep(pairs):
+    """Turning won pairs into split ones, then lost ones, never raises either end: the
+    sweep's low end is not above the near-sweep's (it was, with Wilson at the sweep)."""
+    ps = np.ones(pairs)
+    ends = [_comparison(ps).summary()["win_rate_ci"]]
+    for i in range(min(pairs, 6)):
+        for value in (0.5, 0.0):
+            ps[i] = value
+            ends.append(_comparison(ps.copy()).summary()["win_rate_ci"])
+    lows, highs = np.array(ends).T
+    assert (np.diff(lows) <= 1e-12).all() and (np.diff(highs) <= 1e-12).all()
+    assert (lows < highs).all()
+
+
+# ------------------------------------------------------------------ the ladder
+def _fake_ladder(names, scores) -> Ladder:
+    """A ladder from given pair scores per matchup, without playing."""
+    strats = [resolve_strategy(n) for n in names]
+    by = {s.name: s for s in strats}
+    matches = [_comparison(ps) for ps in scores.values()]
+    for c, (a, b) in zip(matches, scores, strict=True):
+        c.a, c.b = by[a], by[b]
+    return Ladder(strats, matches, {"seed": 0})
+
+
+def test_bootstrap_default_is_two_thousand():
+    assert BOOTSTRAP == 2000
+    assert inspect.signature(ladder).parameters["bootstrap"].default == 2000
+    assert inspect.signature(api.ladder).parameters["bootstrap"].default == 2000
+    lad = _fake_ladder(["greedy", "random"], {("greedy", "random"): [1, 0.5, 1, 0.75]})
+    assert lad.bootstrap == 2000
+
+
+def test_two_strategies_differ_by_twice_the_centred_rating():
+    # centred ratings of two are -x and +x in every resample: the worse one's difference
+    # from the best is 2x its rating, interval ends included
+    rng = np.random.default_rng(6)
+    ps = rng.choice([0, 0.5, 1], 200, p=[0.2, 0.4, 0.4])
+    r = _fake_ladder(["greedy", "random"], {("greedy", "random"): ps}).ratings(seed=1)
+    best, worse = r.iloc[0], r.iloc[1]
+    assert best["vs_best"] == 0 and np.isnan(best["vs_best_lo"]) and np.isnan(best["vs_best_hi"])
+    assert worse["vs_best"] == pytest.approx(2 * worse["rating"])
+    assert worse["vs_best_lo"] == pytest.approx(2 * worse["rating_lo"])
+    assert worse["vs_best_hi"] == pytest.approx(2 * worse["rating_hi"])
+
+
+def test_rating_differences_from_the_best():
+    rng = np.random.default_rng(7)
+    scores = {
+        ("heuristic", "greedy"): rng.choice([0, 0.5, 1], 150, p=[0.2, 0.3, 0.5]),
+        ("heuristic", "random"): rng.choice([0.5, 1], 150, p=[0.1, 0.9]),
+        ("greedy", "random"): rng.choice([0, 0.5, 1], 150, p=[0.1, 0.3, 0.6]),
+    }
+    r = _fake_ladder(["heuristic", "greedy", "random"], scores).ratings(seed=2)
+    assert list(r["strategy"]) == ["heuristic", "greedy", "random"]
+    assert r["vs_best"].to_numpy() == pytest.approx(r["rating"] - r["rating"].iloc[0])
+    rest = r.iloc[1:]
+    assert (rest["vs_best_lo"] <= rest["vs_best"]).all()
+    assert (rest["vs_best"] <= rest["vs_best_hi"]).all()
+    assert (rest["vs_best_hi"] < 0).all()  # both clearly behind the best
+
+
+def test_batched_bradley_terry_is_each_fit():
+    rng = np.random.default_rng(8)
+    games = np.full((3, 3), 100.0) - np.diag([100.0] * 3)
+    wins = rng.uniform(0, 1, (5, 3, 3)) * games
+    wins = np.triu(wins, 1) + np.tril(games - np.transpose(np.triu(wins, 1), (0, 2, 1)), -1)
+    batch = bradley_terry(wins, games)
+    for b in range(5):
+        assert batch[b] == pytest.approx(bradley_terry(wins[b], games), abs=1e-6)
+
+
+def test_wilson_is_scipys_including_the_ends():
+    from cinch_sim.analysis.intervals import wilson
+
+    for n in (1, 7, 30, 400):
+        for k in sorted({0, 1, n // 3, n - 1, n}):
+            lo, hi = wilson(k, n)
+            ci = sst.binomtest(k, n).proportion_ci(0.95, method="wilson")
+            assert (float(lo), float(hi)) == pytest.approx((ci.low, ci.high), abs=1e-9)

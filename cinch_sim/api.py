@@ -515,13 +515,16 @@ def report(
     out: str | os.PathLike | None = None,
     force: bool = False,
     progress: Callable[[int], None] | None = None,
+    card_values_hands: int | None = None,
 ) -> Report:
     """The strategy report (``cinch-sim report``): bid success, what a hand is worth,
     robbing, Pedro capture, the ladder of ``strategies`` and advice for example
     hands, each number with its 95% interval.
 
     ``hands`` are simulated for each hand study, ``games`` played for each pair
-    of strategies. With ``out`` the report is written there (report.html,
+    of strategies; card values are measured for the heuristic on ``hands`` hands
+    (at most 100,000) and for the PIMC player on ``card_values_hands`` (default
+    ``hands / 400``, at most 300). With ``out`` the report is written there (report.html,
     report.md, figures/, tables/, run.json; a folder holding files only with
     ``force``). ``.table()`` lists the sections and their tables, each of which
     ``.table(name)`` gives as printed. Ctrl-C stops the whole report: it then
@@ -541,6 +544,8 @@ def report(
     hands = checks.count(hands, "hands", at_least=1000)
     games = checks.count(games, "games", at_least=2)
     seed = checks.seed(seed)
+    if card_values_hands is not None:
+        card_values_hands = checks.count(card_values_hands, "card_values_hands")
     names = tuple(strategies)
     if len(names) < 2:
         raise checks.InputError("strategies", "name at least two strategies")
@@ -550,7 +555,7 @@ def report(
             out_dir = prepare_out_dir(out, force)  # before the work
     settings = ReportSettings(
         hands=hands, games=games, seed=seed, rules=_rules(rules), strategies=names,
-        threads=threads,
+        threads=threads, card_values_hands=card_values_hands,
     )  # fmt: skip
     doc = build_report(settings, progress=progress)
     if out_dir is not None:

@@ -39,6 +39,7 @@ themselves (not a point card, not the left card); ``plain``: the lowest
 non-trump cards he was not dealt."""
 RANK_WORDS = {"A": "Ace", "K": "King", "Q": "Queen"}
 CHUNK = 2048  # hands traced at a time: a trace row is 3 kB
+MIN_DEALS = 30  # fewer paired deals than this: the t interval is not to be trusted
 
 
 @dataclass(frozen=True)
@@ -210,9 +211,12 @@ def _replay_deal(
         p.without.append(replay(rules, policies, seed, index, dealer, alt, maker, trump, bid))
 
 
-def _paired(a: np.ndarray, b: np.ndarray) -> dict[str, float]:
-    """Mean of a, of b, and of a - b with its paired 95% t interval."""
+def _paired(a: np.ndarray, b: np.ndarray, bound: float | None = None) -> dict[str, float]:
+    """Mean of a, of b, and of a - b with its paired 95% t interval (kept within
+    +-``bound``, what a difference of rates can be, when given)."""
     m, lo, hi, _ = t_interval(a - b, 0.0)
+    if bound is not None and lo == lo:
+        lo, hi = max(lo, -bound), min(hi, bound)
     nan = float("nan")
     return {
         "with": float(a.mean()) if a.size else nan,
@@ -272,7 +276,7 @@ class CardValues(Tables):
         for tc in tested_cards(self.rules):
             p = self.pairs[tc.label]
             pts = _paired(*p.arrays("points"))
-            made = _paired(*p.arrays("made"))
+            made = _paired(*p.arrays("made"), bound=1.0)
             score = _paired(*p.arrays("score"))
             rows.append(
                 {
@@ -304,7 +308,7 @@ class CardValues(Tables):
         for tc in tested_cards(self.rules):
             a, b = self.pairs[tc.label].arrays("points")
             for bid in range(self.rules.bid_min, self.rules.bid_max + 1):
-                d = _paired((a >= bid).astype(float), (b >= bid).astype(float))
+                d = _paired((a >= bid).astype(float), (b >= bid).astype(float), 1.0)
                 rows.append(
                     {
                         "card": tc.label,

@@ -1,7 +1,8 @@
 """The plain Python API: the calls the command line makes, for scripts and notebooks.
 
 One function per command: ``simulate``, ``stats``, ``advise``, ``compare``,
-``ladder``, ``report`` (also ``strategy_report``) and ``referee``. They take
+``ladder``, ``report`` (also ``strategy_report``) and ``referee``; ``card_values``
+is ``stats --card-values``. They take
 what the options take, by the same names (``hands``, ``seed``, ``dealer``,
 ``rules={"robber": "dealer"}``, ``play={0: "greedy"}``), refuse bad values
 with the command line's words as a ``ValueError`` naming the argument, and

@@ -205,10 +205,11 @@ def _replay_deal(
             continue
         if base is None:
             base = replay(rules, policies, seed, index, dealer, deck, maker, trump, bid)
-        alt = swapped(deck, held, stand_ins)
-        p.bids.append(bid)
+        alt = replay(rules, policies, seed, index, dealer, swapped(deck, held, stand_ins),
+                     maker, trump, bid)  # fmt: skip
+        p.bids.append(bid)  # the three lists grow together, after both replays
         p.with_card.append(base)
-        p.without.append(replay(rules, policies, seed, index, dealer, alt, maker, trump, bid))
+        p.without.append(alt)
 
 
 def _paired(a: np.ndarray, b: np.ndarray, bound: float | None = None) -> dict[str, float]:

@@ -23,7 +23,6 @@ from cinch_sim.engine.run import Conditions, PolicySet, iter_chunks
 from cinch_sim.rules import Rules, seat_name
 
 MAX_TRUMPS = 10  # trump counts above this are pooled
-HONOURS = (("A", 4), ("K", 3), ("Q", 2), ("J", 1), ("10", 0))
 
 
 @dataclass
@@ -106,53 +105,6 @@ class HandValue:
                 row["low_n"] = n < min_hands
                 rows.append(row)
         return pd.DataFrame(rows)
-
-    def card_values(self) -> pd.DataFrame:
-        """Mean points of the maker's side with and without each card or feature dealt,
-        the difference and its 95% interval (a raw contrast, not a causal effect)."""
-        points = np.arange(self.counts.shape[-1])
-        out = []
-
-        def moments(dist):
-            n = dist.sum()
-            m = (dist * points).sum() / n
-            v = (dist * (points - m) ** 2).sum() / max(n - 1, 1)
-            return n, m, v
-
-        features = [
-            ("Right Pedro", lambda c: c[:, [1, 3]], lambda c: c[:, [0, 2]]),
-            ("Left Pedro", lambda c: c[:, [2, 3]], lambda c: c[:, [0, 1]]),
-        ]
-        for name, bitpos in HONOURS:
-            with_bit = [h for h in range(32) if h >> bitpos & 1]
-            without = [h for h in range(32) if not h >> bitpos & 1]
-            features.append(
-                (
-                    f"{name} of trumps",
-                    lambda c, w=with_bit: c[:, :, :, w],
-                    lambda c, w=without: c[:, :, :, w],
-                )
-            )
-        for name, take_with, take_without in features:
-            dw = take_with(self.counts).reshape(-1, points.size).sum(axis=0)
-            do = take_without(self.counts).reshape(-1, points.size).sum(axis=0)
-            nw, mw, vw = moments(dw)
-            no, mo, vo = moments(do)
-            diff = mw - mo
-            half = Z95 * np.sqrt(vw / nw + vo / no)
-            out.append(
-                {
-                    "feature": name,
-                    "hands_with": int(nw),
-                    "mean_with": mw,
-                    "hands_without": int(no),
-                    "mean_without": mo,
-                    "difference": diff,
-                    "difference_lo": diff - half,
-                    "difference_hi": diff + half,
-                }
-            )
-        return pd.DataFrame(out)
 
     def by_trumps(self) -> pd.DataFrame:
         """Mean points of the maker's side by the number of trumps dealt."""

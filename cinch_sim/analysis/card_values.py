@@ -10,15 +10,16 @@ from the same streams (same hand index). The paired differences (points,
 made at the contract, made at each bid, score change) have paired Student's
 t intervals over deals.
 
-One Python call per replay: about 0.05 ms a hand for the heuristic, so
-100,000 deals take some tens of seconds; the PIMC player (about 35 ms a hand)
-is meant for a few hundred deals.
+One Python call per replay (run on the engine's threads): about 0.1 ms a
+deal's replays for the heuristic, so 100,000 hands take some tens of
+seconds; the PIMC player (about 35 ms a hand) is meant for a few hundred.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +31,8 @@ from cinch_sim import notation as N
 from cinch_sim.analysis.intervals import t_interval
 from cinch_sim.cards import RANKS, card, left_card
 from cinch_sim.engine.run import Conditions, PolicySet, iter_chunks, run_chunk
+from cinch_sim.engine.threads import check as check_threads
+from cinch_sim.engine.threads import current
 from cinch_sim.rules import Rules
 from cinch_sim.views import Tables
 
@@ -38,7 +41,7 @@ REPLACEMENTS = ("trump", "plain")
 themselves (not a point card, not the left card); ``plain``: the lowest
 non-trump cards he was not dealt."""
 RANK_WORDS = {"A": "Ace", "K": "King", "Q": "Queen"}
-CHUNK = 2048  # hands traced at a time: a trace row is 3 kB
+CHUNK = 256  # hands a chunk (Ctrl-C waits for one: about 10 s of the PIMC player's)
 MIN_DEALS = 30  # fewer paired deals than this: the t interval is not to be trusted
 
 
@@ -165,51 +168,89 @@ def run_experiment(
 ) -> tuple[dict[str, Pairs], int, bool]:
     """Play ``hands`` hands; replay each with a maker as dealt and with each tested
     card he was dealt swapped out. Returns (pairs by card label, hands played,
-    interrupted)."""
+    interrupted). A chunk's replays run on ``threads`` threads (the kernel releases
+    the GIL); each is keyed by its own hand number, so the split changes no bit."""
     cards = tested_cards(rules)
     pairs = {c.label: Pairs() for c in cards}
     done = 0
     interrupted = False
+    n_threads = check_threads(threads) if threads is not None else current()
     try:
-        for rows, tr in iter_chunks(
-            rules, policies, hands, seed, dealer, chunk, threads, trace=True, progress=progress
-        ):
-            for i in range(len(rows)):
-                _replay_deal(rules, policies, seed, done + i, dealer, rows[i], tr[i], cards,
-                             pairs, replacement)  # fmt: skip
-            done += len(rows)
+        with ThreadPoolExecutor(n_threads) as pool:
+            for rows, tr in iter_chunks(
+                rules, policies, hands, seed, dealer, chunk, threads, trace=True,
+                progress=progress,
+            ):  # fmt: skip
+                plans = [
+                    _plan(rules, dealer, done + i, rows[i], tr[i], cards, pairs, replacement)
+                    for i in range(len(rows))
+                ]
+                jobs = [(plan, deck) for plan in plans if plan for deck in plan.decks()]
+                got = iter(pool.map(lambda job: _play(rules, policies, seed, dealer, *job), jobs))
+                for plan in plans:
+                    if plan:
+                        plan.record(pairs, [next(got) for _ in plan.decks()])
+                done += len(rows)
     except KeyboardInterrupt:
         interrupted = True
     return pairs, done, interrupted
 
 
-def _replay_deal(
-    rules: Rules, policies: PolicySet, seed: int, index: int, dealer: int, row: np.ndarray,
-    tr: np.ndarray, cards: list[TestedCard], pairs: dict[str, Pairs], replacement: str,
-) -> None:  # fmt: skip
-    """Both replays of one deal for every tested card its maker was dealt."""
+@dataclass
+class _Plan:
+    """One deal's replays: the deck as dealt, then one swapped deck per tested card."""
+
+    index: int
+    maker: int
+    trump: int
+    bid: int
+    deck: list[int]
+    swaps: list[tuple[str, list[int]]]  # (card label, swapped deck)
+
+    def __bool__(self) -> bool:
+        return bool(self.swaps)
+
+    def decks(self) -> list[list[int]]:
+        return [self.deck] + [d for _, d in self.swaps]
+
+    def record(self, pairs: dict[str, Pairs], results: list[Replay]) -> None:
+        base, *alts = results
+        for (label, _), alt in zip(self.swaps, alts, strict=True):
+            p = pairs[label]
+            p.bids.append(self.bid)
+            p.with_card.append(base)
+            p.without.append(alt)
+
+
+def _play(
+    rules: Rules, policies: PolicySet, seed: int, dealer: int, plan: _Plan, deck: list[int]
+) -> Replay:
+    return replay(rules, policies, seed, plan.index, dealer, deck, plan.maker, plan.trump,
+                  plan.bid)  # fmt: skip
+
+
+def _plan(
+    rules: Rules, dealer: int, index: int, row: np.ndarray, tr: np.ndarray,
+    cards: list[TestedCard], pairs: dict[str, Pairs], replacement: str,
+) -> _Plan | None:  # fmt: skip
+    """The replays one deal needs for the tested cards its maker was dealt (counting
+    in ``pairs`` the cards with no stand-in); None when the deal had no maker."""
     maker, trump, bid = int(row[L.H_MAKER]), int(row[L.H_TRUMP]), int(row[L.H_BID])
     if maker < 0 or row[L.H_THROWN_IN] or row[L.H_ERROR] or trump < 0:
-        return
+        return None
     deck = [int(c) for c in tr[L.T_DECK : L.T_DECK + 52]]
     dealt = {deck[p] for p in maker_positions(rules, dealer, maker)}
-    base = None
+    swaps = []
     for tc in cards:
         held = [trump_card(rules, trump, x) for x in tc.letters]
         if not all(c in dealt for c in held):
             continue
         stand_ins = replacements(rules, trump, dealt, len(held), replacement)
-        p = pairs[tc.label]
         if stand_ins is None:
-            p.skipped += 1
+            pairs[tc.label].skipped += 1
             continue
-        if base is None:
-            base = replay(rules, policies, seed, index, dealer, deck, maker, trump, bid)
-        alt = replay(rules, policies, seed, index, dealer, swapped(deck, held, stand_ins),
-                     maker, trump, bid)  # fmt: skip
-        p.bids.append(bid)  # the three lists grow together, after both replays
-        p.with_card.append(base)
-        p.without.append(alt)
+        swaps.append((tc.label, swapped(deck, held, stand_ins)))
+    return _Plan(index, maker, trump, bid, deck, swaps)
 
 
 def _paired(a: np.ndarray, b: np.ndarray, bound: float | None = None) -> dict[str, float]:

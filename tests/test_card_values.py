@@ -193,3 +193,13 @@ def test_stats_card_values_usage_errors(args, text):
     assert r.exit_code == 2, r.output
     lines = [ln for ln in r.output.splitlines() if ln.startswith("Error:")]
     assert len(lines) == 1 and text in lines[0], r.output
+
+
+def test_the_command_line_names_the_analysis_choices():
+    import importlib
+
+    from cinch_sim.analysis import card_values
+
+    stats = importlib.import_module("cinch_sim.cli.commands.stats")
+    assert stats.REPLACEMENTS == card_values.REPLACEMENTS
+    assert set(stats.CARD_TITLES) == set(card_values.CardValues.table_names(None))

@@ -340,8 +340,8 @@ def add_pedro_capture(report: Report, an: Analysis) -> None:
         "pedro_capture",
         charts.pedro_holder_chart(an),
         "Who held each Pedro after the draw, as a share of all played hands: blue, the "
-        "holder's side took it (saved); red, the other side caught it (lost); hatched bars, "
-        f"the Left Pedro. {_provenance(an)}",
+        "holder's side took it (saved); red, the other side caught it (lost)"
+        f"{_hatched(an)}. {_provenance(an)}",
         "Stacked bars: who held each Pedro after the draw, saved or lost",
     )
     sec.chart(
@@ -351,6 +351,12 @@ def add_pedro_capture(report: Report, an: Analysis) -> None:
         "that held it after the draw kept it; the same hands as the chart above.",
         "Stacked bars: the trick each Pedro fell in, saved or lost",
     )
+
+
+def _hatched(an: Analysis) -> str:
+    """Which Pedro the chart hatches (the rules' second one), as the caption says it."""
+    pedros = an.counts.rules.pedros
+    return f"; hatched bars, the {N.label(pedros[1][0])}" if len(pedros) > 1 else ""
 
 
 def add_ladder(report: Report, lad, games: int, target: int) -> None:

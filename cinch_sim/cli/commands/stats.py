@@ -133,6 +133,10 @@ def stats(
     Pedro capture by holder and trick; points and score change by bid. Every
     row shows its number of hands; rows below --min-hands are starred.
 
+    With --card-values: what each high trump, point card and the Pedro pair
+    is worth to the maker, by replaying each deal with the card swapped for
+    a stand-in and the contract forced (paired 95% t intervals).
+
     With --out DIR: every table as CSV, charts as PNG and SVG, run.json with
     the settings, and with --hand-data the per-hand rows as Parquet.
     """

@@ -524,8 +524,8 @@ def report(
 
     ``hands`` are simulated for each hand study, ``games`` played for each pair
     of strategies; card values are measured for the heuristic on ``hands`` hands
-    (at most 100,000) and for the PIMC player on ``card_values_hands`` (default
-    ``hands / 400``, at most 300). With ``out`` the report is written there (report.html,
+    (at most 50,000) and for the PIMC player on ``card_values_hands`` (default
+    ``hands / 400``, at most 200). With ``out`` the report is written there (report.html,
     report.md, figures/, tables/, run.json; a folder holding files only with
     ``force``). ``.table()`` lists the sections and their tables, each of which
     ``.table(name)`` gives as printed. Ctrl-C stops the whole report: it then

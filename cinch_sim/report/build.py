@@ -33,8 +33,8 @@ EXAMPLE_HANDS = (
 ROBBER_RULES = ("maker", "dealer", "none")
 # work units for the progress bar
 CARD_PLAYERS = ("heuristic", "pimc")  # the strategies whose card values are shown
-HEURISTIC_CARD_HANDS = 100_000  # at most: about 25 s of paired replays
-PIMC_CARD_HANDS = 300  # at most: about 35 ms a hand and its replays, about a minute
+HEURISTIC_CARD_HANDS = 50_000  # at most: about 20 s of paired replays (measured, loaded)
+PIMC_CARD_HANDS = 200  # at most: about 0.3 s a hand with its replays, about a minute
 STEPS = {"bids": 1, "values": len(ROBBER_RULES), "cards": 2, "ladder": 4, "advice": 2}
 
 
@@ -55,7 +55,7 @@ class ReportSettings:
     def card_hands(self) -> dict[str, int]:
         """Hands played for each player's card values: the heuristic's up to
         ``HEURISTIC_CARD_HANDS``; PIMC's ``card_values_hands`` or hands / 400, up to
-        ``PIMC_CARD_HANDS`` (a report of a million hands spends about a minute on it)."""
+        ``PIMC_CARD_HANDS`` (the default report spends about a minute and a half on both)."""
         pimc = self.card_values_hands or max(1, min(PIMC_CARD_HANDS, self.hands // 400))
         return {"heuristic": min(self.hands, HEURISTIC_CARD_HANDS), "pimc": pimc}
 

@@ -37,9 +37,9 @@ from cinch_sim.interrupts import EXIT_STATUS
     "--card-values-hands",
     type=Count("card-values-hands", 1),
     default=None,
-    help="Hands played for the PIMC player's card values (about 0.2 s each with their "
-    "replays); the heuristic's are --hands, at most 100,000. [default: --hands / 400, "
-    "at most 300]",
+    help="Hands played for the PIMC player's card values (about 0.3 s each with their "
+    "replays); the heuristic's are --hands, at most 50,000. [default: --hands / 400, "
+    "at most 200]",
 )
 @click.option(
     "--seed",

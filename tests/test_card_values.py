@@ -186,6 +186,7 @@ def test_stats_card_values_json_table_and_csv():
         (["--table", "card_values"], "card_values needs --card-values"),
         (["--card-values-hands", "10"], "'--card-values-hands': needs --card-values"),
         (["--card-values", "--card-values-hands", "0"], "--card-values-hands"),
+        (["--replacement", "plain"], "'--replacement': needs --card-values"),
     ],
 )
 def test_stats_card_values_usage_errors(args, text):

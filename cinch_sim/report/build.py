@@ -211,6 +211,7 @@ def settings_rows(s: ReportSettings, studies: Studies) -> list[tuple[str, str]]:
         return rows
     done = studies.done()
     asked = {"hands simulated per study", "games per strategy pair"}
+    asked |= {f"hands played for card values, {p}" for p in CARD_PLAYERS}
     real = [
         ("interrupted", "yes: Ctrl-C stopped the report before it was finished"),
         ("hands asked per study", f"{s.hands:,}"),
@@ -220,6 +221,10 @@ def settings_rows(s: ReportSettings, studies: Studies) -> list[tuple[str, str]]:
     real += [
         (f"hands simulated, hand value with robber={r}", f"{done['hand_value_hands'].get(r, 0):,}")
         for r in ROBBER_RULES
+    ]
+    real += [
+        (f"hands played for card values, {p}", f"{done['card_value_hands'].get(p, 0):,}")
+        for p in CARD_PLAYERS
     ]
     games = done["ladder_games"] or {"strategy ladder": 0}
     real += [(f"games played, {pair}", f"{n:,}") for pair, n in games.items()]

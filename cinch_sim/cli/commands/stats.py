@@ -150,6 +150,8 @@ def stats(
         raise BadInput("--table", f"{asked_cards[0]} needs --card-values")
     if card_values_hands is not None and not card_values:
         raise BadInput("--card-values-hands", "needs --card-values")
+    if replacement != "trump" and not card_values:
+        raise BadInput("--replacement", "needs --card-values")
     if fmt == "csv":  # CSV on stdout is one table: chosen before any work is done
         only = (one_csv_table(names, only),)
     if hand_data and not out:

@@ -518,9 +518,9 @@ def report(
     progress: Callable[[int], None] | None = None,
     card_values_hands: int | None = None,
 ) -> Report:
-    """The strategy report (``cinch-sim report``): bid success, what a hand is worth,
-    robbing, Pedro capture, the ladder of ``strategies`` and advice for example
-    hands, each number with its 95% interval.
+    """The strategy report (``cinch-sim report``): bid success, what a hand and each
+    card is worth, robbing, Pedro capture, the ladder of ``strategies`` and advice
+    for example hands, each number with its 95% interval.
 
     ``hands`` are simulated for each hand study, ``games`` played for each pair
     of strategies; card values are measured for the heuristic on ``hands`` hands

@@ -1,7 +1,8 @@
 """The strategy report: the analyses a Cinch player asks for, as one readable page.
 
-``build_report`` runs every study (bid success, what a hand is worth, the
-right to rob, Pedro capture, the strategy ladder, advice for example hands)
+``build_report`` runs every study (bid success, what a hand is worth, what
+each card is worth by paired replays for the heuristic and the PIMC player,
+the right to rob, Pedro capture, the strategy ladder, advice for example hands)
 and lays each out with ``sections``; the result is a ``render.Report``, which
 ``render.write_report`` writes as HTML, Markdown, PNG charts and CSV tables.
 Text is written for players.

@@ -204,3 +204,12 @@ def test_the_command_line_names_the_analysis_choices():
     stats = importlib.import_module("cinch_sim.cli.commands.stats")
     assert stats.REPLACEMENTS == card_values.REPLACEMENTS
     assert set(stats.CARD_TITLES) == set(card_values.CardValues.table_names(None))
+
+
+def test_the_threads_change_no_number():
+    import cinch_sim
+    from cinch_sim.engine.threads import max_threads
+
+    one = cinch_sim.card_values(hands=300, seed=6, threads=1).table()
+    many = cinch_sim.card_values(hands=300, seed=6, threads=min(2, max_threads())).table()
+    assert one.equals(many)

@@ -40,6 +40,7 @@ _use_user_cache_dir()
 _API = (
     "Advice",
     "Analysis",
+    "CardValues",
     "Comparison",
     "InputError",
     "Ladder",
@@ -48,6 +49,7 @@ _API = (
     "Rules",
     "Simulation",
     "advise",
+    "card_values",
     "compare",
     "ladder",
     "referee",

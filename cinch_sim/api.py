@@ -1,7 +1,8 @@
 """The plain Python API: the calls the command line makes, for scripts and notebooks.
 
 One function per command: ``simulate``, ``stats``, ``advise``, ``compare``,
-``ladder``, ``report`` (also ``strategy_report``) and ``referee``. They take
+``ladder``, ``report`` (also ``strategy_report``) and ``referee``; ``card_values``
+is ``stats --card-values``. They take
 what the options take, by the same names (``hands``, ``seed``, ``dealer``,
 ``rules={"robber": "dealer"}``, ``play={0: "greedy"}``), refuse bad values
 with the command line's words as a ``ValueError`` naming the argument, and
@@ -30,6 +31,7 @@ from cinch_sim import notation as N
 from cinch_sim.advisor.estimate import Advice
 from cinch_sim.analysis.analyse import Analysis
 from cinch_sim.analysis.analyse import analyse as _analyse
+from cinch_sim.analysis.card_values import REPLACEMENTS, CardValues
 from cinch_sim.analysis.counts import HandCounts
 from cinch_sim.analysis.tables import bid_summary, pedro_sides
 from cinch_sim.engine.run import PolicySpec, iter_chunks, prepare_run  # noqa: F401 (re-exported)
@@ -54,7 +56,9 @@ __all__ = [
     "Report",
     "Rules",
     "Simulation",
+    "CardValues",
     "advise",
+    "card_values",
     "compare",
     "ladder",
     "referee",
@@ -285,6 +289,49 @@ def stats(
 analyse = stats  # the name the API had first
 
 
+def card_values(
+    hands: int = 20_000,
+    seed: int = 0,
+    rules: Rules | dict[str, Any] | None = None,
+    bid: PolicySpec = "heuristic",
+    trump: PolicySpec = "heuristic",
+    discard: PolicySpec = "heuristic",
+    play: PolicySpec = "heuristic",
+    dealer: int = 3,
+    replacement: str = "trump",
+    threads: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> CardValues:
+    """What each high trump, point card and the Pedro pair is worth to the maker, by
+    controlled experiment (``cinch-sim stats --card-values``).
+
+    Plays ``hands`` hands; every deal whose maker was dealt a tested card is
+    replayed with the contract forced, as dealt and with the card swapped for
+    ``replacement`` (``"trump"``: the lowest trump he was not dealt that is no
+    point card; ``"plain"``: the lowest non-trump), on the same random streams.
+    ``.table()`` has one row per card: ``value`` is the mean paired difference in
+    the maker's side's points (``lo``, ``hi``: the paired 95% t interval), with
+    the same for making the contract and the score change;
+    ``.table("card_values_by_bid")`` the make rate at each bid. Ctrl-C between
+    chunks keeps the finished deals (``interrupted``).
+
+    >>> cv = card_values(hands=500, seed=1)
+    >>> row = cv.table().set_index("card").loc["Right Pedro"]
+    >>> bool(row["lo"] <= row["value"] <= row["hi"]), cv.table_names()
+    (True, ('card_values', 'card_values_by_bid'))
+    """
+    from cinch_sim.analysis.card_values import card_values as _card_values
+
+    if replacement not in REPLACEMENTS:
+        raise checks.InputError("replacement", f"{replacement!r} is not one of "
+                                f"{', '.join(REPLACEMENTS)}")  # fmt: skip
+    r, policies, settings = prepare_run(hands, seed, rules, dealer, bid, trump, discard, play)
+    return _card_values(
+        settings["hands"], settings["seed"], r, policies, settings, settings["dealer"],
+        replacement, threads, progress,
+    )  # fmt: skip
+
+
 # ------------------------------------------------------------------- advise
 def advise(
     hand: str | Sequence,
@@ -470,13 +517,16 @@ def report(
     out: str | os.PathLike | None = None,
     force: bool = False,
     progress: Callable[[int], None] | None = None,
+    card_values_hands: int | None = None,
 ) -> Report:
-    """The strategy report (``cinch-sim report``): bid success, what a hand is worth,
-    robbing, Pedro capture, the ladder of ``strategies`` and advice for example
-    hands, each number with its 95% interval.
+    """The strategy report (``cinch-sim report``): bid success, what a hand and each
+    card is worth, robbing, Pedro capture, the ladder of ``strategies`` and advice
+    for example hands, each number with its 95% interval.
 
     ``hands`` are simulated for each hand study, ``games`` played for each pair
-    of strategies. With ``out`` the report is written there (report.html,
+    of strategies; card values are measured for the heuristic on ``hands`` hands
+    (at most 50,000) and for the PIMC player on ``card_values_hands`` (default
+    ``hands / 400``, at most 200). With ``out`` the report is written there (report.html,
     report.md, figures/, tables/, run.json; a folder holding files only with
     ``force``). ``.table()`` lists the sections and their tables, each of which
     ``.table(name)`` gives as printed. Ctrl-C stops the whole report: it then
@@ -496,6 +546,8 @@ def report(
     hands = checks.count(hands, "hands", at_least=1000)
     games = checks.count(games, "games", at_least=2)
     seed = checks.seed(seed)
+    if card_values_hands is not None:
+        card_values_hands = checks.count(card_values_hands, "card_values_hands")
     names = tuple(strategies)
     if len(names) < 2:
         raise checks.InputError("strategies", "name at least two strategies")
@@ -505,7 +557,7 @@ def report(
             out_dir = prepare_out_dir(out, force)  # before the work
     settings = ReportSettings(
         hands=hands, games=games, seed=seed, rules=_rules(rules), strategies=names,
-        threads=threads,
+        threads=threads, card_values_hands=card_values_hands,
     )  # fmt: skip
     doc = build_report(settings, progress=progress)
     if out_dir is not None:

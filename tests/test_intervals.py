@@ -13,7 +13,7 @@ import pytest
 from scipy import stats as sst
 
 from cinch_sim import api
-from cinch_sim.analysis.intervals import bounded_mean, mean_interval, welch_difference
+from cinch_sim.analysis.intervals import bounded_mean, mean_interval
 from cinch_sim.matches.compare import Comparison
 from cinch_sim.matches.ladder import BOOTSTRAP, Ladder, bradley_terry, ladder
 from cinch_sim.matches.pairs import PairStats
@@ -62,15 +62,6 @@ def test_with_many_values_it_is_the_plain_t_interval():
     assert abs(lo - tlo) < 0.02 * half and abs(hi - thi) < 0.02 * half
 
 
-def test_welch_difference_is_scipys():
-    rng = np.random.default_rng(5)
-    a, b = rng.normal(9, 3, 40), rng.normal(8, 2, 25)
-    d, lo, hi = welch_difference(a.size, a.mean(), a.var(ddof=1), b.size, b.mean(), b.var(ddof=1))
-    ci = sst.ttest_ind(a, b, equal_var=False).confidence_interval(0.95)
-    assert (d, lo, hi) == pytest.approx((a.mean() - b.mean(), ci.low, ci.high))
-
-
-# ------------------------------------------------------------------ win rates
 def _comparison(pair_scores) -> Comparison:
     ps = np.asarray(pair_scores, float)
     data = PairStats(

@@ -18,7 +18,8 @@ SECTIONS = [
     "What this report is",
     "How often each bid is made",
     "The safe bid by hand type",
-    "What each card, trump length and seat is worth",
+    "What trump length and seat are worth",
+    "What each card is worth",
     "The right to rob the pack",
     "When the Pedros are saved and lost",
     "Which strategy wins",
@@ -364,3 +365,38 @@ def test_small_classes_are_marked_in_the_report(report_dir):
         assert tables[first][0][-1] == "few hands", first
     marked = [r for r in tables["Pedros dealt"][1:] if r[-1] == "yes"]
     assert len(marked) == int(safe["low_n"].sum())
+
+
+def test_card_values_are_by_experiment_for_both_players(small_report):
+    """The card section states its method, shows the heuristic and the PIMC player side
+    by side, and prints no fixed sentence about the data (the old one was false)."""
+    from cinch_sim.report.render import to_markdown
+
+    (sec,) = [s for s in small_report.sections if s.title == "What each card is worth"]
+    texts = [b for b in sec.blocks if isinstance(b, str)]
+    assert texts[0].startswith("Each deal whose maker was dealt the card is played twice")
+    (table,) = [b for b in sec.blocks if getattr(b, "name", "") == "card_values"]
+    for player in ("heuristic", "pimc"):
+        assert f"{player}: points" in table.frame.columns
+    assert "heuristic: 2,000 hands played; pimc: 5 hands played" in table.caption
+    assert "players' intervals" in texts[-1] or "fewer than 30 deals" in texts[-1]
+    text = to_markdown(small_report)
+    assert "Pedros he was not dealt" not in text and "not a controlled experiment" not in text
+
+
+def test_player_dependence_is_read_from_the_intervals():
+    import pandas as pd
+
+    from cinch_sim.report.sections import _player_dependence
+
+    def frame(rows):
+        return pd.DataFrame(rows, columns=["card", "deals", "lo", "hi"]).set_index("card")
+
+    a = frame([("Ace", 500, 2.5, 3.0), ("Jack", 500, 1.0, 1.5), ("Game", 10, 0.0, 1.0)])
+    b = frame([("Ace", 400, 1.0, 2.0), ("Jack", 400, 1.2, 1.8), ("Game", 400, 5.0, 6.0)])
+    text = _player_dependence({"heuristic": a, "pimc": b})
+    assert text.startswith("The heuristic and pimc players' intervals do not overlap for Ace:")
+    assert text.endswith("Fewer than 30 deals for one of them: Game.")  # not called different
+    same = _player_dependence({"heuristic": a, "pimc": a})
+    assert same.startswith("For every card with 30 deals or more for both")
+    assert _player_dependence({"heuristic": a}) == "Only the heuristic player was measured here."

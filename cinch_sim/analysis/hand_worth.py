@@ -18,12 +18,11 @@ import numpy as np
 import pandas as pd
 
 from cinch_sim import layout as L
-from cinch_sim.analysis.intervals import mean_interval, welch_difference, wilson
+from cinch_sim.analysis.intervals import mean_interval, wilson
 from cinch_sim.engine.run import Conditions, PolicySet, iter_chunks
 from cinch_sim.rules import Rules, seat_name
 
 MAX_TRUMPS = 10  # trump counts above this are pooled
-HONOURS = (("A", 4), ("K", 3), ("Q", 2), ("J", 1), ("10", 0))
 PEDRO_CLASSES = ("no Pedro", "Right Pedro", "Left Pedro", "both Pedros")
 # the safe-bid classes by the top trumps dealt: label -> (ace, king) and the honour codes
 _TOP_FLAGS = {
@@ -158,54 +157,6 @@ class HandValue:
             "trumps": trumps if trumps < MAX_TRUMPS else f"{MAX_TRUMPS}+",
             "top_trumps": top,
         }
-
-    def card_values(self, min_hands: int = 30) -> pd.DataFrame:
-        """Mean points of the maker's side with and without each card or feature dealt,
-        the difference and its 95% Welch t interval (a raw contrast, not a causal
-        effect); ``low_n`` when either group has fewer than ``min_hands`` hands."""
-        points = np.arange(self.counts.shape[-1])
-        out = []
-
-        def moments(dist):
-            n = dist.sum()
-            m = (dist * points).sum() / n
-            v = (dist * (points - m) ** 2).sum() / max(n - 1, 1)
-            return n, m, v
-
-        features = [
-            ("Right Pedro", lambda c: c[:, [1, 3]], lambda c: c[:, [0, 2]]),
-            ("Left Pedro", lambda c: c[:, [2, 3]], lambda c: c[:, [0, 1]]),
-        ]
-        for name, bitpos in HONOURS:
-            with_bit = [h for h in range(32) if h >> bitpos & 1]
-            without = [h for h in range(32) if not h >> bitpos & 1]
-            features.append(
-                (
-                    f"{name} of trumps",
-                    lambda c, w=with_bit: c[:, :, :, w],
-                    lambda c, w=without: c[:, :, :, w],
-                )
-            )
-        for name, take_with, take_without in features:
-            dw = take_with(self.counts).reshape(-1, points.size).sum(axis=0)
-            do = take_without(self.counts).reshape(-1, points.size).sum(axis=0)
-            nw, mw, vw = moments(dw)
-            no, mo, vo = moments(do)
-            diff, d_lo, d_hi = welch_difference(nw, mw, vw, no, mo, vo)
-            out.append(
-                {
-                    "feature": name,
-                    "hands_with": int(nw),
-                    "mean_with": mw,
-                    "hands_without": int(no),
-                    "mean_without": mo,
-                    "difference": diff,
-                    "difference_lo": d_lo,
-                    "difference_hi": d_hi,
-                    "low_n": bool(min(nw, no) < min_hands),
-                }
-            )
-        return pd.DataFrame(out)
 
     def by_trumps(self, min_hands: int = 30) -> pd.DataFrame:
         """Mean points of the maker's side by the number of trumps dealt."""

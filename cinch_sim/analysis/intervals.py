@@ -70,23 +70,6 @@ def bounded_mean(
     return float(m), float(lo), float(hi)
 
 
-def welch_difference(
-    n1: float, m1: float, v1: float, n2: float, m2: float, v2: float, level: float = 0.95
-) -> tuple[float, float, float]:
-    """Difference of two independent means m1 - m2 with Welch's t interval
-    (sample variances v1, v2; Welch-Satterthwaite degrees of freedom)."""
-    from scipy import stats as sst
-
-    a, b = v1 / n1, v2 / n2
-    se = float(np.sqrt(a + b))
-    d = float(m1 - m2)
-    if not se > 0:
-        return d, float("nan"), float("nan")
-    df = (a + b) ** 2 / (a * a / max(n1 - 1, 1) + b * b / max(n2 - 1, 1))
-    q = float(sst.t.ppf(0.5 + level / 2, df))
-    return d, d - q * se, d + q * se
-
-
 def t_interval(
     values: np.ndarray, null: float, level: float = 0.95
 ) -> tuple[float, float, float, float]:

@@ -1,7 +1,8 @@
 """The strategy report: the analyses a Cinch player asks for, as one readable page.
 
-``build_report`` runs every study (bid success, what a hand is worth, the
-right to rob, Pedro capture, the strategy ladder, advice for example hands)
+``build_report`` runs every study (bid success, what a hand is worth, what
+each card is worth by paired replays for the heuristic and the PIMC player,
+the right to rob, Pedro capture, the strategy ladder, advice for example hands)
 and lays each out with ``sections``; the result is a ``render.Report``, which
 ``render.write_report`` writes as HTML, Markdown, PNG charts and CSV tables.
 Text is written for players.
@@ -16,6 +17,7 @@ from typing import Any
 from cinch_sim import interrupts
 from cinch_sim.advisor.estimate import Advice, advise
 from cinch_sim.analysis.analyse import Analysis, analyse
+from cinch_sim.analysis.card_values import CardValues, card_values
 from cinch_sim.analysis.hand_worth import HandValue, hand_values
 from cinch_sim.engine.run import PolicySet
 from cinch_sim.report import sections
@@ -31,7 +33,10 @@ EXAMPLE_HANDS = (
 )
 ROBBER_RULES = ("maker", "dealer", "none")
 # work units for the progress bar
-STEPS = {"bids": 1, "values": len(ROBBER_RULES), "ladder": 4, "advice": 2}
+CARD_PLAYERS = ("heuristic", "pimc")  # the strategies whose card values are shown
+HEURISTIC_CARD_HANDS = 50_000  # at most: about 20 s of paired replays (measured, loaded)
+PIMC_CARD_HANDS = 200  # at most: about 0.3 s a hand with its replays, about a minute
+STEPS = {"bids": 1, "values": len(ROBBER_RULES), "cards": 2, "ladder": 4, "advice": 2}
 
 
 @dataclasses.dataclass
@@ -46,6 +51,14 @@ class ReportSettings:
     dealer: int = 3
     threads: int | None = None
     advice_precision: float = 0.01
+    card_values_hands: int | None = None  # the PIMC player's; None: card_hands's default
+
+    def card_hands(self) -> dict[str, int]:
+        """Hands played for each player's card values: the heuristic's up to
+        ``HEURISTIC_CARD_HANDS``; PIMC's ``card_values_hands`` or hands / 400, up to
+        ``PIMC_CARD_HANDS`` (the default report spends about a minute and a half on both)."""
+        pimc = self.card_values_hands or max(1, min(PIMC_CARD_HANDS, self.hands // 400))
+        return {"heuristic": min(self.hands, HEURISTIC_CARD_HANDS), "pimc": pimc}
 
     def describe(self) -> dict[str, Any]:
         """The settings for run.json."""
@@ -59,19 +72,27 @@ class ReportSettings:
             "rules": self.rules.describe(),
             "strategies": list(self.strategies),
             "advice_precision": self.advice_precision,
+            "card_values_hands": self.card_hands(),
             "policies_for_hand_studies": "heuristic at every seat and plug point",
         }
 
     def rows(self) -> list[tuple[str, str]]:
         """The settings and every rule as (setting, value) text, for the report's first table."""
-        return [
-            ("cinch_sim version", __version__),
-            ("hands simulated per study", f"{self.hands:,}"),
-            ("games per strategy pair", f"{self.games:,}"),
-            ("seed", str(self.seed)),
-            ("dealer", f"seat {self.dealer}"),
-            ("strategies", ", ".join(self.strategies)),
-        ] + [(f"rule: {k}", str(v)) for k, v in self.rules.describe().items()]
+        return (
+            [
+                ("cinch_sim version", __version__),
+                ("hands simulated per study", f"{self.hands:,}"),
+                ("games per strategy pair", f"{self.games:,}"),
+                ("seed", str(self.seed)),
+                ("dealer", f"seat {self.dealer}"),
+                ("strategies", ", ".join(self.strategies)),
+            ]
+            + [
+                (f"hands played for card values, {name}", f"{n:,}")
+                for name, n in self.card_hands().items()
+            ]
+            + [(f"rule: {k}", str(v)) for k, v in self.rules.describe().items()]
+        )
 
 
 @dataclasses.dataclass
@@ -80,6 +101,7 @@ class Studies:
 
     bids: Analysis | None = None  # kept if cut: it counts its own hands
     values: dict[str, HandValue] = dataclasses.field(default_factory=dict)  # finished rules
+    cards: dict[str, CardValues] = dataclasses.field(default_factory=dict)  # by player
     ladder: Any = None  # a Ladder; kept if cut: an unplayed strategy is shown as such
     examples: list[tuple[str, str, Advice]] = dataclasses.field(default_factory=list)
     interrupted: bool = False
@@ -89,6 +111,7 @@ class Studies:
         return {
             "bid_success_hands": self.bids.counts.hands if self.bids is not None else 0,
             "hand_value_hands": {r: v.hands for r, v in self.values.items()},
+            "card_value_hands": {p: v.hands_played for p, v in self.cards.items()},
             "ladder_games": {
                 f"{c.a.name} vs {c.b.name}": c.games
                 for c in (self.ladder.matches if self.ladder is not None else ())
@@ -103,6 +126,8 @@ class Studies:
             missing.append("bid success and Pedro capture")
         if len(self.values) < len(ROBBER_RULES):
             missing.append("what a hand is worth and the right to rob")
+        if len(self.cards) < len(CARD_PLAYERS):
+            missing.append("what each card is worth")
         if self.ladder is None or not self.ladder.matches:
             missing.append("the strategy ladder")
         if len(self.examples) < len(EXAMPLE_HANDS):
@@ -132,6 +157,7 @@ def run_studies(s: ReportSettings, step: Callable[[int], None]) -> Studies:
         if out.bids.interrupted:
             raise KeyboardInterrupt
         run_hand_values(s, step, out.values)  # fills in each robbing rule as it finishes
+        run_card_values(s, step, out.cards)  # fills in each player as it finishes
         out.ladder = run_ladder(s)
         step(STEPS["ladder"])
         if out.ladder.interrupted:
@@ -164,6 +190,8 @@ def lay_out(s: ReportSettings, studies: Studies) -> Report:
     if base is not None:
         sections.add_safe_bids(report, base, studies.examples)
         sections.add_hand_features(report, base, s.dealer)
+    if studies.cards:
+        sections.add_card_values(report, studies.cards)
     if len(values) == len(ROBBER_RULES):
         sections.add_robbing(report, values)
     if has_bids:
@@ -171,8 +199,8 @@ def lay_out(s: ReportSettings, studies: Studies) -> Report:
     if lad is not None and lad.matches:
         sections.add_ladder(report, lad, s.games, s.rules.target)
     if studies.examples:
-        sections.add_example_advice(report, studies.examples)
-    sections.add_method_notes(report)
+        sections.add_example_advice(report, studies.examples, s.dealer, s.rules)
+    sections.add_method_notes(report, used_strategies(s, studies))
     return report
 
 
@@ -184,6 +212,7 @@ def settings_rows(s: ReportSettings, studies: Studies) -> list[tuple[str, str]]:
         return rows
     done = studies.done()
     asked = {"hands simulated per study", "games per strategy pair"}
+    asked |= {f"hands played for card values, {p}" for p in CARD_PLAYERS}
     real = [
         ("interrupted", "yes: Ctrl-C stopped the report before it was finished"),
         ("hands asked per study", f"{s.hands:,}"),
@@ -194,6 +223,10 @@ def settings_rows(s: ReportSettings, studies: Studies) -> list[tuple[str, str]]:
         (f"hands simulated, hand value with robber={r}", f"{done['hand_value_hands'].get(r, 0):,}")
         for r in ROBBER_RULES
     ]
+    real += [
+        (f"hands played for card values, {p}", f"{done['card_value_hands'].get(p, 0):,}")
+        for p in CARD_PLAYERS
+    ]
     games = done["ladder_games"] or {"strategy ladder": 0}
     real += [(f"games played, {pair}", f"{n:,}") for pair, n in games.items()]
     real.append(
@@ -201,6 +234,14 @@ def settings_rows(s: ReportSettings, studies: Studies) -> list[tuple[str, str]]:
     )
     first = [r for r in rows if r[0] not in asked]
     return first[:1] + real + first[1:]
+
+
+def used_strategies(s: ReportSettings, studies: Studies) -> list[Any]:
+    """The strategies the report's numbers come from: the ladder's and the card players'."""
+    from cinch_sim.policies.strategies import resolve_strategy
+
+    names = list(s.strategies) + [p for p in studies.cards if p not in s.strategies]
+    return [resolve_strategy(n) for n in names]
 
 
 def total_steps() -> int:
@@ -228,6 +269,28 @@ def run_hand_values(
         values[robber] = hand_values(s.hands, s.seed, r, policies, s.dealer, threads=s.threads)
         step(1)
     return values
+
+
+def run_card_values(
+    s: ReportSettings, step: Callable[[int], None], cards: dict[str, CardValues] | None = None
+) -> dict[str, CardValues]:
+    """Each card's value by paired replays for each of ``CARD_PLAYERS`` (into ``cards``,
+    player by player); an interrupted player is kept (it counts its own hands) and
+    stops the report."""
+    from cinch_sim.policies.strategies import resolve_strategy
+
+    cards = {} if cards is None else cards
+    for name, hands in s.card_hands().items():
+        st = resolve_strategy(name)
+        policies = PolicySet.from_specs(s.rules.players, st.bid, st.trump, st.discard, st.play)
+        settings = {"hands": hands, "seed": s.seed, "dealer": s.dealer,
+                    "rules": s.rules.describe(), "policies": policies.describe()}  # fmt: skip
+        cv = card_values(hands, s.seed, s.rules, policies, settings, s.dealer, threads=s.threads)
+        cards[name] = cv
+        step(1)
+        if cv.interrupted:
+            raise KeyboardInterrupt
+    return cards
 
 
 def run_ladder(s: ReportSettings):

@@ -16,10 +16,13 @@ from cinch_sim import notation as N
 from cinch_sim.advisor.estimate import Advice
 from cinch_sim.advisor.present import advice_reason
 from cinch_sim.analysis.analyse import Analysis
+from cinch_sim.analysis.card_values import MIN_DEALS, CardValues
 from cinch_sim.analysis.hand_worth import HandValue
 from cinch_sim.cards import SUIT_NAMES, SUITS
+from cinch_sim.policies.strategies import Strategy
 from cinch_sim.report import charts
 from cinch_sim.report.render import Report, format_frame
+from cinch_sim.rules import Rules
 
 
 # ------------------------------------------------------------------ formatting
@@ -120,14 +123,25 @@ def add_safe_bids(
     dealt; then where each example hand falls and what the advisor says of it."""
     safe = base.safe_bids(min_hands=FEW)
     sec = report.section("The safe bid by hand type")
+    r = base.rules
+    side = (
+        "the points the side takes with the partner's help"
+        if r.partnerships
+        else ("the points the player takes")
+    )
+    robbing = {
+        "maker": ", after the maker robs the pack",
+        "dealer": ", with the dealer robbing the pack",
+        "none": "",
+    }[r.robber]
     sec.text(
         "Here every hand is played as if its holder had won the bidding and named the trump "
         "suit the heuristic strategy likes best, so the numbers describe the hand, not the "
-        "bidding. Hands are grouped by the Pedros, the number of trumps (the Left Pedro "
-        "included) and which of the ace and king of trumps were dealt. 'Bid up to' is the "
+        "bidding. Hands are grouped by the Pedros, the number of trumps"
+        + (f" (the {N.label(r.left_name)} included)" if r.left_rank else "")
+        + " and which of the ace and king of trumps were dealt. 'Bid up to' is the "
         "highest bid the group makes at least half the time (even money) or at least 70% of "
-        "the time (safe), counting the points the side takes with the partner's help and, "
-        "under these rules, after robbing the pack. A bid counts only when the whole 95% "
+        f"the time (safe), counting {side}{robbing}. A bid counts only when the whole 95% "
         "interval of its made rate is at or above the mark, not just the estimate: a group "
         "of few hands gets a lower bid rather than a lucky one, and a dash means no bid "
         "reaches the mark with that confidence."
@@ -232,37 +246,16 @@ def _example_in_class(
 
 
 def add_hand_features(report: Report, base: HandValue, dealer: int) -> None:
-    """The maker's side's points by card dealt, by trumps dealt and by the maker's seat."""
-    sec = report.section("What each card, trump length and seat is worth")
-    cv = base.card_values()
-    sec.text(
-        "Average points the maker's side takes when the maker was dealt the card, against "
-        "hands without it. This is a plain comparison, not a controlled experiment: a hand "
-        "with the ace often has other strengths too. Under the default rules the maker robs "
-        "the pack, so he often finds the Pedros he was not dealt."
-    )
-    sec.table(
-        "card_values",
-        format_frame(
-            pd.DataFrame(
-                {
-                    "card dealt": cv["feature"],
-                    "hands with": cv["hands_with"],
-                    "points with": _fixed(cv["mean_with"], ".2f"),
-                    "points without": _fixed(cv["mean_without"], ".2f"),
-                    "difference": _fixed(cv["difference"], "+.2f"),
-                    "95% interval": _intervals(
-                        cv["difference_lo"], cv["difference_hi"], pct=False, signed=True
-                    ),
-                }
-            )
-        ),
-    )
+    """The maker's side's points by trumps dealt and by the maker's seat."""
+    sec = report.section("What trump length and seat are worth")
+    r = base.rules
+    left = f" (the {N.label(r.left_name)} included)" if r.left_rank else ""
     by_trumps, by_seat = base.by_trumps(FEW), base.by_seat(dealer, FEW)
     sec.table(
         "points_by_trumps",
         _mean_points_table(by_trumps, "trumps", "trumps dealt"),
-        "Points of the maker's side by trumps (the Left Pedro included) in the 9 dealt cards.",
+        f"Points of the maker's side by trumps{left} in the {r.cards_dealt} dealt cards. "
+        "Hands with more trumps differ in other ways too: this is a plain comparison.",
         by_trumps,
     )
     sec.table(
@@ -271,6 +264,86 @@ def add_hand_features(report: Report, base: HandValue, dealer: int) -> None:
         "Points of the maker's side by the maker's seat relative to the dealer.",
         by_seat,
     )
+
+
+def add_card_values(report: Report, values: dict[str, CardValues]) -> None:
+    """Each card's value by paired replays, one column per player (``values``: by the
+    strategy's name), with the method in one sentence and what the data say about
+    whether the conclusion depends on the player."""
+    sec = report.section("What each card is worth")
+    first = next(iter(values.values()))
+    sec.text(first.method())
+    tables = {name: v.values().set_index("card") for name, v in values.items()}
+    cards = list(tables[next(iter(tables))].index)
+    cols: dict[str, list[str]] = {"card": cards}
+    for name, t in tables.items():
+        cols[f"{name}: deals"] = [
+            N.count(t.loc[c, "deals"]) + ("*" if t.loc[c, "deals"] < MIN_DEALS else "")
+            for c in cards
+        ]
+        cols[f"{name}: points"] = [
+            N.number_with_interval(t.loc[c, "value"], t.loc[c, "lo"], t.loc[c, "hi"], signed=True)
+            for c in cards
+        ]
+        cols[f"{name}: make rate"] = [
+            N.number_with_interval(
+                100 * t.loc[c, "made_diff"], 100 * t.loc[c, "made_lo"],
+                100 * t.loc[c, "made_hi"], digits=1, signed=True,
+            )
+            for c in cards
+        ]  # fmt: skip
+    played = "; ".join(f"{name}: {v.hands_played:,} hands played" for name, v in values.items())
+    sec.table(
+        "card_values",
+        format_frame(pd.DataFrame(cols)),
+        "Points: the mean paired difference in the maker's side's points, with its 95% "
+        "interval; make rate: the difference in the share of contracts made, in percentage "
+        f"points. {played}; * fewer than {MIN_DEALS} deals, too few to trust the interval.",
+    )
+    sec.text(_player_dependence(tables))
+
+
+def _player_dependence(tables: dict[str, pd.DataFrame]) -> str:
+    """What the data say about the players: the cards whose value intervals do not
+    overlap between two players, or that none differ (or that one player was measured)."""
+    names = list(tables)
+    if len(names) < 2:
+        return f"Only the {names[0]} player was measured here."
+    a, b = (tables[n] for n in names[:2])
+    differ = [
+        c
+        for c in a.index
+        if c in b.index and (a.loc[c, "lo"] > b.loc[c, "hi"] or b.loc[c, "lo"] > a.loc[c, "hi"])
+    ]
+    few = [
+        c
+        for c in a.index
+        if c in b.index
+        and (min(a.loc[c, "deals"], b.loc[c, "deals"]) < MIN_DEALS or pd.isna(a.loc[c, "lo"]))
+    ]
+    differ = [c for c in differ if c not in few]
+    if differ:
+        text = (
+            f"The {names[0]} and {names[1]} players' intervals do not overlap for "
+            f"{_join(differ)}: what those cards are worth depends on the player."
+        )
+    else:
+        text = (
+            f"For every card with {MIN_DEALS} deals or more for both, the {names[0]} and "
+            f"{names[1]} players' intervals overlap: these deals do not tell the players "
+            "apart."
+        )
+    if len(few) == len(a.index):
+        text = f"Every card has fewer than {MIN_DEALS} deals for one of the players."
+    elif few:
+        text += f" Fewer than {MIN_DEALS} deals for one of them: {_join(few)}."
+    return text
+
+
+def _join(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    items = list(items)
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def _mean_points_table(df: pd.DataFrame, key: str, label: str) -> pd.DataFrame:
@@ -359,8 +432,8 @@ def add_pedro_capture(report: Report, an: Analysis) -> None:
         "pedro_capture",
         charts.pedro_holder_chart(an),
         "Who held each Pedro after the draw, as a share of all played hands: blue, the "
-        "holder's side took it (saved); red, the other side caught it (lost); hatched bars, "
-        f"the Left Pedro. {_provenance(an)}",
+        "holder's side took it (saved); red, the other side caught it (lost)"
+        f"{_hatched(an)}. {_provenance(an)}",
         "Stacked bars: who held each Pedro after the draw, saved or lost",
     )
     sec.chart(
@@ -370,6 +443,12 @@ def add_pedro_capture(report: Report, an: Analysis) -> None:
         "that held it after the draw kept it; the same hands as the chart above.",
         "Stacked bars: the trick each Pedro fell in, saved or lost",
     )
+
+
+def _hatched(an: Analysis) -> str:
+    """Which Pedro the chart hatches (the rules' second one), as the caption says it."""
+    pedros = an.counts.rules.pedros
+    return f"; hatched bars, the {N.label(pedros[1][0])}" if len(pedros) > 1 else ""
 
 
 def add_ladder(report: Report, lad, games: int, target: int) -> None:
@@ -456,13 +535,17 @@ def _ratings_text(ratings: pd.Series) -> pd.Series:
     return ratings.map(lambda x: "unplayed" if x != x else f"{x:+.0f}")
 
 
-def add_example_advice(report: Report, examples: Iterable[tuple[str, str, Advice]]) -> None:
+def add_example_advice(
+    report: Report, examples: Iterable[tuple[str, str, Advice]], dealer: int, rules: Rules
+) -> None:
     """For each example (hand, label, advice): the reason and P(make) by bid and trump."""
     sec = report.section("Advice for a few hands")
+    eldest = (dealer + 1) % rules.players
     sec.text(
-        "Each hand sits at seat 0, eldest hand, with the dealer at seat 3 and no bid before "
-        "it. The other 43 cards are dealt at random many times; for each trump suit we count "
-        "how often the side takes at least each number of points."
+        f"Each hand sits at seat {eldest}, eldest hand, with the dealer at seat {dealer} and "
+        f"no bid before it. The other {52 - rules.cards_dealt} cards are dealt at random many "
+        "times; for each trump suit we count how often the side takes at least each number "
+        "of points."
     )
     for text, label, adv in examples:
         p, lo, hi = adv.p_make()
@@ -480,22 +563,22 @@ def add_example_advice(report: Report, examples: Iterable[tuple[str, str, Advice
         )
 
 
-def add_method_notes(report: Report) -> None:
-    """How the numbers are made: the random stream, the intervals, the strategies."""
+def add_method_notes(report: Report, strategies: Sequence[Strategy] = ()) -> None:
+    """How the numbers are made: the random stream, the intervals, the strategies used
+    (each as its own description says)."""
     sec = report.section("Method notes")
+    told = "; ".join(f"'{s.name}': {s.description}" for s in strategies if s.description)
     sec.text(
         "Hands are dealt from a counter-based random stream keyed by the seed and the hand "
         "number, so the same command and seed reproduce every number. Intervals for rates "
         "are Wilson score intervals. Intervals for means are Student's t intervals fitted "
         "to each row's number of hands, with one make-believe hand at each end of the "
-        "possible range added, and never run past that range (0 to 14 points): so a row of "
-        "few hands gets a wide interval, never a falsely certain one, and rows of fewer "
-        f"than {FEW} hands are marked in every table. Win rates between strategies use the "
-        "same t interval over duplicate pairs (never empty, even when one side won every "
-        "game); the ladder's intervals come from resampling the pairs of games. The "
-        "strategies are simple rules of thumb: 'heuristic' "
-        "bids from a linear estimate of the hand (Pedros, high trumps, length), pulls trumps "
-        "with sure winners and saves Pedros under the partner's winning card; 'greedy' "
-        "always takes a trick it can win cheaply; 'simple' bids from Pedros and honours and "
-        "plays at random; 'random' does anything legal. No strategy sees hidden cards."
+        "possible range added, and never run past that range (no points to every point of "
+        "a deal): so a row of few hands gets a wide interval, never a falsely certain one, "
+        f"and rows of fewer than {FEW} hands are marked in every table. Win rates between "
+        "strategies "
+        "use the same t interval over duplicate pairs (never empty, even when one side won "
+        "every game); card values, paired Student's t intervals over deals; the ladder's "
+        "intervals come from resampling the pairs of games."
+        + (f" The strategies used: {told}." if told else "")
     )

@@ -34,6 +34,14 @@ from cinch_sim.interrupts import EXIT_STATUS
     help="Games for each pair of strategies in the ladder.",
 )
 @click.option(
+    "--card-values-hands",
+    type=Count("card-values-hands", 1),
+    default=None,
+    help="Hands played for the PIMC player's card values (about 0.3 s each with their "
+    "replays); the heuristic's are --hands, at most 50,000. [default: --hands / 400, "
+    "at most 200]",
+)
+@click.option(
     "--seed",
     type=Seed(),
     default=0,
@@ -60,12 +68,13 @@ from cinch_sim.interrupts import EXIT_STATUS
 )
 @force_option()
 @friendly
-def report(hands, games, seed, rules, strategies, threads, out, force):
+def report(hands, games, card_values_hands, seed, rules, strategies, threads, out, force):
     """Write a strategy report for Cinch players.
 
-    Runs the bid-success, hand-value, robbing, Pedro-capture and strategy-ladder
-    studies and advice for example hands, then writes a self-contained HTML
-    page (open report.html in any browser, no network needed) and the same
+    Runs the bid-success, hand-value, card-value (heuristic and PIMC players),
+    robbing, Pedro-capture and strategy-ladder studies and advice for example
+    hands, then writes a self-contained HTML page (open report.html in any
+    browser, no network needed) and the same
     content as Markdown with PNG charts, plus CSV tables and run.json.
     """
     from cinch_sim.api import report as build
@@ -75,7 +84,10 @@ def report(hands, games, seed, rules, strategies, threads, out, force):
     names = tuple(strategies)
     bar = Progress(total_steps(), "building the report", unit="steps", threshold=0)
     try:
-        doc = build(hands, games, seed, rules, names, threads, out, force, progress=bar)
+        doc = build(
+            hands, games, seed, rules, names, threads, out, force, progress=bar,
+            card_values_hands=card_values_hands,
+        )  # fmt: skip
     finally:
         bar.close()
     click.echo(f"report written: {doc.out / 'report.html'} (and report.md)")

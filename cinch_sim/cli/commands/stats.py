@@ -37,6 +37,11 @@ TABLE_TITLES = {
 # The names analysis.tables.table_names and analysis.counts.FEATURES give (a test keeps
 # them the same), written out so `stats --help` lists them without loading the kernel.
 TABLES = tuple(TABLE_TITLES)
+CARD_TITLES = {
+    "card_values": "What each card is worth to the maker (paired replays)",
+    "card_values_by_bid": "Make rate at each bid with and without each card (paired replays)",
+}
+REPLACEMENTS = ("trump", "plain")  # analysis.card_values.REPLACEMENTS (a test keeps them so)
 FEATURES = ("seat", "trumps", "pedros", "high", "ace", "honours", "bid")
 
 
@@ -62,10 +67,31 @@ FEATURES = ("seat", "trumps", "pedros", "high", "ace", "honours", "bid")
     "--table",
     "only",
     multiple=True,
-    type=click.Choice(TABLES),
+    type=click.Choice(TABLES + tuple(CARD_TITLES)),
     metavar="NAME",
     help="Print only this table (repeatable; one with --format csv; --out writes all): "
-    f"{', '.join(TABLES)}.",
+    f"{', '.join(TABLES)}; with --card-values also {', '.join(CARD_TITLES)}.",
+)
+@click.option(
+    "--card-values",
+    is_flag=True,
+    help="Also value each high trump, point card and the Pedro pair by controlled "
+    "experiment: every deal whose maker held the card is replayed with the contract "
+    "forced, as dealt and with the card swapped for --replacement (docs/statistics.md).",
+)
+@click.option(
+    "--card-values-hands",
+    type=Count("card-values-hands", 1),
+    default=None,
+    help="Hands played for --card-values (each replayed about twice per card held). "
+    "[default: --hands]",
+)
+@click.option(
+    "--replacement",
+    type=click.Choice(REPLACEMENTS),
+    default="trump",
+    help="What stands in for the card: the lowest trump not dealt that is no point card, "
+    "or the lowest plain card not dealt.",
 )
 @click.option(
     "--min-hands",
@@ -91,6 +117,9 @@ def stats(
     by,
     only,
     min_hands,
+    card_values,
+    card_values_hands,
+    replacement,
     hand_data,
     no_charts,
     fmt,
@@ -104,6 +133,10 @@ def stats(
     Pedro capture by holder and trick; points and score change by bid. Every
     row shows its number of hands; rows below --min-hands are starred.
 
+    With --card-values: what each high trump, point card and the Pedro pair
+    is worth to the maker, by replaying each deal with the card swapped for
+    a stand-in and the contract forced (paired 95% t intervals).
+
     With --out DIR: every table as CSV, charts as PNG and SVG, run.json with
     the settings, and with --hand-data the per-hand rows as Parquet.
     """
@@ -111,7 +144,14 @@ def stats(
     from cinch_sim.analysis.tables import table_names
 
     features = check_features(by or ("trumps",))
-    names = table_names(features)
+    names = table_names(features) + (list(CARD_TITLES) if card_values else [])
+    asked_cards = [t for t in only if t in CARD_TITLES]
+    if asked_cards and not card_values:
+        raise BadInput("--table", f"{asked_cards[0]} needs --card-values")
+    if card_values_hands is not None and not card_values:
+        raise BadInput("--card-values-hands", "needs --card-values")
+    if replacement != "trump" and not card_values:
+        raise BadInput("--replacement", "needs --card-values")
     if fmt == "csv":  # CSV on stdout is one table: chosen before any work is done
         only = (one_csv_table(names, only),)
     if hand_data and not out:
@@ -140,9 +180,24 @@ def stats(
         )
     finally:
         bar.close()
+    values = None
+    if card_values and not result.interrupted:
+        from cinch_sim.api import card_values as value_cards
+
+        n = card_values_hands or hands
+        bar = Progress(n, "card values")
+        try:
+            values = value_cards(
+                hands=n, seed=seed, rules=rules, dealer=dealer, threads=threads,
+                replacement=replacement, progress=bar, **policies,
+            )  # fmt: skip
+        finally:
+            bar.close()
     tables = result.tables()
+    if values is not None:
+        tables.update({name: values.table(name) for name in CARD_TITLES})
     shown = {k: v for k, v in tables.items() if not only or k in only}
-    _print(result, shown, fmt, dealer, rules.players)
+    _print(result, shown, fmt, dealer, rules.players, values)
     if out_dir is not None:
         for name, df in tables.items():
             atomic_write_text(out_dir / f"{name}.csv", N.csv_text(df))
@@ -162,19 +217,32 @@ def stats(
             charts=charts,
             hand_data="hands.parquet" if hand_data else None,
         )
+        if values is not None:
+            cv = values.to_dict()
+            settings["card_values"] = {
+                k: cv[k] for k in ("hands", "hands_played", "replacement", "method", "seconds")
+            }
         write_run_json(out_dir, settings)
-    if result.interrupted:
+    if result.interrupted or (values is not None and values.interrupted):
         click.echo(f"interrupted: kept the {result.hands:,} finished hands", err=True)
         sys.exit(130)
 
 
-def _print(result, tables, fmt, dealer, players) -> None:
+def _print(result, tables, fmt, dealer, players, values=None) -> None:
     from cinch_sim.analysis.tables import to_text
     from cinch_sim.rules import seat_name
 
     if fmt == "json":
         d = result.to_dict()
         d["tables"] = {k: v for k, v in d["tables"].items() if k in tables}
+        if values is not None:
+            cv = values.to_dict()
+            for name in CARD_TITLES:  # top-level lists of rows: card, value, lo, hi, ...
+                if name in tables:
+                    d[name] = cv[name]
+            d["card_values_settings"] = {
+                k: cv[k] for k in ("hands", "hands_played", "replacement", "method", "seconds")
+            }
         click.echo(json.dumps(d, default=str))
         return
     if fmt == "csv":
@@ -190,4 +258,13 @@ def _print(result, tables, fmt, dealer, players) -> None:
     )
     for name, df in tables.items():
         click.echo()
-        click.echo(to_text(df, f"{TABLE_TITLES.get(name, name)} [{name}]", result.min_hands))
+        if name in CARD_TITLES:
+            from cinch_sim.analysis.card_values import display, display_by_bid
+
+            shown = display(df) if name == "card_values" else display_by_bid(df)
+            click.echo(f"{CARD_TITLES[name]} [{name}]")
+            click.echo(shown.to_string(index=False))
+            click.echo(f"{values.hands_played:,} hands played. {values.method()}")
+            continue
+        title = TABLE_TITLES.get(name) or CARD_TITLES[name]
+        click.echo(to_text(df, f"{title} [{name}]", result.min_hands))

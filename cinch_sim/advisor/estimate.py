@@ -188,10 +188,13 @@ class Advice(Tables):
 
     def precision_reached(self) -> float:
         """The widest 95% half-width among P(win) and P(win and make) of the suits run."""
+        # candidates that later passes make rare (under 5% of the deals) would need
+        # ever more deals; their intervals are shown as they are
+        common = self.n[1:] >= 0.05 * max(self.hands, 1)
         widths = []
         for f in (self.p_win, self.p_win_make):
             _, lo, hi = f()
-            widths.append(((hi - lo) / 2)[self.suits_run])
+            widths.append(((hi - lo) / 2)[self.suits_run][:, common])
         w = np.concatenate([x.ravel() for x in widths])
         w = w[~np.isnan(w)]
         return float(w.max()) if w.size else 0.0
@@ -202,15 +205,19 @@ class Advice(Tables):
         pass, and the safe bid (the highest whose make rate's lower bound is >= risk)."""
         sc = self.score_change()
         _, lo, _ = self.p_make()
+        # passes known after the player may leave no deal where passing fits them: then
+        # the bids are ranked by their own expected margin
+        can_pass = self.n[0] > 0
         out = []
         for s in range(4):
             row: dict[str, Any] = {"suit": s, "top_ev_bid": None, "top_ev": None}
             if s in self.suits_run and self.top is not None:
-                evs = sc["ev"][s, 1:]
+                evs = sc["ev"][s, 1:] if can_pass else (sc["own"] - sc["opp"])[s, 1:]
+                evs = np.where(self.n[1:] >= 0.05 * max(self.hands, 1), evs, np.nan)
                 if not np.isnan(evs).all():
                     i = int(np.nanargmax(evs))
                     row["top_ev_bid"], row["top_ev"] = int(self.bids[i]), float(evs[i])
-            best = row["top_ev_bid"] if (row["top_ev"] or 0) > 0 else None
+            best = row["top_ev_bid"] if (row["top_ev"] or 0) > 0 or not can_pass else None
             safe = [int(b) for i, b in enumerate(self.bids) if lo[s, i] >= self.risk]
             row["best_ev_bid"] = best
             row["safe_bid"] = max(safe) if safe and s in self.suits_run else None

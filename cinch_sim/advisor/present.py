@@ -67,6 +67,10 @@ def advice_line(adv: Advice) -> str:
             f"{_bid_phrase(adv, d['top_ev_bid'], s)}, expected "
             f"{N.number(d['top_ev'], 1, signed=True)} against pass)"
         )
+    elif adv.n[0] == 0:  # no deal fits passing and the later passes given
+        c = 1 + _col(adv, best)
+        margin = sc["own"][s, c] - sc["opp"][s, c]
+        main = f"{_bid_phrase(adv, best, s)}; expected margin {N.number(margin, 1, signed=True)}"
     else:
         ev = sc["ev"][s, 1 + _col(adv, best)]
         main = f"{_bid_phrase(adv, best, s)}; expected {N.number(ev, 1, signed=True)} against pass"

@@ -10,11 +10,11 @@ from click.core import ParameterSource
 from cinch_sim import notation as N
 from cinch_sim.cli.files import output_file, results_on_stderr_if_stdout_taken
 from cinch_sim.cli.options import (
-    builtin_names,
     BadInput,
     CardsType,
     Count,
     Share,
+    builtin_names,
     check_seat,
     dealer_option,
     force_option,

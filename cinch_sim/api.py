@@ -308,7 +308,7 @@ def advise(
 
     Fixes ``hand`` (``"AS KS 5S ..."``, or card numbers) at ``seat``, deals the
     other cards at random many times (keeping deals where the earlier seats'
-    bidding policies make the ``bids`` given, e.g. ``"0:pass,1:9"``, and where
+    bidding policies make the ``bids`` given, e.g. ``"0:8,1:9"``, and where
     later seats pass if given, e.g. ``"3:pass"``; ``known`` cards, e.g.
     ``["1:AH,KH"]``, stay with their seat). For pass and every legal bid, in each
     trump, you bid it and the auction and the hand play out under the other

@@ -195,3 +195,30 @@ def test_hand_notations_agree():
     ]
     assert len({tuple(sorted(parse_hand(f))) for f in forms}) == 1
     assert parse_hand("10♠", size=None) == parse_hand("ts", size=None) == parse_hand("10s", None)
+
+
+def test_counts_are_those_of_a_direct_run_of_the_fixed_policies():
+    """The advisor's counts for one bid and suit, rebuilt from one plain kernel run:
+    seat 3 bids 9 in hearts (fixed policies), the others heuristic, the earlier bids
+    required; the same seed and hand numbers give the very same deals."""
+    from cinch_sim import layout as L
+    from cinch_sim.engine.run import Conditions, PolicySet, run_chunk
+    from cinch_sim.policies.loading import load_policy
+    from cinch_sim.rules import Rules
+
+    a = advise(ISSUE_HAND, seat=3, dealer=3, bids="0:6,1:pass,2:7", candidates=[9],
+               suits=[S["H"]], max_hands=300, precision=0.001, seed=5)  # fmt: skip
+    ps = PolicySet.from_specs(4)
+    ps.bid[3] = load_policy("bid", "fixed", (9.0,))
+    ps.trump[3] = load_policy("trump", "fixed", (float(S["H"]),))
+    q = a.query
+    cond = Conditions(fixed=q.fixed(), required_bids=[6, L.BID_PASS, 7])
+    rows, _ = run_chunk(Rules(), ps, 5, 0, a.tried, 3, cond)
+    rows = rows[rows[:, L.H_REJECTED] == 0]
+    assert len(rows) == a.hands == 300
+    we = rows[:, L.H_MAKER] == 3
+    assert a.win[S["H"], 1] == we.sum()
+    assert a.make[S["H"], 1] == (we & (rows[:, L.H_MADE] == 1)).sum()
+    own = rows[:, L.H_SCORE + 1] - rows[:, L.H_SCORE]
+    sc = a.score_change()
+    assert sc["own"][S["H"], 1] - sc["opp"][S["H"], 1] == pytest.approx(own.mean())

@@ -5,6 +5,10 @@ with what happened, in each decile and overall.
 
 Slow (minutes): ``python -m pytest -m slow tests/test_advisor_calibration.py``.
 ``CINCH_CALIBRATION_HANDS`` sets the number of simulated hands (default 2000).
+Measured (seed 19, 2000 hands, 300 deals per prediction): 1998 makers, predicted
+0.704, realised 0.702, z -0.18; every decile with 30 makers or more inside its
+interval (deciles 4-9; the widest gap, decile 8: predicted 0.838, realised 0.780
+[0.698, 0.844]).
 """
 
 from __future__ import annotations
@@ -79,7 +83,8 @@ def test_predicted_make_rates_match_the_realised_ones():
     # overall: realised makes against the sum of predictions
     z = (made.sum() - pred.sum()) / math.sqrt((pred * (1 - pred)).sum())
     lines = [
-        f"makers {len(pred)}, predicted {pred.mean():.3f}, realised {made.mean():.3f}, z {z:+.2f}"
+        f"makers {len(pred)} ({skipped} skipped: bids too rare to sample), predicted "
+        f"{pred.mean():.3f}, realised {made.mean():.3f}, z {z:+.2f}"
     ]
     assert abs(z) <= 3, lines[0]
     # per decile of the prediction: the realised rate's 99% Wilson interval, widened by

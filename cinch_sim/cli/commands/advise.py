@@ -39,7 +39,7 @@ from cinch_sim.cli.options import (
     "--bids",
     default=None,
     metavar="SEAT:BID,...",
-    help="Bids made before you, from the eldest hand, e.g. '0:pass,1:9'; passes of "
+    help="Bids made before you, from the eldest hand, e.g. '0:8,1:9'; passes of "
     "seats after you may be added where known (e.g. '3:pass').",
 )
 @click.option(

@@ -72,8 +72,9 @@ def advice_line(adv: Advice) -> str:
         margin = sc["own"][s, c] - sc["opp"][s, c]
         main = f"{_bid_phrase(adv, best, s)}; expected margin {N.number(margin, 1, signed=True)}"
     else:
-        ev = sc["ev"][s, 1 + _col(adv, best)]
-        main = f"{_bid_phrase(adv, best, s)}; expected {N.number(ev, 1, signed=True)} against pass"
+        c = 1 + _col(adv, best)
+        ev = N.number_with_interval(sc["ev"][s, c], sc["ev_lo"][s, c], sc["ev_hi"][s, c], 1, True)
+        main = f"{_bid_phrase(adv, best, s)}; expected {ev} against pass"
     safe = adv.safe_bid
     _, lo, _ = adv.p_make()
     if safe is None:

@@ -340,28 +340,33 @@ def advise(
     bids: str | Sequence | None = None,
     known: Iterable[str] | dict | None = None,
     rules: Rules | dict[str, Any] | None = None,
-    bid: PolicySpec = "traditional",
+    bid: PolicySpec = "heuristic",
     trump: PolicySpec = "heuristic",
     discard: PolicySpec = "heuristic",
     play: PolicySpec = "heuristic",
-    risk: float = 0.5,
+    risk: float = 0.7,
     precision: float = 0.01,
     max_hands: int = 200_000,
     seed: int = 0,
     threads: int | None = None,
-    contract_aware: bool | None = None,
+    bid_model: str | None = None,
 ) -> Advice:
     """How high to bid with nine cards, in which trump (``cinch-sim advise``).
 
     Fixes ``hand`` (``"AS KS 5S ..."``, or card numbers) at ``seat``, deals the
     other cards at random many times (keeping deals where the earlier seats'
-    bidding policies make the ``bids`` given, e.g. ``"0:pass,1:9"``; ``known``
-    cards, e.g. ``["1:AH,KH"]``, stay with their seat) and plays each with you
-    as the maker in each trump. Stops when every probability's 95% half-width
-    is at most ``precision``, or after ``max_hands`` deals. ``best_trump`` is a
-    suit letter; ``recommended_bid`` is the highest legal bid made at least
-    ``risk`` of the time (None: pass). ``.table()`` has one row per trump and
-    bid, ``.table("suits")`` one per trump, ``.to_dict()`` the JSON.
+    bidding policies make the ``bids`` given, e.g. ``"0:8,1:9"``, and where
+    later seats pass if given, e.g. ``"3:pass"``; ``known`` cards, e.g.
+    ``["1:AH,KH"]``, stay with their seat). For pass and every legal bid, in each
+    trump, you bid it and the auction and the hand play out under the other
+    seats' policies (``bid_model``, or ``bid`` seat by seat: heuristic, the
+    simulator's default), on the same deals. Stops when every P(win) and P(win
+    and make) 95% half-width is at most ``precision``, or after ``max_hands``
+    deals. ``best_trump`` is a suit letter; ``best_ev_bid`` the bid with the
+    best expected margin against passing (None: pass); ``safe_bid`` the highest
+    bid whose P(make | maker) is at least ``risk`` with 95% confidence.
+    ``.table()`` has one row per trump and candidate, ``.table("suits")`` one per
+    trump, ``.to_dict()`` the JSON.
 
     >>> adv = advise("AS KS 5S 5C 2S 9H 3D 7C JD", seat=0, max_hands=2000)
     >>> adv.best_trump, adv.hands
@@ -382,7 +387,7 @@ def advise(
         bids=bids,
         known=known,
         rules=r,
-        bid=bid,
+        bid=bid if bid_model is None else bid_model,
         trump=trump,
         discard=discard,
         play=play,
@@ -391,7 +396,6 @@ def advise(
         max_hands=max_hands,
         seed=seed,
         threads=threads,
-        contract_aware=contract_aware,
     )
 
 

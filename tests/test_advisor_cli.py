@@ -21,11 +21,10 @@ def test_table_output():
     res = run(HAND, "--seat", "2", "--dealer", "3", *FAST)
     assert res.exit_code == 0, res.output
     out = res.output
-    assert "P(make bid) by trump" in out
-    assert "Advice: trump spades" in out
-    assert "Why: " in out
-    assert "one playout per deal and suit serves every bid" in out
-    assert out.count("\n") > 30
+    assert "P(you win the auction) / P(make | you are the maker)" in out
+    assert "Advice: " in out and "in spades" in out
+    assert "risk: the make rate you insist on" in out
+    assert out.count("\n") > 20
 
 
 def test_json_output_has_the_promised_fields():
@@ -34,8 +33,9 @@ def test_json_output_has_the_promised_fields():
     d = json.loads(res.output)
     for key in (
         "best_trump",
-        "recommended_bid",
+        "safe_bid",
         "best_ev_bid",
+        "advice",
         "risk",
         "precision",
         "hands",
@@ -43,12 +43,14 @@ def test_json_output_has_the_promised_fields():
     ):
         assert key in d
     assert d["best_trump"] == "S"
-    assert isinstance(d["recommended_bid"], int)
+    assert isinstance(d["best_ev_bid"], int)
     assert d["precision"] <= 0.05
     assert set(d["by_trump"]) == set("CSDH")
     bid9 = d["by_trump"]["S"]["bids"]["9"]
-    assert bid9["lo"] <= bid9["p_make"] <= bid9["hi"]
-    assert len(d["by_trump"]["S"]["bids"]) == 14
+    assert bid9["p_make_lo"] <= bid9["p_make"] <= bid9["p_make_hi"]
+    assert 0 <= bid9["p_win_auction"] <= 1 and isinstance(bid9["ev"], float)
+    assert len(d["by_trump"]["S"]["bids"]) == 15  # pass and 14 bids
+    assert d["by_trump"]["S"]["bids"]["pass"]["p_make"] is None
     assert set(d["by_trump"]["H"]["pedros"]) == {"right_pedro", "left_pedro"}
     assert sum(d["by_trump"]["C"]["points_dist"]) == pytest.approx(1)
 
@@ -59,7 +61,7 @@ def test_notations_give_the_same_answer():
         res = run(hand, "--seat", "2", "--format", "json", *FAST)
         assert res.exit_code == 0, res.output
         d = json.loads(res.output)
-        outs.add(json.dumps([d["by_trump"], d["recommended_bid"]]))
+        outs.add(json.dumps([d["by_trump"], d["best_ev_bid"]]))
     assert len(outs) == 1
     res = run("10S 9S 8S 7S 6S 4S 3S 2S AH", "--seat", "0", *FAST)
     assert res.exit_code == 0, res.output
@@ -71,7 +73,7 @@ def test_bids_risk_and_pass():
         "--seat",
         "2",
         "--bids",
-        "0:pass,1:12",
+        "0:8,1:12",
         "--format",
         "json",
         "--precision",
@@ -82,9 +84,16 @@ def test_bids_risk_and_pass():
     assert res.exit_code == 0, res.output
     d = json.loads(res.output)
     assert d["legal_bids"] == [13, 14]
-    assert d["recommended_bid"] is None  # nothing makes 13 at 99%
-    assert d["reason"].startswith("pass")
+    assert d["safe_bid"] is None  # nothing makes 13 at 99% with 95% confidence
+    assert "no bid is made at least 99%" in d["advice"]
     assert 0 < d["acceptance_rate"] < 0.05
+
+
+def test_bid_model():
+    res = run(HAND, "--seat", "3", "--bids", "0:6,1:pass,2:7", "--bid-model", "traditional")
+    assert res.exit_code != 0 and "impossible or too rare" in res.output
+    res = run(HAND, "--seat", "2", "--bid-model", "simple", "--bid-policy", "heuristic")
+    assert res.exit_code == 2 and "not both" in res.output
 
 
 def test_plot(tmp_path):

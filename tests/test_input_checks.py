@@ -211,8 +211,9 @@ def test_a_bid_of_zero_is_not_a_pass(bids):
 def test_a_pass_is_a_word_or_none():
     with pytest.raises(ValueError, match="1..14, or pass"):
         api.advise(HAND, seat=2, bids=[(0, 0)], max_hands=100)
-    passes = [api.advise(HAND, seat=2, bids=b, max_hands=200, seed=3) for b in
-              ("0:pass,1:p", "0:-,1:none", [(0, None), (1, "pass")])]  # fmt: skip
+    # (the heuristic bidder, which reads the bids, never passes as eldest hand)
+    passes = [api.advise(HAND, seat=3, bids=b, max_hands=200, seed=3) for b in
+              ("0:7,1:pass,2:p", "0:7,1:-,2:none", [(0, 7), (1, None), (2, "pass")])]  # fmt: skip
     assert passes[0].hands > 0
     assert all(a.table().equals(passes[0].table()) for a in passes[1:])
 

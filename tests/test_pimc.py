@@ -81,15 +81,14 @@ def test_pimc_outplays_the_heuristic():
 
 
 def test_the_advisor_plays_every_contract_for_pimc():
-    """pimc plays for the contract (its objective is made or set), so the advisor
-    plays each bid apart for it, as for a user policy; the heuristic's one playout
-    serves every bid."""
+    """pimc plays for the contract (its objective is made or set): the advisor plays
+    every candidate bid apart, at its own contract, for pimc as for any policy."""
     from cinch_sim.api import advise
 
     hand = "AS KS 5S 5C 2S 9H 3D 7C JD"
     adv = advise(hand, seat=0, play={0: "pimc", 2: "pimc"}, max_hands=6, seed=1)
-    assert adv.contract_aware and len(adv.contracts) > 1
-    assert not advise(hand, seat=0, max_hands=6, seed=1).contract_aware
+    assert adv.candidates == [0, *range(1, 15)] and adv.hands == 6
+    assert adv.policies["play"] == ["pimc", "heuristic", "pimc", "heuristic"]
 
 
 def test_a_time_budget_stops_the_dealing():

@@ -1,27 +1,32 @@
 """The advisor's estimates: "with these nine cards, in this seat, what should I bid,
-in which trump?", answered by conditional simulation, as bridge dealers and poker
-equity calculators do:
+in which trump?", answered by conditional simulation of the whole hand, auction
+included, as bridge dealers and poker equity calculators do:
 
 1. **Conditional dealing.** The player's cards (and any cards known to be in
    another seat's hand) are fixed; the rest of the deck is dealt at random by
    the kernel. Bids already made before the player are imposed by rejection
-   sampling: a deal is kept only when each earlier seat's bidding policy,
-   holding the cards it was dealt, makes exactly the bid that was made. The
+   sampling: a deal is kept only when each earlier seat's bidding policy (the
+   ``bid_model``, by default the simulator's own bidder), holding the cards it
+   was dealt, makes exactly the bid that was made. Passes known of the seats
+   after the player keep only the deals where those seats pass too. The
    acceptance rate is reported; constraints that no deal meets (or too few)
    raise ``AdvisorError``.
-2. **Estimates.** For each trump suit the player is made the maker at that
-   trump and the deal is played out. The same deals (same seed, same hand
-   indices) serve every suit and every bid: common random numbers, so the
-   differences between suits are sharp. When the discard and play policies
-   ignore the contract (every built-in but pimc) one playout per deal and suit
-   serves every bid: P(make b) = P(side's points >= b). Otherwise each
-   contract is played separately on the same deals.
-3. **Advice.** The best trump (the suit whose best legal bid has the highest
-   expected score), the recommended bid (the highest legal bid whose make
-   probability reaches ``risk``), the bid with the best expected score, and
-   pass when nothing is worth it.
-4. **Precision on demand.** Rounds of deals until every reported probability's
-   95% Wilson half-width is at most ``precision``, or ``max_hands`` deals.
+2. **Every candidate bid, the auction played out.** For each candidate (pass
+   and every legal bid) and each trump suit the player's seat gets the
+   ``fixed`` bid and trump policies (bid b, name suit s) while every other seat
+   keeps its own: the later seats may overbid, and the hand is played in the
+   chosen suit only when the player ends as the maker. The same deals (same
+   seed, same hand indices) serve every candidate and suit: common random
+   numbers, so the differences between bids are sharp.
+3. **Estimates.** Per bid and suit: P(win the auction), P(make | maker) and the
+   expected change of both sides' scores over the whole hand (being overbid
+   and the defence's points included), and ``ev``, the expected margin (ours
+   minus theirs) against passing on the same deals.
+4. **Advice.** The best-EV bid (pass when no bid beats passing), in the suit
+   where it is best, and beside it the safe bid: the highest legal bid whose
+   make rate's lower 95% Wilson bound is at least ``risk``.
+5. **Precision on demand.** Rounds of deals until every P(win) and P(win and
+   make) 95% Wilson half-width is at most ``precision``, or ``max_hands`` deals.
 
 ``Advice`` holds the counts and the numbers derived from them; ``present``
 turns them into text, JSON, a DataFrame and a chart. Only numpy is imported
@@ -40,27 +45,31 @@ import numpy as np
 
 from cinch_sim import layout as L
 from cinch_sim.advisor.query import AdvisorError, Query, make_query
-from cinch_sim.analysis.intervals import Z95, wilson
+from cinch_sim.analysis.intervals import Z95, mean_interval, wilson
 from cinch_sim.cards import SUITS, format_card
 from cinch_sim.engine.threads import check as check_threads
 from cinch_sim.engine.threads import using
 from cinch_sim.rules import Rules
 from cinch_sim.views import Tables
 
-SAFE_RISK = 0.7
-BID_DEFAULT = {"bid": "traditional"}  # earlier bids are read as people bid
+DEFAULT_RISK = 0.7
+BID_MODEL = "heuristic"  # the simulator's default bidder reads the earlier bids
 DEFAULT_MAX_HANDS = 200_000
 MIN_ACCEPTANCE = 1e-4  # below this the bids before the player are "too rare to sample"
 MIN_PROBE = 50_000  # deals tried before a zero acceptance is called impossible
 CHUNK = 65_536
 REJECT_CHUNK = 131_072  # rejected hands cost little: bigger kernel calls
+PASS = 0  # the candidate "pass" (the fixed bid policy's 0)
 
 
 @dataclass(repr=False)
 class Advice(Tables):
     """Counts from the simulated deals and the numbers derived from them (``present``
     shows them as text, JSON, a DataFrame or a chart; ``.table()`` is one row per
-    trump and bid, ``.table("suits")`` one per trump)."""
+    trump and candidate bid, ``.table("suits")`` one per trump).
+
+    The [suit, candidate] arrays have a column per ``candidates`` entry: 0 (pass)
+    first, then every legal bid, lowest first."""
 
     query: Query
     risk: float
@@ -68,16 +77,23 @@ class Advice(Tables):
     max_hands: int
     seed: int
     policies: dict[str, list[str]]
-    contract_aware: bool
-    contracts: list[int]  # the contract each playout group was played at
-    joint: np.ndarray  # [suit, group, own points, opponents' points] deal counts
-    pedro: np.ndarray  # [suit, group, pedro] deals the side saved it (Rules.pedros order)
-    hands: int = 0  # accepted deals (each played once per suit and group)
+    candidates: list[int]
+    suits_run: list[int]
+    n: np.ndarray  # [cand] deals accepted (earlier bids and later passes matched)
+    win: np.ndarray  # [suit, cand] deals the player's seat became the maker
+    make: np.ndarray  # [suit, cand] ... and made the contract
+    own: np.ndarray  # [suit, cand] sum of the side's score changes
+    opp: np.ndarray  # [suit, cand] sum of the opponents' score changes
+    diff: np.ndarray  # [suit, cand] sum over paired deals of margin(cand) - margin(pass)
+    diff2: np.ndarray  # [suit, cand] sum of its squares
+    paired: np.ndarray  # [suit, cand] deals accepted at both the candidate and pass
+    points: np.ndarray  # [suit, points] the side's points as maker at the top bid
+    pedro: np.ndarray  # [suit, pedro] deals the side saved it, at the top bid
+    hands: int = 0  # deals accepted for the earlier bids
     tried: int = 0  # deals dealt, rejected ones included
     played: int = 0  # kernel hands run in all
     rounds: int = 0
     seconds: float = 0.0
-    safe_risk: float = SAFE_RISK
 
     # ---- views (advisor.present builds them) ----------------------------------
     def table_names(self) -> tuple[str, ...]:
@@ -112,122 +128,111 @@ class Advice(Tables):
     # ---- per-estimate arrays -----------------------------------------------
     @property
     def bids(self) -> np.ndarray:
-        """Every bid level, the columns of the [suit, bid] arrays."""
-        return np.array(self.query.bid_levels)
+        """The candidate bids (every legal bid): the columns of the [suit, bid] arrays."""
+        return np.array(self.candidates[1:], dtype=np.int64)
 
-    def group_of(self, b: int) -> int:
-        """The playout group that holds contract ``b`` (0 unless contract-aware)."""
-        return self.contracts.index(b) if self.contract_aware else 0
+    @property
+    def top(self) -> int | None:
+        """The column of the top bid (no later seat can overbid it), None with no bid."""
+        return len(self.candidates) - 1 if len(self.candidates) > 1 else None
 
-    def own_hist(self) -> np.ndarray:
-        """[suit, group, points]: deals in which the side took that many points."""
-        return self.joint.sum(axis=3)
-
-    def make_counts(self) -> np.ndarray:
-        """[suit, bid]: deals in which the side took at least the bid."""
-        h = self.own_hist()
-        tail = np.cumsum(h[:, :, ::-1], axis=2)[:, :, ::-1]  # tail[s, g, p] = #(points >= p)
-        out = np.zeros((4, len(self.bids)), np.int64)
-        for i, b in enumerate(self.bids):
-            out[:, i] = tail[:, self.group_of(int(b)), b]
-        return out
+    def p_win(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """[suit, bid] P(the player's seat wins the auction) with 95% Wilson bounds."""
+        k = self.win[:, 1:]
+        n = np.broadcast_to(self.n[1:], k.shape)
+        lo, hi = wilson(k, n)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(n > 0, k / np.maximum(n, 1), np.nan), lo, hi
 
     def p_make(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """[suit, bid] make rates with their 95% Wilson bounds."""
-        k = self.make_counts()
-        n = max(self.hands, 1)
-        lo, hi = wilson(k, self.hands)
-        return k / n, lo, hi
+        """[suit, bid] P(make | the player's seat is the maker) with 95% Wilson bounds
+        (NaN where it never won the auction)."""
+        k, n = self.make[:, 1:], self.win[:, 1:]
+        lo, hi = wilson(k, n)
+        return np.where(n > 0, k / np.maximum(n, 1), np.nan), lo, hi
 
-    def pedro_rates(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """[suit, pedro] at the reference contract (the only one unless contract-aware)."""
-        k = self.pedro[:, 0, :]
-        lo, hi = wilson(k, self.hands)
-        return k / max(self.hands, 1), lo, hi
+    def p_win_make(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """[suit, bid] P(wins the auction and makes it), over all deals."""
+        k = self.make[:, 1:]
+        n = np.broadcast_to(self.n[1:], k.shape)
+        lo, hi = wilson(k, n)
+        return np.where(n > 0, k / np.maximum(n, 1), np.nan), lo, hi
 
     def score_change(self) -> dict[str, np.ndarray]:
-        """Expected score change of the side, and of side minus opponents, per [suit, bid]."""
-        r = self.query.rules
-        T = self.joint.shape[2]
-        own_pts = np.arange(T)[:, None]
-        opp_pts = np.arange(self.joint.shape[3])[None, :]
-        diff = r.scoring == "difference"
-        ev = np.zeros((4, len(self.bids)))
-        ev_sd = np.zeros_like(ev)
-        margin = np.zeros_like(ev)
-        n = max(self.hands, 1)
-        for i, b in enumerate(self.bids):
-            made = own_pts >= b
-            own = np.where(made, own_pts, 0 if diff else -b) + 0 * opp_pts
-            opp = opp_pts + np.where(made | (not diff), 0, b)
-            for s in range(4):
-                w = self.joint[s, self.group_of(int(b))]
-                m = (w * own).sum() / n
-                ev[s, i] = m
-                ev_sd[s, i] = math.sqrt(max((w * own * own).sum() / n - m * m, 0.0))
-                margin[s, i] = (w * (own - opp)).sum() / n
-        half = Z95 * ev_sd / math.sqrt(n)
-        return {"ev": ev, "ev_lo": ev - half, "ev_hi": ev + half, "ev_margin": margin}
+        """Per [suit, candidate] (pass first): ``own`` and ``opp``, both sides' expected
+        score change over the hand; ``ev``, the expected margin (own - opp) against
+        passing on the same deals, with its 95% interval (``ev_lo``, ``ev_hi``)."""
+        n = np.maximum(self.n, 1)[None, :]
+        ev, lo, hi = mean_interval(self.diff, self.diff2, self.paired)
+        ev, lo, hi = (np.where(self.paired > 0, x, np.nan) for x in (ev, lo, hi))
+        ev[:, 0] = lo[:, 0] = hi[:, 0] = 0.0  # pass against itself
+        return {"own": self.own / n, "opp": self.opp / n, "ev": ev, "ev_lo": lo, "ev_hi": hi}
+
+    def own_hist(self) -> np.ndarray:
+        """[suit, points]: deals in which the side took that many points as maker at the
+        top bid (the bid no later seat can overbid)."""
+        return self.points
 
     def mean_points(self) -> np.ndarray:
-        """[suit]: the side's mean points (at the reference contract)."""
-        h = self.own_hist()[:, 0, :]
-        return (h * np.arange(h.shape[1])).sum(axis=1) / max(self.hands, 1)
+        """[suit]: the side's mean points as maker at the top bid."""
+        h = self.points
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return (h * np.arange(h.shape[1])).sum(axis=1) / h.sum(axis=1)
+
+    def pedro_rates(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """[suit, pedro] the side saves each Pedro as maker at the top bid."""
+        n = np.broadcast_to(self.points.sum(axis=1)[:, None], self.pedro.shape)
+        lo, hi = wilson(self.pedro, n)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return self.pedro / n, lo, hi
 
     def precision_reached(self) -> float:
-        """The widest 95% half-width among every reported probability."""
-        _, lo, hi = self.p_make()
-        _, plo, phi = self.pedro_rates()
-        widths = [(hi - lo) / 2, (phi - plo) / 2]
-        return float(max(np.nanmax(w) if w.size else 0.0 for w in widths))
+        """The widest 95% half-width among P(win) and P(win and make) of the suits run."""
+        # candidates that later passes make rare (under 5% of the deals) would need
+        # ever more deals; their intervals are shown as they are
+        common = self.n[1:] >= 0.05 * max(self.hands, 1)
+        widths = []
+        for f in (self.p_win, self.p_win_make):
+            _, lo, hi = f()
+            widths.append(((hi - lo) / 2)[self.suits_run][:, common])
+        w = np.concatenate([x.ravel() for x in widths])
+        w = w[~np.isnan(w)]
+        return float(w.max()) if w.size else 0.0
 
     # ---- advice ------------------------------------------------------------
-    def _highest_at(self, p_row: np.ndarray, level: float) -> int | None:
-        """The highest legal bid made at least ``level`` of the time, or None."""
-        legal = set(self.query.legal_bids)
-        best = None
-        for i, b in enumerate(self.bids):
-            if int(b) in legal and p_row[i] >= level:
-                best = int(b)
-        return best
-
     def per_suit(self) -> list[dict[str, Any]]:
-        """Per suit: the bids at ``risk`` and ``safe_risk`` and the best-EV legal bid."""
-        p, _, _ = self.p_make()
+        """Per suit: the best-EV bid (None: pass beats every bid), its ``ev`` against
+        pass, and the safe bid (the highest whose make rate's lower bound is >= risk)."""
         sc = self.score_change()
-        legal = set(self.query.legal_bids)
+        _, lo, _ = self.p_make()
+        # passes known after the player may leave no deal where passing fits them: then
+        # the bids are ranked by their own expected margin
+        can_pass = self.n[0] > 0
         out = []
         for s in range(4):
-            ev_bid = None
-            for i, b in enumerate(self.bids):
-                if int(b) not in legal:
-                    continue
-                if ev_bid is None or sc["ev_margin"][s, i] > sc["ev_margin"][s, ev_bid[1]] + 1e-12:
-                    ev_bid = (int(b), i)
-            out.append(
-                {
-                    "suit": s,
-                    "recommended_bid": self._highest_at(p[s], self.risk),
-                    "safe_bid": self._highest_at(p[s], self.safe_risk),
-                    "max_ev_bid": None if ev_bid is None else ev_bid[0],
-                    "max_ev": None if ev_bid is None else float(sc["ev"][s, ev_bid[1]]),
-                    "max_ev_margin": None
-                    if ev_bid is None
-                    else float(sc["ev_margin"][s, ev_bid[1]]),
-                }
-            )
+            row: dict[str, Any] = {"suit": s, "top_ev_bid": None, "top_ev": None}
+            if s in self.suits_run and self.top is not None:
+                evs = sc["ev"][s, 1:] if can_pass else (sc["own"] - sc["opp"])[s, 1:]
+                evs = np.where(self.n[1:] >= 0.05 * max(self.hands, 1), evs, np.nan)
+                if not np.isnan(evs).all():
+                    i = int(np.nanargmax(evs))
+                    row["top_ev_bid"], row["top_ev"] = int(self.bids[i]), float(evs[i])
+            best = row["top_ev_bid"] if (row["top_ev"] or 0) > 0 or not can_pass else None
+            safe = [int(b) for i, b in enumerate(self.bids) if lo[s, i] >= self.risk]
+            row["best_ev_bid"] = best
+            row["safe_bid"] = max(safe) if safe and s in self.suits_run else None
+            out.append(row)
         return out
 
     @property
     def best_trump_index(self) -> int:
-        """The suit whose best legal bid has the highest expected score (margin over the
-        opponents), as a suit number (the rows of the [suit, bid] arrays); with no
-        legal bid left, the suit with the most expected points."""
+        """The suit whose best bid has the highest ``ev`` against pass, as a suit number
+        (the rows of the [suit, bid] arrays); with no legal bid, the first suit run."""
         suits = self.per_suit()
-        mean = self.mean_points()
-        if all(d["max_ev_margin"] is None for d in suits):
-            return int(np.argmax(mean))
-        return max(range(4), key=lambda s: (suits[s]["max_ev_margin"], mean[s]))
+        run = [s for s in self.suits_run if suits[s]["top_ev"] is not None]
+        if not run:
+            return self.suits_run[0]
+        return max(run, key=lambda s: suits[s]["top_ev"])
 
     @property
     def best_trump(self) -> str:
@@ -236,22 +241,16 @@ class Advice(Tables):
         return SUITS[self.best_trump_index]
 
     @property
-    def recommended_bid(self) -> int | None:
-        """In the best trump, the highest legal bid made at least ``risk`` of the time."""
-        return self.per_suit()[self.best_trump_index]["recommended_bid"]
+    def best_ev_bid(self) -> int | None:
+        """In the best trump, the bid with the best expected margin, None (pass) when no
+        bid beats passing."""
+        return self.per_suit()[self.best_trump_index]["best_ev_bid"]
 
     @property
     def safe_bid(self) -> int | None:
-        """In the best trump, the highest legal bid made at least ``safe_risk`` of the time."""
+        """In the best trump, the highest bid made (as maker) at least ``risk`` of the
+        time with 95% confidence; None: no bid is that safe."""
         return self.per_suit()[self.best_trump_index]["safe_bid"]
-
-    @property
-    def best_ev_bid(self) -> int | None:
-        """In the best trump, the bid with the best expected score, if it gains points."""
-        d = self.per_suit()[self.best_trump_index]
-        if d["max_ev_bid"] is None or d["max_ev"] <= 0:
-            return None
-        return d["max_ev_bid"]
 
 
 # ----------------------------------------------------------------- simulation
@@ -262,24 +261,27 @@ def advise(
     bids: str | Sequence | None = None,
     known: Iterable[str] | dict | None = None,
     rules: Rules | dict | None = None,
-    bid: str | Sequence[str] = "traditional",
+    bid: str | Sequence[str] = BID_MODEL,
     trump: str | Sequence[str] = "heuristic",
     discard: str | Sequence[str] = "heuristic",
     play: str | Sequence[str] = "heuristic",
-    risk: float = 0.5,
+    risk: float = DEFAULT_RISK,
     precision: float = 0.01,
     max_hands: int = DEFAULT_MAX_HANDS,
     seed: int = 0,
     threads: int | None = None,
-    contract_aware: bool | None = None,
     min_acceptance: float = MIN_ACCEPTANCE,
+    candidates: Sequence[int] | None = None,
+    suits: Sequence[int] | None = None,
 ) -> Advice:
-    """Simulate a hand's prospects at every trump and bid; return the ``Advice``.
+    """Simulate a hand's prospects for every candidate bid and trump; return the
+    ``Advice``.
 
-    ``contract_aware=None`` decides from the policies (built-ins ignore the
-    contract: one playout per deal and suit); ``True`` plays each contract.
-    Raises ``AdvisorError`` (or ``CardError``/``PolicyError``) with a one-line
-    message on bad input or constraints too rare to sample.
+    ``bid`` is the other seats' bidding policy (the advised seat's own is replaced
+    by each candidate in turn). ``candidates`` (a subset of the legal bids) and
+    ``suits`` (suit numbers) narrow the estimate to what a study needs; pass is
+    always played. Raises ``AdvisorError`` (or ``CardError``/``PolicyError``) with a
+    one-line message on bad input or constraints too rare to sample.
     """
     start = time.perf_counter()
     if not 0 < risk <= 1:
@@ -289,14 +291,22 @@ def advise(
     if max_hands < 1:
         raise AdvisorError(f"max_hands {max_hands} must be at least 1")
     q = make_query(hand, seat, dealer, bids, known, rules)
+    legal = q.legal_bids
+    if candidates is not None:
+        wrong = [b for b in candidates if b not in legal]
+        if wrong:
+            raise AdvisorError(f"candidate bid {wrong[0]} is not a legal bid here ({legal})")
+        legal = sorted(set(int(b) for b in candidates))
+    run = sorted(set(int(s) for s in suits)) if suits is not None else [0, 1, 2, 3]
+    if not run or not all(0 <= s < 4 for s in run):
+        raise AdvisorError(f"suits {suits} must be suit numbers 0..3")
 
     from cinch_sim.engine.run import checked_policies
 
-    # seats a {seat: policy} leaves out bid as people do, like the default
-    policies = checked_policies(q.rules.players, bid, trump, discard, play, BID_DEFAULT)
-    aware = (not _contract_blind(policies)) if contract_aware is None else bool(contract_aware)
-    contracts = q.bid_levels if aware else [0]
+    policies = checked_policies(q.rules.players, bid, trump, discard, play)
     T = q.rules.total_points + 1
+    C = 1 + len(legal)
+    J = len(q.rules.pedros)
     adv = Advice(
         query=q,
         risk=risk,
@@ -304,10 +314,18 @@ def advise(
         max_hands=max_hands,
         seed=seed,
         policies=policies.describe(),
-        contract_aware=aware,
-        contracts=list(contracts),
-        joint=np.zeros((4, len(contracts), T, T), np.int64),
-        pedro=np.zeros((4, len(contracts), len(q.rules.pedros)), np.int64),
+        candidates=[PASS, *legal],
+        suits_run=run,
+        n=np.zeros(C, np.int64),
+        win=np.zeros((4, C), np.int64),
+        make=np.zeros((4, C), np.int64),
+        own=np.zeros((4, C)),
+        opp=np.zeros((4, C)),
+        diff=np.zeros((4, C)),
+        diff2=np.zeros((4, C)),
+        paired=np.zeros((4, C), np.int64),
+        points=np.zeros((4, T), np.int64),
+        pedro=np.zeros((4, J), np.int64),
     )
     playouts = _Playouts(adv, policies)
     if threads is not None:
@@ -321,89 +339,109 @@ def advise(
     return adv
 
 
-def _contract_blind(policies) -> bool:
-    """Whether no discard or play policy reads the contract: the built-ins say
-    (``Builtin.reads_contract``: pimc plays for it); user ones may read it."""
-    return all(
-        p.builtin is not None and not p.builtin.reads_contract
-        for p in policies.discard + policies.play
-    )
-
-
 class _Playouts:
-    """Plays an advice's deals at every suit and contract and adds them to its counts."""
+    """Plays an advice's deals for every candidate bid and suit and adds up the counts."""
 
     def __init__(self, adv: Advice, policies) -> None:
-        from cinch_sim.engine.run import Conditions
+        from cinch_sim.engine.run import Conditions, PolicySet
+        from cinch_sim.policies.loading import load_policy
 
         q = adv.query
+        r = q.rules
         self.adv = adv
-        self.policies = policies
-        required = [b for _, b in q.bids]
-        self.rejecting = bool(required)  # earlier bids to match: most deals are rejected
-        fixed = q.fixed()
-        self.conditions = [
-            [
-                Conditions(
-                    fixed=fixed,
-                    force_maker=q.seat,
-                    force_trump=s,
-                    force_bid=c,
-                    required_bids=required,
-                )
-                for c in adv.contracts
-            ]
-            for s in range(4)
-        ]
+        self.conditions = Conditions(fixed=q.fixed(), required_bids=[b for _, b in q.bids])
+        self.rejecting = bool(q.bids)  # earlier bids to match: most deals are rejected
+        self.sets: dict[tuple[int, int], Any] = {}
+        for c, b in enumerate(adv.candidates):
+            for s in adv.suits_run:
+                ps = PolicySet(list(policies.bid), list(policies.trump), policies.discard,
+                               policies.play)  # fmt: skip
+                ps.bid[q.seat] = load_policy("bid", "fixed", (float(b),))
+                ps.trump[q.seat] = load_policy("trump", "fixed", (float(s),))
+                self.sets[c, s] = ps
+        # team of each maker seat; a maker of -1 (thrown in) reads the last entry
+        self.team_of = np.array([r.team_of(t) for t in range(r.players)] + [-1])
+        self.ref = (len(adv.candidates) - 1, adv.suits_run[0])
 
-    def run(self, s: int, g: int, offset: int, n: int) -> np.ndarray:
-        """Deals offset..offset+n-1 played at suit ``s`` and contract group ``g``."""
+    def run(self, key: tuple[int, int], offset: int, n: int) -> np.ndarray:
         from cinch_sim.engine.run import run_chunk
 
         adv = self.adv
         q = adv.query
-        rows, _ = run_chunk(
-            q.rules, self.policies, adv.seed, offset, n, q.dealer, self.conditions[s][g]
-        )
+        rows, _ = run_chunk(q.rules, self.sets[key], adv.seed, offset, n, q.dealer,
+                            self.conditions)  # fmt: skip
         adv.played += n
         return rows
 
-    def add(self, rows: np.ndarray, s: int, g: int) -> None:
-        """Count the side's and the opponents' points, and the Pedros the side saved."""
+    def add(self, rows: np.ndarray, c: int, suits: list[int], base: dict, first: bool) -> None:
+        """Count one candidate's accepted deals (in ``suits``: pass may serve all); its
+        deals are counted once, at its ``first`` suit."""
         adv = self.adv
-        r = adv.query.rules
-        team = adv.query.team
-        T = adv.joint.shape[2]
-        own = rows[:, L.H_POINTS + team]
-        opp = rows[:, L.H_POINTS : L.H_POINTS + r.teams].sum(axis=1) - own
-        adv.joint[s, g] += np.bincount(own * T + opp, minlength=T * T).reshape(T, T)
-        for j, (_, slot) in enumerate(r.pedros):
-            adv.pedro[s, g, j] += int((rows[:, L.H_SLOT_TEAM + slot] == team).sum())
+        q = adv.query
+        r = q.rules
+        team = q.team
+        ok = np.ones(len(rows), bool)
+        for t in q.later_passes:
+            ok &= rows[:, L.H_BIDS + t] == -1
+        maker = rows[:, L.H_MAKER]
+        we = ok & (maker == q.seat)
+        made = we & (rows[:, L.H_MADE] == 1)
+        own = rows[:, L.H_SCORE + team].astype(np.float64)
+        opp = rows[:, L.H_SCORE : L.H_SCORE + r.teams].sum(axis=1) - own
+        margin = own - opp
+        if c == 0:
+            for s in suits:
+                base[s] = (ok, margin)
+        if first:
+            adv.n[c] += int(ok.sum())
+        for s in suits:
+            adv.win[s, c] += int(we.sum())
+            adv.make[s, c] += int(made.sum())
+            adv.own[s, c] += float(own[ok].sum())
+            adv.opp[s, c] += float(opp[ok].sum())
+            ok0, m0 = base[s]
+            both = ok & ok0
+            d = (margin - m0)[both]
+            adv.diff[s, c] += float(d.sum())
+            adv.diff2[s, c] += float((d * d).sum())
+            adv.paired[s, c] += int(both.sum())
+        if c == len(adv.candidates) - 1 and c > 0:
+            pts = rows[we, L.H_POINTS + team]
+            T = adv.points.shape[1]
+            adv.points[suits[0]] += np.bincount(pts, minlength=T)[:T]
+            for j, (_, slot) in enumerate(r.pedros):
+                adv.pedro[suits[0], j] += int((rows[we, L.H_SLOT_TEAM + slot] == team).sum())
 
     def play_range(self, offset: int, n: int) -> None:
-        """Deal offset..offset+n-1; play the accepted deals at every suit and contract."""
+        """Deal offset..offset+n-1; play the accepted deals at every candidate and suit."""
         adv = self.adv
         chunk = REJECT_CHUNK if self.rejecting else CHUNK
         done = 0
         while done < n and adv.hands < adv.max_hands:
             m = min(chunk, n - done)
             start_at = offset + done
-            rows0 = self.run(0, 0, start_at, m)
-            ok0 = rows0[:, L.H_REJECTED] == 0
+            ref_rows = self.run(self.ref, start_at, m)
+            ok0 = ref_rows[:, L.H_REJECTED] == 0
             accepted = np.flatnonzero(ok0)
             room = adv.max_hands - adv.hands
             used = int(accepted[room]) if len(accepted) > room else m  # stop at max_hands
             keep = ok0[:used]
             if keep.any():
-                self.add(rows0[:used][keep], 0, 0)
-                for s in range(4):
-                    for g in range(len(adv.contracts)):
-                        if s == 0 and g == 0:
-                            continue
-                        rows = self.run(s, g, start_at, used)
+                base: dict = {}
+                for c in range(len(adv.candidates)):  # pass (candidate 0) first: the baseline
+                    for s in adv.suits_run:
+                        key = (c, s)
+                        rows = ref_rows[:used] if key == self.ref else self.run(key, start_at, used)
                         if not np.array_equal(rows[:, L.H_REJECTED] == 0, keep):
-                            raise RuntimeError("the accepted deals differ between suits")
-                        self.add(rows[keep], s, g)
+                            raise RuntimeError("the accepted deals differ between candidates")
+                        rows = rows[keep]
+                        first = s == adv.suits_run[0]
+                        if first and not (rows[:, L.H_MAKER] == adv.query.seat).any():
+                            # never the maker: the trump policy was never asked, so every
+                            # suit plays these deals alike (the same bits)
+                            self.add(rows, c, adv.suits_run, base, True)
+                            break
+                        self.add(rows, c, [s], base, first)
             adv.hands += int(keep.sum())
             adv.tried += used
             done += m
@@ -412,10 +450,9 @@ class _Playouts:
 def _deal_until_precise(playouts: _Playouts, min_acceptance: float) -> None:
     """Rounds of deals until the precision target or ``max_hands`` is reached.
 
-    Round 1 assumes the worst case (p = 1/2): P(make b) falls from about 1 to
-    about 0 across the bids, so nearly every hand has an estimate near 1/2 and
-    needs it all; one round then usually suffices. Later rounds are sized from
-    the counts so far.
+    Round 1 assumes the worst case (p = 1/2): P(win) falls from about 0 to 1 across
+    the bids, so some bid has an estimate near 1/2 and needs it all; one round
+    then usually suffices. Later rounds are sized from the counts so far.
     """
     adv = playouts.adv
     precision = adv.precision_target
@@ -437,7 +474,8 @@ def _deal_until_precise(playouts: _Playouts, min_acceptance: float) -> None:
             _check_acceptance(adv, min_acceptance)
         if adv.hands >= max_hands or adv.precision_reached() <= precision:
             break
-        k_all = np.concatenate([adv.make_counts().ravel(), adv.pedro[:, 0, :].ravel()])
+        run = adv.suits_run
+        k_all = np.concatenate([adv.win[run, 1:].ravel(), adv.make[run, 1:].ravel()])
         need = _needed(k_all, adv.hands, precision)
         target = min(max_hands, max(int(need * 1.05), adv.hands + max(200, adv.hands // 10)))
 
@@ -446,7 +484,7 @@ def _needed(k: np.ndarray, n: int, precision: float) -> int:
     """Deals that would bring the widest interval to ``precision`` (normal approximation
     with the proportion shrunk towards 1/2, so a zero count still asks for some deals)."""
     pt = (np.asarray(k, float) + 2) / (n + 4)
-    var = float(np.max(pt * (1 - pt)))
+    var = float(np.max(pt * (1 - pt))) if pt.size else 0.25
     return int(math.ceil(Z95 * Z95 * var / (precision * precision)))
 
 
@@ -468,6 +506,7 @@ def _check_acceptance(adv: Advice, min_acceptance: float) -> None:
 
 def evaluate_hand(hand: str | Sequence, seat: int, dealer: int = 3, **kwargs: Any):
     """Like ``advise`` (same arguments) but returns the ``bids`` table as a DataFrame, one
-    row per trump and bid: P(make) with its 95% interval, expected score change and its
-    interval, with the advice in ``df.attrs``."""
+    row per trump and candidate bid: P(win the auction), P(make | maker) with their 95%
+    intervals, both sides' expected score change and ``ev`` against pass, with the
+    advice in ``df.attrs``."""
     return advise(hand, seat, dealer, **kwargs).table("bids")

@@ -1,5 +1,5 @@
-"""An ``Advice`` for people and programs: the one-line reason, the text table the
-command line prints, the JSON dict, a pandas DataFrame and the P(make) chart.
+"""An ``Advice`` for people and programs: the one advice line, the reason, the text
+table the command line prints, the JSON dict, a pandas DataFrame and the chart.
 
 Only numbers an ``Advice`` computed are shown here (``evaluate_hand`` is
 ``advise`` followed by ``advice_frame``). pandas (``advice_frame``) and
@@ -20,50 +20,76 @@ from cinch_sim.rules import seat_name
 # other way round, so the type is named here and not imported
 Advice = Any
 
+RISK_NOTE = (
+    "risk: the make rate you insist on; the safe bid is the highest bid whose "
+    "P(make | you are the maker) is at least the risk with 95% confidence (the lower "
+    "Wilson bound)"
+)
+EV_NOTE = (
+    "ev: the expected score margin over the whole hand (your side's score change minus "
+    "the opponents', being overbid and the defence's points included) against passing "
+    "on the same deals; own, opp: each side's expected score change"
+)
+
 
 # ------------------------------------------------------------------ sentences
-def advice_reason(adv: Advice) -> str:
-    """One line: why this bid, in this trump."""
-    s = adv.best_trump_index
-    name = SUIT_NAMES[adv.best_trump]
-    p, lo, hi = adv.p_make()
-    legal = adv.query.legal_bids
-    idx = {int(b): i for i, b in enumerate(adv.bids)}
-    if not legal:
-        return (
-            f"no legal bid is left above {adv.query.high_bid}: pass "
-            f"({name} would be your best trump)"
-        )
-    rec = adv.recommended_bid
-    ev_bid = adv.best_ev_bid
-    sc = adv.score_change()
-    # With one playout serving every bid, EV(b) - EV(b + 1) = (2b + 1) P(points = b)
-    # + P(points < b) >= 0: as the maker a lower bid never scores less; a higher bid
-    # only keeps the later seats from overbidding, which this estimate does not model.
-    lowest = ""
-    if not adv.contract_aware:
-        lowest = ", the lowest legal bid: as maker a lower bid never scores less"
-    ev_part = (
-        f"bid {ev_bid} has the best expected score change "
-        f"({sc['ev'][s, idx[ev_bid]]:+.2f}{lowest if ev_bid == legal[0] else ''})"
-        if ev_bid is not None
-        else "no bid has a positive expected score change"
-    )
-    if rec is None:
-        b0 = legal[0]
-        text = (
-            f"pass: no legal bid reaches P(make) {N.rate(adv.risk, 0)} even in {name}, "
-            f"the best trump (P(make {b0}) = {N.rate(p[s, idx[b0]])}); {ev_part}"
-        )
-        return text + _dealer_note(adv)
-    nxt = rec + 1
-    nxt_part = f", P(make {nxt}) = {N.rate(p[s, idx[nxt]])}" if nxt in idx and nxt in legal else ""
+def _col(adv: Advice, b: int) -> int:
+    """The column of bid ``b`` in the [suit, bid] arrays."""
+    return list(adv.bids).index(b)
+
+
+def _bid_phrase(adv: Advice, b: int, s: int) -> str:
+    """``bid 9 in spades: wins the auction 74% of the time and makes it 81%``."""
+    i = _col(adv, b)
+    pw, _, _ = adv.p_win()
+    pm, _, _ = adv.p_make()
     return (
-        f"{name}: P(make {rec}) = "
-        f"{N.rate_with_interval(p[s, idx[rec]], lo[s, idx[rec]], hi[s, idx[rec]])}, "
-        f"at least the {N.rate(adv.risk, 0)} asked for"
-        f"{nxt_part}; {ev_part}"
+        f"bid {b} in {SUIT_NAMES[SUITS[s]]}: wins the auction {N.rate(pw[s, i], 0)} of the "
+        f"time and makes it {N.rate(pm[s, i], 0)}"
     )
+
+
+def advice_line(adv: Advice) -> str:
+    """The advice in one line a player can act on: the best-EV bid (or pass) with its
+    chances and its expected gain over passing, and the safe bid beside it."""
+    q = adv.query
+    s = adv.best_trump_index
+    sc = adv.score_change()
+    if not q.legal_bids:
+        return f"Advice: pass (no legal bid is left above {q.high_bid})."
+    best = adv.best_ev_bid
+    if best is None:
+        d = adv.per_suit()[s]
+        if d["top_ev_bid"] is None:
+            return "Advice: pass."
+        main = (
+            f"pass: no bid beats passing on expected score (the best, "
+            f"{_bid_phrase(adv, d['top_ev_bid'], s)}, expected "
+            f"{N.number(d['top_ev'], 1, signed=True)} against pass)"
+        )
+    elif adv.n[0] == 0:  # no deal fits passing and the later passes given
+        c = 1 + _col(adv, best)
+        margin = sc["own"][s, c] - sc["opp"][s, c]
+        main = f"{_bid_phrase(adv, best, s)}; expected margin {N.number(margin, 1, signed=True)}"
+    else:
+        c = 1 + _col(adv, best)
+        ev = N.number_with_interval(sc["ev"][s, c], sc["ev_lo"][s, c], sc["ev_hi"][s, c], 1, True)
+        main = f"{_bid_phrase(adv, best, s)}; expected {ev} against pass"
+    safe = adv.safe_bid
+    _, lo, _ = adv.p_make()
+    if safe is None:
+        safe_part = f"no bid is made at least {N.rate(adv.risk, 0)} of the time with 95% confidence"
+    else:
+        safe_part = (
+            f"bid {safe} in {SUIT_NAMES[SUITS[s]]} (makes it at least "
+            f"{N.rate(lo[s, _col(adv, safe)], 0)}, 95% lower bound)"
+        )
+    return f"Advice: {main}. Safe bid at risk {N.rate(adv.risk, 0)}: {safe_part}."
+
+
+def advice_reason(adv: Advice) -> str:
+    """One line: why this bid, in this trump (the advice line without its label)."""
+    return advice_line(adv).removeprefix("Advice: ").removesuffix(".") + _dealer_note(adv)
 
 
 def _dealer_note(adv: Advice) -> str:
@@ -71,21 +97,25 @@ def _dealer_note(adv: Advice) -> str:
     q = adv.query
     everyone_before = len(q.bids) == q.rules.players - 1 and q.seat == q.dealer
     if everyone_before and q.high_bid == 0 and q.rules.all_pass == "dealer_no_contract":
-        return " (all passed: as dealer you still name trump, at contract 0)"
+        return " (all passed: as dealer you still name trump, at contract 0, if you pass)"
     return ""
 
 
 def playout_note(adv: Advice) -> str:
-    """How the deals were played: one playout for every bid, or each contract apart."""
-    if adv.contract_aware:
-        return "each contract played separately on the same deals (policies may use it)"
+    """How the deals were played."""
     return (
-        "one playout per deal and suit serves every bid "
-        "(the discard and play policies ignore the contract)"
+        "for each candidate bid and suit you bid it and the other seats bid, play and "
+        "defend with their own policies, on the same deals"
     )
 
 
 # ----------------------------------------------------------------- JSON, pandas
+def _f(x: Any) -> float | None:
+    """A float for JSON; NaN (a rate with no trials) as None."""
+    x = float(x)
+    return None if x != x else x
+
+
 def advice_dict(adv: Advice) -> dict[str, Any]:
     """Everything as plain JSON-ready values (what ``--format json`` prints)."""
     q = adv.query
@@ -94,15 +124,17 @@ def advice_dict(adv: Advice) -> dict[str, Any]:
         "seat": q.seat,
         "dealer": q.dealer,
         "bids_before": [{"seat": s, "bid": None if b == L.BID_PASS else b} for s, b in q.bids],
+        "later_passes": list(q.later_passes),
         "known": {str(s): [format_card(c) for c in cs] for s, cs in q.known.items()},
         "legal_bids": q.legal_bids,
         "best_trump": adv.best_trump,
-        "recommended_bid": adv.recommended_bid,
-        "safe_bid": adv.safe_bid,
         "best_ev_bid": adv.best_ev_bid,
+        "safe_bid": adv.safe_bid,
         "risk": adv.risk,
-        "safe_risk": adv.safe_risk,
+        "advice": advice_line(adv),
         "reason": advice_reason(adv),
+        "risk_note": RISK_NOTE,
+        "score_change": EV_NOTE,
         "precision": adv.precision_reached(),
         "precision_target": adv.precision_target,
         "hands": adv.hands,
@@ -111,12 +143,7 @@ def advice_dict(adv: Advice) -> dict[str, Any]:
         "acceptance_rate": adv.hands / adv.tried if adv.tried else None,
         "kernel_hands": adv.played,
         "rounds": adv.rounds,
-        "contract_aware": adv.contract_aware,
         "playouts": playout_note(adv),
-        "score_change": (
-            "ev: expected change of your side's score; ev_margin: your side's change "
-            "minus the opponents'; a pass counts as 0"
-        ),
         "seed": adv.seed,
         "seconds": round(adv.seconds, 3),
         "rules": q.rules.describe(),
@@ -126,75 +153,84 @@ def advice_dict(adv: Advice) -> dict[str, Any]:
 
 
 def _by_trump(adv: Advice) -> dict[str, Any]:
-    """Suit letter -> mean points, points distribution, Pedros saved, bids, and each bid's
-    make rate and expected score change."""
+    """Suit letter -> pass and each candidate bid's P(win), P(make | maker), both sides'
+    expected score change and ev against pass; the points and Pedros at the top bid."""
     q = adv.query
-    p, lo, hi = adv.p_make()
+    pw, wlo, whi = adv.p_win()
+    pm, lo, hi = adv.p_make()
     sc = adv.score_change()
     pp, plo, phi = adv.pedro_rates()
     hist = adv.own_hist()
     suits = adv.per_suit()
     mean = adv.mean_points()
-    n = max(adv.hands, 1)
     by_trump: dict[str, Any] = {}
-    for s in range(4):
+    for s in adv.suits_run:
         bids = {}
-        for i, b in enumerate(adv.bids):
+        for c, b in enumerate(adv.candidates):
+            i = c - 1
             entry = {
-                "p_make": float(p[s, i]),
-                "lo": float(lo[s, i]),
-                "hi": float(hi[s, i]),
-                "ev": float(sc["ev"][s, i]),
-                "ev_lo": float(sc["ev_lo"][s, i]),
-                "ev_hi": float(sc["ev_hi"][s, i]),
-                "ev_margin": float(sc["ev_margin"][s, i]),
-                "legal": int(b) in q.legal_bids,
+                "p_win_auction": _f(pw[s, i]) if c else None,
+                "p_win_lo": _f(wlo[s, i]) if c else None,
+                "p_win_hi": _f(whi[s, i]) if c else None,
+                "p_make": _f(pm[s, i]) if c else None,
+                "p_make_lo": _f(lo[s, i]) if c else None,
+                "p_make_hi": _f(hi[s, i]) if c else None,
+                "ev": _f(sc["ev"][s, c]),
+                "ev_lo": _f(sc["ev_lo"][s, c]),
+                "ev_hi": _f(sc["ev_hi"][s, c]),
+                "own": _f(sc["own"][s, c]),
+                "opp": _f(sc["opp"][s, c]),
+                "deals": int(adv.n[c]),
+                "as_maker": int(adv.win[s, c]),
             }
-            if adv.contract_aware:
-                entry["points_dist"] = (hist[s, adv.group_of(int(b))] / n).tolist()
-            bids[str(int(b))] = entry
+            bids["pass" if c == 0 else str(int(b))] = entry
         d = suits[s]
+        n_top = int(hist[s].sum())
         by_trump[SUITS[s]] = {
             "name": SUIT_NAMES[SUITS[s]],
-            "mean_points": float(mean[s]),
-            "points_dist": (hist[s, 0] / n).tolist(),
+            "mean_points": _f(mean[s]),
+            "points_dist": (hist[s] / max(n_top, 1)).tolist(),
             "pedros": {
-                name: {"p": float(pp[s, j]), "lo": float(plo[s, j]), "hi": float(phi[s, j])}
+                name: {"p": _f(pp[s, j]), "lo": _f(plo[s, j]), "hi": _f(phi[s, j])}
                 for j, (name, _) in enumerate(q.rules.pedros)
             },
-            "recommended_bid": d["recommended_bid"],
+            "best_ev_bid": d["best_ev_bid"],
             "safe_bid": d["safe_bid"],
-            "best_ev_bid": d["max_ev_bid"] if (d["max_ev"] or 0) > 0 else None,
             "bids": bids,
         }
     return by_trump
 
 
 def advice_frame(adv: Advice):
-    """Long table: one row per trump and bid (pandas imported here). ``df.attrs["advice"]``
-    holds the advice (best trump, recommended bid, ...), ``df.attrs["by_trump"]`` the
-    per-suit detail (points distribution, Pedros)."""
+    """Long table: one row per trump and candidate (pass, then each legal bid; pandas
+    imported here). ``df.attrs["advice"]`` holds the advice (best trump, best-EV bid,
+    safe bid, ...), ``df.attrs["by_trump"]`` the per-suit detail."""
     import pandas as pd
 
-    q = adv.query
-    p, lo, hi = adv.p_make()
+    pw, wlo, whi = adv.p_win()
+    pm, lo, hi = adv.p_make()
     sc = adv.score_change()
+    nan = float("nan")
     rows = []
-    for s in range(4):
-        for i, b in enumerate(adv.bids):
+    for s in adv.suits_run:
+        for c, b in enumerate(adv.candidates):
+            i = c - 1
             rows.append(
                 {
                     "trump": SUITS[s],
-                    "bid": int(b),
-                    "p_make": p[s, i],
-                    "p_make_lo": lo[s, i],
-                    "p_make_hi": hi[s, i],
-                    "ev": sc["ev"][s, i],
-                    "ev_lo": sc["ev_lo"][s, i],
-                    "ev_hi": sc["ev_hi"][s, i],
-                    "ev_margin": sc["ev_margin"][s, i],
-                    "legal": int(b) in q.legal_bids,
-                    "hands": adv.hands,
+                    "bid": "pass" if c == 0 else str(int(b)),
+                    "p_win_auction": pw[s, i] if c else nan,
+                    "p_win_lo": wlo[s, i] if c else nan,
+                    "p_win_hi": whi[s, i] if c else nan,
+                    "p_make": pm[s, i] if c else nan,
+                    "p_make_lo": lo[s, i] if c else nan,
+                    "p_make_hi": hi[s, i] if c else nan,
+                    "ev": sc["ev"][s, c],
+                    "ev_lo": sc["ev_lo"][s, c],
+                    "ev_hi": sc["ev_hi"][s, c],
+                    "own": sc["own"][s, c],
+                    "opp": sc["opp"][s, c],
+                    "hands": int(adv.n[c]),
                 }
             )
     df = pd.DataFrame(rows)
@@ -205,25 +241,25 @@ def advice_frame(adv: Advice):
 
 
 def suits_frame(adv: Advice):
-    """One row per trump: mean points, each Pedro saved, the bids at ``risk`` and at
-    ``safe_risk``, the best-EV bid (None: pass) and its expected score change."""
+    """One row per trump: mean points and each Pedro saved as maker at the top bid, the
+    best-EV bid (None: pass) with its ev against pass, and the safe bid."""
     import pandas as pd
 
     pp, plo, phi = adv.pedro_rates()
     mean = adv.mean_points()
+    suits = adv.per_suit()
     rows = []
-    for s, d in enumerate(adv.per_suit()):
+    for s in adv.suits_run:
+        d = suits[s]
         row: dict[str, Any] = {"trump": SUITS[s], "mean_points": mean[s]}
         for j, (name, _) in enumerate(adv.query.rules.pedros):
             row[f"{name}_saved"] = pp[s, j]
             row[f"{name}_saved_lo"] = plo[s, j]
             row[f"{name}_saved_hi"] = phi[s, j]
-        best_ev = d["max_ev_bid"] if (d["max_ev"] or 0) > 0 else None
         row.update(
-            recommended_bid=d["recommended_bid"],
+            best_ev_bid=d["best_ev_bid"],
+            ev=d["top_ev"] if d["best_ev_bid"] is not None else 0.0,
             safe_bid=d["safe_bid"],
-            best_ev_bid=best_ev,
-            max_ev=d["max_ev"],
             best=SUITS[s] == adv.best_trump,
             hands=adv.hands,
         )
@@ -236,25 +272,13 @@ def advice_table(adv: Advice) -> str:
     """The advice and its estimates for people (what the command line prints)."""
     lines = _query_lines(adv)
     lines.append("")
-    lines += _p_make_lines(adv)
-    lines.append("")
-    lines += _score_lines(adv)
+    lines += _bid_lines(adv)
     lines.append("")
     lines += _suit_summary_lines(adv)
     lines.append("")
     lines.append(advice_line(adv))
-    lines.append(f"Why: {advice_reason(adv)}.")
+    lines.append(f"({RISK_NOTE}; {EV_NOTE}.)")
     return "\n".join(lines)
-
-
-def advice_line(adv: Advice) -> str:
-    """The advice in one line: the trump, the bid at risk, the safe bid, the best-EV bid."""
-    return (
-        f"Advice: trump {SUIT_NAMES[adv.best_trump]}; bid {_bid_text(adv.recommended_bid)} "
-        f"(made {N.rate(adv.risk, 0)} of the time or more); safe bid (made "
-        f"{N.rate(adv.safe_risk, 0)} or more): "
-        f"{_bid_text(adv.safe_bid)}; best expected score: {_bid_text(adv.best_ev_bid)}."
-    )
 
 
 def _query_lines(adv: Advice) -> list[str]:
@@ -269,70 +293,76 @@ def _query_lines(adv: Advice) -> list[str]:
             f"Bids before you: {q.bids_text()}; {adv.hands:,} of {adv.tried:,} deals matched "
             f"(acceptance {N.rate(adv.hands / max(adv.tried, 1), 2)})"
         )
+    if q.later_passes:
+        lines.append(f"Known passes after you: {q.later_text()}")
     for s, cs in q.known.items():
         lines.append(f"Known: seat {s} holds {' '.join(pretty_card(c) for c in cs)}")
     lines.append(
-        f"{adv.hands:,} deals per suit, the same deals for every suit and bid; "
+        f"{adv.hands:,} deals, the same deals for every suit and bid; "
         f"95% half-width reached {adv.precision_reached():.4f} "
         f"(target {adv.precision_target:g}); {adv.seconds:.2f} s"
     )
-    lines.append(f"Playouts: {playout_note(adv)}.")
+    lines.append(f"Playouts: {playout_note(adv)}; other seats bid with {_bidders(adv)}.")
     return lines
 
 
-def _p_make_lines(adv: Advice) -> list[str]:
-    """P(make) with its interval for every bid (rows) and suit (columns)."""
-    p, lo, hi = adv.p_make()
-    best = adv.best_trump_index
-    legal = set(adv.query.legal_bids)
-    lines = ["P(make bid) by trump, with 95% Wilson intervals (* = legal bid)"]
-    lines.append(
-        f"{'bid':>4} "
-        + " ".join(
-            f"{SUIT_NAMES[SUITS[s]] + (' (best)' if s == best else ''):^21}" for s in range(4)
-        )
-    )
-    for i, b in enumerate(adv.bids):
-        cells = [N.rate_with_interval(p[s, i], lo[s, i], hi[s, i]) for s in range(4)]
-        mark = "*" if int(b) in legal else " "
-        lines.append(f"{int(b):>3}{mark} " + " ".join(f"{c:^21}" for c in cells))
-    return lines
+def _bidders(adv: Advice) -> str:
+    q = adv.query
+    others = sorted({p for i, p in enumerate(adv.policies["bid"]) if i != q.seat})
+    return ", ".join(others)
 
 
-def _score_lines(adv: Advice) -> list[str]:
-    """The side's expected score change for every bid (rows) and suit (columns)."""
+def _bid_lines(adv: Advice) -> list[str]:
+    """Per candidate (rows) and suit (columns): P(win auction), P(make | maker), ev."""
+    pw, _, _ = adv.p_win()
+    pm, lo, _ = adv.p_make()
     sc = adv.score_change()
-    legal = set(adv.query.legal_bids)
-    lines = ["Expected score change of your side by bid (set: -bid under setback)"]
-    lines.append(f"{'bid':>4} " + " ".join(f"{SUIT_NAMES[SUITS[s]]:>9}" for s in range(4)))
-    for i, b in enumerate(adv.bids):
-        mark = "*" if int(b) in legal else " "
-        lines.append(f"{int(b):>3}{mark} " + " ".join(f"{sc['ev'][s, i]:>+9.2f}" for s in range(4)))
+    best = adv.best_trump_index
+    run = adv.suits_run
+    lines = [
+        "Per bid and trump: P(you win the auction) / P(make | you are the maker) "
+        "[its 95% lower bound] / ev against pass"
+    ]
+    lines.append(
+        f"{'bid':>4}  "
+        + " ".join(f"{SUIT_NAMES[SUITS[s]] + (' (best)' if s == best else ''):^27}" for s in run)
+    )
+    for c, b in enumerate(adv.candidates):
+        if c == 0:
+            cells = [f"{'own ' + N.number(sc['own'][s, 0], 2, signed=True):^27}" for s in run]
+            lines.append(f"{'pass':>4}  " + " ".join(cells))
+            continue
+        i = c - 1
+        cells = [
+            f"{N.rate(pw[s, i], 0):>4} / {N.rate(pm[s, i], 0):>4} [{N.rate(lo[s, i], 0):>4}]"
+            f" / {N.number(sc['ev'][s, c], 2, signed=True):>6}"
+            for s in run
+        ]
+        lines.append(f"{int(b):>4}  " + " ".join(f"{x:^27}" for x in cells))
     return lines
 
 
 def _suit_summary_lines(adv: Advice) -> list[str]:
-    """Per suit: mean points, Pedros saved, the bids at risk and safe, the best-EV bid."""
+    """Per suit: mean points and Pedros saved at the top bid, the best-EV and safe bids."""
     pp, _, _ = adv.pedro_rates()
     suits = adv.per_suit()
     mean = adv.mean_points()
     names = [n for n, _ in adv.query.rules.pedros]
     pedro_head = " ".join(f"{N.label(n) + ' saved':>17}" for n in names)
     lines = [
-        f"{'trump':<9} {'mean points':>11} {pedro_head} "
-        f"{'bid at ' + N.rate(adv.risk, 0):>11} {'safe at ' + N.rate(adv.safe_risk, 0):>12}"
-        f" {'best EV':>12}"
+        f"{'trump':<9} {'mean points':>11} {pedro_head} {'best EV':>14} "
+        f"{'safe at ' + N.rate(adv.risk, 0):>12}   (points, Pedros: as maker at the top bid)"
     ]
-    for s in range(4):
+    for s in adv.suits_run:
         d = suits[s]
         ev = "-"
-        if d["max_ev_bid"] is not None:
-            shown = d["max_ev_bid"] if d["max_ev"] > 0 else "pass"
-            ev = f"{shown} ({d['max_ev']:+.2f})"
+        if d["top_ev_bid"] is not None:
+            shown = d["best_ev_bid"] if d["best_ev_bid"] is not None else "pass"
+            ev = f"{shown} ({N.number(max(d['top_ev'], 0.0), 2, signed=True)})"
         ped = " ".join(f"{N.rate(pp[s, j]):>17}" for j in range(len(names)))
         lines.append(
-            f"{SUIT_NAMES[SUITS[s]]:<9} {mean[s]:>11.2f} {ped} "
-            f"{_bid_text(d['recommended_bid']):>11} {_bid_text(d['safe_bid']):>12} {ev:>12}"
+            f"{SUIT_NAMES[SUITS[s]]:<9} {N.number(mean[s], 2):>11} {ped} {ev:>14} "
+            f"{_bid_text(d['safe_bid']):>12}"
         )
     return lines
 
@@ -380,18 +410,18 @@ def plot_advice(adv: Advice, path: str) -> None:
     import matplotlib.pyplot as plt
 
     p, lo, hi = adv.p_make()
+    pw, _, _ = adv.p_win()
     fig, ax = plt.subplots(figsize=(7, 4.5))
     colours = {"C": "tab:green", "S": "black", "D": "tab:orange", "H": "tab:red"}
-    for s in range(4):
+    for s in adv.suits_run:
         name = SUIT_NAMES[SUITS[s]]
         ax.plot(adv.bids, p[s], marker="o", ms=3, color=colours[SUITS[s]], label=name)
         ax.fill_between(adv.bids, lo[s], hi[s], color=colours[SUITS[s]], alpha=0.2)
-    ax.axhline(adv.risk, ls="--", lw=0.8, color="grey", label=f"risk {adv.risk:.2f}")
-    ax.axhline(adv.safe_risk, ls=":", lw=0.8, color="grey", label=f"safe {adv.safe_risk}")
-    if adv.query.high_bid:
-        ax.axvspan(adv.bids[0] - 0.5, adv.query.high_bid + 0.5, color="grey", alpha=0.1)
+    s0 = adv.suits_run[0]
+    ax.plot(adv.bids, pw[s0], ls="--", color="tab:blue", label="P(win the auction)")
+    ax.axhline(adv.risk, ls=":", lw=0.8, color="grey", label=f"risk {adv.risk:.2f}")
     ax.set_xlabel("bid")
-    ax.set_ylabel("P(side takes at least the bid)")
+    ax.set_ylabel("P(make | you are the maker)")
     ax.set_xticks(adv.bids)
     ax.set_ylim(0, 1.02)
     ax.set_title(

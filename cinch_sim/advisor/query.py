@@ -1,5 +1,6 @@
 """The advisor's question: the hand, the seat, the dealer, the bids made before
-the player and any cards known to be in another hand, parsed and checked.
+the player (and passes known of the seats after), and any cards known to be in
+another hand, parsed and checked.
 
 ``make_query`` turns what a player types (or Python values) into a ``Query``;
 every problem is a one-line ``AdvisorError`` (or ``CardError`` for the cards).
@@ -129,6 +130,7 @@ class Query:
     rules: Rules
     bids: list[tuple[int, int]] = field(default_factory=list)  # (seat, bid or BID_PASS)
     known: dict[int, list[int]] = field(default_factory=dict)
+    later_passes: list[int] = field(default_factory=list)  # seats after the player that pass
 
     @property
     def team(self) -> int:
@@ -153,6 +155,10 @@ class Query:
     def bids_text(self) -> str:
         """The bids before the player as a phrase: ``seat 0 pass, seat 1 9``."""
         return ", ".join(f"seat {s} {'pass' if b == L.BID_PASS else b}" for s, b in self.bids)
+
+    def later_text(self) -> str:
+        """The later seats' passes as a phrase: ``seat 3 pass``."""
+        return ", ".join(f"seat {s} pass" for s in self.later_passes)
 
     def fixed(self) -> dict[int, int]:
         """Seat -> card mask of the cards that are not dealt at random."""
@@ -182,9 +188,10 @@ def make_query(
     dealer = _check_seat(dealer, P, "dealer")
     bid_list = parse_bids(bids, P, r)
     known_map = parse_known(known, P)
+    later = _split_later(bid_list, seat, dealer, r)
     _check_bids(bid_list, seat, dealer, r)
     _check_known(known_map, cards, seat, r)
-    return Query(cards, seat, dealer, r, bid_list, known_map)
+    return Query(cards, seat, dealer, r, bid_list, known_map, later)
 
 
 def _int_hand(hand: Sequence, size: int) -> list[int]:
@@ -199,6 +206,28 @@ def _int_hand(hand: Sequence, size: int) -> list[int]:
     if len(cards) != size:
         raise CardError(f"a hand needs {size} cards, got {len(cards)}")
     return cards
+
+
+def _split_later(bids: list[tuple[int, int]], seat: int, dealer: int, r: Rules) -> list[int]:
+    """Take the passes of seats after the player out of ``bids`` (in place): a later
+    seat's pass is known after the fact and conditions the deals; a later bid would
+    be an answer to the player's own bid, which the advisor varies, so it is refused."""
+    order = r.turn_order(dealer)
+    if seat not in order or r.bid_rounds != 1:
+        return []
+    after = order[order.index(seat) + 1 :]
+    later = [(s, b) for s, b in bids if s in after]
+    for s, b in later:
+        if b != L.BID_PASS:
+            raise AdvisorError(
+                f"bids: seat {s} bids after you (seat {seat}, dealer {dealer}); "
+                "give only the bids made before you, and passes of the seats after you"
+            )
+    if len({s for s, _ in later}) != len(later):
+        dup = next(s for s, _ in later if [t for t, _ in later].count(s) > 1)
+        raise AdvisorError(f"bids: seat {dup} is given twice")
+    bids[:] = [sb for sb in bids if sb[0] not in after]
+    return sorted((s for s, _ in later), key=order.index)
 
 
 def _check_bids(bids: list[tuple[int, int]], seat: int, dealer: int, r: Rules) -> None:

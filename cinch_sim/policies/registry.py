@@ -40,7 +40,6 @@ class Builtin:
     function: str  # the jitted function in that module
     kernel_id: int  # the kernel's direct-call number
     param_prefix: str = ""  # the module's constants naming its parameter slots (B_, P_, ...)
-    reads_contract: bool = False  # plays differently at another bid (the advisor asks)
 
 
 BUILTINS: tuple[Builtin, ...] = (
@@ -70,7 +69,7 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("play", "heuristic", "heuristic", "heuristic_play", HEURISTIC_PLAY, "P_"),
     Builtin("play", "heuristic_v1", "heuristic", "heuristic_v1_play", HEURISTIC_PLAY, "P_"),
     # perfect-information Monte Carlo: deals of the unseen cards solved double-dummy
-    Builtin("play", "pimc", "pimc", "pimc_play", PIMC_PLAY, "P_", reads_contract=True),
+    Builtin("play", "pimc", "pimc", "pimc_play", PIMC_PLAY, "P_"),
 )
 
 

@@ -538,28 +538,35 @@ def _ratings_text(ratings: pd.Series) -> pd.Series:
 def add_example_advice(
     report: Report, examples: Iterable[tuple[str, str, Advice]], dealer: int, rules: Rules
 ) -> None:
-    """For each example (hand, label, advice): the reason and P(make) by bid and trump."""
+    """For each example (hand, label, advice): the advice and, per bid, P(win the
+    auction), P(make | maker) by trump and the expected gain over passing."""
     sec = report.section("Advice for a few hands")
     eldest = (dealer + 1) % rules.players
     sec.text(
         f"Each hand sits at seat {eldest}, eldest hand, with the dealer at seat {dealer} and "
         f"no bid before it. The other {52 - rules.cards_dealt} cards are dealt at random many "
-        "times; for each trump suit we count how often the side takes at least each number "
-        "of points."
+        "times; for each bid and trump the hand bids it, the later seats bid with the "
+        "simulator's own bidder (they may overbid), and the hand is played out. We count how "
+        "often the hand wins the auction, how often it then makes the bid, and the expected "
+        "score margin over the whole hand against passing on the same deals."
     )
     for text, label, adv in examples:
+        pw, _, _ = adv.p_win()
         p, lo, hi = adv.p_make()
+        ev = adv.score_change()["ev"]
         best = adv.best_trump_index
         row = {"bid": [str(b) for b in adv.bids]}
-        for suit in range(4):
+        row["P(win auction)"] = [_pct(x) for x in pw[best]]
+        for suit in adv.suits_run:
             row[f"P(make) in {SUITS[suit]}"] = [_pct(x) for x in p[suit]]
         row[f"interval ({SUITS[best]})"] = _intervals(lo[best], hi[best])
+        row[f"ev vs pass ({SUITS[best]})"] = [N.number(x, 2, signed=True) for x in ev[best, 1:]]
         sec.text(f"{label}: {text}. {advice_reason(adv)}")
         sec.table(
             f"advice_{len(sec.blocks)}",
             format_frame(pd.DataFrame(row)),
-            f"{adv.hands:,} deals; the widest 95% interval is ± "
-            f"{100 * adv.precision_reached():.1f} percentage points.",
+            f"{adv.hands:,} deals; the widest 95% interval of P(win) and P(win and make) "
+            f"is ± {100 * adv.precision_reached():.1f} percentage points.",
         )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import click
+from click.core import ParameterSource
 
 from cinch_sim import notation as N
 from cinch_sim.cli.files import output_file, results_on_stderr_if_stdout_taken
@@ -13,6 +14,7 @@ from cinch_sim.cli.options import (
     CardsType,
     Count,
     Share,
+    builtin_names,
     check_seat,
     dealer_option,
     force_option,
@@ -37,7 +39,8 @@ from cinch_sim.cli.options import (
     "--bids",
     default=None,
     metavar="SEAT:BID,...",
-    help="Bids made before you, from the eldest hand, e.g. '0:pass,1:9'.",
+    help="Bids made before you, from the eldest hand, e.g. '0:8,1:9'; passes of "
+    "seats after you may be added where known (e.g. '3:pass').",
 )
 @click.option(
     "--known",
@@ -48,35 +51,40 @@ from cinch_sim.cli.options import (
 @click.option(
     "--risk",
     type=Share(0, 1, min_open=True),
-    default=0.5,
+    default=0.7,
     show_default=True,
-    help="Recommend the highest legal bid made at least this often.",
+    help="The make rate you insist on: the safe bid is the highest bid whose P(make | "
+    "you are the maker) is at least RISK with 95% confidence (its lower Wilson bound).",
 )
 @click.option(
     "--precision",
     type=Share(0, 0.5, min_open=True, max_open=True),
     default=0.01,
     show_default=True,
-    help="Stop when every probability's 95% half-width is at most this.",
+    help="Stop when every P(win the auction) and P(win and make)'s 95% half-width is at most this.",
 )
 @click.option(
     "--max-hands",
     type=Count("max_hands", 1),
     default=200_000,
     show_default=True,
-    help="Stop after this many deals (per suit) even if the precision is not reached.",
+    help="Stop after this many deals even if the precision is not reached.",
 )
 @click.option(
-    "--per-contract",
-    is_flag=True,
-    help="Play every contract separately even when the policies ignore the contract.",
+    "--bid-model",
+    type=click.Choice(builtin_names("bid")),
+    default=None,
+    help="The bidding policy of the other seats: it reads the bids before you and "
+    "bids after you [default: heuristic, the simulator's; --bid-policy sets seats one "
+    "by one].",
 )
 @run_options
 @rules_option
-@policy_options_with({"bid": "traditional"})  # read earlier bids as people bid
+@policy_options_with({})  # the simulator's defaults: heuristic everywhere
 @format_option(
     help="How the advice prints on stdout: json, the advice and every estimate; csv, "
-    "one row per trump and bid (P(make), expected score change, their intervals)."
+    "one row per trump and candidate bid (P(win the auction), P(make | maker), "
+    "expected score changes, ev against pass, their intervals)."
 )
 @click.option(
     "--plot",
@@ -96,7 +104,7 @@ def advise(
     risk,
     precision,
     max_hands,
-    per_contract,
+    bid_model,
     seed,
     threads,
     rules,
@@ -110,16 +118,26 @@ def advise(
 
     Fixes your cards, seat and dealer, deals the other 43 cards at random
     (keeping only deals where the earlier seats' bidding policies make the
-    --bids given), and plays each deal with you as the maker in each trump.
-    Prints P(make) for every bid and suit with 95% intervals, the expected
-    score change, the chance of saving each Pedro, and the advice: the best
-    trump, the highest legal bid made at least --risk of the time (and at
-    0.7, "safe"), the bid with the best expected score, or pass.
+    --bids given), and for pass and every legal bid, in each trump, you bid
+    it and the rest of the auction and the hand play out under the other
+    seats' policies, on the same deals. Prints, per bid and trump, P(you
+    win the auction), P(make | you are the maker) with 95% intervals and
+    the expected score margin over the whole hand against passing (ev), and
+    the advice: the best-EV bid (or pass), and the safe bid, the highest
+    whose make rate is at least --risk with 95% confidence.
+
+    Risk: the make rate you insist on (0.7: set at most 3 times in 10 as the
+    maker); a lower risk gives a higher, bolder safe bid.
     """
     from cinch_sim.advisor import AdvisorError, advice_dict, advice_table, plot_advice
     from cinch_sim.api import advise as run_advice
 
     check_seat("--seat", seat, rules.players)
+    if bid_model is not None:
+        ctx = click.get_current_context()
+        if ctx.get_parameter_source("bid_policy") not in (None, ParameterSource.DEFAULT):
+            raise BadInput("--bid-model", "give --bid-model or --bid-policy, not both")
+        policies = {**policies, "bid": bid_model}
     _check_question(hand, seat, dealer, bids, list(known), rules)
     _check_plot(plot, force)
     try:
@@ -135,7 +153,6 @@ def advise(
             max_hands=max_hands,
             seed=seed,
             threads=threads,
-            contract_aware=True if per_contract else None,
             **policies,
         )
     except AdvisorError as e:

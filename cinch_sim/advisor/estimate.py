@@ -163,7 +163,11 @@ class Advice(Tables):
         score change over the hand; ``ev``, the expected margin (own - opp) against
         passing on the same deals, with its 95% interval (``ev_lo``, ``ev_hi``)."""
         n = np.maximum(self.n, 1)[None, :]
-        ev, lo, hi = mean_interval(self.diff, self.diff2, self.paired)
+        # a hand's margin (own - opp) lies in [-(T + 2 bid_max), T]: a difference of two
+        # margins within +-(2 T + 2 bid_max), the range mean_interval's t interval fits in
+        r = self.query.rules
+        span = 2 * (r.total_points + r.bid_max)
+        ev, lo, hi = mean_interval(self.diff, self.diff2, self.paired, -span, span)
         ev, lo, hi = (np.where(self.paired > 0, x, np.nan) for x in (ev, lo, hi))
         ev[:, 0] = lo[:, 0] = hi[:, 0] = 0.0  # pass against itself
         return {"own": self.own / n, "opp": self.opp / n, "ev": ev, "ev_lo": lo, "ev_hi": hi}

@@ -266,6 +266,9 @@ def add_hand_features(report: Report, base: HandValue, dealer: int) -> None:
     )
 
 
+CARD_COLUMNS = ("card", "deals", "value", "lo", "hi", "made_diff", "made_lo", "made_hi")
+
+
 def add_card_values(report: Report, values: dict[str, CardValues]) -> None:
     """Each card's value by paired replays, one column per player (``values``: by the
     strategy's name), with the method in one sentence and what the data say about
@@ -293,12 +296,22 @@ def add_card_values(report: Report, values: dict[str, CardValues]) -> None:
             for c in cards
         ]  # fmt: skip
     played = "; ".join(f"{name}: {v.hands_played:,} hands played" for name, v in values.items())
+    data = pd.concat(  # the CSV: one row per player and card, numbers only
+        [
+            t.reset_index()[[*CARD_COLUMNS]].assign(
+                player=name, low_n=lambda f: f["deals"] < MIN_DEALS
+            )
+            for name, t in tables.items()
+        ],
+        ignore_index=True,
+    )
     sec.table(
         "card_values",
         format_frame(pd.DataFrame(cols)),
         "Points: the mean paired difference in the maker's side's points, with its 95% "
         "interval; make rate: the difference in the share of contracts made, in percentage "
         f"points. {played}; * fewer than {MIN_DEALS} deals, too few to trust the interval.",
+        data[["player", *[c for c in data.columns if c != "player"]]],
     )
     sec.text(_player_dependence(tables))
 
@@ -562,11 +575,17 @@ def add_example_advice(
         row[f"interval ({SUITS[best]})"] = _intervals(lo[best], hi[best])
         row[f"ev vs pass ({SUITS[best]})"] = [N.number(x, 2, signed=True) for x in ev[best, 1:]]
         sec.text(f"{label}: {text}. {advice_reason(adv)}")
+        data = {"bid": list(adv.bids), "p_win_auction": pw[best]}
+        for suit in adv.suits_run:
+            data[f"p_make_{SUITS[suit]}"] = p[suit]
+        data["p_make_lo"], data["p_make_hi"] = lo[best], hi[best]
+        data["ev_vs_pass"] = ev[best, 1:]
         sec.table(
             f"advice_{len(sec.blocks)}",
             format_frame(pd.DataFrame(row)),
             f"{adv.hands:,} deals; the widest 95% interval of P(win) and P(win and make) "
             f"is ± {100 * adv.precision_reached():.1f} percentage points.",
+            pd.DataFrame(data),
         )
 
 

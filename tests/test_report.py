@@ -318,9 +318,10 @@ def test_number_columns_are_told_from_text_columns():
     assert '<td class="num">70.4% <span class="nb">[57.2, 80.9]</span></td>' in page
 
 
-# the tables whose CSVs hold numbers; card_values and advice_* are still text (their
-# sections are being rewritten elsewhere), settings is a list of text values
+# the tables whose CSVs hold numbers (settings is a list of text values)
 NUMERIC_TABLES = {
+    "card_values": ({"deals"}, {"value", "lo", "hi", "made_diff"}),
+    "advice_2": ({"bid"}, {"p_win_auction", "p_make_lo", "ev_vs_pass"}),
     "make_rate_by_bid": ({"bid", "hands", "made"}, {"make_rate", "make_rate_lo"}),
     "safe_bid_by_hand": ({"hands"}, {"mean_points", "make_70", "make_70_lo", "make_70_hi"}),
     "points_by_trumps": ({"trumps", "hands"}, {"mean_points", "mean_lo", "mean_hi"}),

@@ -69,7 +69,7 @@ def test_example_hand_is_placed_in_its_class():
     hand = "AS KS 5S 5C 2S 9H 3D 7C JD"  # spades: A K 5 5(left) 2, five trumps
     adv = SimpleNamespace(
         best_trump_index=1, query=SimpleNamespace(hand=parse_hand(hand)), safe_bid=12,
-        safe_risk=0.7,
+        risk=0.7,
     )  # fmt: skip
     assert v.hand_class(3, 5, True, True) == {
         "pedros": "both Pedros",

@@ -237,8 +237,8 @@ def _example_in_class(
         f"{group}. The advisor, dealing the rest of the pack around this very hand from its "
         "seat with no bid before it, "
         + (
-            f"finds it safe at {own} (made at least {N.rate(adv.safe_risk, 0)} of the time, "
-            "by its estimate)."
+            f"finds it safe at {own} (made as maker at least {N.rate(adv.risk, 0)} of the "
+            "time, by the lower end of its 95% interval)."
             if own is not None
             else "finds no safe bid."
         )

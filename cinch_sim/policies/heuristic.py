@@ -13,9 +13,9 @@
   then aces, then the strongest cards;
 - play: lead trumps that cannot be beaten to pull the opponents' trumps; save
   a Pedro by dropping it under a trick the partner surely wins; take a trick
-  with the cheapest card that surely wins it (or, with ``catch_points`` lower
-  than its default, trump in for points even when not sure); otherwise give
-  up the least valuable card.
+  that holds a point (``catch_points``), or that the card surely wins, with the
+  cheapest card that wins it; otherwise give up the least valuable card; an
+  opponent who has shown no trump cannot beat one (``read_voids``).
 
 Every weight is a slot of the seat's parameter vector (``DEFAULT_PARAMS``),
 so tuning needs no recompilation.

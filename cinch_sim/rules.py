@@ -417,6 +417,10 @@ class Rules:
                     f"{name}={shown} has no meaning {self.no_meaning(name)}: leave it out"
                 )
             changes[name] = _coerce(name, value)
+        if "left_bower_points" in changes and "bid_max" not in changes:
+            # the preset's bid_max is its points: fewer points, a lower top bid
+            fewer = self.total_points - self.left_card_points + changes["left_bower_points"]
+            changes["bid_max"] = min(self.bid_max, max(fewer, self.bid_min))
         return dataclasses.replace(self, **changes)
 
     def to_array(self) -> np.ndarray:

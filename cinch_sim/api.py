@@ -554,7 +554,7 @@ def variants() -> pd.DataFrame:
     yet, and a line on what it is (``cinch-sim variants``).
 
     >>> v = variants()
-    >>> list(v["variant"][:3]), v.set_index("variant").loc["sancho", "points"]
+    >>> list(v["variant"][:3]), int(v.set_index("variant").loc["sancho", "points"])
     (['standard', 'auction', 'sancho'], 23)
     """
     from cinch_sim.rules import preset_rows

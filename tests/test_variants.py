@@ -192,3 +192,154 @@ def test_game_records_round_trip(tmp_path, name):
         assert rec["target"] == make_rules(name).target
         assert all(len(t) == make_rules(name).teams for t in rec["totals"])
         check_game(rec)
+
+
+# ------------------------------------------------------------ hand-built deals
+# Each deal: the cards dealt (in threes from the dealer's left), one bid (the others pass),
+# what each seat keeps (everyone keeps six, so nobody draws) and every card played;
+# the points are worked out by hand in the comments, and the project's referee
+# re-derives the record too.
+
+
+def _play(rules, hands, dealer, maker, trump, bid, keeps=None, plays=None):
+    from helpers import SUIT, cards, mask, scripted_policies
+
+    from cinch_sim.cards import parse_card
+    from cinch_sim.engine.run import Conditions, run_chunk
+    from cinch_sim.records.writer import hand_record
+
+    P, D = rules.players, rules.cards_dealt
+    deck: list[int] = [-1] * 52
+    for r in range(D // 3):
+        for j in range(P):
+            h = cards(hands[(dealer + 1 + j) % P])
+            assert len(h) == D
+            deck[r * 3 * P + j * 3 : r * 3 * P + j * 3 + 3] = h[r * 3 : r * 3 + 3]
+    used = set(deck[: P * D])
+    assert len(used) == P * D, "a card is dealt twice"
+    deck[P * D :] = [c for c in range(52) if c not in used]
+    ps = scripted_policies(P)
+    for s, keep in (keeps or {}).items():
+        ps.board[2, s, 0] = mask(keep)
+    for s, seq in (plays or {}).items():
+        for t, c in enumerate(seq):
+            ps.board[3, s, t] = parse_card(c)
+    for seat in range(P):  # the maker bids, every other seat passes
+        ps.board[0, seat, 0] = bid if seat == maker else 0
+    ps.board[1, :, 0] = SUIT[trump]
+    cond = Conditions(deck=deck)
+    out, tr = run_chunk(rules, ps, 1, 0, 1, dealer, cond, trace=True)
+    rec = json.loads(json.dumps(hand_record(rules, out[0], tr[0])))
+    hc = check_hand(rec)  # the project's referee agrees, card by card
+    assert hc.renege is None and hc.points == rec["result"]["points"]
+    return rec
+
+
+def _tricks(rec):
+    return [(t["leader"], t["cards"], t["winner"]) for t in rec["tricks"]]
+
+
+def test_sancho_taken_with_both_pedros():
+    """Trump hearts, Sancho 9H; robber=none and everyone keeps six (nobody draws).
+    T0 KH AH TH QH: AH (s1) takes High and Game.    T1 2S 7S 2D 4C: 7S (s2).
+    T2 8S 3D 3C 3S: 8S (s2).  T3 5H 5D 9H 2H: Sancho 9H (s0) takes both Pedros,
+    Sancho and Low: 5 + 5 + 9 + 1 = 20 for seats 0+2.  T4 2C 4S 9S JH: JH (s3) takes
+    Jack.  T5 4D 5C 6S JS: 4D.  Seats 1+3: High 1 + Game 1 + Jack 1 = 3; 20 + 3 = 23."""
+    hands = {
+        0: "9H KH 2C 3C 4C 5C 7C 8C 9C",
+        1: "AH 2H 2S 3S 4S 6S TC JC QC",
+        2: "5H TH 7S 8S 9S JS KC AC 6C",
+        3: "JH 5D QH 2D 3D 4D QS KS AS",
+    }
+    keeps = {s: " ".join(h.split()[:6]) for s, h in hands.items()}
+    plays = {
+        0: ["KH", "4C", "3C", "9H", "2C", "5C"],
+        1: ["AH", "2S", "3S", "2H", "4S", "6S"],
+        2: ["TH", "7S", "8S", "5H", "9S", "JS"],
+        3: ["QH", "2D", "3D", "5D", "JH", "4D"],
+    }
+    rules = make_rules("sancho", {"robber": "none"})
+    rec = _play(rules, hands, 3, 0, "H", 10, keeps, plays)
+    assert [w for _, _, w in _tricks(rec)] == [1, 2, 2, 0, 3, 3]
+    res = rec["result"]
+    assert res["points"] == [20, 3] and res["score"] == [20, 3] and res["made"]
+    assert res["captured"] == {
+        "high": 1, "low": 0, "jack": 1, "game": 1,
+        "right_pedro": 0, "sancho": 0, "left_pedro": 0,
+    }  # fmt: skip
+
+
+def test_bowers_rank_highest_and_the_left_one_is_a_trump():
+    """all_hands, trump hearts: Right Bower JH, Left Bower JD, then AH KH ... 5H 2H;
+    the 5D is a plain diamond.  T0 s0 leads AD; s1 (whose only diamond-faced card is
+    JD, a trump) plays JD; s2 follows QD; s3 trumps with AH: the Left Bower beats the
+    A of trumps, s1 takes High 1 + Left Bower 5.  T1 KH JH 2H 5H: the Right Bower (s2)
+    takes Jack 1, Low 1, Right Pedro 5.  T2-T5 spades led by s2 (the 5D is played as a
+    plain card).  The 10 of trumps is in the dead stock: no Game.  7 + 6 = 13."""
+    hands = {
+        0: "AD 5H 2C 3C 4C 6C 7C 8C 9C",
+        1: "JD KH 2S 3S 4S 6S TC JC QC",
+        2: "QD JH 7S 8S 9S TS KC AC 5C",
+        3: "AH 2H 5D 7D 8D 9D QS KS AS",
+    }
+    keeps = {s: " ".join(h.split()[:6]) for s, h in hands.items()}
+    plays = {
+        0: ["AD", "5H", "2C", "3C", "4C", "6C"],
+        1: ["JD", "KH", "2S", "3S", "4S", "6S"],
+        2: ["QD", "JH", "7S", "8S", "9S", "TS"],
+        3: ["AH", "2H", "5D", "7D", "8D", "9D"],
+    }
+    rules = make_rules("all_hands", {"robber": "none"})
+    rec = _play(rules, hands, 3, 0, "H", 7, keeps, plays)
+    assert _tricks(rec)[:2] == [(0, ["AD", "JD", "QD", "AH"], 1), (1, ["KH", "JH", "2H", "5H"], 2)]
+    res = rec["result"]
+    assert res["points"] == [7, 6] and res["score"] == [7, 6] and res["made"]
+    assert res["captured"] == {
+        "high": 1, "low": 0, "jack": 0, "game": None, "right_pedro": 0, "left_bower": 1,
+    }  # fmt: skip
+
+
+def test_cutthroat_maker_set_while_the_others_score():
+    """cutthroat3, dealer 2, trump hearts, seat 0 bids 5 and keeps only KH as trump.
+    T0 KH AH 5H: s1 takes High 1 + Right Pedro 5 = 6.  T1 s1 2H, s2 5D (its last
+    trump), s0 2C: the Left Pedro (s2) takes Low 1 + Left Pedro 5 = 6.  T2-T5 spades
+    led by s2.  No Jack or Game in play (dead stock).  Seat 0 took 0 < 5: set back 5;
+    seats 1 and 2 score what they took: [-5, 6, 6]."""
+    hands = {
+        0: "KH 2C 3C 4C 5C 6C 7C 8C 9C",
+        1: "AH 2H 2S 3S 4S 6S TC JC QC",
+        2: "5H 5D 7S 8S 9S TS KC AC QS",
+    }
+    keeps = {s: " ".join(h.split()[:6]) for s, h in hands.items()}
+    plays = {
+        0: ["KH", "2C", "3C", "4C", "5C", "6C"],
+        1: ["AH", "2H", "2S", "3S", "4S", "6S"],
+        2: ["5H", "5D", "7S", "8S", "9S", "TS"],
+    }
+    rec = _play(make_rules("cutthroat3"), hands, 2, 0, "H", 5, keeps, plays)
+    assert [w for _, _, w in _tricks(rec)] == [1, 2, 2, 2, 2, 2]
+    res = rec["result"]
+    assert res["points"] == [0, 6, 6] and res["score"] == [-5, 6, 6] and not res["made"]
+    assert res["captured"]["right_pedro"] == 1 and res["captured"]["left_pedro"] == 2
+
+
+def test_no_draw_plays_nine_tricks_with_the_cards_dealt():
+    """no_draw, trump hearts: no discard or draw, the 16 undealt cards are dead.
+    T0 AH 2H TH 5D: s0 takes High 1, Low 1 (the lowest trump dealt), Game 1, Left
+    Pedro 5.  T1 KH QH 5H JH: s0 takes Right Pedro 5 and Jack 1: 14 for seats 0+2,
+    none left for the seven plain tricks after."""
+    hands = {
+        0: "AH KH 2C 3C 4C 5C 6C 7C 8C",
+        1: "QH 2H 2S 3S 4S 6S 7S 8S 9S",
+        2: "5H TH 2D 3D 4D 6D 7D 8D 9D",
+        3: "JH 5D TS JS QS KS AS 9C TC",
+    }
+    plays = {0: ["AH", "KH"], 1: ["2H", "QH"], 2: ["TH", "5H"], 3: ["5D", "JH"]}
+    rec = _play(make_rules("no_draw"), hands, 3, 0, "H", 6, plays=plays)
+    assert len(rec["tricks"]) == 9
+    assert "discards" not in rec and "draws" not in rec and "robber_discards" not in rec
+    assert sorted(c for t in rec["tricks"] for c in t["cards"]) == sorted(
+        c for h in hands.values() for c in h.split()
+    )
+    res = rec["result"]
+    assert res["points"] == [14, 0] and res["score"] == [14, 0] and res["made"]

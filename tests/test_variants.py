@@ -343,3 +343,24 @@ def test_no_draw_plays_nine_tricks_with_the_cards_dealt():
     )
     res = rec["result"]
     assert res["points"] == [14, 0] and res["score"] == [14, 0] and res["made"]
+
+
+def test_left_bower_points_reach_the_kernel_and_the_referee(tmp_path):
+    """all_hands with the Left Bower worth 2: 1 + 1 + 1 + 1 + 5 + 2 = 11 points."""
+    path = tmp_path / "hands.jsonl"
+    api.simulate(
+        hands=300, seed=5, variant="all_hands", rules={"left_bower_points": 2}, records=path
+    )
+    seen = 0
+    for line in path.read_text().splitlines():
+        rec = json.loads(line)
+        assert rec["rules"]["options"] == {"bid_max": 11, "left_bower_points": 2}
+        hc = check_hand(rec)
+        assert hc.points == rec["result"]["points"] and sum(hc.points) <= 11
+        side = rec["result"]["captured"]["left_bower"]
+        if side is not None:
+            others = {"high": 1, "low": 1, "jack": 1, "game": 1, "right_pedro": 5}
+            rest = sum(v for k, v in others.items() if rec["result"]["captured"][k] == side)
+            assert rec["result"]["points"][side] == rest + 2
+            seen += 1
+    assert seen > 100

@@ -860,7 +860,9 @@ def _score(hc: HandCheck) -> None:
         c = card(hc.trump, RANKS.index(rank))
         slots.append((name, c if c in in_play else None, pts))
     if rules.left_rank:
-        slots.append((rules.left_name, ts.left if ts.left in in_play else None, rules.left_points))
+        slots.append(
+            (rules.left_name, ts.left if ts.left in in_play else None, rules.left_card_points)
+        )
     points = [0] * T
     for name, c, value in slots:
         hc.point_cards[name] = c

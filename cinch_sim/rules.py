@@ -344,7 +344,7 @@ class Rules:
         """Each point's result slot (``layout.SLOT_*``), by name: the one lookup.
 
         >>> Rules().point_slots
-        {'high': 0, 'low': 1, 'jack': 2, 'game': 3, 'right_pedro': 4, 'left_pedro': 6}
+        {'high': 0, 'low': 1, 'jack': 2, 'game': 3, 'right_pedro': 4, 'left_pedro': 7}
         """
         slots = {"high": L.SLOT_HIGH, "low": L.SLOT_LOW}
         for j, (name, _, _) in enumerate(self.point_cards):
@@ -358,7 +358,7 @@ class Rules:
         """(name, result slot) of the Pedros: the rank-5 point card and the left card.
 
         >>> Rules().pedros
-        (('right_pedro', 4), ('left_pedro', 6))
+        (('right_pedro', 4), ('left_pedro', 7))
         """
         slots = self.point_slots
         named = [n for n, rank, _ in self.point_cards if rank == "5"]
@@ -586,9 +586,6 @@ PRESETS: tuple[Preset, ...] = (
         "dom_pedro",
         "sancho plus the 3 of trumps (Dom) worth 3",
         {"point_cards": DOM_CARDS, "bid_max": 26},
-        missing="five point ranks (the kernel holds at most four)",
-        points=26,
-        bids="1-26",
     ),
     Preset(
         "all_hands",
@@ -626,9 +623,6 @@ PRESETS: tuple[Preset, ...] = (
         "dom_pedro_classic",
         "sancho_classic plus the 3 of trumps (Dom) worth 3",
         {**_CLASSIC, "point_cards": DOM_CARDS, "bid_max": 21},
-        missing="five point ranks (the kernel holds at most four)",
-        points=21,
-        bids="1-21",
     ),
 )
 PRESET_BY_NAME: dict[str, Preset] = {p.name: p for p in PRESETS}

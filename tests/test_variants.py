@@ -22,7 +22,7 @@ EXPECTED: dict[str, tuple] = {
     "standard": (4, 2, 9, 6, 14, 51, (*BASE, "left_pedro")),
     "auction": (4, 2, 9, 6, 14, 51, (*BASE, "left_pedro")),
     "sancho": (4, 2, 9, 6, 23, 51, (*BASE, "sancho", "left_pedro")),
-    "dom_pedro": (4, 2, 9, 6, 26, 51, None),
+    "dom_pedro": (4, 2, 9, 6, 26, 51, (*BASE, "sancho", "dom", "left_pedro")),
     "all_hands": (4, 2, 9, 6, 14, 51, (*BASE, "left_bower")),
     "no_draw": (4, 2, 9, 9, 14, 51, (*BASE, "left_pedro")),
     "two_deck": (4, 2, 18, 12, 28, 102, None),
@@ -32,7 +32,7 @@ EXPECTED: dict[str, tuple] = {
     "cutthroat6": (6, 6, 6, 6, 14, 51, (*BASE, "left_pedro")),
     "heasly": (6, 6, 6, 6, 14, 62, (*BASE, "left_pedro")),
     "sancho_classic": (4, 2, 6, 6, 18, 50, (*BASE, "sancho")),
-    "dom_pedro_classic": (4, 2, 6, 6, 21, 50, None),
+    "dom_pedro_classic": (4, 2, 6, 6, 21, 50, (*BASE, "sancho", "dom")),
 }
 PLAYABLE = [p.name for p in PRESETS if p.playable]
 POLICIES = ("random", "heuristic", "greedy", "simple")
@@ -86,6 +86,7 @@ def test_variants_command_lists_them_all():
         ("sancho", {"bid_max": "24"}, "bid_max=24 must be .* to 23, the points in a deal"),
         ("standard", {"left_bower_points": "4"}, "without bowers .* in standard"),
         ("two_deck", {}, "two decks"),
+        ("dom_pedro", {"bid_max": "27"}, "bid_max=27 must be .* to 26"),
         ("nonesuch", {}, "unknown variant 'nonesuch'"),
     ],
 )
@@ -153,7 +154,7 @@ def _invariants(rec: dict, name: str) -> None:
     assert len(rec["tricks"]) == kept
     # the points are the point cards in play, each to the side credited
     value = {"high": 1, "low": 1, "jack": 1, "game": 1, "right_pedro": 5, "left_pedro": 5}
-    value |= {"left_bower": 5, "sancho": 9}
+    value |= {"left_bower": 5, "sancho": 9, "dom": 3}
     taken = [0] * sides
     for k, side in res["captured"].items():
         if side is not None:
@@ -181,7 +182,9 @@ def test_random_hands_of_every_preset(tmp_path, name, policy):
         assert hc.points == rec["result"]["points"]
 
 
-@pytest.mark.parametrize("name", ["sancho", "all_hands", "no_draw", "sancho_classic", "cutthroat2"])
+@pytest.mark.parametrize(
+    "name", ["sancho", "dom_pedro", "all_hands", "no_draw", "dom_pedro_classic", "cutthroat2"]
+)
 def test_game_records_round_trip(tmp_path, name):
     from cinch_sim.records.referee import check_game
 
@@ -266,6 +269,33 @@ def test_sancho_taken_with_both_pedros():
     assert res["captured"] == {
         "high": 1, "low": 0, "jack": 1, "game": 1,
         "right_pedro": 0, "sancho": 0, "left_pedro": 0,
+    }  # fmt: skip
+
+
+def test_dom_pedro_the_3_of_trumps_is_low_and_dom():
+    """dom_pedro: the Sancho deal above with 3H for 2H (the 2H is dead in the stock).
+    The 3H is then the lowest trump in play: Low 1 and Dom 3 to whoever takes it,
+    seats 0+2 in T3: 5 + 5 + 9 + 1 + 3 = 23; seats 1+3 as before 3; 23 + 3 = 26."""
+    hands = {
+        0: "9H KH 2C 3C 4C 5C 7C 8C 9C",
+        1: "AH 3H 2S 3S 4S 6S TC JC QC",
+        2: "5H TH 7S 8S 9S JS KC AC 6C",
+        3: "JH 5D QH 2D 3D 4D QS KS AS",
+    }
+    keeps = {s: " ".join(h.split()[:6]) for s, h in hands.items()}
+    plays = {
+        0: ["KH", "4C", "3C", "9H", "2C", "5C"],
+        1: ["AH", "2S", "3S", "3H", "4S", "6S"],
+        2: ["TH", "7S", "8S", "5H", "9S", "JS"],
+        3: ["QH", "2D", "3D", "5D", "JH", "4D"],
+    }
+    rules = make_rules("dom_pedro", {"robber": "none"})
+    rec = _play(rules, hands, 3, 0, "H", 10, keeps, plays)
+    res = rec["result"]
+    assert res["points"] == [23, 3] and res["score"] == [23, 3] and res["made"]
+    assert res["captured"] == {
+        "high": 1, "low": 0, "jack": 1, "game": 1,
+        "right_pedro": 0, "sancho": 0, "dom": 0, "left_pedro": 0,
     }  # fmt: skip
 
 

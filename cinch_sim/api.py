@@ -101,14 +101,21 @@ def _rules(rules: Rules | dict[str, Any] | None, variant: str | None = None) -> 
         return make_rules(variant, dict(rules or {}))
 
 
-def two_sides(r: Rules, what: str) -> None:
+def two_sides(r: Rules, what: str, draw: bool = False) -> None:
     """Refuse a match between strategies in a game of more than two sides (cut-throat
-    with 3 or more players): duplicate play trades two sides' places, no more."""
+    with 3 or more players): duplicate play trades two sides' places, no more. With
+    ``draw``, refuse a preset without a draw too (the report compares robbing rules)."""
     if r.teams > 2:
         raise InputError(
             "variant",
             f"{what} plays two sides against each other; {r.preset} has {r.teams} "
             "(matches of more sides are not supported yet)",
+        )
+    if draw and not r.draw:
+        raise InputError(
+            "variant",
+            f"{what} compares the robbing rules; {r.preset} has no draw "
+            "(not supported yet: simulate and stats play it)",
         )
 
 
@@ -597,7 +604,7 @@ def report(
     ('What this report is', True)
     """
     rules = _rules(rules, variant)
-    two_sides(rules, "report (its ladder)")
+    two_sides(rules, "report", draw=True)
     from cinch_sim.outputs import prepare_out_dir, write_run_json
     from cinch_sim.report.build import ReportSettings, build_report
     from cinch_sim.report.render import write_report
@@ -615,8 +622,8 @@ def report(
         with _output("out"):
             out_dir = prepare_out_dir(out, force)  # before the work
     settings = ReportSettings(
-        hands=hands, games=games, seed=seed, rules=_rules(rules), strategies=names,
-        threads=threads, card_values_hands=card_values_hands,
+        hands=hands, games=games, seed=seed, rules=rules, strategies=names,
+        threads=threads, card_values_hands=card_values_hands, dealer=rules.players - 1,
     )  # fmt: skip
     doc = build_report(settings, progress=progress)
     if out_dir is not None:

@@ -127,6 +127,8 @@ def test_the_api_takes_a_variant():
         api.simulate(hands=10, variant="two_deck")
     with pytest.raises(ValueError, match="compare plays two sides .* cutthroat3 has 3"):
         api.compare("greedy", "random", games=2, variant="cutthroat3")
+    with pytest.raises(ValueError, match="report compares the robbing rules; no_draw has no"):
+        api.report(hands=1000, games=2, variant="no_draw")
 
 
 def _invariants(rec: dict, name: str) -> None:

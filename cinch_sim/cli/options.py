@@ -129,9 +129,10 @@ class SeatNumber(_Checked, click.IntRange):
         super().__init__(name, None, min=0)
 
 
-def two_sides_only(what: str) -> Callable[[Callable], Callable]:
+def two_sides_only(what: str, draw: bool = False) -> Callable[[Callable], Callable]:
     """For the commands that play strategies against each other: refuse rules of more
-    than two sides (cut-throat with 3 or more) as a usage error naming --variant."""
+    than two sides (cut-throat with 3 or more; with ``draw``, also rules without a
+    draw) as a usage error naming --variant."""
 
     def decorate(f: Callable) -> Callable:
         @functools.wraps(f)
@@ -139,7 +140,7 @@ def two_sides_only(what: str) -> Callable[[Callable], Callable]:
             from cinch_sim.api import InputError, two_sides
 
             try:
-                two_sides(kwargs["rules"], what)
+                two_sides(kwargs["rules"], what, draw)
             except InputError as exc:
                 raise BadInput("--variant", exc.problem) from None
             return f(*args, **kwargs)

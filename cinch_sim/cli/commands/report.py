@@ -69,7 +69,7 @@ from cinch_sim.interrupts import EXIT_STATUS
 )
 @force_option()
 @friendly
-@two_sides_only("report (its ladder)")
+@two_sides_only("report", draw=True)
 def report(hands, games, card_values_hands, seed, rules, strategies, threads, out, force):
     """Write a strategy report for Cinch players.
 

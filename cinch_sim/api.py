@@ -69,6 +69,7 @@ __all__ = [
     "solve",
     "stats",
     "strategy_report",
+    "variants",
 ]
 
 InputError = checks.InputError

@@ -58,6 +58,7 @@ _API = (
     "solve",
     "stats",
     "strategy_report",
+    "variants",
 )
 __all__ = ["__version__", *_API]
 

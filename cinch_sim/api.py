@@ -4,7 +4,8 @@ One function per command: ``simulate``, ``stats``, ``advise``, ``compare``,
 ``ladder``, ``report`` (also ``strategy_report``) and ``referee``; ``card_values``
 is ``stats --card-values``. They take
 what the options take, by the same names (``hands``, ``seed``, ``dealer``,
-``rules={"robber": "dealer"}``, ``play={0: "greedy"}``), refuse bad values
+``rules={"robber": "dealer"}``, ``play={0: "greedy"}``, ``variant="sancho"``
+for a preset of the rules, ``rules`` then on top of it), refuse bad values
 with the command line's words as a ``ValueError`` naming the argument, and
 return a result that prints as a line or two of headline numbers, shows as a
 table in a notebook and gives its tables as DataFrames (``.table(name)``).
@@ -36,7 +37,7 @@ from cinch_sim.analysis.counts import HandCounts
 from cinch_sim.analysis.tables import bid_summary, pedro_sides
 from cinch_sim.engine.run import PolicySpec, iter_chunks, prepare_run  # noqa: F401 (re-exported)
 from cinch_sim.records.io import RefereeReport
-from cinch_sim.rules import Rules, RulesError, resolve_rules
+from cinch_sim.rules import Rules, RulesError, make_rules, resolve_rules
 from cinch_sim.views import Tables
 
 if TYPE_CHECKING:
@@ -68,6 +69,7 @@ __all__ = [
     "solve",
     "stats",
     "strategy_report",
+    "variants",
 ]
 
 InputError = checks.InputError
@@ -88,9 +90,34 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'cinch_sim.api' has no attribute {name!r}")
 
 
-def _rules(rules: Rules | dict[str, Any] | None) -> Rules:
-    with checks.named("rules", RulesError):
-        return resolve_rules(rules)
+def _rules(rules: Rules | dict[str, Any] | None, variant: str | None = None) -> Rules:
+    """The rules of a call: ``variant`` (a preset's name, RULES.md §3) with ``rules``
+    (its options as a dict) on top, or a Rules object on its own."""
+    if variant is None:
+        with checks.named("rules", RulesError):
+            return resolve_rules(rules)
+    with checks.named("variant", RulesError):
+        if isinstance(rules, Rules):
+            raise RulesError("give a Rules object or a variant with options, not both")
+        return make_rules(variant, dict(rules or {}))
+
+
+def two_sides(r: Rules, what: str, draw: bool = False) -> None:
+    """Refuse a match between strategies in a game of more than two sides (cut-throat
+    with 3 or more players): duplicate play trades two sides' places, no more. With
+    ``draw``, refuse a preset without a draw too (the report compares robbing rules)."""
+    if r.teams > 2:
+        raise InputError(
+            "variant",
+            f"{what} plays two sides against each other; {r.preset} has {r.teams} "
+            "(matches of more sides are not supported yet)",
+        )
+    if draw and not r.draw:
+        raise InputError(
+            "variant",
+            f"{what} compares the robbing rules; {r.preset} has no draw "
+            "(not supported yet: simulate and stats play it)",
+        )
 
 
 @contextmanager
@@ -162,13 +189,14 @@ def simulate(
     trump: PolicySpec = "heuristic",
     discard: PolicySpec = "heuristic",
     play: PolicySpec = "heuristic",
-    dealer: int = 3,
+    dealer: int | None = None,
     threads: int | None = None,
     chunk: int = 65536,
     records: str | os.PathLike | None = None,
     progress: Callable[[int], None] | None = None,
     on_chunk: Callable[[Any, Any], None] | None = None,
     trace: bool = False,
+    variant: str | None = None,
 ) -> Simulation:
     """Play ``hands`` independent hands and tally bid success and Pedro capture
     (``cinch-sim simulate``).
@@ -193,6 +221,8 @@ def simulate(
     ...
     cinch_sim.checks.InputError: hands: 1000.0 is not a positive whole number
     """
+    rules = _rules(rules, variant)
+    dealer = rules.players - 1 if dealer is None else dealer  # the last seat
     r, policies, settings = prepare_run(hands, seed, rules, dealer, bid, trump, discard, play)
     hands, seed, dealer = settings["hands"], settings["seed"], settings["dealer"]
     writer = None
@@ -242,7 +272,7 @@ def stats(
     trump: PolicySpec = "heuristic",
     discard: PolicySpec = "heuristic",
     play: PolicySpec = "heuristic",
-    dealer: int = 3,
+    dealer: int | None = None,
     by: Sequence[str] | str = ("trumps",),
     min_hands: int = 30,
     threads: int | None = None,
@@ -250,6 +280,7 @@ def stats(
     hand_data: str | os.PathLike | None = None,
     progress: Callable[[int], None] | None = None,
     on_chunk: Callable[[Any, Any], None] | None = None,
+    variant: str | None = None,
 ) -> Analysis:
     """Play ``hands`` hands and count bid success and Pedro capture by what the maker
     held (``cinch-sim stats``).
@@ -267,6 +298,8 @@ def stats(
     >>> a.table("make_rate_by_hand_and_bid").columns[0]
     'pedros'
     """
+    rules = _rules(rules, variant)
+    dealer = rules.players - 1 if dealer is None else dealer  # the last seat
     return _analyse(
         hands=hands,
         seed=seed,
@@ -297,10 +330,11 @@ def card_values(
     trump: PolicySpec = "heuristic",
     discard: PolicySpec = "heuristic",
     play: PolicySpec = "heuristic",
-    dealer: int = 3,
+    dealer: int | None = None,
     replacement: str = "trump",
     threads: int | None = None,
     progress: Callable[[int], None] | None = None,
+    variant: str | None = None,
 ) -> CardValues:
     """What each high trump, point card and the Pedro pair is worth to the maker, by
     controlled experiment (``cinch-sim stats --card-values``).
@@ -320,6 +354,8 @@ def card_values(
     >>> bool(row["lo"] <= row["value"] <= row["hi"]), cv.table_names()
     (True, ('card_values', 'card_values_by_bid'))
     """
+    rules = _rules(rules, variant)
+    dealer = rules.players - 1 if dealer is None else dealer  # the last seat
     from cinch_sim.analysis.card_values import card_values as _card_values
 
     if replacement not in REPLACEMENTS:
@@ -336,7 +372,7 @@ def card_values(
 def advise(
     hand: str | Sequence,
     seat: int,
-    dealer: int = 3,
+    dealer: int | None = None,
     bids: str | Sequence | None = None,
     known: Iterable[str] | dict | None = None,
     rules: Rules | dict[str, Any] | None = None,
@@ -350,6 +386,7 @@ def advise(
     seed: int = 0,
     threads: int | None = None,
     bid_model: str | None = None,
+    variant: str | None = None,
 ) -> Advice:
     """How high to bid with nine cards, in which trump (``cinch-sim advise``).
 
@@ -374,6 +411,8 @@ def advise(
     >>> adv.to_dict()["best_trump"] == adv.table("suits").query("best")["trump"].item()
     True
     """
+    rules = _rules(rules, variant)
+    dealer = rules.players - 1 if dealer is None else dealer  # the last seat
     from cinch_sim.advisor import advise as _advise
 
     seed = checks.seed(seed)
@@ -413,6 +452,7 @@ def compare(
     progress: Callable[[int], None] | None = None,
     on_chunk: Callable[[Any], None] | None = None,
     trace: bool = False,
+    variant: str | None = None,
 ) -> Comparison:
     """Strategy ``a`` against ``b`` in duplicate games to the target (``cinch-sim
     compare``): every deal sequence is played twice, the strategies trading places.
@@ -431,6 +471,8 @@ def compare(
     >>> len(cmp.table("games"))
     20
     """
+    rules = _rules(rules, variant)
+    two_sides(rules, "compare")
     from cinch_sim.matches.compare import compare as _compare
     from cinch_sim.policies.strategies import distinct_names, resolve_strategy
 
@@ -486,6 +528,7 @@ def ladder(
     threads: int | None = None,
     progress: Callable[[int], None] | None = None,
     bootstrap: int = checks.LADDER_BOOTSTRAP,
+    variant: str | None = None,
 ) -> Ladder:
     """Every pair of ``strategies`` in a duplicate match of ``games`` games, rated
     together (Bradley-Terry on the Elo scale, 95% bootstrap intervals over
@@ -499,6 +542,8 @@ def ladder(
     >>> sorted(lad.table()["strategy"]), len(lad.table("matchups"))
     (['greedy', 'random'], 1)
     """
+    rules = _rules(rules, variant)
+    two_sides(rules, "ladder")
     from cinch_sim.matches.ladder import ladder as _ladder
 
     games = checks.count(games, "games")
@@ -508,6 +553,21 @@ def ladder(
         list(strategies), games, seed, _rules(rules), max_hands, pairing, threads, progress,
         bootstrap,
     )  # fmt: skip
+
+
+# ----------------------------------------------------------------- variants
+def variants() -> pd.DataFrame:
+    """Every preset of the rules (RULES.md §3.1), one row each: players, sides, deck,
+    cards dealt and kept, tricks, points, bids, target, whether the kernel plays it
+    yet, and a line on what it is (``cinch-sim variants``).
+
+    >>> v = variants()
+    >>> list(v["variant"][:3]), int(v.set_index("variant").loc["sancho", "points"])
+    (['standard', 'auction', 'sancho'], 23)
+    """
+    from cinch_sim.rules import preset_rows
+
+    return pd.DataFrame(preset_rows())
 
 
 # ------------------------------------------------------------------- report
@@ -522,6 +582,7 @@ def report(
     force: bool = False,
     progress: Callable[[int], None] | None = None,
     card_values_hands: int | None = None,
+    variant: str | None = None,
 ) -> Report:
     """The strategy report (``cinch-sim report``): bid success, what a hand and each
     card is worth, robbing, Pedro capture, the ladder of ``strategies`` and advice
@@ -543,6 +604,8 @@ def report(
     >>> doc.table()["section"].iloc[0], "ladder" in doc.table_names()
     ('What this report is', True)
     """
+    rules = _rules(rules, variant)
+    two_sides(rules, "report", draw=True)
     from cinch_sim.outputs import prepare_out_dir, write_run_json
     from cinch_sim.report.build import ReportSettings, build_report
     from cinch_sim.report.render import write_report
@@ -560,8 +623,8 @@ def report(
         with _output("out"):
             out_dir = prepare_out_dir(out, force)  # before the work
     settings = ReportSettings(
-        hands=hands, games=games, seed=seed, rules=_rules(rules), strategies=names,
-        threads=threads, card_values_hands=card_values_hands,
+        hands=hands, games=games, seed=seed, rules=rules, strategies=names,
+        threads=threads, card_values_hands=card_values_hands, dealer=rules.players - 1,
     )  # fmt: skip
     doc = build_report(settings, progress=progress)
     if out_dir is not None:

@@ -8,7 +8,7 @@ appended, so user policies compiled against an older layout keep working.
 
 MAX_PLAYERS = 6
 MAX_TEAMS = 6
-MAX_RANK_POINTS = 4
+MAX_RANK_POINTS = 5
 MAX_TRICKS = 18
 MAX_BIDS = 64  # bid entries recorded per hand (several rounds in an auction)
 N_POINT_SLOTS = 2 + MAX_RANK_POINTS + 1  # high, low, rank points..., left card

@@ -51,7 +51,10 @@ OPTION_NAMES: tuple[str, ...] = (
     "min_score_loss",
     "high_rule",
     "left_bower_points",
+    "bid_rounds",
 )
+# bid_rounds as an option (RULES.md §3.6): its words and the Rules field's values.
+BID_ROUNDS: dict[str, int] = {"one": 1, "auction": 0}
 
 # The whole-number options and their hard ranges, so a value the kernel's int64
 # vector cannot hold (or no game could use) is a one-line error, never an
@@ -71,6 +74,14 @@ RANGES: dict[str, tuple[int, int]] = {
 }
 # Options that mean something only in some games, and what the others lack.
 _NO_MEANING = {"left_bower_points": "without bowers (the left card is not a jack)"}
+# Options about the discard, the draw and the robber: no meaning without a draw (§3.6).
+DRAW_OPTIONS = (
+    "must_discard_nontrumps",
+    "discards_face_up",
+    "excess_trump_discard",
+    "robber",
+    "shortage",
+)
 # A whole number as typed on a command line: ASCII digits, an optional sign (no
 # "٥", "５", "4_2" or "0x2a", which int() would read or half-read).
 _DECIMAL = re.compile(r"[+-]?[0-9]+")
@@ -207,6 +218,11 @@ class Rules:
                 raise RulesError(f"{name}={v!r} is not one of {', '.join(values)}")
         if not 2 <= self.players <= L.MAX_PLAYERS:
             raise RulesError(f"players={self.players} must be 2..{L.MAX_PLAYERS}")
+        if self.partnerships and self.players % 2:
+            raise RulesError(
+                f"players={self.players} cannot sit as two sides of alternate seats: "
+                "use partnerships=False (cut-throat, each player a side)"
+            )
         if self.decks != 1:
             raise RulesError("two-deck Cinch is not supported yet (decks must be 1)")
         if self.cards_dealt % 3 or not 3 <= self.cards_dealt <= 18:
@@ -257,7 +273,7 @@ class Rules:
         total = self.total_points
         top = min(total, MAX_BID)
         if not 1 <= self.bid_max <= top:
-            what = ", the points in a deal" if top == total else ""
+            what = f", the points in a deal of {self.preset}" if top == total else ""
             raise RulesError(
                 f"bid_max={self.bid_max} must be from bid_min ({self.bid_min}) to {top}{what}"
             )
@@ -328,7 +344,7 @@ class Rules:
         """Each point's result slot (``layout.SLOT_*``), by name: the one lookup.
 
         >>> Rules().point_slots
-        {'high': 0, 'low': 1, 'jack': 2, 'game': 3, 'right_pedro': 4, 'left_pedro': 6}
+        {'high': 0, 'low': 1, 'jack': 2, 'game': 3, 'right_pedro': 4, 'left_pedro': 7}
         """
         slots = {"high": L.SLOT_HIGH, "low": L.SLOT_LOW}
         for j, (name, _, _) in enumerate(self.point_cards):
@@ -342,7 +358,7 @@ class Rules:
         """(name, result slot) of the Pedros: the rank-5 point card and the left card.
 
         >>> Rules().pedros
-        (('right_pedro', 4), ('left_pedro', 6))
+        (('right_pedro', 4), ('left_pedro', 7))
         """
         slots = self.point_slots
         named = [n for n, rank, _ in self.point_cards if rank == "5"]
@@ -353,25 +369,40 @@ class Rules:
     def options(self) -> dict[str, Any]:
         """The §2 options that differ from the preset's defaults (RECORD_FORMAT.md)."""
         base = VARIANTS.get(self.preset, Rules())
-        return {n: getattr(self, n) for n in OPTION_NAMES if getattr(self, n) != getattr(base, n)}
+        out = {n: getattr(self, n) for n in OPTION_NAMES if getattr(self, n) != getattr(base, n)}
+        if "bid_rounds" in out:
+            out["bid_rounds"] = "auction" if self.bid_rounds == 0 else "one"
+        return out
 
     def to_record(self) -> dict[str, Any]:
         return {"preset": self.preset, "options": self.options()}
 
     def meaningful(self, name: str) -> bool:
         """Whether option ``name`` means something in these rules (left_bower_points
-        only where there are bowers).
+        only where there are bowers, the draw's options only where there is a draw).
 
         >>> Rules().meaningful("target"), Rules().meaningful("left_bower_points")
         (True, False)
         """
-        return name != "left_bower_points" or self.left_rank == "J"
+        if name == "left_bower_points":
+            return self.left_rank == "J"
+        if name in DRAW_OPTIONS:
+            return self.draw
+        return True
+
+    def no_meaning(self, name: str) -> str:
+        """Why option ``name`` means nothing here, in words naming the preset."""
+        if name == "left_bower_points":
+            return f"{_NO_MEANING[name]} in {self.preset}"
+        return f"without a discard and draw, in {self.preset}"
 
     def describe(self) -> dict[str, Any]:
         """Every option that means something here, with its value, for run.json and
         reports."""
         d = {n: getattr(self, n) for n in OPTION_NAMES if self.meaningful(n)}
+        d["bid_rounds"] = "auction" if self.bid_rounds == 0 else "one"
         d["preset"] = self.preset
+        d["options"] = self.options()  # what a record's rules hold (RECORD_FORMAT.md)
         return d
 
     def with_options(self, options: dict[str, Any]) -> Rules:
@@ -382,8 +413,14 @@ class Rules:
                 raise RulesError(f"unknown rule option {name!r} (known: {', '.join(OPTION_NAMES)})")
             if not self.meaningful(name):  # whatever its value, even the default
                 shown = value if isinstance(value, str) else repr(value)
-                raise RulesError(f"{name}={shown} has no meaning {_NO_MEANING[name]}: leave it out")
+                raise RulesError(
+                    f"{name}={shown} has no meaning {self.no_meaning(name)}: leave it out"
+                )
             changes[name] = _coerce(name, value)
+        if "left_bower_points" in changes and "bid_max" not in changes:
+            # the preset's bid_max is its points: fewer points, a lower top bid
+            fewer = self.total_points - self.left_card_points + changes["left_bower_points"]
+            changes["bid_max"] = min(self.bid_max, max(fewer, self.bid_min))
         return dataclasses.replace(self, **changes)
 
     def to_array(self) -> np.ndarray:
@@ -424,6 +461,11 @@ class Rules:
 
 def _coerce(name: str, value: Any) -> Any:
     """Turn a CLI string (or a Python value) into the field's type, with a clear error."""
+    if name == "bid_rounds":
+        v = str(value).strip().lower()
+        if v not in BID_ROUNDS:
+            raise RulesError(f"bid_rounds={value!r} is not one of {', '.join(BID_ROUNDS)}")
+        return BID_ROUNDS[v]
     if name in CHOICES:
         v = str(value).strip().lower()
         if v not in CHOICES[name]:
@@ -481,8 +523,113 @@ def seat_name(seat: int, dealer: int, players: int = 4) -> str:
 
 STANDARD = Rules()
 
-# Presets the kernel plays today. Further §3 variants are added here as data.
-VARIANTS: dict[str, Rules] = {"standard": STANDARD}
+SANCHO_CARDS = (*DEFAULT_POINT_CARDS, ("sancho", "9", 9))
+DOM_CARDS = (*SANCHO_CARDS, ("dom", "3", 3))
+# §3.3: Right Bower, Left Bower, A, K, Q, 10 ... 2 (the same-colour 5 is a plain card).
+BOWER_TRUMP_ORDER = "JLAKQT98765432"
+PLAIN_TRUMP_ORDER = "AKQJT98765432"  # no left card: 13 trumps in their natural order
+
+
+@dataclass(frozen=True)
+class Preset:
+    """One row of the preset table (RULES.md §3.1): its name, a line for users, and
+    the rules as data; ``missing`` says what the kernel lacks when it cannot play it."""
+
+    name: str
+    description: str
+    fields: dict[str, Any]
+    missing: str = ""
+    points: int = 0
+    """Points in play, for a preset not yet playable (else the rules' total)."""
+    bids: str = ""
+    """The bid range shown for a preset not yet playable."""
+
+    @property
+    def playable(self) -> bool:
+        return not self.missing
+
+    def rules(self) -> Rules:
+        """The preset's rules; RulesError with ``missing`` for a preset not yet played."""
+        if self.missing:
+            raise RulesError(f"variant {self.name} is not playable yet: {self.missing}")
+        return Rules(preset=self.name, **self.fields)
+
+
+_CUT_SMALL = {"partnerships": False, "robber": "none"}
+_CUT_BIG = {
+    "partnerships": False,
+    "cards_dealt": 6,
+    "robber": "dealer",
+    "shortage": "limit_discards",
+}
+_CLASSIC = {
+    "left_rank": "",
+    "trump_order": PLAIN_TRUMP_ORDER,
+    "cards_dealt": 6,
+    "draw": False,
+    "robber": "none",
+    "bid_rounds": 0,
+    "target": 50,
+}
+
+# The preset table: every variant as data, in RULES.md §3.1's order. A new preset
+# is one row here (and one row in the conformance test's expectations).
+PRESETS: tuple[Preset, ...] = (
+    Preset("standard", "the canonical 4-player partnership game (docs/rules.md Part 1)", {}),
+    Preset("auction", "standard, with bidding in rounds until all others pass", {"bid_rounds": 0}),
+    Preset(
+        "sancho",
+        "standard plus the 9 of trumps (Sancho) worth 9",
+        {"point_cards": SANCHO_CARDS, "bid_max": 23},
+    ),
+    Preset(
+        "dom_pedro",
+        "sancho plus the 3 of trumps (Dom) worth 3",
+        {"point_cards": DOM_CARDS, "bid_max": 26},
+    ),
+    Preset(
+        "all_hands",
+        "the jacks are bowers: Right and Left Bower rank highest, Left Bower worth 5",
+        {"left_rank": "J", "left_name": "left_bower", "trump_order": BOWER_TRUMP_ORDER},
+    ),
+    Preset(
+        "no_draw",
+        "no discard or draw: nine tricks with the cards dealt",
+        {"draw": False, "hand_size": 9, "robber": "none"},
+    ),
+    Preset(
+        "two_deck",
+        "two decks shuffled together, 18 dealt, twelve tricks",
+        {"decks": 2, "cards_dealt": 18, "hand_size": 12, "bid_max": 28, "target": 102},
+        missing="two decks (every card twice) are not in the kernel",
+        points=28,
+        bids="1-28",
+    ),
+    Preset("cutthroat2", "two players, each alone", {"players": 2, **_CUT_SMALL}),
+    Preset("cutthroat3", "three players, each alone", {"players": 3, **_CUT_SMALL}),
+    Preset(
+        "cutthroat5", "five players, each alone, six dealt, one for one", {"players": 5, **_CUT_BIG}
+    ),
+    Preset(
+        "cutthroat6", "six players, each alone, six dealt, one for one", {"players": 6, **_CUT_BIG}
+    ),
+    Preset("heasly", "cutthroat6 played to 62", {"players": 6, **_CUT_BIG, "target": 62}),
+    Preset(
+        "sancho_classic",
+        "Pedro Sancho of Foster and Parlett: no Left Pedro, six dealt, no draw, auction",
+        {**_CLASSIC, "point_cards": SANCHO_CARDS, "bid_max": 18},
+    ),
+    Preset(
+        "dom_pedro_classic",
+        "sancho_classic plus the 3 of trumps (Dom) worth 3",
+        {**_CLASSIC, "point_cards": DOM_CARDS, "bid_max": 21},
+    ),
+)
+PRESET_BY_NAME: dict[str, Preset] = {p.name: p for p in PRESETS}
+
+# The presets the kernel plays, by name: what --variant, variant= and records accept.
+VARIANTS: dict[str, Rules] = {p.name: p.rules() for p in PRESETS if p.playable}
+STANDARD = VARIANTS["standard"]
 
 
 def resolve_rules(rules: Rules | dict[str, Any] | None) -> Rules:
@@ -497,5 +644,35 @@ def resolve_rules(rules: Rules | dict[str, Any] | None) -> Rules:
 def make_rules(preset: str = "standard", options: dict[str, Any] | None = None) -> Rules:
     """A preset with options applied; the one entry point for CLI, API and records."""
     if preset not in VARIANTS:
-        raise RulesError(f"unknown rules preset {preset!r} (known: {', '.join(VARIANTS)})")
+        if preset in PRESET_BY_NAME:
+            PRESET_BY_NAME[preset].rules()  # raises: what the kernel still lacks
+        raise RulesError(f"unknown variant {preset!r} (known: {', '.join(VARIANTS)})")
     return VARIANTS[preset].with_options(options or {})
+
+
+def preset_rows() -> list[dict[str, Any]]:
+    """One row per preset for ``cinch-sim variants``: players, sides, deck, cards dealt
+    and kept, tricks, points, bids, target and what it is (or what it still lacks)."""
+    rows = []
+    for p in PRESETS:
+        r = p.rules() if p.playable else STANDARD
+        f = {**dataclasses.asdict(r), **p.fields}  # unplayable: its fields, unchecked
+        players = f["players"]
+        sides = "two pairs" if f["partnerships"] else "each alone"
+        rows.append(
+            {
+                "variant": p.name,
+                "players": players,
+                "sides": sides,
+                "deck": 52 * f["decks"],
+                "dealt": f["cards_dealt"],
+                "kept": f["hand_size"],
+                "tricks": f["hand_size"],
+                "points": r.total_points if p.playable else p.points,
+                "bids": f"{f['bid_min']}-{f['bid_max']}" if p.playable else p.bids,
+                "target": f["target"],
+                "playable": "yes" if p.playable else f"not yet: {p.missing}",
+                "description": p.description,
+            }
+        )
+    return rows

@@ -73,6 +73,10 @@ def _bad_inputs(f) -> list[tuple[list[str], str]]:
             ([cmd, "--hands", "200", "--play-policy", "9=random"], "'--play-policy'"),
             ([cmd, "--hands", "200", "--play-policy", "nosuchmodule:f"], "'--play-policy'"),
             ([cmd, "--hands", "200", "--dealer", "4"], "'--dealer'"),
+            ([cmd, "--hands", "200", "--variant", "nope"], "'--variant'"),
+            ([cmd, "--hands", "200", "--variant", "two_deck"], "'--variant'"),
+            ([cmd, "--hands", "200", "--variant", "no_draw", "--rule", "robber=maker"], "'--rule'"),
+            ([cmd, "--hands", "200", "--variant", "cutthroat3", "--dealer", "3"], "'--dealer'"),
             ([cmd, "--hands", "200", "--dealer", "x"], "'--dealer'"),
             ([cmd, "--hands", "200", "--threads", "0"], "'--threads'"),
             ([cmd, "--hands", "200", "--seed", "x"], "'--seed'"),
@@ -81,6 +85,7 @@ def _bad_inputs(f) -> list[tuple[list[str], str]]:
             ([cmd, "--hands", "200", "--out", str(f["full"])], "'--out'"),
         ]
     cases += [
+        (["variants", "--format", "xml"], "'--format'"),
         (["stats", "--hands", "200", "--by", "colour"], "'--by'"),
         (["stats", "--hands", "200", "--min-hands", "0"], "'--min-hands'"),
         (["stats", "--hands", "200", "--hand-data"], "'--hand-data'"),
@@ -123,6 +128,9 @@ def _bad_inputs(f) -> list[tuple[list[str], str]]:
         (["compare", "greedy", "simple", "--games", "0"], "'--games'"),
         (["compare", "greedy", "simple", "--games", "abc"], "'--games'"),
         (["compare", "greedy", "simple", "--pairing", "x"], "'--pairing'"),
+        (["compare", "greedy", "simple", "--variant", "cutthroat3"], "'--variant'"),
+        (["ladder", "greedy", "simple", "--variant", "heasly"], "'--variant'"),
+        (["report", "--variant", "sancho_classic"], "'--variant'"),
         (["compare", "greedy", "simple", "--max-hands", "0"], "'--max-hands'"),
         (["compare", "greedy", "simple", "--rule", "robber=x"], "'--rule'"),
         (["compare", "greedy", "simple", "--format", "xml"], "'--format'"),

@@ -72,7 +72,10 @@ def test_referee_rule_options_long(name):
     referee_run(name, 20_000, 1234)
 
 
-VALUES = np.array([1, 1, 1, 1, 5, 0, 5])  # high low jack game right (unused) left
+# high low jack game right, the unused rank slots 0, then the left card
+VALUES = np.zeros(L.N_POINT_SLOTS, dtype=np.int64)
+VALUES[[L.SLOT_HIGH, L.SLOT_LOW, L.SLOT_RANK0, L.SLOT_RANK0 + 1]] = 1
+VALUES[[L.SLOT_RANK0 + 2, L.SLOT_LEFT]] = 5
 
 
 @pytest.mark.parametrize("name", ["default", "robber_none_short", "bench_w2"])

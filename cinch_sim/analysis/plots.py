@@ -43,9 +43,12 @@ def caption(analysis, note: str | None = None) -> str:
     c = analysis.counts
     default = Rules()
     rules = s.get("rules", {})
-    changed = [
-        f"{k}={v}" for k, v in rules.items() if k in OPTION_NAMES and v != getattr(default, k)
-    ]
+    if "options" in rules:  # what differs from the preset's own rules
+        changed = [f"{k}={v}" for k, v in rules["options"].items()]
+    else:
+        changed = [
+            f"{k}={v}" for k, v in rules.items() if k in OPTION_NAMES and v != getattr(default, k)
+        ]
     rules_text = rules.get("preset", "standard") + (f" ({', '.join(changed)})" if changed else "")
     extra = f", {c.thrown_in:,} thrown in" if c.thrown_in else ""
     stop = " (interrupted)" if analysis.interrupted else ""

@@ -40,11 +40,24 @@ class RuleType(click.ParamType):
         return value
 
 
+def _check_variant(ctx: click.Context, param: click.Parameter, value: str | None):
+    """``--variant NAME``: read first (eager), so ``--rule`` applies on top of it."""
+    from cinch_sim.rules import RulesError, make_rules
+
+    name = value or "standard"
+    try:
+        make_rules(name)
+    except RulesError as exc:
+        raise BadInput("--variant", str(exc)) from None
+    ctx.meta["cinch_variant"] = name
+
+
 def _check_rule(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]):
     from cinch_sim.rules import RulesError, make_rules, parse_rule_assignments
 
+    variant = ctx.meta.get("cinch_variant", "standard")
     try:
-        return make_rules(options=parse_rule_assignments(value))
+        return make_rules(variant, parse_rule_assignments(value))
     except RulesError as exc:  # the API's words: rules: robber='x' is not one of ...
         raise BadInput("--rule", str(exc)) from None
 
@@ -116,14 +129,46 @@ class SeatNumber(_Checked, click.IntRange):
         super().__init__(name, None, min=0)
 
 
+def two_sides_only(what: str, draw: bool = False) -> Callable[[Callable], Callable]:
+    """For the commands that play strategies against each other: refuse rules of more
+    than two sides (cut-throat with 3 or more; with ``draw``, also rules without a
+    draw) as a usage error naming --variant."""
+
+    def decorate(f: Callable) -> Callable:
+        @functools.wraps(f)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            from cinch_sim.api import InputError, two_sides
+
+            try:
+                two_sides(kwargs["rules"], what, draw)
+            except InputError as exc:
+                raise BadInput("--variant", exc.problem) from None
+            return f(*args, **kwargs)
+
+        return checked
+
+    return decorate
+
+
 def rules_option(f: Callable) -> Callable:
-    return click.option(
+    """``--variant NAME`` and ``--rule NAME=VALUE``: together they give the command's
+    Rules (the ``rules`` argument)."""
+    f = click.option(
         "--rule",
         "rules",
         multiple=True,
         type=RuleType(),
         callback=_check_rule,
         help="Set a rule option, e.g. robber=dealer (repeatable); docs/rules.md lists them.",
+    )(f)
+    return click.option(
+        "--variant",
+        metavar="NAME",
+        default=None,
+        is_eager=True,
+        expose_value=False,
+        callback=_check_variant,
+        help="Play a preset of the rules (default standard); `cinch-sim variants` lists them.",
     )(f)
 
 
@@ -286,6 +331,8 @@ def dealer_option(f: Callable) -> Callable:
     def checked(*args: Any, **kwargs: Any) -> Any:
         from cinch_sim.checks import InputError, seat
 
+        if kwargs["dealer"] is None:  # the last seat: 3 at four players
+            kwargs["dealer"] = kwargs["rules"].players - 1
         try:
             seat(kwargs["dealer"], kwargs["rules"].players, "dealer")
         except InputError as exc:
@@ -295,9 +342,9 @@ def dealer_option(f: Callable) -> Callable:
     return click.option(
         "--dealer",
         type=SeatNumber("dealer"),
-        default=3,
-        show_default=True,
-        help="The dealer's seat (0 to players - 1); the seat after him is eldest hand.",
+        default=None,
+        help="The dealer's seat (0 to players - 1); the seat after him is eldest hand. "
+        "[default: the last seat, 3 at four players]",
     )(checked)
 
 

@@ -189,10 +189,11 @@ class HandCheck:
         rec["maker"] = self.maker
         rec["bid"] = self.bid
         rec["trump"] = None if self.trump is None else SUITS[self.trump]
-        if not self.thrown_in:
+        if not self.thrown_in and self.rules.draw:
             rec["discards"] = [[format_card(c) for c in d] for d in self.discards]
             rec["draws"] = [[format_card(c) for c in d] for d in self.draws]
             rec["robber_discards"] = [format_card(c) for c in self.robber_discards]
+        if not self.thrown_in:
             rec["tricks"] = [
                 {"leader": t.leader, "cards": [format_card(c) for c in t.cards], "winner": t.winner}
                 for t in self.tricks
@@ -450,6 +451,15 @@ def _check_draw(obj: dict, hc: HandCheck) -> None:
     if rules.draw:
         robber = {"maker": hc.maker, "dealer": hc.dealer, "none": None}[rules.robber]
     hc.robber = robber
+    if not rules.draw:  # RECORD_FORMAT.md "Variants": no draw, no draw's keys
+        for k in ("discards", "draws", "robber_discards"):
+            if k in obj:
+                raise RecordError(f"{rules.preset} has no draw: the record has no {k!r}", k)
+        hc.discards = [[] for _ in range(P)]
+        hc.draws = [[] for _ in range(P)]
+        hc.robber_discards = []
+        hc.after_draw = [list(h) for h in hc.hands]
+        return
     discards_v = get_list(require(obj, "discards"), "discards", P)
     draws_v = get_list(require(obj, "draws"), "draws", P)
     rdisc = get_cards(require(obj, "robber_discards"), "robber_discards", seat=robber)
@@ -850,7 +860,9 @@ def _score(hc: HandCheck) -> None:
         c = card(hc.trump, RANKS.index(rank))
         slots.append((name, c if c in in_play else None, pts))
     if rules.left_rank:
-        slots.append((rules.left_name, ts.left if ts.left in in_play else None, rules.left_points))
+        slots.append(
+            (rules.left_name, ts.left if ts.left in in_play else None, rules.left_card_points)
+        )
     points = [0] * T
     for name, c, value in slots:
         hc.point_cards[name] = c

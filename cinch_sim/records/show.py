@@ -53,7 +53,7 @@ def point_values(r) -> dict[str, int]:
     values = {"high": r.high_points, "low": r.low_points}
     values.update({n: p for n, _, p in r.point_cards})
     if r.left_rank:
-        values[r.left_name] = r.left_points
+        values[r.left_name] = r.left_card_points
     return values
 
 

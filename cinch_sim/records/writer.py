@@ -37,6 +37,7 @@ class _Ctx:
         self.P = rules.players
         self.D = rules.cards_dealt
         self.T = rules.teams
+        self.draw = rules.draw  # without a draw: no discards, draws or robber_discards
         self.slots = list(rules.point_slots.items())  # (point name, result slot)
         rules_json = json.dumps(self.rules_rec)
         self.head = f'{{"format": "{HAND_FORMAT}", "rules": {rules_json}, "dealer": '
@@ -90,6 +91,15 @@ def _record(ctx: _Ctx, out: list[int], tr: list[int]) -> dict[str, Any]:
     rec["maker"] = out[L.H_MAKER]
     rec["bid"] = out[L.H_BID]
     rec["trump"] = SUITS[out[L.H_TRUMP]]
+    if ctx.draw:
+        _draw_fields(rec, ctx, out, tr, dealt, deck, nd)
+    _tricks(rec, ctx, out, tr)
+    return rec
+
+
+def _draw_fields(rec: dict, ctx: _Ctx, out: list, tr: list, dealt: list, deck: list, nd: int):
+    """A record's discards, draws and robber_discards (a preset with a draw)."""
+    P = ctx.P
     discards = []
     for s in range(P):
         m = tr[L.T_DISCARD + s]
@@ -108,6 +118,11 @@ def _record(ctx: _Ctx, out: list[int], tr: list[int]) -> dict[str, Any]:
         rec["robber_discards"] = [CARD[c] for c in cand if rm >> c & 1]
     else:
         rec["robber_discards"] = []
+
+
+def _tricks(rec: dict, ctx: _Ctx, out: list, tr: list) -> None:
+    """A record's tricks and result."""
+    P, T = ctx.P, ctx.T
     nt = tr[L.T_N_TRICKS]
     tricks = []
     for t in range(nt):
@@ -131,7 +146,6 @@ def _record(ctx: _Ctx, out: list[int], tr: list[int]) -> dict[str, Any]:
         "score": out[L.H_SCORE : L.H_SCORE + T],
         "renege": None,
     }
-    return rec
 
 
 def _line(ctx: _Ctx, out: list[int], tr: list[int]) -> str:
@@ -169,9 +183,18 @@ def _line(ctx: _Ctx, out: list[int], tr: list[int]) -> str:
         )
         return "".join(parts)
     parts.append(
-        f'], "maker": {out[L.H_MAKER]}, "bid": {out[L.H_BID]}, '
-        f'"trump": "{SUITS[out[L.H_TRUMP]]}", "discards": ['
+        f'], "maker": {out[L.H_MAKER]}, "bid": {out[L.H_BID]}, "trump": "{SUITS[out[L.H_TRUMP]]}"'
     )
+    if ctx.draw:
+        _draw_text(parts, ctx, tr, deck, idx, nd)
+    _tricks_text(parts, ctx, out, tr)
+    return "".join(parts)
+
+
+def _draw_text(parts: list[str], ctx: _Ctx, tr: list, deck: list, idx: list, nd: int) -> None:
+    """The JSON text of the discards, draws and robber_discards."""
+    P, Q = ctx.P, QCARD
+    parts.append(', "discards": [')
     disc = []
     for s in range(P):
         m = tr[L.T_DISCARD + s]
@@ -195,7 +218,13 @@ def _line(ctx: _Ctx, out: list[int], tr: list[int]) -> str:
             deck[nd + i] for i, s in enumerate(ds) if s == robber
         ]
         parts.append(", ".join([Q[c] for c in cand if rm >> c & 1]))
-    parts.append('], "tricks": [')
+    parts.append("]")
+
+
+def _tricks_text(parts: list[str], ctx: _Ctx, out: list, tr: list) -> None:
+    """The JSON text of the tricks and the result."""
+    P, T, Q = ctx.P, ctx.T, QCARD
+    parts.append(', "tricks": [')
     tricks = []
     MP = L.MAX_PLAYERS
     for t in range(tr[L.T_N_TRICKS]):
@@ -214,7 +243,6 @@ def _line(ctx: _Ctx, out: list[int], tr: list[int]) -> str:
         f'], "result": {{"points": [{pts}], "captured": {{{cap}}}, "made": {made}, '
         f'"score": [{score}], "renege": null}}}}'
     )
-    return "".join(parts)
 
 
 def iter_hand_records(rules: Rules, out: np.ndarray, trace: np.ndarray) -> Iterable[dict[str, Any]]:

@@ -91,7 +91,7 @@ class ReportSettings:
                 (f"hands played for card values, {name}", f"{n:,}")
                 for name, n in self.card_hands().items()
             ]
-            + [(f"rule: {k}", str(v)) for k, v in self.rules.describe().items()]
+            + [(f"rule: {k}", str(v)) for k, v in self.rules.describe().items() if k != "options"]
         )
 
 

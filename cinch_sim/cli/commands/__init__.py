@@ -7,5 +7,6 @@ from cinch_sim.cli.commands.report import report
 from cinch_sim.cli.commands.simulate import simulate
 from cinch_sim.cli.commands.solve import solve
 from cinch_sim.cli.commands.stats import stats
+from cinch_sim.cli.commands.variants import variants
 
-COMMANDS = [report, simulate, referee, show, solve, advise, stats, compare, ladder]
+COMMANDS = [report, simulate, referee, show, solve, advise, stats, compare, ladder, variants]

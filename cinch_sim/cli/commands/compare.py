@@ -22,6 +22,7 @@ from cinch_sim.cli.options import (
     rules_option,
     run_options,
     table_option,
+    two_sides_only,
 )
 from cinch_sim.cli.progress import Progress
 from cinch_sim.cli.tables import text_table
@@ -74,6 +75,7 @@ def _match_options(f):
     "one table: sides (bids, made, set, Pedros per strategy) or games (one row a game).",
 )
 @friendly
+@two_sides_only("compare")
 def compare(
     strategy_a,
     strategy_b,
@@ -236,6 +238,7 @@ def format_comparison(s: dict, seed: int, seconds: float) -> str:
     "csv, one table: ladder (the ratings) or matchups.",
 )
 @friendly
+@two_sides_only("ladder")
 def ladder(
     strategies, games, seed, threads, max_hands, pairing, rules, bootstrap, table, fmt, out, force
 ):

@@ -104,7 +104,7 @@ def _print(sim, fmt: str, csv_table: str | None, seed: int, dealer: int, players
     elif fmt == "csv":
         click.echo(N.csv_text({"by_bid": by_bid, "pedros": pedros}[csv_table]), nl=False)
     else:
-        rel = ", ".join(f"{s}={seat_name(s, dealer)}" for s in range(players))
+        rel = ", ".join(f"{s}={seat_name(s, dealer, players)}" for s in range(players))
         click.echo(
             f"{sim.hands:,} hands, seed {seed}, dealer seat {dealer} ({rel}); "
             f"{sim.counts.thrown_in:,} thrown in; {sim.seconds:.2f} s"
@@ -132,7 +132,7 @@ def _format_by_bid(df) -> str:
 def _format_pedros(df) -> str:
     wide = df.pivot(index="pedro", columns="fate", values="rate")
     rows = []
-    for name in ("right_pedro", "left_pedro"):
+    for name in dict.fromkeys(df["pedro"]):  # the rules' Pedros, in their order
         r = wide.loc[name]
         rows.append(
             [

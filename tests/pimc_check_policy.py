@@ -25,12 +25,12 @@ from cinch_sim.solver.moves import from_observation
 ALL = np.uint64((1 << 52) - 1)
 
 
-@njit(cache=True)
+@njit  # not cached: a cache would outlive changes to layout.py
 def _suit_cards(suit, tm):
     return np.uint64(0x1FFF << (13 * suit)) & ~tm
 
 
-@njit(cache=True)
+@njit  # not cached: a cache would outlive changes to layout.py
 def _check(obs, hand, pos, level):
     P = obs[L.O_PLAYERS]
     me = obs[L.O_SEAT]
@@ -64,7 +64,7 @@ def _check(obs, hand, pos, level):
     return 0
 
 
-@njit(POLICY_SIG, cache=True)
+@njit(POLICY_SIG)  # not cached, as above
 def check_deals(obs, hand, legal, params, scratch, rng):
     pos = np.empty(Q.P_LEN, np.int64)
     for _ in range(16):

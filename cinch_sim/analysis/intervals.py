@@ -42,7 +42,7 @@ def mean_interval(
     The interval always holds the mean itself (which uses the real values only).
     Rows with no values get NaN.
     """
-    from scipy import stats as sst
+    from scipy.special import stdtrit  # scipy.stats' t, without its 0.2 s import
 
     total = np.asarray(total, dtype=float)
     total_sq = np.asarray(total_sq, dtype=float)
@@ -54,7 +54,7 @@ def mean_interval(
         m = (total + low_a + high_a) / k
         ss = total_sq + low_a**2 + high_a**2 - k * m * m
         se = np.sqrt(np.maximum(ss, 0) / (k - 1) / k)
-        q = sst.t.ppf(0.5 + level / 2, k - 1)
+        q = stdtrit(k - 1, 0.5 + level / 2)
         lo = np.clip(np.minimum(m - q * se, mean), low_a, high_a)
         hi = np.clip(np.maximum(m + q * se, mean), low_a, high_a)
     empty = n <= 0
@@ -74,7 +74,7 @@ def t_interval(
     values: np.ndarray, null: float, level: float = 0.95
 ) -> tuple[float, float, float, float]:
     """(mean, low, high, p-value of mean == null): Student's t over independent units."""
-    from scipy import stats as sst
+    from scipy.special import stdtr, stdtrit  # scipy.stats' t, without its 0.2 s import
 
     v = np.asarray(values, dtype=float)
     k = v.size
@@ -84,10 +84,10 @@ def t_interval(
     if k < 2:
         return m, float("nan"), float("nan"), float("nan")
     se = float(v.std(ddof=1)) / np.sqrt(k)
-    q = float(sst.t.ppf(0.5 + level / 2, k - 1))
+    q = float(stdtrit(k - 1, 0.5 + level / 2))
     if se == 0:
         return m, m, m, (1.0 if m == null else 0.0)
-    p = float(2 * sst.t.sf(abs(m - null) / se, k - 1))
+    p = float(2 * stdtr(k - 1, -abs(m - null) / se))
     return m, m - q * se, m + q * se, p
 
 
@@ -100,7 +100,7 @@ def ratio_interval(
     no items are left out. The standard error is the ratio estimator's, with
     Student's t on units - 1 degrees of freedom.
     """
-    from scipy import stats as sst
+    from scipy.special import stdtr, stdtrit  # scipy.stats' t, without its 0.2 s import
 
     s = np.asarray(sums, dtype=float)
     n = np.asarray(counts, dtype=float)
@@ -114,8 +114,8 @@ def ratio_interval(
         return m, float("nan"), float("nan"), float("nan")
     resid = s - m * n
     se = float(np.sqrt((resid**2).sum() / (k * (k - 1))) / n.mean())
-    q = float(sst.t.ppf(0.5 + level / 2, k - 1))
+    q = float(stdtrit(k - 1, 0.5 + level / 2))
     if se == 0:
         return m, m, m, (1.0 if m == 0 else 0.0)
-    p = float(2 * sst.t.sf(abs(m) / se, k - 1))
+    p = float(2 * stdtr(k - 1, -abs(m) / se))
     return m, m - q * se, m + q * se, p

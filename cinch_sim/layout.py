@@ -2,8 +2,12 @@
 
 The single source of truth for offsets: the rules vector, the observation a
 policy sees, the per-hand result row, the per-hand trace (for records) and
-the per-batch setup (fixed cards, forced contracts). Fields are only ever
-appended, so user policies compiled against an older layout keep working.
+the per-batch setup (fixed cards, forced contracts). Fields are appended
+where they can be, so user policies compiled against an older layout keep
+working; a change that moves offsets is named in docs/policies.md ("Layout
+changes"): MAX_RANK_POINTS going from 4 to 5 (Dom Pedro) moved every rules
+slot after the point ranks, so the observation from O_RULES on, and the
+result row's point slots.
 """
 
 MAX_PLAYERS = 6

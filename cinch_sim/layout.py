@@ -121,7 +121,9 @@ O_RULES = O_SEAT_TEAM + MAX_PLAYERS  # the whole rules vector (R_LEN slots, R_* 
 O_TAKEN = O_RULES + R_LEN  # per team: mask of the cards of the tricks it has won (play)
 O_VOIDS = O_TAKEN + MAX_TEAMS  # per seat: voids it has shown (bits 0-3 plain suits, 4 trumps)
 O_KNOWN_OUT = O_VOIDS + MAX_PLAYERS  # the player's own: cards he knows out of play (play)
-OBS_LEN = O_KNOWN_OUT + 1
+O_N_CALLS = O_KNOWN_OUT + 1  # calls made so far this hand (bids and passes, in order)
+O_CALLS = O_N_CALLS + 1  # MAX_BIDS pairs (seat, bid or BID_PASS); entries past O_N_CALLS are stale
+OBS_LEN = O_CALLS + 2 * MAX_BIDS
 VOID_TRUMP = 4  # the bit of O_VOIDS for "has shown he holds no trump"
 
 # -------------------------------------------------------------- per-hand result
@@ -164,6 +166,11 @@ ERR_NONE = 0
 ERR_ILLEGAL = 1  # a policy returned an illegal choice
 KIND_BID, KIND_TRUMP, KIND_DISCARD, KIND_PLAY = 0, 1, 2, 3
 KIND_NAMES = ("bid", "trump", "discard", "play")
+# The built-in ids the kernel takes per [kind, seat] (KIND_* * MAX_PLAYERS + seat),
+# then one flag: 1 when some seat's policy may read the call history (O_CALLS),
+# which the kernel then writes (the built-in random, simple and greedy never do).
+PIDS_READ_CALLS = 4 * MAX_PLAYERS
+PIDS_LEN = PIDS_READ_CALLS + 1
 
 # ------------------------------------------------------------ per-hand trace
 # int64 row, written only when records are asked for.

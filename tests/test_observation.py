@@ -92,3 +92,27 @@ def test_the_history_fields_follow_the_public_record(options):
     assert len(pairs) > 1500
     wrong = [p for p in pairs if p[0] != p[1]]
     assert not wrong, f"{len(wrong)} of {len(pairs)} decisions saw other history fields"
+
+
+CALLER = f"{Path(__file__).parent / 'calls_policy.py'}:caller"
+
+
+@pytest.mark.parametrize("variant", ["standard", "auction", "cutthroat3", "cutthroat6"])
+def test_a_bid_policy_sees_the_calls_made_before_it(variant):
+    """``O_N_CALLS``/``O_CALLS`` agree with the bids per seat, the high bid and the
+    order of bidding (the caller returns an illegal bid, raised as a PolicyError,
+    on the first disagreement); and an auction does get past one round."""
+    import numpy as np
+
+    from cinch_sim.rules import make_rules
+
+    rules = make_rules(variant)
+    ps = PolicySet.from_specs(rules.players, CALLER, "random", "random", "random")
+    out, trace = run_chunk(rules, ps, 23, 0, 3_000, rules.players - 1, trace=True)
+    calls = trace[:, L.T_N_BIDS]
+    if rules.bid_rounds == 0:  # raises went round again (or a bid of the top ended it)
+        assert (calls > rules.players).mean() > 0.3
+        assert calls.min() == 1
+    else:  # one round: everyone is asked once
+        assert (calls == rules.players).all()
+    assert np.isin(out[:, L.H_ERROR], [0]).all()

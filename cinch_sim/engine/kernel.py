@@ -411,7 +411,7 @@ def _start_obs(rules, setup, seed, hidx, dealer, pids, obs, scratch, rngs, score
     T = rules[L.R_TEAMS]
     for i in range(L.O_RULES):
         obs[i] = 0
-    for i in range(L.O_TAKEN, L.OBS_LEN):
+    for i in range(L.O_TAKEN, L.O_CALLS):  # the calls past O_N_CALLS are never read
         obs[i] = 0
     if unlikely(obs[L.O_RULES + L.R_PLAYERS] == 0):  # new buffers: the rules, once
         for i in range(L.R_LEN):
@@ -478,6 +478,7 @@ def _auction(
     nb = 0
     if force_maker < 0 or n_req > 0:
         rounds = rules[L.R_BID_ROUNDS]
+        calls = pids[L.PIDS_READ_CALLS] != 0  # some policy may read O_CALLS
         for s in range(P):
             iwork[IW_ACTIVE + s] = 1
         n_active = P
@@ -522,9 +523,14 @@ def _auction(
                 if unlikely(b < 0 or b > 62 or not (legal >> np.uint64(b)) & U1):
                     _fail(out, L.KIND_BID, s, b)
                     return -1, 0
-            if unlikely(want_trace) and nb < L.MAX_BIDS:
-                trace[L.T_BIDS + 2 * nb] = s
-                trace[L.T_BIDS + 2 * nb + 1] = b if b > 0 else -1
+            if unlikely(want_trace or calls) and nb < L.MAX_BIDS:
+                if want_trace:
+                    trace[L.T_BIDS + 2 * nb] = s
+                    trace[L.T_BIDS + 2 * nb + 1] = b if b > 0 else -1
+                if calls:
+                    obs[L.O_CALLS + 2 * nb] = s
+                    obs[L.O_CALLS + 2 * nb + 1] = b if b > 0 else L.BID_PASS
+                    obs[L.O_N_CALLS] = nb + 1
             if nb < n_req:
                 want = setup[L.S_REQUIRED + nb]
                 got = b if b > 0 else L.BID_PASS
@@ -1090,7 +1096,7 @@ def play_hand(
     rules = view_at(rules_at, L.R_LEN)
     setup = view_at(setup_at, L.S_LEN)
     fns = view_at(fns_at, 4 * L.MAX_PLAYERS * ADDRESSES)
-    pids = view_at(pids_at, 4 * L.MAX_PLAYERS)
+    pids = view_at(pids_at, L.PIDS_LEN)
     params = view_at(params_at, 4 * L.MAX_PLAYERS * N_PARAMS)
     obs = view_at(obs_at, L.OBS_LEN)
     scratch = view_at(scratch_at, L.MAX_PLAYERS * N_SCRATCH)

@@ -107,3 +107,25 @@ def test_a_time_budget_stops_the_dealing():
     out, _ = run_chunk(Rules(), ps, 1, 0, 3)
     assert time.perf_counter() - t0 < 30
     assert (out[:, L.H_ERROR] == 0).all()
+
+
+def test_pimc_plays_for_itself_in_cutthroat():
+    """cutthroat3, the same deals and the heuristic's bidding: seat 1 played by PIMC
+    (paranoid: its own points against both others) takes more points in the hands
+    it defends than seat 1 played by the heuristic, the paired 95% interval above 0.
+    (Measured: +0.68 [+0.38, +0.97] a hand on these 280 hands; +0.41 when the
+    defender solved for the others' coalition against the maker instead.)"""
+    from cinch_sim.analysis.intervals import mean_interval
+    from cinch_sim.rules import make_rules
+
+    rules = make_rules("cutthroat3")
+    rows = {}
+    for play in ("pimc", "heuristic"):
+        ps = PolicySet.from_specs(3, play=["heuristic", play, "heuristic"])
+        rows[play], _ = run_chunk(rules, ps, 4, 0, 400, 2)
+    a, b = rows["pimc"], rows["heuristic"]
+    assert (a[:, L.H_MAKER] == b[:, L.H_MAKER]).all()  # the same bidding
+    defends = a[:, L.H_MAKER] != 1
+    d = (a[defends, L.H_POINTS + 1] - b[defends, L.H_POINTS + 1]).astype(float)
+    mean, lo, _ = mean_interval(d.sum(), (d * d).sum(), len(d), -14, 14)
+    assert len(d) > 200 and lo > 0

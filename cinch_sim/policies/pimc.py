@@ -5,7 +5,10 @@ times over, each deal consistent with what it has seen (``deal_unseen``), solves
 every deal double-dummy (``solver.search.card_values``) and plays the card whose
 mean is best for its side. The mean is of the hand's score margin by default:
 the maker's side's score change minus the defenders' (made or set, RULES.md
-§1.14), so a maker fights for his contract and not for a stray point.
+§1.14), so a maker fights for his contract and not for a stray point. With
+more than two sides (cut-throat) the search is paranoid: each player solves
+for himself against all the others as one, the maker for his score change, a
+defender for his own points.
 
 What it may know, and uses: its own cards; every card played, by whom and in
 which trick won by whom; the voids shown; the face-up dead cards; its own
@@ -34,9 +37,10 @@ from numba import njit
 from cinch_sim import layout as L
 from cinch_sim.bits import lowbit_index, popcount, suit_mask
 from cinch_sim.jit.clock import monotonic_ns
-from cinch_sim.policies.common import U0, U1, weakest
+from cinch_sim.policies.common import U0, U1
 from cinch_sim.policies.heuristic import DEFAULT_PARAMS as HEURISTIC_DEFAULTS
 from cinch_sim.policies.heuristic import heuristic_play
+from cinch_sim.policies.ranks import weakest_card
 from cinch_sim.rng import below
 from cinch_sim.signatures import N_PARAMS, POLICY_SIG
 from cinch_sim.solver import position as Q
@@ -253,11 +257,22 @@ def deal_unseen(obs, hand, pos, rng, kept_aces):
 
 
 @njit(inline="always")
-def _utility(rules, objective, v, total, bid):
-    """What one deal's value ``v`` (the maker's side's points at the end) is worth to
-    the maker's side: its points, or its score change less the other side's (in a
-    game of more than two sides, its own score change: the others are one)."""
+def _paranoid(obs):
+    """Whether the search is paranoid: with more than two sides (cut-throat) each
+    player maximises his own points against all the others as one."""
+    return obs[L.O_TEAMS] > 2
+
+
+@njit(inline="always")
+def _utility(rules, objective, v, total, bid, maker):
+    """What one deal's value ``v`` (the maximising side's points at the end) is worth
+    to that side: its points, or its score change less the other side's. With more
+    than two sides: the maker's own score change, or a defender's own points (his
+    score change under setback; the bid a set maker pays others under
+    ``difference`` is left out)."""
     if objective == 0:
+        return np.float64(v)
+    if rules[L.R_TEAMS] != 2 and not maker:
         return np.float64(v)
     made = v >= bid
     mine = score_change(rules, True, made, v, bid)
@@ -277,7 +292,8 @@ def _heuristic_card(obs, hand, legal, scratch, rng):
 @njit(cache=True)
 def pimc_values(obs, hand, legal, params, rng, sums):
     """Deal and solve; ``sums[c]`` the summed utility of each legal card c over the
-    deals (the maker's side's view). Returns the number of deals solved."""
+    deals, in the view of the side the search maximises: the maker's, or the
+    player's own when the search is paranoid. Returns the number of deals solved."""
     rules = obs[L.O_RULES : L.O_RULES + L.R_LEN]
     samples = max(1, np.int64(params[P_SAMPLES]))
     budget = np.int64(params[P_BUDGET_MS] * 1e6)
@@ -289,6 +305,10 @@ def pimc_values(obs, hand, legal, params, rng, sums):
     ws[W_SIZE] = ws.shape[0]
     base = np.empty(Q.P_LEN, np.int64)
     from_observation(obs, hand, base)
+    me = obs[L.O_SEAT]
+    is_maker = me == obs[L.O_MAKER]
+    if _paranoid(obs):
+        base[Q.P_MAKER] = me  # the seat the search maximises: only that
     pos = np.empty(Q.P_LEN, np.int64)
     vals = np.empty(52, np.int64)
     for c in range(52):
@@ -305,7 +325,7 @@ def pimc_values(obs, hand, legal, params, rng, sums):
         while m:
             c = lowbit_index(m)
             m &= m - U1
-            sums[c] += _utility(rules, objective, vals[c], total, bid)
+            sums[c] += _utility(rules, objective, vals[c], total, bid, is_maker)
         n += 1
         if budget > 0 and monotonic_ns() - start > budget:
             break
@@ -320,7 +340,8 @@ def pimc_play(obs, hand, legal, params, scratch, rng):
     pimc_values(obs, hand, legal, params, rng, sums)
     me = obs[L.O_SEAT]
     team = obs[L.O_SEAT_TEAM + me]
-    sign = 1.0 if team == obs[L.O_SEAT_TEAM + obs[L.O_MAKER]] else -1.0
+    mine = _paranoid(obs) or team == obs[L.O_SEAT_TEAM + obs[L.O_MAKER]]
+    sign = 1.0 if mine else -1.0
     best = -np.inf
     m = legal
     while m:
@@ -338,4 +359,4 @@ def pimc_play(obs, hand, legal, params, scratch, rng):
         h = _heuristic_card(obs, hand, legal, scratch, rng)
         if (ties >> np.uint64(h)) & U1:
             return h
-    return weakest(ties, np.uint64(obs[L.O_TRUMP_MASK]), obs[L.O_LEFT_CARD])
+    return weakest_card(obs, ties, np.uint64(obs[L.O_TRUMP_MASK]), obs[L.O_LEFT_CARD])

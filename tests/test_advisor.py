@@ -222,3 +222,45 @@ def test_counts_are_those_of_a_direct_run_of_the_fixed_policies():
     own = rows[:, L.H_SCORE + 1] - rows[:, L.H_SCORE]
     sc = a.score_change()
     assert sc["own"][S["H"], 1] - sc["opp"][S["H"], 1] == pytest.approx(own.mean())
+
+
+@pytest.mark.parametrize(
+    "seat, bids, message",
+    [
+        (1, "0:7,2:8", "call 2 is seat 2's, but it is seat 1's turn"),
+        (1, "0:7,1:pass,2:8", "you \\(seat 1\\) passed"),
+        (2, "0:7,1:8", "it is seat 2's turn"),  # fine: seat 2 is next
+        (3, "0:7,1:8", "after these calls it is seat 2's turn, not yours \\(3\\)"),
+        (1, "0:14,1:pass", "the bidding is over before call 2"),
+        (1, "0:7,1:8,2:8", "does not beat the earlier bid 8"),
+    ],
+)
+def test_an_auction_history_is_checked_call_by_call(seat, bids, message):
+    """Auction calls go clockwise from eldest (seat 0, dealer 3) over the players still
+    in, each bid above the last, and then it must be the player's turn."""
+    from cinch_sim.rules import make_rules
+
+    if message.startswith("it is seat 2's turn"):  # a valid history: no error
+        assert make_query(ISSUE_HAND, seat, 3, bids, rules=make_rules("auction")).bids
+        return
+    with pytest.raises(AdvisorError, match=message):
+        make_query(ISSUE_HAND, seat, 3, bids, rules=make_rules("auction"))
+
+
+def test_an_auction_advises_a_second_round_call():
+    """Seat 0 opened 7, seat 1 bid 8, the others passed: seat 0 is asked again. The
+    deals kept are those where the fixed policy reproduced seat 0's own 7 and the
+    heuristic made the other calls; only bids above 8 remain. Seat 1, still in, does
+    not raise again: the heuristic bids its hand's value at once, and 8 was it."""
+    from cinch_sim.rules import make_rules
+
+    a = advise(
+        ISSUE_HAND, seat=0, bids="0:7,1:8,2:pass,3:pass", rules=make_rules("auction"),
+        precision=0.05, max_hands=3000,
+    )  # fmt: skip
+    assert a.query.own_calls == [7]
+    assert 0 < a.hands <= a.tried
+    assert a.query.legal_bids == list(range(9, 15))
+    assert a.candidates == [0, *range(9, 15)]
+    pw, _, _ = a.p_win()
+    assert (pw == 1.0).all()

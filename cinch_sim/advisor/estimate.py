@@ -360,7 +360,8 @@ class _Playouts:
             for s in adv.suits_run:
                 ps = PolicySet(list(policies.bid), list(policies.trump), policies.discard,
                                policies.play)  # fmt: skip
-                ps.bid[q.seat] = load_policy("bid", "fixed", (float(b),))
+                own = [float(x) for x in q.own_calls]  # an auction's earlier rounds
+                ps.bid[q.seat] = load_policy("bid", "fixed", (float(b), len(own), *own))
                 ps.trump[q.seat] = load_policy("trump", "fixed", (float(s),))
                 self.sets[c, s] = ps
         # team of each maker seat; a maker of -1 (thrown in) reads the last entry

@@ -44,6 +44,7 @@ def _seat_token(token: str, players: int, what: str) -> int:
 
 
 PASS_WORDS = ("pass", "p", "-", "none")
+MAX_OWN_CALLS = 30  # an auction's calls of the player's own before his turn (fixed_bid's slots)
 
 
 def parse_bids(
@@ -152,6 +153,11 @@ class Query:
         """The bids still open to the player (above the highest earlier bid)."""
         return [b for b in self.bid_levels if b > self.high_bid]
 
+    @property
+    def own_calls(self) -> list[int]:
+        """The player's own calls before this turn (in an auction's later rounds)."""
+        return [b for s, b in self.bids if s == self.seat]
+
     def bids_text(self) -> str:
         """The bids before the player as a phrase: ``seat 0 pass, seat 1 9``."""
         return ", ".join(f"seat {s} {'pass' if b == L.BID_PASS else b}" for s, b in self.bids)
@@ -188,8 +194,12 @@ def make_query(
     dealer = _check_seat(dealer, P, "dealer")
     bid_list = parse_bids(bids, P, r)
     known_map = parse_known(known, P)
-    later = _split_later(bid_list, seat, dealer, r)
-    _check_bids(bid_list, seat, dealer, r)
+    if r.bid_rounds == 1:
+        later = _split_later(bid_list, seat, dealer, r)
+        _check_bids(bid_list, seat, dealer, r)
+    else:
+        later = []
+        _check_auction(bid_list, seat, dealer, r)
     _check_known(known_map, cards, seat, r)
     return Query(cards, seat, dealer, r, bid_list, known_map, later)
 
@@ -213,7 +223,7 @@ def _split_later(bids: list[tuple[int, int]], seat: int, dealer: int, r: Rules) 
     seat's pass is known after the fact and conditions the deals; a later bid would
     be an answer to the player's own bid, which the advisor varies, so it is refused."""
     order = r.turn_order(dealer)
-    if seat not in order or r.bid_rounds != 1:
+    if seat not in order:
         return []
     after = order[order.index(seat) + 1 :]
     later = [(s, b) for s, b in bids if s in after]
@@ -231,11 +241,9 @@ def _split_later(bids: list[tuple[int, int]], seat: int, dealer: int, r: Rules) 
 
 
 def _check_bids(bids: list[tuple[int, int]], seat: int, dealer: int, r: Rules) -> None:
-    """The bids must be those before the player, in bidding order from eldest, and legal."""
+    """One round: the bids must be those before the player, in order from eldest, and legal."""
     if not bids:
         return
-    if r.bid_rounds != 1:
-        raise AdvisorError("bids before you are supported for one-round bidding only")
     order = r.turn_order(dealer)
     before = order[: order.index(seat)]
     seen = [s for s, _ in bids]
@@ -272,6 +280,64 @@ def _check_bids(bids: list[tuple[int, int]], seat: int, dealer: int, r: Rules) -
             )
         high = b
     bids.sort(key=lambda sb: order.index(sb[0]))
+
+
+def _check_auction(bids: list[tuple[int, int]], seat: int, dealer: int, r: Rules) -> None:
+    """An auction's calls before the player's turn (RULES.md §3.2), in the order made:
+    clockwise from eldest over the players still in it, the high bidder skipped,
+    each bid above the last; and then it must be the player's turn. None given: the
+    earlier seats' calls are left to their policies, as in one round."""
+    if not bids:
+        return
+    order = r.turn_order(dealer)
+    out: set[int] = set()
+    high, high_bidder = 0, -1
+    at = len(order) - 1  # the seat before eldest
+
+    def next_turn() -> int:
+        """The next seat to call after ``at``, or -1 when the bidding is over."""
+        if high >= r.bid_max and high_bidder >= 0:
+            return -1
+        for k in range(1, len(order) + 1):
+            s = order[(at + k) % len(order)]
+            if s not in out and s != high_bidder:
+                return s
+        return -1
+
+    for k, (s, b) in enumerate(bids):
+        turn = next_turn()
+        if turn < 0:
+            raise AdvisorError(
+                f"bids: the bidding is over before call {k + 1} (seat {s} {_call(b)})"
+            )
+        if s != turn:
+            raise AdvisorError(
+                f"bids: call {k + 1} is seat {s}'s, but it is seat {turn}'s turn (the "
+                f"auction goes clockwise from eldest, seat {order[0]}, past those who passed)"
+            )
+        if b == L.BID_PASS:
+            out.add(s)
+        elif b <= high:
+            raise AdvisorError(
+                f"bids: seat {s}'s bid {b} is impossible: it does not beat the earlier bid {high}"
+            )
+        else:
+            high, high_bidder = b, s
+        at = order.index(s)
+    own = [b for s, b in bids if s == seat]
+    if len(own) > MAX_OWN_CALLS:
+        raise AdvisorError(f"bids: at most {MAX_OWN_CALLS} calls of your own before your turn")
+    turn = next_turn()
+    if turn != seat:
+        if seat in out:
+            raise AdvisorError(f"bids: you (seat {seat}) passed: you are out of the bidding")
+        if turn < 0:
+            raise AdvisorError("bids: the bidding is over: there is no call left to advise")
+        raise AdvisorError(f"bids: after these calls it is seat {turn}'s turn, not yours ({seat})")
+
+
+def _call(b: int) -> str:
+    return "pass" if b == L.BID_PASS else str(b)
 
 
 def _check_known(known: dict[int, list[int]], hand: list[int], seat: int, r: Rules) -> None:

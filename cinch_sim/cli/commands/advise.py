@@ -40,7 +40,9 @@ from cinch_sim.cli.options import (
     default=None,
     metavar="SEAT:BID,...",
     help="Bids made before you, from the eldest hand, e.g. '0:8,1:9'; passes of "
-    "seats after you may be added where known (e.g. '3:pass').",
+    "seats after you may be added where known (e.g. '3:pass'). In an auction "
+    "(--variant auction, or bid_rounds=auction) every call so far in the order "
+    "made, your own included, up to your turn: '0:7,1:8,2:pass,3:pass'.",
 )
 @click.option(
     "--known",

@@ -117,6 +117,7 @@ class CutThroatComparison(Tables):
         reason = d.cat("reason").astype(int)
         winner = d.cat("winner").astype(int)
         a_win = d.cat("a_win")
+        lengths = d.cat("length")
         out: dict[str, Any] = {
             "a": self.a.name,
             "b": self.b.name,
@@ -140,7 +141,7 @@ class CutThroatComparison(Tables):
             "points_per_hand_diff_ci": [plo, phi],
             "points_p_value": pp,
             "paired_hands": int(d.cat("diff_n").sum()),
-            "mean_game_length": float(d.cat("length").mean()) if self.games else float("nan"),
+            "mean_game_length": float(lengths.mean()) if lengths.size else float("nan"),
         }
         for side, s in ((0, "a"), (1, "b")):
             out[s + "_side"] = _side(self.rules, d.counts, side, self.games, (1, p - 1)[side])

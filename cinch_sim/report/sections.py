@@ -464,10 +464,19 @@ def _hatched(an: Analysis) -> str:
     return f"; hatched bars, the {N.label(pedros[1][0])}" if len(pedros) > 1 else ""
 
 
+def add_left_out(report: Report, title: str, why: str) -> None:
+    """A section that has no meaning for these rules: its title and one line saying why."""
+    report.section(title).text(why)
+
+
 def add_ladder(report: Report, lad, games: int, target: int) -> None:
-    """The strategies' ratings and every pair's duplicate match (``lad``: a ``Ladder``)."""
+    """The strategies' ratings and every pair's duplicate match (``lad``: a ``Ladder``);
+    at a cut-throat table, every ordered pair's cut-throat match."""
     sec = report.section("Which strategy wins")
     ratings = lad.ratings()
+    if lad.cutthroat:
+        _cutthroat_ladder(sec, lad, ratings, games, target)
+        return
     played = (
         f"Ctrl-C stopped the ladder: each pair below played the games its row counts, to "
         f"{target} in duplicate (a strategy that played none is unplayed, without a rating)"
@@ -481,31 +490,7 @@ def add_ladder(report: Report, lad, games: int, target: int) -> None:
     )
     sec.table(
         "ladder",
-        format_frame(
-            pd.DataFrame(
-                {
-                    "rank": ratings["rank"].map(lambda r: "–" if r is pd.NA else f"{r}"),
-                    "strategy": ratings["strategy"],
-                    # a strategy the interrupted ladder never reached has no rating
-                    "rating": _ratings_text(ratings["rating"]),
-                    "95% interval": [
-                        N.interval(a, b, 0, signed=True)
-                        for a, b in zip(ratings["rating_lo"], ratings["rating_hi"], strict=True)
-                    ],
-                    "behind the best": [
-                        N.number_with_interval(x, a, b, 0, signed=True) if x == x else N.DASH
-                        for x, a, b in zip(
-                            ratings["vs_best"],
-                            ratings["vs_best_lo"],
-                            ratings["vs_best_hi"],
-                            strict=True,
-                        )
-                    ],
-                    "games": ratings["games"],
-                    "score": ratings["score"].map(_pct),
-                }
-            )
-        ),
+        _ladder_table(ratings, "score"),
         "'behind the best': the rating minus the best strategy's, with its own 95% "
         "interval (the ratings' intervals move together, so read this one to tell two "
         "strategies apart).",
@@ -531,6 +516,39 @@ def add_ladder(report: Report, lad, games: int, target: int) -> None:
         "interval is Student's t over the pairs.",
         mu,
     )
+    _ladder_chart(sec, ratings)
+
+
+def _ladder_table(ratings: pd.DataFrame, score: str) -> pd.DataFrame:
+    """The ratings for the page; ``score``: the last column's header."""
+    return format_frame(
+        pd.DataFrame(
+            {
+                "rank": ratings["rank"].map(lambda r: "–" if r is pd.NA else f"{r}"),
+                "strategy": ratings["strategy"],
+                # a strategy the interrupted ladder never reached has no rating
+                "rating": _ratings_text(ratings["rating"]),
+                "95% interval": [
+                    N.interval(a, b, 0, signed=True)
+                    for a, b in zip(ratings["rating_lo"], ratings["rating_hi"], strict=True)
+                ],
+                "behind the best": [
+                    N.number_with_interval(x, a, b, 0, signed=True) if x == x else N.DASH
+                    for x, a, b in zip(
+                        ratings["vs_best"],
+                        ratings["vs_best_lo"],
+                        ratings["vs_best_hi"],
+                        strict=True,
+                    )
+                ],  # fmt: skip
+                "games": ratings["games"],
+                score: ratings["score"].map(_pct),
+            }
+        )
+    )
+
+
+def _ladder_chart(sec, ratings: pd.DataFrame) -> None:
     try:
         sec.chart(
             "ladder",
@@ -539,8 +557,61 @@ def add_ladder(report: Report, lad, games: int, target: int) -> None:
             "ratings average 0. From the games in the table above.",
             "Strategy ratings with intervals",
         )
-    except Exception:  # a chart is a convenience; the table above carries the numbers
+    except Exception:  # a chart is a convenience; the tables carry the numbers
         pass
+
+
+def _cutthroat_ladder(sec, lad, ratings: pd.DataFrame, games: int, target: int) -> None:
+    """The ladder of a cut-throat table: A alone, rotated through every seat, against B
+    in all the others, every pair both ways round; Luce ratings."""
+    p = lad.players
+    fair = _pct(1 / p)
+    played = (
+        "Ctrl-C stopped the ladder: each pair below played the games its row counts"
+        if lad.interrupted
+        else f"Every pair of strategies played {games:,} games each way round"
+    )
+    sec.text(
+        f"Each player is a side of his own here, so a match is played cut-throat at a table "
+        f"of {p}. {played}, to {target}: one strategy alone, rotated through every seat over "
+        f"the same deals, the other in the remaining {p - 1} seats, so the luck of the seats "
+        f"and the cards is shared out. A strategy no better and no worse than the field wins "
+        f"its fair share of the games, 1 in {p} ({fair}). The ratings are the Luce model's "
+        "(Bradley-Terry for a winner among many) on the Elo scale: 400 points are 10 to 1 "
+        f"odds for one seat against another; 95% intervals from {lad.bootstrap:,} bootstrap "
+        "resamples of the rotations."
+    )
+    sec.table(
+        "ladder",
+        _ladder_table(ratings, "wins a seat"),
+        "'behind the best': the rating minus the best strategy's, with its own 95% "
+        "interval (the ratings' intervals move together, so read this one to tell two "
+        f"strategies apart). 'wins a seat': its wins per seat it held (fair share {fair}).",
+        ratings,
+    )
+    mu = lad.matchups()
+    sec.table(
+        "matchups",
+        format_frame(
+            pd.DataFrame(
+                {
+                    "A (alone)": mu["a"],
+                    "B (the other seats)": mu["b"],
+                    "games": mu["games"],
+                    "A's share of wins": mu["share_a"].map(_pct),
+                    "95% interval": _intervals(mu["share_lo"], mu["share_hi"]),
+                    "fair share": mu["fair_share"].map(_pct),
+                    "points per hand, A - a B seat": _fixed(mu["points_per_hand_diff"], "+.2f"),
+                    "hands per game": _fixed(mu["mean_game_length"], ".1f"),
+                }
+            )
+        ),
+        "'A's share of wins': the share of the games A won, alone against B's seats; each "
+        f"rotation ({p} games on the same deals, A once in each seat) is one unit, and the "
+        "interval is Student's t over the rotations.",
+        mu,
+    )
+    _ladder_chart(sec, ratings)
 
 
 def _ratings_text(ratings: pd.Series) -> pd.Series:

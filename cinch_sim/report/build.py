@@ -218,7 +218,7 @@ def lay_out(s: ReportSettings, studies: Studies) -> Report:
         sections.add_card_values(report, studies.cards)
     robbers = robbing_rules(s.rules)
     if len(robbers) > 1 and len(values) == len(robbers):
-        sections.add_robbing(report, values)
+        sections.add_robbing(report, values, s.rules.robber)
     elif len(robbers) == 1:
         sections.add_left_out(
             report,

@@ -192,16 +192,21 @@ def _example_in_class(
 ) -> str:
     """Where an example hand falls in the safe-bid table, beside the advisor's safe bid
     for the very hand, and why the two may differ."""
-    from cinch_sim.cards import RANKS, card, left_card, to_mask, trump_mask
+    from cinch_sim.cards import RANKS, card, left_card, suit_mask, to_mask, trump_mask
 
     trump = adv.best_trump_index
     hand = to_mask(adv.query.hand)
+    rules = base.rules
 
     def has(c: int) -> bool:
         return bool(hand >> c & 1)
 
-    trumps = bin(hand & trump_mask(trump)).count("1")
-    pedros = int(has(card(trump, RANKS.index("5")))) + 2 * int(has(left_card(trump)))
+    # the rules' left card (the Left Bower in all_hands; none in the classic presets)
+    left = RANKS.index(rules.left_rank) if rules.left_rank else None
+    tmask = trump_mask(trump, left) if left is not None else suit_mask(trump)
+    trumps = bin(hand & tmask).count("1")
+    has_left = left is not None and has(left_card(trump, left))
+    pedros = int(has(card(trump, RANKS.index("5")))) + 2 * int(has_left)
     ace, king = has(card(trump, RANKS.index("A"))), has(card(trump, RANKS.index("K")))
     key = base.hand_class(pedros, trumps, ace, king)
     hit = safe[
@@ -374,8 +379,16 @@ def _mean_points_table(df: pd.DataFrame, key: str, label: str) -> pd.DataFrame:
     )
 
 
-def add_robbing(report: Report, values: dict[str, HandValue]) -> None:
-    """The same hands under each robbing rule: who gains from the right to rob."""
+ROBBING_WORDS = {
+    "maker": "the maker robs (the original's rule)",
+    "dealer": "the dealer robs (the classic rule)",
+    "none": "nobody robs",
+}
+
+
+def add_robbing(report: Report, values: dict[str, HandValue], default: str = "maker") -> None:
+    """The same hands under each robbing rule: who gains from the right to rob
+    (``default``: the rules' own robbing rule, named as this report's)."""
     sec = report.section("The right to rob the pack")
     data = pd.concat(
         [v.overall(FEW).assign(robber=robber) for robber, v in values.items()], ignore_index=True
@@ -384,9 +397,10 @@ def add_robbing(report: Report, values: dict[str, HandValue]) -> None:
     means = dict(zip(data["robber"], data["mean_points"], strict=True))
     best = max(means, key=means.get)
     worst = min(means, key=means.get)
+    rules = [f"{ROBBING_WORDS[r]}" + (", the rule of this report" if r == default else "")
+             for r in values]  # fmt: skip
     sec.text(
-        "The same hands under three rules for the stock: the maker robs (the original's "
-        "rule, this project's default), the dealer robs (the classic rule), nobody robs. "
+        f"The same hands under {len(values)} rules for the stock: {'; '.join(rules)}. "
         f"The maker's side takes most when the rule is robber={best} "
         f"({means[best]:.2f} points on average) and least under robber={worst} "
         f"({means[worst]:.2f})."
@@ -596,12 +610,12 @@ def _cutthroat_ladder(sec, lad, ratings: pd.DataFrame, games: int, target: int) 
             pd.DataFrame(
                 {
                     "A (alone)": mu["a"],
-                    "B (the other seats)": mu["b"],
+                    "B (others)": mu["b"],
                     "games": mu["games"],
                     "A's share of wins": mu["share_a"].map(_pct),
                     "95% interval": _intervals(mu["share_lo"], mu["share_hi"]),
                     "fair share": mu["fair_share"].map(_pct),
-                    "points per hand, A - a B seat": _fixed(mu["points_per_hand_diff"], "+.2f"),
+                    "points per hand, A - B seat": _fixed(mu["points_per_hand_diff"], "+.2f"),
                     "hands per game": _fixed(mu["mean_game_length"], ".1f"),
                 }
             )
@@ -675,7 +689,8 @@ def add_method_notes(report: Report, strategies: Sequence[Strategy] = ()) -> Non
         f"and rows of fewer than {FEW} hands are marked in every table. Win rates between "
         "strategies "
         "use the same t interval over duplicate pairs (never empty, even when one side won "
-        "every game); card values, paired Student's t intervals over deals; the ladder's "
-        "intervals come from resampling the pairs of games."
-        + (f" The strategies used: {told}." if told else "")
+        "every game), and at a cut-throat table the share of the wins the same interval "
+        "over rotations (one game per seat on the same deals); card values, paired "
+        "Student's t intervals over deals; the ladder's intervals come from resampling the "
+        "pairs or rotations of games." + (f" The strategies used: {told}." if told else "")
     )

@@ -36,6 +36,10 @@ ROBBER_RULES = ("maker", "dealer", "none")
 CARD_PLAYERS = ("heuristic", "pimc")  # the strategies whose card values are shown
 HEURISTIC_CARD_HANDS = 50_000  # at most: about 20 s of paired replays (measured, loaded)
 PIMC_CARD_HANDS = 200  # at most: about 0.3 s a hand with its replays, about a minute
+# PIMC's double-dummy searches grow fast with the cards in play: one hand with its
+# replays took 0.1 s at cutthroat3, 4 s at cutthroat5 and 180 s at heasly (6 players,
+# measured on two busy cores), so at 6 players it plays only when asked for
+PIMC_MAX_PLAYERS = 5
 STEPS = {"bids": 1, "values": len(ROBBER_RULES), "cards": 2, "ladder": 4, "advice": 2}
 
 
@@ -81,7 +85,20 @@ class ReportSettings:
         ``HEURISTIC_CARD_HANDS``; PIMC's ``card_values_hands`` or hands / 400, up to
         ``PIMC_CARD_HANDS`` (the default report spends about a minute and a half on both)."""
         pimc = self.card_values_hands or max(1, min(PIMC_CARD_HANDS, self.hands // 400))
-        return {"heuristic": min(self.hands, HEURISTIC_CARD_HANDS), "pimc": pimc}
+        out = {"heuristic": min(self.hands, HEURISTIC_CARD_HANDS), "pimc": pimc}
+        if self.card_values_hands is None and self.rules.players > PIMC_MAX_PLAYERS:
+            del out["pimc"]  # see PIMC_MAX_PLAYERS; card_values_hands plays it anyway
+        return out
+
+    def card_players_left_out(self) -> str | None:
+        """Why a card player is not measured (PIMC at a table of 6), or None."""
+        if "pimc" in self.card_hands():
+            return None
+        return (
+            f"The PIMC player is left out at a table of {self.rules.players}: its "
+            "double-dummy searches grow fast with the cards in play, and one hand with its "
+            "replays took about three minutes here (--card-values-hands N plays N hands)."
+        )
 
     def describe(self) -> dict[str, Any]:
         """The settings for run.json."""
@@ -128,6 +145,7 @@ class Studies:
     ladder: Any = None  # a Ladder; kept if cut: an unplayed strategy is shown as such
     examples: list[tuple[str, str, Advice]] = dataclasses.field(default_factory=list)
     interrupted: bool = False
+    card_players: int = len(CARD_PLAYERS)  # the players whose card values are measured
 
     def done(self) -> dict[str, Any]:
         """The work each study really did, for run.json and the settings table."""
@@ -150,7 +168,7 @@ class Studies:
             missing.append("bid success and Pedro capture")
         if len(self.values) < len(robbers):
             missing.append("what a hand is worth and the right to rob")
-        if len(self.cards) < len(CARD_PLAYERS):
+        if len(self.cards) < self.card_players:
             missing.append("what each card is worth")
         if self.ladder is None or not self.ladder.matches:
             missing.append("the strategy ladder")
@@ -174,7 +192,7 @@ def build_report(settings: ReportSettings, progress: Callable[[int], None] | Non
 
 def run_studies(s: ReportSettings, step: Callable[[int], None]) -> Studies:
     """Every study in turn, until the end or the first Ctrl-C."""
-    out = Studies()
+    out = Studies(card_players=len(s.card_hands()))
     try:
         out.bids = run_bid_study(s)  # on Ctrl-C: the finished hands, ``interrupted``
         step(STEPS["bids"])
@@ -215,7 +233,7 @@ def lay_out(s: ReportSettings, studies: Studies) -> Report:
         sections.add_safe_bids(report, base, studies.examples)
         sections.add_hand_features(report, base, s.dealer)
     if studies.cards:
-        sections.add_card_values(report, studies.cards)
+        sections.add_card_values(report, studies.cards, s.card_players_left_out())
     robbers = robbing_rules(s.rules)
     if len(robbers) > 1 and len(values) == len(robbers):
         sections.add_robbing(report, values, s.rules.robber)
@@ -324,6 +342,7 @@ def run_card_values(
         step(1)
         if cv.interrupted:
             raise KeyboardInterrupt
+    step(len(CARD_PLAYERS) - len(s.card_hands()))  # a player left out: nothing to do
     return cards
 
 

@@ -274,10 +274,13 @@ def add_hand_features(report: Report, base: HandValue, dealer: int) -> None:
 CARD_COLUMNS = ("card", "deals", "value", "lo", "hi", "made_diff", "made_lo", "made_hi")
 
 
-def add_card_values(report: Report, values: dict[str, CardValues]) -> None:
+def add_card_values(
+    report: Report, values: dict[str, CardValues], left_out: str | None = None
+) -> None:
     """Each card's value by paired replays, one column per player (``values``: by the
     strategy's name), with the method in one sentence and what the data say about
-    whether the conclusion depends on the player."""
+    whether the conclusion depends on the player; ``left_out``: why a player is not
+    measured, said after the table."""
     sec = report.section("What each card is worth")
     first = next(iter(values.values()))
     sec.text(first.method())
@@ -319,6 +322,8 @@ def add_card_values(report: Report, values: dict[str, CardValues]) -> None:
         data[["player", *[c for c in data.columns if c != "player"]]],
     )
     sec.text(_player_dependence(tables))
+    if left_out:
+        sec.text(left_out)
 
 
 def _player_dependence(tables: dict[str, pd.DataFrame]) -> str:
@@ -379,6 +384,7 @@ def _mean_points_table(df: pd.DataFrame, key: str, label: str) -> pd.DataFrame:
     )
 
 
+_NUMBERS = {2: "two", 3: "three"}
 ROBBING_WORDS = {
     "maker": "the maker robs (the original's rule)",
     "dealer": "the dealer robs (the classic rule)",
@@ -400,7 +406,8 @@ def add_robbing(report: Report, values: dict[str, HandValue], default: str = "ma
     rules = [f"{ROBBING_WORDS[r]}" + (", the rule of this report" if r == default else "")
              for r in values]  # fmt: skip
     sec.text(
-        f"The same hands under {len(values)} rules for the stock: {'; '.join(rules)}. "
+        f"The same hands under {_NUMBERS.get(len(values), len(values))} rules for the "
+        f"stock: {'; '.join(rules)}. "
         f"The maker's side takes most when the rule is robber={best} "
         f"({means[best]:.2f} points on average) and least under robber={worst} "
         f"({means[worst]:.2f})."

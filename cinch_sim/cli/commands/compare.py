@@ -37,7 +37,8 @@ def _match_options(f):
         type=click.Choice(["swap", "rotate"]),
         default="swap",
         help="swap: same dealer, the strategies swap seats; rotate: the next seat deals "
-        "the replay. Either way each strategy keeps its own random streams.",
+        "the replay. Either way each strategy keeps its own random streams. Cut-throat "
+        "(more than two sides): swap only, A rotated through every seat.",
     )(f)
     f = click.option(
         "--max-hands",
@@ -98,6 +99,13 @@ def compare(
     per hand difference, each with a 95% interval and a p-value for "no
     difference".
 
+    With more than two sides (--variant cutthroat3, cutthroat5, cutthroat6,
+    heasly) the match is cut-throat: each deal set is played once per seat,
+    A alone in that seat and B in all the others, and A's share of the wins
+    is reported against the fair share 1/players, with a 95% interval over
+    these rotations (--games is rounded up to whole rotations; --pairing
+    stays swap).
+
     A STRATEGY is a built-in bundle (random, simple, greedy, heuristic,
     heuristic_v1: the heuristic before its play fixes) or a TOML file naming
     the four policies and their parameters.
@@ -112,7 +120,7 @@ def compare(
     )
     out_dir = out_folder(out, force)
     output_file("--records", records, force)
-    n_games = 2 * ((games + 1) // 2)
+    n_games = _match_games(rules, games)
     bar = Progress(n_games, "playing", unit="games", threshold=20_000)
     try:
         cmp = run_compare(
@@ -164,6 +172,12 @@ def compare(
     if cmp.interrupted:
         click.echo(f"interrupted: kept the {cmp.games:,} finished games", err=True)
         sys.exit(130)
+
+
+def _match_games(rules, games: int) -> int:
+    """The games a match plays: whole pairs, or whole rotations (one a seat) cut-throat."""
+    per = rules.players if rules.teams > 2 else 2
+    return per * -(-games // per)
 
 
 def _json_default(x):
@@ -298,7 +312,9 @@ def ladder(
 
     --games counts games per pair of strategies. Ratings have 95% bootstrap
     intervals (pairs of games resampled within each matchup), and so has each
-    strategy's difference from the best ("vs best").
+    strategy's difference from the best ("vs best"). With more than two sides
+    every pair plays a cut-throat match both ways round (see compare) and the
+    ratings are the Luce model's, Bradley-Terry for a winner among many.
 
     A STRATEGY is a built-in bundle (random, simple, greedy, heuristic,
     heuristic_v1: the heuristic before its play fixes) or a TOML file naming
@@ -315,7 +331,9 @@ def ladder(
     )
     out_dir = out_folder(out, force)
     n_pairs = len(strats) * (len(strats) - 1) // 2
-    bar = Progress(n_pairs * 2 * ((games + 1) // 2), "playing", unit="games", threshold=20_000)
+    if rules.teams > 2:
+        n_pairs *= 2  # cut-throat: every pair both ways round
+    bar = Progress(n_pairs * _match_games(rules, games), "playing", unit="games", threshold=20_000)
     try:
         lad = run_ladder(strats, games, seed, rules, max_hands, pairing, threads, bar, bootstrap)
     finally:

@@ -230,7 +230,8 @@ class Ladder(Tables):
                 "vs_best_lo": vs_lo,
                 "vs_best_hi": vs_hi,
                 "games": games.sum(axis=1).astype(int),
-                "score": score,
+                # what the score is: the share of its games won, or of the seats it held
+                ("wins_per_seat" if self.cutthroat else "score"): score,
             }
         )
         # best first; the unplayed (NaN rating) last, in the order they were given

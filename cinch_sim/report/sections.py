@@ -563,10 +563,15 @@ def _ladder_table(ratings: pd.DataFrame, score: str) -> pd.DataFrame:
                     )
                 ],  # fmt: skip
                 "games": ratings["games"],
-                score: ratings["score"].map(_pct),
+                score: ratings[_score_column(ratings)].map(_pct),
             }
         )
     )
+
+
+def _score_column(ratings: pd.DataFrame) -> str:
+    """The ratings' score column: ``score`` (two sides) or ``wins_per_seat`` (cut-throat)."""
+    return "wins_per_seat" if "wins_per_seat" in ratings else "score"
 
 
 def _ladder_chart(sec, ratings: pd.DataFrame) -> None:

@@ -395,7 +395,7 @@ def format_ladder(ratings, matchups, games, seed, seconds, cutthroat: int | None
             N.interval(r.rating_lo, r.rating_hi, 0),
             N.number_with_interval(r.vs_best, r.vs_best_lo, r.vs_best_hi, 0, signed=True),
             f"{r.games:,}",
-            N.rate(r.score),
+            N.rate(r.wins_per_seat if cutthroat else r.score),
         ]
         if r.games
         else [N.DASH, r.strategy, "unplayed", N.DASH, N.DASH, "0", N.DASH]  # not ranked

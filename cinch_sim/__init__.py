@@ -42,6 +42,7 @@ _API = (
     "Analysis",
     "CardValues",
     "Comparison",
+    "CutThroatComparison",
     "InputError",
     "Ladder",
     "RefereeReport",

@@ -42,6 +42,7 @@ from cinch_sim.views import Tables
 
 if TYPE_CHECKING:
     from cinch_sim.matches.compare import Comparison
+    from cinch_sim.matches.cutthroat import CutThroatComparison
     from cinch_sim.matches.ladder import Ladder
     from cinch_sim.policies.strategies import Strategy
     from cinch_sim.records.review import SolveReport
@@ -51,6 +52,7 @@ __all__ = [
     "Advice",
     "Analysis",
     "Comparison",
+    "CutThroatComparison",
     "InputError",
     "Ladder",
     "RefereeReport",
@@ -77,6 +79,7 @@ InputError = checks.InputError
 # results whose modules load scipy or matplotlib: imported on first use
 _LAZY = {
     "Comparison": "cinch_sim.matches.compare",
+    "CutThroatComparison": "cinch_sim.matches.cutthroat",
     "Ladder": "cinch_sim.matches.ladder",
     "Report": "cinch_sim.report.render",
 }
@@ -102,21 +105,14 @@ def _rules(rules: Rules | dict[str, Any] | None, variant: str | None = None) -> 
         return make_rules(variant, dict(rules or {}))
 
 
-def two_sides(r: Rules, what: str, draw: bool = False) -> None:
-    """Refuse a match between strategies in a game of more than two sides (cut-throat
-    with 3 or more players): duplicate play trades two sides' places, no more. With
-    ``draw``, refuse a preset without a draw too (the report compares robbing rules)."""
-    if r.teams > 2:
+def match_pairing(r: Rules, pairing: str) -> None:
+    """Refuse a two-side pairing other than the default for a cut-throat match (more
+    than two sides): it has one way to seat the strategies, the rotation."""
+    if r.teams > 2 and pairing != "swap":
         raise InputError(
-            "variant",
-            f"{what} plays two sides against each other; {r.preset} has {r.teams} "
-            "(matches of more sides are not supported yet)",
-        )
-    if draw and not r.draw:
-        raise InputError(
-            "variant",
-            f"{what} compares the robbing rules; {r.preset} has no draw "
-            "(not supported yet: simulate and stats play it)",
+            "pairing",
+            f"{pairing} is for two sides; {r.preset} has {r.teams}, and its match rotates "
+            "strategy A through every seat (leave pairing out)",
         )
 
 
@@ -453,9 +449,16 @@ def compare(
     on_chunk: Callable[[Any], None] | None = None,
     trace: bool = False,
     variant: str | None = None,
-) -> Comparison:
+) -> Comparison | CutThroatComparison:
     """Strategy ``a`` against ``b`` in duplicate games to the target (``cinch-sim
     compare``): every deal sequence is played twice, the strategies trading places.
+
+    With more than two sides (cut-throat, 3 to 6 players) every deal sequence is
+    played once per seat, ``a`` in that seat and ``b`` in all the others, and the
+    result is a ``CutThroatComparison``: ``a``'s share of the wins against the fair
+    share 1/players, with its interval over rotations (``games`` rounded up to
+    whole rotations; ``pairing`` must stay ``swap``). docs/statistics.md says how
+    to read it.
 
     A strategy is a built-in bundle (``random``, ``simple``, ``greedy``,
     ``heuristic``) or a TOML file. ``games`` is rounded up to whole pairs; a
@@ -472,7 +475,7 @@ def compare(
     20
     """
     rules = _rules(rules, variant)
-    two_sides(rules, "compare")
+    match_pairing(rules, pairing)
     from cinch_sim.matches.compare import compare as _compare
     from cinch_sim.policies.strategies import distinct_names, resolve_strategy
 
@@ -484,13 +487,15 @@ def compare(
     chunk_hook = on_chunk
     if records is not None:
         from cinch_sim.matches.play import game_records
+        from cinch_sim.matches.rotation import rotation_records
         from cinch_sim.records import RecordWriter
 
         with _output("records"):
             writer = RecordWriter(records, r)
+        to_records = rotation_records if r.teams > 2 else game_records
 
         def chunk_hook(ch: Any) -> None:
-            for rec in game_records(r, ch):
+            for rec in to_records(r, ch):
                 writer.write(rec)
             if on_chunk is not None:
                 on_chunk(ch)
@@ -536,14 +541,17 @@ def ladder(
     ``cinch-sim ladder``).
 
     ``.table()`` is the ratings, best first; ``.table("matchups")`` every
-    match's win rate and points per hand difference.
+    match's win rate and points per hand difference. With more than two sides
+    every ordered pair plays a cut-throat match (``compare``), both ways round,
+    and the ratings are the Luce model's (Bradley-Terry for a winner among many;
+    docs/statistics.md).
 
     >>> lad = ladder(["greedy", "random"], games=20, seed=1, bootstrap=20)
     >>> sorted(lad.table()["strategy"]), len(lad.table("matchups"))
     (['greedy', 'random'], 1)
     """
     rules = _rules(rules, variant)
-    two_sides(rules, "ladder")
+    match_pairing(rules, pairing)
     from cinch_sim.matches.ladder import ladder as _ladder
 
     games = checks.count(games, "games")
@@ -605,7 +613,6 @@ def report(
     ('What this report is', True)
     """
     rules = _rules(rules, variant)
-    two_sides(rules, "report", draw=True)
     from cinch_sim.outputs import prepare_out_dir, write_run_json
     from cinch_sim.report.build import ReportSettings, build_report
     from cinch_sim.report.render import write_report

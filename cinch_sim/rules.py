@@ -510,15 +510,21 @@ def parse_rule_assignments(items: list[str] | tuple[str, ...]) -> dict[str, str]
     return out
 
 
-SEAT_NAMES = ("eldest", "second", "third", "dealer")
+SEAT_NAMES = ("eldest", "second", "third", "dealer")  # the four-player table's
+_ORDINALS = ("eldest", "second", "third", "fourth", "fifth")  # clockwise from the dealer's left
 
 
 def seat_name(seat: int, dealer: int, players: int = 4) -> str:
-    """Seat relative to the dealer, as tables name it (eldest ... dealer)."""
+    """Seat relative to the dealer, as tables name it: eldest (the dealer's left), then
+    second, third, ... clockwise, and the dealer last, at any table of 2 to 6.
+
+    >>> [seat_name(s, 3) for s in range(4)]
+    ['eldest', 'second', 'third', 'dealer']
+    >>> [seat_name(s, 1, 2) for s in range(2)], [seat_name(s, 5, 6) for s in range(6)]
+    (['eldest', 'dealer'], ['eldest', 'second', 'third', 'fourth', 'fifth', 'dealer'])
+    """
     rel = (seat - dealer - 1) % players
-    if players == 4:
-        return SEAT_NAMES[rel]
-    return "dealer" if rel == players - 1 else f"seat+{rel + 1}"
+    return "dealer" if rel == players - 1 else _ORDINALS[rel]
 
 
 STANDARD = Rules()

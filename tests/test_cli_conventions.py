@@ -128,9 +128,14 @@ def _bad_inputs(f) -> list[tuple[list[str], str]]:
         (["compare", "greedy", "simple", "--games", "0"], "'--games'"),
         (["compare", "greedy", "simple", "--games", "abc"], "'--games'"),
         (["compare", "greedy", "simple", "--pairing", "x"], "'--pairing'"),
-        (["compare", "greedy", "simple", "--variant", "cutthroat3"], "'--variant'"),
-        (["ladder", "greedy", "simple", "--variant", "heasly"], "'--variant'"),
-        (["report", "--variant", "sancho_classic"], "'--variant'"),
+        (
+            ["compare", "greedy", "simple", "--variant", "cutthroat3", "--pairing", "rotate"],
+            "'--pairing'",
+        ),
+        (
+            ["ladder", "greedy", "simple", "--variant", "heasly", "--pairing", "rotate"],
+            "'--pairing'",
+        ),
         (["compare", "greedy", "simple", "--max-hands", "0"], "'--max-hands'"),
         (["compare", "greedy", "simple", "--rule", "robber=x"], "'--rule'"),
         (["compare", "greedy", "simple", "--format", "xml"], "'--format'"),

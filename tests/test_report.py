@@ -401,3 +401,31 @@ def test_player_dependence_is_read_from_the_intervals():
     same = _player_dependence({"heuristic": a, "pimc": a})
     assert same.startswith("For every card with 30 deals or more for both")
     assert _player_dependence({"heuristic": a}) == "Only the heuristic player was measured here."
+
+
+@pytest.mark.parametrize("variant", ["cutthroat3", "no_draw"])
+def test_the_report_for_a_cutthroat_and_a_no_draw_preset(variant):
+    """Every section is there; without a draw the robbing comparison is left out with a
+    line saying why; at a cut-throat table the ladder is the cut-throat match's, read
+    against the fair share; seats are named eldest ... dealer."""
+    from cinch_sim import api
+    from cinch_sim.report.render import to_markdown
+
+    doc = api.report(hands=1000, games=6, seed=2, strategies=["greedy", "random"],
+                     variant=variant)  # fmt: skip
+    assert list(doc.table()["section"].unique()) == SECTIONS
+    md = to_markdown(doc)
+    seats = list(doc.table("points_by_seat")["maker's seat"])
+    if variant == "no_draw":
+        assert "robbing" not in doc.table_names()
+        assert "Left out: no_draw has no discard and draw, so there is no stock to rob" in md
+        assert seats == ["eldest", "second", "third", "dealer"]
+        assert list(doc.table("matchups").columns[:3]) == ["A", "B", "games"]
+    else:
+        assert "robbing" in doc.table_names() and "Left out" not in md
+        assert seats == ["eldest", "second", "dealer"]
+        mu = doc.table("matchups")
+        assert list(mu["A (alone)"]) == ["greedy", "random"]
+        assert list(mu["fair share"]) == ["33.3%", "33.3%"]
+        assert "wins a seat" in doc.table("ladder").columns
+        assert "Luce model" in md and "over rotations" in md

@@ -125,10 +125,8 @@ def test_the_api_takes_a_variant():
     assert sim.settings["dealer"] == 2  # the last seat by default
     with pytest.raises(ValueError, match="variant: variant two_deck is not playable yet"):
         api.simulate(hands=10, variant="two_deck")
-    with pytest.raises(ValueError, match="compare plays two sides .* cutthroat3 has 3"):
-        api.compare("greedy", "random", games=2, variant="cutthroat3")
-    with pytest.raises(ValueError, match="report compares the robbing rules; no_draw has no"):
-        api.report(hands=1000, games=2, variant="no_draw")
+    with pytest.raises(ValueError, match="pairing: rotate is for two sides; cutthroat3 has 3"):
+        api.compare("greedy", "random", games=2, variant="cutthroat3", pairing="rotate")
 
 
 def _invariants(rec: dict, name: str) -> None:
@@ -185,7 +183,9 @@ def test_random_hands_of_every_preset(tmp_path, name, policy):
 
 
 @pytest.mark.parametrize(
-    "name", ["sancho", "dom_pedro", "all_hands", "no_draw", "dom_pedro_classic", "cutthroat2"]
+    "name",
+    ["sancho", "dom_pedro", "all_hands", "no_draw", "dom_pedro_classic", "cutthroat2"]
+    + ["cutthroat3", "cutthroat6"],
 )
 def test_game_records_round_trip(tmp_path, name):
     from cinch_sim.records.referee import check_game

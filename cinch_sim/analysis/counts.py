@@ -31,7 +31,7 @@ HONOUR_LETTERS = "TJQKA"  # bit 0 .. bit 4 of H_MAKER_HONOURS_DEALT
 FEATURES: dict[str, str] = {
     "bid": "the contract (0: nobody bid, the dealer named trumps with no contract)",
     "seat": "the maker's seat relative to the dealer (eldest bids first)",
-    "trumps": "trumps (the Left Pedro included) in the maker's 9 dealt cards",
+    "trumps": "trumps (the left card included) in the maker's dealt cards",
     "pedros": "which Pedros the maker was dealt: none, right, left, both",
     "high": "how many of A K Q J 10 of trumps the maker was dealt (0-5)",
     "ace": "whether the maker was dealt the ace of trumps",

@@ -18,12 +18,27 @@ import numpy as np
 import pandas as pd
 
 from cinch_sim import layout as L
+from cinch_sim import notation as N
 from cinch_sim.analysis.intervals import mean_interval, wilson
 from cinch_sim.engine.run import Conditions, PolicySet, iter_chunks
 from cinch_sim.rules import Rules, seat_name
 
 MAX_TRUMPS = 10  # trump counts above this are pooled
 PEDRO_CLASSES = ("no Pedro", "Right Pedro", "Left Pedro", "both Pedros")
+
+
+def pedro_classes(rules: Rules) -> tuple[str, ...]:
+    """The Pedro classes as the rules name their left card (the Left Bower in all_hands).
+
+    >>> pedro_classes(Rules())[2]
+    'Left Pedro'
+    """
+    if not rules.left_rank or rules.left_name == "left_pedro":
+        return PEDRO_CLASSES
+    left = N.label(rules.left_name)
+    return ("no Pedro", "Right Pedro", left, f"Right Pedro and {left}")
+
+
 # the safe-bid classes by the top trumps dealt: label -> (ace, king) and the honour codes
 _TOP_FLAGS = {
     "A K": (True, True),
@@ -129,7 +144,7 @@ class HandValue:
             dist.size - 1,
         )
         row = {
-            "pedros": PEDRO_CLASSES[ped],
+            "pedros": pedro_classes(self.rules)[ped],
             "trumps": ntr if ntr < MAX_TRUMPS else f"{MAX_TRUMPS}+",
             "top_trumps": top,
             "hands": n,
@@ -153,7 +168,7 @@ class HandValue:
         1 the Right, 2 the Left, 3 both), to find its row."""
         top = next(t for t, (a, k) in _TOP_FLAGS.items() if a == ace and k == king)
         return {
-            "pedros": PEDRO_CLASSES[pedros],
+            "pedros": pedro_classes(self.rules)[pedros],
             "trumps": trumps if trumps < MAX_TRUMPS else f"{MAX_TRUMPS}+",
             "top_trumps": top,
         }

@@ -96,7 +96,7 @@ def make_rate_figure(analysis):
             fontsize=8,
             loc="upper left",
             bbox_to_anchor=(1.01, 1),
-            title="hand class (maker's 9 dealt cards)",
+            title=f"hand class (maker's {analysis.counts.rules.cards_dealt} dealt cards)",
             title_fontsize=8,
         )
     _caption(
@@ -248,7 +248,7 @@ def heatmap_figure(analysis):
     fig.colorbar(im, ax=ax, label="contracts made (%)")
     ax.set_title("Make rate (%) by trumps held and bid")
     ax.set_xlabel("bid (points contracted)")
-    ax.set_ylabel("trumps in the maker's 9 dealt cards")
+    ax.set_ylabel(f"trumps in the maker's {analysis.counts.rules.cards_dealt} dealt cards")
     ax.set_xticks(bids)
     ax.set_yticks(trumps)
     _caption(

@@ -129,25 +129,21 @@ class SeatNumber(_Checked, click.IntRange):
         super().__init__(name, None, min=0)
 
 
-def two_sides_only(what: str, draw: bool = False) -> Callable[[Callable], Callable]:
-    """For the commands that play strategies against each other: refuse rules of more
-    than two sides (cut-throat with 3 or more; with ``draw``, also rules without a
-    draw) as a usage error naming --variant."""
+def match_pairing_checked(f: Callable) -> Callable:
+    """For ``compare`` and ``ladder``: refuse ``--pairing rotate`` in a cut-throat game
+    (more than two sides: its match rotates A through every seat) as a usage error."""
 
-    def decorate(f: Callable) -> Callable:
-        @functools.wraps(f)
-        def checked(*args: Any, **kwargs: Any) -> Any:
-            from cinch_sim.api import InputError, two_sides
+    @functools.wraps(f)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        from cinch_sim.api import InputError, match_pairing
 
-            try:
-                two_sides(kwargs["rules"], what, draw)
-            except InputError as exc:
-                raise BadInput("--variant", exc.problem) from None
-            return f(*args, **kwargs)
+        try:
+            match_pairing(kwargs["rules"], kwargs["pairing"])
+        except InputError as exc:
+            raise BadInput("--pairing", exc.problem) from None
+        return f(*args, **kwargs)
 
-        return checked
-
-    return decorate
+    return checked
 
 
 def rules_option(f: Callable) -> Callable:

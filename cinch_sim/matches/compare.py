@@ -35,6 +35,7 @@ from cinch_sim import notation as N
 from cinch_sim.analysis.intervals import bounded_mean, ratio_interval, t_interval
 from cinch_sim.engine.interrupts import chunk_boundaries
 from cinch_sim.engine.threads import using
+from cinch_sim.matches.cutthroat import CutThroatComparison, cutthroat_compare
 from cinch_sim.matches.pairs import PairStats
 from cinch_sim.matches.play import PAIRINGS, PairChunk, check_two_sides, play_pairs, team_policies
 from cinch_sim.policies.strategies import Strategy, resolve_strategy
@@ -55,10 +56,22 @@ class Comparison(Tables):
     seconds: float = 0.0
     interrupted: bool = False
     level: float = 0.95
+    rules: Rules | None = None  # names the Pedro columns (the standard game's if None)
+
+    cutthroat = False
 
     @property
     def pairs(self) -> int:
         return self.data.pairs
+
+    @property
+    def units(self) -> int:
+        """The independent units of the match: duplicate pairs."""
+        return self.pairs
+
+    def unit_scores(self) -> np.ndarray:
+        """Each pair's score for A (what the ladder resamples)."""
+        return self.data.cat("pair_score")
 
     @property
     def games(self) -> int:
@@ -100,20 +113,23 @@ class Comparison(Tables):
             "mean_game_length": float(d.cat("length").mean()) if self.games else float("nan"),
             "mean_margin": float(d.cat("margin").mean()) if self.games else float("nan"),
         }
+        pedros = (self.rules or resolve_rules(None)).pedros
         for side, s in ((0, "a"), (1, "b")):
             c = d.counts[side]
-            with np.errstate(invalid="ignore", divide="ignore"):
-                out[s + "_side"] = {
-                    "contracts": int(c[0]),
-                    "made": int(c[1]),
-                    "set": int(c[2]),
-                    "make_rate": float(c[1] / c[0]) if c[0] else float("nan"),
-                    "average_bid": float(c[3] / c[0]) if c[0] else float("nan"),
-                    "no_contract": int(c[4]),
-                    "right_pedro_capture": float(c[6] / c[5]) if c[5] else float("nan"),
-                    "left_pedro_capture": float(c[8] / c[7]) if c[7] else float("nan"),
-                    "contracts_per_game": float(c[0] / self.games) if self.games else 0.0,
-                }
+            side_out: dict[str, Any] = {
+                "contracts": int(c[0]),
+                "made": int(c[1]),
+                "set": int(c[2]),
+                "make_rate": float(c[1] / c[0]) if c[0] else float("nan"),
+                "average_bid": float(c[3] / c[0]) if c[0] else float("nan"),
+                "no_contract": int(c[4]),
+            }
+            # one column per Pedro of the rules, by its own name (left_bower in all_hands)
+            for j, (name, _) in enumerate(pedros):
+                n_in, took = c[5 + 2 * j], c[6 + 2 * j]
+                side_out[f"{name}_capture"] = float(took / n_in) if n_in else float("nan")
+            side_out["contracts_per_game"] = float(c[0] / self.games) if self.games else 0.0
+            out[s + "_side"] = side_out
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -192,8 +208,12 @@ def compare(
     trace: bool = False,
     start_pair: int = 0,
     level: float = 0.95,
-) -> Comparison:
+) -> Comparison | CutThroatComparison:
     """A duplicate match of ``games`` games (an odd number rounded up to whole pairs).
+
+    Rules of more than two sides (cut-throat, 3 to 6 players) play a cut-throat
+    match instead (``matches.cutthroat``: rotations of one game per seat,
+    ``games`` rounded up to whole rotations); it has one pairing, the rotation.
 
     ``progress(n)`` is told of every ``n`` finished games; ``on_chunk`` sees
     each chunk of pairs (with the kernel's trace when ``trace``, e.g. to write
@@ -201,6 +221,14 @@ def compare(
     pairs (``interrupted`` is then true).
     """
     r = resolve_rules(rules)
+    if r.teams > 2:
+        if pairing != "swap":
+            raise ValueError(
+                f"pairing={pairing!r} is for two sides; a cut-throat match ({r.preset}, "
+                f"{r.teams} sides) rotates strategy A through every seat"
+            )
+        return cutthroat_compare(a, b, games, seed, r, max_hands, chunk_pairs, threads,
+                                 progress, on_chunk, trace, start_pair, level)  # fmt: skip
     check_two_sides(r)
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
@@ -242,7 +270,7 @@ def compare(
                     progress(2 * k)
         except KeyboardInterrupt:
             interrupted = True
-    return Comparison(sa, sb, settings, data, time.perf_counter() - start, interrupted, level)
+    return Comparison(sa, sb, settings, data, time.perf_counter() - start, interrupted, level, r)
 
 
 def _no_nan(x):

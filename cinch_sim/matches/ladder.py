@@ -9,6 +9,20 @@ refits (``BOOTSTRAP`` resamples by default: with 200 the ends moved by up to
 32 Elo between seeds). Centred ratings move together (one strategy's gain is
 the others' loss), so each strategy's difference from the best, with its own
 bootstrap interval, is given too: that is the question "is it really worse?".
+
+**More than two sides** (cut-throat, P players). Every ordered pair of
+strategies plays a cut-throat match (``matches.cutthroat``: A alone, rotated
+through every seat, B in the other P - 1), both ways round, so each strategy
+is once the one and once the field, on the same deals and the same
+rotations. They are rated by the Luce choice model, Bradley-Terry's
+extension to a winner among many: a game's winner is seat s with
+probability gamma_s / (sum of the table's gammas), so A alone wins with
+gamma_A / (gamma_A + (P - 1) gamma_B). With two players it is Bradley-Terry.
+Fitted by the same MM algorithm (Hunter 2004) to the wins of each matchup,
+with one virtual game per matchup won at the fair share (1/P by A, the rest
+by the field); the bootstrap resamples rotations within each matchup. On the
+Elo scale, 400 points are 10 to 1 odds for one seat of the stronger against
+one of the weaker.
 """
 
 from __future__ import annotations
@@ -26,6 +40,7 @@ from cinch_sim import notation as N
 from cinch_sim.checks import LADDER_BOOTSTRAP
 from cinch_sim.engine.interrupts import chunk_boundaries
 from cinch_sim.matches.compare import Comparison, compare
+from cinch_sim.matches.cutthroat import CutThroatComparison
 from cinch_sim.policies.strategies import Strategy, distinct_names, resolve_strategy
 from cinch_sim.rules import Rules, resolve_rules
 from cinch_sim.version import __version__
@@ -62,13 +77,52 @@ def bradley_terry(
     return elo - elo.mean(axis=-1, keepdims=True)
 
 
+def luce(
+    wins: np.ndarray,
+    alone: np.ndarray,
+    field: int,
+    prior: float = 1.0,
+    iters: int = 10_000,
+    tol: float = 1e-10,
+) -> np.ndarray:
+    """Elo-scale ratings (mean 0) of the Luce choice model from cut-throat matches.
+
+    ``alone[i, j]``: games with strategy i in one seat and j in the other ``field``
+    seats; ``wins[i, j]``: i's wins in the games between i and j (either way round).
+    ``prior`` virtual games per played matchup, won at the fair share (i
+    1/(field + 1), j the rest), keep ratings finite. MM updates (Hunter 2004):
+    gamma_i <- W_i / sum_j (alone_ij / (gamma_i + field gamma_j)
+    + field alone_ji / (gamma_j + field gamma_i)). Leading axes of ``wins`` are a
+    batch. With ``field`` 1 this is ``bradley_terry`` with games alone + alone.T.
+    """
+    w = np.asarray(wins, float)
+    n = np.asarray(alone, float)
+    played = n > 0
+    share = 1.0 / (field + 1)
+    w = w + np.where(played, prior * share, 0.0) + np.where(played.T, prior * (1 - share), 0.0)
+    n = n + np.where(played, prior, 0.0)
+    gamma = np.ones(w.shape[:-1])
+    W = w.sum(axis=-1)
+    for _ in range(iters):
+        gi, gj = gamma[..., :, None], gamma[..., None, :]
+        denom = (n / (gi + field * gj) + field * n.T / (gj + field * gi)).sum(axis=-1)
+        new = np.where(denom > 0, W / np.where(denom > 0, denom, 1), 1.0)
+        new = new / np.exp(np.log(new).mean(axis=-1, keepdims=True))
+        if np.max(np.abs(new - gamma)) < tol:
+            gamma = new
+            break
+        gamma = new
+    elo = 400 * np.log10(gamma)
+    return elo - elo.mean(axis=-1, keepdims=True)
+
+
 @dataclass(repr=False)
 class Ladder(Tables):
     """Every pair of strategies in duplicate, and their Bradley-Terry ratings
     (``.table()``: the ratings, best first; ``.table("matchups")``: every match)."""
 
     strategies: list[Strategy]
-    matches: list[Comparison]
+    matches: list[Comparison | CutThroatComparison]
     settings: dict[str, Any]
     bootstrap: int = BOOTSTRAP
     seconds: float = 0.0
@@ -100,19 +154,43 @@ class Ladder(Tables):
             f"seed {self.settings['seed']}; {ranks}"
         )
 
-    def _matrices(self, scores: list[np.ndarray] | None = None):
+    @property
+    def players(self) -> int:
+        """Seats at the table (sides, when each is alone): 2 for a partnership game."""
+        return int(self.settings.get("sides", 2))
+
+    @property
+    def cutthroat(self) -> bool:
+        return self.players > 2
+
+    def _matrices(self):
+        """(wins, games, alone): i's wins and the games between i and j (either way
+        round), and the games with i alone against j (the cut-throat fit's design)."""
         names = [s.name for s in self.strategies]
         k = len(names)
-        wins = np.zeros((k, k))
-        games = np.zeros((k, k))
-        for m, c in enumerate(self.matches):
+        wins, games, alone = np.zeros((k, k)), np.zeros((k, k)), np.zeros((k, k))
+        for c in self.matches:
             i, j = names.index(c.a.name), names.index(c.b.name)
-            ps = c.data.cat("pair_score") if scores is None else scores[m]
-            wins[i, j] += 2 * ps.sum()
-            wins[j, i] += 2 * (ps.size - ps.sum())
-            games[i, j] += 2 * ps.size
-            games[j, i] += 2 * ps.size
-        return wins, games
+            ps = c.unit_scores()
+            per = c.games / c.units if c.units else 0  # games a unit: 2, or the players
+            wins[i, j] += per * ps.sum()
+            wins[j, i] += per * (ps.size - ps.sum())
+            games[i, j] += per * ps.size
+            games[j, i] += per * ps.size
+            alone[i, j] += per * ps.size
+        return wins, games, alone
+
+    def _fit(self, wins: np.ndarray, games: np.ndarray, alone: np.ndarray) -> np.ndarray:
+        if self.cutthroat:
+            return luce(wins, alone, self.players - 1)
+        return bradley_terry(wins, games)
+
+    def _seat_games(self, games: np.ndarray, alone: np.ndarray) -> np.ndarray:
+        """Seats each strategy held over its games: its games at two sides; alone once,
+        in the field P - 1 times, cut-throat."""
+        if not self.cutthroat:
+            return games.sum(axis=1)
+        return alone.sum(axis=1) + (self.players - 1) * alone.sum(axis=0)
 
     def ratings(self, seed: int = 0) -> pd.DataFrame:
         """Rating, bootstrap interval, difference from the best (and its interval), games
@@ -122,24 +200,26 @@ class Ladder(Tables):
         unplayed: no rating, interval or rank (NaN, and NA in ``rank``), listed
         last; the others are rated among themselves.
         """
-        wins, games = self._matrices()
+        wins, games, alone = self._matrices()
         played = games.sum(axis=1) > 0
         sub = np.ix_(played, played)
         elo = np.full(len(self.strategies), np.nan)
         lo, hi, vs, vs_lo, vs_hi = (elo.copy() for _ in range(5))
         if played.any():
-            elo[played] = bradley_terry(wins[sub], games[sub])
+            elo[played] = self._fit(wins[sub], games[sub], alone[sub])
             best = int(np.nanargmax(elo))
             vs[played] = elo[played] - elo[best]
             if self.bootstrap:
                 boots = np.full((self.bootstrap, len(self.strategies)), np.nan)
-                boots[:, played] = bradley_terry(self._resampled_wins(seed)[:, *sub], games[sub])
+                resampled = self._resampled_wins(seed)[:, *sub]
+                boots[:, played] = self._fit(resampled, games[sub], alone[sub])
                 lo[played], hi[played] = np.percentile(boots[:, played], [2.5, 97.5], axis=0)
                 diff = boots - boots[:, [best]]
                 vs_lo[played], vs_hi[played] = np.percentile(diff[:, played], [2.5, 97.5], axis=0)
                 vs_lo[best] = vs_hi[best] = np.nan  # the best against itself: no interval
         with np.errstate(invalid="ignore", divide="ignore"):
-            score = wins.sum(axis=1) / games.sum(axis=1)
+            # the share of its games won (two sides); per seat it held (cut-throat)
+            score = wins.sum(axis=1) / self._seat_games(games, alone)
         df = pd.DataFrame(
             {
                 "strategy": [s.name for s in self.strategies],
@@ -150,7 +230,8 @@ class Ladder(Tables):
                 "vs_best_lo": vs_lo,
                 "vs_best_hi": vs_hi,
                 "games": games.sum(axis=1).astype(int),
-                "score": score,
+                # what the score is: the share of its games won, or of the seats it held
+                ("wins_per_seat" if self.cutthroat else "score"): score,
             }
         )
         # best first; the unplayed (NaN rating) last, in the order they were given
@@ -166,7 +247,8 @@ class Ladder(Tables):
         replacement within each matchup.
 
         A pair score takes few values (0, 1/4, ..., 1), so drawing how many times
-        each value is picked (multinomial) is the same resampling, done at once.
+        each value is picked (multinomial) is the same resampling, done at once;
+        so does a rotation's share (cut-throat), resampled rotation by rotation.
         """
         rng = np.random.default_rng(seed)
         names = [s.name for s in self.strategies]
@@ -174,17 +256,20 @@ class Ladder(Tables):
         out = np.zeros((self.bootstrap, k, k))
         for c in self.matches:
             i, j = names.index(c.a.name), names.index(c.b.name)
-            ps = c.data.cat("pair_score")
+            ps = c.unit_scores()
             if not ps.size:
                 continue
+            per = c.games / c.units
             values, counts = np.unique(ps, return_counts=True)
             picks = rng.multinomial(ps.size, counts / ps.size, size=self.bootstrap)
             total = picks @ values
-            out[:, i, j] += 2 * total
-            out[:, j, i] += 2 * (ps.size - total)
+            out[:, i, j] += per * total
+            out[:, j, i] += per * (ps.size - total)
         return out
 
     def matchups(self) -> pd.DataFrame:
+        if self.cutthroat:
+            return self._cutthroat_matchups()
         rows = []
         for c in self.matches:
             s = c.summary()
@@ -197,6 +282,32 @@ class Ladder(Tables):
                     "win_rate_lo": s["win_rate_ci"][0],
                     "win_rate_hi": s["win_rate_ci"][1],
                     "win_rate_p_value": s["win_rate_p_value"],
+                    "points_per_hand_diff": s["points_per_hand_diff"],
+                    "points_diff_lo": s["points_per_hand_diff_ci"][0],
+                    "points_diff_hi": s["points_per_hand_diff_ci"][1],
+                    "mean_game_length": s["mean_game_length"],
+                    "unfinished": s["unfinished"],
+                }
+            )
+        return pd.DataFrame(rows)
+
+    def _cutthroat_matchups(self) -> pd.DataFrame:
+        """One row per ordered pair: A alone against B in every other seat."""
+        rows = []
+        for c in self.matches:
+            s = c.summary()
+            rows.append(
+                {
+                    "a": c.a.name,
+                    "b": c.b.name,
+                    "players": s["players"],
+                    "games": s["games"],
+                    "rotations": s["rotations"],
+                    "share_a": s["a_share"],
+                    "share_lo": s["a_share_ci"][0],
+                    "share_hi": s["a_share_ci"][1],
+                    "fair_share": s["fair_share"],
+                    "share_p_value": s["a_share_p_value"],
                     "points_per_hand_diff": s["points_per_hand_diff"],
                     "points_diff_lo": s["points_per_hand_diff_ci"][0],
                     "points_diff_hi": s["points_per_hand_diff_ci"][1],
@@ -222,17 +333,20 @@ def ladder(
     """Play every pair of strategies in a duplicate match of ``games`` games.
 
     Every matchup uses the same seed, so all of them see the same deals.
-    Ctrl-C stops after the current chunk; finished matchups (and the
-    finished pairs of the current one) are kept.
+    With more than two sides each ordered pair plays a cut-throat match (both
+    ways round), rated by the Luce model. Ctrl-C stops after the current chunk;
+    finished matchups (and the finished pairs of the current one) are kept.
     """
     r = resolve_rules(rules)
     strats = distinct_names([resolve_strategy(s) for s in strategies])
     if len(strats) < 2:
         raise ValueError("a ladder needs at least two strategies")
+    per = r.players if r.teams > 2 else 2  # games a unit: a rotation, or a pair
     settings = {
         "command": "ladder",
         "version": __version__,
-        "games_per_matchup": 2 * ((games + 1) // 2),
+        "sides": r.teams,
+        "games_per_matchup": per * (-(-games // per)),
         "seed": seed,
         "max_hands": max_hands,
         "pairing": pairing,
@@ -245,9 +359,10 @@ def ladder(
     interrupted = False
     # a Ctrl-C between two matchups is kept for the next one, which stops at once
     with chunk_boundaries():
-        for sa, sb in itertools.combinations(strats, 2):
+        order = itertools.permutations if r.teams > 2 else itertools.combinations
+        for sa, sb in order(strats, 2):
             c = compare(sa, sb, games, seed, r, max_hands, pairing, chunk_pairs, threads, progress)
-            if c.pairs:
+            if c.units:
                 matches.append(c)
             if c.interrupted:
                 interrupted = True

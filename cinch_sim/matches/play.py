@@ -61,8 +61,8 @@ def check_two_sides(rules: Rules) -> None:
     """Raise ValueError unless the rules have exactly two sides (a match needs two)."""
     if rules.teams != 2:
         raise ValueError(
-            f"a match needs two sides; these rules have {rules.teams} "
-            "(cut-throat with more than 2 players is not supported)"
+            f"a match of two sides needs two; these rules have {rules.teams} "
+            "(a cut-throat match is matches.cutthroat)"
         )
 
 

@@ -22,7 +22,7 @@ from cinch_sim.analysis.hand_worth import HandValue, hand_values
 from cinch_sim.engine.run import PolicySet
 from cinch_sim.report import sections
 from cinch_sim.report.render import Report
-from cinch_sim.rules import Rules
+from cinch_sim.rules import Rules, RulesError
 from cinch_sim.version import __version__
 
 DEFAULT_STRATEGIES = ("heuristic", "greedy", "simple", "random")
@@ -36,7 +36,34 @@ ROBBER_RULES = ("maker", "dealer", "none")
 CARD_PLAYERS = ("heuristic", "pimc")  # the strategies whose card values are shown
 HEURISTIC_CARD_HANDS = 50_000  # at most: about 20 s of paired replays (measured, loaded)
 PIMC_CARD_HANDS = 200  # at most: about 0.3 s a hand with its replays, about a minute
+# PIMC's double-dummy searches grow fast with the cards in play: one hand with its
+# replays took 0.1 s at cutthroat3, 4 s at cutthroat5 and 180 s at heasly (6 players,
+# measured on two busy cores), so at 6 players it plays only when asked for
+PIMC_MAX_PLAYERS = 5
 STEPS = {"bids": 1, "values": len(ROBBER_RULES), "cards": 2, "ladder": 4, "advice": 2}
+
+
+def robbing_rules(rules: Rules) -> tuple[str, ...]:
+    """The robbing rules the report plays the hands under: all three with a draw
+    (those the rules accept), the preset's own first rule only without one (nobody
+    robs where there is no stock to rob, RULES.md §3.6)."""
+    if not rules.draw:
+        return (rules.robber,)
+    out = []
+    for robber in ROBBER_RULES:
+        try:
+            dataclasses.replace(rules, robber=robber)
+        except RulesError:
+            continue
+        out.append(robber)
+    return tuple(out)
+
+
+def example_hands(rules: Rules) -> tuple[tuple[str, str], ...]:
+    """The example hands as the preset deals them: the first ``cards_dealt`` cards of
+    each (six at five or six players and in the classic presets)."""
+    return tuple((" ".join(text.split()[: rules.cards_dealt]), label)
+                 for text, label in EXAMPLE_HANDS)  # fmt: skip
 
 
 @dataclasses.dataclass
@@ -58,7 +85,20 @@ class ReportSettings:
         ``HEURISTIC_CARD_HANDS``; PIMC's ``card_values_hands`` or hands / 400, up to
         ``PIMC_CARD_HANDS`` (the default report spends about a minute and a half on both)."""
         pimc = self.card_values_hands or max(1, min(PIMC_CARD_HANDS, self.hands // 400))
-        return {"heuristic": min(self.hands, HEURISTIC_CARD_HANDS), "pimc": pimc}
+        out = {"heuristic": min(self.hands, HEURISTIC_CARD_HANDS), "pimc": pimc}
+        if self.card_values_hands is None and self.rules.players > PIMC_MAX_PLAYERS:
+            del out["pimc"]  # see PIMC_MAX_PLAYERS; card_values_hands plays it anyway
+        return out
+
+    def card_players_left_out(self) -> str | None:
+        """Why a card player is not measured (PIMC at a table of 6), or None."""
+        if "pimc" in self.card_hands():
+            return None
+        return (
+            f"The PIMC player is left out at a table of {self.rules.players}: its "
+            "double-dummy searches grow fast with the cards in play, and one hand with its "
+            "replays took about three minutes here (--card-values-hands N plays N hands)."
+        )
 
     def describe(self) -> dict[str, Any]:
         """The settings for run.json."""
@@ -105,6 +145,7 @@ class Studies:
     ladder: Any = None  # a Ladder; kept if cut: an unplayed strategy is shown as such
     examples: list[tuple[str, str, Advice]] = dataclasses.field(default_factory=list)
     interrupted: bool = False
+    card_players: int = len(CARD_PLAYERS)  # the players whose card values are measured
 
     def done(self) -> dict[str, Any]:
         """The work each study really did, for run.json and the settings table."""
@@ -119,14 +160,15 @@ class Studies:
             "example_hands_advised": len(self.examples),
         }
 
-    def not_run(self) -> list[str]:
-        """The studies an interruption left out of the report, as a player names them."""
+    def not_run(self, robbers: tuple[str, ...] = ROBBER_RULES) -> list[str]:
+        """The studies an interruption left out of the report, as a player names them
+        (``robbers``: the robbing rules the report plays, ``robbing_rules``)."""
         missing = []
         if self.bids is None or self.bids.counts.hands == 0:
             missing.append("bid success and Pedro capture")
-        if len(self.values) < len(ROBBER_RULES):
+        if len(self.values) < len(robbers):
             missing.append("what a hand is worth and the right to rob")
-        if len(self.cards) < len(CARD_PLAYERS):
+        if len(self.cards) < self.card_players:
             missing.append("what each card is worth")
         if self.ladder is None or not self.ladder.matches:
             missing.append("the strategy ladder")
@@ -150,7 +192,7 @@ def build_report(settings: ReportSettings, progress: Callable[[int], None] | Non
 
 def run_studies(s: ReportSettings, step: Callable[[int], None]) -> Studies:
     """Every study in turn, until the end or the first Ctrl-C."""
-    out = Studies()
+    out = Studies(card_players=len(s.card_hands()))
     try:
         out.bids = run_bid_study(s)  # on Ctrl-C: the finished hands, ``interrupted``
         step(STEPS["bids"])
@@ -179,7 +221,7 @@ def lay_out(s: ReportSettings, studies: Studies) -> Report:
         notice = (
             "This report was interrupted (Ctrl-C) before it was finished: it holds only the "
             "studies that ran, each on the hands or games the table below counts. Left out: "
-            + "; ".join(studies.not_run() or ["nothing"])
+            + "; ".join(studies.not_run(robbing_rules(s.rules)) or ["nothing"])
             + "."
         )
     sections.add_introduction(report, settings_rows(s, studies), notice)
@@ -191,9 +233,17 @@ def lay_out(s: ReportSettings, studies: Studies) -> Report:
         sections.add_safe_bids(report, base, studies.examples)
         sections.add_hand_features(report, base, s.dealer)
     if studies.cards:
-        sections.add_card_values(report, studies.cards)
-    if len(values) == len(ROBBER_RULES):
-        sections.add_robbing(report, values)
+        sections.add_card_values(report, studies.cards, s.card_players_left_out())
+    robbers = robbing_rules(s.rules)
+    if len(robbers) > 1 and len(values) == len(robbers):
+        sections.add_robbing(report, values, s.rules.robber)
+    elif len(robbers) == 1:
+        sections.add_left_out(
+            report,
+            "The right to rob the pack",
+            f"Left out: {s.rules.preset} has no discard and draw, so there is no stock to rob "
+            "and no robbing rule to compare.",
+        )
     if has_bids:
         sections.add_pedro_capture(report, bids)
     if lad is not None and lad.matches:
@@ -221,7 +271,7 @@ def settings_rows(s: ReportSettings, studies: Studies) -> list[tuple[str, str]]:
     ]
     real += [
         (f"hands simulated, hand value with robber={r}", f"{done['hand_value_hands'].get(r, 0):,}")
-        for r in ROBBER_RULES
+        for r in robbing_rules(s.rules)
     ]
     real += [
         (f"hands played for card values, {p}", f"{done['card_value_hands'].get(p, 0):,}")
@@ -264,10 +314,12 @@ def run_hand_values(
     (into ``values``, rule by rule: a Ctrl-C keeps the rules finished)."""
     policies = PolicySet.from_specs(s.rules.players)
     values = {} if values is None else values
-    for robber in ROBBER_RULES:
+    robbers = robbing_rules(s.rules)
+    for robber in robbers:
         r = dataclasses.replace(s.rules, robber=robber)
         values[robber] = hand_values(s.hands, s.seed, r, policies, s.dealer, threads=s.threads)
         step(1)
+    step(len(ROBBER_RULES) - len(robbers))  # the rules without meaning here: nothing to do
     return values
 
 
@@ -290,6 +342,7 @@ def run_card_values(
         step(1)
         if cv.interrupted:
             raise KeyboardInterrupt
+    step(len(CARD_PLAYERS) - len(s.card_hands()))  # a player left out: nothing to do
     return cards
 
 
@@ -307,7 +360,7 @@ def run_example_advice(
     (into ``examples``, hand by hand: a Ctrl-C keeps the hands finished)."""
     eldest = (s.dealer + 1) % s.rules.players
     examples = [] if examples is None else examples
-    for text, label in EXAMPLE_HANDS:
+    for text, label in example_hands(s.rules):
         adv = advise(
             text,
             seat=eldest,

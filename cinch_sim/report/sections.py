@@ -192,16 +192,21 @@ def _example_in_class(
 ) -> str:
     """Where an example hand falls in the safe-bid table, beside the advisor's safe bid
     for the very hand, and why the two may differ."""
-    from cinch_sim.cards import RANKS, card, left_card, to_mask, trump_mask
+    from cinch_sim.cards import RANKS, card, left_card, suit_mask, to_mask, trump_mask
 
     trump = adv.best_trump_index
     hand = to_mask(adv.query.hand)
+    rules = base.rules
 
     def has(c: int) -> bool:
         return bool(hand >> c & 1)
 
-    trumps = bin(hand & trump_mask(trump)).count("1")
-    pedros = int(has(card(trump, RANKS.index("5")))) + 2 * int(has(left_card(trump)))
+    # the rules' left card (the Left Bower in all_hands; none in the classic presets)
+    left = RANKS.index(rules.left_rank) if rules.left_rank else None
+    tmask = trump_mask(trump, left) if left is not None else suit_mask(trump)
+    trumps = bin(hand & tmask).count("1")
+    has_left = left is not None and has(left_card(trump, left))
+    pedros = int(has(card(trump, RANKS.index("5")))) + 2 * int(has_left)
     ace, king = has(card(trump, RANKS.index("A"))), has(card(trump, RANKS.index("K")))
     key = base.hand_class(pedros, trumps, ace, king)
     hit = safe[
@@ -269,10 +274,13 @@ def add_hand_features(report: Report, base: HandValue, dealer: int) -> None:
 CARD_COLUMNS = ("card", "deals", "value", "lo", "hi", "made_diff", "made_lo", "made_hi")
 
 
-def add_card_values(report: Report, values: dict[str, CardValues]) -> None:
+def add_card_values(
+    report: Report, values: dict[str, CardValues], left_out: str | None = None
+) -> None:
     """Each card's value by paired replays, one column per player (``values``: by the
     strategy's name), with the method in one sentence and what the data say about
-    whether the conclusion depends on the player."""
+    whether the conclusion depends on the player; ``left_out``: why a player is not
+    measured, said after the table."""
     sec = report.section("What each card is worth")
     first = next(iter(values.values()))
     sec.text(first.method())
@@ -314,6 +322,8 @@ def add_card_values(report: Report, values: dict[str, CardValues]) -> None:
         data[["player", *[c for c in data.columns if c != "player"]]],
     )
     sec.text(_player_dependence(tables))
+    if left_out:
+        sec.text(left_out)
 
 
 def _player_dependence(tables: dict[str, pd.DataFrame]) -> str:
@@ -374,8 +384,17 @@ def _mean_points_table(df: pd.DataFrame, key: str, label: str) -> pd.DataFrame:
     )
 
 
-def add_robbing(report: Report, values: dict[str, HandValue]) -> None:
-    """The same hands under each robbing rule: who gains from the right to rob."""
+_NUMBERS = {2: "two", 3: "three"}
+ROBBING_WORDS = {
+    "maker": "the maker robs (the original's rule)",
+    "dealer": "the dealer robs (the classic rule)",
+    "none": "nobody robs",
+}
+
+
+def add_robbing(report: Report, values: dict[str, HandValue], default: str = "maker") -> None:
+    """The same hands under each robbing rule: who gains from the right to rob
+    (``default``: the rules' own robbing rule, named as this report's)."""
     sec = report.section("The right to rob the pack")
     data = pd.concat(
         [v.overall(FEW).assign(robber=robber) for robber, v in values.items()], ignore_index=True
@@ -384,9 +403,11 @@ def add_robbing(report: Report, values: dict[str, HandValue]) -> None:
     means = dict(zip(data["robber"], data["mean_points"], strict=True))
     best = max(means, key=means.get)
     worst = min(means, key=means.get)
+    rules = [f"{ROBBING_WORDS[r]}" + (", the rule of this report" if r == default else "")
+             for r in values]  # fmt: skip
     sec.text(
-        "The same hands under three rules for the stock: the maker robs (the original's "
-        "rule, this project's default), the dealer robs (the classic rule), nobody robs. "
+        f"The same hands under {_NUMBERS.get(len(values), len(values))} rules for the "
+        f"stock: {'; '.join(rules)}. "
         f"The maker's side takes most when the rule is robber={best} "
         f"({means[best]:.2f} points on average) and least under robber={worst} "
         f"({means[worst]:.2f})."
@@ -464,10 +485,19 @@ def _hatched(an: Analysis) -> str:
     return f"; hatched bars, the {N.label(pedros[1][0])}" if len(pedros) > 1 else ""
 
 
+def add_left_out(report: Report, title: str, why: str) -> None:
+    """A section that has no meaning for these rules: its title and one line saying why."""
+    report.section(title).text(why)
+
+
 def add_ladder(report: Report, lad, games: int, target: int) -> None:
-    """The strategies' ratings and every pair's duplicate match (``lad``: a ``Ladder``)."""
+    """The strategies' ratings and every pair's duplicate match (``lad``: a ``Ladder``);
+    at a cut-throat table, every ordered pair's cut-throat match."""
     sec = report.section("Which strategy wins")
     ratings = lad.ratings()
+    if lad.cutthroat:
+        _cutthroat_ladder(sec, lad, ratings, games, target)
+        return
     played = (
         f"Ctrl-C stopped the ladder: each pair below played the games its row counts, to "
         f"{target} in duplicate (a strategy that played none is unplayed, without a rating)"
@@ -481,31 +511,7 @@ def add_ladder(report: Report, lad, games: int, target: int) -> None:
     )
     sec.table(
         "ladder",
-        format_frame(
-            pd.DataFrame(
-                {
-                    "rank": ratings["rank"].map(lambda r: "–" if r is pd.NA else f"{r}"),
-                    "strategy": ratings["strategy"],
-                    # a strategy the interrupted ladder never reached has no rating
-                    "rating": _ratings_text(ratings["rating"]),
-                    "95% interval": [
-                        N.interval(a, b, 0, signed=True)
-                        for a, b in zip(ratings["rating_lo"], ratings["rating_hi"], strict=True)
-                    ],
-                    "behind the best": [
-                        N.number_with_interval(x, a, b, 0, signed=True) if x == x else N.DASH
-                        for x, a, b in zip(
-                            ratings["vs_best"],
-                            ratings["vs_best_lo"],
-                            ratings["vs_best_hi"],
-                            strict=True,
-                        )
-                    ],
-                    "games": ratings["games"],
-                    "score": ratings["score"].map(_pct),
-                }
-            )
-        ),
+        _ladder_table(ratings, "score"),
         "'behind the best': the rating minus the best strategy's, with its own 95% "
         "interval (the ratings' intervals move together, so read this one to tell two "
         "strategies apart).",
@@ -531,6 +537,44 @@ def add_ladder(report: Report, lad, games: int, target: int) -> None:
         "interval is Student's t over the pairs.",
         mu,
     )
+    _ladder_chart(sec, ratings)
+
+
+def _ladder_table(ratings: pd.DataFrame, score: str) -> pd.DataFrame:
+    """The ratings for the page; ``score``: the last column's header."""
+    return format_frame(
+        pd.DataFrame(
+            {
+                "rank": ratings["rank"].map(lambda r: "–" if r is pd.NA else f"{r}"),
+                "strategy": ratings["strategy"],
+                # a strategy the interrupted ladder never reached has no rating
+                "rating": _ratings_text(ratings["rating"]),
+                "95% interval": [
+                    N.interval(a, b, 0, signed=True)
+                    for a, b in zip(ratings["rating_lo"], ratings["rating_hi"], strict=True)
+                ],
+                "behind the best": [
+                    N.number_with_interval(x, a, b, 0, signed=True) if x == x else N.DASH
+                    for x, a, b in zip(
+                        ratings["vs_best"],
+                        ratings["vs_best_lo"],
+                        ratings["vs_best_hi"],
+                        strict=True,
+                    )
+                ],  # fmt: skip
+                "games": ratings["games"],
+                score: ratings[_score_column(ratings)].map(_pct),
+            }
+        )
+    )
+
+
+def _score_column(ratings: pd.DataFrame) -> str:
+    """The ratings' score column: ``score`` (two sides) or ``wins_per_seat`` (cut-throat)."""
+    return "wins_per_seat" if "wins_per_seat" in ratings else "score"
+
+
+def _ladder_chart(sec, ratings: pd.DataFrame) -> None:
     try:
         sec.chart(
             "ladder",
@@ -539,8 +583,61 @@ def add_ladder(report: Report, lad, games: int, target: int) -> None:
             "ratings average 0. From the games in the table above.",
             "Strategy ratings with intervals",
         )
-    except Exception:  # a chart is a convenience; the table above carries the numbers
+    except Exception:  # a chart is a convenience; the tables carry the numbers
         pass
+
+
+def _cutthroat_ladder(sec, lad, ratings: pd.DataFrame, games: int, target: int) -> None:
+    """The ladder of a cut-throat table: A alone, rotated through every seat, against B
+    in all the others, every pair both ways round; Luce ratings."""
+    p = lad.players
+    fair = _pct(1 / p)
+    played = (
+        "Ctrl-C stopped the ladder: each pair below played the games its row counts"
+        if lad.interrupted
+        else f"Every pair of strategies played {games:,} games each way round"
+    )
+    sec.text(
+        f"Each player is a side of his own here, so a match is played cut-throat at a table "
+        f"of {p}. {played}, to {target}: one strategy alone, rotated through every seat over "
+        f"the same deals, the other in the remaining {p - 1} seats, so the luck of the seats "
+        f"and the cards is shared out. A strategy no better and no worse than the field wins "
+        f"its fair share of the games, 1 in {p} ({fair}). The ratings are the Luce model's "
+        "(Bradley-Terry for a winner among many) on the Elo scale: 400 points are 10 to 1 "
+        f"odds for one seat against another; 95% intervals from {lad.bootstrap:,} bootstrap "
+        "resamples of the rotations."
+    )
+    sec.table(
+        "ladder",
+        _ladder_table(ratings, "wins a seat"),
+        "'behind the best': the rating minus the best strategy's, with its own 95% "
+        "interval (the ratings' intervals move together, so read this one to tell two "
+        f"strategies apart). 'wins a seat': its wins per seat it held (fair share {fair}).",
+        ratings,
+    )
+    mu = lad.matchups()
+    sec.table(
+        "matchups",
+        format_frame(
+            pd.DataFrame(
+                {
+                    "A (alone)": mu["a"],
+                    "B (others)": mu["b"],
+                    "games": mu["games"],
+                    "A's share of wins": mu["share_a"].map(_pct),
+                    "95% interval": _intervals(mu["share_lo"], mu["share_hi"]),
+                    "fair share": mu["fair_share"].map(_pct),
+                    "points per hand, A - B seat": _fixed(mu["points_per_hand_diff"], "+.2f"),
+                    "hands per game": _fixed(mu["mean_game_length"], ".1f"),
+                }
+            )
+        ),
+        "'A's share of wins': the share of the games A won, alone against B's seats; each "
+        f"rotation ({p} games on the same deals, A once in each seat) is one unit, and the "
+        "interval is Student's t over the rotations.",
+        mu,
+    )
+    _ladder_chart(sec, ratings)
 
 
 def _ratings_text(ratings: pd.Series) -> pd.Series:
@@ -604,7 +701,8 @@ def add_method_notes(report: Report, strategies: Sequence[Strategy] = ()) -> Non
         f"and rows of fewer than {FEW} hands are marked in every table. Win rates between "
         "strategies "
         "use the same t interval over duplicate pairs (never empty, even when one side won "
-        "every game); card values, paired Student's t intervals over deals; the ladder's "
-        "intervals come from resampling the pairs of games."
-        + (f" The strategies used: {told}." if told else "")
+        "every game), and at a cut-throat table the share of the wins the same interval "
+        "over rotations (one game per seat on the same deals); card values, paired "
+        "Student's t intervals over deals; the ladder's intervals come from resampling the "
+        "pairs or rotations of games." + (f" The strategies used: {told}." if told else "")
     )

@@ -16,13 +16,13 @@ from cinch_sim.cli.options import (
     Count,
     StrategyType,
     friendly,
+    match_pairing_checked,
     one_csv_table,
     out_folder,
     output_options,
     rules_option,
     run_options,
     table_option,
-    two_sides_only,
 )
 from cinch_sim.cli.progress import Progress
 from cinch_sim.cli.tables import text_table
@@ -37,7 +37,8 @@ def _match_options(f):
         type=click.Choice(["swap", "rotate"]),
         default="swap",
         help="swap: same dealer, the strategies swap seats; rotate: the next seat deals "
-        "the replay. Either way each strategy keeps its own random streams.",
+        "the replay. Either way each strategy keeps its own random streams. Cut-throat "
+        "(more than two sides): swap only, A rotated through every seat.",
     )(f)
     f = click.option(
         "--max-hands",
@@ -75,7 +76,7 @@ def _match_options(f):
     "one table: sides (bids, made, set, Pedros per strategy) or games (one row a game).",
 )
 @friendly
-@two_sides_only("compare")
+@match_pairing_checked
 def compare(
     strategy_a,
     strategy_b,
@@ -98,6 +99,13 @@ def compare(
     per hand difference, each with a 95% interval and a p-value for "no
     difference".
 
+    With more than two sides (--variant cutthroat3, cutthroat5, cutthroat6,
+    heasly) the match is cut-throat: each deal set is played once per seat,
+    A alone in that seat and B in all the others, and A's share of the wins
+    is reported against the fair share 1/players, with a 95% interval over
+    these rotations (--games is rounded up to whole rotations; --pairing
+    stays swap).
+
     A STRATEGY is a built-in bundle (random, simple, greedy, heuristic,
     heuristic_v1: the heuristic before its play fixes) or a TOML file naming
     the four policies and their parameters.
@@ -112,7 +120,7 @@ def compare(
     )
     out_dir = out_folder(out, force)
     output_file("--records", records, force)
-    n_games = 2 * ((games + 1) // 2)
+    n_games = _match_games(rules, games)
     bar = Progress(n_games, "playing", unit="games", threshold=20_000)
     try:
         cmp = run_compare(
@@ -137,6 +145,8 @@ def compare(
         elif fmt == "csv":
             df = cmp.table() if csv_table == "sides" else cmp.games_frame()
             click.echo(N.csv_text(df), nl=False)
+        elif cmp.cutthroat:
+            click.echo(format_cutthroat(s, seed, cmp.seconds))
         else:
             click.echo(format_comparison(s, seed, cmp.seconds))
     if out_dir is not None:
@@ -149,14 +159,25 @@ def compare(
             out_dir / "summary.json",
             json.dumps(cmp.to_dict(), indent=2, default=_json_default) + "\n",
         )
-        P.save(P.win_rate_figure(s), out_dir / "win_rate.png")
-        P.save(P.margin_figure(gf, a.name, b.name), out_dir / "margins.png")
+        if cmp.cutthroat:
+            P.save(P.share_figure(s), out_dir / "win_share.png")
+            margins = gf.assign(margin=gf["a_total"] - gf["best_b_total"])
+            P.save(P.margin_figure(margins, a.name, f"best {b.name}"), out_dir / "margins.png")
+        else:
+            P.save(P.win_rate_figure(s), out_dir / "win_rate.png")
+            P.save(P.margin_figure(gf, a.name, b.name), out_dir / "margins.png")
         settings = dict(cmp.settings)
         settings.update(games_done=cmp.games, interrupted=cmp.interrupted, records=records)
         write_run_json(out_dir, settings)
     if cmp.interrupted:
         click.echo(f"interrupted: kept the {cmp.games:,} finished games", err=True)
         sys.exit(130)
+
+
+def _match_games(rules, games: int) -> int:
+    """The games a match plays: whole pairs, or whole rotations (one a seat) cut-throat."""
+    per = rules.players if rules.teams > 2 else 2
+    return per * -(-games // per)
 
 
 def _json_default(x):
@@ -196,27 +217,72 @@ def format_comparison(s: dict, seed: int, seconds: float) -> str:
         f"average game length: {s['mean_game_length']:.2f} hands",
         "",
     ]
+    lines.append(_sides_table(s))
+    lines.append(f"({s['level']:.0%} intervals over duplicate pairs; p-values for no difference)")
+    return "\n".join(lines)
+
+
+def _sides_table(s: dict) -> str:
+    """Each side's bids and Pedros; one column per Pedro of the rules, by its name
+    (``left_bower`` in all_hands, none for a left card in the classic presets)."""
+    pedros = [k for k in s["a_side"] if k.endswith("_capture")]
+    seats = "seats" in s["a_side"]
     rows = []
-    for key, name in (("a_side", a), ("b_side", b)):
+    for key, name in (("a_side", s["a"]), ("b_side", s["b"])):
         x = s[key]
         rows.append(
-            [
-                name,
+            [name]
+            + ([f"{x['seats']}"] if seats else [])
+            + [
                 f"{x['contracts']:,}",
                 f"{x['made']:,}",
                 f"{x['set']:,}",
                 N.rate(x["make_rate"]),
                 N.number(x["average_bid"]),
-                N.rate(x["right_pedro_capture"]),
-                N.rate(x["left_pedro_capture"]),
             ]
+            + [N.rate(x[k]) for k in pedros]
         )
-    headers = [
-        "strategy", "bids", "made", "set", "make rate", "average bid",
-        "Right Pedro taken", "Left Pedro taken",
-    ]  # fmt: skip
-    lines.append(text_table(rows, headers, "lrrrrrrr"))
-    lines.append(f"({s['level']:.0%} intervals over duplicate pairs; p-values for no difference)")
+    headers = (
+        ["strategy"]
+        + (["seats"] if seats else [])
+        + ["bids", "made", "set", "make rate", "average bid"]
+        + [f"{N.label(k.removesuffix('_capture'))} taken" for k in pedros]
+    )
+    return text_table(rows, headers, "l" + "r" * (len(headers) - 1))
+
+
+def format_cutthroat(s: dict, seed: int, seconds: float) -> str:
+    """A cut-throat match as text: A's share of the wins against the fair share, B's
+    share per seat, the points a hand against the field, each side's bids."""
+    a, b, p = s["a"], s["b"], s["players"]
+    lo, hi = s["a_share_ci"]
+    blo, bhi = s["b_share_per_seat_ci"]
+    plo, phi = s["points_per_hand_diff_ci"]
+    fair = N.rate(s["fair_share"])
+    lines = [
+        f"{a} vs {b}, cut-throat, {p} players: {s['games']:,} games ({s['rotations']:,} "
+        f"rotations: each deal set played {p} times, {a} alone in each seat in turn, {b} in "
+        f"the other {p - 1}), seed {seed}; {seconds:.2f} s",
+        f"games won: {a} {s['a_wins']:,}, {b}'s seats {s['b_wins']:,}, unfinished "
+        f"{s['unfinished']:,}",
+        "",
+        f"share of the wins, {a} (one seat): {N.rate_with_interval(s['a_share'], lo, hi)}"
+        + _no_interval(lo, hi)
+        + f"; fair share {fair}, p = {_p_value(s['a_share_p_value'])}",
+        f"share of the wins per seat, {b} (the field, {p - 1} seats): "
+        + N.rate_with_interval(s["b_share_per_seat"], blo, bhi)
+        + _no_interval(blo, bhi)
+        + f"; fair share {fair}",
+        f"points per hand, {a} - the mean {b} seat: "
+        + N.number_with_interval(s["points_per_hand_diff"], plo, phi, 3, signed=True)
+        + _no_interval(plo, phi)
+        + f", p = {_p_value(s['points_p_value'])} ({s['paired_hands']:,} paired hands)",
+        f"average game length: {s['mean_game_length']:.2f} hands",
+        "",
+        _sides_table(s),
+        f"({s['level']:.0%} intervals over rotations; p-values for the fair share; "
+        f"{b}'s bids and Pedros are its {p - 1} seats' together)",
+    ]
     return "\n".join(lines)
 
 
@@ -238,7 +304,7 @@ def format_comparison(s: dict, seed: int, seconds: float) -> str:
     "csv, one table: ladder (the ratings) or matchups.",
 )
 @friendly
-@two_sides_only("ladder")
+@match_pairing_checked
 def ladder(
     strategies, games, seed, threads, max_hands, pairing, rules, bootstrap, table, fmt, out, force
 ):
@@ -246,7 +312,9 @@ def ladder(
 
     --games counts games per pair of strategies. Ratings have 95% bootstrap
     intervals (pairs of games resampled within each matchup), and so has each
-    strategy's difference from the best ("vs best").
+    strategy's difference from the best ("vs best"). With more than two sides
+    every pair plays a cut-throat match both ways round (see compare) and the
+    ratings are the Luce model's, Bradley-Terry for a winner among many.
 
     A STRATEGY is a built-in bundle (random, simple, greedy, heuristic,
     heuristic_v1: the heuristic before its play fixes) or a TOML file naming
@@ -263,7 +331,9 @@ def ladder(
     )
     out_dir = out_folder(out, force)
     n_pairs = len(strats) * (len(strats) - 1) // 2
-    bar = Progress(n_pairs * 2 * ((games + 1) // 2), "playing", unit="games", threshold=20_000)
+    if rules.teams > 2:
+        n_pairs *= 2  # cut-throat: every pair both ways round
+    bar = Progress(n_pairs * _match_games(rules, games), "playing", unit="games", threshold=20_000)
     try:
         lad = run_ladder(strats, games, seed, rules, max_hands, pairing, threads, bar, bootstrap)
     finally:
@@ -288,14 +358,18 @@ def ladder(
         click.echo(N.csv_text(df), nl=False)
     else:
         click.echo(
-            format_ladder(ratings, matchups, lad.settings["games_per_matchup"], seed, lad.seconds)
-        )
+            format_ladder(
+                ratings, matchups, lad.settings["games_per_matchup"], seed, lad.seconds,
+                lad.players if lad.cutthroat else None,
+            )
+        )  # fmt: skip
     if out_dir is not None:
         from cinch_sim.matches import plots as P
 
         atomic_write_text(out_dir / "ladder.csv", N.csv_text(ratings))
         atomic_write_text(out_dir / "matchups.csv", N.csv_text(matchups))
-        P.save(P.ladder_figure(ratings), out_dir / "ladder.png")
+        model = "Luce" if lad.cutthroat else "Bradley-Terry"
+        P.save(P.ladder_figure(ratings, model), out_dir / "ladder.png")
         settings = dict(lad.settings)
         settings.update(interrupted=lad.interrupted)
         write_run_json(out_dir, settings)
@@ -310,7 +384,9 @@ def _records(df) -> list[dict]:
     return df.astype(object).where(df.notna(), None).to_dict(orient="records")
 
 
-def format_ladder(ratings, matchups, games, seed, seconds) -> str:
+def format_ladder(ratings, matchups, games, seed, seconds, cutthroat: int | None = None) -> str:
+    """The ratings and the matchups as text; ``cutthroat``: the players of a cut-throat
+    ladder (its matchups are A alone against B in the other seats, both ways round)."""
     rows = [
         [
             f"{r.rank}",
@@ -319,12 +395,61 @@ def format_ladder(ratings, matchups, games, seed, seconds) -> str:
             N.interval(r.rating_lo, r.rating_hi, 0),
             N.number_with_interval(r.vs_best, r.vs_best_lo, r.vs_best_hi, 0, signed=True),
             f"{r.games:,}",
-            N.rate(r.score),
+            N.rate(r.wins_per_seat if cutthroat else r.score),
         ]
         if r.games
         else [N.DASH, r.strategy, "unplayed", N.DASH, N.DASH, "0", N.DASH]  # not ranked
         for r in ratings.itertuples()
     ]
+    if cutthroat:
+        pairs = [
+            [
+                m.a,
+                m.b,
+                N.rate(m.share_a),
+                N.rate_interval(m.share_lo, m.share_hi),
+                N.rate(m.fair_share),
+                f"{m.points_per_hand_diff:+.2f}",
+                f"{m.mean_game_length:.1f}",
+            ]
+            for m in matchups.itertuples()
+        ]
+        return "\n".join(
+            [
+                f"{games:,} games per matchup, cut-throat with {cutthroat} players (A alone "
+                f"in each seat in turn, B in the other {cutthroat - 1}; every pair both "
+                f"ways round), seed {seed}; {seconds:.1f} s",
+                "",
+                text_table(
+                    rows,
+                    [
+                        "rank",
+                        "strategy",
+                        "rating",
+                        "95% interval",
+                        "vs best [95%]",
+                        "games",
+                        "wins a seat",
+                    ],
+                    "rlrlrrr",
+                ),  # fmt: skip
+                "",
+                text_table(
+                    pairs,
+                    [
+                        "A (alone)",
+                        "B (the field)",
+                        "A's share of wins",
+                        "95% interval",
+                        "fair share",
+                        "points a hand, A - a B seat",
+                        "hands a game",
+                    ],
+                    "llrlrrr",
+                ),  # fmt: skip
+                "(Luce ratings on the Elo scale: 400 = 10 to 1 odds, one seat against another)",
+            ]
+        )
     pairs = [
         [
             m.a,

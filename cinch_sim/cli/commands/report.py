@@ -15,7 +15,6 @@ from cinch_sim.cli.options import (
     friendly,
     out_folder,
     rules_option,
-    two_sides_only,
 )
 from cinch_sim.cli.progress import Progress
 from cinch_sim.interrupts import EXIT_STATUS
@@ -69,7 +68,6 @@ from cinch_sim.interrupts import EXIT_STATUS
 )
 @force_option()
 @friendly
-@two_sides_only("report", draw=True)
 def report(hands, games, card_values_hands, seed, rules, strategies, threads, out, force):
     """Write a strategy report for Cinch players.
 

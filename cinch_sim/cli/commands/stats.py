@@ -24,7 +24,7 @@ from cinch_sim.cli.progress import Progress
 
 TABLE_TITLES = {
     "make_rate_by_bid": "Bid success by bid level",
-    "make_rate_by_trumps": "Bid success by trumps in the maker's 9 dealt cards",
+    "make_rate_by_trumps": "Bid success by trumps in the maker's {dealt} dealt cards",
     "make_rate_by_pedros": "Bid success by the Pedros the maker was dealt",
     "make_rate_by_seat": "Bid success by the maker's seat relative to the dealer",
     "make_rate_by_hand_and_bid": "Make rate for each bid given the hand",
@@ -266,5 +266,5 @@ def _print(result, tables, fmt, dealer, players, values=None) -> None:
             click.echo(shown.to_string(index=False))
             click.echo(f"{values.hands_played:,} hands played. {values.method()}")
             continue
-        title = TABLE_TITLES.get(name) or CARD_TITLES[name]
+        title = TABLE_TITLES[name].format(dealt=result.counts.rules.cards_dealt)
         click.echo(to_text(df, f"{title} [{name}]", result.min_hands))

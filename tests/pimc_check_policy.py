@@ -7,8 +7,9 @@ own: every other seat gets exactly its cards left; no card the player has seen
 (his hand, the cards played, the face-up dead cards, his own discards) and no
 card twice; no card of a suit a seat has shown void in (unless the voids had to
 be dropped, level 2); no drawer holding more non-trumps than he drew, less the
-non-trumps he has shown (at level 0, with trumps the only cards kept); and,
-where the stock is empty, every unseen trump in a hand. On the first failed
+non-trumps he has shown (at level 0, with trumps the only cards kept, in a
+game with a draw); and,
+where the stock is empty (in a game with a draw), every unseen trump in a hand. On the first failed
 check it returns 100 + the check's number, an illegal card the kernel reports.
 """
 
@@ -55,11 +56,12 @@ def _check(obs, hand, pos, level):
                     return 4
             if (v >> L.VOID_TRUMP) & 1 and h & tm:
                 return 5
-        if level == 0 and s != obs[L.O_ROBBER]:
+        if level == 0 and obs[L.O_RULES + L.R_DRAW] == 1 and s != obs[L.O_ROBBER]:
             shown = popcount(np.uint64(obs[L.O_PLAYED_BY + s]) & ~tm)
             if popcount(h & ~tm) + shown > obs[L.O_DRAWN + s]:
                 return 6
-    if obs[L.O_STOCK_LEFT] == 0 and level < 3 and (ALL & ~seen & tm) & ~dealt:
+    draw = obs[L.O_RULES + L.R_DRAW] == 1  # without a draw the dead cards hide trumps
+    if draw and obs[L.O_STOCK_LEFT] == 0 and level < 3 and (ALL & ~seen & tm) & ~dealt:
         return 7
     return 0
 

@@ -19,6 +19,7 @@ from cinch_sim.advisor.estimate import Advice, advise
 from cinch_sim.analysis.analyse import Analysis, analyse
 from cinch_sim.analysis.card_values import CardValues, card_values
 from cinch_sim.analysis.hand_worth import HandValue, hand_values
+from cinch_sim.cards import RANKS
 from cinch_sim.engine.run import PolicySet
 from cinch_sim.report import sections
 from cinch_sim.report.render import Report
@@ -26,10 +27,12 @@ from cinch_sim.rules import Rules, RulesError
 from cinch_sim.version import __version__
 
 DEFAULT_STRATEGIES = ("heuristic", "greedy", "simple", "random")
+# The example hands (nine cards; a preset that deals fewer takes the first ones),
+# each with the suit its label describes as the preset scores it (None: fixed text).
 EXAMPLE_HANDS = (
-    ("AS KS 5S 5C 2S 9H 3D 7C JD", "Both Pedros with the A and K of spades"),
-    ("5H JH 8H 4H AD 9C 6S 3S 2C", "The Right Pedro of hearts with the Jack"),
-    ("AC KD QD 7H 6H 9S 8C 4D 3H", "No five at all: a weak hand"),
+    ("AS KS 5S 5C 2S 9H 3D 7C JD", "S", ""),
+    ("5H JH 8H 4H AD 9C 6S 3S 2C", "H", ""),
+    ("AC KD QD 7H 6H 9S 8C 4D 3H", None, "No five at all: a weak hand"),
 )
 ROBBER_RULES = ("maker", "dealer", "none")
 # work units for the progress bar
@@ -61,9 +64,38 @@ def robbing_rules(rules: Rules) -> tuple[str, ...]:
 
 def example_hands(rules: Rules) -> tuple[tuple[str, str], ...]:
     """The example hands as the preset deals them: the first ``cards_dealt`` cards of
-    each (six at five or six players and in the classic presets)."""
-    return tuple((" ".join(text.split()[: rules.cards_dealt]), label)
-                 for text, label in EXAMPLE_HANDS)  # fmt: skip
+    each (six at five or six players and in the classic presets), labelled by the
+    cards that count in the suit named, as the preset ranks and scores them."""
+    out = []
+    for text, suit, label in EXAMPLE_HANDS:
+        cards = text.split()[: rules.cards_dealt]
+        out.append((" ".join(cards), label or _describe(cards, suit, rules)))
+    return tuple(out)
+
+
+def _describe(cards: list[str], suit: str, rules: Rules) -> str:
+    """``The A, K, Right Pedro and Left Pedro of spades``: the hand's A, K and point
+    cards if ``suit`` were trump (the left card by the preset's name for it)."""
+    from cinch_sim.cards import SUITS, left_card, parse_card
+    from cinch_sim.notation import label
+
+    trump = SUITS.index(suit)
+    points = {rank: name for name, rank, _ in rules.point_cards}
+    left = left_card(trump, RANKS.index(rules.left_rank)) if rules.left_rank else -1
+    named = []
+    for text in cards:
+        c = parse_card(text)
+        if c == left:
+            named.append(label(rules.left_name))
+        elif c // 13 == trump and text[0] in "AK":
+            named.append(text[0])
+        elif c // 13 == trump and text[0] in points:
+            named.append(label(points[text[0]]))
+    words = ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else "".join(named)
+    return f"The {words} of {SUIT_WORDS[suit]}" if named else f"No point card in {SUIT_WORDS[suit]}"
+
+
+SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 
 @dataclasses.dataclass

@@ -855,6 +855,18 @@ def _rob(
 
 
 @njit(inline="always")
+def _excess_legal(h, tmask, protected, keep_tr):
+    """Two decks, more trumps than the hand size: what one pass over the cards ``h``
+    may set aside when ``keep_tr`` of its trumps stay. Every plain card, and the
+    trumps but the protected ones (non_point_only; all of them when more are
+    protected than stay); none of the trumps when all of them stay."""
+    if popcount(h & tmask) <= keep_tr:
+        return h & ~tmask
+    spare = protected if popcount(h & tmask & protected) <= keep_tr else U0
+    return h & ~(tmask & spare)
+
+
+@njit(inline="always")
 def _ask_keep(fns, pids, s, obs, hand, legal, params, scratch, rngs, phase, lo, hi, pas, kept):
     """One discard question of two decks: the pass, its hand and its keep bounds in obs."""
     obs[L.O_PHASE] = phase
@@ -893,29 +905,35 @@ def _discards2(
             continue
         a = hands[s]
         b2 = hands[TWICE + s]
+        ta = popcount(a & tmask)
         t2 = popcount(b2 & tmask)
-        excess = popcount(a & tmask) + t2 > HS
+        excess = ta + t2 > HS
         min_keep = 0
         if shortage == L.SHORT_LIMIT_DISCARDS:
             min_keep = max(0, HS - (n_stock - requested))
         obs[L.O_HAND2] = np.int64(b2)
-        # pass 1: the faces; room is kept for the trumps' second copies (all kept in pass 2)
-        hs1 = HS - t2
-        legal1 = a & ~tmask
-        if excess:
-            spare = protected if popcount(a & tmask & protected) <= hs1 else U0
-            legal1 |= a & tmask & ~spare
-        lo1 = max(0, min_keep - popcount(b2))
+        if excess:  # exactly HS trumps stay: room in pass 1 for the protected second copies
+            hs1 = min(ta, HS - popcount(b2 & tmask & protected))
+            legal1 = _excess_legal(a, tmask, protected, hs1)
+            lo1 = 0
+        else:  # pass 1: the faces, with room for the trumps' second copies (pass 2 keeps them)
+            hs1 = HS - t2
+            legal1 = a & ~tmask
+            lo1 = max(0, min_keep - popcount(b2))
         k1 = _ask_keep(
             fns, pids, s, obs, a, legal1, params, scratch, rngs, L.PHASE_DISCARD, lo1, hs1, 0, U0
         )  # fmt: skip
         if unlikely(not _discard_ok(rules, a, k1, legal1, tmask, lo1, hs1)):
             _fail(out, L.KIND_DISCARD, s, np.int64(k1))
             return -1, dead_up
-        # pass 2: the second copies (their trumps stay)
+        # pass 2: the second copies (their trumps stay, or the rest of HS of them)
         hs2 = HS - popcount(k1)
-        legal2 = b2 & ~tmask
-        lo2 = max(0, min_keep - popcount(k1))
+        if excess:
+            legal2 = _excess_legal(b2, tmask, protected, hs2)
+            lo2 = 0
+        else:
+            legal2 = b2 & ~tmask
+            lo2 = max(0, min_keep - popcount(k1))
         k2 = b2 & tmask
         if legal2:
             k2 = _ask_keep(
@@ -1010,12 +1028,14 @@ def _rob2(
     if _copies(a, b2) > HS:
         ta = popcount(a & tmask)
         tb = popcount(b2 & tmask)
-        excess = ta + tb > HS
-        hi1 = min(popcount(a), HS - tb)
-        lo1 = hi1 if excess else max(ta, HS - popcount(b2))
-        legal1 = a
-        if excess and popcount(a & tmask & protected) <= hi1:
-            legal1 = a & ~(tmask & protected)
+        if ta + tb > HS:  # exactly HS trumps, the protected second copies among them
+            hi1 = min(ta, HS - popcount(b2 & tmask & protected))
+            lo1 = hi1
+            legal1 = _excess_legal(a, tmask, protected, hi1)
+        else:
+            hi1 = min(popcount(a), HS - tb)
+            lo1 = max(ta, HS - popcount(b2))
+            legal1 = a
         k1 = _ask_keep(
             fns, pids, robber, obs, a, legal1, params, scratch, rngs, L.PHASE_ROB, lo1, hi1, 0,
             U0,
@@ -1033,11 +1053,17 @@ def _rob2(
         hs2 = HS - n1
         k2 = b2
         if hs2 < popcount(b2):
+            legal2 = _excess_legal(b2, tmask, protected, hs2)
             k2 = _ask_keep(
-                fns, pids, robber, obs, b2, b2 & ~tmask, params, scratch, rngs, L.PHASE_ROB,
-                hs2, hs2, 1, k1,
+                fns, pids, robber, obs, b2, legal2, params, scratch, rngs, L.PHASE_ROB, hs2,
+                hs2, 1, k1,
             )  # fmt: skip
-            if unlikely(k2 & ~b2 != U0 or popcount(k2) != hs2 or b2 & tmask & ~k2 != U0):
+            if unlikely(
+                k2 & ~b2 != U0
+                or popcount(k2) != hs2
+                or popcount(k2 & tmask) != min(hs2, tb)
+                or b2 & ~k2 & ~legal2 != U0
+            ):
                 _fail(out, L.KIND_DISCARD, robber, np.int64(k2))
                 return False
         obs[L.O_DISCARD_PASS] = 0

@@ -1160,13 +1160,15 @@ def _maker_features(rules, maker, trump, left, tmask, obs, hands, work, out):
     in_play = U0
     in_play2 = U0
     double = rules[L.R_DECKS] == 2
-    for s in range(P):
-        if double:  # a face is in play twice if one seat holds both or two seats one
+    if double:
+        for s in range(P):  # a face is in play twice if one seat holds both or two seats one
             in_play2 |= hands[TWICE + s] | (in_play & hands[s])
+            in_play |= hands[s]
             obs[L.O_CARDS_LEFT + s] = _copies(hands[s], hands[TWICE + s])
-        else:
+    else:
+        for s in range(P):
+            in_play |= hands[s]
             obs[L.O_CARDS_LEFT + s] = popcount(hands[s])
-        in_play |= hands[s]
     ntr, ped, hi = _trump_features(work[W_DEALT + maker], trump, left, tmask)
     out[L.H_MAKER_TRUMPS_DEALT] = ntr
     out[L.H_MAKER_PEDROS_DEALT] = ped
@@ -1224,7 +1226,7 @@ def _fixed_points(rules, trick, trump, left):
 
 @njit(**PHASE)
 def _tricks(
-    rules, maker, trump, left, tmask, in_play, in_play2, fns, pids, obs, hands, params,
+    rules, maker, trump, left, tmask, in_play, in_play2, double, fns, pids, obs, hands, params,
     scratch, rngs, work, iwork, out, trace, want_trace,
 ):  # fmt: skip
     """The tricks (RULES.md §1.10-1.12), the maker leading the first, until every card
@@ -1232,11 +1234,12 @@ def _tricks(
     winner, go to iwork for the score. With two decks (§3.4) the first played of
     two identical cards stays the stronger (a later card must be strictly
     stronger to win), and the copy played second of a face is filed at 52 + face.
+    ``double`` is a constant at each call (``play_hand``): inlined, the one-deck
+    copy compiles to the single-plane loop, with nothing of the second plane left.
 
     Returns False when a policy's play broke the rules (the result row says so).
     """
     P = rules[L.R_PLAYERS]
-    double = rules[L.R_DECKS] == 2
     played2 = U0  # two decks: faces both copies of which are played
     # Selects rather than branches where the deal decides (which cards are legal,
     # which card is stronger): measured faster here (BENCHMARKS.md, de05ee5).
@@ -1559,11 +1562,18 @@ def play_hand(
         return
     # ---- features of the maker's side (what a player knows before bidding)
     in_play, in_play2 = _maker_features(rules, maker, trump, left, tmask, obs, hands, work, out)
-    # ---- tricks
-    if not _tricks(
-        rules, maker, trump, left, tmask, in_play, in_play2, fns, pids, obs, hands, params,
-        scratch, rngs, work, iwork, out, trace, want_trace,
-    ):  # fmt: skip
+    # ---- tricks: two copies of the phase, each with ``double`` a constant (see _tricks)
+    if rules[L.R_DECKS] == 2:
+        played = _tricks(
+            rules, maker, trump, left, tmask, in_play, in_play2, True, fns, pids, obs, hands,
+            params, scratch, rngs, work, iwork, out, trace, want_trace,
+        )  # fmt: skip
+    else:
+        played = _tricks(
+            rules, maker, trump, left, tmask, in_play, U0, False, fns, pids, obs, hands,
+            params, scratch, rngs, work, iwork, out, trace, want_trace,
+        )  # fmt: skip
+    if not played:
         return
     # ---- points: each point slot (each copy) to the side capturing (or playing) its card
     _point_slots(rules, trump, left, tmask, in_play, in_play2, iwork, out, out_w)

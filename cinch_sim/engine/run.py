@@ -32,6 +32,7 @@ from cinch_sim.policies.loading import (
     seat_specs,
 )
 from cinch_sim.rules import Rules, RulesError, resolve_rules, seat_name
+from cinch_sim.solver.limits import require_one_deck
 from cinch_sim.signatures import N_PARAMS, POLICY_SIG
 from cinch_sim.version import __version__
 
@@ -191,6 +192,14 @@ def _kernel():
     return _compiled("simulate_hands")
 
 
+def check_solver_players(rules: Rules, policies: PolicySet) -> None:
+    """Refuse the PIMC player under rules the double-dummy solver cannot hold (two
+    decks: ``solver.limits``), before any hand is played."""
+    for p in policies.by_kind()["play"]:
+        if p.builtin is not None and p.builtin.module == "pimc":
+            require_one_deck(rules, "play", "the pimc play policy")
+
+
 def run_chunk(
     rules: Rules,
     policies: PolicySet,
@@ -207,9 +216,10 @@ def run_chunk(
     ``direct=False`` calls built-in policies through their function pointers
     like user policies (tests check both paths give the same bits).
     """
-    kern = _kernel()
     cond = conditions or Conditions()
     cond.check(rules)
+    check_solver_players(rules, policies)
+    kern = _kernel()
     # empty, not zeros: play_hand writes every field of its rows first thing, so
     # zeroing them (17 MB a chunk) is wasted work (measured: about 1% of W2/W3)
     out = np.empty((n, L.row_len(rules.decks)), dtype=np.int32)
@@ -267,6 +277,7 @@ def run_games(
     """
     if not 1 <= max_hands < HAND_STRIDE:
         raise ValueError(f"max_hands must be 1..{HAND_STRIDE - 1}")
+    check_solver_players(rules, policies)
     kern = _games_kernel()
     games = np.zeros((n, L.G_LEN), dtype=np.int32)
     hands = np.zeros((n, max_hands, L.row_len(rules.decks)), dtype=np.int32)

@@ -207,7 +207,6 @@ T_ROBBER_DISCARD2 = T_DISCARD2 + MAX_PLAYERS
 T_LEN2 = T_ROBBER_DISCARD2 + 1
 
 
-
 def row_len(decks: int) -> int:
     """Width of a result row: H_LEN, or H_LEN2 with two decks (second copies)."""
     return H_LEN if decks == 1 else H_LEN2

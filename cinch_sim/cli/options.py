@@ -481,7 +481,6 @@ def user_errors():
     from cinch_sim.outputs import OutputError
     from cinch_sim.policies.loading import PolicyError
     from cinch_sim.rules import RulesError
-
     from cinch_sim.solver.limits import OneDeckOnly
 
     try:

@@ -79,6 +79,10 @@ IW_LEN = IW_KNOWN_OUT + L.MAX_PLAYERS
 # alternating runs). A function first compiled while a phase compiles inherits
 # forceinline, hence _build_tables's explicit False (it stays a cold call).
 PHASE = {"forceinline": True, **NO_REFCOUNT}
+# The two-deck phases are cold calls of their own, not inlined: in play_hand's one
+# machine function their code would share the canonical game's registers (measured:
+# inlined, W2 cost about 2% more instructions a hand with no two-deck hand played).
+COLD = {"forceinline": False, **NO_REFCOUNT}
 
 
 @njit(inline="always")
@@ -878,7 +882,7 @@ def _ask_keep(fns, pids, s, obs, hand, legal, params, scratch, rngs, phase, lo, 
     return np.uint64(_ask_discard(fns, pids, s, obs, hand, legal, params, scratch, rngs))
 
 
-@njit(**PHASE)
+@njit(**COLD)
 def _discards2(
     rules, eldest, robber, n_stock, tmask, protected, face_up, fns, pids, obs, hands, params,
     scratch, rngs, iwork, out, trace, want_trace,
@@ -962,7 +966,7 @@ def _discards2(
     return requested, dead_up
 
 
-@njit(**PHASE)
+@njit(**COLD)
 def _draw2(
     rules, eldest, robber, stock0, n, requested, deck, hands, iwork, obs, out, trace, want_trace
 ):  # fmt: skip
@@ -999,7 +1003,7 @@ def _draw2(
     return top
 
 
-@njit(**PHASE)
+@njit(**COLD)
 def _rob2(
     rules, robber, stock0, n, top, tmask, protected, face_up, dead_up, fns, pids, obs, deck,
     hands, params, scratch, rngs, iwork, out, trace, want_trace,
@@ -1007,9 +1011,9 @@ def _rob2(
     """``_rob`` with two decks: the robber takes the rest of the stock and keeps the hand
     size in two passes, as a drawer discards (``_discards2``): pass 1 keeps from
     ``lo1`` to ``hi1`` of his faces (his trumps among them), pass 2 exactly the rest
-    of the hand size from his second copies. Every 12-card keep with
-    min(12, his trumps) trumps can be reached except that of two copies of a plain
-    face he may keep one only where pass 1 leaves room for it.
+    of the hand size from his second copies. Every legal keep can be reached but
+    with more trumps than the hand size, where pass 1 keeps as many different
+    trump faces as there is room for (docs/policies.md, "Two decks").
     """
     P = rules[L.R_PLAYERS]
     D = rules[L.R_CARDS_DEALT]
@@ -1363,6 +1367,10 @@ def _tricks(
     return True
 
 
+# The two-deck copy of the tricks phase: a cold call (COLD says why).
+_tricks_two = njit(**COLD)(_tricks.py_func)
+
+
 @njit(**PHASE)
 def _point_slots(rules, trump, left, tmask, in_play, in_play2, iwork, out, out_w):
     """Each point slot (RULES.md §1.13) to the side capturing its card, or playing it
@@ -1430,7 +1438,7 @@ def _point_slots(rules, trump, left, tmask, in_play, in_play2, iwork, out, out_w
                        iwork, out_w)  # fmt: skip
 
 
-@njit(forceinline=False, **NO_REFCOUNT)
+@njit(**COLD)
 def _second_copies(rules, trump, left, high_card, low_card, trumps_in2, in_play2, iwork, out):
     """The point slots' second copies (two decks, RULES.md §3.4), as ``_point_slots``
     scores the first: a copy is in play when both copies of its face are, and was
@@ -1564,7 +1572,7 @@ def play_hand(
     in_play, in_play2 = _maker_features(rules, maker, trump, left, tmask, obs, hands, work, out)
     # ---- tricks: two copies of the phase, each with ``double`` a constant (see _tricks)
     if rules[L.R_DECKS] == 2:
-        played = _tricks(
+        played = _tricks_two(
             rules, maker, trump, left, tmask, in_play, in_play2, True, fns, pids, obs, hands,
             params, scratch, rngs, work, iwork, out, trace, want_trace,
         )  # fmt: skip

@@ -32,8 +32,8 @@ from cinch_sim.policies.loading import (
     seat_specs,
 )
 from cinch_sim.rules import Rules, RulesError, resolve_rules, seat_name
-from cinch_sim.solver.limits import require_one_deck
 from cinch_sim.signatures import N_PARAMS, POLICY_SIG
+from cinch_sim.solver.limits import require_one_deck
 from cinch_sim.version import __version__
 
 

@@ -497,9 +497,7 @@ def _check_draw(obj: dict, hc: HandCheck) -> None:
     draws_v = get_list(require(obj, "draws"), "draws", P)
     copies = rules.decks
     rdisc = get_cards(require(obj, "robber_discards"), "robber_discards", copies, seat=robber)
-    discards = [
-        get_cards(d, f"discards[{s}]", copies, seat=s) for s, d in enumerate(discards_v)
-    ]
+    discards = [get_cards(d, f"discards[{s}]", copies, seat=s) for s, d in enumerate(discards_v)]
     draws = [get_cards(d, f"draws[{s}]", copies, seat=s) for s, d in enumerate(draws_v)]
     hc.discards, hc.draws, hc.robber_discards = discards, draws, rdisc
     if not rules.draw:
@@ -556,9 +554,7 @@ def _check_discards(hc: HandCheck) -> list[list[int]]:
         if lost is not None:
             i, c = lost
             times = "" if rules.decks == 1 or c not in hc.hands[s] else " that many times"
-            raise RecordError(
-                f"{format_card(c)} was not dealt to seat {s}{times}", f"{f}[{i}]", s
-            )
+            raise RecordError(f"{format_card(c)} was not dealt to seat {s}{times}", f"{f}[{i}]", s)
         keep = without(hc.hands[s], discards)
         _check_trump_discards(hc, s, keep)
         if len(keep) > HS:

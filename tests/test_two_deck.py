@@ -284,3 +284,58 @@ def test_the_cli_refuses_them_in_one_line_exit_2(tmp_path, args, option):
     assert res.exit_code == 2, res.output
     assert "Traceback" not in res.output
     assert f"Invalid value for {option}" in res.output and "cannot hold two decks" in res.output
+
+
+def _first_record_with(recs, test):
+    return next(rec for rec in recs if test(rec))
+
+
+def test_the_referee_refuses_what_two_decks_do_not_allow(played):
+    import copy
+
+    from cinch_sim.records.parse import RecordError
+
+    _, _, recs = played
+
+    # a trick won by the first of two identical cards: crediting the second copy's
+    # seat is refused (the first played of two identical cards wins)
+    def twin(rec):
+        """(trick index, the seat that played the winning card's second copy) or None."""
+        for i, t in enumerate(rec.get("tricks", [])):
+            seats = [(t["leader"] + k) % 4 for k in range(4)]
+            won = t["cards"][seats.index(t["winner"])]
+            copies = [s for s, c in zip(seats, t["cards"], strict=True) if c == won]
+            if len(copies) == 2:
+                return i, copies[1]
+        return None
+
+    rec = copy.deepcopy(_first_record_with(recs, twin))
+    i, second = twin(rec)
+    rec["tricks"][i]["winner"] = second
+    with pytest.raises(RecordError, match="wins with") as err:
+        check_hand(rec)
+    assert err.value.field == f"tricks[{i}].winner"
+    # a third copy of a card
+    rec = copy.deepcopy(recs[0])
+    rec["stock"][0] = rec["hands"][0][0]
+    rec["stock"][1] = rec["hands"][0][0]
+    with pytest.raises(RecordError, match="a third copy of|duplicate"):
+        check_hand(rec)
+    # each of the 52 cards exactly twice: a stock card left out
+    rec = copy.deepcopy(recs[0])
+    gone = rec["stock"].pop()
+    with pytest.raises(RecordError, match=f"exactly twice .*short of {gone}"):
+        check_hand(rec)
+
+    # points per copy: a copy credited to the wrong side
+    def split_pedros(r):
+        return r.get("result", {}).get("captured", {}).get("right_pedro") == [0, 1]
+
+    rec = copy.deepcopy(_first_record_with(recs, split_pedros))
+    rec["result"]["captured"]["right_pedro"] = [1, 1]
+    with pytest.raises(RecordError, match="captured.right_pedro"):
+        check_hand(rec)
+    # the one-deck form of a captured value is refused too
+    rec["result"]["captured"]["right_pedro"] = 0
+    with pytest.raises(RecordError, match="captured.right_pedro"):
+        check_hand(rec)

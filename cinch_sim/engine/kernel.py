@@ -79,10 +79,11 @@ IW_LEN = IW_KNOWN_OUT + L.MAX_PLAYERS
 # alternating runs). A function first compiled while a phase compiles inherits
 # forceinline, hence _build_tables's explicit False (it stays a cold call).
 PHASE = {"forceinline": True, **NO_REFCOUNT}
-# The two-deck phases are cold calls of their own, not inlined: in play_hand's one
-# machine function their code would share the canonical game's registers (measured:
-# inlined, W2 cost about 2% more instructions a hand with no two-deck hand played).
-COLD = {"forceinline": False, **NO_REFCOUNT}
+# The two-deck phases (_discards2, _draw2, _rob2, _second_copies) are phases too, and
+# _tricks is inlined twice, with ``double`` a constant in each copy. Measured in W2
+# instructions a hand (scripts/count_instructions.py, one deck played): 6,941 before
+# two decks; 7,010 so; 7,106 with one _tricks testing ``double`` at run time; 7,213
+# with the two-deck phases as cold calls (each call spills the canonical registers).
 
 
 @njit(inline="always")
@@ -882,7 +883,7 @@ def _ask_keep(fns, pids, s, obs, hand, legal, params, scratch, rngs, phase, lo, 
     return np.uint64(_ask_discard(fns, pids, s, obs, hand, legal, params, scratch, rngs))
 
 
-@njit(**COLD)
+@njit(**PHASE)
 def _discards2(
     rules, eldest, robber, n_stock, tmask, protected, face_up, fns, pids, obs, hands, params,
     scratch, rngs, iwork, out, trace, want_trace,
@@ -966,7 +967,7 @@ def _discards2(
     return requested, dead_up
 
 
-@njit(**COLD)
+@njit(**PHASE)
 def _draw2(
     rules, eldest, robber, stock0, n, requested, deck, hands, iwork, obs, out, trace, want_trace
 ):  # fmt: skip
@@ -1003,7 +1004,7 @@ def _draw2(
     return top
 
 
-@njit(**COLD)
+@njit(**PHASE)
 def _rob2(
     rules, robber, stock0, n, top, tmask, protected, face_up, dead_up, fns, pids, obs, deck,
     hands, params, scratch, rngs, iwork, out, trace, want_trace,
@@ -1367,10 +1368,6 @@ def _tricks(
     return True
 
 
-# The two-deck copy of the tricks phase: a cold call (COLD says why).
-_tricks_two = njit(**COLD)(_tricks.py_func)
-
-
 @njit(**PHASE)
 def _point_slots(rules, trump, left, tmask, in_play, in_play2, iwork, out, out_w):
     """Each point slot (RULES.md §1.13) to the side capturing its card, or playing it
@@ -1438,13 +1435,12 @@ def _point_slots(rules, trump, left, tmask, in_play, in_play2, iwork, out, out_w
                        iwork, out_w)  # fmt: skip
 
 
-@njit(**COLD)
+@njit(**PHASE)
 def _second_copies(rules, trump, left, high_card, low_card, trumps_in2, in_play2, iwork, out):
     """The point slots' second copies (two decks, RULES.md §3.4), as ``_point_slots``
     scores the first: a copy is in play when both copies of its face are, and was
     played second (filed at 52 + face by ``_tricks``). Low is each copy of the
-    lowest trump rank in play, so its second copy scores when both are in play.
-    A cold call of its own: the one-deck game never runs it."""
+    lowest trump rank in play, so its second copy scores when both are in play."""
     points = borrow(iwork, IW_POINTS, L.MAX_TEAMS)
     winners = borrow(iwork, IW_WINNERS, L.MAX_TRICKS)
     low_to_player = rules[L.R_LOW_TO] == 1
@@ -1572,7 +1568,7 @@ def play_hand(
     in_play, in_play2 = _maker_features(rules, maker, trump, left, tmask, obs, hands, work, out)
     # ---- tricks: two copies of the phase, each with ``double`` a constant (see _tricks)
     if rules[L.R_DECKS] == 2:
-        played = _tricks_two(
+        played = _tricks(
             rules, maker, trump, left, tmask, in_play, in_play2, True, fns, pids, obs, hands,
             params, scratch, rngs, work, iwork, out, trace, want_trace,
         )  # fmt: skip

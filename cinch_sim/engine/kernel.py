@@ -80,10 +80,10 @@ IW_LEN = IW_KNOWN_OUT + L.MAX_PLAYERS
 # forceinline, hence _build_tables's explicit False (it stays a cold call).
 PHASE = {"forceinline": True, **NO_REFCOUNT}
 # The two-deck phases (_discards2, _draw2, _rob2, _second_copies) are phases too, and
-# _tricks is inlined twice, with ``double`` a constant in each copy. Measured in W2
-# instructions a hand (scripts/count_instructions.py, one deck played): 6,941 before
-# two decks; 7,010 so; 7,106 with one _tricks testing ``double`` at run time; 7,213
-# with the two-deck phases as cold calls (each call spills the canonical registers).
+# _tricks is inlined twice, with ``double`` a constant in each copy. Measured in
+# instructions a hand (scripts/count_instructions.py, one deck played), W2 6,940 and
+# W3 7,243 before two decks, 7,010 and 7,322 so; W2 7,106 with one _tricks testing
+# ``double`` at run time, 7,213 with the two-deck phases as cold calls.
 
 
 @njit(inline="always")

@@ -227,6 +227,18 @@ def _add_cards(hands, s, m, double):
 
 
 @njit(inline="always")
+def _keep_passes(hands, s, once, twice, k1, k2):
+    """Seat s keeps ``k1`` of his faces (``once``) and ``k2`` of his second copies
+    (``twice``): a face kept in both passes twice. Returns the faces set aside at
+    least once and twice (the discard's two planes)."""
+    hands[s] = k1 | k2
+    hands[TWICE + s] = k1 & k2
+    gone1 = once & ~k1
+    gone2 = twice & ~k2
+    return gone1 | gone2, gone1 & gone2
+
+
+@njit(inline="always")
 def _copies(once, twice):
     """How many cards the two planes hold."""
     return popcount(once) + popcount(twice)
@@ -950,12 +962,7 @@ def _discards2(
                 return -1, dead_up
         obs[L.O_DISCARD_PASS] = 0
         obs[L.O_KEPT] = 0
-        gone1 = a & ~k1
-        gone2 = b2 & ~k2
-        disc = gone1 | gone2  # faces discarded at least once
-        disc2 = gone1 & gone2  # faces discarded twice
-        hands[s] = k1 | k2
-        hands[TWICE + s] = k1 & k2
+        disc, disc2 = _keep_passes(hands, s, a, b2, k1, k2)  # faces discarded once, twice
         dead_up |= disc & face_up
         obs[L.O_DISCARDED + s] = _copies(disc, disc2)
         obs[L.O_DEAD_UP] = np.int64(dead_up)
@@ -1073,18 +1080,14 @@ def _rob2(
                 return False
         obs[L.O_DISCARD_PASS] = 0
         obs[L.O_KEPT] = 0
-    gone1 = a & ~k1
-    gone2 = b2 & ~k2
-    rdisc = gone1 | gone2
-    hands[robber] = k1 | k2
-    hands[TWICE + robber] = k1 & k2
+    rdisc, rdisc2 = _keep_passes(hands, robber, a, b2, k1, k2)
     iwork[IW_KNOWN_OUT + robber] = np.int64(rdisc)  # he saw the stock he put back
     dead_up |= rdisc & face_up
     obs[L.O_DEAD_UP] = np.int64(dead_up)
     if unlikely(want_trace):
         trace[L.T_ROBBER] = robber
         trace[L.T_ROBBER_DISCARD] = np.int64(rdisc)
-        trace[L.T_ROBBER_DISCARD2] = np.int64(gone1 & gone2)
+        trace[L.T_ROBBER_DISCARD2] = np.int64(rdisc2)
     return True
 
 

@@ -244,7 +244,8 @@ def _games_kernel():
 
 def run_deals(rules: Rules, seed: int, offset: int, n: int, dealer: int = 3) -> np.ndarray:
     """Only shuffle and deal hands offset..offset+n-1 (BENCHMARK.md W1): the same cards
-    as ``run_chunk`` deals them, as [hand, seat] card masks."""
+    as ``run_chunk`` deals them, as [hand, seat] card masks (with two decks, of the
+    faces each seat holds at least once)."""
     kern = _compiled("deal_hands")
     out = np.empty((n, rules.players), dtype=np.uint64)  # the kernel fills every seat
     args = (rules.to_array(), Conditions().to_setup(dealer, offset), np.uint64(seed % (1 << 64)))

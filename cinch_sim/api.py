@@ -38,6 +38,7 @@ from cinch_sim.analysis.tables import bid_summary, pedro_sides
 from cinch_sim.engine.run import PolicySpec, iter_chunks, prepare_run  # noqa: F401 (re-exported)
 from cinch_sim.records.io import RefereeReport
 from cinch_sim.rules import Rules, RulesError, make_rules, resolve_rules
+from cinch_sim.solver.limits import require_one_deck
 from cinch_sim.views import Tables
 
 if TYPE_CHECKING:
@@ -357,6 +358,7 @@ def card_values(
     if replacement not in REPLACEMENTS:
         raise checks.InputError("replacement", f"{replacement!r} is not one of "
                                 f"{', '.join(REPLACEMENTS)}")  # fmt: skip
+    require_one_deck(rules, "variant", "card values")  # they replay hands with the solver's deck
     r, policies, settings = prepare_run(hands, seed, rules, dealer, bid, trump, discard, play)
     return _card_values(
         settings["hands"], settings["seed"], r, policies, settings, settings["dealer"],

@@ -7,7 +7,8 @@ where they can be, so user policies compiled against an older layout keep
 working; a change that moves offsets is named in docs/policies.md ("Layout
 changes"): MAX_RANK_POINTS going from 4 to 5 (Dom Pedro) moved every rules
 slot after the point ranks, so the observation from O_RULES on, and the
-result row's point slots.
+result row's point slots; R_DECKS (two decks) lengthened the rules vector by
+one, so the observation's slots after it (O_TAKEN on) moved by one.
 """
 
 MAX_PLAYERS = 6
@@ -49,7 +50,8 @@ R_LEFT_POINTS = R_LEFT_RANK + 1
 R_TRUMP_STRENGTH = R_LEFT_POINTS + 1  # 14 slots: ranks 0..12, then the left card
 R_TOTAL_POINTS = R_TRUMP_STRENGTH + 14
 R_SEAT_TEAM = R_TOTAL_POINTS + 1  # MAX_PLAYERS slots: each seat's side (Rules.seat_teams)
-R_LEN = R_SEAT_TEAM + MAX_PLAYERS
+R_DECKS = R_SEAT_TEAM + MAX_PLAYERS  # copies of the 52-card deck: 1, or 2 (two_deck)
+R_LEN = R_DECKS + 1
 
 RULE_CHOICE_SLOT = {
     "all_pass": R_ALL_PASS,
@@ -121,7 +123,15 @@ O_RULES = O_SEAT_TEAM + MAX_PLAYERS  # the whole rules vector (R_LEN slots, R_* 
 O_TAKEN = O_RULES + R_LEN  # per team: mask of the cards of the tricks it has won (play)
 O_VOIDS = O_TAKEN + MAX_TEAMS  # per seat: voids it has shown (bits 0-3 plain suits, 4 trumps)
 O_KNOWN_OUT = O_VOIDS + MAX_PLAYERS  # the player's own: cards he knows out of play (play)
-O_N_CALLS = O_KNOWN_OUT + 1  # calls made so far this hand (bids and passes, in order)
+# Two decks (R_DECKS 2): ``hand`` and ``legal`` stay 52-bit face masks (a face held at
+# least once); the faces held twice are this second plane, the player's own, written
+# before each of his questions (0 with one deck). A discard is asked
+# in two passes (docs/policies.md): the first over ``hand``, the second over the
+# second copies (``hand`` is then the second plane), O_KEPT holding the first keep.
+O_HAND2 = O_KNOWN_OUT + 1
+O_DISCARD_PASS = O_HAND2 + 1  # 0: the first (or only) discard pass, 1: the second copies
+O_KEPT = O_DISCARD_PASS + 1  # in the second pass: the faces kept in the first
+O_N_CALLS = O_KEPT + 1  # calls made so far this hand (bids and passes, in order)
 O_CALLS = O_N_CALLS + 1  # MAX_BIDS pairs (seat, bid or BID_PASS); entries past O_N_CALLS are stale
 OBS_LEN = O_CALLS + 2 * MAX_BIDS
 VOID_TRUMP = 4  # the bit of O_VOIDS for "has shown he holds no trump"
@@ -155,6 +165,14 @@ H_SLOT_HOLDER = H_SLOT_TRICK + N_POINT_SLOTS  # per point slot: seat holding it 
 H_SLOT_PLAYER = H_SLOT_HOLDER + N_POINT_SLOTS  # per point slot: seat that played it
 H_ERROR_VALUE = H_SLOT_PLAYER + N_POINT_SLOTS  # what the broken policy returned: low 32 bits
 H_LEN = H_ERROR_VALUE + 1
+# Two decks: the same four blocks for each point slot's second copy (the H_SLOT_*
+# blocks above hold the copy played first). A one-deck row stops at H_LEN, so its
+# width (and every stored result hash) is as before; ``row_len`` gives the width.
+H2_SLOT_TEAM = H_LEN
+H2_SLOT_TRICK = H2_SLOT_TEAM + N_POINT_SLOTS
+H2_SLOT_HOLDER = H2_SLOT_TRICK + N_POINT_SLOTS
+H2_SLOT_PLAYER = H2_SLOT_HOLDER + N_POINT_SLOTS
+H_LEN2 = H2_SLOT_PLAYER + N_POINT_SLOTS
 # A broken hand stops before it is scored, so its first score slot is free: it holds
 # the high 32 bits of the policy's int64 return (``engine.run.error_value`` joins them).
 H_ERROR_VALUE_HIGH = H_SCORE
@@ -186,6 +204,25 @@ T_LEADER = T_N_TRICKS + 1  # MAX_TRICKS
 T_WINNER = T_LEADER + MAX_TRICKS  # MAX_TRICKS
 T_PLAYS = T_WINNER + MAX_TRICKS  # MAX_TRICKS * MAX_PLAYERS cards by position, -1
 T_LEN = T_PLAYS + MAX_TRICKS * MAX_PLAYERS
+# Two decks: deck positions 52..103 and their drawers, and the second plane of each
+# discard mask (faces discarded twice). Cards in the trace are faces (0..51) either
+# way. A one-deck trace row stops at T_LEN; ``trace_len`` gives the width.
+T_DECK2 = T_LEN  # deck positions 52..103
+T_DRAW_SEAT2 = T_DECK2 + 52  # their drawers, -1
+T_DISCARD2 = T_DRAW_SEAT2 + 52  # per seat: faces discarded twice
+T_ROBBER_DISCARD2 = T_DISCARD2 + MAX_PLAYERS
+T_LEN2 = T_ROBBER_DISCARD2 + 1
+
+
+def row_len(decks: int) -> int:
+    """Width of a result row: H_LEN, or H_LEN2 with two decks (second copies)."""
+    return H_LEN if decks == 1 else H_LEN2
+
+
+def trace_len(decks: int) -> int:
+    """Width of a trace row: T_LEN, or T_LEN2 with two decks."""
+    return T_LEN if decks == 1 else T_LEN2
+
 
 # ------------------------------------------------------------- batch setup
 # int64 vector: conditions on every hand of a batch (the hand advisor).
@@ -200,7 +237,8 @@ S_HAND_OFFSET = S_REQUIRED + MAX_PLAYERS  # global index of the batch's first ha
 S_DECK_GIVEN = S_HAND_OFFSET + 1  # 1: deal exactly S_DECK (hand-built deals, replays)
 S_DECK = S_DECK_GIVEN + 1  # 52 cards in deal order (as T_DECK), no shuffle
 S_STREAMS = S_DECK + 52  # per seat: the stream number of its policies' random draws
-S_LEN = S_STREAMS + MAX_PLAYERS
+S_DECK2 = S_STREAMS + MAX_PLAYERS  # two decks: deal positions 52..103 (faces)
+S_LEN = S_DECK2 + 52
 
 # -------------------------------------------------------------- per-game result
 # int32 row per game (the games kernel); its hands' rows come beside it.

@@ -184,7 +184,8 @@ class Rules:
     """True: two sides of alternate seats (0+2 against 1+3, §1.1); False: each player
     is a side of his own (cut-throat, §3.5). ``seat_teams`` is the table it gives."""
     decks: int = 1
-    """Copies of the 52-card deck (§3.4: two; only one is supported yet)."""
+    """Copies of the 52-card deck: 1, or 2 (§3.4 ``two_deck``: every card twice, each
+    copy of a point card scoring, the first played of two identical cards winning)."""
     cards_dealt: int = 9
     """Cards each player is dealt, in threes (§1.3: 9)."""
     hand_size: int = 6
@@ -223,8 +224,8 @@ class Rules:
                 f"players={self.players} cannot sit as two sides of alternate seats: "
                 "use partnerships=False (cut-throat, each player a side)"
             )
-        if self.decks != 1:
-            raise RulesError("two-deck Cinch is not supported yet (decks must be 1)")
+        if self.decks not in (1, 2):
+            raise RulesError(f"decks={self.decks!r} must be 1 or 2")
         if self.cards_dealt % 3 or not 3 <= self.cards_dealt <= 18:
             raise RulesError(f"cards_dealt={self.cards_dealt} must be a multiple of 3, 3..18")
         if self.players * self.cards_dealt > 52 * self.decks:
@@ -283,12 +284,15 @@ class Rules:
     # --- derived facts ---
     @property
     def total_points(self) -> int:
-        return (
+        """Points in a deal: every point card's value, once per copy (§3.4: with two
+        decks each copy scores, Low each copy of the lowest trump rank in play)."""
+        one = (
             self.high_points
             + self.low_points
             + sum(p for _, _, p in self.point_cards)
             + self.left_card_points
         )
+        return one * self.decks
 
     @property
     def left_card_points(self) -> int:
@@ -456,6 +460,7 @@ class Rules:
             a[L.R_TRUMP_STRENGTH + slot] = i + 1
         a[L.R_TOTAL_POINTS] = self.total_points
         a[L.R_SEAT_TEAM : L.R_SEAT_TEAM + self.players] = self.seat_teams
+        a[L.R_DECKS] = self.decks
         return a
 
 
@@ -607,9 +612,6 @@ PRESETS: tuple[Preset, ...] = (
         "two_deck",
         "two decks shuffled together, 18 dealt, twelve tricks",
         {"decks": 2, "cards_dealt": 18, "hand_size": 12, "bid_max": 28, "target": 102},
-        missing="two decks (every card twice) are not in the kernel",
-        points=28,
-        bids="1-28",
     ),
     Preset("cutthroat2", "two players, each alone", {"players": 2, **_CUT_SMALL}),
     Preset("cutthroat3", "three players, each alone", {"players": 3, **_CUT_SMALL}),

@@ -25,7 +25,7 @@ EXPECTED: dict[str, tuple] = {
     "dom_pedro": (4, 2, 9, 6, 26, 51, (*BASE, "sancho", "dom", "left_pedro")),
     "all_hands": (4, 2, 9, 6, 14, 51, (*BASE, "left_bower")),
     "no_draw": (4, 2, 9, 9, 14, 51, (*BASE, "left_pedro")),
-    "two_deck": (4, 2, 18, 12, 28, 102, None),
+    "two_deck": (4, 2, 18, 12, 28, 102, (*BASE, "left_pedro")),
     "cutthroat2": (2, 2, 9, 6, 14, 51, (*BASE, "left_pedro")),
     "cutthroat3": (3, 3, 9, 6, 14, 51, (*BASE, "left_pedro")),
     "cutthroat5": (5, 5, 6, 6, 14, 51, (*BASE, "left_pedro")),
@@ -70,7 +70,8 @@ def test_listed_row(name):
 def test_variants_command_lists_them_all():
     df = api.variants()
     assert list(df["variant"]) == list(EXPECTED)
-    assert df.set_index("variant").loc["two_deck", "playable"].startswith("not yet: ")
+    assert (df["playable"] == "yes").all()  # two_deck too, since two decks are in the kernel
+    assert df.set_index("variant").loc["two_deck", "deck"] == 104
 
 
 @pytest.mark.parametrize(
@@ -85,7 +86,7 @@ def test_variants_command_lists_them_all():
         ("no_draw", {"must_discard_nontrumps": "true"}, "no_draw"),
         ("sancho", {"bid_max": "24"}, "bid_max=24 must be .* to 23, the points in a deal"),
         ("standard", {"left_bower_points": "4"}, "without bowers .* in standard"),
-        ("two_deck", {}, "two decks"),
+        ("two_deck", {"bid_max": "29"}, "bid_max=29 must be .* to 28, the points"),
         ("dom_pedro", {"bid_max": "27"}, "bid_max=27 must be .* to 26"),
         ("nonesuch", {}, "unknown variant 'nonesuch'"),
     ],
@@ -123,8 +124,6 @@ def test_the_api_takes_a_variant():
     assert sim.settings["rules"]["preset"] == "cutthroat3"
     assert sim.settings["rules"]["options"] == {"target": 40}
     assert sim.settings["dealer"] == 2  # the last seat by default
-    with pytest.raises(ValueError, match="variant: variant two_deck is not playable yet"):
-        api.simulate(hands=10, variant="two_deck")
     with pytest.raises(ValueError, match="pairing: rotate is for two sides; cutthroat3 has 3"):
         api.compare("greedy", "random", games=2, variant="cutthroat3", pairing="rotate")
 
@@ -136,8 +135,9 @@ def _invariants(rec: dict, name: str) -> None:
     assert rec["rules"] == {"preset": name, "options": {}}
     hands, stock = rec["hands"], rec["stock"]
     assert [len(h) for h in hands] == [dealt] * players
+    # each card once (two_deck: each exactly twice, RECORD_FORMAT.md "Variants")
     assert Counter(c for h in hands for c in h) + Counter(stock) == Counter(
-        {c: 1 for c in set(c for h in hands for c in h) | set(stock)}
+        {c: r.decks for c in set(c for h in hands for c in h) | set(stock)}
     )
     assert len({c for h in hands for c in h} | set(stock)) == 52
     res = rec["result"]
@@ -157,7 +157,11 @@ def _invariants(rec: dict, name: str) -> None:
     value |= {"left_bower": 5, "sancho": 9, "dom": 3}
     taken = [0] * sides
     for k, side in res["captured"].items():
-        if side is not None:
+        if r.decks > 1:  # the sorted list of the sides credited, one per copy in play
+            assert side == sorted(side) and len(side) <= r.decks
+            for s in side:
+                taken[s] += value[k]
+        elif side is not None:
             taken[side] += value[k]
     assert taken == res["points"]
     assert sum(taken) <= points
@@ -185,7 +189,7 @@ def test_random_hands_of_every_preset(tmp_path, name, policy):
 @pytest.mark.parametrize(
     "name",
     ["sancho", "dom_pedro", "all_hands", "no_draw", "dom_pedro_classic", "cutthroat2"]
-    + ["cutthroat3", "cutthroat6"],
+    + ["cutthroat3", "cutthroat6", "two_deck"],
 )
 def test_game_records_round_trip(tmp_path, name):
     from cinch_sim.records.referee import check_game

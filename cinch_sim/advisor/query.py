@@ -22,6 +22,13 @@ from cinch_sim.rules import Rules, resolve_rules
 _DECIMAL = re.compile(r"[+-]?[0-9]+")  # ASCII digits: "٩" is not a bid
 
 
+# Why the advisor refuses two decks: it fixes the player's cards as one face mask.
+TWO_DECKS = (
+    "the advisor cannot play two_deck yet: it fixes your cards as one mask of the "
+    "52 faces, and two decks may deal you a card twice"
+)
+
+
 class AdvisorError(ValueError):
     """A query the advisor cannot answer (bad input, impossible constraints)."""
 
@@ -184,6 +191,8 @@ def make_query(
 ) -> Query:
     """Parse and check a query; every problem is a one-line ``AdvisorError``/``CardError``."""
     r = resolve_rules(rules)
+    if r.decks != 1:
+        raise AdvisorError(TWO_DECKS)
     P = r.players
     cards = (
         parse_hand(hand, size=r.cards_dealt)

@@ -477,13 +477,20 @@ def user_errors():
     from cinch_sim.outputs import OutputError
     from cinch_sim.policies.loading import PolicyError
     from cinch_sim.rules import RulesError
+    from cinch_sim.solver.limits import OneDeckOnly
 
     try:
         yield
     except BrokenPipeError:
         raise  # not a user error: the command group ends quietly (cli.files.PipeSafeGroup)
+    except OneDeckOnly as exc:  # two decks given to the solver's users: a usage error, exit 2
+        raise BadInput(ONE_DECK_OPTIONS.get(exc.name, exc.name), exc.problem) from None
     except (CardError, RulesError, PolicyError, OutputError, ValueError, OSError) as exc:
         raise click.ClickException(str(exc)) from None
+
+
+# The option a OneDeckOnly error is about, by the name the API gives it.
+ONE_DECK_OPTIONS = {"variant": "--variant", "play": "--play-policy", "source": "FILE"}
 
 
 def friendly(f: Callable) -> Callable:

@@ -50,15 +50,20 @@ POLICY_TABLE = types.uint64[:, ::1]  # [kind * MAX_PLAYERS + seat, address] (pol
 W_FIXED = 0  # uint64 work: fixed cards still to place, per seat
 W_DEALT = L.MAX_PLAYERS  # dealt hands
 W_STOCK = 2 * L.MAX_PLAYERS  # 53: the first i stock cards, as one mask
-W_LEN = W_STOCK + 53
+W_DEALT2 = W_STOCK + 53  # two decks: the faces each seat was dealt twice
+W_LEN = W_DEALT2 + L.MAX_PLAYERS
+TWICE = L.MAX_PLAYERS  # hands[TWICE + s]: the faces seat s holds twice (two decks)
+DECK_MAX = 104  # cards in the deck buffer: two decks of faces 0..51
 IW_NEED = 0  # int64 work: cards each drawer asks for
 IW_ACTIVE = L.MAX_PLAYERS  # still in the auction
 IW_WINNERS = 2 * L.MAX_PLAYERS  # winner of each trick
 IW_POINTS = IW_WINNERS + L.MAX_TRICKS  # points per team
-IW_TRICK_OF = IW_POINTS + L.MAX_TEAMS  # per card: the trick it was played in
-IW_PLAYER_OF = IW_TRICK_OF + 52  # per card: the seat that played it
+# per card: the trick it was played in; with two decks, [52 + face] for the copy
+# played second
+IW_TRICK_OF = IW_POINTS + L.MAX_TEAMS
+IW_PLAYER_OF = IW_TRICK_OF + DECK_MAX  # per card (copy): the seat that played it
 # The rule tables, built by the first hand played on the buffers (they start zeroed):
-IW_TABLES_READY = IW_PLAYER_OF + 52  # 1 once they are built
+IW_TABLES_READY = IW_PLAYER_OF + DECK_MAX  # 1 once they are built
 IW_BY_STRENGTH = IW_TABLES_READY + 1  # [trump suit * 14 + v]: the trump of strength v + 1, or -1
 IW_ORDER = IW_BY_STRENGTH + 4 * 14  # [leader * players + k]: the seat playing k-th
 IW_CARD_STRENGTH = IW_ORDER + L.MAX_PLAYERS * L.MAX_PLAYERS  # [trump suit * 52 + card]
@@ -74,6 +79,11 @@ IW_LEN = IW_KNOWN_OUT + L.MAX_PLAYERS
 # alternating runs). A function first compiled while a phase compiles inherits
 # forceinline, hence _build_tables's explicit False (it stays a cold call).
 PHASE = {"forceinline": True, **NO_REFCOUNT}
+# The two-deck phases (_discards2, _draw2, _rob2, _second_copies) are phases too, and
+# _tricks is inlined twice, with ``double`` a constant in each copy. Measured in
+# instructions a hand (scripts/count_instructions.py, one deck played), W2 6,940 and
+# W3 7,243 before two decks, 7,010 and 7,322 so; W2 7,106 with one _tricks testing
+# ``double`` at run time, 7,213 with the two-deck phases as cold calls.
 
 
 @njit(inline="always")
@@ -187,6 +197,62 @@ def _team(rules, seat):
     return rules[np.uint64(L.R_SEAT_TEAM + seat)]  # unsigned: no index fix-up
 
 
+# ---- the two-plane hand (two decks): every update of a hand's masks goes through
+# these, so the representation can change in one place. Plane 1 (hands[s]) holds
+# each face held at least once, plane 2 (hands[TWICE + s]) each face held twice;
+# with one deck plane 2 stays 0 and the single-plane statements are kept (``double``
+# False), which is what the canonical game's speed needs.
+
+
+@njit(inline="always")
+def _plus(once, twice, m):
+    """(once, twice) with one more copy of each face of ``m`` (none already held twice)."""
+    return once | m, twice | (once & m)
+
+
+@njit(inline="always")
+def _minus(once, twice, m):
+    """(once, twice) with one copy less of each face of ``m`` (each held at least once)."""
+    two = twice & m
+    return once ^ (m & ~two), twice ^ two
+
+
+@njit(inline="always")
+def _add_cards(hands, s, m, double):
+    """Seat s takes one copy of each face of ``m``."""
+    if double:
+        hands[s], hands[TWICE + s] = _plus(hands[s], hands[TWICE + s], m)
+    else:
+        hands[s] |= m
+
+
+@njit(inline="always")
+def _keep_passes(hands, s, once, twice, k1, k2):
+    """Seat s keeps ``k1`` of his faces (``once``) and ``k2`` of his second copies
+    (``twice``): a face kept in both passes twice. Returns the faces set aside at
+    least once and twice (the discard's two planes)."""
+    hands[s] = k1 | k2
+    hands[TWICE + s] = k1 & k2
+    gone1 = once & ~k1
+    gone2 = twice & ~k2
+    return gone1 | gone2, gone1 & gone2
+
+
+@njit(inline="always")
+def _copies(once, twice):
+    """How many cards the two planes hold."""
+    return popcount(once) + popcount(twice)
+
+
+@njit(inline="always")
+def _trace_at(trace, base, base2, i, value):
+    """trace[base + i] for i < 52, else the second deck's block at base2 (two decks)."""
+    if i < 52:
+        trace[base + i] = value
+    else:
+        trace[base2 + i - 52] = value
+
+
 @njit(inline="always")
 def _fail(out, kind, seat, value):
     """Stop the hand: a policy returned ``value`` (int64), which the int32 row keeps in
@@ -287,10 +353,13 @@ def _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want
     """Shuffle the cards not fixed to a seat and deal them in packets of three.
 
     Returns (index of the stock's top card in deck, number of cards in deck).
-    work[MAX_PLAYERS + s] keeps each seat's dealt hand.
+    work[MAX_PLAYERS + s] keeps each seat's dealt hand. With two decks the deck
+    holds every face twice (a fixed card is one copy of its face), and so does
+    the trace; the hands are two planes (``_add_cards``).
     """
     P = rules[L.R_PLAYERS]
     D = rules[L.R_CARDS_DEALT]
+    double = rules[L.R_DECKS] == 2
     fixed_all = U0
     for s in range(P):
         fixed_all |= np.uint64(setup[L.S_FIXED + s])
@@ -304,10 +373,18 @@ def _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want
             if not (fixed_all >> np.uint64(c)) & U1:
                 deck[n] = c
                 n += 1
+    if double:  # the second deck: every face once more
+        for c in range(52):
+            deck[n + c] = c
+        n += 52
     if setup[L.S_DECK_GIVEN] == 1:
         n = 52
         for i in range(52):
             deck[i] = setup[L.S_DECK + i]
+        if double:
+            n = DECK_MAX
+            for i in range(52):
+                deck[52 + i] = setup[L.S_DECK2 + i]
     else:
         # Fisher-Yates on the deal's own stream (as rng.next_u64, kept in a
         # register), two 32-bit draws from each 64-bit output (Lemire's
@@ -330,8 +407,24 @@ def _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want
                 i -= 1
     for s in range(L.MAX_PLAYERS):  # a constant count: no memset call
         hands[s] = U0
+    if double:
+        for s in range(L.MAX_PLAYERS):
+            hands[TWICE + s] = U0
     eldest = _wrap(dealer + 1, P)
-    if fixed_all == U0:  # packets of three straight off the deck
+    if double and fixed_all == U0:  # packets of three, one card (copy) at a time
+        upos = U0
+        for _r in range(D // 3):
+            s = eldest
+            for _j in range(P):
+                for _k in range(3):
+                    _add_cards(hands, s, bit(deck[upos]), True)
+                    upos += U1
+                s = _wrap(s + 1, P)
+        pos = np.int64(upos)
+        if unlikely(want_trace):
+            for i in range(n):
+                _trace_at(trace, L.T_DECK, L.T_DECK2, i, deck[i])
+    elif fixed_all == U0:  # packets of three straight off the deck
         upos = U0  # unsigned indices: numba adds no negative-index fix-up
         for _r in range(D // 3):
             s = eldest
@@ -361,16 +454,19 @@ def _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want
                     else:
                         c = deck[pos]
                         pos += 1
-                    hands[s] |= bit(c)
+                    _add_cards(hands, s, bit(c), double)
                     if unlikely(want_trace):
-                        trace[L.T_DECK + dpos] = c
+                        _trace_at(trace, L.T_DECK, L.T_DECK2, dpos, c)
                     dpos += 1
                 s = _wrap(s + 1, P)
         if unlikely(want_trace):
             for i in range(n - pos):
-                trace[L.T_DECK + dpos + i] = deck[pos + i]
+                _trace_at(trace, L.T_DECK, L.T_DECK2, dpos + i, deck[pos + i])
     for s in range(P):
         work[W_DEALT + s] = hands[s]  # dealt hands, kept for features
+    if double:
+        for s in range(P):
+            work[W_DEALT2 + s] = hands[TWICE + s]
     return pos, n
 
 
@@ -399,6 +495,20 @@ def _start_row(rules, dealer, iwork, out, trace, want_trace):
 
     if unlikely(iwork[IW_TABLES_READY] == 0):
         _build_tables(rules, iwork)
+
+
+@njit(inline="always")
+def _start_row2(out_w, trace_w, want_trace):
+    """Two decks: reset the wide row's second-copy slots and the trace's second-deck
+    blocks, as ``_start_row`` resets the rest."""
+    for i in range(L.H_LEN, L.H_LEN2):
+        out_w[i] = -1
+    if unlikely(want_trace):
+        for i in range(L.T_LEN, L.T_LEN2):
+            trace_w[i] = -1
+        for s in range(L.MAX_PLAYERS):
+            trace_w[L.T_DISCARD2 + s] = 0
+        trace_w[L.T_ROBBER_DISCARD2] = 0
 
 
 @njit(**PHASE)
@@ -519,6 +629,8 @@ def _auction(
             elif forced == 1:
                 b = bid_min
             else:
+                if unlikely(rules[L.R_DECKS] == 2):
+                    obs[L.O_HAND2] = np.int64(hands[TWICE + s])
                 b = _ask_bid(fns, pids, s, obs, hands[s], legal, params, scratch, rngs)
                 if unlikely(b < 0 or b > 62 or not (legal >> np.uint64(b)) & U1):
                     _fail(out, L.KIND_BID, s, b)
@@ -588,6 +700,8 @@ def _name_trump(rules, setup, maker, fns, pids, obs, hands, params, scratch, rng
     if trump < 0:
         obs[L.O_PHASE] = L.PHASE_TRUMP
         obs[L.O_SEAT] = maker
+        if rules[L.R_DECKS] == 2:
+            obs[L.O_HAND2] = np.int64(hands[TWICE + maker])
         trump = _ask_trump(
             fns, pids, maker, obs, hands[maker], np.uint64(15), params, scratch, rngs
         )
@@ -765,10 +879,230 @@ def _rob(
     return True
 
 
+@njit(inline="always")
+def _excess_legal(h, tmask, protected, keep_tr):
+    """Two decks, more trumps than the hand size: what one pass over the cards ``h``
+    may set aside when ``keep_tr`` of its trumps stay. Every plain card, and the
+    trumps but the protected ones (non_point_only; all of them when more are
+    protected than stay); none of the trumps when all of them stay."""
+    if popcount(h & tmask) <= keep_tr:
+        return h & ~tmask
+    spare = protected if popcount(h & tmask & protected) <= keep_tr else U0
+    return h & ~(tmask & spare)
+
+
+@njit(inline="always")
+def _ask_keep(fns, pids, s, obs, hand, legal, params, scratch, rngs, phase, lo, hi, pas, kept):
+    """One discard question of two decks: the pass, its hand and its keep bounds in obs."""
+    obs[L.O_PHASE] = phase
+    obs[L.O_SEAT] = s
+    obs[L.O_MIN_KEEP] = lo
+    obs[L.O_MAX_KEEP] = hi
+    obs[L.O_DISCARD_PASS] = pas
+    obs[L.O_KEPT] = np.int64(kept)
+    return np.uint64(_ask_discard(fns, pids, s, obs, hand, legal, params, scratch, rngs))
+
+
+@njit(**PHASE)
+def _discards2(
+    rules, eldest, robber, n_stock, tmask, protected, face_up, fns, pids, obs, hands, params,
+    scratch, rngs, iwork, out, trace, want_trace,
+):  # fmt: skip
+    """``_discards`` with two decks (RULES.md §3.4): each drawer answers in two passes,
+    each a one-deck discard question with its own keep bounds (docs/policies.md).
+    Pass 1 is over his faces (``hand``: each face once), with room left for the
+    second copies of his trumps; pass 2 over the second copies of his doubled
+    faces (``hand``: the second plane), the first keep in O_KEPT. Whatever a
+    policy does that is legal in each pass is legal for the hand: every trump
+    kept (or exactly the hand size of them, none of the rest, when he holds more).
+    """
+    P = rules[L.R_PLAYERS]
+    HS = rules[L.R_HAND_SIZE]
+    shortage = rules[L.R_SHORTAGE]
+    dead_up = U0
+    requested = 0
+    need = borrow(iwork, IW_NEED, L.MAX_PLAYERS)
+    for s in range(L.MAX_PLAYERS):
+        need[s] = 0
+    for j in range(P):
+        s = _wrap(eldest + j, P)
+        if s == robber:
+            continue
+        a = hands[s]
+        b2 = hands[TWICE + s]
+        ta = popcount(a & tmask)
+        t2 = popcount(b2 & tmask)
+        excess = ta + t2 > HS
+        min_keep = 0
+        if shortage == L.SHORT_LIMIT_DISCARDS:
+            min_keep = max(0, HS - (n_stock - requested))
+        obs[L.O_HAND2] = np.int64(b2)
+        if excess:  # exactly HS trumps stay: room in pass 1 for the protected second copies
+            hs1 = min(ta, HS - popcount(b2 & tmask & protected))
+            legal1 = _excess_legal(a, tmask, protected, hs1)
+            lo1 = 0
+        else:  # pass 1: the faces, with room for the trumps' second copies (pass 2 keeps them)
+            hs1 = HS - t2
+            legal1 = a & ~tmask
+            lo1 = max(0, min_keep - popcount(b2))
+        k1 = _ask_keep(
+            fns, pids, s, obs, a, legal1, params, scratch, rngs, L.PHASE_DISCARD, lo1, hs1, 0, U0
+        )  # fmt: skip
+        if unlikely(not _discard_ok(rules, a, k1, legal1, tmask, lo1, hs1)):
+            _fail(out, L.KIND_DISCARD, s, np.int64(k1))
+            return -1, dead_up
+        # pass 2: the second copies (their trumps stay, or the rest of HS of them)
+        hs2 = HS - popcount(k1)
+        if excess:
+            legal2 = _excess_legal(b2, tmask, protected, hs2)
+            lo2 = 0
+        else:
+            legal2 = b2 & ~tmask
+            lo2 = max(0, min_keep - popcount(k1))
+        k2 = b2 & tmask
+        if legal2:
+            k2 = _ask_keep(
+                fns, pids, s, obs, b2, legal2, params, scratch, rngs, L.PHASE_DISCARD, lo2, hs2,
+                1, k1,
+            )  # fmt: skip
+            if unlikely(not _discard_ok(rules, b2, k2, legal2, tmask, lo2, hs2)):
+                _fail(out, L.KIND_DISCARD, s, np.int64(k2))
+                return -1, dead_up
+        obs[L.O_DISCARD_PASS] = 0
+        obs[L.O_KEPT] = 0
+        disc, disc2 = _keep_passes(hands, s, a, b2, k1, k2)  # faces discarded once, twice
+        dead_up |= disc & face_up
+        obs[L.O_DISCARDED + s] = _copies(disc, disc2)
+        obs[L.O_DEAD_UP] = np.int64(dead_up)
+        need[s] = HS - _copies(hands[s], hands[TWICE + s])
+        requested += need[s]
+        if unlikely(want_trace):
+            trace[L.T_DISCARD + s] = np.int64(disc)
+            trace[L.T_DISCARD2 + s] = np.int64(disc2)
+    return requested, dead_up
+
+
+@njit(**PHASE)
+def _draw2(
+    rules, eldest, robber, stock0, n, requested, deck, hands, iwork, obs, out, trace, want_trace
+):  # fmt: skip
+    """``_draw`` with two decks: the same order and shortage rules, one card (copy) at
+    a time into the two planes (the stock may hold both copies of a face)."""
+    P = rules[L.R_PLAYERS]
+    D = rules[L.R_CARDS_DEALT]
+    shortage = rules[L.R_SHORTAGE]
+    n_stock = n - stock0
+    top = stock0
+    need = borrow(iwork, IW_NEED, L.MAX_PLAYERS)
+    short = requested > n_stock
+    if short:
+        out[L.H_SHORTAGE] = 1
+    round_robin = short and shortage == L.SHORT_ROUND_ROBIN
+    while top < n:
+        moved = False
+        for j in range(P):
+            s = _wrap(eldest + j, P)
+            if s == robber or need[s] == 0 or top >= n:
+                continue
+            k = 1 if round_robin else min(need[s], n - top)
+            for i in range(top, top + k):
+                _add_cards(hands, s, bit(deck[i]), True)
+                if unlikely(want_trace):
+                    _trace_at(trace, L.T_DRAW_SEAT, L.T_DRAW_SEAT2, i - stock0 + P * D, s)
+            need[s] -= k
+            obs[L.O_DRAWN + s] += k
+            top += k
+            moved = True
+        if not round_robin or not moved:
+            break
+    obs[L.O_STOCK_LEFT] = n - top
+    return top
+
+
+@njit(**PHASE)
+def _rob2(
+    rules, robber, stock0, n, top, tmask, protected, face_up, dead_up, fns, pids, obs, deck,
+    hands, params, scratch, rngs, iwork, out, trace, want_trace,
+):  # fmt: skip
+    """``_rob`` with two decks: the robber takes the rest of the stock and keeps the hand
+    size in two passes, as a drawer discards (``_discards2``): pass 1 keeps from
+    ``lo1`` to ``hi1`` of his faces (his trumps among them), pass 2 exactly the rest
+    of the hand size from his second copies. Every legal keep can be reached but
+    with more trumps than the hand size, where pass 1 keeps as many different
+    trump faces as there is room for (docs/policies.md, "Two decks").
+    """
+    P = rules[L.R_PLAYERS]
+    D = rules[L.R_CARDS_DEALT]
+    HS = rules[L.R_HAND_SIZE]
+    a = hands[robber]
+    b2 = hands[TWICE + robber]
+    for i in range(top, n):
+        a, b2 = _plus(a, b2, bit(deck[i]))
+        if unlikely(want_trace):
+            _trace_at(trace, L.T_DRAW_SEAT, L.T_DRAW_SEAT2, i - stock0 + P * D, robber)
+    obs[L.O_DRAWN + robber] = n - top
+    obs[L.O_STOCK_LEFT] = 0
+    obs[L.O_HAND2] = np.int64(b2)
+    k1 = a
+    k2 = b2
+    if _copies(a, b2) > HS:
+        ta = popcount(a & tmask)
+        tb = popcount(b2 & tmask)
+        if ta + tb > HS:  # exactly HS trumps, the protected second copies among them
+            hi1 = min(ta, HS - popcount(b2 & tmask & protected))
+            lo1 = hi1
+            legal1 = _excess_legal(a, tmask, protected, hi1)
+        else:
+            hi1 = min(popcount(a), HS - tb)
+            lo1 = max(ta, HS - popcount(b2))
+            legal1 = a
+        k1 = _ask_keep(
+            fns, pids, robber, obs, a, legal1, params, scratch, rngs, L.PHASE_ROB, lo1, hi1, 0,
+            U0,
+        )  # fmt: skip
+        n1 = popcount(k1)
+        if unlikely(
+            k1 & ~a != U0
+            or n1 < lo1
+            or n1 > hi1
+            or popcount(k1 & tmask) != min(n1, ta)
+            or a & ~k1 & ~legal1 != U0
+        ):
+            _fail(out, L.KIND_DISCARD, robber, np.int64(k1))
+            return False
+        hs2 = HS - n1
+        k2 = b2
+        if hs2 < popcount(b2):
+            legal2 = _excess_legal(b2, tmask, protected, hs2)
+            k2 = _ask_keep(
+                fns, pids, robber, obs, b2, legal2, params, scratch, rngs, L.PHASE_ROB, hs2,
+                hs2, 1, k1,
+            )  # fmt: skip
+            if unlikely(
+                k2 & ~b2 != U0
+                or popcount(k2) != hs2
+                or popcount(k2 & tmask) != min(hs2, tb)
+                or b2 & ~k2 & ~legal2 != U0
+            ):
+                _fail(out, L.KIND_DISCARD, robber, np.int64(k2))
+                return False
+        obs[L.O_DISCARD_PASS] = 0
+        obs[L.O_KEPT] = 0
+    rdisc, rdisc2 = _keep_passes(hands, robber, a, b2, k1, k2)
+    iwork[IW_KNOWN_OUT + robber] = np.int64(rdisc)  # he saw the stock he put back
+    dead_up |= rdisc & face_up
+    obs[L.O_DEAD_UP] = np.int64(dead_up)
+    if unlikely(want_trace):
+        trace[L.T_ROBBER] = robber
+        trace[L.T_ROBBER_DISCARD] = np.int64(rdisc)
+        trace[L.T_ROBBER_DISCARD2] = np.int64(rdisc2)
+    return True
+
+
 @njit(**PHASE)
 def _discard_draw_rob(
     rules, dealer, maker, stock0, n, trump, left, tmask, fns, pids, obs, deck, hands, params,
-    scratch, rngs, work, iwork, out, trace, want_trace,
+    scratch, rngs, work, iwork, out, trace, trace_w, want_trace,
 ):  # fmt: skip
     """The draw (RULES.md §1.6-1.9): discards, the drawers' cards off the stock, then
     the robber's. The rules' choices the three share are made once here.
@@ -790,6 +1124,25 @@ def _discard_draw_rob(
     protected = _point_trumps(rules, trump, left) if nonpoint_only else U0
     # discarded trumps are always shown; every discard under discards_face_up
     face_up = ALL52 if rules[L.R_FACE_UP] == 1 else tmask
+    if rules[L.R_DECKS] == 2:  # two decks: the two-plane phases, their trace rows wide
+        requested, dead_up = _discards2(
+            rules, eldest, robber, n_stock, tmask, protected, face_up, fns, pids, obs, hands,
+            params, scratch, rngs, iwork, out, trace_w, want_trace,
+        )  # fmt: skip
+        if requested < 0:
+            return False
+        top = _draw2(
+            rules, eldest, robber, stock0, n, requested, deck, hands, iwork, obs, out, trace_w,
+            want_trace,
+        )  # fmt: skip
+        if robber >= 0:
+            return _rob2(
+                rules, robber, stock0, n, top, tmask, protected, face_up, dead_up, fns, pids,
+                obs, deck, hands, params, scratch, rngs, iwork, out, trace_w, want_trace,
+            )  # fmt: skip
+        if unlikely(want_trace):
+            trace[L.T_ROBBER] = -1
+        return True
     requested, dead_up = _discards(
         rules, eldest, robber, n_stock, tmask, protected, face_up, fns, pids, obs, hands,
         params, scratch, rngs, iwork, out, trace, want_trace,
@@ -816,18 +1169,30 @@ def _maker_features(rules, maker, trump, left, tmask, obs, hands, work, out):
     pedros and honours dealt to the maker and his partner, the maker's trumps after
     the draw. Also sets each seat's cards left.
 
-    Returns the mask of the cards in play (held after the draw).
+    Returns the masks of the cards in play (held after the draw): the faces, and
+    (two decks; else 0) the faces both copies of which are in play.
     """
     P = rules[L.R_PLAYERS]
     in_play = U0
-    for s in range(P):
-        in_play |= hands[s]
-        obs[L.O_CARDS_LEFT + s] = popcount(hands[s])
+    in_play2 = U0
+    double = rules[L.R_DECKS] == 2
+    if double:
+        for s in range(P):  # a face is in play twice if one seat holds both or two seats one
+            in_play2 |= hands[TWICE + s] | (in_play & hands[s])
+            in_play |= hands[s]
+            obs[L.O_CARDS_LEFT + s] = _copies(hands[s], hands[TWICE + s])
+    else:
+        for s in range(P):
+            in_play |= hands[s]
+            obs[L.O_CARDS_LEFT + s] = popcount(hands[s])
     ntr, ped, hi = _trump_features(work[W_DEALT + maker], trump, left, tmask)
     out[L.H_MAKER_TRUMPS_DEALT] = ntr
     out[L.H_MAKER_PEDROS_DEALT] = ped
     out[L.H_MAKER_HONOURS_DEALT] = hi
     out[L.H_MAKER_TRUMPS_KEPT] = popcount(hands[maker] & tmask)
+    if double:  # the trumps counted per copy
+        out[L.H_MAKER_TRUMPS_DEALT] += popcount(work[W_DEALT2 + maker] & tmask)
+        out[L.H_MAKER_TRUMPS_KEPT] += popcount(hands[TWICE + maker] & tmask)
     # the partner: the maker's next teammate clockwise, two seats on, in a partnership
     # game of an even number of players (seat_teams alternate there); a seat -> seat
     # step, not a team lookup (no divisions: P is data)
@@ -836,7 +1201,9 @@ def _maker_features(rules, maker, trump, left, tmask, obs, hands, work, out):
         ntr, ped, hi = _trump_features(work[W_DEALT + partner], trump, left, tmask)
         out[L.H_PARTNER_TRUMPS_DEALT] = ntr
         out[L.H_PARTNER_PEDROS_DEALT] = ped
-    return in_play
+        if double:
+            out[L.H_PARTNER_TRUMPS_DEALT] += popcount(work[W_DEALT2 + partner] & tmask)
+    return in_play, in_play2
 
 
 @njit(inline="always")
@@ -857,18 +1224,39 @@ def _show_voids(obs, iwork, leader, P, tmask, strict):
                 obs[L.O_VOIDS + iwork[IW_ORDER + leader * P + k]] |= shows
 
 
+@njit(inline="always")
+def _fixed_points(rules, trick, trump, left):
+    """The fixed point cards in a trick's mask (High only under ace_only), branch-free:
+    whether a trick holds a point card is the deal's coin."""
+    taken = 0
+    for i in range(rules[L.R_N_RANK_POINTS]):
+        got = (trick >> np.uint64(trump * 13 + rules[L.R_RANK_POINTS + 2 * i])) & U1
+        taken += rules[L.R_RANK_POINTS + 2 * i + 1] * np.int64(got)
+    if left >= 0:
+        taken += rules[L.R_LEFT_POINTS] * np.int64((trick >> np.uint64(left)) & U1)
+    if rules[L.R_HIGH_RULE] == 0:
+        got = (trick >> np.uint64(trump * 13 + 12)) & U1
+        taken += rules[L.R_HIGH_POINTS] * np.int64(got)
+    return taken
+
+
 @njit(**PHASE)
 def _tricks(
-    rules, maker, trump, left, tmask, in_play, fns, pids, obs, hands, params, scratch, rngs,
-    work, iwork, out, trace, want_trace,
+    rules, maker, trump, left, tmask, in_play, in_play2, double, fns, pids, obs, hands, params,
+    scratch, rngs, work, iwork, out, trace, want_trace,
 ):  # fmt: skip
     """The tricks (RULES.md §1.10-1.12), the maker leading the first, until every card
     in play is played: who played each card in which trick, and each trick's
-    winner, go to iwork for the score.
+    winner, go to iwork for the score. With two decks (§3.4) the first played of
+    two identical cards stays the stronger (a later card must be strictly
+    stronger to win), and the copy played second of a face is filed at 52 + face.
+    ``double`` is a constant at each call (``play_hand``): inlined, the one-deck
+    copy compiles to the single-plane loop, with nothing of the second plane left.
 
     Returns False when a policy's play broke the rules (the result row says so).
     """
     P = rules[L.R_PLAYERS]
+    played2 = U0  # two decks: faces both copies of which are played
     # Selects rather than branches where the deal decides (which cards are legal,
     # which card is stronger): measured faster here (BENCHMARKS.md, de05ee5).
     follow_strict = rules[L.R_FOLLOW] == L.FOLLOW_STRICT
@@ -886,13 +1274,14 @@ def _tricks(
     winners = borrow(iwork, IW_WINNERS, L.MAX_TRICKS)
     played = U0
     card_strength = borrow(iwork, IW_CARD_STRENGTH + trump * 52, 52)
-    while in_play & ~played:
+    while (in_play & ~played) | (in_play2 & ~played2):
         while unlikely(hands[leader] == U0):
             leader = _wrap(leader + 1, P)
         if public:
             for k in range(L.MAX_PLAYERS):
                 obs[L.O_TRICK_CARDS + k] = -1
         trick = U0
+        trick2 = U0  # two decks: faces played a second time in this trick
         win_seat = -1
         win_card = -1
         win_str = -1
@@ -922,6 +1311,8 @@ def _tricks(
                     obs[L.O_TRICK_MASK] = np.int64(trick)
                     obs[L.O_PLAYED] = np.int64(played | trick)
                     obs[L.O_KNOWN_OUT] = iwork[np.uint64(IW_KNOWN_OUT) + us]
+                    if double:
+                        obs[L.O_HAND2] = np.int64(hands[TWICE + us])
                     if k > 1:
                         _show_voids(obs, iwork, leader, P, tmask, follow_strict)
                 state = (tmask, trump, left, iwork, trick, win_card, win_seat)
@@ -932,11 +1323,18 @@ def _tricks(
             else:
                 c = lowbit_index(legal)
             b = bit(c)
-            hands[us] = h ^ b
-            trick |= b
             uc = np.uint64(c)
+            if double:  # one copy leaves the hand; the second of a face is filed at 52 + c
+                hands[us], hands[TWICE + us] = _minus(h, hands[TWICE + us], b)
+                again = (played | trick) & b
+                trick2 |= again
+                uc += np.uint64(52) if again else U0
+            else:
+                hands[us] = h ^ b
+            trick |= b
             iwork[np.uint64(IW_TRICK_OF) + uc] = n_tricks
             iwork[np.uint64(IW_PLAYER_OF) + uc] = s
+            uc = np.uint64(c)
             is_trump = (tmask & b) != U0
             if k == 0:
                 follow = suit_mask(np.int64(np.uint64(c) // np.uint64(13))) & ~tmask
@@ -962,20 +1360,13 @@ def _tricks(
                 trace[L.T_PLAYS + n_tricks * L.MAX_PLAYERS + k] = c
         winners[n_tricks] = win_seat
         played |= trick
+        played2 |= trick2
         if unlikely(want_trace):
             trace[L.T_WINNER + n_tricks] = win_seat
         if public:
-            # running count of the fixed point cards taken (High only under ace_only),
-            # branch-free: whether a trick holds a point card is the deal's coin
-            taken = 0
-            for i in range(rules[L.R_N_RANK_POINTS]):
-                got = (trick >> np.uint64(trump * 13 + rules[L.R_RANK_POINTS + 2 * i])) & U1
-                taken += rules[L.R_RANK_POINTS + 2 * i + 1] * np.int64(got)
-            if left >= 0:
-                taken += rules[L.R_LEFT_POINTS] * np.int64((trick >> np.uint64(left)) & U1)
-            if rules[L.R_HIGH_RULE] == 0:
-                got = (trick >> np.uint64(trump * 13 + 12)) & U1
-                taken += rules[L.R_HIGH_POINTS] * np.int64(got)
+            taken = _fixed_points(rules, trick, trump, left)
+            if double:  # each copy scores
+                taken += _fixed_points(rules, trick2, trump, left)
             _show_voids(obs, iwork, leader, P, tmask, follow_strict)
             wteam = np.uint64(_team(rules, win_seat))
             obs[np.uint64(L.O_POINTS_TAKEN) + wteam] += taken
@@ -989,9 +1380,11 @@ def _tricks(
 
 
 @njit(**PHASE)
-def _point_slots(rules, trump, left, tmask, in_play, iwork, out):
+def _point_slots(rules, trump, left, tmask, in_play, in_play2, iwork, out, out_w):
     """Each point slot (RULES.md §1.13) to the side capturing its card, or playing it
     (Low under low_to=player); which side, trick and player, into the result row.
+    With two decks (§3.4) each copy in play scores: the copy played first in the
+    H_SLOT_* blocks, the second in the H2_SLOT_* blocks of the wide row ``out_w``.
 
     The points each side took go to iwork's points.
     """
@@ -1048,6 +1441,49 @@ def _point_slots(rules, trump, left, tmask, in_play, iwork, out):
         out[L.H_SLOT_HOLDER + slot] = player if present else -1
         out[L.H_SLOT_PLAYER + slot] = player if present else -1
         points[team] += value if present else 0
+    if rules[L.R_DECKS] == 2:
+        _second_copies(rules, trump, left, high_card, low_card, in_play2 & tmask, in_play2,
+                       iwork, out_w)  # fmt: skip
+
+
+@njit(**PHASE)
+def _second_copies(rules, trump, left, high_card, low_card, trumps_in2, in_play2, iwork, out):
+    """The point slots' second copies (two decks, RULES.md §3.4), as ``_point_slots``
+    scores the first: a copy is in play when both copies of its face are, and was
+    played second (filed at 52 + face by ``_tricks``). Low is each copy of the
+    lowest trump rank in play, so its second copy scores when both are in play."""
+    points = borrow(iwork, IW_POINTS, L.MAX_TEAMS)
+    winners = borrow(iwork, IW_WINNERS, L.MAX_TRICKS)
+    low_to_player = rules[L.R_LOW_TO] == 1
+    for slot in range(L.N_POINT_SLOTS):
+        pool = in_play2
+        if slot == L.SLOT_HIGH:
+            c = high_card
+            value = rules[L.R_HIGH_POINTS]
+            pool = trumps_in2
+        elif slot == L.SLOT_LOW:
+            c = low_card
+            value = rules[L.R_LOW_POINTS]
+            pool = trumps_in2
+        elif slot == L.SLOT_LEFT:
+            c = left
+            value = rules[L.R_LEFT_POINTS]
+        else:
+            i = slot - L.SLOT_RANK0
+            if i >= rules[L.R_N_RANK_POINTS]:
+                continue
+            c = trump * 13 + rules[L.R_RANK_POINTS + 2 * i]
+            value = rules[L.R_RANK_POINTS + 2 * i + 1]
+        if c < 0 or not (pool >> np.uint64(c)) & U1:
+            continue
+        t = iwork[IW_TRICK_OF + 52 + c]
+        player = iwork[IW_PLAYER_OF + 52 + c]
+        team = _team(rules, player if slot == L.SLOT_LOW and low_to_player else winners[t])
+        out[L.H2_SLOT_TEAM + slot] = team
+        out[L.H2_SLOT_TRICK + slot] = t
+        out[L.H2_SLOT_HOLDER + slot] = player
+        out[L.H2_SLOT_PLAYER + slot] = player
+        points[team] += value
 
 
 @njit(**PHASE)
@@ -1101,18 +1537,25 @@ def play_hand(
     obs = view_at(obs_at, L.OBS_LEN)
     scratch = view_at(scratch_at, L.MAX_PLAYERS * N_SCRATCH)
     rngs = view_at(rngs_at, L.MAX_PLAYERS + 1)
-    deck = view_at(deck_at, 52)
-    hands = view_at(hands_at, L.MAX_PLAYERS)
+    deck = view_at(deck_at, DECK_MAX)
+    hands = view_at(hands_at, 2 * L.MAX_PLAYERS)  # two planes (two decks): _add_cards
     work = view_at(work_at, W_LEN)
     iwork = view_at(iwork_at, IW_LEN)
     scores = view_at(scores_at, L.MAX_TEAMS)
     out = view_at(out_at, L.H_LEN)
     trace = view_at(trace_at, L.T_LEN)
+    # the wide rows of two decks (layout.row_len, trace_len), only read with two decks
+    out_w = view_at(out_at, L.H_LEN2)
+    trace_w = view_at(trace_at, L.T_LEN2)
     _start_row(rules, dealer, iwork, out, trace, want_trace)
+    if rules[L.R_DECKS] == 2:
+        _start_row2(out_w, trace_w, want_trace)
     # ---- observation and per-seat state
     _start_obs(rules, setup, seed, hidx, dealer, pids, obs, scratch, rngs, scores, hand_in_game)
     # ---- deal
-    stock0, n = _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want_trace)
+    stock0, n = _deal(
+        rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace_w, want_trace
+    )
     # ---- bidding
     maker, bid = _auction(
         rules, setup, dealer, fns, pids, obs, hands, params, scratch, rngs, iwork, out, trace,
@@ -1129,19 +1572,26 @@ def play_hand(
     # ---- discard, draw, rob
     if rules[L.R_DRAW] == 1 and not _discard_draw_rob(
         rules, dealer, maker, stock0, n, trump, left, tmask, fns, pids, obs, deck, hands,
-        params, scratch, rngs, work, iwork, out, trace, want_trace,
+        params, scratch, rngs, work, iwork, out, trace, trace_w, want_trace,
     ):  # fmt: skip
         return
     # ---- features of the maker's side (what a player knows before bidding)
-    in_play = _maker_features(rules, maker, trump, left, tmask, obs, hands, work, out)
-    # ---- tricks
-    if not _tricks(
-        rules, maker, trump, left, tmask, in_play, fns, pids, obs, hands, params, scratch,
-        rngs, work, iwork, out, trace, want_trace,
-    ):  # fmt: skip
+    in_play, in_play2 = _maker_features(rules, maker, trump, left, tmask, obs, hands, work, out)
+    # ---- tricks: two copies of the phase, each with ``double`` a constant (see _tricks)
+    if rules[L.R_DECKS] == 2:
+        played = _tricks(
+            rules, maker, trump, left, tmask, in_play, in_play2, True, fns, pids, obs, hands,
+            params, scratch, rngs, work, iwork, out, trace, want_trace,
+        )  # fmt: skip
+    else:
+        played = _tricks(
+            rules, maker, trump, left, tmask, in_play, U0, False, fns, pids, obs, hands,
+            params, scratch, rngs, work, iwork, out, trace, want_trace,
+        )  # fmt: skip
+    if not played:
         return
-    # ---- points: each point slot to the side capturing (or playing) its card
-    _point_slots(rules, trump, left, tmask, in_play, iwork, out)
+    # ---- points: each point slot (each copy) to the side capturing (or playing) its card
+    _point_slots(rules, trump, left, tmask, in_play, in_play2, iwork, out, out_w)
     # ---- made or set, score change
     _settle(rules, maker, bid, iwork, out)
 
@@ -1153,12 +1603,12 @@ def _work_buffers():
         np.zeros(L.OBS_LEN, np.int64),  # obs
         np.zeros(L.MAX_PLAYERS * N_SCRATCH, np.int64),  # scratch
         np.zeros(L.MAX_PLAYERS + 1, np.uint64),  # rngs (the last: a game's cut)
-        np.zeros(52, np.int64),  # deck
-        np.zeros(L.MAX_PLAYERS, np.uint64),  # hands
+        np.zeros(DECK_MAX, np.int64),  # deck (two decks: every face twice)
+        np.zeros(2 * L.MAX_PLAYERS, np.uint64),  # hands: faces held, then faces held twice
         np.zeros(W_LEN, np.uint64),  # work
         np.zeros(IW_LEN, np.int64),  # iwork
         np.zeros(L.MAX_TEAMS, np.int64),  # scores
-        np.zeros(L.T_LEN, np.int64),  # a trace row nobody reads
+        np.zeros(L.T_LEN2, np.int64),  # a trace row nobody reads (wide enough for two decks)
     )
 
 
@@ -1216,12 +1666,14 @@ def simulate_hands(
     fns = policies.reshape(-1)
     obs, scratch, rngs, deck, hands, work, iwork, scores, dummy = _work_buffers()
     bufs = (obs, scratch, rngs, deck, hands, work, iwork, scores)
+    ow = out.shape[1]  # layout.row_len and trace_len: wider with two decks
+    tw = trace.shape[1]
     # not the literal 0: that types play_hand's argument as Literal[int](0), and
     # play_games then compiles a second play_hand for its int64 hand in game
     not_in_game = np.int64(0)
     for i in range(n_hands):
-        tr = borrow(flat_trace, i * L.T_LEN, L.T_LEN) if want_trace else _b(dummy)
-        out_row = borrow(flat_out, i * L.H_LEN, L.H_LEN)
+        tr = borrow(flat_trace, i * tw, tw) if want_trace else _b(dummy)
+        out_row = borrow(flat_out, i * ow, ow)
         _play_borrowed(
             rules, setup, seed, offset + i, dealer, fns, pids, flat_params,
             bufs, not_in_game, out_row, tr, want_trace,

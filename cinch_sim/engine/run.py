@@ -34,6 +34,7 @@ from cinch_sim.policies.loading import (
 )
 from cinch_sim.rules import Rules, RulesError, resolve_rules, seat_name
 from cinch_sim.signatures import N_PARAMS, POLICY_SIG
+from cinch_sim.solver.limits import require_one_deck
 from cinch_sim.version import __version__
 
 # Built-ins that never read the call history: with only these at the table the
@@ -147,7 +148,8 @@ class Conditions:
     force_trump: int = -1
     force_bid: int = 0
     required_bids: list[int] = field(default_factory=list)  # BID_PASS or bid, in order
-    deck: list[int] | None = None  # exact deal order (52 cards, as T_DECK): no shuffle
+    # exact deal order (as T_DECK: 52 cards, or with two decks 104, each face twice)
+    deck: list[int] | None = None
     # per seat: the stream number of its policies' random draws (default 1 + seat);
     # a duplicate match gives each strategy its own streams wherever it sits
     streams: list[int] | None = None
@@ -169,11 +171,23 @@ class Conditions:
             raise ValueError("policy stream numbers must be positive (0 deals the cards)")
         s[L.S_STREAMS : L.S_STREAMS + len(streams)] = streams
         if self.deck is not None:
-            if sorted(self.deck) != list(range(52)):
-                raise ValueError("a given deck must hold each of the 52 cards once")
+            copies = len(self.deck) // 52
+            if copies not in (1, 2) or sorted(self.deck) != sorted(list(range(52)) * copies):
+                raise ValueError(
+                    "a given deck must hold each of the 52 cards once (two decks: twice)"
+                )
             s[L.S_DECK_GIVEN] = 1
-            s[L.S_DECK : L.S_DECK + 52] = self.deck
+            s[L.S_DECK : L.S_DECK + 52] = self.deck[:52]
+            s[L.S_DECK2 : L.S_DECK2 + 52] = self.deck[52:] if copies == 2 else 0
         return s
+
+    def check(self, rules: Rules) -> None:
+        """Refuse a given deck of the wrong size for the rules (52 per deck)."""
+        if self.deck is not None and len(self.deck) != 52 * rules.decks:
+            raise ValueError(
+                f"a given deck must hold {52 * rules.decks} cards for {rules.preset}, "
+                f"not {len(self.deck)}"
+            )
 
 
 _KERNELS: dict[str, Any] = {}
@@ -197,6 +211,14 @@ def _kernel():
     return _compiled("simulate_hands")
 
 
+def check_solver_players(rules: Rules, policies: PolicySet) -> None:
+    """Refuse the PIMC player under rules the double-dummy solver cannot hold (two
+    decks: ``solver.limits``), before any hand is played."""
+    for p in policies.by_kind()["play"]:
+        if p.builtin is not None and p.builtin.module == "pimc":
+            require_one_deck(rules, "play", "the pimc play policy")
+
+
 def run_chunk(
     rules: Rules,
     policies: PolicySet,
@@ -213,12 +235,14 @@ def run_chunk(
     ``direct=False`` calls built-in policies through their function pointers
     like user policies (tests check both paths give the same bits).
     """
-    kern = _kernel()
     cond = conditions or Conditions()
+    cond.check(rules)
+    check_solver_players(rules, policies)
+    kern = _kernel()
     # empty, not zeros: play_hand writes every field of its rows first thing, so
     # zeroing them (17 MB a chunk) is wasted work (measured: about 1% of W2/W3)
-    out = np.empty((n, L.H_LEN), dtype=np.int32)
-    tr = np.empty((n if trace else 0, L.T_LEN), dtype=np.int64)
+    out = np.empty((n, L.row_len(rules.decks)), dtype=np.int32)
+    tr = np.empty((n if trace else 0, L.trace_len(rules.decks)), dtype=np.int64)
     table, ids, params = policies.kernel_arrays(direct)
     args = (rules.to_array(), cond.to_setup(dealer, offset), np.uint64(seed % (1 << 64)))
 
@@ -239,7 +263,8 @@ def _games_kernel():
 
 def run_deals(rules: Rules, seed: int, offset: int, n: int, dealer: int = 3) -> np.ndarray:
     """Only shuffle and deal hands offset..offset+n-1 (BENCHMARK.md W1): the same cards
-    as ``run_chunk`` deals them, as [hand, seat] card masks."""
+    as ``run_chunk`` deals them, as [hand, seat] card masks (with two decks, of the
+    faces each seat holds at least once)."""
     kern = _compiled("deal_hands")
     out = np.empty((n, rules.players), dtype=np.uint64)  # the kernel fills every seat
     args = (rules.to_array(), Conditions().to_setup(dealer, offset), np.uint64(seed % (1 << 64)))
@@ -272,10 +297,11 @@ def run_games(
     """
     if not 1 <= max_hands < HAND_STRIDE:
         raise ValueError(f"max_hands must be 1..{HAND_STRIDE - 1}")
+    check_solver_players(rules, policies)
     kern = _games_kernel()
     games = np.zeros((n, L.G_LEN), dtype=np.int32)
-    hands = np.zeros((n, max_hands, L.H_LEN), dtype=np.int32)
-    tr = np.zeros((n if trace else 0, max_hands, L.T_LEN), dtype=np.int64)
+    hands = np.zeros((n, max_hands, L.row_len(rules.decks)), dtype=np.int32)
+    tr = np.zeros((n if trace else 0, max_hands, L.trace_len(rules.decks)), dtype=np.int64)
     cond = Conditions(streams=streams)
     setup = cond.to_setup(-1 if first_dealer is None else first_dealer, offset)
     table, ids, params = policies.kernel_arrays(direct)
@@ -289,7 +315,7 @@ def run_games(
     with warnings.catch_warnings(), _policy_exceptions(policies):
         warnings.simplefilter("ignore")
         run_split(play, n)
-    played = hands.reshape(-1, L.H_LEN)
+    played = hands.reshape(-1, hands.shape[2])
     check_errors(played, policies, 0, rules.players)
     return games, hands, tr
 

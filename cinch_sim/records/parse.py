@@ -141,15 +141,18 @@ def get_card(v: Any, field: str, **where: Any) -> int:
         ) from None
 
 
-def get_cards(v: Any, field: str, **where: Any) -> list[int]:
-    """A list of distinct cards."""
+def get_cards(v: Any, field: str, copies: int = 1, **where: Any) -> list[int]:
+    """A list of cards, each at most ``copies`` times (distinct with one deck; two
+    decks, RULES.md §3.4, hold every card twice)."""
     lst = get_list(v, field, **where)
     cards = [get_card(t, f"{field}[{i}]", **where) for i, t in enumerate(lst)]
-    seen: set[int] = set()
+    seen: dict[int, int] = {}
     for i, c in enumerate(cards):
-        if c in seen:
-            raise RecordError(f"duplicate card {format_card(c)}", field=f"{field}[{i}]", **where)
-        seen.add(c)
+        n = seen.get(c, 0)
+        if n >= copies:
+            what = "duplicate card" if copies == 1 else "a third copy of"
+            raise RecordError(f"{what} {format_card(c)}", field=f"{field}[{i}]", **where)
+        seen[c] = n + 1
     return cards
 
 

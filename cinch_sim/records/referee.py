@@ -14,6 +14,7 @@ problems are raised as :class:`~cinch_sim.records.parse.RecordError`
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,6 +68,30 @@ PLAY_KEYS = ("discards", "draws", "robber_discards", "tricks")
 
 def cards_text(cards) -> str:
     return " ".join(format_card(c) for c in cards) or "nothing"
+
+
+def without(cards: list[int], gone: list[int]) -> list[int]:
+    """``cards`` in order, one occurrence less of each card of ``gone`` (a multiset
+    difference: with two decks, RULES.md §3.4, a hand may hold a card twice)."""
+    left = Counter(gone)
+    out = []
+    for c in cards:
+        if left[c]:
+            left[c] -= 1
+        else:
+            out.append(c)
+    return out
+
+
+def _missing_from(cards: list[int], wanted: list[int]) -> tuple[int, int] | None:
+    """(index in ``wanted``, card) of the first card ``cards`` does not hold that many
+    times, or None when ``wanted`` is a sub-multiset of ``cards``."""
+    have = Counter(cards)
+    for i, c in enumerate(wanted):
+        if not have[c]:
+            return i, c
+        have[c] -= 1
+    return None
 
 
 # ---------------------------------------------------------------- the trump suit
@@ -138,7 +163,9 @@ class HandCheck:
     shortage: bool = False
     tricks: list[Trick] = field(default_factory=list)
     points: list[int] = field(default_factory=list)
-    captured: dict[str, int | None] = field(default_factory=dict)
+    # per point: the capturing team (None: not in play); with two decks the sorted
+    # list of the teams of each copy in play (RECORD_FORMAT.md "Variants")
+    captured: dict[str, Any] = field(default_factory=dict)
     point_cards: dict[str, int | None] = field(default_factory=dict)
     made: bool | None = None
     score: list[int] = field(default_factory=list)
@@ -287,31 +314,37 @@ def check_hand(obj: Any, game_rules: Rules | None = None) -> HandCheck:
 def _check_deal(obj: dict, hc: HandCheck) -> None:
     rules = hc.rules
     P = rules.players
+    copies = rules.decks  # two decks: each of the 52 cards exactly twice (§3.4)
     hands_v = get_list(require(obj, "hands"), "hands", P)
-    where: dict[int, str] = {}
+    where: dict[int, list[str]] = {}
+
+    def place(c: int, here: str, f: str, seat: int | None = None) -> None:
+        seen = where.setdefault(c, [])
+        if len(seen) >= copies:
+            what = "duplicate card" if copies == 1 else "a third copy of"
+            raise RecordError(f"{what} {format_card(c)} (also in {', '.join(seen)})", f, seat)
+        seen.append(here)
+
     for s, h in enumerate(hands_v):
-        cards = get_cards(h, f"hands[{s}]", seat=s)
+        cards = get_cards(h, f"hands[{s}]", copies, seat=s)
         for i, c in enumerate(cards):
-            if c in where:
-                raise RecordError(
-                    f"duplicate card {format_card(c)} (also in {where[c]})", f"hands[{s}][{i}]", s
-                )
-            where[c] = f"hands[{s}]"
+            place(c, f"hands[{s}]", f"hands[{s}][{i}]", s)
         hc.hands.append(cards)
-    stock = get_cards(require(obj, "stock"), "stock")
+    stock = get_cards(require(obj, "stock"), "stock", copies)
     for i, c in enumerate(stock):
-        if c in where:
-            raise RecordError(
-                f"duplicate card {format_card(c)} (also in {where[c]})", f"stock[{i}]"
-            )
-        where[c] = "stock"
+        place(c, "stock", f"stock[{i}]")
     hc.stock = stock
-    n_deck = 52 * rules.decks
-    if len(where) != n_deck:
+    if copies == 1 and len(where) != 52:
         missing = [c for c in range(52) if c not in where]
         raise RecordError(
-            f"hands and stock must hold the {n_deck} cards once each; "
-            f"missing {cards_text(missing)}",
+            f"hands and stock must hold the 52 cards once each; missing {cards_text(missing)}",
+            "hands",
+        )
+    short_of = [c for c in range(52) if len(where.get(c, ())) != copies]
+    if short_of:
+        raise RecordError(
+            f"hands and stock must hold each of the 52 cards exactly twice (two decks); "
+            f"short of {cards_text(short_of)}",
             "hands",
         )
     if "exposed" in obj:  # one card, never null or a list: present means a misdeal
@@ -462,9 +495,10 @@ def _check_draw(obj: dict, hc: HandCheck) -> None:
         return
     discards_v = get_list(require(obj, "discards"), "discards", P)
     draws_v = get_list(require(obj, "draws"), "draws", P)
-    rdisc = get_cards(require(obj, "robber_discards"), "robber_discards", seat=robber)
-    discards = [get_cards(d, f"discards[{s}]", seat=s) for s, d in enumerate(discards_v)]
-    draws = [get_cards(d, f"draws[{s}]", seat=s) for s, d in enumerate(draws_v)]
+    copies = rules.decks
+    rdisc = get_cards(require(obj, "robber_discards"), "robber_discards", copies, seat=robber)
+    discards = [get_cards(d, f"discards[{s}]", copies, seat=s) for s, d in enumerate(discards_v)]
+    draws = [get_cards(d, f"draws[{s}]", copies, seat=s) for s, d in enumerate(draws_v)]
     hc.discards, hc.draws, hc.robber_discards = discards, draws, rdisc
     if not rules.draw:
         for s in range(P):
@@ -516,12 +550,12 @@ def _check_discards(hc: HandCheck) -> list[list[int]]:
                     s,
                 )
             continue
-        held = set(hc.hands[s])
-        for i, c in enumerate(discards):
-            if c not in held:
-                raise RecordError(f"{format_card(c)} was not dealt to seat {s}", f"{f}[{i}]", s)
-        gone = set(discards)
-        keep = [c for c in hc.hands[s] if c not in gone]
+        lost = _missing_from(hc.hands[s], discards)
+        if lost is not None:
+            i, c = lost
+            times = "" if rules.decks == 1 or c not in hc.hands[s] else " that many times"
+            raise RecordError(f"{format_card(c)} was not dealt to seat {s}{times}", f"{f}[{i}]", s)
+        keep = without(hc.hands[s], discards)
         _check_trump_discards(hc, s, keep)
         if len(keep) > HS:
             raise RecordError(
@@ -670,17 +704,17 @@ def _check_robbing(hc: HandCheck) -> list[int]:
     robber, rdisc = hc.robber, hc.robber_discards
     assert robber is not None
     cand = hc.hands[robber] + hc.draws[robber]
-    cset = set(cand)
-    for i, c in enumerate(rdisc):
-        if c not in cset:
-            raise RecordError(
-                f"{format_card(c)} is not among the robber's cards "
-                "(his dealt hand and the rest of the stock)",
-                f"robber_discards[{i}]",
-                robber,
-            )
-    gone = set(rdisc)
-    keep = [c for c in cand if c not in gone]
+    lost = _missing_from(cand, rdisc)
+    if lost is not None:
+        i, c = lost
+        raise RecordError(
+            f"{format_card(c)} is not among the robber's cards "
+            "(his dealt hand and the rest of the stock)"
+            + (" that many times" if c in cand else ""),
+            f"robber_discards[{i}]",
+            robber,
+        )
+    keep = without(cand, rdisc)
     must_keep = min(HS, len(cand))
     if len(keep) != must_keep:
         raise RecordError(
@@ -715,8 +749,10 @@ def _check_tricks(obj: dict, hc: HandCheck) -> None:
     P = rules.players
     ts = trump_suit(rules, hc.trump)
     strict = rules.follow_rule == "strict"
-    holding = [set(h) for h in hc.after_draw]
-    played_in: dict[int, int] = {}
+    # lists, not sets: with two decks a hand may hold a card twice (one copy leaves
+    # per play); the first played of two identical cards wins (``_winner``)
+    holding = [list(h) for h in hc.after_draw]
+    played_in: dict[int, list[int]] = {}  # card -> the tricks its copies were played in
     tricks_v = get_list(require(obj, "tricks"), "tricks")
     leader = hc.maker
     for t, tv in enumerate(tricks_v):
@@ -753,12 +789,13 @@ def _check_tricks(obj: dict, hc: HandCheck) -> None:
             fk = f"{f}.cards[{k}]"
             c = get_card(cards_v[k], fk, seat=s, trick=t)
             if c not in holding[s]:
-                if c in played_in:
+                if len(played_in.get(c, ())) >= rules.decks:
+                    again = "both copies " if rules.decks > 1 else ""
                     msg = (
-                        f"seat {s} plays {format_card(c)}, "
-                        f"already played in trick {played_in[c] + 1}"
+                        f"seat {s} plays {format_card(c)}, {again}already played in trick "
+                        f"{' and '.join(str(x + 1) for x in played_in[c])}"
                     )
-                elif c in cards:
+                elif c in cards and rules.decks == 1:
                     msg = f"duplicate card {format_card(c)} in this trick"
                 else:
                     owner = [x for x in range(P) if c in holding[x]]
@@ -776,8 +813,8 @@ def _check_tricks(obj: dict, hc: HandCheck) -> None:
                 if why:
                     hc.renege = {"seat": s, "trick": t}
                     hc.renege_text = f"seat {s} {why}"
-            holding[s].discard(c)
-            played_in[c] = t
+            holding[s].remove(c)
+            played_in.setdefault(c, []).append(t)
             cards.append(c)
         win_k = _winner(ts, cards, led_suit)
         winner = seats[win_k]
@@ -799,7 +836,7 @@ def _check_tricks(obj: dict, hc: HandCheck) -> None:
         raise RecordError(f"the hand is not finished: {left}", "tricks", trick=len(tricks_v))
 
 
-def _renege(ts: TrumpSuit, hand: set[int], c: int, led_suit: int, strict: bool) -> str | None:
+def _renege(ts: TrumpSuit, hand: list[int], c: int, led_suit: int, strict: bool) -> str | None:
     """Why playing ``c`` is a renege (RULES.md §1.11, §1.16), or None when legal."""
     same = [x for x in hand if ts.suit(x) == led_suit]
     if not same or ts.suit(c) == led_suit:
@@ -819,6 +856,9 @@ def _renege(ts: TrumpSuit, hand: set[int], c: int, led_suit: int, strict: bool) 
 
 
 def _winner(ts: TrumpSuit, cards: list[int], led_suit: int) -> int:
+    """The winning position: the highest trump, else the highest of the suit led; a
+    card must be strictly higher to take the lead, so of two identical cards (two
+    decks, RULES.md §3.4) the one played first wins."""
     best_k, best = 0, -1
     for k, c in enumerate(cards):
         if ts.is_trump(c):
@@ -837,12 +877,13 @@ def _score(hc: HandCheck) -> None:
     rules = hc.rules
     ts = trump_suit(rules, hc.trump)
     T = rules.teams
-    in_play = {c for h in hc.after_draw for c in h}
+    in_play = Counter(c for h in hc.after_draw for c in h)  # card -> copies in play
     trumps_in = [c for c in in_play if ts.is_trump(c)]
-    took: dict[int, tuple[int, int]] = {}  # card -> (winner of its trick, player)
+    # card -> (winner of its trick, player), one entry per copy in play order
+    took: dict[int, list[tuple[int, int]]] = {}
     for tr in hc.tricks:
         for c, s in zip(tr.cards, tr.seats, strict=True):
-            took[c] = (tr.winner, s)
+            took.setdefault(c, []).append((tr.winner, s))
     slots: list[tuple[str, int | None, int]] = []
     ace = card(hc.trump, RANKS.index("A"))
     if rules.high_rule == "ace_only":
@@ -866,13 +907,15 @@ def _score(hc: HandCheck) -> None:
     points = [0] * T
     for name, c, value in slots:
         hc.point_cards[name] = c
-        if c is None:
-            hc.captured[name] = None
-            continue
-        winner, player = took[c]
-        team = rules.team_of(player if name == "low" and rules.low_to == "player" else winner)
-        hc.captured[name] = team
-        points[team] += value
+        teams = []
+        for winner, player in took.get(c, []) if c is not None else []:  # each copy scores
+            team = rules.team_of(player if name == "low" and rules.low_to == "player" else winner)
+            teams.append(team)
+            points[team] += value
+        if rules.decks > 1:  # the sorted list of the sides credited, one entry per copy
+            hc.captured[name] = sorted(teams)
+        else:
+            hc.captured[name] = teams[0] if teams else None
     hc.points = points
     mteam = rules.team_of(hc.maker)
     bid = hc.bid
@@ -949,7 +992,7 @@ def _check_result(obj: dict, hc: HandCheck) -> None:
         )
 
 
-def _check_captured(got: dict, want: dict[str, int | None], hc: HandCheck) -> None:
+def _check_captured(got: dict, want: dict[str, Any], hc: HandCheck) -> None:
     """``result.captured``: exactly the rules' points, each credited to the right team."""
     for name in got:
         if name not in want:

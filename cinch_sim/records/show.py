@@ -123,6 +123,11 @@ def show_hand(hc: HandCheck, title: str = "") -> str:
         label = name.replace("_", " ")
         if c is None:
             lines.append(f"  {label:<12} not in play")
+        elif isinstance(team, list):  # two decks: one side per copy in play
+            who = " and ".join(f"team {t}" for t in team)
+            each = f"{values[name]} each to" if len(team) > 1 else f"{values[name]} to"
+            copies = "both copies" if len(team) > 1 else "one copy in play"
+            lines.append(f"  {label:<12} {pretty_card(c):>3}  {each} {who} ({copies})")
         else:
             lines.append(f"  {label:<12} {pretty_card(c):>3}  {values[name]} to team {team}")
     pts = ", ".join(f"team {t} {p}" for t, p in enumerate(hc.points))
@@ -185,7 +190,8 @@ def trick_rows(hc: HandCheck) -> list[dict]:
         for s in range(hc.rules.players):
             row[f"seat_{s}"] = format_card(played[s]) if s in played else ""
         row["winner"] = tr.winner
-        names = [n for n, c in hc.point_cards.items() if c is not None and c in played.values()]
+        # one entry per copy: with two decks a trick may hold both copies of a point card
+        names = [n for n, c in hc.point_cards.items() for x in tr.cards if c is not None and x == c]
         row["points"] = sum(values[n] for n in names)
         row["point_cards"] = " ".join(names)
         rows.append(row)

@@ -38,6 +38,8 @@ class _Ctx:
         self.D = rules.cards_dealt
         self.T = rules.teams
         self.draw = rules.draw  # without a draw: no discards, draws or robber_discards
+        self.double = rules.decks == 2  # every card twice: the trace's second-deck blocks
+        self.n_deck = 52 * rules.decks
         self.slots = list(rules.point_slots.items())  # (point name, result slot)
         rules_json = json.dumps(self.rules_rec)
         self.head = f'{{"format": "{HAND_FORMAT}", "rules": {rules_json}, "dealer": '
@@ -54,6 +56,44 @@ class _Ctx:
             self.deal_idx.append(idx)
 
 
+def _deck(ctx: _Ctx, tr: list[int]) -> list[int]:
+    """The cards in the order dealt (two decks: the second deck's block follows)."""
+    deck = tr[L.T_DECK : L.T_DECK + 52]
+    return deck + tr[L.T_DECK2 : L.T_DECK2 + 52] if ctx.double else deck
+
+
+def _drawers(ctx: _Ctx, tr: list[int], nd: int) -> list[int]:
+    """The seat that drew each stock card (deck positions nd on), -1 for none."""
+    if ctx.double:  # positions 0..51, then the second deck's 52..103
+        return (tr[L.T_DRAW_SEAT : L.T_DRAW_SEAT + 52] + tr[L.T_DRAW_SEAT2 : L.T_DRAW_SEAT2 + 52])[
+            nd:
+        ]
+    return tr[L.T_DRAW_SEAT + nd : L.T_DRAW_SEAT + 52]
+
+
+def _picked(cards: list[int], once: int, twice: int) -> list[int]:
+    """The cards of ``cards`` (in order) a discard mask names: each face of ``once``
+    one time, and a second time where ``twice`` holds it too (two decks)."""
+    out = []
+    for c in cards:
+        if once >> c & 1:
+            out.append(c)
+            once &= ~(1 << c)
+        elif twice >> c & 1:
+            out.append(c)
+            twice &= ~(1 << c)
+    return out
+
+
+def _captured(ctx: _Ctx, out: list[int], slot: int) -> Any:
+    """A point's ``captured`` value: the team (None: not in play), or with two decks the
+    sorted list of the teams of each copy in play (RECORD_FORMAT.md "Variants")."""
+    team = out[L.H_SLOT_TEAM + slot]
+    if not ctx.double:
+        return team if team >= 0 else None
+    return sorted(t for t in (team, out[L.H2_SLOT_TEAM + slot]) if t >= 0)
+
+
 def hand_record(rules: Rules, out_row: np.ndarray, trace_row: np.ndarray) -> dict[str, Any]:
     """One ``cinch-hand/1`` record from a kernel result row and its trace row."""
     return _record(_Ctx(rules), np.asarray(out_row).tolist(), np.asarray(trace_row).tolist())
@@ -62,7 +102,7 @@ def hand_record(rules: Rules, out_row: np.ndarray, trace_row: np.ndarray) -> dic
 def _record(ctx: _Ctx, out: list[int], tr: list[int]) -> dict[str, Any]:
     P, D, T = ctx.P, ctx.D, ctx.T
     dealer = out[L.H_DEALER]
-    deck = tr[L.T_DECK : L.T_DECK + 52]
+    deck = _deck(ctx, tr)
     dealt: list[list[int]] = [[] for _ in range(P)]
     step = 3 * P
     for j in range(P):
@@ -103,19 +143,21 @@ def _draw_fields(rec: dict, ctx: _Ctx, out: list, tr: list, dealt: list, deck: l
     discards = []
     for s in range(P):
         m = tr[L.T_DISCARD + s]
-        discards.append([CARD[c] for c in dealt[s] if m >> c & 1] if m else [])
+        m2 = tr[L.T_DISCARD2 + s] if ctx.double else 0
+        discards.append([CARD[c] for c in _picked(dealt[s], m, m2)] if m else [])
     rec["discards"] = discards
     draws: list[list[str]] = [[] for _ in range(P)]
-    ds = tr[L.T_DRAW_SEAT + nd : L.T_DRAW_SEAT + 52]
+    ds = _drawers(ctx, tr, nd)
     for i, s in enumerate(ds):
         if s >= 0:
             draws[s].append(CARD[deck[nd + i]])
     rec["draws"] = draws
     robber = tr[L.T_ROBBER]
     rm = tr[L.T_ROBBER_DISCARD]
+    rm2 = tr[L.T_ROBBER_DISCARD2] if ctx.double else 0
     if robber >= 0 and rm:
         cand = dealt[robber] + [deck[nd + i] for i, s in enumerate(ds) if s == robber]
-        rec["robber_discards"] = [CARD[c] for c in cand if rm >> c & 1]
+        rec["robber_discards"] = [CARD[c] for c in _picked(cand, rm, rm2)]
     else:
         rec["robber_discards"] = []
 
@@ -135,10 +177,7 @@ def _tricks(rec: dict, ctx: _Ctx, out: list, tr: list) -> None:
             }
         )
     rec["tricks"] = tricks
-    captured = {}
-    for name, slot in ctx.slots:
-        team = out[L.H_SLOT_TEAM + slot]
-        captured[name] = team if team >= 0 else None
+    captured = {name: _captured(ctx, out, slot) for name, slot in ctx.slots}
     rec["result"] = {
         "points": out[L.H_POINTS : L.H_POINTS + T],
         "captured": captured,
@@ -153,7 +192,7 @@ def _line(ctx: _Ctx, out: list[int], tr: list[int]) -> str:
     P, T = ctx.P, ctx.T
     Q = QCARD
     dealer = out[L.H_DEALER]
-    deck = tr[L.T_DECK : L.T_DECK + 52]
+    deck = _deck(ctx, tr)
     idx = ctx.deal_idx[dealer]
     nd = P * ctx.D
     parts = [
@@ -198,14 +237,17 @@ def _draw_text(parts: list[str], ctx: _Ctx, tr: list, deck: list, idx: list, nd:
     disc = []
     for s in range(P):
         m = tr[L.T_DISCARD + s]
-        if m:
+        if m and ctx.double:
+            gone = _picked([deck[i] for i in idx[s]], m, tr[L.T_DISCARD2 + s])
+            disc.append("[" + ", ".join([Q[c] for c in gone]) + "]")
+        elif m:
             disc.append("[" + ", ".join([Q[deck[i]] for i in idx[s] if m >> deck[i] & 1]) + "]")
         else:
             disc.append("[]")
     parts.append(", ".join(disc))
     parts.append('], "draws": [')
     draws: list[list[str]] = [[] for _ in range(P)]
-    ds = tr[L.T_DRAW_SEAT + nd : L.T_DRAW_SEAT + 52]
+    ds = _drawers(ctx, tr, nd)
     for i, s in enumerate(ds):
         if s >= 0:
             draws[s].append(Q[deck[nd + i]])
@@ -217,7 +259,8 @@ def _draw_text(parts: list[str], ctx: _Ctx, tr: list, deck: list, idx: list, nd:
         cand = [deck[i] for i in idx[robber]] + [
             deck[nd + i] for i, s in enumerate(ds) if s == robber
         ]
-        parts.append(", ".join([Q[c] for c in cand if rm >> c & 1]))
+        rm2 = tr[L.T_ROBBER_DISCARD2] if ctx.double else 0
+        parts.append(", ".join([Q[c] for c in _picked(cand, rm, rm2)]))
     parts.append("]")
 
 
@@ -235,7 +278,12 @@ def _tricks_text(parts: list[str], ctx: _Ctx, out: list, tr: list) -> None:
             f'"winner": {tr[L.T_WINNER + t]}}}'
         )
     parts.append(", ".join(tricks))
-    cap = ", ".join([qn + (str(out[k]) if out[k] >= 0 else "null") for qn, k in ctx.qslots])
+    if ctx.double:
+        cap = ", ".join(
+            [qn + json.dumps(_captured(ctx, out, k - L.H_SLOT_TEAM)) for qn, k in ctx.qslots]
+        )
+    else:
+        cap = ", ".join([qn + (str(out[k]) if out[k] >= 0 else "null") for qn, k in ctx.qslots])
     pts = ", ".join([str(x) for x in out[L.H_POINTS : L.H_POINTS + T]])
     score = ", ".join([str(x) for x in out[L.H_SCORE : L.H_SCORE + T]])
     made = "true" if out[L.H_MADE] else "false"

@@ -1,0 +1,341 @@
+"""Two decks (RULES.md §3.4, the ``two_deck`` preset): hand-built deals with the points
+worked out by hand, invariants over random hands, records through the referee, and
+the refusals of everything built on the double-dummy solver.
+
+Cards are numbered suit * 13 + rank (suits C S D H, ranks 2..A), so a 52-bit mask
+holds faces; with two decks a hand is two planes (faces held, faces held twice)
+and the trace and records hold each face as many times as it is dealt."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+
+import numpy as np
+import pytest
+from helpers import SUIT, cards, scripted_policies
+
+from cinch_sim import api
+from cinch_sim import layout as L
+from cinch_sim.cards import format_card, parse_card
+from cinch_sim.engine.run import Conditions, PolicySet, run_chunk
+from cinch_sim.records.referee import check_hand, trump_suit
+from cinch_sim.records.writer import iter_hand_records
+from cinch_sim.rules import make_rules
+from cinch_sim.solver.limits import OneDeckOnly
+
+TWO = make_rules("two_deck")
+# The preset without its draw, six cards each: small enough to script every play
+# (the scripted policies script six tricks); the other 80 cards are dead.
+SIX = dataclasses.replace(TWO, preset="two_deck_six", cards_dealt=6, hand_size=6, draw=False,
+                          robber="none")  # fmt: skip
+SLOT = TWO.point_slots  # name -> result slot
+
+
+def deck104(hands: dict[int, str], rules, dealer: int = 3) -> list[int]:
+    """A 104-card deal order (faces, each twice) giving each seat its cards in threes
+    from the dealer's left; the rest, in ascending order, is the stock (dead here)."""
+    P, D = rules.players, rules.cards_dealt
+    deck: list[int] = [-1] * (P * D)
+    for j in range(P):
+        seat = (dealer + 1 + j) % P
+        h = cards(hands[seat])
+        assert len(h) == D
+        for r in range(D // 3):
+            for k in range(3):
+                deck[r * 3 * P + j * 3 + k] = h[r * 3 + k]
+    left = Counter({c: 2 for c in range(52)})
+    left.subtract(deck)
+    assert min(left.values()) >= 0, "a card is given three times"
+    return deck + sorted(left.elements())
+
+
+def play_scripted(hands, plays, trump, rules=SIX, maker=0, bid=1):
+    """One hand-built deal, every play scripted (seat -> card per trick)."""
+    ps = scripted_policies(4)
+    for s, seq in plays.items():
+        for t, c in enumerate(seq):
+            if c:  # None: the lowest legal card
+                ps.board[3, s, t] = parse_card(c)
+    cond = Conditions(deck=deck104(hands, rules), force_maker=maker,
+                      force_trump=SUIT[trump], force_bid=bid)  # fmt: skip
+    out, tr = run_chunk(rules, ps, 1, 0, 1, 3, cond, trace=True)
+    return out[0], tr[0]
+
+
+def teams_of(out, name: str) -> list[int]:
+    """The sides credited with a point, one per copy in play (sorted)."""
+    k = SLOT[name]
+    return sorted(int(t) for t in (out[L.H_SLOT_TEAM + k], out[L.H2_SLOT_TEAM + k]) if t >= 0)
+
+
+def tricks_of(tr) -> list[dict[int, str]]:
+    res = []
+    for t in range(int(tr[L.T_N_TRICKS])):
+        leader = int(tr[L.T_LEADER + t])
+        res.append(
+            {(leader + k) % 4: format_card(int(tr[L.T_PLAYS + t * L.MAX_PLAYERS + k]))
+             for k in range(4)}
+        )  # fmt: skip
+    return res
+
+
+# ------------------------------------------------------------------ deal A
+# Trump hearts (the Left Pedro 5D is not in play). Maker seat 0 leads.
+A = {
+    0: "AH 5H 9C 8C 7C 6C",
+    1: "QH 2S 3S 4S 6S 7S",
+    2: "QH 3H 8S 9S TS JS",
+    3: "5H 2H 2D 3D 4D 6D",
+}
+A_PLAYS = {
+    0: ["9C", "5H", "AH", "8C", "7C", "6C"],
+    1: ["QH", "2S", "3S", "4S", "6S", "7S"],
+    2: ["QH", "8S", "3H", "9S", "TS", "JS"],
+    3: ["5H", "2D", "2H", "3D", "4D", "6D"],
+}
+# T1 s0 9C, s1 QH, s2 QH, s3 5H: all void in clubs, three trumps. The two QH are
+#    identical: the first played (seat 1, team 1) wins, not seat 2 (team 0). Team 1
+#    takes a Right Pedro (5).
+# T2 s1 leads 2S; s2 8S (follows), s3 2D, s0 5H (void: trumps) -> 5H wins, seat 0:
+#    the other Right Pedro (5) to team 0.
+# T3 s0 AH; s1 3S (no trump left), s2 3H, s3 2H (forced) -> AH: High 1 and Low (2H,
+#    the lowest trump in play, one copy) 1 to team 0.
+# T4-T6 s0 leads clubs, nobody else holds one or a trump: seat 0 wins each.
+# Team 0: 5 + 1 + 1 = 7; team 1: 5. No Jack, Game or Left Pedro in play.
+
+
+def test_the_first_of_two_identical_cards_wins_and_each_pedro_copy_scores():
+    out, tr = play_scripted(A, A_PLAYS, "H")
+    assert out[L.H_ERROR] == 0
+    assert tricks_of(tr)[0] == {0: "9C", 1: "QH", 2: "QH", 3: "5H"}
+    assert [int(tr[L.T_WINNER + t]) for t in range(6)] == [1, 0, 0, 0, 0, 0]
+    assert int(tr[L.T_LEADER + 1]) == 1  # the first QH's seat leads the next trick
+    assert (out[L.H_POINTS], out[L.H_POINTS + 1]) == (7, 5)
+    assert teams_of(out, "right_pedro") == [0, 1]  # one copy to each side
+    # the copy played first (trick 1, seat 3) in the first slot, the second (trick 2,
+    # seat 0) in the second-copy slot
+    k = SLOT["right_pedro"]
+    assert (out[L.H_SLOT_TRICK + k], out[L.H_SLOT_PLAYER + k]) == (0, 3)
+    assert (out[L.H2_SLOT_TRICK + k], out[L.H2_SLOT_PLAYER + k]) == (1, 0)
+    assert teams_of(out, "high") == [0] and teams_of(out, "low") == [0]
+    assert teams_of(out, "jack") == teams_of(out, "left_pedro") == []
+
+
+# ------------------------------------------------------------------ deal B
+# Trump spades (the Left Pedro is 5C, not in play). Both copies of 2S, the lowest
+# trump rank in play, are in play: Low scores 1 per copy, each to its capturer.
+B = {
+    0: "2S KH 8H 7H 6H 5H",
+    1: "2S 3D 4D 6D 7D 8D",
+    2: "AS JS 3C 4C 6C 7C",
+    3: "KS QS 9D TD QD JD",
+}
+B_PLAYS = {
+    0: ["KH", "2S", "8H", "7H", "6H", "5H"],
+    1: ["2S", "3D", "4D", "6D", "7D", "8D"],
+    2: ["3C", "AS", "JS", "4C", "6C", "7C"],
+    3: ["KS", "QS", "9D", "TD", "QD", "JD"],
+}
+# T1 s0 KH; s1 2S, s2 3C, s3 KS (all void in hearts) -> KS, seat 3: the first 2S,
+#    Low's first copy, to team 1.
+# T2 s3 leads QS; s0 2S (his only trump), s1 3D, s2 AS -> AS, seat 2: High 1 and
+#    Low's second copy 1 to team 0.
+# T3 s2 JS; nobody else has a trump -> seat 2: Jack 1 to team 0.
+# T4-T6 s2 leads clubs, nobody follows or trumps: seat 2 wins.
+# Team 0: 1 + 1 + 1 = 3; team 1: 1.
+
+
+def test_low_scores_each_copy_of_the_lowest_trump():
+    out, tr = play_scripted(B, B_PLAYS, "S")
+    assert out[L.H_ERROR] == 0
+    assert [int(tr[L.T_WINNER + t]) for t in range(6)] == [3, 2, 2, 2, 2, 2]
+    assert (out[L.H_POINTS], out[L.H_POINTS + 1]) == (3, 1)
+    assert teams_of(out, "low") == [0, 1]
+    k = SLOT["low"]
+    assert (out[L.H_SLOT_TRICK + k], out[L.H_SLOT_PLAYER + k]) == (0, 1)  # played first
+    assert (out[L.H2_SLOT_TRICK + k], out[L.H2_SLOT_PLAYER + k]) == (1, 0)
+    assert teams_of(out, "high") == teams_of(out, "jack") == [0]
+    assert teams_of(out, "right_pedro") == []
+
+
+def test_a_card_held_twice_can_be_played_twice():
+    # Deal A with seat 0 holding both AH (and not 6C): he leads one in trick 3 and the
+    # other in trick 5 (nobody has a trump left: 6S, TS, 4D follow), the 7C last. A
+    # face held twice stays in his hand after the first copy is played.
+    hands = {**A, 0: "AH AH 9C 8C 7C 5H"}
+    plays = {**A_PLAYS, 0: ["9C", "5H", "AH", "8C", "AH", None]}
+    out, tr = play_scripted(hands, plays, "H")
+    assert out[L.H_ERROR] == 0
+    played = [c for t in tricks_of(tr) for c in t.values()]
+    assert Counter(played)["AH"] == 2
+    # Both Highs to team 0 (tricks 3 and 5, both won by seat 0): 5 + 2 + 1 = 8 and 5.
+    assert teams_of(out, "high") == [0, 0]
+    assert (out[L.H_POINTS], out[L.H_POINTS + 1]) == (8, 5)
+
+
+# ------------------------------------------------------------------ random hands
+MIXES = {
+    "random": ("random",) * 4,
+    "heuristic": ("heuristic",) * 4,
+    "w3": ("simple", "simple", "simple", "greedy"),
+}
+
+
+@pytest.fixture(scope="module", params=list(MIXES))
+def played(request):
+    ps = PolicySet.from_specs(4, *MIXES[request.param])
+    out, tr = run_chunk(TWO, ps, 11, 0, 400, dealer=2, trace=True)
+    return out, tr, list(iter_hand_records(TWO, out, tr))
+
+
+def test_random_hands_deal_each_card_twice_and_play_twelve_tricks(played):
+    out, tr, recs = played
+    assert out.shape[1] == L.row_len(2) and tr.shape[1] == L.trace_len(2)
+    for rec in recs:
+        assert [len(h) for h in rec["hands"]] == [18] * 4 and len(rec["stock"]) == 32
+        every = Counter(c for h in rec["hands"] for c in h) + Counter(rec["stock"])
+        assert len(every) == 52 and set(every.values()) == {2}
+        if "tricks" in rec:
+            assert len(rec["tricks"]) == 12  # twelve cards each after the draw
+    assert (out[:, L.H_N_TRICKS] == 12).all()
+
+
+def test_random_hands_pass_the_referee_and_round_trip(played):
+    _, _, recs = played
+    for rec in recs:
+        hc = check_hand(rec)  # every play legal, every point recomputed per copy
+        assert hc.status == "valid"
+        assert hc.to_record() == rec
+
+
+def test_points_are_the_point_cards_in_play(played):
+    """Each side's points add up to the copies of the point cards in play (28 at most),
+    High and Low counted per copy of the ace and of the lowest trump rank in play."""
+    out, _, recs = played
+    for row, rec in zip(out, recs, strict=True):
+        hc = check_hand(rec)
+        ts = trump_suit(TWO, hc.trump)
+        held = Counter(c for h in hc.after_draw for c in h)
+        trumps = [c for c in held if ts.is_trump(c)]
+        low = min(trumps, key=lambda c: ts.strength[c])
+        want = held[parse_card(f"A{'CSDH'[hc.trump]}")] + held[low]  # High, Low
+        for _, rank, pts in TWO.point_cards:
+            want += pts * held[parse_card(rank + "CSDH"[hc.trump])]
+        want += TWO.left_points * held[ts.left]
+        got = int(row[L.H_POINTS] + row[L.H_POINTS + 1])
+        assert got == want <= 28
+
+
+def test_one_and_two_threads_give_the_same_hands():
+    ps = PolicySet.from_specs(4, "heuristic", "heuristic", "heuristic", "heuristic")
+    one = api.simulate(hands=3000, seed=4, variant="two_deck", threads=1)
+    two = api.simulate(hands=3000, seed=4, variant="two_deck", threads=2)
+    assert one.table().equals(two.table())
+    a = run_chunk(TWO, ps, 4, 0, 500, trace=True)
+    from cinch_sim.engine.run import iter_chunks
+
+    chunks = list(iter_chunks(TWO, ps, 500, 4, 3, chunk=128, threads=2, trace=True))
+    rows = np.concatenate([c[0] for c in chunks])
+    trace = np.concatenate([c[1] for c in chunks])
+    assert np.array_equal(a[0], rows) and np.array_equal(a[1], trace)
+
+
+def test_the_policies_see_face_masks_and_the_second_plane():
+    # hand and legal stay 52-bit face masks: the observing test policies of the one-deck
+    # game play two decks legally (checked by the kernel), and O_HAND2 holds the faces
+    # held twice, a subset of the hand
+    ps = PolicySet.from_specs(4, "random", "random", "random", "random")
+    out, _ = run_chunk(TWO, ps, 3, 0, 200)
+    assert (out[:, L.H_ERROR] == 0).all()
+    assert L.O_HAND2 < L.OBS_LEN and L.O_KEPT < L.OBS_LEN
+
+
+# ------------------------------------------------------------------ refusals
+def test_the_solver_and_its_players_refuse_two_decks(tmp_path):
+    path = tmp_path / "two.jsonl"
+    api.simulate(hands=3, seed=1, variant="two_deck", records=path)
+    with pytest.raises(OneDeckOnly, match="cannot hold two decks"):
+        list(api.solve(path).hands)
+    with pytest.raises(OneDeckOnly, match="card values cannot play two_deck"):
+        api.card_values(hands=10, variant="two_deck")
+    with pytest.raises(OneDeckOnly, match="pimc play policy cannot play two_deck"):
+        api.simulate(hands=10, variant="two_deck", play="pimc")
+
+
+@pytest.mark.parametrize(
+    "args, option",
+    [
+        (["solve", "RECORDS"], "'FILE'"),
+        (["stats", "--variant", "two_deck", "--card-values", "--hands", "10"], "'--variant'"),
+        (["simulate", "--variant", "two_deck", "--play-policy", "pimc", "--hands", "5"],
+         "'--play-policy'"),
+    ],
+)  # fmt: skip
+def test_the_cli_refuses_them_in_one_line_exit_2(tmp_path, args, option):
+    from click.testing import CliRunner
+
+    from cinch_sim.cli.main import main
+
+    path = tmp_path / "two.jsonl"
+    api.simulate(hands=2, seed=1, variant="two_deck", records=path)
+    args = [str(path) if a == "RECORDS" else a for a in args]
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 2, res.output
+    assert "Traceback" not in res.output
+    assert f"Invalid value for {option}" in res.output and "cannot hold two decks" in res.output
+
+
+def _first_record_with(recs, test):
+    return next(rec for rec in recs if test(rec))
+
+
+def test_the_referee_refuses_what_two_decks_do_not_allow(played):
+    import copy
+
+    from cinch_sim.records.parse import RecordError
+
+    _, _, recs = played
+
+    # a trick won by the first of two identical cards: crediting the second copy's
+    # seat is refused (the first played of two identical cards wins)
+    def twin(rec):
+        """(trick index, the seat that played the winning card's second copy) or None."""
+        for i, t in enumerate(rec.get("tricks", [])):
+            seats = [(t["leader"] + k) % 4 for k in range(4)]
+            won = t["cards"][seats.index(t["winner"])]
+            copies = [s for s, c in zip(seats, t["cards"], strict=True) if c == won]
+            if len(copies) == 2:
+                return i, copies[1]
+        return None
+
+    rec = copy.deepcopy(_first_record_with(recs, twin))
+    i, second = twin(rec)
+    rec["tricks"][i]["winner"] = second
+    with pytest.raises(RecordError, match="wins with") as err:
+        check_hand(rec)
+    assert err.value.field == f"tricks[{i}].winner"
+    # a third copy of a card
+    rec = copy.deepcopy(recs[0])
+    rec["stock"][0] = rec["hands"][0][0]
+    rec["stock"][1] = rec["hands"][0][0]
+    with pytest.raises(RecordError, match="a third copy of|duplicate"):
+        check_hand(rec)
+    # each of the 52 cards exactly twice: a stock card left out
+    rec = copy.deepcopy(recs[0])
+    gone = rec["stock"].pop()
+    with pytest.raises(RecordError, match=f"exactly twice .*short of {gone}"):
+        check_hand(rec)
+
+    # points per copy: a copy credited to the wrong side
+    def split_pedros(r):
+        return r.get("result", {}).get("captured", {}).get("right_pedro") == [0, 1]
+
+    rec = copy.deepcopy(_first_record_with(recs, split_pedros))
+    rec["result"]["captured"]["right_pedro"] = [1, 1]
+    with pytest.raises(RecordError, match="captured.right_pedro"):
+        check_hand(rec)
+    # the one-deck form of a captured value is refused too
+    rec["result"]["captured"]["right_pedro"] = 0
+    with pytest.raises(RecordError, match="captured.right_pedro"):
+        check_hand(rec)

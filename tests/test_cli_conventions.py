@@ -74,7 +74,7 @@ def _bad_inputs(f) -> list[tuple[list[str], str]]:
             ([cmd, "--hands", "200", "--play-policy", "nosuchmodule:f"], "'--play-policy'"),
             ([cmd, "--hands", "200", "--dealer", "4"], "'--dealer'"),
             ([cmd, "--hands", "200", "--variant", "nope"], "'--variant'"),
-            ([cmd, "--hands", "200", "--variant", "two_deck"], "'--variant'"),
+            ([cmd, "--hands", "200", "--variant", "two_deck", "--rule", "bid_max=29"], "'--rule'"),
             ([cmd, "--hands", "200", "--variant", "no_draw", "--rule", "robber=maker"], "'--rule'"),
             ([cmd, "--hands", "200", "--variant", "cutthroat3", "--dealer", "3"], "'--dealer'"),
             ([cmd, "--hands", "200", "--dealer", "x"], "'--dealer'"),

@@ -14,6 +14,7 @@ count or chunk size.
 import logging
 import threading
 import time
+from types import FunctionType
 
 import numpy as np
 from numba import njit, types
@@ -84,6 +85,15 @@ PHASE = {"forceinline": True, **NO_REFCOUNT}
 # instructions a hand (scripts/count_instructions.py, one deck played), W2 6,940 and
 # W3 7,243 before two decks, 7,010 and 7,322 so; W2 7,106 with one _tricks testing
 # ``double`` at run time, 7,213 with the two-deck phases as cold calls.
+#
+# The two-deck code is compiled only when two decks are played: every site of it
+# tests TWO_DECKS first, a global numba reads as a constant, so in this module's
+# entries (TWO_DECKS False) the branch is pruned before typing and its phases never
+# compile. ``_with_two_decks`` compiles the same source again with TWO_DECKS true,
+# as the entries ``simulate_hands2`` and ``play_games2`` the engine calls for
+# ``decks == 2``. Cold compile of the one-deck kernel, median of 3 alternating
+# runs: 26.7 s with the two-deck code in it, 20.8 s without (results/BENCHMARKS.md).
+TWO_DECKS = False
 
 
 @njit(inline="always")
@@ -1124,7 +1134,7 @@ def _discard_draw_rob(
     protected = _point_trumps(rules, trump, left) if nonpoint_only else U0
     # discarded trumps are always shown; every discard under discards_face_up
     face_up = ALL52 if rules[L.R_FACE_UP] == 1 else tmask
-    if rules[L.R_DECKS] == 2:  # two decks: the two-plane phases, their trace rows wide
+    if TWO_DECKS and rules[L.R_DECKS] == 2:  # the two-plane phases, trace rows wide
         requested, dead_up = _discards2(
             rules, eldest, robber, n_stock, tmask, protected, face_up, fns, pids, obs, hands,
             params, scratch, rngs, iwork, out, trace_w, want_trace,
@@ -1441,7 +1451,7 @@ def _point_slots(rules, trump, left, tmask, in_play, in_play2, iwork, out, out_w
         out[L.H_SLOT_HOLDER + slot] = player if present else -1
         out[L.H_SLOT_PLAYER + slot] = player if present else -1
         points[team] += value if present else 0
-    if rules[L.R_DECKS] == 2:
+    if TWO_DECKS and rules[L.R_DECKS] == 2:
         _second_copies(rules, trump, left, high_card, low_card, in_play2 & tmask, in_play2,
                        iwork, out_w)  # fmt: skip
 
@@ -1548,7 +1558,7 @@ def play_hand(
     out_w = view_at(out_at, L.H_LEN2)
     trace_w = view_at(trace_at, L.T_LEN2)
     _start_row(rules, dealer, iwork, out, trace, want_trace)
-    if rules[L.R_DECKS] == 2:
+    if TWO_DECKS and rules[L.R_DECKS] == 2:
         _start_row2(out_w, trace_w, want_trace)
     # ---- observation and per-seat state
     _start_obs(rules, setup, seed, hidx, dealer, pids, obs, scratch, rngs, scores, hand_in_game)
@@ -1578,7 +1588,7 @@ def play_hand(
     # ---- features of the maker's side (what a player knows before bidding)
     in_play, in_play2 = _maker_features(rules, maker, trump, left, tmask, obs, hands, work, out)
     # ---- tricks: two copies of the phase, each with ``double`` a constant (see _tricks)
-    if rules[L.R_DECKS] == 2:
+    if TWO_DECKS and rules[L.R_DECKS] == 2:
         played = _tricks(
             rules, maker, trump, left, tmask, in_play, in_play2, True, fns, pids, obs, hands,
             params, scratch, rngs, work, iwork, out, trace, want_trace,
@@ -1812,7 +1822,32 @@ def play_games(
             row[L.G_SCORE + t] = scores[t]
 
 
-_SIGNATURES = {"simulate_hands": SIMULATE_SIG, "deal_hands": DEAL_SIG, "play_games": GAMES_SIG}
+def _with_two_decks(fn, **callees):
+    """``fn`` compiled again from its own source with TWO_DECKS true and the named
+    callees replaced by their two-deck compilations: one source, two kernels."""
+    py = fn.py_func
+    scope = {**py.__globals__, "TWO_DECKS": True, **callees}
+    copy = FunctionType(py.__code__, scope, py.__name__ + "2", py.__defaults__)
+    copy.__qualname__ = py.__qualname__ + "2"  # its own cache file
+    return njit(**fn.targetoptions)(copy)
+
+
+_discard_draw_rob2 = _with_two_decks(_discard_draw_rob)
+_point_slots2 = _with_two_decks(_point_slots)
+play_hand2 = _with_two_decks(
+    play_hand, _discard_draw_rob=_discard_draw_rob2, _point_slots=_point_slots2
+)
+_play_borrowed2 = _with_two_decks(_play_borrowed, play_hand=play_hand2)
+simulate_hands2 = _with_two_decks(simulate_hands, _play_borrowed=_play_borrowed2)
+play_games2 = _with_two_decks(play_games, _play_borrowed=_play_borrowed2)
+
+_SIGNATURES = {
+    "simulate_hands": SIMULATE_SIG,
+    "simulate_hands2": SIMULATE_SIG,
+    "deal_hands": DEAL_SIG,
+    "play_games": GAMES_SIG,
+    "play_games2": GAMES_SIG,
+}
 
 
 def entry(name: str):

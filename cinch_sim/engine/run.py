@@ -207,8 +207,10 @@ def _compiled(name: str):
     return kern
 
 
-def _kernel():
-    return _compiled("simulate_hands")
+def _kernel(rules: Rules):
+    """The hands kernel for these rules: two decks have their own, compiled only when
+    played (kernel.TWO_DECKS says why)."""
+    return _compiled("simulate_hands2" if rules.decks == 2 else "simulate_hands")
 
 
 def check_solver_players(rules: Rules, policies: PolicySet) -> None:
@@ -238,7 +240,7 @@ def run_chunk(
     cond = conditions or Conditions()
     cond.check(rules)
     check_solver_players(rules, policies)
-    kern = _kernel()
+    kern = _kernel(rules)
     # empty, not zeros: play_hand writes every field of its rows first thing, so
     # zeroing them (17 MB a chunk) is wasted work (measured: about 1% of W2/W3)
     out = np.empty((n, L.row_len(rules.decks)), dtype=np.int32)
@@ -257,8 +259,8 @@ def run_chunk(
     return out, tr
 
 
-def _games_kernel():
-    return _compiled("play_games")
+def _games_kernel(rules: Rules):
+    return _compiled("play_games2" if rules.decks == 2 else "play_games")
 
 
 def run_deals(rules: Rules, seed: int, offset: int, n: int, dealer: int = 3) -> np.ndarray:
@@ -298,7 +300,7 @@ def run_games(
     if not 1 <= max_hands < HAND_STRIDE:
         raise ValueError(f"max_hands must be 1..{HAND_STRIDE - 1}")
     check_solver_players(rules, policies)
-    kern = _games_kernel()
+    kern = _games_kernel(rules)
     games = np.zeros((n, L.G_LEN), dtype=np.int32)
     hands = np.zeros((n, max_hands, L.row_len(rules.decks)), dtype=np.int32)
     tr = np.zeros((n if trace else 0, max_hands, L.trace_len(rules.decks)), dtype=np.int64)

@@ -106,6 +106,19 @@ def _rules(rules: Rules | dict[str, Any] | None, variant: str | None = None) -> 
         return make_rules(variant, dict(rules or {}))
 
 
+def check_report_rules(r: Rules) -> None:
+    """Refuse rules the report cannot play, before any work: two decks (its advice and
+    card values hold a hand as one mask of the 52 faces)."""
+    if r.decks != 1:
+        from cinch_sim.solver.limits import OneDeckOnly
+
+        raise OneDeckOnly(
+            "variant",
+            f"report cannot play {r.preset} yet: its advice and card values hold a "
+            "hand as one mask of the 52 cards (simulate, stats and compare play it)",
+        )
+
+
 def match_pairing(r: Rules, pairing: str) -> None:
     """Refuse a two-side pairing other than the default for a cut-throat match (more
     than two sides): it has one way to seat the strategies, the rotation."""
@@ -615,6 +628,7 @@ def report(
     ('What this report is', True)
     """
     rules = _rules(rules, variant)
+    check_report_rules(rules)
     from cinch_sim.outputs import prepare_out_dir, write_run_json
     from cinch_sim.report.build import ReportSettings, build_report
     from cinch_sim.report.render import write_report

@@ -286,6 +286,22 @@ def test_the_cli_refuses_them_in_one_line_exit_2(tmp_path, args, option):
     assert f"Invalid value for {option}" in res.output and "cannot hold two decks" in res.output
 
 
+def test_the_report_refuses_two_decks_before_any_work(tmp_path):
+    """The report's advice and card values hold a hand as one mask of faces: two decks
+    are refused in one line, exit 2, and no report folder is made."""
+    from click.testing import CliRunner
+
+    from cinch_sim.cli.main import main
+
+    out = tmp_path / "rep"
+    args = ["report", "--variant", "two_deck", "--hands", "2000", "--games", "2"]
+    res = CliRunner().invoke(main, [*args, "--out", str(out)])
+    assert res.exit_code == 2, res.output
+    assert "Traceback" not in res.output
+    assert "Invalid value for '--variant': report cannot play two_deck" in res.output
+    assert not out.exists()
+
+
 def _first_record_with(recs, test):
     return next(rec for rec in recs if test(rec))
 

@@ -36,7 +36,7 @@ from cinch_sim.analysis.intervals import bounded_mean, ratio_interval, t_interva
 from cinch_sim.engine.interrupts import chunk_boundaries
 from cinch_sim.engine.threads import using
 from cinch_sim.matches.cutthroat import CutThroatComparison, cutthroat_compare
-from cinch_sim.matches.pairs import PairStats
+from cinch_sim.matches.pairs import PairStats, no_nan
 from cinch_sim.matches.play import PAIRINGS, PairChunk, check_two_sides, play_pairs, team_policies
 from cinch_sim.policies.strategies import Strategy, resolve_strategy
 from cinch_sim.rules import Rules, resolve_rules
@@ -138,7 +138,7 @@ class Comparison(Tables):
         out.update(self.summary())
         out["interrupted"] = self.interrupted
         out["seconds"] = round(self.seconds, 3)
-        return _no_nan(out)
+        return no_nan(out)
 
     def games_frame(self) -> pd.DataFrame:
         """One row per game: pair, game (1, 2), A's result, margin, hands, end reason."""
@@ -271,13 +271,3 @@ def compare(
         except KeyboardInterrupt:
             interrupted = True
     return Comparison(sa, sb, settings, data, time.perf_counter() - start, interrupted, level, r)
-
-
-def _no_nan(x):
-    if isinstance(x, dict):
-        return {k: _no_nan(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_no_nan(v) for v in x]
-    if isinstance(x, float) and x != x:
-        return None
-    return x

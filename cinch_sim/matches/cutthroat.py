@@ -37,6 +37,7 @@ from cinch_sim import notation as N
 from cinch_sim.analysis.intervals import bounded_mean, ratio_interval, t_interval
 from cinch_sim.engine.interrupts import chunk_boundaries
 from cinch_sim.engine.threads import using
+from cinch_sim.matches.pairs import no_nan
 from cinch_sim.matches.rotation import (
     RotationChunk,
     RotationStats,
@@ -149,13 +150,11 @@ class CutThroatComparison(Tables):
 
     def to_dict(self) -> dict[str, Any]:
         """Settings and summary; NaN (nothing to estimate) becomes None, so the JSON is strict."""
-        from cinch_sim.matches.compare import _no_nan
-
         out = dict(self.settings)
         out.update(self.summary())
         out["interrupted"] = self.interrupted
         out["seconds"] = round(self.seconds, 3)
-        return _no_nan(out)
+        return no_nan(out)
 
     def games_frame(self) -> pd.DataFrame:
         """One row per game: rotation, A's seat, A's result, the winning seat, A's total,

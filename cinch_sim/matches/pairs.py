@@ -20,6 +20,7 @@ per side summed counts of contracts and Pedros.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -94,3 +95,15 @@ class PairStats:
     @property
     def pairs(self) -> int:
         return sum(x.size for x in self.pair_score)
+
+
+def no_nan(x: Any) -> Any:
+    """A summary made JSON-safe: every NaN (an undefined rate) as None, in nested dicts
+    and lists (both kinds of match share it)."""
+    if isinstance(x, dict):
+        return {k: no_nan(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [no_nan(v) for v in x]
+    if isinstance(x, float) and x != x:
+        return None
+    return x

@@ -70,23 +70,11 @@ class PairStats:
         self.diff_n.append(m.astype(np.int64))
 
     def _count(self, rules: Rules, h: np.ndarray, n_hands: np.ndarray, ta: int) -> None:
-        played = np.arange(h.shape[1])[None, :] < n_hands[:, None]
-        rows = h[played & (h[:, :, L.H_THROWN_IN] == 0)]
+        rows = played_rows(h, n_hands)
         maker_team = np.asarray(rules.seat_teams)[rows[:, L.H_MAKER]]
-        pedro_slots = [slot for _, slot in rules.pedros]  # the Right, then the Left Pedro
         for side, team in ((0, ta), (1, 1 - ta)):
-            mine = maker_team == team
-            contract = mine & (rows[:, L.H_BID] > 0)
-            c = self.counts[side]
-            c[0] += int(contract.sum())
-            c[1] += int((contract & (rows[:, L.H_MADE] == 1)).sum())
-            c[2] += int((contract & (rows[:, L.H_MADE] == 0)).sum())
-            c[3] += int(rows[contract, L.H_BID].sum())
-            c[4] += int((mine & (rows[:, L.H_BID] == 0)).sum())
-            for k, slot in zip((5, 7), pedro_slots, strict=False):
-                st = rows[:, L.H_SLOT_TEAM + slot]
-                c[k] += int((st >= 0).sum())
-                c[k + 1] += int((st == team).sum())
+            ours = maker_team == team
+            add_side_counts(self.counts[side], rules, rows, ours, lambda t, team=team: t == team)
 
     def cat(self, name: str) -> np.ndarray:
         parts = getattr(self, name)
@@ -107,3 +95,26 @@ def no_nan(x: Any) -> Any:
     if isinstance(x, float) and x != x:
         return None
     return x
+
+
+def played_rows(h: np.ndarray, n_hands: np.ndarray) -> np.ndarray:
+    """The hand rows of a batch of games that were played and not thrown in."""
+    played = np.arange(h.shape[1])[None, :] < n_hands[:, None]
+    return h[played & (h[:, :, L.H_THROWN_IN] == 0)]
+
+
+def add_side_counts(c: np.ndarray, rules: Rules, rows: np.ndarray, mine: np.ndarray, ours) -> None:
+    """One side's counts into ``c`` (the ``counts`` row both kinds of match keep):
+    contracts, made, set, their bids, hands it made without a contract; then for
+    each Pedro (Right, then Left) the hands it was in play and those the side took,
+    ``ours(slot_team)`` telling the side's slot teams (team or seat) from the others."""
+    contract = mine & (rows[:, L.H_BID] > 0)
+    c[0] += int(contract.sum())
+    c[1] += int((contract & (rows[:, L.H_MADE] == 1)).sum())
+    c[2] += int((contract & (rows[:, L.H_MADE] == 0)).sum())
+    c[3] += int(rows[contract, L.H_BID].sum())
+    c[4] += int((mine & (rows[:, L.H_BID] == 0)).sum())
+    for j, (_, slot) in enumerate(rules.pedros):
+        st = rows[:, L.H_SLOT_TEAM + slot]
+        c[5 + 2 * j] += int((st >= 0).sum())
+        c[6 + 2 * j] += int(((st >= 0) & ours(st)).sum())

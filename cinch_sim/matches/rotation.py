@@ -33,6 +33,7 @@ import numpy as np
 
 from cinch_sim import layout as L
 from cinch_sim.engine.run import PolicySet, run_games
+from cinch_sim.matches.pairs import add_side_counts, played_rows
 from cinch_sim.policies.strategies import Strategy
 from cinch_sim.records.writer import kernel_game_record
 from cinch_sim.rules import Rules
@@ -183,23 +184,10 @@ class RotationStats:
         self.diff_n.append(m)
 
     def _count(self, rules: Rules, h: np.ndarray, n_hands: np.ndarray, a_seat: int) -> None:
-        played = np.arange(h.shape[1])[None, :] < n_hands[:, None]
-        rows = h[played & (h[:, :, L.H_THROWN_IN] == 0)]
-        maker = rows[:, L.H_MAKER]
-        for side in (0, 1):
-            mine = (maker == a_seat) if side == 0 else (maker != a_seat)
-            contract = mine & (rows[:, L.H_BID] > 0)
-            c = self.counts[side]
-            c[0] += int(contract.sum())
-            c[1] += int((contract & (rows[:, L.H_MADE] == 1)).sum())
-            c[2] += int((contract & (rows[:, L.H_MADE] == 0)).sum())
-            c[3] += int(rows[contract, L.H_BID].sum())
-            c[4] += int((mine & (rows[:, L.H_BID] == 0)).sum())
-            for j, (_, slot) in enumerate(rules.pedros):
-                st = rows[:, L.H_SLOT_TEAM + slot]
-                took = (st == a_seat) if side == 0 else ((st >= 0) & (st != a_seat))
-                c[5 + 2 * j] += int((st >= 0).sum())
-                c[6 + 2 * j] += int(took.sum())
+        rows = played_rows(h, n_hands)
+        alone = rows[:, L.H_MAKER] == a_seat
+        add_side_counts(self.counts[0], rules, rows, alone, lambda t: t == a_seat)
+        add_side_counts(self.counts[1], rules, rows, ~alone, lambda t: t != a_seat)
 
     def cat(self, name: str) -> np.ndarray:
         parts = getattr(self, name)

@@ -383,7 +383,7 @@ def _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want
             if not (fixed_all >> np.uint64(c)) & U1:
                 deck[n] = c
                 n += 1
-    if double:  # the second deck: every face once more
+    if TWO_DECKS and double:  # the second deck: every face once more
         for c in range(52):
             deck[n + c] = c
         n += 52
@@ -391,7 +391,7 @@ def _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want
         n = 52
         for i in range(52):
             deck[i] = setup[L.S_DECK + i]
-        if double:
+        if TWO_DECKS and double:
             n = DECK_MAX
             for i in range(52):
                 deck[52 + i] = setup[L.S_DECK2 + i]
@@ -417,11 +417,11 @@ def _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want
                 i -= 1
     for s in range(L.MAX_PLAYERS):  # a constant count: no memset call
         hands[s] = U0
-    if double:
+    if TWO_DECKS and double:
         for s in range(L.MAX_PLAYERS):
             hands[TWICE + s] = U0
     eldest = _wrap(dealer + 1, P)
-    if double and fixed_all == U0:  # packets of three, one card (copy) at a time
+    if TWO_DECKS and double and fixed_all == U0:  # packets of three, one card (copy) at a time
         upos = U0
         for _r in range(D // 3):
             s = eldest
@@ -474,7 +474,7 @@ def _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want
                 _trace_at(trace, L.T_DECK, L.T_DECK2, dpos + i, deck[pos + i])
     for s in range(P):
         work[W_DEALT + s] = hands[s]  # dealt hands, kept for features
-    if double:
+    if TWO_DECKS and double:
         for s in range(P):
             work[W_DEALT2 + s] = hands[TWICE + s]
     return pos, n
@@ -1186,7 +1186,7 @@ def _maker_features(rules, maker, trump, left, tmask, obs, hands, work, out):
     in_play = U0
     in_play2 = U0
     double = rules[L.R_DECKS] == 2
-    if double:
+    if TWO_DECKS and double:
         for s in range(P):  # a face is in play twice if one seat holds both or two seats one
             in_play2 |= hands[TWICE + s] | (in_play & hands[s])
             in_play |= hands[s]
@@ -1200,7 +1200,7 @@ def _maker_features(rules, maker, trump, left, tmask, obs, hands, work, out):
     out[L.H_MAKER_PEDROS_DEALT] = ped
     out[L.H_MAKER_HONOURS_DEALT] = hi
     out[L.H_MAKER_TRUMPS_KEPT] = popcount(hands[maker] & tmask)
-    if double:  # the trumps counted per copy
+    if TWO_DECKS and double:  # the trumps counted per copy
         out[L.H_MAKER_TRUMPS_DEALT] += popcount(work[W_DEALT2 + maker] & tmask)
         out[L.H_MAKER_TRUMPS_KEPT] += popcount(hands[TWICE + maker] & tmask)
     # the partner: the maker's next teammate clockwise, two seats on, in a partnership
@@ -1211,7 +1211,7 @@ def _maker_features(rules, maker, trump, left, tmask, obs, hands, work, out):
         ntr, ped, hi = _trump_features(work[W_DEALT + partner], trump, left, tmask)
         out[L.H_PARTNER_TRUMPS_DEALT] = ntr
         out[L.H_PARTNER_PEDROS_DEALT] = ped
-        if double:
+        if TWO_DECKS and double:
             out[L.H_PARTNER_TRUMPS_DEALT] += popcount(work[W_DEALT2 + partner] & tmask)
     return in_play, in_play2
 
@@ -1321,7 +1321,7 @@ def _tricks(
                     obs[L.O_TRICK_MASK] = np.int64(trick)
                     obs[L.O_PLAYED] = np.int64(played | trick)
                     obs[L.O_KNOWN_OUT] = iwork[np.uint64(IW_KNOWN_OUT) + us]
-                    if double:
+                    if TWO_DECKS and double:
                         obs[L.O_HAND2] = np.int64(hands[TWICE + us])
                     if k > 1:
                         _show_voids(obs, iwork, leader, P, tmask, follow_strict)
@@ -1334,7 +1334,8 @@ def _tricks(
                 c = lowbit_index(legal)
             b = bit(c)
             uc = np.uint64(c)
-            if double:  # one copy leaves the hand; the second of a face is filed at 52 + c
+            # two decks: one copy leaves the hand; the second of a face is filed at 52 + c
+            if TWO_DECKS and double:
                 hands[us], hands[TWICE + us] = _minus(h, hands[TWICE + us], b)
                 again = (played | trick) & b
                 trick2 |= again
@@ -1375,7 +1376,7 @@ def _tricks(
             trace[L.T_WINNER + n_tricks] = win_seat
         if public:
             taken = _fixed_points(rules, trick, trump, left)
-            if double:  # each copy scores
+            if TWO_DECKS and double:  # each copy scores
                 taken += _fixed_points(rules, trick2, trump, left)
             _show_voids(obs, iwork, leader, P, tmask, follow_strict)
             wteam = np.uint64(_team(rules, win_seat))
@@ -1835,7 +1836,12 @@ def _with_two_decks(fn, **callees):
 _discard_draw_rob2 = _with_two_decks(_discard_draw_rob)
 _point_slots2 = _with_two_decks(_point_slots)
 play_hand2 = _with_two_decks(
-    play_hand, _discard_draw_rob=_discard_draw_rob2, _point_slots=_point_slots2
+    play_hand,
+    _deal=_with_two_decks(_deal),
+    _discard_draw_rob=_discard_draw_rob2,
+    _maker_features=_with_two_decks(_maker_features),
+    _tricks=_with_two_decks(_tricks),
+    _point_slots=_point_slots2,
 )
 _play_borrowed2 = _with_two_decks(_play_borrowed, play_hand=play_hand2)
 simulate_hands2 = _with_two_decks(simulate_hands, _play_borrowed=_play_borrowed2)

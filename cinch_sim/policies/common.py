@@ -48,25 +48,25 @@ STRIDE4 = np.uint64(0x1111111111111)  # bits 0, 4, ..., 48
 TIE_SUIT_NIBBLES = 0x1320  # tie position -> our suit number, four bits each
 
 
-@njit(inline="always")
+@njit(forceinline=True)
 def team_of(obs, seat):
     """The side ``seat`` plays for, from the rules' seat -> team table."""
     return obs[L.O_SEAT_TEAM + seat]
 
 
-@njit(inline="always")
+@njit(forceinline=True)
 def on_my_side(obs, seat):
     """Whether ``seat`` (-1 for nobody) is a teammate of the player asked, not himself."""
     me = obs[L.O_SEAT]
     return seat >= 0 and seat != me and team_of(obs, seat) == team_of(obs, me)
 
 
-@njit(inline="always")
+@njit(forceinline=True)
 def trump_mask(obs):
     return np.uint64(obs[L.O_TRUMP_MASK])
 
 
-@njit(inline="always")
+@njit(forceinline=True)
 def strength(c, tmask, left):
     """BENCHMARK.md card strength: a total order, every trump above every non-trump."""
     if has(tmask, c):
@@ -77,7 +77,7 @@ def strength(c, tmask, left):
     return (c % 13) * 4 + TIE_ORDER[c // 13]
 
 
-@njit(inline="always")
+@njit(forceinline=True)
 def plain_key(mask):
     """Strength key of non-trump cards: bit 4 * rank + the suit's tie position."""
     return (
@@ -88,7 +88,7 @@ def plain_key(mask):
     )
 
 
-@njit(inline="always")
+@njit(forceinline=True)
 def plain_cards(key):
     """The card mask of a non-trump strength key."""
     return (
@@ -99,14 +99,14 @@ def plain_cards(key):
     )
 
 
-@njit(inline="always")
+@njit(forceinline=True)
 def plain_card(kb):
     """The card at bit kb of a non-trump strength key."""
     suit = (TIE_SUIT_NIBBLES >> (4 * (kb & 3))) & 15
     return suit * 13 + (kb >> 2)
 
 
-@njit(inline="always")
+@njit(forceinline=True)
 def trump_base(tmask, left):
     """13 * the trump suit, read off the trump mask."""
     if left >= 0:
@@ -114,7 +114,7 @@ def trump_base(tmask, left):
     return lowbit_index(tmask)
 
 
-@njit(inline="always")
+@njit(forceinline=True)
 def trump_key(mask, base, left):
     """Strength key of the trumps in mask: ranks 2 3 4, the left card, 5 ... A."""
     f = (mask >> np.uint64(base)) & SUIT13
@@ -124,7 +124,7 @@ def trump_key(mask, base, left):
     return k
 
 
-@njit(inline="always")
+@njit(forceinline=True)
 def trump_cards(key, base, left):
     """The card mask of a trump strength key."""
     f = (key & np.uint64(7)) | ((key >> np.uint64(4)) << np.uint64(3))
@@ -134,14 +134,14 @@ def trump_cards(key, base, left):
     return m
 
 
-@njit(inline="always")
+@njit(forceinline=True)
 def trump_card(kb, base, left):
     """The card at bit kb of a trump strength key."""
     c = base + kb - (1 if kb > 3 else 0)
     return left if kb == 3 else c
 
 
-@njit(inline="always")
+@njit(forceinline=True)
 def top_bits(key, k):
     """The k highest set bits of key (all of them if it has fewer)."""
     n = popcount(key)
@@ -176,7 +176,7 @@ def weakest(mask, tmask, left):
     return -1
 
 
-@njit(inline="always")
+@njit(forceinline=True)
 def keep_key(trumps, trump, left):
     """Trumps re-laid in keep order, lowest priority first: 2 3 4 6 7 8 9 Q K 10 J A, L, 5."""
     f = (trumps >> np.uint64(trump * 13)) & SUIT13
@@ -190,7 +190,7 @@ def keep_key(trumps, trump, left):
     return k
 
 
-@njit(inline="always")
+@njit(forceinline=True)
 def keep_cards(key, trump, left):
     """The card mask of a keep-order key."""
     f = (key & np.uint64(7)) | (((key >> np.uint64(3)) & np.uint64(15)) << np.uint64(4))
@@ -204,7 +204,7 @@ def keep_cards(key, trump, left):
     return m
 
 
-@njit(inline="always")
+@njit(forceinline=True)
 def first_in_keep_order(trumps, k, trump, left):
     """``top_trumps_by_keep_order``, inlined where it is called (the W2 discard)."""
     return keep_cards(top_bits(keep_key(trumps, trump, left), k), trump, left)
@@ -217,7 +217,7 @@ def top_trumps_by_keep_order(trumps, k, trump, left):
     return first_in_keep_order(trumps, k, trump, left)
 
 
-@njit(inline="always")
+@njit(forceinline=True)
 def strongest_k(mask, k, tmask, left):
     """``top_by_strength``, inlined where it is called (the W2 discard)."""
     tr = mask & tmask
@@ -234,7 +234,7 @@ def top_by_strength(mask, k, tmask, left):
     return strongest_k(mask, k, tmask, left)
 
 
-@njit(inline="always")
+@njit(forceinline=True)
 def random_member(mask, rng):
     """A uniformly chosen set bit of a non-empty mask."""
     return nth_set_bit(mask, below(rng, popcount(mask)))

@@ -24,7 +24,7 @@ from cinch_sim.policies.common import (
 from cinch_sim.signatures import POLICY_SIG
 
 
-@njit(inline="always")
+@njit(forceinline=True)
 def pedro_mask(trump, left):
     """The two Pedros (one without a left card)."""
     m = bit(trump * 13 + 3)
@@ -33,7 +33,7 @@ def pedro_mask(trump, left):
     return m
 
 
-@njit(inline="always")
+@njit(forceinline=True)
 def beaten_by(win_card, tm, left, base):
     """The cards that take a trick from ``win_card``, its winner: the stronger trumps
     of a trump; of a non-trump (of the suit led) every trump and its suit's higher
@@ -46,7 +46,7 @@ def beaten_by(win_card, tm, left, base):
     return tm | (suit_mask(win_card // 13) & ~tm & higher)
 
 
-@njit(inline="always")
+@njit(forceinline=True)
 def greedy_core(legal, tm, left, pedros, trick, beats, partner_wins):
     """The W3 rule itself, from the trick's state as values: ``pedros`` is the
     Pedros' mask, ``beats`` what takes the trick from its current winner

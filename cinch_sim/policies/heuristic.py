@@ -122,7 +122,7 @@ DEFAULT_PARAMS["heuristic_v1_discard"] = (9.0,)
 DEFAULT_PARAMS["heuristic_v1_play"] = (1.0, 10.0)
 
 
-@njit(inline="always")
+@njit(forceinline=True)
 def _intercept_scale(obs):
     """How the intercept (the points the rest of the deal brings the side, fitted to
     the standard game) scales to the game played: with the points in play, with the
@@ -305,7 +305,7 @@ def _sure_winner(obs, mask, top_unseen, tm, left):
     return -1
 
 
-@njit(inline="always")
+@njit(forceinline=True)
 def _may_trump(obs, s):
     """Whether seat s may still hold a trump: it has cards and showed no trump void."""
     return obs[L.O_CARDS_LEFT + s] > 0 and not (obs[L.O_VOIDS + s] >> L.VOID_TRUMP) & 1

@@ -24,7 +24,10 @@ TRUMP_BASE = 100  # every trump's strength is above every plain card's (at most 
 
 # The small per-card helpers are inlined by LLVM (forceinline), not by numba
 # (inline="always", which copies the callee's IR with its whole scope at every
-# call site): the same machine code, and _top_k's cold compile 1.16 s -> 0.55 s.
+# call site): the same behaviour, _top_k's cold compile 1.16 s -> 0.55 s. The
+# policies' helpers (common, simple, greedy, heuristic) are inlined the same way:
+# simple_discard_core 1.23 -> 0.17 s of its own, and W2 7,011 -> 6,971
+# instructions a hand.
 
 
 @njit(forceinline=True)

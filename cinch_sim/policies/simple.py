@@ -20,7 +20,7 @@ from cinch_sim.policies.common import (
 from cinch_sim.signatures import POLICY_SIG
 
 
-@njit(inline="always")
+@njit(forceinline=True)
 def suit_score2(hand, s):
     """Twice the W2 score of suit s (integers, no rounding)."""
     left5 = has(hand, (s ^ 1) * 13 + 3)

@@ -78,6 +78,7 @@ __all__ = [
     "card_values",
     "compare",
     "ladder",
+    "merge",
     "referee",
     "report",
     "resolve_rules",
@@ -721,6 +722,45 @@ def match_settings_of(run: MatchRun) -> dict[str, Any]:
 
     return match_settings(run.rules, run.a, run.b, run.games, run.seed, run.max_hands,
                           run.pairing)  # fmt: skip
+
+
+# -------------------------------------------------------------------- merge
+def merge(
+    folders: Sequence[str | os.PathLike],
+    out: str | os.PathLike | None = None,
+    force: bool = False,
+) -> Simulation | Analysis | Comparison | CutThroatComparison | Ladder:
+    """Runs saved with ``save`` (``--out``) under the same settings and different
+    seeds, as one result (``cinch-sim merge``): what a single run of all their hands
+    or games would show, its settings naming every seed and range merged
+    (``merged``). Runs whose settings differ (rules, policies, strategies, ...) are
+    refused in one line naming the difference, and so are two holding the same
+    seed's chunk. ``out`` keeps the merged run there (a folder that can be merged
+    again); its tables are written by the command line.
+    """
+    from cinch_sim.matches.compare import Comparison
+    from cinch_sim.matches.cutthroat import CutThroatComparison
+    from cinch_sim.outputs import prepare_out_dir
+    from cinch_sim.runs.merge import merge_folders, save_merged
+
+    if out is not None:
+        with _output("out"):
+            prepare_out_dir(out, force)  # before the work
+    m = merge_folders(list(folders))
+    if out is not None:
+        save_merged(m, out)
+    settings, command, run = m.settings(), m.head["command"], m.run
+    if command == "simulate":
+        return Simulation(settings, m.agg)
+    if command == "stats":
+        shown = m.head.get("shown") or {}
+        return Analysis(settings, m.agg, tuple(shown.get("by", ("trumps",))),
+                        int(shown.get("min_hands", 30)))  # fmt: skip
+    if command == "compare":
+        if run.cutthroat:
+            return CutThroatComparison(run.a, run.b, settings, m.agg, run.rules)
+        return Comparison(run.a, run.b, settings, m.agg, rules=run.rules)
+    return ladder_of(run, settings, m.agg, int(settings.get("bootstrap", checks.LADDER_BOOTSTRAP)))
 
 
 # ----------------------------------------------------------------- variants

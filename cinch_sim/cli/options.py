@@ -568,6 +568,7 @@ INPUT_OPTIONS = {
     "records": "--records",
     "hand_data": "--hand-data",
     "chunk": "--chunk",
+    "dirs": "DIRS",
 }
 
 

@@ -737,6 +737,16 @@ def merge(
     refused in one line naming the difference, and so are two holding the same
     seed's chunk. ``out`` keeps the merged run there (a folder that can be merged
     again); its tables are written by the command line.
+
+    >>> import os, tempfile
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> one, two = (os.path.join(folder.name, n) for n in ("one", "two"))
+    >>> _ = simulate(hands=500, seed=1, save=one)
+    >>> _ = simulate(hands=300, seed=2, save=two)
+    >>> both = merge([two, one])
+    >>> both.hands, [p["seed"] for p in both.settings["merged"]]
+    (800, [1, 2])
+    >>> folder.cleanup()
     """
     from cinch_sim.matches.compare import Comparison
     from cinch_sim.matches.cutthroat import CutThroatComparison

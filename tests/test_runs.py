@@ -322,3 +322,45 @@ def test_same_stats_tells_a_different_pair():
     a = PairStats(pair_score=[np.array([0.5, 1.0])])
     b = PairStats(pair_score=[np.array([0.5, 0.75])])
     assert same_stats(a, a) and not same_stats(a, b)
+
+
+# ------------------------------------------------------------ the executor seam
+class Backwards:
+    """An executor that finishes the chunks last first, as a cluster might, each
+    work item sent through pickle as it would be to another process."""
+
+    def map(self, work, keys):
+        import pickle
+
+        for key in reversed(list(keys)):
+            yield key, pickle.loads(pickle.dumps(work))(key)
+
+
+@pytest.mark.parametrize("what", ["hands", "match", "ladder"])
+def test_completion_order_and_pickling_change_no_number(what, tmp_path):
+    from functools import partial
+
+    from cinch_sim.policies.strategies import resolve_strategy
+    from cinch_sim.runs.driver import run_chunks
+    from cinch_sim.runs.executor import LocalExecutor
+    from cinch_sim.runs.store import ChunkStore
+
+    r = api.resolve_rules({})
+    a, b, c = (resolve_strategy(n) for n in ("greedy", "random", "simple"))
+    if what == "hands":
+        run = work.HandsRun(r, PolicySet.from_specs(4).describe(), 2, 1200, 3, chunk=300)
+        fn = partial(work.count_hands, run)
+    elif what == "match":
+        run = work.MatchRun(r, a, b, 2, 24, chunk=3)
+        fn = partial(work.play_match, run)
+    else:
+        run = work.LadderRun(r, (a, b, c), 2, 8, chunk=2, matchups=((0, 1), (0, 2), (1, 2)))
+        fn = partial(work.play_ladder, run)
+    kind = kinds.kind_of(run)
+    local, _ = run_chunks(run, fn, kind, executor=LocalExecutor(1))
+    head = {"format": "cinch-run/1", "command": what}
+    store = ChunkStore.create(tmp_path / "s", head, run.keys())
+    backwards, interrupted = run_chunks(run, fn, kind, store, Backwards())
+    assert not interrupted and kind.same(local, backwards)
+    again, _ = run_chunks(run, fn, kind, ChunkStore.resume(tmp_path / "s", head, run.keys()))
+    assert kind.same(local, again)  # every chunk read back from its file

@@ -23,7 +23,7 @@ from cinch_sim.policies.strategies import Strategy
 from cinch_sim.rules import Rules
 
 Key = tuple[int, ...]
-TRACE_ROWS = 8192  # trace rows a match chunk may hold (they are large): as matches.compare
+TRACE_ROWS = 8192  # hands' trace rows played at once (they are large): as matches.compare
 
 
 def chunk_count(units: int, chunk: int) -> int:
@@ -130,17 +130,11 @@ class MatchRun:
     def total(self) -> int:
         return chunk_count(self.games, self.per_unit)
 
-    @property
-    def step(self) -> int:
-        if self.trace:
-            return min(self.chunk, max(1, TRACE_ROWS // self.max_hands))
-        return self.chunk
-
     def keys(self) -> list[Key]:
-        return [(i,) for i in range(chunk_count(self.total, self.step))]
+        return [(i,) for i in range(chunk_count(self.total, self.chunk))]
 
     def span(self, key: Key) -> tuple[int, tuple[int, int]]:
-        return 0, span(self.total, self.step, key[-1])
+        return 0, span(self.total, self.chunk, key[-1])
 
     def policy_sets(self) -> tuple[PolicySet, ...]:
         r, a, b = self.rules, self.a, self.b
@@ -159,16 +153,39 @@ def play_match(
     sees the played chunk first."""
     _, (lo, hi) = run.span(key)
     r, pols = run.rules, run.policy_sets()
-    if run.cutthroat:
-        ch = play_rotations(r, run.a, run.b, run.seed, lo, hi - lo, run.max_hands, run.trace, pols)
-    else:
-        ch = play_pairs(r, run.a, run.b, run.seed, lo, hi - lo, run.max_hands, run.pairing,
-                        run.trace, pols)  # fmt: skip
-    if on_chunk is not None:
-        on_chunk(ch)
+    # with the trace (records) the chunk is played in parts of TRACE_ROWS hands' rows,
+    # its rows being large; the parts are joined (less the trace) before they are added
+    # up, so a chunk's numbers are the same with or without it
+    step = max(1, TRACE_ROWS // run.max_hands) if run.trace else hi - lo
+    parts = []
+    for start in range(lo, hi, step):
+        n = min(start + step, hi) - start
+        if run.cutthroat:
+            ch = play_rotations(r, run.a, run.b, run.seed, start, n, run.max_hands, run.trace,
+                                pols)  # fmt: skip
+        else:
+            ch = play_pairs(r, run.a, run.b, run.seed, start, n, run.max_hands, run.pairing,
+                            run.trace, pols)  # fmt: skip
+        if on_chunk is not None:
+            on_chunk(ch)
+        parts.append(ch)
     stats = run.empty()
-    stats.add(ch)
+    stats.add(parts[0] if len(parts) == 1 else _joined(parts))
     return stats
+
+
+def _joined(parts: list[Any]) -> Any:
+    """Consecutive played chunks as one (their games and hands; no trace)."""
+    from dataclasses import replace
+
+    import numpy as np
+
+    first = parts[0]
+    k = len(first.games)
+    games = tuple(np.concatenate([p.games[j] for p in parts]) for j in range(k))
+    hands = tuple(np.concatenate([p.hands[j] for p in parts]) for j in range(k))
+    empty = tuple(np.zeros((0,) + p.shape[1:], p.dtype) for p in first.trace)
+    return replace(first, games=games, hands=hands, trace=empty)
 
 
 @dataclass(frozen=True)

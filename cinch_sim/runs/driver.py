@@ -87,6 +87,8 @@ def run_chunks(
                 close = getattr(results, "close", None)
                 if close is not None:
                     close()  # the executor's own end (threads, a cluster's futures)
+                if store is not None:
+                    store.close()
         except KeyboardInterrupt:
             interrupted = True
     return merged.result(), interrupted

@@ -364,3 +364,10 @@ def test_completion_order_and_pickling_change_no_number(what, tmp_path):
     assert not interrupted and kind.same(local, backwards)
     again, _ = run_chunks(run, fn, kind, ChunkStore.resume(tmp_path / "s", head, run.keys()))
     assert kind.same(local, again)  # every chunk read back from its file
+
+
+def test_progress_counts_every_game_of_a_ladder():
+    told = []
+    api.ladder(["greedy", "random", "simple"], games=12, seed=1, bootstrap=0, chunk=2,
+               progress=told.append)  # fmt: skip
+    assert sum(told) == 3 * 12 and told[0] == 4  # a chunk of two pairs: four games

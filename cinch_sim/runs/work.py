@@ -216,6 +216,10 @@ class LadderRun:
     def total(self) -> int:
         return self.match(0).total * len(self.matchups)
 
+    @property
+    def per_unit(self) -> int:
+        return self.match(0).per_unit
+
     def keys(self) -> list[Key]:
         return [(m, i) for m in range(len(self.matchups)) for (i,) in self.match(m).keys()]
 

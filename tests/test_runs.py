@@ -371,3 +371,14 @@ def test_progress_counts_every_game_of_a_ladder():
     api.ladder(["greedy", "random", "simple"], games=12, seed=1, bootstrap=0, chunk=2,
                progress=told.append)  # fmt: skip
     assert sum(told) == 3 * 12 and told[0] == 4  # a chunk of two pairs: four games
+
+
+def test_the_resume_command_repeats_the_options_but_out_force_and_per_hand_files(monkeypatch):
+    from cinch_sim.cli.options import resume_command
+
+    argv = ["cinch-sim", "stats", "--hands", "9000", "--out=big", "--force", "--hand-data",
+            "--records", "h.jsonl", "--seed", "2"]  # fmt: skip
+    monkeypatch.setattr(sys, "argv", argv)
+    assert resume_command(Path("big")) == "cinch-sim stats --hands 9000 --seed 2 --resume big"
+    monkeypatch.setattr(sys, "argv", ["x", "simulate", "--out", "my run", "--records=-"])
+    assert resume_command(Path("my run")) == "cinch-sim simulate --resume 'my run'"

@@ -53,6 +53,7 @@ _API = (
     "card_values",
     "compare",
     "ladder",
+    "merge",
     "referee",
     "resolve_rules",
     "simulate",

@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
@@ -31,13 +32,25 @@ from cinch_sim import checks, interrupts
 from cinch_sim import notation as N
 from cinch_sim.advisor.estimate import Advice
 from cinch_sim.analysis.analyse import Analysis
-from cinch_sim.analysis.analyse import analyse as _analyse
 from cinch_sim.analysis.card_values import REPLACEMENTS, CardValues
 from cinch_sim.analysis.counts import HandCounts
 from cinch_sim.analysis.tables import bid_summary, pedro_sides
 from cinch_sim.engine.run import PolicySpec, iter_chunks, prepare_run  # noqa: F401 (re-exported)
 from cinch_sim.records.io import RefereeReport
 from cinch_sim.rules import Rules, RulesError, make_rules, resolve_rules
+from cinch_sim.runs import kinds as _kinds
+from cinch_sim.runs.driver import run_chunks
+from cinch_sim.runs.executor import LocalExecutor
+from cinch_sim.runs.store import ChunkStore, open_store
+from cinch_sim.runs.work import (
+    HandsRun,
+    LadderRun,
+    MatchRun,
+    count_hands,
+    play_ladder,
+    play_match,
+    prime,
+)
 from cinch_sim.solver.limits import require_one_deck
 from cinch_sim.views import Tables
 
@@ -65,6 +78,7 @@ __all__ = [
     "card_values",
     "compare",
     "ladder",
+    "merge",
     "referee",
     "report",
     "resolve_rules",
@@ -207,6 +221,9 @@ def simulate(
     on_chunk: Callable[[Any, Any], None] | None = None,
     trace: bool = False,
     variant: str | None = None,
+    save: str | os.PathLike | None = None,
+    resume: str | os.PathLike | None = None,
+    force: bool = False,
 ) -> Simulation:
     """Play ``hands`` independent hands and tally bid success and Pedro capture
     (``cinch-sim simulate``).
@@ -217,7 +234,11 @@ def simulate(
     ``cinch-hand/1`` record to that file. The same seed gives the same numbers
     whatever ``threads`` and ``chunk`` are. Ctrl-C between chunks stops the run
     and keeps what was finished (``interrupted`` is then true);
-    ``on_chunk(rows, trace)`` sees every chunk.
+    ``on_chunk(rows, trace)`` sees every chunk. ``save`` names a folder where each
+    finished chunk's counts and a manifest are kept as the run goes (one holding
+    files only with ``force``); ``resume`` names such a folder and continues its run
+    (the same settings, or an ``InputError`` naming the one that differs), giving
+    exactly the numbers of a run never stopped (docs/long-runs.md).
 
     >>> sim = simulate(hands=2000, seed=1, play={0: "greedy"})
     >>> sim.hands
@@ -235,34 +256,29 @@ def simulate(
     dealer = rules.players - 1 if dealer is None else dealer  # the last seat
     r, policies, settings = prepare_run(hands, seed, rules, dealer, bid, trump, discard, play)
     hands, seed, dealer = settings["hands"], settings["seed"], settings["dealer"]
+    chunk = checks.whole(chunk, "chunk", at_least=1)
+    _not_chunked(resume, records=records)
+    run = HandsRun(r, policies.describe(), seed, hands, dealer, chunk, trace or records is not None)
+    prime(run, policies)
+    store = _store("simulate", settings, run, save, resume, force)
     writer = None
     if records is not None:
         from cinch_sim.records import RecordWriter
 
         with _output("records"):  # opened now: a bad path fails before any work
             writer = RecordWriter(records, r, dealer)
-    counts = HandCounts(r)
+
+    def see(rows: Any, tr: Any) -> None:
+        if writer is not None:
+            writer.write_chunk(rows, tr)
+        if on_chunk is not None:
+            on_chunk(rows, tr)
+
+    hook = see if writer is not None or on_chunk is not None else None
     start = time.perf_counter()
-    interrupted = False
     try:
-        for rows, tr in iter_chunks(
-            r,
-            policies,
-            hands,
-            seed,
-            dealer,
-            chunk,
-            threads,
-            trace=trace or writer is not None,
-            progress=progress,
-        ):
-            counts.add(rows)
-            if writer is not None:
-                writer.write_chunk(rows, tr)
-            if on_chunk is not None:
-                on_chunk(rows, tr)
-    except KeyboardInterrupt:
-        interrupted = True
+        counts, interrupted = _run(run, partial(count_hands, run, on_rows=hook), store, threads,
+                                   progress)  # fmt: skip
     except BaseException:
         if writer is not None:
             writer.abort()  # an error leaves no half-written file behind
@@ -270,7 +286,54 @@ def simulate(
     if writer is not None:
         writer.close()  # after Ctrl-C too: the finished hands are kept
     extra = {"records": str(records)} if records is not None else {}
+    if store is not None:
+        extra["saved"] = str(store.folder)
     return Simulation(settings, counts, time.perf_counter() - start, interrupted, extra)
+
+
+# chunked runs (cinch_sim.runs): what the commands below share
+NOT_CHUNKED = (
+    "per-hand files are not kept in chunks, so a resumed run cannot write them; leave "
+    "it out to resume (the counts resume whole)"
+)
+
+
+def _not_chunked(resume: object, **outputs: object) -> None:
+    """Refuse per-hand outputs with ``resume``, in one line naming the output."""
+    if resume is None:
+        return
+    for name, value in outputs.items():
+        if value:
+            raise InputError(name, NOT_CHUNKED)
+
+
+def _store(
+    command: str,
+    settings: dict[str, Any],
+    run: Any,
+    save: str | os.PathLike | None,
+    resume: str | os.PathLike | None,
+    force: bool,
+    **shown: Any,
+) -> ChunkStore | None:
+    """The run's chunk store (``save``: a new one, ``resume``: an earlier one whose
+    settings must be these), opened before any work; None without either."""
+    head = {
+        "format": "cinch-run/1",
+        "command": command,
+        "settings": settings,
+        "shown": shown,  # what only the tables' shape depends on (stats --by)
+        "chunk": run.chunk,
+        "units": run.units,
+    }
+    with _output("save"):
+        return open_store(head, run.keys(), save, resume, force)
+
+
+def _run(run: Any, work: Callable, store: ChunkStore | None, threads: int | None,
+         progress: Callable[[int], None] | None) -> tuple[Any, bool]:  # fmt: skip
+    """A run's chunks through the local executor (``runs`` says how another is added)."""
+    return run_chunks(run, work, _kinds.kind_of(run), store, LocalExecutor(threads), progress)
 
 
 # -------------------------------------------------------------------- stats
@@ -291,6 +354,9 @@ def stats(
     progress: Callable[[int], None] | None = None,
     on_chunk: Callable[[Any, Any], None] | None = None,
     variant: str | None = None,
+    save: str | os.PathLike | None = None,
+    resume: str | os.PathLike | None = None,
+    force: bool = False,
 ) -> Analysis:
     """Play ``hands`` hands and count bid success and Pedro capture by what the maker
     held (``cinch-sim stats``).
@@ -298,9 +364,9 @@ def stats(
     ``by`` names the hand features (seat, trumps, pedros, high, ace, honours) of
     the "make rate for each bid given the hand" table; rows with fewer than
     ``min_hands`` hands are flagged ``low_n``; ``hand_data`` streams one row per
-    hand to a Parquet file (needs pyarrow). Policies as in ``simulate``. The
-    result's ``.table(name)`` is any of ``.table_names()`` and ``.figures()``
-    draws the charts.
+    hand to a Parquet file (needs pyarrow). Policies, ``save``, ``resume`` and
+    ``force`` as in ``simulate``. The result's ``.table(name)`` is any of
+    ``.table_names()`` and ``.figures()`` draws the charts.
 
     >>> a = stats(hands=2000, seed=1, by="pedros")
     >>> a.hands, a.table_names()[0]
@@ -308,25 +374,48 @@ def stats(
     >>> a.table("make_rate_by_hand_and_bid").columns[0]
     'pedros'
     """
+    from cinch_sim.analysis.counts import AnalysisError, check_features
+
     rules = _rules(rules, variant)
     dealer = rules.players - 1 if dealer is None else dealer  # the last seat
-    return _analyse(
-        hands=hands,
-        seed=seed,
-        rules=rules,
-        bid=bid,
-        trump=trump,
-        discard=discard,
-        play=play,
-        dealer=dealer,
-        by=by,
-        min_hands=min_hands,
-        threads=threads,
-        chunk=chunk,
-        hand_data=hand_data,
-        progress=progress,
-        on_chunk=on_chunk,
-    )
+    by = check_features(by)
+    if min_hands < 1:
+        raise AnalysisError(f"min_hands must be at least 1, got {min_hands}")
+    r, policies, settings = prepare_run(hands, seed, rules, dealer, bid, trump, discard, play)
+    chunk = checks.whole(chunk, "chunk", at_least=1)
+    _not_chunked(resume, hand_data=hand_data)
+    run = HandsRun(r, policies.describe(), settings["seed"], settings["hands"],
+                   settings["dealer"], chunk)  # fmt: skip
+    prime(run, policies)
+    store = _store("stats", settings, run, save, resume, force, by=list(by), min_hands=min_hands)
+    writer = None
+    if hand_data is not None:
+        from cinch_sim.analysis.hand_rows import HandDataWriter
+
+        writer = HandDataWriter(hand_data, r)
+
+    def see(rows: Any, tr: Any) -> None:
+        if writer is not None:
+            writer.write(rows)
+        if on_chunk is not None:
+            on_chunk(rows, tr)
+
+    hook = see if writer is not None or on_chunk is not None else None
+    start = time.perf_counter()
+    try:
+        counts, interrupted = _run(run, partial(count_hands, run, on_rows=hook), store, threads,
+                                   progress)  # fmt: skip
+    except BaseException:
+        if writer is not None:
+            writer.abort()
+        raise
+    if writer is not None:
+        writer.close()
+    extra = {"hand_data": str(hand_data)} if hand_data is not None else {}
+    if store is not None:
+        extra["saved"] = str(store.folder)
+    return Analysis(settings, counts, by, min_hands, time.perf_counter() - start, interrupted,
+                    extra)  # fmt: skip
 
 
 analyse = stats  # the name the API had first
@@ -464,6 +553,10 @@ def compare(
     on_chunk: Callable[[Any], None] | None = None,
     trace: bool = False,
     variant: str | None = None,
+    chunk: int = 1000,
+    save: str | os.PathLike | None = None,
+    resume: str | os.PathLike | None = None,
+    force: bool = False,
 ) -> Comparison | CutThroatComparison:
     """Strategy ``a`` against ``b`` in duplicate games to the target (``cinch-sim
     compare``): every deal sequence is played twice, the strategies trading places.
@@ -479,8 +572,9 @@ def compare(
     ``heuristic``) or a TOML file. ``games`` is rounded up to whole pairs; a
     game still going after ``max_hands`` hands is unfinished; ``pairing`` is
     ``swap`` or ``rotate``; ``records`` writes every game as a ``cinch-game/1``
-    record. ``.summary()`` holds the win rate of ``a`` and the points per hand
-    difference with their 95% intervals; ``.table()`` each side's bids and
+    record. ``chunk`` pairs (rotations) are played at a time; ``save``, ``resume``
+    and ``force`` as in ``simulate``. ``.summary()`` holds the win rate of ``a`` and
+    the points per hand difference with their 95% intervals; ``.table()`` each side's bids and
     Pedros, ``.table("games")`` one row per game.
 
     >>> cmp = compare("greedy", "random", games=20, seed=1)
@@ -491,15 +585,22 @@ def compare(
     """
     rules = _rules(rules, variant)
     match_pairing(rules, pairing)
-    from cinch_sim.matches.compare import compare as _compare
+    from cinch_sim.matches.compare import Comparison, check_match, match_settings
+    from cinch_sim.matches.cutthroat import CutThroatComparison
     from cinch_sim.policies.strategies import distinct_names, resolve_strategy
 
     games = checks.count(games, "games")
     seed = checks.seed(seed)
+    chunk = checks.whole(chunk, "chunk", at_least=1)
     r = _rules(rules)
+    check_match(r, games, pairing)
     sa, sb = distinct_names([resolve_strategy(a), resolve_strategy(b)])
+    _not_chunked(resume, records=records)
+    settings = match_settings(r, sa, sb, games, seed, max_hands, pairing)
+    run = MatchRun(r, sa, sb, seed, games, max_hands, pairing, chunk, trace or records is not None)
+    store = _store("compare", settings, run, save, resume, force)
     writer = None
-    chunk_hook = on_chunk
+    to_records = None
     if records is not None:
         from cinch_sim.matches.play import game_records
         from cinch_sim.matches.rotation import rotation_records
@@ -509,33 +610,28 @@ def compare(
             writer = RecordWriter(records, r)
         to_records = rotation_records if r.teams > 2 else game_records
 
-        def chunk_hook(ch: Any) -> None:
+    def see(ch: Any) -> None:
+        if writer is not None:
             for rec in to_records(r, ch):
                 writer.write(rec)
-            if on_chunk is not None:
-                on_chunk(ch)
+        if on_chunk is not None:
+            on_chunk(ch)
 
+    hook = see if writer is not None or on_chunk is not None else None
+    start = time.perf_counter()
     try:
-        cmp = _compare(
-            sa,
-            sb,
-            games,
-            seed,
-            r,
-            max_hands,
-            pairing,
-            threads=threads,
-            progress=progress,
-            on_chunk=chunk_hook,
-            trace=trace or writer is not None,
-        )
+        data, interrupted = _run(run, partial(play_match, run, on_chunk=hook), store, threads,
+                                 progress)  # fmt: skip
     except BaseException:
         if writer is not None:
             writer.abort()
         raise
     if writer is not None:
         writer.close()
-    return cmp
+    seconds = time.perf_counter() - start
+    if run.cutthroat:
+        return CutThroatComparison(sa, sb, settings, data, r, seconds, interrupted)
+    return Comparison(sa, sb, settings, data, seconds, interrupted, 0.95, r)
 
 
 def ladder(
@@ -549,6 +645,10 @@ def ladder(
     progress: Callable[[int], None] | None = None,
     bootstrap: int = checks.LADDER_BOOTSTRAP,
     variant: str | None = None,
+    chunk: int = 1000,
+    save: str | os.PathLike | None = None,
+    resume: str | os.PathLike | None = None,
+    force: bool = False,
 ) -> Ladder:
     """Every pair of ``strategies`` in a duplicate match of ``games`` games, rated
     together (Bradley-Terry on the Elo scale, 95% bootstrap intervals over
@@ -559,7 +659,8 @@ def ladder(
     match's win rate and points per hand difference. With more than two sides
     every ordered pair plays a cut-throat match (``compare``), both ways round,
     and the ratings are the Luce model's (Bradley-Terry for a winner among many;
-    docs/statistics.md).
+    docs/statistics.md). ``chunk``, ``save``, ``resume`` and ``force`` as in
+    ``compare``; every matchup's chunks are chunks of the one run.
 
     >>> lad = ladder(["greedy", "random"], games=20, seed=1, bootstrap=20)
     >>> sorted(lad.table()["strategy"]), len(lad.table("matchups"))
@@ -567,15 +668,109 @@ def ladder(
     """
     rules = _rules(rules, variant)
     match_pairing(rules, pairing)
-    from cinch_sim.matches.ladder import ladder as _ladder
+    from cinch_sim.matches.compare import check_match
+    from cinch_sim.matches.ladder import ladder_settings, matchup_order
+    from cinch_sim.policies.strategies import distinct_names, resolve_strategy
 
     games = checks.count(games, "games")
     seed = checks.seed(seed)
     bootstrap = checks.whole(bootstrap, "bootstrap", at_least=0)
-    return _ladder(
-        list(strategies), games, seed, _rules(rules), max_hands, pairing, threads, progress,
-        bootstrap,
-    )  # fmt: skip
+    chunk = checks.whole(chunk, "chunk", at_least=1)
+    r = _rules(rules)
+    strats = distinct_names([resolve_strategy(s) for s in strategies])
+    if len(strats) < 2:
+        raise InputError("strategies", "a ladder needs at least two strategies")
+    check_match(r, games, pairing)
+    settings = ladder_settings(r, strats, games, seed, max_hands, pairing, bootstrap)
+    order = tuple(matchup_order(r, len(strats)))
+    run = LadderRun(r, tuple(strats), seed, games, max_hands, pairing, chunk, order)
+    store = _store("ladder", settings, run, save, resume, force)
+    start = time.perf_counter()
+    per_matchup, interrupted = _run(run, partial(play_ladder, run), store, threads, progress)
+    seconds = time.perf_counter() - start
+    return ladder_of(run, settings, per_matchup, bootstrap, seconds, interrupted)
+
+
+def ladder_of(
+    run: LadderRun,
+    settings: dict[str, Any],
+    per_matchup: dict[int, Any],
+    bootstrap: int,
+    seconds: float = 0.0,
+    interrupted: bool = False,
+) -> Ladder:
+    """The Ladder of a run's matchups (those that played a unit, in their order)."""
+    from cinch_sim.matches.compare import Comparison
+    from cinch_sim.matches.cutthroat import CutThroatComparison
+    from cinch_sim.matches.ladder import Ladder
+
+    matches = []
+    for m, data in sorted(per_matchup.items()):
+        one = run.match(m)
+        part = match_settings_of(one)
+        if one.cutthroat:
+            c = CutThroatComparison(one.a, one.b, part, data, one.rules)
+        else:
+            c = Comparison(one.a, one.b, part, data, rules=one.rules)
+        if c.units:
+            matches.append(c)
+    return Ladder(list(run.strategies), matches, settings, bootstrap, seconds, interrupted)
+
+
+def match_settings_of(run: MatchRun) -> dict[str, Any]:
+    from cinch_sim.matches.compare import match_settings
+
+    return match_settings(run.rules, run.a, run.b, run.games, run.seed, run.max_hands,
+                          run.pairing)  # fmt: skip
+
+
+# -------------------------------------------------------------------- merge
+def merge(
+    folders: Sequence[str | os.PathLike],
+    out: str | os.PathLike | None = None,
+    force: bool = False,
+) -> Simulation | Analysis | Comparison | CutThroatComparison | Ladder:
+    """Runs saved with ``save`` (``--out``) under the same settings and different
+    seeds, as one result (``cinch-sim merge``): what a single run of all their hands
+    or games would show, its settings naming every seed and range merged
+    (``merged``). Runs whose settings differ (rules, policies, strategies, ...) are
+    refused in one line naming the difference, and so are two holding the same
+    seed's chunk. ``out`` keeps the merged run there (a folder that can be merged
+    again); its tables are written by the command line.
+
+    >>> import os, tempfile
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> one, two = (os.path.join(folder.name, n) for n in ("one", "two"))
+    >>> _ = simulate(hands=500, seed=1, save=one)
+    >>> _ = simulate(hands=300, seed=2, save=two)
+    >>> both = merge([two, one])
+    >>> both.hands, [p["seed"] for p in both.settings["merged"]]
+    (800, [1, 2])
+    >>> folder.cleanup()
+    """
+    from cinch_sim.matches.compare import Comparison
+    from cinch_sim.matches.cutthroat import CutThroatComparison
+    from cinch_sim.outputs import prepare_out_dir
+    from cinch_sim.runs.merge import merge_folders, save_merged
+
+    if out is not None:
+        with _output("out"):
+            prepare_out_dir(out, force)  # before the work
+    m = merge_folders(list(folders))
+    if out is not None:
+        save_merged(m, out)
+    settings, command, run = m.settings(), m.head["command"], m.run
+    if command == "simulate":
+        return Simulation(settings, m.agg)
+    if command == "stats":
+        shown = m.head.get("shown") or {}
+        return Analysis(settings, m.agg, tuple(shown.get("by", ("trumps",))),
+                        int(shown.get("min_hands", 30)))  # fmt: skip
+    if command == "compare":
+        if run.cutthroat:
+            return CutThroatComparison(run.a, run.b, settings, m.agg, run.rules)
+        return Comparison(run.a, run.b, settings, m.agg, rules=run.rules)
+    return ladder_of(run, settings, m.agg, int(settings.get("bootstrap", checks.LADDER_BOOTSTRAP)))
 
 
 # ----------------------------------------------------------------- variants

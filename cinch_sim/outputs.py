@@ -41,7 +41,11 @@ TEMP_MARK = ".cinch-tmp-"
 # what this program writes into an --out folder (used only for a run.json written
 # before run.json listed its files)
 OUR_SUFFIXES = (".csv", ".png", ".svg", ".json", ".md", ".html", ".parquet", ".jsonl")
-OUR_SUBFOLDERS = ("figures", "tables")
+OUR_SUBFOLDERS = ("figures", "tables", "chunks")
+# a chunked run's store in its --out folder (cinch_sim.runs.store: the same names)
+RUN_MANIFEST = "manifest.json"
+RUN_FORMAT = "cinch-run/1"
+RUN_CHUNKS = "chunks"
 
 _TEMP = re.compile(r"^\.(?P<name>.+)" + re.escape(TEMP_MARK) + r"(?P<pid>\d+)-[0-9a-f]+$")
 _LEGACY_TEMP = re.compile(r"^\.(?P<name>.+)\.[A-Za-z0-9_]{8}\.tmp$")  # mkstemp's, before
@@ -340,16 +344,35 @@ def earlier_files(out: str | os.PathLike) -> list[str] | None:
     try:
         d = json.loads((out / "run.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return None
+        d = None
     versions = d.get("versions") if isinstance(d, dict) else None
     if not isinstance(versions, dict) or "cinch_sim" not in versions:
-        return None
+        store = store_files(out)  # a chunked run killed before its run.json
+        return store or None
     files = d.get("files")
     if files is None:
         return _files_of_our_kinds(out)
     if not isinstance(files, list):
         return None
     return [f for f in files if _safe_name(f)]
+
+
+def store_files(out: str | os.PathLike) -> list[str]:
+    """A chunked run's manifest and chunk files in ``out`` (none without a manifest of
+    ours), relative to it, sorted."""
+    out = Path(out)
+    try:
+        d = json.loads((out / RUN_MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    if not isinstance(d, dict) or d.get("format") != RUN_FORMAT:
+        return []
+    found = [RUN_MANIFEST]
+    with suppress(OSError):
+        for entry in os.scandir(out / RUN_CHUNKS):
+            if entry.is_file(follow_symlinks=False) and entry.name.endswith(".npz"):
+                found.append(f"{RUN_CHUNKS}/{entry.name}")
+    return sorted(found)
 
 
 def _files_of_our_kinds(out: Path) -> list[str]:
@@ -388,7 +411,8 @@ def check_out_dir(out: str | os.PathLike, force: bool) -> list[str]:
     if not entries:
         return []
     if not force:
-        raise OutputError(f"{shown} already holds files; use --force to replace them")
+        more = " (or --resume to continue its run)" if store_files(out) else ""
+        raise OutputError(f"{shown} already holds files; use --force to replace them{more}")
     earlier = earlier_files(out)
     if earlier is None:
         raise OutputError(
@@ -414,6 +438,20 @@ def prepare_out_dir(out: str | os.PathLike, force: bool) -> Path:
     for name in [n for n in _WRITTEN if _inside(n, key)]:
         _WRITTEN.discard(name)
     _EARLIER[key] = earlier
+    return out
+
+
+def prepare_resume_dir(out: str | os.PathLike) -> Path:
+    """A chunked run's folder, to be written again by the run that resumes it: the
+    files it lists now are replaced, or removed by ``write_run_json`` if not
+    written again (as ``prepare_out_dir`` with ``force``)."""
+    out = Path(out)
+    key = os.path.abspath(out)
+    for folder in (out, *(out / s for s in OUR_SUBFOLDERS)):
+        remove_stale_temps(folder)
+    for name in [n for n in _WRITTEN if _inside(n, key)]:
+        _WRITTEN.discard(name)
+    _EARLIER[key] = earlier_files(out) or []
     return out
 
 
@@ -473,6 +511,7 @@ def write_run_json(out: Path, settings: dict[str, Any]) -> None:
     out = Path(out)
     key = os.path.abspath(out)
     files = {Path(n).relative_to(key).as_posix() for n in _WRITTEN if _inside(n, key)}
+    files.update(store_files(out))  # all the chunks, also those an earlier run saved
     files.add("run.json")
     payload = dict(settings)
     payload["versions"] = versions()

@@ -24,6 +24,7 @@ LAYERS = (
     ("engine",),  # the kernel and its runner
     ("records", "analysis"),  # hand records and the referee; statistics over hands
     ("advisor", "matches"),  # one hand's advice; games between strategies
+    ("runs",),  # long runs in chunks: saved, resumed, merged (any executor)
     ("report",),  # the strategy report
     ("api",),  # the Python facade
     ("cli",),  # the command line

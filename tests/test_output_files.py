@@ -138,9 +138,10 @@ def test_files_get_the_mode_open_would_give(tmp_path, umask, mode):
             "--out", str(tmp_path / "out"),
         )  # fmt: skip
         assert res.exit_code == 0, res.output
-        made = [tmp_path / "h.jsonl", *(tmp_path / "out").iterdir()]
-        assert {p.name: stat.S_IMODE(p.stat().st_mode) for p in made} == {
+        made = [tmp_path / "h.jsonl", *(tmp_path / "out").rglob("*")]
+        assert {p.name: stat.S_IMODE(p.stat().st_mode) for p in made if p.is_file()} == {
             "h.jsonl": mode, "by_bid.csv": mode, "pedros.csv": mode, "run.json": mode,
+            "manifest.json": mode, "c000000.npz": mode,  # the run's chunk store too
         }  # fmt: skip
         outputs.write_output(tmp_path / "a.csv", "x\n")
     finally:
@@ -250,7 +251,9 @@ def test_a_killed_runs_temp_file_does_not_block_its_out_folder(tmp_path):
     (out / f".by_bid.csv.cinch-tmp-{dead_pid()}-12345678").write_text("x")
     res = invoke("simulate", "--hands", "10", "--out", str(out))  # no --force needed
     assert res.exit_code == 0, res.output
-    assert sorted(p.name for p in out.iterdir()) == ["by_bid.csv", "pedros.csv", "run.json"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        "by_bid.csv", "chunks", "manifest.json", "pedros.csv", "run.json",
+    ]  # fmt: skip
 
 
 def test_force_removes_the_temp_files_earlier_versions_left(tmp_path):
@@ -311,7 +314,9 @@ def test_out_refuses_a_folder_with_files_and_force_replaces_an_earlier_run(tmp_p
     res = invoke("simulate", "--hands", "20", "--out", str(out), "--force")
     assert res.exit_code == 0, res.output
     run = json.loads((out / "run.json").read_text())
-    assert run["hands"] == 20 and run["files"] == ["by_bid.csv", "pedros.csv", "run.json"]
+    assert run["hands"] == 20 and run["files"] == [
+        "by_bid.csv", "chunks/c000000.npz", "manifest.json", "pedros.csv", "run.json",
+    ]  # fmt: skip
 
 
 def test_force_leaves_only_the_new_runs_files(tmp_path):
@@ -322,7 +327,8 @@ def test_force_leaves_only_the_new_runs_files(tmp_path):
     assert res.exit_code == 0, res.output
     files = json.loads((out / "run.json").read_text())["files"]
     assert "by_bid.csv" not in files and "make_rate_by_bid.csv" in files
-    assert sorted(p.name for p in out.iterdir()) == sorted([*files, "notes.txt"])
+    found = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    assert found == sorted([*files, "notes.txt"])
 
 
 def test_force_never_clears_a_folder_we_did_not_write(tmp_path):
@@ -381,7 +387,7 @@ def test_a_run_json_from_before_the_file_list_stands_for_our_kinds_of_file(tmp_p
     res = invoke("simulate", "--hands", "10", "--out", str(out), "--force")
     assert res.exit_code == 0, res.output
     assert sorted(p.name for p in out.iterdir()) == [
-        "by_bid.csv", "notes.txt", "pedros.csv", "run.json",
+        "by_bid.csv", "chunks", "manifest.json", "notes.txt", "pedros.csv", "run.json",
     ]  # fmt: skip
 
 

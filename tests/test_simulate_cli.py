@@ -79,8 +79,11 @@ def test_same_seed_same_output_any_thread_count():
 def test_out_writes_tables_and_run_json_and_refuses_to_overwrite(tmp_path):
     out = tmp_path / "run"
     assert run("--hands", "1000", "--out", str(out)).exit_code == 0
-    assert {p.name for p in out.iterdir()} == {"by_bid.csv", "pedros.csv", "run.json"}
+    tables = {"by_bid.csv", "pedros.csv", "run.json"}
+    assert {p.name for p in out.iterdir()} == tables | {"manifest.json", "chunks"}  # the store
+    assert [p.name for p in (out / "chunks").iterdir()] == ["c000000.npz"]  # one chunk
     settings = json.loads((out / "run.json").read_text())
+    assert settings["files"] == sorted(tables | {"manifest.json", "chunks/c000000.npz"})
     assert settings["seed"] == 0 and settings["hands"] == 1000 and "versions" in settings
     before = (out / "by_bid.csv").read_text()
     res = run("--hands", "1000", "--seed", "5", "--out", str(out))

@@ -1,5 +1,8 @@
 """The ``analyse`` API: play hands, count them, and hold tables and charts on demand.
 
+(``cinch_sim.api.stats`` plays the same hands through ``cinch_sim.runs``, in
+chunks that can be saved, resumed and merged; the report calls ``analyse``.)
+
 Counting is ``counts.HandCounts``; tables are built by ``tables.py`` and charts
 by ``plots.py``; ``analyse`` runs the simulation and returns an ``Analysis``
 holding the counts and the settings that made them.

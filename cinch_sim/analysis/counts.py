@@ -86,8 +86,9 @@ class HandCounts:
         self.made = np.zeros(size, np.int64)
         # running sums: maker's side / defenders' points and score change (and squares),
         # one column of _sums each (a cell's sums share a cache line); ``sums`` names
-        # the columns (views: updated in place)
-        self._sums = np.zeros((size, len(SUM_NAMES)), np.float64)
+        # the columns (views: updated in place). Whole numbers, so every merge is exact
+        # in any order (a float sum would depend on the order past 2^53)
+        self._sums = np.zeros((size, len(SUM_NAMES)), np.int64)
         self.sums = {k: self._sums[:, i] for i, k in enumerate(SUM_NAMES)}
         # points histograms: bid x side (0 maker's side, 1 defenders) x points
         self.points_hist = np.zeros((self.n_bids, 2, self.total_points + 1), np.int64)
@@ -127,6 +128,46 @@ class HandCounts:
         self.points_hist += other.points_hist
         self.pedro += other.pedro
         self.pedro_side += other.pedro_side
+
+    # the arrays ``to_arrays`` holds densely (the joint key's cells are kept sparse)
+    _DENSE = ("points_hist", "pedro", "pedro_side")
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """Every count as named integer arrays (the non-empty cells of the joint key
+        only: a chunk fills a few thousand of its cells), for a chunk file;
+        ``from_arrays`` gives the same counts back."""
+        nz = np.flatnonzero(self.n)
+        out = {
+            "totals": np.array([self.hands, self.thrown_in, self.shortages], np.int64),
+            "cells": nz.astype(np.int64),
+            "n": self.n[nz],
+            "made": self.made[nz],
+            "sums": self._sums[nz],
+        }
+        out.update({k: getattr(self, k) for k in self._DENSE})
+        return out
+
+    @classmethod
+    def from_arrays(cls, rules, arrays: dict[str, np.ndarray]) -> HandCounts:
+        """The counts ``to_arrays`` wrote, for these rules (a shape that does not fit
+        them is a ValueError)."""
+        c = cls(rules)
+        cells = np.asarray(arrays["cells"], np.int64)
+        ok = cells.size == 0 or (cells.min() >= 0 and cells.max() < c.n.size)
+        if not ok or any(np.shape(arrays[k]) != getattr(c, k).shape for k in cls._DENSE):
+            raise ValueError("these counts were made under other rules")
+        c.hands, c.thrown_in, c.shortages = (int(x) for x in arrays["totals"])
+        c.n[cells] = arrays["n"]
+        c.made[cells] = arrays["made"]
+        c._sums[cells] = arrays["sums"]
+        for k in cls._DENSE:
+            getattr(c, k)[...] = arrays[k]
+        return c
+
+    def same(self, other: HandCounts) -> bool:
+        """Whether two counts are equal in every number (what a merge must keep)."""
+        a, b = self.to_arrays(), other.to_arrays()
+        return a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
 
     def cells(self, by: Sequence[str] = ()) -> Any:
         """The non-empty cells of the joint key, with the named features, as a DataFrame.

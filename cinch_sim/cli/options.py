@@ -470,10 +470,79 @@ def out_folder(out: str | None, force: bool) -> Path | None:
         raise BadInput("--out", str(exc)) from None
 
 
+def chunk_options(unit: str, default: int) -> Callable[[Callable], Callable]:
+    """--chunk and --resume, for the commands that run in chunks (``cinch_sim.runs``)."""
+
+    def decorate(f: Callable) -> Callable:
+        f = click.option(
+            "--resume",
+            type=click.Path(file_okay=False),
+            default=None,
+            help="Continue the run an earlier --out DIR saved (give the same options; one "
+            "that differs is refused) and write its outputs there again: the result is "
+            "exactly that of a run never stopped.",
+        )(f)
+        return click.option(
+            "--chunk",
+            type=AtLeast("chunk", 1),
+            default=default,
+            help=f"{unit.capitalize()} a chunk: the unit saved under --out and where Ctrl-C "
+            "stops (results do not depend on it).",
+        )(f)
+
+    return decorate
+
+
+def run_folder(out: str | None, resume: str | None, force: bool) -> Path | None:
+    """Where a chunked run writes: --out (made ready, ``out_folder``) or the --resume
+    folder (checked by the run itself)."""
+    if resume is not None:
+        if out is not None:
+            raise BadInput("--resume", "writes into the folder it resumes; leave out --out")
+        return Path(resume)
+    return out_folder(out, force)
+
+
+PER_HAND_OPTIONS = ("--records", "--hand-data")
+
+
+def resume_command(out: Path) -> str:
+    """The command line that resumes this run: its own words, with --resume DIR for
+    --out DIR, and neither --force nor the per-hand outputs (they do not resume)."""
+    import shlex
+    import sys
+
+    args, words, skip = sys.argv[1:], [], False
+    for i, a in enumerate(args):
+        if skip:
+            skip = False
+            continue
+        name = a.split("=", 1)[0]
+        if name in ("--out", "--resume", *PER_HAND_OPTIONS):
+            skip = "=" not in a and name != "--hand-data" and i + 1 < len(args)
+            continue
+        if a == "--force":
+            continue
+        words.append(a)
+    return shlex.join(["cinch-sim", *words, "--resume", str(out)])
+
+
+def stopped(what: str, out: Path | None, per_hand: bool = False) -> None:
+    """The line an interrupted run ends with: what it kept and, with a folder, how to
+    resume it."""
+    line = f"interrupted: kept the {what}"
+    if out is not None:
+        line += f"; resume with: {resume_command(out)}"
+        if per_hand:
+            line += " (per-hand files do not resume)"
+    click.echo(line, err=True)
+
+
 @contextmanager
 def user_errors():
     """Turn the project's known errors into one-line messages and a non-zero exit."""
     from cinch_sim.cards import CardError
+    from cinch_sim.checks import InputError
     from cinch_sim.outputs import OutputError
     from cinch_sim.policies.loading import PolicyError
     from cinch_sim.rules import RulesError
@@ -485,8 +554,22 @@ def user_errors():
         raise  # not a user error: the command group ends quietly (cli.files.PipeSafeGroup)
     except OneDeckOnly as exc:  # two decks given to the solver's users: a usage error, exit 2
         raise BadInput(ONE_DECK_OPTIONS.get(exc.name, exc.name), exc.problem) from None
+    except InputError as exc:
+        if exc.name in INPUT_OPTIONS:  # a usage error: exit 2, naming the option
+            raise BadInput(INPUT_OPTIONS[exc.name], exc.problem) from None
+        raise click.ClickException(str(exc)) from None
     except (CardError, RulesError, PolicyError, OutputError, ValueError, OSError) as exc:
         raise click.ClickException(str(exc)) from None
+
+
+# The option an API InputError is about, where the command line refuses it as usage.
+INPUT_OPTIONS = {
+    "resume": "--resume",
+    "records": "--records",
+    "hand_data": "--hand-data",
+    "chunk": "--chunk",
+    "dirs": "DIRS",
+}
 
 
 # The option a OneDeckOnly error is about, by the name the API gives it.

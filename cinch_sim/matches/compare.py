@@ -193,6 +193,39 @@ class Comparison(Tables):
         return pd.DataFrame(rows)
 
 
+def match_settings(
+    r: Rules, sa: Strategy, sb: Strategy, games: int, seed: int, max_hands: int, pairing: str
+) -> dict[str, Any]:
+    """What a match's outputs record of the settings that made it (``pairing`` is
+    ``rotation`` for a cut-throat match: it has no other)."""
+    return {
+        "command": "compare",
+        "version": __version__,
+        "games_requested": games,
+        "seed": seed,
+        "max_hands": max_hands,
+        "pairing": "rotation" if r.teams > 2 else pairing,
+        "rules": r.describe(),
+        "strategy_a": sa.describe(),
+        "strategy_b": sb.describe(),
+    }
+
+
+def check_match(r: Rules, games: int, pairing: str) -> None:
+    """Refuse a match that cannot be played, before any game (ValueError)."""
+    if r.teams > 2 and pairing != "swap":
+        raise ValueError(
+            f"pairing={pairing!r} is for two sides; a cut-throat match ({r.preset}, "
+            f"{r.teams} sides) rotates strategy A through every seat"
+        )
+    if r.teams <= 2:
+        check_two_sides(r)
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    if pairing not in PAIRINGS:
+        raise ValueError(f"pairing must be one of {', '.join(PAIRINGS)}, got {pairing!r}")
+
+
 def compare(
     a: str | Strategy,
     b: str | Strategy,
@@ -237,17 +270,7 @@ def compare(
     sa, sb = resolve_strategy(a), resolve_strategy(b)
     n_pairs = (games + 1) // 2
     pols = (team_policies(r, sa, sb), team_policies(r, sb, sa))
-    settings = {
-        "command": "compare",
-        "version": __version__,
-        "games_requested": games,
-        "seed": seed,
-        "max_hands": max_hands,
-        "pairing": pairing,
-        "rules": r.describe(),
-        "strategy_a": sa.describe(),
-        "strategy_b": sb.describe(),
-    }
+    settings = match_settings(r, sa, sb, games, seed, max_hands, pairing)
     data = PairStats()
     if trace:
         chunk_pairs = min(chunk_pairs, max(1, 8192 // max_hands))  # trace rows are large

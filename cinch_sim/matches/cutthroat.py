@@ -264,7 +264,7 @@ def cutthroat_compare(
         "rules": r.describe(),
         "strategy_a": sa.describe(),
         "strategy_b": sb.describe(),
-    }
+    }  # as matches.compare.match_settings gives them (it imports this module)
     data = RotationStats(p)
     if trace:
         chunk_rotations = min(chunk_rotations, max(1, 8192 // max_hands))

@@ -318,6 +318,38 @@ class Ladder(Tables):
         return pd.DataFrame(rows)
 
 
+def ladder_settings(
+    r: Rules,
+    strats: Sequence[Strategy],
+    games: int,
+    seed: int,
+    max_hands: int,
+    pairing: str,
+    bootstrap: int,
+) -> dict[str, Any]:
+    """What a ladder's outputs record of the settings that made it."""
+    per = r.players if r.teams > 2 else 2  # games a unit: a rotation, or a pair
+    return {
+        "command": "ladder",
+        "version": __version__,
+        "sides": r.teams,
+        "games_per_matchup": per * (-(-games // per)),
+        "seed": seed,
+        "max_hands": max_hands,
+        "pairing": pairing,
+        "rules": r.describe(),
+        "strategies": [s.describe() for s in strats],
+        "bootstrap": bootstrap,
+    }
+
+
+def matchup_order(r: Rules, n: int) -> list[tuple[int, int]]:
+    """The matchups of ``n`` strategies, by index: every pair, or every ordered pair
+    when the rules have more than two sides (cut-throat: both ways round)."""
+    order = itertools.permutations if r.teams > 2 else itertools.combinations
+    return list(order(range(n), 2))
+
+
 def ladder(
     strategies: Sequence[str | Strategy],
     games: int = 1000,
@@ -341,19 +373,7 @@ def ladder(
     strats = distinct_names([resolve_strategy(s) for s in strategies])
     if len(strats) < 2:
         raise ValueError("a ladder needs at least two strategies")
-    per = r.players if r.teams > 2 else 2  # games a unit: a rotation, or a pair
-    settings = {
-        "command": "ladder",
-        "version": __version__,
-        "sides": r.teams,
-        "games_per_matchup": per * (-(-games // per)),
-        "seed": seed,
-        "max_hands": max_hands,
-        "pairing": pairing,
-        "rules": r.describe(),
-        "strategies": [s.describe() for s in strats],
-        "bootstrap": bootstrap,
-    }
+    settings = ladder_settings(r, strats, games, seed, max_hands, pairing, bootstrap)
     matches = []
     t0 = time.perf_counter()
     interrupted = False

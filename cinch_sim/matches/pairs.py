@@ -84,6 +84,56 @@ class PairStats:
     def pairs(self) -> int:
         return sum(x.size for x in self.pair_score)
 
+    def merge(self, other: PairStats) -> None:
+        """Append a later run of pairs: the lists join end to end (nothing is re-added,
+        so a merge is exact; merged in chunk order it is the run played in one go)."""
+        for name in PAIR_LISTS + GAME_LISTS:
+            getattr(self, name).extend(getattr(other, name))
+        self.counts = self.counts + other.counts
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """Every number as named arrays (each list joined, with its parts' sizes), for a
+        chunk file; ``from_arrays`` gives the same lists back."""
+        return list_arrays(self, PAIR_LISTS + GAME_LISTS, {"counts": self.counts})
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray]) -> PairStats:
+        return cls(counts=np.array(arrays["counts"], np.int64),
+                   **split_lists(arrays, PAIR_LISTS + GAME_LISTS))  # fmt: skip
+
+
+PAIR_LISTS = ("pair_score", "diff_sum", "diff_n")  # PairStats' lists of one value a pair
+GAME_LISTS = ("a_win", "margin", "length", "reason")  # and of one value a game
+
+
+def list_arrays(stats: Any, names: tuple[str, ...], extra: dict[str, Any]) -> dict[str, Any]:
+    """A stats object's lists of arrays as one array each plus ``NAME.sizes`` (both
+    kinds of match keep their numbers so)."""
+    out = dict(extra)
+    for name in names:
+        parts = getattr(stats, name)
+        out[name] = np.concatenate(parts) if parts else np.zeros(0)
+        out[f"{name}.sizes"] = np.array([x.size for x in parts], np.int64)
+    return out
+
+
+def split_lists(arrays: dict[str, Any], names: tuple[str, ...]) -> dict[str, list[np.ndarray]]:
+    """``list_arrays`` undone: each joined array cut back into its parts."""
+    out = {}
+    for name in names:
+        cuts = np.cumsum(np.asarray(arrays[f"{name}.sizes"], np.int64))[:-1]
+        sizes = arrays[f"{name}.sizes"]
+        out[name] = list(np.split(np.asarray(arrays[name]), cuts)) if len(sizes) else []
+    return out
+
+
+def same_stats(a: Any, b: Any) -> bool:
+    """Whether two match stats are equal in every number, dtype and part."""
+    x, y = a.to_arrays(), b.to_arrays()
+    return x.keys() == y.keys() and all(
+        np.asarray(x[k]).dtype == np.asarray(y[k]).dtype and np.array_equal(x[k], y[k]) for k in x
+    )
+
 
 def no_nan(x: Any) -> Any:
     """A summary made JSON-safe: every NaN (an undefined rate) as None, in nested dicts

@@ -33,7 +33,7 @@ import numpy as np
 
 from cinch_sim import layout as L
 from cinch_sim.engine.run import PolicySet, run_games
-from cinch_sim.matches.pairs import add_side_counts, played_rows
+from cinch_sim.matches.pairs import add_side_counts, list_arrays, played_rows, split_lists
 from cinch_sim.policies.strategies import Strategy
 from cinch_sim.records.writer import kernel_game_record
 from cinch_sim.rules import Rules
@@ -196,3 +196,26 @@ class RotationStats:
     @property
     def rotations(self) -> int:
         return sum(x.size for x in self.share)
+
+    def merge(self, other: RotationStats) -> None:
+        """Append a later run of rotations (``PairStats.merge`` says why it is exact)."""
+        for name in ROTATION_LISTS:
+            getattr(self, name).extend(getattr(other, name))
+        if other.counts is not None:
+            self.counts = other.counts.copy() if self.counts is None else self.counts + other.counts
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """Every number as named arrays, for a chunk file (``PairStats.to_arrays``)."""
+        counts = np.zeros((2, 0), np.int64) if self.counts is None else self.counts
+        extra = {"players": np.array(self.players), "counts": counts}
+        return list_arrays(self, ROTATION_LISTS, extra)
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray]) -> RotationStats:
+        counts = np.array(arrays["counts"], np.int64)
+        return cls(int(arrays["players"]), counts=counts if counts.size else None,
+                   **split_lists(arrays, ROTATION_LISTS))  # fmt: skip
+
+
+ROTATION_LISTS = ("share", "diff_sum", "diff_n", "a_win", "winner", "a_total", "best_other",
+                  "length", "reason")  # fmt: skip

@@ -2,6 +2,7 @@
 
 from cinch_sim.cli.commands.advise import advise
 from cinch_sim.cli.commands.compare import compare, ladder
+from cinch_sim.cli.commands.merge import merge
 from cinch_sim.cli.commands.records import referee, show
 from cinch_sim.cli.commands.report import report
 from cinch_sim.cli.commands.simulate import simulate
@@ -9,4 +10,4 @@ from cinch_sim.cli.commands.solve import solve
 from cinch_sim.cli.commands.stats import stats
 from cinch_sim.cli.commands.variants import variants
 
-COMMANDS = [report, simulate, referee, show, solve, advise, stats, compare, ladder, variants]
+COMMANDS = [report, simulate, referee, show, solve, advise, stats, compare, ladder, merge, variants]

@@ -15,13 +15,15 @@ from cinch_sim.cli.options import (
     BadInput,
     Count,
     StrategyType,
+    chunk_options,
     friendly,
     match_pairing_checked,
     one_csv_table,
-    out_folder,
     output_options,
     rules_option,
+    run_folder,
     run_options,
+    stopped,
     table_option,
 )
 from cinch_sim.cli.progress import Progress
@@ -75,6 +77,7 @@ def _match_options(f):
     format_help="How results print on stdout: json, the settings and the summary; csv, "
     "one table: sides (bids, made, set, Pedros per strategy) or games (one row a game).",
 )
+@chunk_options("pairs (cut-throat: rotations)", 1000)
 @friendly
 @match_pairing_checked
 def compare(
@@ -91,6 +94,8 @@ def compare(
     fmt,
     out,
     force,
+    chunk,
+    resume,
 ):
     """Play STRATEGY_A against STRATEGY_B in duplicate games to the target.
 
@@ -111,14 +116,13 @@ def compare(
     the four policies and their parameters.
     """
     from cinch_sim.api import compare as run_compare
-    from cinch_sim.outputs import atomic_write_text, write_run_json
     from cinch_sim.policies.strategies import distinct_names
 
     a, b = distinct_names([strategy_a, strategy_b])
     csv_table = (
         one_csv_table(list(COMPARE_TABLES), (table,) if table else ()) if fmt == "csv" else None
     )
-    out_dir = out_folder(out, force)
+    out_dir = run_folder(out, resume, force)
     output_file("--records", records, force)
     n_games = _match_games(rules, games)
     bar = Progress(n_games, "playing", unit="games", threshold=20_000)
@@ -134,6 +138,10 @@ def compare(
             threads=threads,
             records=records or None,
             progress=bar,
+            chunk=chunk,
+            save=out_dir if resume is None else None,
+            resume=resume,
+            force=force,
         )
     finally:
         bar.close()
@@ -150,28 +158,36 @@ def compare(
         else:
             click.echo(format_comparison(s, seed, cmp.seconds))
     if out_dir is not None:
-        from cinch_sim.matches import plots as P
-
-        gf = cmp.games_frame()
-        atomic_write_text(out_dir / "games.csv", N.csv_text(gf))
-        atomic_write_text(out_dir / "sides.csv", N.csv_text(cmp.table()))
-        atomic_write_text(
-            out_dir / "summary.json",
-            json.dumps(cmp.to_dict(), indent=2, default=_json_default) + "\n",
-        )
-        if cmp.cutthroat:
-            P.save(P.share_figure(s), out_dir / "win_share.png")
-            margins = gf.assign(margin=gf["a_total"] - gf["best_b_total"])
-            P.save(P.margin_figure(margins, a.name, f"best {b.name}"), out_dir / "margins.png")
-        else:
-            P.save(P.win_rate_figure(s), out_dir / "win_rate.png")
-            P.save(P.margin_figure(gf, a.name, b.name), out_dir / "margins.png")
-        settings = dict(cmp.settings)
-        settings.update(games_done=cmp.games, interrupted=cmp.interrupted, records=records)
-        write_run_json(out_dir, settings)
+        write_compare_outputs(cmp, out_dir, records)
     if cmp.interrupted:
-        click.echo(f"interrupted: kept the {cmp.games:,} finished games", err=True)
+        stopped(f"{cmp.games:,} finished games", out_dir, bool(records))
         sys.exit(130)
+
+
+def write_compare_outputs(cmp, out_dir, records=None) -> None:
+    """compare's files under --out (``cinch-sim merge`` writes the same)."""
+    from cinch_sim.matches import plots as P
+    from cinch_sim.outputs import atomic_write_text, write_run_json
+
+    s = cmp.summary()
+    a, b = cmp.a, cmp.b
+    gf = cmp.games_frame()
+    atomic_write_text(out_dir / "games.csv", N.csv_text(gf))
+    atomic_write_text(out_dir / "sides.csv", N.csv_text(cmp.table()))
+    atomic_write_text(
+        out_dir / "summary.json",
+        json.dumps(cmp.to_dict(), indent=2, default=_json_default) + "\n",
+    )
+    if cmp.cutthroat:
+        P.save(P.share_figure(s), out_dir / "win_share.png")
+        margins = gf.assign(margin=gf["a_total"] - gf["best_b_total"])
+        P.save(P.margin_figure(margins, a.name, f"best {b.name}"), out_dir / "margins.png")
+    else:
+        P.save(P.win_rate_figure(s), out_dir / "win_rate.png")
+        P.save(P.margin_figure(gf, a.name, b.name), out_dir / "margins.png")
+    settings = dict(cmp.settings)
+    settings.update(games_done=cmp.games, interrupted=cmp.interrupted, records=records)
+    write_run_json(out_dir, settings)
 
 
 def _match_games(rules, games: int) -> int:
@@ -303,10 +319,24 @@ def format_cutthroat(s: dict, seed: int, seconds: float) -> str:
     format_help="How results print on stdout: json, the settings, ratings and matchups; "
     "csv, one table: ladder (the ratings) or matchups.",
 )
+@chunk_options("pairs (cut-throat: rotations) of a matchup", 1000)
 @friendly
 @match_pairing_checked
 def ladder(
-    strategies, games, seed, threads, max_hands, pairing, rules, bootstrap, table, fmt, out, force
+    strategies,
+    games,
+    seed,
+    threads,
+    max_hands,
+    pairing,
+    rules,
+    bootstrap,
+    table,
+    fmt,
+    out,
+    force,
+    chunk,
+    resume,
 ):
     """Play every pair of STRATEGIES in duplicate and rate them (Bradley-Terry, Elo scale).
 
@@ -321,7 +351,6 @@ def ladder(
     the four policies and their parameters.
     """
     from cinch_sim.api import ladder as run_ladder
-    from cinch_sim.outputs import atomic_write_text, write_run_json
 
     strats = list(strategies)
     if len(strats) < 2:
@@ -329,13 +358,15 @@ def ladder(
     csv_table = (
         one_csv_table(list(LADDER_TABLES), (table,) if table else ()) if fmt == "csv" else None
     )
-    out_dir = out_folder(out, force)
+    out_dir = run_folder(out, resume, force)
     n_pairs = len(strats) * (len(strats) - 1) // 2
     if rules.teams > 2:
         n_pairs *= 2  # cut-throat: every pair both ways round
     bar = Progress(n_pairs * _match_games(rules, games), "playing", unit="games", threshold=20_000)
     try:
-        lad = run_ladder(strats, games, seed, rules, max_hands, pairing, threads, bar, bootstrap)
+        lad = run_ladder(strats, games, seed, rules, max_hands, pairing, threads, bar, bootstrap,
+                         chunk=chunk, save=out_dir if resume is None else None, resume=resume,
+                         force=force)  # fmt: skip
     finally:
         bar.close()
     ratings = lad.ratings(seed)
@@ -364,18 +395,26 @@ def ladder(
             )
         )  # fmt: skip
     if out_dir is not None:
-        from cinch_sim.matches import plots as P
-
-        atomic_write_text(out_dir / "ladder.csv", N.csv_text(ratings))
-        atomic_write_text(out_dir / "matchups.csv", N.csv_text(matchups))
-        model = "Luce" if lad.cutthroat else "Bradley-Terry"
-        P.save(P.ladder_figure(ratings, model), out_dir / "ladder.png")
-        settings = dict(lad.settings)
-        settings.update(interrupted=lad.interrupted)
-        write_run_json(out_dir, settings)
+        write_ladder_outputs(lad, out_dir, ratings, matchups)
     if lad.interrupted:
-        click.echo("interrupted: rated the finished games only", err=True)
+        stopped("finished games (rated them only)", out_dir)
         sys.exit(130)
+
+
+def write_ladder_outputs(lad, out_dir, ratings=None, matchups=None) -> None:
+    """ladder's files under --out (``cinch-sim merge`` writes the same)."""
+    from cinch_sim.matches import plots as P
+    from cinch_sim.outputs import atomic_write_text, write_run_json
+
+    ratings = lad.ratings(lad.settings["seed"]) if ratings is None else ratings
+    matchups = lad.matchups() if matchups is None else matchups
+    atomic_write_text(out_dir / "ladder.csv", N.csv_text(ratings))
+    atomic_write_text(out_dir / "matchups.csv", N.csv_text(matchups))
+    model = "Luce" if lad.cutthroat else "Bradley-Terry"
+    P.save(P.ladder_figure(ratings, model), out_dir / "ladder.png")
+    settings = dict(lad.settings)
+    settings.update(interrupted=lad.interrupted)
+    write_run_json(out_dir, settings)
 
 
 def _records(df) -> list[dict]:

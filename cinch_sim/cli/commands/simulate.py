@@ -11,14 +11,16 @@ from cinch_sim import notation as N
 from cinch_sim.cli.files import output_file, results_on_stderr_if_stdout_taken
 from cinch_sim.cli.options import (
     Count,
+    chunk_options,
     dealer_option,
     friendly,
     one_csv_table,
-    out_folder,
     output_options,
     policy_options,
     rules_option,
+    run_folder,
     run_options,
+    stopped,
     table_option,
 )
 from cinch_sim.cli.progress import Progress
@@ -42,6 +44,7 @@ TABLES = ("by_bid", "pedros")  # what simulate prints, and the files --out write
 )
 @table_option(TABLES)
 @output_options(files=("--records",))
+@chunk_options("hands", 65536)
 @friendly
 def simulate(
     hands,
@@ -55,17 +58,22 @@ def simulate(
     fmt,
     out,
     force,
+    chunk,
+    resume,
 ):
     """Simulate hands and print the make rate by bid level and Pedro capture.
 
     Seats are numbered 0-3 clockwise; seats 0 and 2 are partners. Tables are
     printed on stdout, progress on stderr.
+
+    With --out DIR every finished chunk is saved there as it goes; Ctrl-C stops
+    between chunks and prints the command that resumes (--resume DIR), which
+    ends with exactly the numbers of a run never stopped.
     """
     from cinch_sim.api import simulate as run_simulation
-    from cinch_sim.outputs import atomic_write_text, write_run_json
 
     csv_table = one_csv_table(list(TABLES), (table,) if table else ()) if fmt == "csv" else None
-    out_dir = out_folder(out, force)
+    out_dir = run_folder(out, resume, force)
     output_file("--records", records, force)
     bar = Progress(hands, "simulating")
     try:
@@ -75,8 +83,12 @@ def simulate(
             rules=rules,
             dealer=dealer,
             threads=threads,
+            chunk=chunk,
             records=records or None,
             progress=bar,
+            save=out_dir if resume is None else None,
+            resume=resume,
+            force=force,
             **policies,
         )
     finally:
@@ -84,14 +96,21 @@ def simulate(
     with results_on_stderr_if_stdout_taken(records):
         _print(sim, fmt, csv_table, seed, dealer, rules.players)
     if out_dir is not None:
-        atomic_write_text(out_dir / "by_bid.csv", N.csv_text(sim.by_bid()))
-        atomic_write_text(out_dir / "pedros.csv", N.csv_text(sim.pedros()))
-        settings = dict(sim.settings)
-        settings.update(command="simulate", hands_done=sim.hands, interrupted=sim.interrupted)
-        write_run_json(out_dir, settings)
+        write_outputs(sim, out_dir)
     if sim.interrupted:
-        click.echo(f"interrupted: kept the {sim.hands:,} finished hands", err=True)
+        stopped(f"{sim.hands:,} finished hands", out_dir, bool(records))
         sys.exit(130)
+
+
+def write_outputs(sim, out_dir) -> None:
+    """simulate's files under --out (``cinch-sim merge`` writes the same)."""
+    from cinch_sim.outputs import atomic_write_text, write_run_json
+
+    atomic_write_text(out_dir / "by_bid.csv", N.csv_text(sim.by_bid()))
+    atomic_write_text(out_dir / "pedros.csv", N.csv_text(sim.pedros()))
+    settings = dict(sim.settings)
+    settings.update(command="simulate", hands_done=sim.hands, interrupted=sim.interrupted)
+    write_run_json(out_dir, settings)
 
 
 def _print(sim, fmt: str, csv_table: str | None, seed: int, dealer: int, players: int) -> None:

@@ -11,14 +11,16 @@ from cinch_sim import notation as N
 from cinch_sim.cli.options import (
     BadInput,
     Count,
+    chunk_options,
     dealer_option,
     friendly,
     one_csv_table,
-    out_folder,
     output_options,
     policy_options,
     rules_option,
+    run_folder,
     run_options,
+    stopped,
 )
 from cinch_sim.cli.progress import Progress
 
@@ -106,6 +108,7 @@ FEATURES = ("seat", "trumps", "pedros", "high", "ace", "honours", "bid")
 )
 @click.option("--no-charts", is_flag=True, help="Do not draw the charts under --out.")
 @output_options()
+@chunk_options("hands", 65536)
 @friendly
 def stats(
     hands,
@@ -125,6 +128,8 @@ def stats(
     fmt,
     out,
     force,
+    chunk,
+    resume,
 ):
     """Simulate hands and print bid success and Pedro statistics.
 
@@ -138,7 +143,9 @@ def stats(
     a stand-in and the contract forced (paired 95% t intervals).
 
     With --out DIR: every table as CSV, charts as PNG and SVG, run.json with
-    the settings, and with --hand-data the per-hand rows as Parquet.
+    the settings, and with --hand-data the per-hand rows as Parquet. Every
+    finished chunk's counts are saved there as the run goes: Ctrl-C prints the
+    command that resumes it (--resume DIR), to exactly the same tables.
     """
     from cinch_sim.analysis.counts import check_features
     from cinch_sim.analysis.tables import table_names
@@ -158,16 +165,15 @@ def stats(
         require_one_deck(rules, "variant", "card values")
     if fmt == "csv":  # CSV on stdout is one table: chosen before any work is done
         only = (one_csv_table(names, only),)
-    if hand_data and not out:
+    if hand_data and not (out or resume):
         raise BadInput("--hand-data", "needs --out DIR to write hands.parquet into")
     if hand_data:
         from cinch_sim.analysis.hand_rows import require_pyarrow
 
         require_pyarrow()
     from cinch_sim.api import stats as analyse
-    from cinch_sim.outputs import atomic_write_text, write_run_json
 
-    out_dir = out_folder(out, force)
+    out_dir = run_folder(out, resume, force)
     bar = Progress(hands, "simulating")
     try:
         result = analyse(
@@ -178,8 +184,12 @@ def stats(
             threads=threads,
             by=features,
             min_hands=min_hands,
+            chunk=chunk,
             progress=bar,
             hand_data=out_dir / "hands.parquet" if hand_data else None,
+            save=out_dir if resume is None else None,
+            resume=resume,
+            force=force,
             **policies,
         )
     finally:
@@ -203,33 +213,40 @@ def stats(
     shown = {k: v for k, v in tables.items() if not only or k in only}
     _print(result, shown, fmt, dealer, rules.players, values)
     if out_dir is not None:
-        for name, df in tables.items():
-            atomic_write_text(out_dir / f"{name}.csv", N.csv_text(df))
-        charts = []
-        if not no_charts:
-            from cinch_sim.analysis.plots import save_figure
-
-            for stem, fig in result.figures().items():
-                charts += save_figure(fig, out_dir, stem)
-        settings = dict(result.settings)
-        settings.update(
-            command="stats",
-            by=list(features),
-            min_hands=min_hands,
-            summary=result.summary(),
-            tables=[f"{n}.csv" for n in tables],
-            charts=charts,
-            hand_data="hands.parquet" if hand_data else None,
-        )
-        if values is not None:
-            cv = values.to_dict()
-            settings["card_values"] = {
-                k: cv[k] for k in ("hands", "hands_played", "replacement", "method", "seconds")
-            }
-        write_run_json(out_dir, settings)
+        write_outputs(result, out_dir, tables, no_charts, hand_data, values)
     if result.interrupted or (values is not None and values.interrupted):
-        click.echo(f"interrupted: kept the {result.hands:,} finished hands", err=True)
+        stopped(f"{result.hands:,} finished hands", out_dir, hand_data)
         sys.exit(130)
+
+
+def write_outputs(result, out_dir, tables, no_charts=False, hand_data=False, values=None):
+    """stats' files under --out (``cinch-sim merge`` writes the same)."""
+    from cinch_sim.outputs import atomic_write_text, write_run_json
+
+    for name, df in tables.items():
+        atomic_write_text(out_dir / f"{name}.csv", N.csv_text(df))
+    charts = []
+    if not no_charts:
+        from cinch_sim.analysis.plots import save_figure
+
+        for stem, fig in result.figures().items():
+            charts += save_figure(fig, out_dir, stem)
+    settings = dict(result.settings)
+    settings.update(
+        command="stats",
+        by=list(result.by),
+        min_hands=result.min_hands,
+        summary=result.summary(),
+        tables=[f"{n}.csv" for n in tables],
+        charts=charts,
+        hand_data="hands.parquet" if hand_data else None,
+    )
+    if values is not None:
+        cv = values.to_dict()
+        settings["card_values"] = {
+            k: cv[k] for k in ("hands", "hands_played", "replacement", "method", "seconds")
+        }
+    write_run_json(out_dir, settings)
 
 
 def _print(result, tables, fmt, dealer, players, values=None) -> None:

@@ -1,0 +1,68 @@
+"""``cinch-sim merge``: runs saved with --out, of different seeds, as one run's outputs."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from cinch_sim import notation as N
+from cinch_sim.cli.options import friendly, out_folder, output_options
+
+# the command whose outputs a merged result's files are, by the result's class
+COMMAND_OF = {"Simulation": "simulate", "Analysis": "stats", "Ladder": "ladder"}
+
+
+@click.command(context_settings={"show_default": True})
+@click.argument("dirs", nargs=-1, required=True, type=click.Path(file_okay=False, exists=True))
+@output_options(
+    out_help="Folder for the merged run: the files a single run writes, and its chunks "
+    "(so it can be merged again). Required.",
+    format_help="How the merged result prints on stdout: its headline (table), its "
+    "first table (csv) or its settings and summary (json).",
+)
+@friendly
+def merge(dirs, fmt, out, force):
+    """Merge runs that simulate, stats, compare or ladder saved with --out DIR.
+
+    The runs must have the same settings but for the seed and how many hands or
+    games they ran (a difference is refused, naming it), and no two may hold
+    the same seed's chunk. The merged folder holds what a single run of all
+    of them writes, with run.json naming every seed and range merged; numbers
+    are exact whatever the order of DIRS.
+    """
+    from cinch_sim.api import merge as run_merge
+    from cinch_sim.cli.options import BadInput
+
+    if out is None:
+        raise BadInput("--out", "name the folder for the merged run")
+    out_dir = out_folder(out, force)
+    result = run_merge(list(dirs), out_dir, force)
+    _write(result, COMMAND_OF.get(type(result).__name__, "compare"), out_dir)
+    if fmt == "json":
+        d = result.to_dict() if hasattr(result, "to_dict") else dict(result.settings)
+        click.echo(json.dumps(d, default=str))
+    elif fmt == "csv":
+        click.echo(N.csv_text(result.table()), nl=False)
+    else:
+        click.echo(result.headline())
+
+
+def _write(result, command: str, out_dir) -> None:
+    """The files the merged run's own command writes under --out."""
+    if command == "simulate":
+        from cinch_sim.cli.commands.simulate import write_outputs
+
+        write_outputs(result, out_dir)
+    elif command == "stats":
+        from cinch_sim.cli.commands.stats import write_outputs
+
+        write_outputs(result, out_dir, result.tables())
+    elif command == "compare":
+        from cinch_sim.cli.commands.compare import write_compare_outputs
+
+        write_compare_outputs(result, out_dir)
+    else:
+        from cinch_sim.cli.commands.compare import write_ladder_outputs
+
+        write_ladder_outputs(result, out_dir)

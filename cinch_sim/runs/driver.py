@@ -1,0 +1,94 @@
+"""The loop of a chunked run: load what a store holds, run the rest, save as it goes.
+
+Ctrl-C (``engine.interrupts.chunk_boundaries``) is recorded while a chunk runs and
+is saved, and obeyed between chunks: the run stops with every finished chunk
+kept (in the store too), and ``interrupted`` says so. Results are merged in key
+order (or as they come, for an order-free aggregate), so the executor's
+completion order and a stop and resume change no number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from cinch_sim.engine.interrupts import chunk_boundaries
+from cinch_sim.runs.executor import Executor, Key, LocalExecutor
+from cinch_sim.runs.store import ChunkStore
+
+
+class Ordered:
+    """Merges aggregates in key order whatever order they come in: those ahead of a
+    gap wait (an order-free kind merges each at once)."""
+
+    def __init__(self, kind: Any, keys: list[Key]) -> None:
+        self.kind = kind
+        self.position = {k: i for i, k in enumerate(keys)}
+        self.total = kind.empty()
+        self.next = 0
+        self.waiting: dict[int, Any] = {}
+
+    def add(self, key: Key, agg: Any) -> None:
+        if self.kind.order_free:
+            self.total = self.kind.merge(self.total, agg)
+            return
+        self.waiting[self.position[key]] = agg
+        while self.next in self.waiting:
+            self.total = self.kind.merge(self.total, self.waiting.pop(self.next))
+            self.next += 1
+
+    def result(self) -> Any:
+        """Everything merged: after a stop, what came past a gap follows in key order."""
+        for p in sorted(self.waiting):
+            self.total = self.kind.merge(self.total, self.waiting.pop(p))
+        return self.total
+
+
+def units_of(run: Any, key: Key) -> int:
+    """What a chunk adds to the progress bar: hands, or games."""
+    _, (lo, hi) = run.span(key)
+    return (hi - lo) * getattr(run, "per_unit", 1)
+
+
+def run_chunks(
+    run: Any,
+    work: Callable[[Key], Any],
+    kind: Any,
+    store: ChunkStore | None = None,
+    executor: Executor | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[Any, bool]:
+    """Every chunk of ``run`` merged: (aggregate, interrupted). Chunks the store holds
+    are loaded, not run again; each new one is saved as soon as it is done."""
+    keys = run.keys()
+    merged = Ordered(kind, keys)
+    done = store.done() if store is not None else set()
+    for key in keys:
+        if key in done:
+            merged.add(key, kind.from_arrays(store.load(key)))  # type: ignore[union-attr]
+            if progress is not None:
+                progress(units_of(run, key))
+    todo = [k for k in keys if k not in done]
+    executor = executor or LocalExecutor()
+    interrupted = False
+    with chunk_boundaries() as interrupts:
+        try:
+            interrupts.check()
+            results = executor.map(work, todo)
+            try:
+                for key, agg in results:
+                    if store is not None:
+                        store.save(key, kind.to_arrays(agg))
+                    merged.add(key, agg)
+                    if progress is not None:
+                        progress(units_of(run, key))
+                    interrupts.check()  # Ctrl-C stops here, never inside a chunk
+            finally:
+                close = getattr(results, "close", None)
+                if close is not None:
+                    close()  # the executor's own end (threads, a cluster's futures)
+                if store is not None:
+                    store.close()
+        except KeyboardInterrupt:
+            interrupted = True
+    return merged.result(), interrupted

@@ -1,0 +1,198 @@
+"""An ``--out`` folder's chunk store: the manifest and one file per finished chunk.
+
+``manifest.json`` holds what was asked (the command, every setting that makes
+its numbers, the chunk size, the version) and which chunks are done;
+``chunks/cNNNNNN.npz`` holds one chunk's aggregate (``kinds``), written
+whole or not at all (``cinch_sim.outputs``) as soon as it is done, so a killed
+run leaves finished chunks and no half-written file. The manifest follows every
+two seconds and when the run ends; the files are the truth: a chunk written just
+before a kill, not yet in the manifest, counts as done. Chunk files are zip
+archives of ``.npy`` arrays with fixed dates, so the same chunk always has the
+same bytes.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import time
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from cinch_sim.checks import InputError
+from cinch_sim.outputs import remove_stale_temps, write_output
+
+FORMAT = "cinch-run/1"
+MANIFEST = "manifest.json"
+CHUNKS = "chunks"
+MANIFEST_EVERY = 2.0  # seconds between the manifest's updates while a run goes
+Key = tuple[int, ...]
+
+
+def chunk_name(key: Key) -> str:
+    return "c" + "-".join(f"{k:06d}" for k in key) + ".npz"
+
+
+def pack(arrays: dict[str, Any]) -> bytes:
+    """Arrays as an ``.npz`` archive that ``np.load`` reads, the same bytes each time."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as z:
+        for name in sorted(arrays):
+            info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info._compresslevel = 1  # faster than the default, nearly as small (3.13: an alias)
+            with z.open(info, "w", force_zip64=True) as f:
+                np.lib.format.write_array(f, np.asarray(arrays[name]), allow_pickle=False)
+    return buf.getvalue()
+
+
+def unpack(path: Path) -> dict[str, np.ndarray]:
+    with np.load(path, allow_pickle=False) as z:
+        return {k: z[k] for k in z.files}
+
+
+def ranges(positions: list[int]) -> list[list[int]]:
+    """Sorted positions as [lo, hi) runs: ``[0, 1, 2, 5] -> [[0, 3], [5, 6]]``."""
+    out: list[list[int]] = []
+    for p in sorted(positions):
+        if out and out[-1][1] == p:
+            out[-1][1] = p + 1
+        else:
+            out.append([p, p + 1])
+    return out
+
+
+def first_difference(old: Any, new: Any, path: str = "") -> str | None:
+    """The first setting that differs, as ``name: old, not new`` (None: the same)."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        for k in list(old) + [k for k in new if k not in old]:
+            if k not in old or k not in new:
+                return f"{path}{k} is set in only one of them"
+            d = first_difference(old[k], new[k], f"{path}{k}.")
+            if d is not None:
+                return d
+        return None
+    if old != new:
+        return f"{path.rstrip('.')} was {json.dumps(old)}, not {json.dumps(new)}"
+    return None
+
+
+def read_manifest(folder: str | os.PathLike, name: str = "resume") -> dict[str, Any]:
+    """The manifest of a run folder, or an InputError naming ``name`` (one line)."""
+    path = Path(folder) / MANIFEST
+    try:
+        d = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(name, f"{os.fspath(folder)} holds no {MANIFEST} of a cinch-sim run"
+                         " (a run saves one with --out)") from None  # fmt: skip
+    except (OSError, ValueError) as exc:
+        raise InputError(name, f"cannot read {path}: {exc}") from None
+    if not isinstance(d, dict) or d.get("format") != FORMAT:
+        raise InputError(name, f"{path} is not a {FORMAT} manifest")
+    return d
+
+
+class ChunkStore:
+    """One run's manifest and chunk files in ``folder``."""
+
+    def __init__(self, folder: Path, head: dict[str, Any], keys: list[Key]) -> None:
+        self.folder = Path(folder)
+        self.head = head
+        self.keys = keys
+        self.position = {k: i for i, k in enumerate(keys)}
+        self.chunks = self.folder / CHUNKS
+        self._done: set[Key] = set()
+        self._written = time.monotonic()
+
+    @classmethod
+    def create(cls, folder: str | os.PathLike, head: dict[str, Any], keys: list[Key]):
+        """A new store (the folder was checked and made by ``outputs.prepare_out_dir``);
+        chunk files of an earlier run there are removed first."""
+        store = cls(Path(folder), head, keys)
+        store.chunks.mkdir(parents=True, exist_ok=True)
+        for entry in os.listdir(store.chunks):
+            if entry.endswith(".npz"):
+                os.unlink(store.chunks / entry)
+        store._write_manifest()
+        return store
+
+    @classmethod
+    def resume(cls, folder: str | os.PathLike, head: dict[str, Any], keys: list[Key]):
+        """The store of an earlier run with exactly these settings; any difference is an
+        InputError naming it (``resume: DIR was run with seed ...``)."""
+        d = read_manifest(folder)
+        new = json.loads(json.dumps(head, default=str))  # as the manifest holds it
+        old = {k: d.get(k) for k in new}
+        diff = first_difference(old, new)
+        if diff is not None:
+            raise InputError("resume", f"{os.fspath(folder)} holds another run: {diff}")
+        store = cls(Path(folder), head, keys)
+        store.chunks.mkdir(exist_ok=True)
+        remove_stale_temps(store.chunks)  # a write a kill cut short
+        store._done = {k for k in keys if (store.chunks / chunk_name(k)).is_file()}
+        return store
+
+    def done(self) -> set[Key]:
+        return set(self._done)
+
+    def load(self, key: Key) -> dict[str, np.ndarray]:
+        return unpack(self.chunks / chunk_name(key))
+
+    def save(self, key: Key, arrays: dict[str, Any]) -> None:
+        """The chunk's file, whole; the manifest that names it at most every
+        ``MANIFEST_EVERY`` seconds (each write waits for the disk, about 10 ms) and
+        at ``close``."""
+        write_output(self.chunks / chunk_name(key), pack(arrays))
+        self._done.add(key)
+        if time.monotonic() - self._written >= MANIFEST_EVERY:
+            self._write_manifest()
+
+    def close(self) -> None:
+        """The manifest as the run ends (done, stopped or failed)."""
+        self._write_manifest()
+
+    def manifest(self) -> dict[str, Any]:
+        done = [self.position[k] for k in self._done]
+        return {
+            **self.head,
+            "chunks": len(self.keys),
+            "done": ranges(done),
+            "complete": len(done) == len(self.keys),
+        }
+
+    def _write_manifest(self) -> None:
+        text = json.dumps(self.manifest(), indent=2, default=str) + "\n"
+        write_output(self.folder / MANIFEST, text)
+        self._written = time.monotonic()
+
+    def files(self) -> list[str]:
+        """The store's files, relative to the folder (what run.json lists)."""
+        return [MANIFEST] + [f"{CHUNKS}/{chunk_name(k)}" for k in sorted(self._done)]
+
+
+def open_store(
+    head: dict[str, Any],
+    keys: list[Key],
+    save: str | os.PathLike | None = None,
+    resume: str | os.PathLike | None = None,
+    force: bool = False,
+) -> ChunkStore | None:
+    """A run's store: a new one in ``save`` (an empty or new folder, or with ``force``
+    one an earlier run of ours wrote), the earlier one in ``resume``, or None."""
+    from cinch_sim.outputs import prepare_out_dir, prepare_resume_dir
+
+    if save is not None and resume is not None:
+        raise InputError("resume", "give a folder to save a new run in or one to resume, "
+                         "not both")  # fmt: skip
+    if save is not None:
+        prepare_out_dir(save, force)
+        return ChunkStore.create(save, head, keys)
+    if resume is not None:
+        store = ChunkStore.resume(resume, head, keys)
+        prepare_resume_dir(resume)
+        return store
+    return None

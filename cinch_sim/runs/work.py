@@ -1,0 +1,232 @@
+"""The runs and what one chunk of each computes: pure functions of (run, key).
+
+A run is a frozen dataclass of specs and numbers (rules, policy specs or
+strategies, seed, counts, chunk size), so it pickles to another process; the
+policies are loaded there once per run object (``_loaded``). Chunk ``i`` of a
+run of ``n`` units (hands, pairs, rotations) in chunks of ``chunk`` holds units
+``i * chunk`` to ``min((i + 1) * chunk, n) - 1``; what it deals depends only on
+(seed, unit index), so the numbers never depend on the chunk size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from cinch_sim.analysis.counts import HandCounts
+from cinch_sim.engine.run import PolicySet, run_chunk
+from cinch_sim.matches.pairs import PairStats
+from cinch_sim.matches.play import play_pairs, team_policies
+from cinch_sim.matches.rotation import RotationStats, play_rotations, seat_policies
+from cinch_sim.policies.strategies import Strategy
+from cinch_sim.rules import Rules
+
+Key = tuple[int, ...]
+TRACE_ROWS = 8192  # hands' trace rows played at once (they are large): as matches.compare
+
+
+def chunk_count(units: int, chunk: int) -> int:
+    return -(-units // chunk)
+
+
+def span(units: int, chunk: int, index: int) -> tuple[int, int]:
+    """The units chunk ``index`` holds, as [lo, hi)."""
+    lo = index * chunk
+    return lo, min(lo + chunk, units)
+
+
+_LOADED: dict[int, tuple[Any, Any]] = {}
+
+
+def _loaded(run: Any, build: Callable[[], Any]) -> Any:
+    """What ``build`` makes of ``run`` (its loaded policies), once per run object."""
+    hit = _LOADED.get(id(run))
+    if hit is None or hit[0] is not run:
+        if len(_LOADED) > 32:
+            _LOADED.clear()
+        hit = _LOADED[id(run)] = (run, build())
+    return hit[1]
+
+
+def prime(run: Any, loaded: Any) -> None:
+    """Hand the work functions what the caller already loaded for ``run``."""
+    _LOADED[id(run)] = (run, loaded)
+
+
+# ---------------------------------------------------------------- hands
+@dataclass(frozen=True)
+class HandsRun:
+    """Independent hands: ``simulate`` and ``stats``."""
+
+    rules: Rules
+    policies: dict[str, list[str]]  # per kind, one spec per seat (PolicySet.describe)
+    seed: int
+    hands: int
+    dealer: int
+    chunk: int = 65536
+    trace: bool = False
+
+    units = "hands"
+
+    @property
+    def total(self) -> int:
+        return self.hands
+
+    def keys(self) -> list[Key]:
+        return [(i,) for i in range(chunk_count(self.hands, self.chunk))]
+
+    def span(self, key: Key) -> tuple[int, tuple[int, int]]:
+        """(matchup, [lo, hi)) of a key: always matchup 0 here."""
+        return 0, span(self.hands, self.chunk, key[0])
+
+    def policy_set(self) -> PolicySet:
+        return _loaded(self, lambda: PolicySet.from_specs(self.rules.players, **self.policies))
+
+
+def count_hands(
+    run: HandsRun, key: Key, on_rows: Callable[[Any, Any], None] | None = None
+) -> HandCounts:
+    """Play one chunk of hands and count them; ``on_rows(rows, trace)`` (local runs
+    only: records, per-hand data) sees the rows first."""
+    _, (lo, hi) = run.span(key)
+    rows, tr = run_chunk(run.rules, run.policy_set(), run.seed, lo, hi - lo, run.dealer,
+                         trace=run.trace)  # fmt: skip
+    counts = HandCounts(run.rules)
+    counts.add(rows)
+    if on_rows is not None:
+        on_rows(rows, tr)
+    return counts
+
+
+# ---------------------------------------------------------------- matches
+@dataclass(frozen=True)
+class MatchRun:
+    """A duplicate match of A against B (``compare``): pairs, or rotations of one game
+    a seat when the rules have more than two sides."""
+
+    rules: Rules
+    a: Strategy
+    b: Strategy
+    seed: int
+    games: int
+    max_hands: int = 256
+    pairing: str = "swap"
+    chunk: int = 1000  # pairs or rotations a chunk
+    trace: bool = False
+
+    units = "pairs"
+
+    @property
+    def cutthroat(self) -> bool:
+        return self.rules.teams > 2
+
+    @property
+    def per_unit(self) -> int:
+        """Games a unit: a pair's two, or a rotation's one a seat."""
+        return self.rules.players if self.cutthroat else 2
+
+    @property
+    def total(self) -> int:
+        return chunk_count(self.games, self.per_unit)
+
+    def keys(self) -> list[Key]:
+        return [(i,) for i in range(chunk_count(self.total, self.chunk))]
+
+    def span(self, key: Key) -> tuple[int, tuple[int, int]]:
+        return 0, span(self.total, self.chunk, key[-1])
+
+    def policy_sets(self) -> tuple[PolicySet, ...]:
+        r, a, b = self.rules, self.a, self.b
+        if self.cutthroat:
+            return _loaded(self, lambda: tuple(seat_policies(r, a, b, k) for k in range(r.players)))
+        return _loaded(self, lambda: (team_policies(r, a, b), team_policies(r, b, a)))
+
+    def empty(self) -> PairStats | RotationStats:
+        return RotationStats(self.rules.players) if self.cutthroat else PairStats()
+
+
+def play_match(
+    run: MatchRun, key: Key, on_chunk: Callable[[Any], None] | None = None
+) -> PairStats | RotationStats:
+    """Play one chunk of a match and add it up; ``on_chunk`` (local runs only: records)
+    sees the played chunk first."""
+    _, (lo, hi) = run.span(key)
+    r, pols = run.rules, run.policy_sets()
+    # with the trace (records) the chunk is played in parts of TRACE_ROWS hands' rows,
+    # its rows being large; the parts are joined (less the trace) before they are added
+    # up, so a chunk's numbers are the same with or without it
+    step = max(1, TRACE_ROWS // run.max_hands) if run.trace else hi - lo
+    parts = []
+    for start in range(lo, hi, step):
+        n = min(start + step, hi) - start
+        if run.cutthroat:
+            ch = play_rotations(r, run.a, run.b, run.seed, start, n, run.max_hands, run.trace,
+                                pols)  # fmt: skip
+        else:
+            ch = play_pairs(r, run.a, run.b, run.seed, start, n, run.max_hands, run.pairing,
+                            run.trace, pols)  # fmt: skip
+        if on_chunk is not None:
+            on_chunk(ch)
+        parts.append(ch)
+    stats = run.empty()
+    stats.add(parts[0] if len(parts) == 1 else _joined(parts))
+    return stats
+
+
+def _joined(parts: list[Any]) -> Any:
+    """Consecutive played chunks as one (their games and hands; no trace)."""
+    from dataclasses import replace
+
+    import numpy as np
+
+    first = parts[0]
+    k = len(first.games)
+    games = tuple(np.concatenate([p.games[j] for p in parts]) for j in range(k))
+    hands = tuple(np.concatenate([p.hands[j] for p in parts]) for j in range(k))
+    empty = tuple(np.zeros((0,) + p.shape[1:], p.dtype) for p in first.trace)
+    return replace(first, games=games, hands=hands, trace=empty)
+
+
+@dataclass(frozen=True)
+class LadderRun:
+    """Every pair of strategies (every ordered pair, cut-throat) in a match."""
+
+    rules: Rules
+    strategies: tuple[Strategy, ...]
+    seed: int
+    games: int
+    max_hands: int = 256
+    pairing: str = "swap"
+    chunk: int = 1000
+    matchups: tuple[tuple[int, int], ...] = field(default=())
+
+    units = "pairs"
+
+    def match(self, m: int) -> MatchRun:
+        """Matchup ``m``'s match (one object per matchup, so its policies load once)."""
+        s = self.strategies
+        return _loaded(self, lambda: tuple(
+            MatchRun(self.rules, s[i], s[j], self.seed, self.games, self.max_hands,
+                     self.pairing, self.chunk)
+            for i, j in self.matchups
+        ))[m]  # fmt: skip
+
+    @property
+    def total(self) -> int:
+        return self.match(0).total * len(self.matchups)
+
+    @property
+    def per_unit(self) -> int:
+        return self.match(0).per_unit
+
+    def keys(self) -> list[Key]:
+        return [(m, i) for m in range(len(self.matchups)) for (i,) in self.match(m).keys()]
+
+    def span(self, key: Key) -> tuple[int, tuple[int, int]]:
+        return key[0], self.match(key[0]).span(key[1:])[1]
+
+
+def play_ladder(run: LadderRun, key: Key) -> dict[int, PairStats | RotationStats]:
+    """One chunk of one matchup of a ladder, as {matchup: its stats}."""
+    return {key[0]: play_match(run.match(key[0]), key[1:])}

@@ -1,0 +1,385 @@
+"""Long runs (issue 21, parts 1, 2 and 5): chunked runs that resume exactly after a
+Ctrl-C or a kill, and statistics that merge exactly and associatively.
+
+The killed runs are real child processes: one stops itself with a real SIGINT
+while its third chunk runs, one with SIGKILL half-way through writing its third
+chunk's file. Each is resumed with the command it printed (or the same one) and
+its folder must then hold the same files, byte for byte but for the timing
+fields, as a run that was never stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import cinch_sim
+from cinch_sim import api
+from cinch_sim.checks import InputError
+from cinch_sim.cli.main import main
+from cinch_sim.engine.run import PolicySet
+from cinch_sim.matches.pairs import same_stats
+from cinch_sim.runs import kinds, work
+from cinch_sim.runs.store import chunk_name, pack, unpack
+
+ROOT = Path(cinch_sim.__file__).resolve().parents[1]
+TIMING = ("seconds",)  # the fields a resumed run may differ in
+
+
+def _without_timing(x):
+    if isinstance(x, dict):
+        return {k: _without_timing(v) for k, v in x.items() if k not in TIMING}
+    if isinstance(x, list):
+        return [_without_timing(v) for v in x]
+    return x
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` by relative name; JSON with its timing fields out."""
+    out = {}
+    for p in sorted(folder.rglob("*")):
+        if p.is_file():
+            data = p.read_bytes()
+            if p.suffix == ".json":
+                data = json.dumps(_without_timing(json.loads(data)), sort_keys=True).encode()
+            out[p.relative_to(folder).as_posix()] = data
+    return out
+
+
+def _same_folders(a: Path, b: Path) -> None:
+    fa, fb = _files(a), _files(b)
+    assert sorted(fa) == sorted(fb)
+    differ = [name for name in fa if fa[name] != fb[name]]
+    assert differ == []
+
+
+def _cli(*args: str) -> None:
+    res = CliRunner().invoke(main, list(args))
+    assert res.exit_code == 0, res.output
+
+
+# A child that runs the command line and stops itself inside its third chunk: a real
+# SIGINT (recorded, obeyed once the chunk is saved) or a SIGKILL half-way through the
+# chunk file's write (what a power cut does).
+CHILD = """
+import os, signal, sys
+from cinch_sim.runs import store, work
+how = sys.argv.pop(1)
+count = work.count_hands
+seen = []
+def count_then_ctrl_c(run, key, on_rows=None):
+    out = count(run, key, on_rows)
+    seen.append(key)
+    if len(seen) == 3:
+        signal.raise_signal(signal.SIGINT)
+    return out
+write = store.write_output
+def write_half_then_die(path, data):
+    if str(path).endswith("c000002.npz"):
+        from cinch_sim.outputs import Output
+        out = Output(path)
+        out.write(data[: len(data) // 2])
+        out.file.flush()
+        os.kill(os.getpid(), signal.SIGKILL)
+    write(path, data)
+if how == "int":
+    work.count_hands = count_then_ctrl_c
+else:
+    store.write_output = write_half_then_die
+from cinch_sim.cli.main import main
+from cinch_sim.engine.run import PolicySet
+main(sys.argv[1:], prog_name="cinch-sim")
+"""
+
+
+def _child(how: str, args: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run(
+        [sys.executable, "-c", CHILD, how, *args],
+        cwd=cwd, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+
+
+STATS = ["stats", "--hands", "6000", "--chunk", "1000", "--seed", "3", "--by", "pedros"]
+STATS += ["--no-charts"]  # charts come from the tables (the merge test draws them)
+
+
+def test_a_run_stopped_by_ctrl_c_resumes_to_the_same_files(tmp_path):
+    _cli(*STATS, "--out", str(tmp_path / "whole"))
+    p = _child("int", [*STATS, "--out", "cut"], tmp_path)
+    assert p.returncode == 130, p.stderr[-1500:]
+    assert "Traceback" not in p.stderr
+    cut = tmp_path / "cut"
+    assert sorted(x.name for x in (cut / "chunks").iterdir()) == [
+        chunk_name((i,)) for i in range(3)
+    ]  # the chunk in hand when Ctrl-C came was finished and saved, no more
+    assert json.loads((cut / "run.json").read_text())["summary"]["hands"] == 3000
+    (line,) = [x for x in p.stderr.splitlines() if "resume with:" in x]
+    command = shlex.split(line.split("resume with: ", 1)[1])
+    assert command[0] == "cinch-sim" and command[-2:] == ["--resume", "cut"]
+    res = subprocess.run(
+        [sys.executable, "-m", "cinch_sim", *command[1:]], cwd=tmp_path, text=True,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, timeout=300,
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr[-1500:]
+    _same_folders(tmp_path / "whole", cut)
+
+
+SIMULATE = ["simulate", "--hands", "5000", "--chunk", "1000", "--seed", "4"]
+
+
+def test_a_killed_run_leaves_no_half_file_and_resumes_to_the_same_files(tmp_path):
+    _cli(*SIMULATE, "--out", str(tmp_path / "whole"))
+    p = _child("kill", [*SIMULATE, "--out", "cut"], tmp_path)
+    assert p.returncode == -9, p.stderr[-1500:]
+    cut = tmp_path / "cut"
+    names = sorted(x.name for x in (cut / "chunks").iterdir())
+    assert [n for n in names if not n.startswith(".")] == [chunk_name((0,)), chunk_name((1,))]
+    assert len(names) == 3  # and the temporary file of the third, never renamed into place
+    for n in names[1:]:
+        unpack(cut / "chunks" / n)  # the two finished ones read whole
+    assert not (cut / "run.json").exists()
+    _cli(*SIMULATE, "--resume", str(cut))
+    _same_folders(tmp_path / "whole", cut)  # the stale temporary file is gone too
+
+
+def test_every_command_resumes_from_any_chunks_it_kept(tmp_path):
+    """A kill can leave any set of chunk files (the files are the truth, not the
+    manifest): drop some, resume, get the uninterrupted run's files."""
+    runs = {
+        "compare": ["compare", "greedy", "random", "--games", "40", "--chunk", "3"],
+        "ladder": ["ladder", "greedy", "random", "simple", "--games", "12", "--chunk", "2",
+                   "--bootstrap", "20"],
+        "cutthroat": ["compare", "greedy", "random", "--games", "30", "--chunk", "2",
+                      "--variant", "cutthroat3"],
+    }  # fmt: skip
+    for name, args in runs.items():
+        whole, cut = tmp_path / f"{name}-whole", tmp_path / f"{name}-cut"
+        _cli(*args, "--seed", "2", "--out", str(whole))
+        _cli(*args, "--seed", "2", "--out", str(cut))
+        chunks = sorted((cut / "chunks").iterdir())
+        for p in random.Random(name).sample(chunks, len(chunks) // 2):
+            p.unlink()
+        _cli(*args, "--seed", "2", "--resume", str(cut))
+        _same_folders(whole, cut)
+
+
+def test_a_resume_with_other_settings_is_refused_naming_the_difference(tmp_path):
+    out = tmp_path / "run"
+    _cli(*SIMULATE, "--out", str(out))
+    before = _files(out)
+    res = CliRunner().invoke(main, [*SIMULATE[:-1], "5", "--resume", str(out)])
+    assert res.exit_code == 2
+    assert "Invalid value for '--resume'" in res.output
+    assert "settings.seed was 4, not 5" in res.output
+    res = CliRunner().invoke(main, [*SIMULATE, "--play-policy", "greedy", "--resume", str(out)])
+    assert res.exit_code == 2 and "settings.policies.play" in res.output
+    res = CliRunner().invoke(main, [*SIMULATE, "--records", "x.jsonl", "--resume", str(out)])
+    assert res.exit_code == 2 and "Invalid value for '--records'" in res.output
+    res = CliRunner().invoke(main, ["stats", *SIMULATE[1:], "--resume", str(out)])
+    assert res.exit_code == 2 and 'command was "simulate", not "stats"' in res.output
+    res = CliRunner().invoke(main, [*SIMULATE, "--resume", str(tmp_path)])
+    assert res.exit_code == 2 and "holds no manifest.json" in res.output
+    assert _files(out) == before  # nothing touched
+
+
+# ------------------------------------------------------------------- merging
+def _chunk_aggregates(run, play):
+    return [(key, play(run, key)) for key in run.keys()]
+
+
+def _random_merge(kind, parts, rng):
+    """Merge contiguous parts in a random bracketing: split at random, merge each side
+    the same way, then the two sides (left before right: the chunk order)."""
+    if len(parts) == 1:
+        return kind.merge(kind.empty(), parts[0])
+    cut = rng.randrange(1, len(parts))
+    return kind.merge(_random_merge(kind, parts[:cut], rng), _random_merge(kind, parts[cut:], rng))
+
+
+@pytest.mark.parametrize("what", ["hands", "pairs", "rotations"])
+def test_merging_is_exact_and_associative_over_random_splits(what):
+    r = api.resolve_rules({})
+    if what == "hands":
+        pols = PolicySet.from_specs(4, play={0: "greedy"})
+        run = work.HandsRun(r, pols.describe(), 5, 3000, 3, chunk=250)
+        play = work.count_hands
+    else:
+        rules = api._rules(None, "cutthroat3") if what == "rotations" else r
+        from cinch_sim.policies.strategies import resolve_strategy
+
+        a, b = resolve_strategy("greedy"), resolve_strategy("random")
+        run = work.MatchRun(rules, a, b, 5, 60, chunk=2)
+        play = work.play_match
+    kind = kinds.kind_of(run)
+    parts = [agg for _, agg in _chunk_aggregates(run, play)]
+    assert len(parts) >= 10
+    whole = kind.empty()
+    for p in parts:  # one after the other, as a run merges them
+        whole = kind.merge(whole, p)
+    if what == "hands":  # and the counts do not depend on the chunk size at all
+        one = play(work.HandsRun(r, run.policies, 5, 3000, 3, chunk=10**6), (0,))
+        assert kind.same(whole, one)
+    for seed in range(8):
+        rng = random.Random(seed)
+        merged = _random_merge(kind, parts, rng)
+        assert kind.same(merged, whole)
+        # and through the chunk file: a merged aggregate written and read is the same
+        back = kind.from_arrays(unpack_bytes(pack(kind.to_arrays(merged))))
+        assert kind.same(back, whole)
+
+
+def unpack_bytes(data: bytes):
+    import io
+
+    with np.load(io.BytesIO(data)) as z:
+        return {k: z[k] for k in z.files}
+
+
+def test_hand_counts_are_whole_numbers_so_any_order_gives_the_same_bits():
+    r = api.resolve_rules({})
+    pols = PolicySet.from_specs(4)
+    run = work.HandsRun(r, pols.describe(), 1, 2000, 3, chunk=200)
+    parts = [agg for _, agg in _chunk_aggregates(run, work.count_hands)]
+    kind = kinds.kind_of(run)
+    forward = kind.empty()
+    for p in parts:
+        kind.merge(forward, p)
+    backward = kind.empty()
+    for p in reversed(parts):
+        kind.merge(backward, p)
+    assert forward._sums.dtype == np.int64 and kind.same(forward, backward)
+
+
+def test_merge_of_seeds_is_the_same_in_any_order_and_bracketing(tmp_path):
+    args = ["compare", "greedy", "random", "--games", "10", "--chunk", "2"]
+    for seed in (1, 2, 3):
+        _cli(*args, "--seed", str(seed), "--out", str(tmp_path / f"s{seed}"))
+    s1, s2, s3 = (str(tmp_path / f"s{seed}") for seed in (1, 2, 3))
+    _cli("merge", s1, s2, s3, "--out", str(tmp_path / "all"))
+    _cli("merge", s2, s1, "--out", str(tmp_path / "m21"))
+    _cli("merge", s3, str(tmp_path / "m21"), "--out", str(tmp_path / "again"))
+    _same_folders(tmp_path / "all", tmp_path / "again")
+    summary = json.loads((tmp_path / "all" / "summary.json").read_text())
+    assert summary["games"] == 30 and summary["seed"] == 1
+    assert [p["seed"] for p in summary["merged"]] == [1, 2, 3]
+    assert summary["merged"][0]["pairs"] == [[0, 0, 5]]
+    one = [json.loads((tmp_path / f"s{s}" / "summary.json").read_text()) for s in (1, 2, 3)]
+    assert summary["a_wins"] == sum(x["a_wins"] for x in one)
+    games = (tmp_path / "all" / "games.csv").read_text().splitlines()
+    assert len(games) == 31  # a header and every game of the three runs
+
+
+def test_merge_refuses_other_settings_and_the_same_chunk_twice(tmp_path):
+    a, b, c = (str(tmp_path / n) for n in "abc")
+    _cli(*SIMULATE, "--out", a)
+    _cli(*SIMULATE[:-1], "9", "--play-policy", "greedy", "--out", b)
+    _cli(*SIMULATE[:-1], "9", "--chunk", "500", "--out", c)  # seed 9, another chunk size
+    res = CliRunner().invoke(main, ["merge", a, b, "--out", str(tmp_path / "m")])
+    assert res.exit_code == 2
+    assert "is not a run of" in res.output and "settings.policies.play" in res.output
+    res = CliRunner().invoke(main, ["merge", a, a, "--out", str(tmp_path / "m")])
+    assert res.exit_code == 2 and "both hold seed 4's hands 0..4999" in res.output
+    res = CliRunner().invoke(main, ["merge", a, c, "--out", str(tmp_path / "m")])
+    assert res.exit_code == 0, res.output  # different seeds merge, whatever their chunks
+    sim = api.merge([a, c])
+    assert sim.hands == 10_000 and sim.settings["merged"][1] == {"seed": 9, "hands": [[0, 0, 5000]]}
+    with pytest.raises(InputError, match="both hold seed 9"):
+        api.merge([str(tmp_path / "m"), c])  # a merged folder's parts count too
+
+
+def test_merged_stats_write_what_a_stats_run_writes(tmp_path):
+    args = ["stats", "--hands", "2000", "--chunk", "1000", "--no-charts", "--by", "seat"]
+    _cli(*args, "--seed", "1", "--out", str(tmp_path / "a"))
+    _cli(*args, "--seed", "2", "--out", str(tmp_path / "b"))
+    _cli("merge", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(tmp_path / "m"))
+    names = {p.name for p in (tmp_path / "a").iterdir()}
+    merged = {p.name for p in (tmp_path / "m").iterdir()}
+    assert names <= merged and any(n.endswith(".png") for n in merged)  # charts drawn
+    run = json.loads((tmp_path / "m" / "run.json").read_text())
+    assert run["summary"]["hands"] == 4000 and run["by"] == ["seat"]
+    assert "make_rate_by_seat.csv" in run["tables"]
+
+
+def test_a_chunk_file_has_the_same_bytes_each_time():
+    r = api.resolve_rules({})
+    run = work.HandsRun(r, PolicySet.from_specs(4).describe(), 1, 500, 3, chunk=500)
+    agg = work.count_hands(run, (0,))
+    assert pack(agg.to_arrays()) == pack(work.count_hands(run, (0,)).to_arrays())
+
+
+def test_same_stats_tells_a_different_pair():
+    from cinch_sim.matches.pairs import PairStats
+
+    a = PairStats(pair_score=[np.array([0.5, 1.0])])
+    b = PairStats(pair_score=[np.array([0.5, 0.75])])
+    assert same_stats(a, a) and not same_stats(a, b)
+
+
+# ------------------------------------------------------------ the executor seam
+class Backwards:
+    """An executor that finishes the chunks last first, as a cluster might, each
+    work item sent through pickle as it would be to another process."""
+
+    def map(self, work, keys):
+        import pickle
+
+        for key in reversed(list(keys)):
+            yield key, pickle.loads(pickle.dumps(work))(key)
+
+
+@pytest.mark.parametrize("what", ["hands", "match", "ladder"])
+def test_completion_order_and_pickling_change_no_number(what, tmp_path):
+    from functools import partial
+
+    from cinch_sim.policies.strategies import resolve_strategy
+    from cinch_sim.runs.driver import run_chunks
+    from cinch_sim.runs.executor import LocalExecutor
+    from cinch_sim.runs.store import ChunkStore
+
+    r = api.resolve_rules({})
+    a, b, c = (resolve_strategy(n) for n in ("greedy", "random", "simple"))
+    if what == "hands":
+        run = work.HandsRun(r, PolicySet.from_specs(4).describe(), 2, 1200, 3, chunk=300)
+        fn = partial(work.count_hands, run)
+    elif what == "match":
+        run = work.MatchRun(r, a, b, 2, 24, chunk=3)
+        fn = partial(work.play_match, run)
+    else:
+        run = work.LadderRun(r, (a, b, c), 2, 8, chunk=2, matchups=((0, 1), (0, 2), (1, 2)))
+        fn = partial(work.play_ladder, run)
+    kind = kinds.kind_of(run)
+    local, _ = run_chunks(run, fn, kind, executor=LocalExecutor(1))
+    head = {"format": "cinch-run/1", "command": what}
+    store = ChunkStore.create(tmp_path / "s", head, run.keys())
+    backwards, interrupted = run_chunks(run, fn, kind, store, Backwards())
+    assert not interrupted and kind.same(local, backwards)
+    again, _ = run_chunks(run, fn, kind, ChunkStore.resume(tmp_path / "s", head, run.keys()))
+    assert kind.same(local, again)  # every chunk read back from its file
+
+
+def test_progress_counts_every_game_of_a_ladder():
+    told = []
+    api.ladder(["greedy", "random", "simple"], games=12, seed=1, bootstrap=0, chunk=2,
+               progress=told.append)  # fmt: skip
+    assert sum(told) == 3 * 12 and told[0] == 4  # a chunk of two pairs: four games
+
+
+def test_the_resume_command_repeats_the_options_but_out_force_and_per_hand_files(monkeypatch):
+    from cinch_sim.cli.options import resume_command
+
+    argv = ["cinch-sim", "stats", "--hands", "9000", "--out=big", "--force", "--hand-data",
+            "--records", "h.jsonl", "--seed", "2"]  # fmt: skip
+    monkeypatch.setattr(sys, "argv", argv)
+    assert resume_command(Path("big")) == "cinch-sim stats --hands 9000 --seed 2 --resume big"
+    monkeypatch.setattr(sys, "argv", ["x", "simulate", "--out", "my run", "--records=-"])
+    assert resume_command(Path("my run")) == "cinch-sim simulate --resume 'my run'"

@@ -124,23 +124,37 @@ def parse_cards(text: str | Iterable[str]) -> list[int]:
     return [parse_card(t) for t in tokens]
 
 
-def parse_hand(text: str | Iterable[str], size: int | None = 9) -> list[int]:
-    """Read a hand and check its size and that no card repeats.
+def parse_hand(text: str | Iterable[str], size: int | None = 9, copies: int = 1) -> list[int]:
+    """Read a hand and check its size and that no card repeats more often than the
+    decks in play hold it (``copies``: 2 with two decks).
 
     >>> parse_hand("AS KS", size=3)
     Traceback (most recent call last):
     ...
     cinch_sim.cards.CardError: a hand needs 3 cards, got 2
+    >>> parse_hand("AS AS AS", size=3, copies=2)
+    Traceback (most recent call last):
+    ...
+    cinch_sim.cards.CardError: AS is given 3 times; 2 decks hold it 2 times
     """
     cards = parse_cards(text)
-    seen: set[int] = set()
-    for c in cards:
-        if c in seen:
-            raise CardError(f"duplicate card {format_card(c)}")
-        seen.add(c)
+    check_copies(cards, copies)
     if size is not None and len(cards) != size:
         raise CardError(f"a hand needs {size} cards, got {len(cards)}")
     return cards
+
+
+def check_copies(cards: Iterable[int], copies: int = 1) -> None:
+    """Refuse a card given more often than ``copies`` decks hold it."""
+    seen: dict[int, int] = {}
+    for c in cards:
+        seen[c] = seen.get(c, 0) + 1
+        if seen[c] > copies:
+            if copies == 1:
+                raise CardError(f"duplicate card {format_card(c)}")
+            raise CardError(
+                f"{format_card(c)} is given {seen[c]} times; {copies} decks hold it {copies} times"
+            )
 
 
 def parse_suit(text: str) -> int:

@@ -355,3 +355,103 @@ def test_the_referee_refuses_what_two_decks_do_not_allow(played):
     rec["result"]["captured"]["right_pedro"] = 0
     with pytest.raises(RecordError, match="captured.right_pedro"):
         check_hand(rec)
+
+
+# ------------------------------------------------------------ fixed cards, the advisor
+def _dealt(trace_row: np.ndarray, rules, dealer: int = 3) -> dict[int, Counter]:
+    """Each seat's dealt cards (with copies) read off a trace row's 104-card deal order:
+    packets of three from the dealer's left."""
+    deck = list(trace_row[L.T_DECK : L.T_DECK + 52]) + list(trace_row[L.T_DECK2 : L.T_DECK2 + 52])
+    P, D = rules.players, rules.cards_dealt
+    hands: dict[int, Counter] = {s: Counter() for s in range(P)}
+    pos = 0
+    for _ in range(D // 3):
+        for j in range(P):
+            hands[(dealer + 1 + j) % P].update(deck[pos : pos + 3])
+            pos += 3
+    return hands
+
+
+def test_fixed_cards_may_be_dealt_twice():
+    """The advisor's deals: seat 0 is dealt its 18 cards (five faces twice) and seat 1
+    the KS and 5C; the KS, held once by each, and the 5C, once by each, are then
+    placed twice, so no copy of them is left to the shuffle. Every deal still holds
+    every face exactly twice."""
+    from cinch_sim.cards import parse_cards, to_mask
+
+    mine = parse_cards("AS AS KS 5S 5S 5C 2S 9H 3D 7C JD JD 4H 4H 8C 8C TS QS")
+    cond = Conditions(
+        fixed={0: to_mask(mine), 1: to_mask(parse_cards("KS 5C"))},
+        fixed_twice={0: to_mask(parse_cards("AS 5S JD 4H 8C"))},
+    )
+    ps = PolicySet.from_specs(4, "random", "random", "random", "random")
+    _, tr = run_chunk(TWO, ps, 5, 0, 60, 3, cond, True)
+    ks, c5 = parse_card("KS"), parse_card("5C")
+    for row in tr:
+        deck = list(row[L.T_DECK : L.T_DECK + 52]) + list(row[L.T_DECK2 : L.T_DECK2 + 52])
+        assert Counter(deck) == Counter(list(range(52)) * 2)
+        hands = _dealt(row, TWO)
+        assert hands[0] == Counter(mine)
+        assert hands[1][ks] == 1 and hands[1][c5] == 1  # the other copies are seat 0's
+        assert all(hands[s][ks] == 0 and hands[s][c5] == 0 for s in (2, 3))
+
+
+def test_a_face_twice_needs_two_decks():
+    from cinch_sim.cards import parse_cards, to_mask
+
+    m = to_mask(parse_cards("AS"))
+    with pytest.raises(ValueError, match="one deck: no card can be dealt twice"):
+        Conditions(fixed={0: m}, fixed_twice={0: m}).check(make_rules("standard"))
+    with pytest.raises(ValueError, match="must be among its fixed cards"):
+        Conditions(fixed={0: 0}, fixed_twice={0: m}).to_setup(3)
+
+
+@pytest.mark.parametrize(
+    "hand, known, message",
+    [
+        ("AS AS AS KS 5S 5C 2S 9H 3D 7C JD JD 4H 4H 8C 8C TS QS", [], "AS is given 3 times"),
+        ("AS AS KS 5S 5C 2S 9H 3D 7C JD JD 4H 4H 8C 8C TS QS", [], "needs 18 cards, got 17"),
+        ("AS AS KS 5S 5S 5C 2S 9H 3D 7C JD JD 4H 4H 8C 8C TS QS", ["1:AS"],
+         "AS is already in your hand and your hand"),
+        ("AS KH KS 5S 5S 5C 2S 9H 3D 7C JD JD 4H 4H 8C 8C TS QS", ["1:AS", "2:AS"],
+         "AS is already in your hand and seat 1's known cards"),
+    ],
+)  # fmt: skip
+def test_the_advisor_reads_cards_held_twice(hand, known, message):
+    from cinch_sim.advisor import AdvisorError
+    from cinch_sim.advisor.query import make_query
+    from cinch_sim.cards import CardError
+
+    with pytest.raises((AdvisorError, CardError), match=message):
+        make_query(hand, 0, known=known, rules=TWO)
+
+
+def test_the_advisor_fixes_the_faces_held_twice():
+    from cinch_sim.advisor.query import make_query
+    from cinch_sim.cards import parse_cards, to_mask
+
+    hand = "AS AS KS 5S 5S 5C 2S 9H 3D 7C JD JD 4H 4H 8C 8C TS QS"
+    q = make_query(hand, 0, known=["1:AH AH"], rules=TWO)
+    assert q.fixed() == {0: to_mask(parse_cards(hand)), 1: to_mask(parse_cards("AH"))}
+    assert q.fixed_twice() == {0: to_mask(parse_cards("AS 5S JD 4H 8C")),
+                               1: to_mask(parse_cards("AH"))}  # fmt: skip
+
+
+def test_one_deck_still_refuses_a_card_twice():
+    from cinch_sim.advisor.query import make_query
+    from cinch_sim.cards import CardError
+
+    with pytest.raises(CardError, match="duplicate card AS"):
+        make_query("AS AS KS 5S 5C 2S 9H 3D 7C", 0)
+
+
+def test_advise_plays_two_decks():
+    """A hand with both Right Pedros, both aces and the king of spades: spades is the
+    trump to name, and its make rate at a bid of 14 (half the 28 points) is high."""
+    adv = api.advise(
+        "AS AS KS 5S 5S 5C 2S 9H 3D 7C JD JD 4H 4H 8C 8C TS QS",
+        seat=0, variant="two_deck", max_hands=400, seed=2,
+    )  # fmt: skip
+    assert adv.best_trump == "S"
+    suits = adv.table("suits").set_index("trump")
+    assert suits.loc["S", "mean_points"] > suits.drop("S")["mean_points"].max()

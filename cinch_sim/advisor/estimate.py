@@ -353,7 +353,9 @@ class _Playouts:
         q = adv.query
         r = q.rules
         self.adv = adv
-        self.conditions = Conditions(fixed=q.fixed(), required_bids=[b for _, b in q.bids])
+        self.conditions = Conditions(
+            fixed=q.fixed(), fixed_twice=q.fixed_twice(), required_bids=[b for _, b in q.bids]
+        )
         self.rejecting = bool(q.bids)  # earlier bids to match: most deals are rejected
         self.sets: dict[tuple[int, int], Any] = {}
         for c, b in enumerate(adv.candidates):

@@ -16,17 +16,17 @@ from typing import Any
 import numpy as np
 
 from cinch_sim import layout as L
-from cinch_sim.cards import CardError, format_card, parse_cards, parse_hand, to_mask
+from cinch_sim.cards import (
+    CardError,
+    check_copies,
+    format_card,
+    parse_cards,
+    parse_hand,
+    to_mask,
+)
 from cinch_sim.rules import Rules, resolve_rules
 
 _DECIMAL = re.compile(r"[+-]?[0-9]+")  # ASCII digits: "٩" is not a bid
-
-
-# Why the advisor refuses two decks: it fixes the player's cards as one face mask.
-TWO_DECKS = (
-    "the advisor cannot play two_deck yet: it fixes your cards as one mask of the "
-    "52 faces, and two decks may deal you a card twice"
-)
 
 
 class AdvisorError(ValueError):
@@ -180,6 +180,15 @@ class Query:
             f[s] = to_mask(cards)
         return f
 
+    def fixed_twice(self) -> dict[int, int]:
+        """Seat -> mask of the faces it is dealt twice (two decks; else empty)."""
+        f = {}
+        for s, cards in [(self.seat, self.hand), *self.known.items()]:
+            twice = [c for c in set(cards) if cards.count(c) > 1]
+            if twice:
+                f[s] = to_mask(twice)
+        return f
+
 
 def make_query(
     hand: str | Sequence,
@@ -191,13 +200,11 @@ def make_query(
 ) -> Query:
     """Parse and check a query; every problem is a one-line ``AdvisorError``/``CardError``."""
     r = resolve_rules(rules)
-    if r.decks != 1:
-        raise AdvisorError(TWO_DECKS)
     P = r.players
     cards = (
-        parse_hand(hand, size=r.cards_dealt)
+        parse_hand(hand, size=r.cards_dealt, copies=r.decks)
         if isinstance(hand, str) or any(isinstance(c, str) for c in hand)
-        else _int_hand(hand, r.cards_dealt)
+        else _int_hand(hand, r.cards_dealt, r.decks)
     )
     seat = _check_seat(seat, P, "seat")
     dealer = _check_seat(dealer, P, "dealer")
@@ -213,15 +220,13 @@ def make_query(
     return Query(cards, seat, dealer, r, bid_list, known_map, later)
 
 
-def _int_hand(hand: Sequence, size: int) -> list[int]:
+def _int_hand(hand: Sequence, size: int, copies: int = 1) -> list[int]:
     """A hand given as card numbers 0..51, checked like a typed one."""
     cards = [int(c) for c in hand]
     for c in cards:
         if not 0 <= c < 52:
             raise CardError(f"card number {c} is out of range 0..51")
-    if len(set(cards)) != len(cards):
-        dup = next(c for c in cards if cards.count(c) > 1)
-        raise CardError(f"duplicate card {format_card(dup)}")
+    check_copies(cards, copies)
     if len(cards) != size:
         raise CardError(f"a hand needs {size} cards, got {len(cards)}")
     return cards
@@ -350,8 +355,9 @@ def _call(b: int) -> str:
 
 
 def _check_known(known: dict[int, list[int]], hand: list[int], seat: int, r: Rules) -> None:
-    """Known cards belong to other seats, fit their hands and are placed only once."""
-    placed = {c: "your hand" for c in hand}
+    """Known cards belong to other seats, fit their hands and are placed only as often
+    as the decks hold them (once; twice with two decks)."""
+    placed = {c: ["your hand"] * hand.count(c) for c in hand}
     for s, cards in known.items():
         if s == seat:
             raise AdvisorError(f"known: seat {s} is your own seat (its cards are your hand)")
@@ -360,6 +366,7 @@ def _check_known(known: dict[int, list[int]], hand: list[int], seat: int, r: Rul
                 f"known: seat {s} is dealt {r.cards_dealt} cards, {len(cards)} given"
             )
         for c in cards:
-            if c in placed:
-                raise AdvisorError(f"known: {format_card(c)} is already in {placed[c]}")
-            placed[c] = f"seat {s}'s known cards"
+            where = placed.setdefault(c, [])
+            if len(where) >= r.decks:
+                raise AdvisorError(f"known: {format_card(c)} is already in {' and '.join(where)}")
+            where.append(f"seat {s}'s known cards")

@@ -304,8 +304,9 @@ class StrategyListType(click.ParamType):
 
 
 class CardsType(click.ParamType):
-    """Cards as people type them (``AS 10♠ kh``): every card known and none twice.
-    How many a hand needs is checked once the rules are known."""
+    """Cards as people type them (``AS 10♠ kh``): every card known and none more than
+    twice. How many a hand needs, and whether a card may repeat (two decks), is
+    checked once the rules are known."""
 
     name = "CARDS"
 
@@ -313,7 +314,7 @@ class CardsType(click.ParamType):
         from cinch_sim.cards import CardError, parse_hand
 
         try:
-            parse_hand(value, size=None)
+            parse_hand(value, size=None, copies=2)
         except CardError as exc:
             self.fail(str(exc), param, ctx)
         return value

@@ -52,7 +52,8 @@ W_FIXED = 0  # uint64 work: fixed cards still to place, per seat
 W_DEALT = L.MAX_PLAYERS  # dealt hands
 W_STOCK = 2 * L.MAX_PLAYERS  # 53: the first i stock cards, as one mask
 W_DEALT2 = W_STOCK + 53  # two decks: the faces each seat was dealt twice
-W_LEN = W_DEALT2 + L.MAX_PLAYERS
+W_FIXED2 = W_DEALT2 + L.MAX_PLAYERS  # two decks: fixed faces whose second copy is to place
+W_LEN = W_FIXED2 + L.MAX_PLAYERS
 TWICE = L.MAX_PLAYERS  # hands[TWICE + s]: the faces seat s holds twice (two decks)
 DECK_MAX = 104  # cards in the deck buffer: two decks of faces 0..51
 IW_NEED = 0  # int64 work: cards each drawer asks for
@@ -371,8 +372,12 @@ def _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want
     D = rules[L.R_CARDS_DEALT]
     double = rules[L.R_DECKS] == 2
     fixed_all = U0
+    fixed2_all = U0  # two decks: faces fixed twice, to one seat or two (both copies placed)
     for s in range(P):
-        fixed_all |= np.uint64(setup[L.S_FIXED + s])
+        m = np.uint64(setup[L.S_FIXED + s])
+        if TWO_DECKS and double:
+            fixed2_all |= (fixed_all & m) | np.uint64(setup[L.S_FIXED2 + s])
+        fixed_all |= m
     if fixed_all == U0:
         for c in range(52):
             deck[c] = c
@@ -383,10 +388,11 @@ def _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want
             if not (fixed_all >> np.uint64(c)) & U1:
                 deck[n] = c
                 n += 1
-    if TWO_DECKS and double:  # the second deck: every face once more
+    if TWO_DECKS and double:  # the second deck: every face once more, but those fixed twice
         for c in range(52):
-            deck[n + c] = c
-        n += 52
+            if not (fixed2_all >> np.uint64(c)) & U1:
+                deck[n] = c
+                n += 1
     if setup[L.S_DECK_GIVEN] == 1:
         n = 52
         for i in range(52):
@@ -452,6 +458,8 @@ def _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want
     else:  # a seat's fixed cards come first in its packets
         for s in range(P):
             work[W_FIXED + s] = np.uint64(setup[L.S_FIXED + s])
+            if TWO_DECKS and double:
+                work[W_FIXED2 + s] = np.uint64(setup[L.S_FIXED2 + s])
         pos = 0
         dpos = 0
         for _r in range(D // 3):
@@ -461,6 +469,9 @@ def _deal(rules, setup, seed, hidx, dealer, deck, hands, work, rngs, trace, want
                     if work[W_FIXED + s]:
                         c = lowbit_index(work[W_FIXED + s])
                         work[W_FIXED + s] &= work[W_FIXED + s] - U1
+                    elif TWO_DECKS and double and work[W_FIXED2 + s]:  # the second copies
+                        c = lowbit_index(work[W_FIXED2 + s])
+                        work[W_FIXED2 + s] &= work[W_FIXED2 + s] - U1
                     else:
                         c = deck[pos]
                         pos += 1
@@ -1833,11 +1844,12 @@ def _with_two_decks(fn, **callees):
     return njit(**fn.targetoptions)(copy)
 
 
+_deal2 = _with_two_decks(_deal)
 _discard_draw_rob2 = _with_two_decks(_discard_draw_rob)
 _point_slots2 = _with_two_decks(_point_slots)
 play_hand2 = _with_two_decks(
     play_hand,
-    _deal=_with_two_decks(_deal),
+    _deal=_deal2,
     _discard_draw_rob=_discard_draw_rob2,
     _maker_features=_with_two_decks(_maker_features),
     _tricks=_with_two_decks(_tricks),
@@ -1846,11 +1858,13 @@ play_hand2 = _with_two_decks(
 _play_borrowed2 = _with_two_decks(_play_borrowed, play_hand=play_hand2)
 simulate_hands2 = _with_two_decks(simulate_hands, _play_borrowed=_play_borrowed2)
 play_games2 = _with_two_decks(play_games, _play_borrowed=_play_borrowed2)
+deal_hands2 = _with_two_decks(deal_hands, _deal=_deal2)
 
 _SIGNATURES = {
     "simulate_hands": SIMULATE_SIG,
     "simulate_hands2": SIMULATE_SIG,
     "deal_hands": DEAL_SIG,
+    "deal_hands2": DEAL_SIG,
     "play_games": GAMES_SIG,
     "play_games2": GAMES_SIG,
 }

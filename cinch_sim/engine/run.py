@@ -144,6 +144,8 @@ class Conditions:
     """Conditions on every hand of a batch (used by the hand advisor)."""
 
     fixed: dict[int, int] = field(default_factory=dict)  # seat -> card mask
+    # two decks: seat -> mask of the faces it is dealt twice (each also in ``fixed``)
+    fixed_twice: dict[int, int] = field(default_factory=dict)
     force_maker: int = -1
     force_trump: int = -1
     force_bid: int = 0
@@ -159,6 +161,10 @@ class Conditions:
         s[L.S_DEALER] = dealer
         for seat, mask in self.fixed.items():
             s[L.S_FIXED + seat] = mask
+        for seat, mask in self.fixed_twice.items():
+            if mask & ~self.fixed.get(seat, 0):
+                raise ValueError("a face fixed twice to a seat must be among its fixed cards")
+            s[L.S_FIXED2 + seat] = mask
         s[L.S_FORCE_MAKER] = self.force_maker
         s[L.S_FORCE_TRUMP] = self.force_trump
         s[L.S_FORCE_BID] = self.force_bid
@@ -182,7 +188,10 @@ class Conditions:
         return s
 
     def check(self, rules: Rules) -> None:
-        """Refuse a given deck of the wrong size for the rules (52 per deck)."""
+        """Refuse a given deck of the wrong size for the rules (52 per deck), and cards
+        fixed twice with one deck."""
+        if rules.decks == 1 and any(self.fixed_twice.values()):
+            raise ValueError(f"{rules.preset} has one deck: no card can be dealt twice")
         if self.deck is not None and len(self.deck) != 52 * rules.decks:
             raise ValueError(
                 f"a given deck must hold {52 * rules.decks} cards for {rules.preset}, "
@@ -267,7 +276,7 @@ def run_deals(rules: Rules, seed: int, offset: int, n: int, dealer: int = 3) -> 
     """Only shuffle and deal hands offset..offset+n-1 (BENCHMARK.md W1): the same cards
     as ``run_chunk`` deals them, as [hand, seat] card masks (with two decks, of the
     faces each seat holds at least once)."""
-    kern = _compiled("deal_hands")
+    kern = _compiled("deal_hands2" if rules.decks == 2 else "deal_hands")
     out = np.empty((n, rules.players), dtype=np.uint64)  # the kernel fills every seat
     args = (rules.to_array(), Conditions().to_setup(dealer, offset), np.uint64(seed % (1 << 64)))
     run_split(lambda lo, hi: kern(*args, np.int64(offset + lo), out[lo:hi]), n)

@@ -195,11 +195,9 @@ def _check_question(hand: str, seat: int, dealer: int, bids, known: list[str], r
     """The question checked a part at a time, so the first bad part is a usage error
     naming its option, before any deal is simulated."""
     from cinch_sim.advisor import AdvisorError
-    from cinch_sim.advisor.query import TWO_DECKS, make_query
+    from cinch_sim.advisor.query import make_query
     from cinch_sim.cards import CardError
 
-    if rules.decks != 1:
-        raise BadInput("--variant", TWO_DECKS)
     parts = {"HAND": {}, "--bids": {"bids": bids}, "--known": {"bids": bids, "known": known}}
     for option, more in parts.items():
         try:

@@ -51,7 +51,6 @@ from cinch_sim.runs.work import (
     play_match,
     prime,
 )
-from cinch_sim.solver.limits import require_one_deck
 from cinch_sim.views import Tables
 
 if TYPE_CHECKING:
@@ -118,19 +117,6 @@ def _rules(rules: Rules | dict[str, Any] | None, variant: str | None = None) -> 
         if isinstance(rules, Rules):
             raise RulesError("give a Rules object or a variant with options, not both")
         return make_rules(variant, dict(rules or {}))
-
-
-def check_report_rules(r: Rules) -> None:
-    """Refuse rules the report cannot play, before any work: two decks (its advice and
-    card values hold a hand as one mask of the 52 faces)."""
-    if r.decks != 1:
-        from cinch_sim.solver.limits import OneDeckOnly
-
-        raise OneDeckOnly(
-            "variant",
-            f"report cannot play {r.preset} yet: its advice and card values hold a "
-            "hand as one mask of the 52 cards (simulate, stats and compare play it)",
-        )
 
 
 def match_pairing(r: Rules, pairing: str) -> None:
@@ -460,7 +446,6 @@ def card_values(
     if replacement not in REPLACEMENTS:
         raise checks.InputError("replacement", f"{replacement!r} is not one of "
                                 f"{', '.join(REPLACEMENTS)}")  # fmt: skip
-    require_one_deck(rules, "variant", "card values")  # they replay hands with the solver's deck
     r, policies, settings = prepare_run(hands, seed, rules, dealer, bid, trump, discard, play)
     return _card_values(
         settings["hands"], settings["seed"], r, policies, settings, settings["dealer"],
@@ -823,7 +808,6 @@ def report(
     ('What this report is', True)
     """
     rules = _rules(rules, variant)
-    check_report_rules(rules)
     from cinch_sim.outputs import prepare_out_dir, write_run_json
     from cinch_sim.report.build import ReportSettings, build_report
     from cinch_sim.report.render import write_report

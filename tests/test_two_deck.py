@@ -257,8 +257,6 @@ def test_the_solver_and_its_players_refuse_two_decks(tmp_path):
     api.simulate(hands=3, seed=1, variant="two_deck", records=path)
     with pytest.raises(OneDeckOnly, match="cannot hold two decks"):
         list(api.solve(path).hands)
-    with pytest.raises(OneDeckOnly, match="card values cannot play two_deck"):
-        api.card_values(hands=10, variant="two_deck")
     with pytest.raises(OneDeckOnly, match="pimc play policy cannot play two_deck"):
         api.simulate(hands=10, variant="two_deck", play="pimc")
 
@@ -267,7 +265,6 @@ def test_the_solver_and_its_players_refuse_two_decks(tmp_path):
     "args, option",
     [
         (["solve", "RECORDS"], "'FILE'"),
-        (["stats", "--variant", "two_deck", "--card-values", "--hands", "10"], "'--variant'"),
         (["simulate", "--variant", "two_deck", "--play-policy", "pimc", "--hands", "5"],
          "'--play-policy'"),
     ],
@@ -286,20 +283,34 @@ def test_the_cli_refuses_them_in_one_line_exit_2(tmp_path, args, option):
     assert f"Invalid value for {option}" in res.output and "cannot hold two decks" in res.output
 
 
-def test_the_report_refuses_two_decks_before_any_work(tmp_path):
-    """The report's advice and card values hold a hand as one mask of faces: two decks
-    are refused in one line, exit 2, and no report folder is made."""
-    from click.testing import CliRunner
+def test_the_report_reads_two_decks():
+    """The report's example hands are its nine cards twice, labelled so; PIMC's card
+    values are left out by default (twelve tricks), and said why."""
+    from cinch_sim.report.build import ReportSettings, example_hands
 
-    from cinch_sim.cli.main import main
+    hands = example_hands(TWO)
+    assert all(len(text.split()) == 18 for text, _ in hands)
+    text, label = hands[0]
+    assert Counter(text.split())["AS"] == 2 and label.endswith(", each twice")
+    assert label.startswith("The A, K, Right Pedro and Left Pedro of spades")
+    rs = ReportSettings(hands=20_000, rules=TWO)
+    assert set(rs.card_hands()) == {"heuristic"}
+    assert "with two decks" in rs.card_players_left_out()
+    assert "pimc" in ReportSettings(hands=20_000).card_hands()
 
-    out = tmp_path / "rep"
-    args = ["report", "--variant", "two_deck", "--hands", "2000", "--games", "2"]
-    res = CliRunner().invoke(main, [*args, "--out", str(out)])
-    assert res.exit_code == 2, res.output
-    assert "Traceback" not in res.output
-    assert "Invalid value for '--variant': report cannot play two_deck" in res.output
-    assert not out.exists()
+
+def test_card_values_swap_one_copy():
+    """A copy of the Right Pedro is worth points to the maker under two decks, and the
+    swap keeps each face twice in the replayed deck."""
+    from cinch_sim.analysis.card_values import swapped
+
+    deck = [0, 1, 2, 1, 3, 0, 2, 3]  # maker dealt positions 0..3: faces 0, 1, 2, 1
+    out = swapped(deck, [1], [3], maker_at=[0, 1, 2, 3])
+    assert out == [0, 3, 2, 1, 1, 0, 2, 3]  # his first 1 for the first 3, which lay at 4
+    cv = api.card_values(hands=400, seed=3, variant="two_deck")
+    values = cv.table().set_index("card")
+    assert values.loc["Right Pedro", "lo"] > 0
+    assert "one copy is swapped" in cv.method()
 
 
 def _first_record_with(recs, test):

@@ -107,13 +107,27 @@ def replacements(
     return found if len(found) == k else None
 
 
-def swapped(deck: list[int], cards: list[int], stand_ins: list[int]) -> list[int]:
-    """The deck with each of ``cards`` and its stand-in trading places."""
+def swapped(
+    deck: list[int], cards: list[int], stand_ins: list[int], maker_at: list[int] | None = None
+) -> list[int]:
+    """The deck with each of ``cards`` and its stand-in trading places. With two decks
+    a face lies twice: the copy swapped out is the first the maker was dealt (his
+    positions ``maker_at``), and the stand-in, which he was not dealt, its first copy."""
     out = list(deck)
-    where = {c: i for i, c in enumerate(deck)}
+    mine = set(range(len(deck)) if maker_at is None else maker_at)
     for a, b in zip(cards, stand_ins, strict=True):
-        out[where[a]], out[where[b]] = b, a
+        i = next(p for p, c in enumerate(deck) if c == a and p in mine)
+        j = deck.index(b)
+        out[i], out[j] = b, a
     return out
+
+
+def dealt_deck(rules: Rules, tr: np.ndarray) -> list[int]:
+    """A trace row's deal order: 52 faces, or with two decks 104 (each face twice)."""
+    deck = [int(c) for c in tr[L.T_DECK : L.T_DECK + 52]]
+    if rules.decks == 2:
+        deck += [int(c) for c in tr[L.T_DECK2 : L.T_DECK2 + 52]]
+    return deck
 
 
 @dataclass
@@ -238,8 +252,9 @@ def _plan(
     maker, trump, bid = int(row[L.H_MAKER]), int(row[L.H_TRUMP]), int(row[L.H_BID])
     if maker < 0 or row[L.H_THROWN_IN] or row[L.H_ERROR] or trump < 0:
         return None
-    deck = [int(c) for c in tr[L.T_DECK : L.T_DECK + 52]]
-    dealt = {deck[p] for p in maker_positions(rules, dealer, maker)}
+    deck = dealt_deck(rules, tr)
+    at = maker_positions(rules, dealer, maker)
+    dealt = {deck[p] for p in at}
     swaps = []
     for tc in cards:
         held = [trump_card(rules, trump, x) for x in tc.letters]
@@ -249,7 +264,7 @@ def _plan(
         if stand_ins is None:
             pairs[tc.label].skipped += 1
             continue
-        swaps.append((tc.label, swapped(deck, held, stand_ins)))
+        swaps.append((tc.label, swapped(deck, held, stand_ins, at)))
     return _Plan(index, maker, trump, bid, deck, swaps)
 
 
@@ -309,6 +324,12 @@ class CardValues(Tables):
             f"seats and random streams: as dealt, and with the card swapped for {stand_in} "
             "(two of them for a pair), wherever that lay; the value is the mean paired "
             "difference in the maker's side's points, with a paired 95% t interval."
+            + (
+                " With two decks one copy is swapped (the maker may hold the other), "
+                "for a stand-in of which he was dealt no copy."
+                if self.rules.decks == 2
+                else ""
+            )
         )
 
     def values(self) -> pd.DataFrame:

@@ -64,12 +64,14 @@ def robbing_rules(rules: Rules) -> tuple[str, ...]:
 
 def example_hands(rules: Rules) -> tuple[tuple[str, str], ...]:
     """The example hands as the preset deals them: the first ``cards_dealt`` cards of
-    each (six at five or six players and in the classic presets), labelled by the
-    cards that count in the suit named, as the preset ranks and scores them."""
+    each (six at five or six players and in the classic presets; with two decks its
+    nine cards twice), labelled by the cards that count in the suit named, as the
+    preset ranks and scores them."""
     out = []
     for text, suit, label in EXAMPLE_HANDS:
-        cards = text.split()[: rules.cards_dealt]
-        out.append((" ".join(cards), label or _describe(cards, suit, rules)))
+        cards = (text.split() * rules.decks)[: rules.cards_dealt]  # two decks: each twice
+        words = label or _describe(list(dict.fromkeys(cards)), suit, rules)
+        out.append((" ".join(cards), words + (", each twice" if rules.decks > 1 else "")))
     return tuple(out)
 
 
@@ -118,18 +120,28 @@ class ReportSettings:
         ``PIMC_CARD_HANDS`` (the default report spends about a minute and a half on both)."""
         pimc = self.card_values_hands or max(1, min(PIMC_CARD_HANDS, self.hands // 400))
         out = {"heuristic": min(self.hands, HEURISTIC_CARD_HANDS), "pimc": pimc}
-        if self.card_values_hands is None and self.rules.players > PIMC_MAX_PLAYERS:
+        if self.card_values_hands is None and self._pimc_too_slow():
             del out["pimc"]  # see PIMC_MAX_PLAYERS; card_values_hands plays it anyway
         return out
+
+    def _pimc_too_slow(self) -> bool:
+        """Whether PIMC's searches are too slow for the default report: at a table of
+        six, and with two decks (twelve tricks, 48 cards in play)."""
+        return self.rules.players > PIMC_MAX_PLAYERS or self.rules.decks > 1
 
     def card_players_left_out(self) -> str | None:
         """Why a card player is not measured (PIMC at a table of 6), or None."""
         if "pimc" in self.card_hands():
             return None
+        where = (
+            "with two decks (twelve tricks)"
+            if self.rules.decks > 1
+            else f"at a table of {self.rules.players}"
+        )
         return (
-            f"The PIMC player is left out at a table of {self.rules.players}: its "
-            "double-dummy searches grow fast with the cards in play, and one hand with its "
-            "replays took about three minutes here (--card-values-hands N plays N hands)."
+            f"The PIMC player is left out {where}: its double-dummy searches grow fast "
+            "with the cards in play, and one hand with its replays takes minutes here "
+            "(--card-values-hands N plays N hands)."
         )
 
     def describe(self) -> dict[str, Any]:

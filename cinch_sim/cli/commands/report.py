@@ -77,11 +77,9 @@ def report(hands, games, card_values_hands, seed, rules, strategies, threads, ou
     browser, no network needed) and the same
     content as Markdown with PNG charts, plus CSV tables and run.json.
     """
-    from cinch_sim.api import check_report_rules
     from cinch_sim.api import report as build
     from cinch_sim.report.build import total_steps
 
-    check_report_rules(rules)  # rules it cannot play: a usage error before any work
     out_folder(out, force)  # a bad --out is a usage error before any work
     names = tuple(strategies)
     bar = Progress(total_steps(), "building the report", unit="steps", threshold=0)

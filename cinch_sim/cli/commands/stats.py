@@ -159,10 +159,6 @@ def stats(
         raise BadInput("--card-values-hands", "needs --card-values")
     if replacement != "trump" and not card_values:
         raise BadInput("--replacement", "needs --card-values")
-    if card_values:  # refused before the simulation, not after it
-        from cinch_sim.solver.limits import require_one_deck
-
-        require_one_deck(rules, "variant", "card values")
     if fmt == "csv":  # CSV on stdout is one table: chosen before any work is done
         only = (one_csv_table(names, only),)
     if hand_data and not (out or resume):

@@ -204,7 +204,7 @@ def _example_in_class(
     # the rules' left card (the Left Bower in all_hands; none in the classic presets)
     left = RANKS.index(rules.left_rank) if rules.left_rank else None
     tmask = trump_mask(trump, left) if left is not None else suit_mask(trump)
-    trumps = bin(hand & tmask).count("1")
+    trumps = sum(1 for c in adv.query.hand if tmask >> c & 1)  # per copy, as dealt
     has_left = left is not None and has(left_card(trump, left))
     pedros = int(has(card(trump, RANKS.index("5")))) + 2 * int(has_left)
     ace, king = has(card(trump, RANKS.index("A"))), has(card(trump, RANKS.index("K")))

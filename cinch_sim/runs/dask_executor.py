@@ -1,0 +1,248 @@
+"""Chunks on a Dask cluster (the ``[distributed]`` extra): ``--scheduler``, ``--workers``.
+
+Each key is a task on the cluster; results come back as they finish and the
+driver saves and merges them in key order, so the numbers are those of a local
+run bit for bit. The work (a partial of a chunk function and its run) is sent
+to every worker once (``scatter``), so a worker loads the run's policies once
+and not per chunk. At most ``window`` tasks are out at a time: the client holds
+only those, whatever the number of chunks, and Ctrl-C has only those to cancel.
+
+A worker compiles (or loads from numba's cache) the kernel in its first chunk:
+``Timing`` keeps each worker's first chunk apart from the median of its others
+and reports the difference, so a run's figures say what the compile cost.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import socket
+import statistics
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from cinch_sim.checks import InputError
+
+Key = tuple[int, ...]
+EXTRA = "pip install 'cinch-sim[distributed]'"
+CONNECT_TIMEOUT = 5.0  # seconds to reach a scheduler before giving up
+LOG = logging.getLogger("cinch_sim")
+SAMPLES = 64  # chunks a worker keeps the time of, after its first (a median needs no more)
+
+
+def _distributed(option: str) -> Any:
+    try:
+        import distributed
+    except ImportError:
+        raise InputError(
+            option, f"needs dask.distributed, which is not installed: {EXTRA}"
+        ) from None
+    return distributed
+
+
+def check_cluster(scheduler: str | None, workers: int | None, threads: int | None) -> None:
+    """The cluster options alone, before any work: one of them, a sane worker count,
+    and the package installed (an InputError naming the option, one line)."""
+    if scheduler is None and workers is None:
+        return
+    if scheduler is not None and workers is not None:
+        raise InputError("workers", "give a scheduler to use or a number of local workers to "
+                         "start, not both")  # fmt: skip
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
+                                or workers < 1):  # fmt: skip
+        raise InputError("workers", f"{workers!r} is not a whole number of at least 1")
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
+                                or threads < 1):  # fmt: skip
+        raise InputError("threads", f"{threads!r} is not a whole number of at least 1")
+    if scheduler is not None and not isinstance(scheduler, str):
+        raise InputError("scheduler", f"{scheduler!r} is not an address (tcp://HOST:PORT)")
+    _distributed("scheduler" if scheduler is not None else "workers")
+
+
+# ---------------------------------------------------------------- on a worker
+_WORKER_CHUNKS = 0  # chunks this worker process has run (its first one compiles)
+
+
+def run_on_worker(work: Callable[[Key], Any], key: Key, threads: int) -> tuple[Any, dict]:
+    """One chunk on a worker, on ``threads`` kernel threads, with its time and whether it
+    was this worker's first (the one that compiles or loads the kernel)."""
+    global _WORKER_CHUNKS
+    from cinch_sim.engine.threads import using
+
+    first = _WORKER_CHUNKS == 0
+    _WORKER_CHUNKS += 1
+    start = time.perf_counter()
+    with using(threads):
+        agg = work(key)
+    seconds = time.perf_counter() - start
+    return agg, {"worker": f"{socket.gethostname()}:{os.getpid()}", "first": first,
+                 "seconds": seconds}  # fmt: skip
+
+
+# ---------------------------------------------------------------- the client
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored while the local workers start: a process started with it ignored
+    keeps it so (Python installs its handler only over the default), so a Ctrl-C at the
+    terminal, sent to the whole process group, reaches this process's handler (stop
+    between chunks) and not the workers, which would die mid-chunk with tracebacks."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+class Timing:
+    """Each worker's first chunk against the median of its others, per unit of work."""
+
+    def __init__(self) -> None:
+        self.first: dict[str, tuple[float, int]] = {}  # worker: (seconds, units)
+        self.rest: dict[str, list[float]] = {}  # worker: seconds a unit, up to SAMPLES
+        self.chunks = 0
+        self.busy = 0.0  # seconds the workers spent in chunks, all added
+
+    def add(self, info: dict, units: int) -> None:
+        self.chunks += 1
+        self.busy += info["seconds"]
+        w = info["worker"]
+        if info["first"]:
+            self.first[w] = (info["seconds"], units)
+        else:
+            rest = self.rest.setdefault(w, [])
+            if len(rest) < SAMPLES:
+                rest.append(info["seconds"] / max(units, 1))
+
+    def summary(self) -> dict[str, Any]:
+        """``first_chunk_seconds`` (the slowest worker's first chunk), ``median_chunk_seconds``
+        (of the others, scaled to the first's size) and their difference, the compile."""
+        per_unit = [x for r in self.rest.values() for x in r]
+        out: dict[str, Any] = {"workers_used": len(self.first) or len(self.rest),
+                               "chunks_run": self.chunks,
+                               "busy_seconds": round(self.busy, 3)}  # fmt: skip
+        if self.first:
+            w, (sec, units) = max(self.first.items(), key=lambda kv: kv[1][0])
+            out["first_chunk_seconds"] = round(sec, 3)
+            if per_unit:
+                median = statistics.median(per_unit) * units
+                out["median_chunk_seconds"] = round(median, 3)
+                out["compile_seconds"] = round(max(sec - median, 0.0), 3)
+        return out
+
+
+class DaskExecutor:
+    """Runs the chunks on a Dask cluster: the one at ``scheduler`` (an address), or a
+    LocalCluster of ``workers`` processes of one thread each, started here and closed
+    by ``close``. ``threads`` is the kernel's threads inside each worker (default 1:
+    a worker process a core)."""
+
+    def __init__(
+        self,
+        scheduler: str | None = None,
+        workers: int | None = None,
+        threads: int | None = None,
+        timeout: float = CONNECT_TIMEOUT,
+        units: Callable[[Key], int] | None = None,
+    ) -> None:
+        check_cluster(scheduler, workers, threads)
+        if scheduler is None and workers is None:
+            raise InputError("workers", "a Dask executor needs a scheduler or a worker count")
+        self.scheduler = scheduler
+        self.workers = workers
+        self.threads = threads or 1
+        self.timeout = timeout
+        self.units = units or (lambda key: 1)
+        self.timing = Timing()
+        self.cluster: Any = None
+        self.client: Any = None
+        self.started = 0.0
+
+    def start(self) -> None:
+        """Connect (or start the local cluster): a scheduler that does not answer within
+        ``timeout`` seconds is an InputError naming it, one line."""
+        if self.client is not None:
+            return
+        distributed = _distributed("scheduler" if self.scheduler else "workers")
+        t0 = time.perf_counter()
+        if self.scheduler is None:
+            with _sigint_ignored():  # the workers inherit it: Ctrl-C is for this process
+                self.cluster = distributed.LocalCluster(
+                    n_workers=self.workers, threads_per_worker=1, processes=True,
+                    dashboard_address=None, silence_logs=logging.ERROR,
+                )  # fmt: skip
+            self.client = distributed.Client(self.cluster, timeout=self.timeout)
+        else:
+            try:
+                self.client = distributed.Client(self.scheduler, timeout=self.timeout)
+            except Exception as exc:  # refused, timed out, a bad address, not a scheduler
+                why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+                raise InputError("scheduler", f"cannot reach a Dask scheduler at {self.scheduler} "
+                                 f"(waited {self.timeout:g} s): {why}") from None  # fmt: skip
+        self.started = time.perf_counter() - t0
+
+    def worker_count(self) -> int:
+        return len(self.client.scheduler_info(n_workers=-1).get("workers", {}))
+
+    def window(self) -> int:
+        """Tasks out at a time: two a worker thread, so none waits for the next."""
+        return max(4, 2 * max(self.worker_count(), 1))
+
+    def map(self, work: Callable[[Key], Any], keys: Sequence[Key]) -> Iterator[tuple[Key, Any]]:
+        self.start()
+        distributed = _distributed("workers")
+        client = self.client
+        if not keys:
+            return
+        shared = client.scatter(work, broadcast=True, hash=False)
+        pending = iter(keys)
+        out: dict[Any, Key] = {}
+
+        def submit() -> bool:
+            key = next(pending, None)
+            if key is None:
+                return False
+            fut = client.submit(run_on_worker, shared, key, self.threads, pure=False)
+            out[fut] = key
+            done.add(fut)
+            return True
+
+        done = distributed.as_completed()
+        for _ in range(self.window()):
+            if not submit():
+                break
+        try:
+            for fut in done:
+                key = out.pop(fut)
+                agg, info = fut.result()
+                fut.release()
+                self.timing.add(info, self.units(key))
+                if info["first"]:
+                    LOG.info("worker %s: its first chunk (the kernel's compile or cache load) "
+                             "took %.1f s", info["worker"], info["seconds"])  # fmt: skip
+                submit()
+                yield key, agg
+        finally:
+            if out:
+                client.cancel(list(out))  # Ctrl-C or an error: the unfinished chunks
+            out.clear()
+            client.cancel([shared])  # the work's copies on the workers
+
+    def summary(self) -> dict[str, Any]:
+        """What the run's settings record of the cluster and its timing."""
+        where = self.scheduler or f"LocalCluster of {self.workers} worker processes"
+        return {"cluster": where, "threads_per_worker": self.threads,
+                "connect_seconds": round(self.started, 3), **self.timing.summary()}  # fmt: skip
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+        self.client = self.cluster = None

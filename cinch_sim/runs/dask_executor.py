@@ -176,6 +176,8 @@ class DaskExecutor:
                 self.cluster = distributed.LocalCluster(
                     n_workers=self.workers, threads_per_worker=1, processes=True,
                     dashboard_address=None, silence_logs=logging.ERROR,
+                    # no dashboard; its plain HTTP server on any free port, not 8787
+                    scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
                 )  # fmt: skip
             self.client = distributed.Client(self.cluster, timeout=self.timeout)
         else:

@@ -31,6 +31,7 @@ Key = tuple[int, ...]
 EXTRA = "pip install 'cinch-sim[distributed]'"
 CONNECT_TIMEOUT = 5.0  # seconds to reach a scheduler before giving up
 LOG = logging.getLogger("cinch_sim")
+AHEAD = 8  # chunks out a worker thread: they cost the client only their keys
 SAMPLES = 64  # chunks a worker keeps the time of, after its first (a median needs no more)
 
 
@@ -189,12 +190,16 @@ class DaskExecutor:
                                  f"(waited {self.timeout:g} s): {why}") from None  # fmt: skip
         self.started = time.perf_counter() - t0
 
-    def worker_count(self) -> int:
-        return len(self.client.scheduler_info(n_workers=-1).get("workers", {}))
+    def worker_threads(self) -> int:
+        """The cluster's worker threads, all added (1 if it has none yet)."""
+        workers = self.client.scheduler_info(n_workers=-1).get("workers", {})
+        return max(1, sum(w.get("nthreads", 1) for w in workers.values()))
 
     def window(self) -> int:
-        """Tasks out at a time: two a worker thread, so none waits for the next."""
-        return max(4, 2 * max(self.worker_count(), 1))
+        """Tasks out at a time: ``AHEAD`` a worker thread, so a worker has the next chunks
+        in hand while a finished one travels back and a new one out (a round trip on a
+        busy machine took 100-200 ms: results/BENCHMARKS.md, issue 21)."""
+        return AHEAD * self.worker_threads()
 
     def map(self, work: Callable[[Key], Any], keys: Sequence[Key]) -> Iterator[tuple[Key, Any]]:
         self.start()
@@ -215,14 +220,13 @@ class DaskExecutor:
             done.add(fut)
             return True
 
-        done = distributed.as_completed()
+        done = distributed.as_completed(with_results=True)  # fetched as they finish
         for _ in range(self.window()):
             if not submit():
                 break
         try:
-            for fut in done:
+            for fut, (agg, info) in done:
                 key = out.pop(fut)
-                agg, info = fut.result()
                 fut.release()
                 self.timing.add(info, self.units(key))
                 if info["first"]:

@@ -367,9 +367,8 @@ def _run(run: Any, work: Callable, store: ChunkStore | None, threads: int | None
     from cinch_sim.runs.dask_executor import DaskExecutor
     from cinch_sim.runs.driver import units_of
 
-    ex = DaskExecutor(scheduler, workers, threads, units=partial(units_of, run))
-    try:
-        ex.start()
+    ex = DaskExecutor(scheduler, workers, threads, units=partial(units_of, run), kind=kind)
+    try:  # the cluster starts (or is reached) in the driver's Ctrl-C region
         agg, interrupted = run_chunks(run, work, kind, store, ex, progress)
         return agg, interrupted, {"cluster": ex.summary()}
     finally:

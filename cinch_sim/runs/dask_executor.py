@@ -65,20 +65,36 @@ def check_cluster(scheduler: str | None, workers: int | None, threads: int | Non
 
 
 # ---------------------------------------------------------------- on a worker
+def dask_setup(worker: Any) -> None:
+    """The preload of a local cluster's workers (Dask calls it as the worker starts, in
+    its main thread): they ignore SIGINT. A Ctrl-C at the terminal goes to the whole
+    process group; this process's handler stops the run between chunks and closes the
+    cluster, where the workers would die mid-chunk with tracebacks."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 _WORKER_CHUNKS = 0  # chunks this worker process has run (its first one compiles)
 
 
-def run_on_worker(work: Callable[[Key], Any], key: Key, threads: int) -> tuple[Any, dict]:
+def run_on_worker(shared: tuple[Callable[[Key], Any], Any], key: Key, threads: int
+                  ) -> tuple[Any, dict]:  # fmt: skip
     """One chunk on a worker, on ``threads`` kernel threads, with its time and whether it
-    was this worker's first (the one that compiles or loads the kernel)."""
+    was this worker's first (the one that compiles or loads the kernel). ``shared`` is
+    (work, kind): the aggregate travels back as ``kind.to_arrays`` gives it (a chunk
+    file's arrays: the non-empty cells, about 40 kB for a chunk of hands, where the
+    pickled counts are 11 MB)."""
     global _WORKER_CHUNKS
     from cinch_sim.engine.threads import using
 
+    work, kind = shared
     first = _WORKER_CHUNKS == 0
     _WORKER_CHUNKS += 1
     start = time.perf_counter()
     with using(threads):
         agg = work(key)
+    if kind is not None:
+        agg = kind.to_arrays(agg)
     seconds = time.perf_counter() - start
     return agg, {"worker": f"{socket.gethostname()}:{os.getpid()}", "first": first,
                  "seconds": seconds}  # fmt: skip
@@ -88,9 +104,9 @@ def run_on_worker(work: Callable[[Key], Any], key: Key, threads: int) -> tuple[A
 @contextmanager
 def _sigint_ignored() -> Iterator[None]:
     """SIGINT ignored while the local workers start: a process started with it ignored
-    keeps it so (Python installs its handler only over the default), so a Ctrl-C at the
-    terminal, sent to the whole process group, reaches this process's handler (stop
-    between chunks) and not the workers, which would die mid-chunk with tracebacks."""
+    keeps it so (Python installs its handler only over the default), so the workers
+    never see the terminal's Ctrl-C, not even before their preload (``dask_setup``)
+    runs. A Ctrl-C in these seconds is lost; the next one stops the run as usual."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -151,6 +167,7 @@ class DaskExecutor:
         threads: int | None = None,
         timeout: float = CONNECT_TIMEOUT,
         units: Callable[[Key], int] | None = None,
+        kind: Any = None,
     ) -> None:
         check_cluster(scheduler, workers, threads)
         if scheduler is None and workers is None:
@@ -160,6 +177,7 @@ class DaskExecutor:
         self.threads = threads or 1
         self.timeout = timeout
         self.units = units or (lambda key: 1)
+        self.kind = kind  # how an aggregate packs (runs.kinds); None: it travels as it is
         self.timing = Timing()
         self.cluster: Any = None
         self.client: Any = None
@@ -173,12 +191,13 @@ class DaskExecutor:
         distributed = _distributed("scheduler" if self.scheduler else "workers")
         t0 = time.perf_counter()
         if self.scheduler is None:
-            with _sigint_ignored():  # the workers inherit it: Ctrl-C is for this process
+            with _sigint_ignored():
                 self.cluster = distributed.LocalCluster(
                     n_workers=self.workers, threads_per_worker=1, processes=True,
                     dashboard_address=None, silence_logs=logging.ERROR,
                     # no dashboard; its plain HTTP server on any free port, not 8787
                     scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+                    preload=[__name__],  # dask_setup, in a worker the nanny restarts too
                 )  # fmt: skip
             self.client = distributed.Client(self.cluster, timeout=self.timeout)
         else:
@@ -207,7 +226,7 @@ class DaskExecutor:
         client = self.client
         if not keys:
             return
-        shared = client.scatter(work, broadcast=True, hash=False)
+        shared = client.scatter((work, self.kind), broadcast=True, hash=False)
         pending = iter(keys)
         out: dict[Any, Key] = {}
 
@@ -228,6 +247,8 @@ class DaskExecutor:
             for fut, (agg, info) in done:
                 key = out.pop(fut)
                 fut.release()
+                if self.kind is not None:
+                    agg = self.kind.from_arrays(agg)
                 self.timing.add(info, self.units(key))
                 if info["first"]:
                     LOG.info("worker %s: its first chunk (the kernel's compile or cache load) "

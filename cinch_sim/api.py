@@ -240,7 +240,10 @@ def simulate(
     finished chunk's counts and a manifest are kept as the run goes (one holding
     files only with ``force``); ``resume`` names such a folder and continues its run
     (the same settings, or an ``InputError`` naming the one that differs), giving
-    exactly the numbers of a run never stopped (docs/long-runs.md).
+    exactly the numbers of a run never stopped (docs/long-runs.md). ``scheduler``
+    (an address) or ``workers`` (a count: a local cluster started for the run) send
+    the chunks to a Dask cluster, for the same numbers; ``records``, ``on_chunk`` and
+    ``trace`` are then refused (they need every chunk's rows here).
 
     >>> sim = simulate(hands=2000, seed=1, play={0: "greedy"})
     >>> sim.hands
@@ -405,8 +408,8 @@ def stats(
     ``by`` names the hand features (seat, trumps, pedros, high, ace, honours) of
     the "make rate for each bid given the hand" table; rows with fewer than
     ``min_hands`` hands are flagged ``low_n``; ``hand_data`` streams one row per
-    hand to a Parquet file (needs pyarrow). Policies, ``save``, ``resume`` and
-    ``force`` as in ``simulate``. The result's ``.table(name)`` is any of
+    hand to a Parquet file (needs pyarrow). Policies, ``save``, ``resume``,
+    ``force``, ``scheduler`` and ``workers`` as in ``simulate``. The result's ``.table(name)`` is any of
     ``.table_names()`` and ``.figures()`` draws the charts.
 
     >>> a = stats(hands=2000, seed=1, by="pedros")
@@ -617,8 +620,8 @@ def compare(
     ``heuristic``) or a TOML file. ``games`` is rounded up to whole pairs; a
     game still going after ``max_hands`` hands is unfinished; ``pairing`` is
     ``swap`` or ``rotate``; ``records`` writes every game as a ``cinch-game/1``
-    record. ``chunk`` pairs (rotations) are played at a time; ``save``, ``resume``
-    and ``force`` as in ``simulate``. ``.summary()`` holds the win rate of ``a`` and
+    record. ``chunk`` pairs (rotations) are played at a time; ``save``, ``resume``,
+    ``force``, ``scheduler`` and ``workers`` as in ``simulate``. ``.summary()`` holds the win rate of ``a`` and
     the points per hand difference with their 95% intervals; ``.table()`` each side's bids and
     Pedros, ``.table("games")`` one row per game.
 
@@ -708,8 +711,8 @@ def ladder(
     match's win rate and points per hand difference. With more than two sides
     every ordered pair plays a cut-throat match (``compare``), both ways round,
     and the ratings are the Luce model's (Bradley-Terry for a winner among many;
-    docs/statistics.md). ``chunk``, ``save``, ``resume`` and ``force`` as in
-    ``compare``; every matchup's chunks are chunks of the one run.
+    docs/statistics.md). ``chunk``, ``save``, ``resume``, ``force``, ``scheduler`` and
+    ``workers`` as in ``compare``; every matchup's chunks are chunks of the one run.
 
     >>> lad = ladder(["greedy", "random"], games=20, seed=1, bootstrap=20)
     >>> sorted(lad.table()["strategy"]), len(lad.table("matchups"))

@@ -409,8 +409,8 @@ def stats(
     the "make rate for each bid given the hand" table; rows with fewer than
     ``min_hands`` hands are flagged ``low_n``; ``hand_data`` streams one row per
     hand to a Parquet file (needs pyarrow). Policies, ``save``, ``resume``,
-    ``force``, ``scheduler`` and ``workers`` as in ``simulate``. The result's ``.table(name)`` is any of
-    ``.table_names()`` and ``.figures()`` draws the charts.
+    ``force``, ``scheduler`` and ``workers`` as in ``simulate``. The result's
+    ``.table(name)`` is any of ``.table_names()`` and ``.figures()`` draws the charts.
 
     >>> a = stats(hands=2000, seed=1, by="pedros")
     >>> a.hands, a.table_names()[0]
@@ -621,9 +621,9 @@ def compare(
     game still going after ``max_hands`` hands is unfinished; ``pairing`` is
     ``swap`` or ``rotate``; ``records`` writes every game as a ``cinch-game/1``
     record. ``chunk`` pairs (rotations) are played at a time; ``save``, ``resume``,
-    ``force``, ``scheduler`` and ``workers`` as in ``simulate``. ``.summary()`` holds the win rate of ``a`` and
-    the points per hand difference with their 95% intervals; ``.table()`` each side's bids and
-    Pedros, ``.table("games")`` one row per game.
+    ``force``, ``scheduler`` and ``workers`` as in ``simulate``. ``.summary()`` holds
+    the win rate of ``a`` and the points per hand difference with their 95% intervals;
+    ``.table()`` each side's bids and Pedros, ``.table("games")`` one row per game.
 
     >>> cmp = compare("greedy", "random", games=20, seed=1)
     >>> cmp.games, list(cmp.table()["strategy"])

@@ -255,6 +255,12 @@ class DaskExecutor:
                              "took %.1f s", info["worker"], info["seconds"])  # fmt: skip
                 submit()
                 yield key, agg
+            t = self.timing.summary()
+            if "compile_seconds" in t:
+                LOG.info("cluster: %d chunks on %d workers; the slowest first chunk %.1f s "
+                         "against a median of %.2f s for the others (compile %.1f s)",
+                         t["chunks_run"], t["workers_used"], t["first_chunk_seconds"],
+                         t["median_chunk_seconds"], t["compile_seconds"])  # fmt: skip
         finally:
             if out:
                 client.cancel(list(out))  # Ctrl-C or an error: the unfinished chunks

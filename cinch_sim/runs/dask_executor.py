@@ -74,22 +74,23 @@ def dask_setup(worker: Any) -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-_WORKER_CHUNKS = 0  # chunks this worker process has run (its first one compiles)
+_SEEN: set[str] = set()  # the chunk functions this worker process has run (a first compiles)
 
 
 def run_on_worker(shared: tuple[Callable[[Key], Any], Any], key: Key, threads: int
                   ) -> tuple[Any, dict]:  # fmt: skip
     """One chunk on a worker, on ``threads`` kernel threads, with its time and whether it
-    was this worker's first (the one that compiles or loads the kernel). ``shared`` is
+    was this worker's first of its kind (hands or games: the one that compiles or loads
+    that kernel; a worker of a standing cluster keeps them from run to run). ``shared`` is
     (work, kind): the aggregate travels back as ``kind.to_arrays`` gives it (a chunk
     file's arrays: the non-empty cells, about 40 kB for a chunk of hands, where the
     pickled counts are 11 MB)."""
-    global _WORKER_CHUNKS
     from cinch_sim.engine.threads import using
 
     work, kind = shared
-    first = _WORKER_CHUNKS == 0
-    _WORKER_CHUNKS += 1
+    name = getattr(getattr(work, "func", work), "__name__", "work")
+    first = name not in _SEEN
+    _SEEN.add(name)
     start = time.perf_counter()
     with using(threads):
         agg = work(key)

@@ -63,7 +63,7 @@ def test_a_cluster_simulates_the_same_hands_as_one_thread(scheduler):
     assert same_counts(local.counts, remote.counts)
     assert local.by_bid().equals(remote.by_bid()) and local.pedros().equals(remote.pedros())
     timing = remote.settings["cluster"]
-    assert timing["chunks_run"] == 12 and timing["threads_per_worker"] == 1
+    assert timing["chunks_run"] == 12 and timing["kernel_threads_a_worker"] == 1
     assert "cluster" not in local.settings
 
 

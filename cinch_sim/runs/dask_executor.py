@@ -270,8 +270,9 @@ class DaskExecutor:
 
     def summary(self) -> dict[str, Any]:
         """What the run's settings record of the cluster and its timing."""
-        where = self.scheduler or f"LocalCluster of {self.workers} worker processes"
-        return {"cluster": where, "threads_per_worker": self.threads,
+        n = self.workers
+        where = self.scheduler or f"LocalCluster of {n} worker process{'' if n == 1 else 'es'}"
+        return {"cluster": where, "kernel_threads_a_worker": self.threads,
                 "connect_seconds": round(self.started, 3), **self.timing.summary()}  # fmt: skip
 
     def close(self) -> None:

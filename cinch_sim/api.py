@@ -210,6 +210,8 @@ def simulate(
     save: str | os.PathLike | None = None,
     resume: str | os.PathLike | None = None,
     force: bool = False,
+    scheduler: str | None = None,
+    workers: int | None = None,
 ) -> Simulation:
     """Play ``hands`` independent hands and tally bid success and Pedro capture
     (``cinch-sim simulate``).
@@ -224,7 +226,10 @@ def simulate(
     finished chunk's counts and a manifest are kept as the run goes (one holding
     files only with ``force``); ``resume`` names such a folder and continues its run
     (the same settings, or an ``InputError`` naming the one that differs), giving
-    exactly the numbers of a run never stopped (docs/long-runs.md).
+    exactly the numbers of a run never stopped (docs/long-runs.md). ``scheduler``
+    (an address) or ``workers`` (a count: a local cluster started for the run) send
+    the chunks to a Dask cluster, for the same numbers; ``records``, ``on_chunk`` and
+    ``trace`` are then refused (they need every chunk's rows here).
 
     >>> sim = simulate(hands=2000, seed=1, play={0: "greedy"})
     >>> sim.hands
@@ -244,6 +249,7 @@ def simulate(
     hands, seed, dealer = settings["hands"], settings["seed"], settings["dealer"]
     chunk = checks.whole(chunk, "chunk", at_least=1)
     _not_chunked(resume, records=records)
+    _cluster(scheduler, workers, threads, records=records, on_chunk=on_chunk, trace=trace)
     run = HandsRun(r, policies.describe(), seed, hands, dealer, chunk, trace or records is not None)
     prime(run, policies)
     store = _store("simulate", settings, run, save, resume, force)
@@ -263,8 +269,8 @@ def simulate(
     hook = see if writer is not None or on_chunk is not None else None
     start = time.perf_counter()
     try:
-        counts, interrupted = _run(run, partial(count_hands, run, on_rows=hook), store, threads,
-                                   progress)  # fmt: skip
+        counts, interrupted, timing = _run(run, partial(count_hands, run, on_rows=hook), store,
+                                           threads, progress, scheduler, workers)  # fmt: skip
     except BaseException:
         if writer is not None:
             writer.abort()  # an error leaves no half-written file behind
@@ -274,6 +280,7 @@ def simulate(
     extra = {"records": str(records)} if records is not None else {}
     if store is not None:
         extra["saved"] = str(store.folder)
+    settings = {**settings, **timing}  # a cluster's timing (not in the store's settings)
     return Simulation(settings, counts, time.perf_counter() - start, interrupted, extra)
 
 
@@ -316,10 +323,45 @@ def _store(
         return open_store(head, run.keys(), save, resume, force)
 
 
+LOCAL_ONLY = (
+    "per-hand outputs are written by a local run only; leave out scheduler and workers "
+    "(the counts run on a cluster)"
+)
+
+
+def _cluster(scheduler: str | None, workers: int | None, threads: int | None,
+             **local: object) -> bool:  # fmt: skip
+    """Check the cluster options before any work (one-line InputErrors naming the
+    option) and refuse the per-hand outputs with them; true for a cluster run."""
+    if scheduler is None and workers is None:
+        return False
+    from cinch_sim.runs.dask_executor import check_cluster
+
+    check_cluster(scheduler, workers, threads)
+    for name, value in local.items():
+        if value:
+            raise InputError(name, LOCAL_ONLY)
+    return True
+
+
 def _run(run: Any, work: Callable, store: ChunkStore | None, threads: int | None,
-         progress: Callable[[int], None] | None) -> tuple[Any, bool]:  # fmt: skip
-    """A run's chunks through the local executor (``runs`` says how another is added)."""
-    return run_chunks(run, work, _kinds.kind_of(run), store, LocalExecutor(threads), progress)
+         progress: Callable[[int], None] | None, scheduler: str | None = None,
+         workers: int | None = None) -> tuple[Any, bool, dict[str, Any]]:  # fmt: skip
+    """A run's chunks through the local executor, or on a Dask cluster (``scheduler``:
+    an existing one; ``workers``: a local one started for the run): (aggregate,
+    interrupted, what the cluster's timing was, empty for a local run)."""
+    kind = _kinds.kind_of(run)
+    if scheduler is None and workers is None:
+        return (*run_chunks(run, work, kind, store, LocalExecutor(threads), progress), {})
+    from cinch_sim.runs.dask_executor import DaskExecutor
+    from cinch_sim.runs.driver import units_of
+
+    ex = DaskExecutor(scheduler, workers, threads, units=partial(units_of, run), kind=kind)
+    try:  # the cluster starts (or is reached) in the driver's Ctrl-C region
+        agg, interrupted = run_chunks(run, work, kind, store, ex, progress)
+        return agg, interrupted, {"cluster": ex.summary()}
+    finally:
+        ex.close()
 
 
 # -------------------------------------------------------------------- stats
@@ -343,6 +385,8 @@ def stats(
     save: str | os.PathLike | None = None,
     resume: str | os.PathLike | None = None,
     force: bool = False,
+    scheduler: str | None = None,
+    workers: int | None = None,
 ) -> Analysis:
     """Play ``hands`` hands and count bid success and Pedro capture by what the maker
     held (``cinch-sim stats``).
@@ -350,9 +394,9 @@ def stats(
     ``by`` names the hand features (seat, trumps, pedros, high, ace, honours) of
     the "make rate for each bid given the hand" table; rows with fewer than
     ``min_hands`` hands are flagged ``low_n``; ``hand_data`` streams one row per
-    hand to a Parquet file (needs pyarrow). Policies, ``save``, ``resume`` and
-    ``force`` as in ``simulate``. The result's ``.table(name)`` is any of
-    ``.table_names()`` and ``.figures()`` draws the charts.
+    hand to a Parquet file (needs pyarrow). Policies, ``save``, ``resume``,
+    ``force``, ``scheduler`` and ``workers`` as in ``simulate``. The result's
+    ``.table(name)`` is any of ``.table_names()`` and ``.figures()`` draws the charts.
 
     >>> a = stats(hands=2000, seed=1, by="pedros")
     >>> a.hands, a.table_names()[0]
@@ -370,6 +414,7 @@ def stats(
     r, policies, settings = prepare_run(hands, seed, rules, dealer, bid, trump, discard, play)
     chunk = checks.whole(chunk, "chunk", at_least=1)
     _not_chunked(resume, hand_data=hand_data)
+    _cluster(scheduler, workers, threads, hand_data=hand_data, on_chunk=on_chunk)
     run = HandsRun(r, policies.describe(), settings["seed"], settings["hands"],
                    settings["dealer"], chunk)  # fmt: skip
     prime(run, policies)
@@ -389,8 +434,8 @@ def stats(
     hook = see if writer is not None or on_chunk is not None else None
     start = time.perf_counter()
     try:
-        counts, interrupted = _run(run, partial(count_hands, run, on_rows=hook), store, threads,
-                                   progress)  # fmt: skip
+        counts, interrupted, timing = _run(run, partial(count_hands, run, on_rows=hook), store,
+                                           threads, progress, scheduler, workers)  # fmt: skip
     except BaseException:
         if writer is not None:
             writer.abort()
@@ -400,6 +445,7 @@ def stats(
     extra = {"hand_data": str(hand_data)} if hand_data is not None else {}
     if store is not None:
         extra["saved"] = str(store.folder)
+    settings = {**settings, **timing}
     return Analysis(settings, counts, by, min_hands, time.perf_counter() - start, interrupted,
                     extra)  # fmt: skip
 
@@ -542,6 +588,8 @@ def compare(
     save: str | os.PathLike | None = None,
     resume: str | os.PathLike | None = None,
     force: bool = False,
+    scheduler: str | None = None,
+    workers: int | None = None,
 ) -> Comparison | CutThroatComparison:
     """Strategy ``a`` against ``b`` in duplicate games to the target (``cinch-sim
     compare``): every deal sequence is played twice, the strategies trading places.
@@ -557,10 +605,10 @@ def compare(
     ``heuristic``) or a TOML file. ``games`` is rounded up to whole pairs; a
     game still going after ``max_hands`` hands is unfinished; ``pairing`` is
     ``swap`` or ``rotate``; ``records`` writes every game as a ``cinch-game/1``
-    record. ``chunk`` pairs (rotations) are played at a time; ``save``, ``resume``
-    and ``force`` as in ``simulate``. ``.summary()`` holds the win rate of ``a`` and
-    the points per hand difference with their 95% intervals; ``.table()`` each side's bids and
-    Pedros, ``.table("games")`` one row per game.
+    record. ``chunk`` pairs (rotations) are played at a time; ``save``, ``resume``,
+    ``force``, ``scheduler`` and ``workers`` as in ``simulate``. ``.summary()`` holds
+    the win rate of ``a`` and the points per hand difference with their 95% intervals;
+    ``.table()`` each side's bids and Pedros, ``.table("games")`` one row per game.
 
     >>> cmp = compare("greedy", "random", games=20, seed=1)
     >>> cmp.games, list(cmp.table()["strategy"])
@@ -581,6 +629,7 @@ def compare(
     check_match(r, games, pairing)
     sa, sb = distinct_names([resolve_strategy(a), resolve_strategy(b)])
     _not_chunked(resume, records=records)
+    _cluster(scheduler, workers, threads, records=records, on_chunk=on_chunk, trace=trace)
     settings = match_settings(r, sa, sb, games, seed, max_hands, pairing)
     run = MatchRun(r, sa, sb, seed, games, max_hands, pairing, chunk, trace or records is not None)
     store = _store("compare", settings, run, save, resume, force)
@@ -605,8 +654,8 @@ def compare(
     hook = see if writer is not None or on_chunk is not None else None
     start = time.perf_counter()
     try:
-        data, interrupted = _run(run, partial(play_match, run, on_chunk=hook), store, threads,
-                                 progress)  # fmt: skip
+        data, interrupted, timing = _run(run, partial(play_match, run, on_chunk=hook), store,
+                                         threads, progress, scheduler, workers)  # fmt: skip
     except BaseException:
         if writer is not None:
             writer.abort()
@@ -614,6 +663,7 @@ def compare(
     if writer is not None:
         writer.close()
     seconds = time.perf_counter() - start
+    settings = {**settings, **timing}
     if run.cutthroat:
         return CutThroatComparison(sa, sb, settings, data, r, seconds, interrupted)
     return Comparison(sa, sb, settings, data, seconds, interrupted, 0.95, r)
@@ -634,6 +684,8 @@ def ladder(
     save: str | os.PathLike | None = None,
     resume: str | os.PathLike | None = None,
     force: bool = False,
+    scheduler: str | None = None,
+    workers: int | None = None,
 ) -> Ladder:
     """Every pair of ``strategies`` in a duplicate match of ``games`` games, rated
     together (Bradley-Terry on the Elo scale, 95% bootstrap intervals over
@@ -644,8 +696,8 @@ def ladder(
     match's win rate and points per hand difference. With more than two sides
     every ordered pair plays a cut-throat match (``compare``), both ways round,
     and the ratings are the Luce model's (Bradley-Terry for a winner among many;
-    docs/statistics.md). ``chunk``, ``save``, ``resume`` and ``force`` as in
-    ``compare``; every matchup's chunks are chunks of the one run.
+    docs/statistics.md). ``chunk``, ``save``, ``resume``, ``force``, ``scheduler`` and
+    ``workers`` as in ``compare``; every matchup's chunks are chunks of the one run.
 
     >>> lad = ladder(["greedy", "random"], games=20, seed=1, bootstrap=20)
     >>> sorted(lad.table()["strategy"]), len(lad.table("matchups"))
@@ -669,10 +721,13 @@ def ladder(
     settings = ladder_settings(r, strats, games, seed, max_hands, pairing, bootstrap)
     order = tuple(matchup_order(r, len(strats)))
     run = LadderRun(r, tuple(strats), seed, games, max_hands, pairing, chunk, order)
+    _cluster(scheduler, workers, threads)
     store = _store("ladder", settings, run, save, resume, force)
     start = time.perf_counter()
-    per_matchup, interrupted = _run(run, partial(play_ladder, run), store, threads, progress)
+    per_matchup, interrupted, timing = _run(run, partial(play_ladder, run), store, threads,
+                                            progress, scheduler, workers)  # fmt: skip
     seconds = time.perf_counter() - start
+    settings = {**settings, **timing}
     return ladder_of(run, settings, per_matchup, bootstrap, seconds, interrupted)
 
 

@@ -378,7 +378,8 @@ def run_options(f: Callable) -> Callable:
         "--threads",
         type=Threads(),
         default=None,
-        help="Worker threads (results do not depend on it). [default: all cores]",
+        help="Worker threads (results do not depend on it; with --workers or --scheduler: "
+        "the kernel's threads in each worker, 1 unless given). [default: all cores]",
     )(f)
     f = click.option("--seed", type=Seed(), default=0, help="Random seed.")(f)
     return f
@@ -472,9 +473,26 @@ def out_folder(out: str | None, force: bool) -> Path | None:
 
 
 def chunk_options(unit: str, default: int) -> Callable[[Callable], Callable]:
-    """--chunk and --resume, for the commands that run in chunks (``cinch_sim.runs``)."""
+    """--chunk and --resume, for the commands that run in chunks (``cinch_sim.runs``),
+    and --scheduler and --workers, which send those chunks to a Dask cluster."""
 
     def decorate(f: Callable) -> Callable:
+        f = click.option(
+            "--workers",
+            type=AtLeast("workers", 1),
+            default=None,
+            help="Run the chunks on a local Dask cluster of this many worker processes, "
+            "one thread each (needs the [distributed] extra; --threads is then the "
+            "kernel's threads in each worker, 1 unless given). Results do not depend on it.",
+        )(f)
+        f = click.option(
+            "--scheduler",
+            metavar="ADDRESS",
+            default=None,
+            help="Run the chunks on the Dask cluster of this scheduler (tcp://HOST:8786; "
+            "needs the [distributed] extra, and cinch-sim installed on the workers). "
+            "Results do not depend on it.",
+        )(f)
         f = click.option(
             "--resume",
             type=click.Path(file_okay=False),
@@ -569,6 +587,9 @@ INPUT_OPTIONS = {
     "records": "--records",
     "hand_data": "--hand-data",
     "chunk": "--chunk",
+    "scheduler": "--scheduler",
+    "workers": "--workers",
+    "threads": "--threads",
     "dirs": "DIRS",
 }
 

@@ -19,11 +19,12 @@ loop: Ctrl-C between chunks, resume), ``merge`` (``cinch-sim merge``).
 **Extension point: executors.** ``driver.run_chunks`` takes an executor: any
 object with ``map(work, keys)`` yielding ``(key, aggregate)`` for each key, in
 any order. ``executor.LocalExecutor`` runs them in order in this process with
-the kernel's threads. A Dask executor (issue 21 part 3: ``--scheduler``,
-``--workers``) submits ``work`` (a ``functools.partial`` of a chunk function and
-the run: picklable, since the run holds only specs and numbers) for each key
-and yields results ``as_completed``; the driver saves each as it comes and
-merges in key order, so the result is the same bit for bit. Local hooks that
-see every chunk's rows (``--records``, ``--hand-data``, ``on_chunk``) are bound
+the kernel's threads; ``dask_executor.DaskExecutor`` (``--scheduler``,
+``--workers``: the ``[distributed]`` extra) scatters ``work`` (a
+``functools.partial`` of a chunk function and the run: picklable, since the run
+holds only specs and numbers) to the workers, submits a task a key and yields
+results as they complete; the driver saves each as it comes and merges in key
+order, so the result is the same bit for bit. Local hooks that see every
+chunk's rows (``--records``, ``--hand-data``, ``on_chunk``) are bound
 into ``work`` only for the local executor.
 """

@@ -96,6 +96,8 @@ def compare(
     force,
     chunk,
     resume,
+    scheduler,
+    workers,
 ):
     """Play STRATEGY_A against STRATEGY_B in duplicate games to the target.
 
@@ -142,6 +144,8 @@ def compare(
             save=out_dir if resume is None else None,
             resume=resume,
             force=force,
+            scheduler=scheduler,
+            workers=workers,
         )
     finally:
         bar.close()
@@ -337,6 +341,8 @@ def ladder(
     force,
     chunk,
     resume,
+    scheduler,
+    workers,
 ):
     """Play every pair of STRATEGIES in duplicate and rate them (Bradley-Terry, Elo scale).
 
@@ -366,7 +372,7 @@ def ladder(
     try:
         lad = run_ladder(strats, games, seed, rules, max_hands, pairing, threads, bar, bootstrap,
                          chunk=chunk, save=out_dir if resume is None else None, resume=resume,
-                         force=force)  # fmt: skip
+                         force=force, scheduler=scheduler, workers=workers)  # fmt: skip
     finally:
         bar.close()
     ratings = lad.ratings(seed)

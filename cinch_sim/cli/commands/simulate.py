@@ -60,6 +60,8 @@ def simulate(
     force,
     chunk,
     resume,
+    scheduler,
+    workers,
 ):
     """Simulate hands and print the make rate by bid level and Pedro capture.
 
@@ -89,6 +91,8 @@ def simulate(
             save=out_dir if resume is None else None,
             resume=resume,
             force=force,
+            scheduler=scheduler,
+            workers=workers,
             **policies,
         )
     finally:

@@ -130,6 +130,8 @@ def stats(
     force,
     chunk,
     resume,
+    scheduler,
+    workers,
 ):
     """Simulate hands and print bid success and Pedro statistics.
 
@@ -159,6 +161,8 @@ def stats(
         raise BadInput("--card-values-hands", "needs --card-values")
     if replacement != "trump" and not card_values:
         raise BadInput("--replacement", "needs --card-values")
+    if card_values and (scheduler or workers):
+        raise BadInput("--card-values", "runs locally only; leave out --scheduler and --workers")
     if fmt == "csv":  # CSV on stdout is one table: chosen before any work is done
         only = (one_csv_table(names, only),)
     if hand_data and not (out or resume):
@@ -186,6 +190,8 @@ def stats(
             save=out_dir if resume is None else None,
             resume=resume,
             force=force,
+            scheduler=scheduler,
+            workers=workers,
             **policies,
         )
     finally:

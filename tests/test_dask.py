@@ -1,0 +1,163 @@
+"""Chunks on a Dask cluster (issue 21, part 3): the same numbers as one thread, the
+cluster's compile time reported, and one-line refusals.
+
+One LocalCluster of two worker processes serves the module (starting one takes
+seconds); the CLI's ``--workers`` starts its own once. Without dask.distributed
+installed the cluster tests skip, and the missing package is a one-line error.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import time
+from inspect import signature
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from cinch_sim import api
+from cinch_sim.checks import InputError
+from cinch_sim.cli.main import main
+from cinch_sim.matches.pairs import same_stats
+
+HAVE = importlib.util.find_spec("distributed") is not None
+needs_distributed = pytest.mark.skipif(
+    not HAVE, reason="dask.distributed is not installed (pip install 'cinch-sim[distributed]')"
+)
+_APART = {"mix_stderr": False} if "mix_stderr" in signature(CliRunner).parameters else {}
+
+
+def invoke(*args: str):
+    return CliRunner(**_APART).invoke(main, list(args))
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    """The address of a LocalCluster of two worker processes, one thread each."""
+    import distributed
+
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+    ) as cluster:
+        yield cluster.scheduler_address
+
+
+def same_counts(a, b) -> bool:
+    x, y = a.to_arrays(), b.to_arrays()
+    return x.keys() == y.keys() and all(np.array_equal(x[k], y[k]) for k in x)
+
+
+@needs_distributed
+def test_a_cluster_simulates_the_same_hands_as_one_thread(scheduler):
+    # 12 chunks over 2 workers: they finish out of order, the merge is in key order
+    kw = {"hands": 3000, "seed": 7, "chunk": 250}
+    local = api.simulate(threads=1, **kw)
+    remote = api.simulate(scheduler=scheduler, **kw)
+    assert remote.hands == 3000
+    assert same_counts(local.counts, remote.counts)
+    assert local.by_bid().equals(remote.by_bid()) and local.pedros().equals(remote.pedros())
+    timing = remote.settings["cluster"]
+    assert timing["chunks_run"] == 12 and timing["kernel_threads_a_worker"] == 1
+    assert "cluster" not in local.settings
+
+
+@needs_distributed
+def test_a_cluster_plays_the_same_match_as_one_thread(scheduler):
+    kw = {"games": 40, "seed": 3, "chunk": 4}  # 20 pairs in 5 chunks
+    local = api.compare("greedy", "simple", threads=1, **kw)
+    remote = api.compare("greedy", "simple", scheduler=scheduler, **kw)
+    assert same_stats(local.data, remote.data)
+    assert local.summary() == remote.summary()
+    assert local.table("games").equals(remote.table("games"))
+    # the workers ran hands before: their first games (another kernel) are timed apart
+    assert remote.settings["cluster"]["first_chunk_seconds"] > 0
+
+
+@needs_distributed
+def test_a_stopped_cluster_run_resumes_locally_to_the_same_counts(scheduler, tmp_path):
+    kw = {"hands": 2000, "seed": 2, "chunk": 500}
+    seen = []
+
+    def stop_after_two(n: int) -> None:  # the driver's progress hook: Ctrl-C after chunk 2
+        seen.append(n)
+        if len(seen) == 2:
+            import _thread
+
+            _thread.interrupt_main()
+
+    part = api.stats(scheduler=scheduler, save=tmp_path / "run", progress=stop_after_two, **kw)
+    assert part.interrupted and 1000 <= part.hands < 2000
+    whole = api.stats(resume=tmp_path / "run", threads=1, **kw)
+    assert not whole.interrupted
+    assert same_counts(whole.counts, api.stats(threads=1, **kw).counts)
+
+
+@needs_distributed
+def test_the_first_chunk_of_each_worker_is_timed_apart(scheduler):
+    # a fresh cluster: each worker's first chunk loads the kernel, and is reported
+    sim = api.simulate(hands=4000, seed=1, chunk=500, workers=2)
+    t = sim.settings["cluster"]
+    assert t["cluster"] == "LocalCluster of 2 worker processes"
+    assert t["workers_used"] == 2 and t["chunks_run"] == 8
+    assert t["first_chunk_seconds"] >= t["median_chunk_seconds"] > 0
+    assert t["compile_seconds"] == pytest.approx(
+        t["first_chunk_seconds"] - t["median_chunk_seconds"], abs=0.002
+    )
+
+
+@needs_distributed
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [
+        ({"records": "x.jsonl"}, "records"),
+        ({"on_chunk": print}, "on_chunk"),
+        ({"trace": True}, "trace"),
+        ({"workers": 2}, "workers"),  # and a scheduler: one or the other
+    ],
+)
+def test_per_hand_outputs_and_two_clusters_are_refused(kwargs, name, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(InputError) as err:
+        api.simulate(hands=100, scheduler="tcp://127.0.0.1:1", **kwargs)
+    assert err.value.name == name
+    assert not (tmp_path / "x.jsonl").exists()
+
+
+@needs_distributed
+def test_an_unreachable_scheduler_is_one_line_and_exit_2_within_seconds():
+    start = time.monotonic()
+    r = invoke("simulate", "--hands", "100", "--scheduler", "tcp://127.0.0.1:1")
+    assert time.monotonic() - start < 30
+    assert r.exit_code == 2, r.output
+    lines = r.stderr.strip().splitlines()
+    assert "Traceback" not in r.stderr
+    assert "--scheduler" in lines[-1] and "cannot reach a Dask scheduler" in lines[-1]
+    r = invoke("simulate", "--hands", "100", "--scheduler", "no-port-here")
+    assert r.exit_code == 2 and "Traceback" not in r.stderr
+
+
+@needs_distributed
+def test_the_cli_refuses_per_hand_files_and_card_values_on_a_cluster(tmp_path):
+    r = invoke("simulate", "--hands", "100", "--workers", "2", "--records", str(tmp_path / "h"))
+    assert r.exit_code == 2 and "--records" in r.stderr and "local run only" in r.stderr
+    r = invoke("stats", "--hands", "100", "--workers", "2", "--card-values")
+    assert r.exit_code == 2 and "--card-values" in r.stderr
+    r = invoke("simulate", "--hands", "100", "--workers", "0")
+    assert r.exit_code == 2
+
+
+def test_without_distributed_the_error_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed fails
+    with pytest.raises(InputError, match=r"pip install 'cinch-sim\[distributed\]'") as err:
+        api.simulate(hands=100, workers=2)
+    assert err.value.name == "workers"
+    r = invoke("compare", "greedy", "simple", "--games", "4", "--scheduler", "tcp://h:8786")
+    assert r.exit_code == 2
+    assert "--scheduler" in r.stderr and "cinch-sim[distributed]" in r.stderr
+    assert "Traceback" not in r.stderr

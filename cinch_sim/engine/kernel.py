@@ -1273,6 +1273,9 @@ def _tricks(
     # the trick's public state in obs (cards in it, cards left, points taken), kept
     # only when a policy will read it: the built-in random and greedy plays read none
     public = _reads_trick(pids, P)
+    if double:  # the second planes of what each seat played and each team took
+        for i in range(L.O_PLAYED_BY2, L.OBS_LEN):
+            obs[i] = 0
     if public:  # what each seat knows is out of play: its discards (the robber's: _rob)
         robber = obs[L.O_ROBBER]
         for s in range(P):
@@ -1364,11 +1367,17 @@ def _tricks(
             win_card = c if better else win_card
             if public:
                 obs[L.O_TRICK_CARDS + k] = c
+                if double:  # a face this seat played before: its second copy
+                    at = np.uint64(L.O_PLAYED_BY2) + us
+                    obs[at] |= obs[np.uint64(L.O_PLAYED_BY) + us] & np.int64(b)
                 obs[np.uint64(L.O_PLAYED_BY) + us] |= np.int64(b)
                 obs[np.uint64(L.O_CARDS_LEFT) + us] -= 1
             if unlikely(want_trace):
                 trace[L.T_PLAYS + n_tricks * L.MAX_PLAYERS + k] = c
         winners[n_tricks] = win_seat
+        dup = U0  # two decks: faces both copies of which fell in this trick
+        if double:
+            dup = trick2 & ~played
         played |= trick
         played2 |= trick2
         if unlikely(want_trace):
@@ -1380,6 +1389,12 @@ def _tricks(
             _show_voids(obs, iwork, leader, P, tmask, follow_strict)
             wteam = np.uint64(_team(rules, win_seat))
             obs[np.uint64(L.O_POINTS_TAKEN) + wteam] += taken
+            if double:  # each copy to the taken planes
+                at = np.uint64(L.O_TAKEN) + wteam
+                at2 = np.uint64(L.O_TAKEN2) + wteam
+                t1, t2 = _plus(np.uint64(obs[at]), np.uint64(obs[at2]), trick)
+                t1, t2 = _plus(t1, t2, dup)
+                obs[at2] = np.int64(t2)
             obs[np.uint64(L.O_TAKEN) + wteam] |= np.int64(trick)
         leader = win_seat
         n_tricks += 1

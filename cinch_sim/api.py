@@ -371,7 +371,7 @@ def card_values(
     if replacement not in REPLACEMENTS:
         raise checks.InputError("replacement", f"{replacement!r} is not one of "
                                 f"{', '.join(REPLACEMENTS)}")  # fmt: skip
-    require_one_deck(rules, "variant", "card values")  # they replay hands with the solver's deck
+    require_one_deck(rules, "variant", "card values")  # their replays fix one copy a face
     r, policies, settings = prepare_run(hands, seed, rules, dealer, bid, trump, discard, play)
     return _card_values(
         settings["hands"], settings["seed"], r, policies, settings, settings["dealer"],

@@ -59,6 +59,8 @@ def line_values(pos, rules, ws, cards, after, values):
     return start
 
 
+TWO_DECK_TT_BITS = 20
+
 # the same line for two decks (RULES.md §3.4): the two-deck search
 line_values2 = with_two_decks(line_values, solve=solve2, card_values=card_values2)
 
@@ -124,7 +126,7 @@ class Solver:
     {'KC': 1, 'AH': 7}
     """
 
-    def __init__(self, rules: Rules, tt_bits: int = 16) -> None:
+    def __init__(self, rules: Rules, tt_bits: int | None = None) -> None:
         if rules.total_points > 250:  # the table keeps bounds in 8 bits
             raise ValueError(
                 f"the solver takes at most 250 points a deal, not {rules.total_points}"
@@ -136,8 +138,10 @@ class Solver:
             )
         self.rules = rules
         self.vector = rules.to_array()
-        self.ws = new_workspace(tt_bits)
         two = rules.decks == 2
+        if tt_bits is None:  # twelve-trick searches (two decks) fill a bigger table: 32 MiB
+            tt_bits = TWO_DECK_TT_BITS if two else 16
+        self.ws = new_workspace(tt_bits)
         self._solve = solve2 if two else solve
         self._card_values = card_values2 if two else card_values
         self._line_values = line_values2 if two else line_values

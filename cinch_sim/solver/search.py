@@ -73,6 +73,7 @@ INF = 1 << 20
 TWO_DECKS = False
 KEY_SEAT_SHIFT2 = np.uint64(61)  # two decks: the leader in a key's bits 61..63 (no card)
 MAX_COPIES2 = 61  # two decks: the copies in play the numbering (and the key) can hold
+# (limits.MAX_COPIES2 says the same below the jit layer, for the refusals)
 
 # ---------------------------------------------------------------- the workspace
 W_PLAYERS = 0

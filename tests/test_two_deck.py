@@ -252,38 +252,26 @@ def test_the_policies_see_face_masks_and_the_second_plane():
 
 
 # ------------------------------------------------------------------ refusals
-def test_the_solver_and_its_players_refuse_two_decks(tmp_path):
-    path = tmp_path / "two.jsonl"
-    api.simulate(hands=3, seed=1, variant="two_deck", records=path)
-    with pytest.raises(OneDeckOnly, match="cannot hold two decks"):
-        list(api.solve(path).hands)
+def test_card_values_refuse_two_decks_the_solver_and_pimc_play_them():
+    """Card values fix one copy a face in their replays: refused. The solver and PIMC
+    play two decks (tests/test_solver.py, tests/test_pimc.py check their values)."""
     with pytest.raises(OneDeckOnly, match="card values cannot play two_deck"):
         api.card_values(hands=10, variant="two_deck")
-    with pytest.raises(OneDeckOnly, match="pimc play policy cannot play two_deck"):
-        api.simulate(hands=10, variant="two_deck", play="pimc")
+    from cinch_sim.engine.run import check_solver_players
+
+    check_solver_players(TWO, PolicySet.from_specs(4, play="pimc"))  # no refusal
 
 
-@pytest.mark.parametrize(
-    "args, option",
-    [
-        (["solve", "RECORDS"], "'FILE'"),
-        (["stats", "--variant", "two_deck", "--card-values", "--hands", "10"], "'--variant'"),
-        (["simulate", "--variant", "two_deck", "--play-policy", "pimc", "--hands", "5"],
-         "'--play-policy'"),
-    ],
-)  # fmt: skip
-def test_the_cli_refuses_them_in_one_line_exit_2(tmp_path, args, option):
+def test_the_cli_refuses_two_deck_card_values_in_one_line_exit_2():
     from click.testing import CliRunner
 
     from cinch_sim.cli.main import main
 
-    path = tmp_path / "two.jsonl"
-    api.simulate(hands=2, seed=1, variant="two_deck", records=path)
-    args = [str(path) if a == "RECORDS" else a for a in args]
+    args = ["stats", "--variant", "two_deck", "--card-values", "--hands", "10"]
     res = CliRunner().invoke(main, args)
     assert res.exit_code == 2, res.output
     assert "Traceback" not in res.output
-    assert f"Invalid value for {option}" in res.output and "cannot hold two decks" in res.output
+    assert "Invalid value for '--variant'" in res.output and "second copy" in res.output
 
 
 def test_the_report_refuses_two_decks_before_any_work(tmp_path):

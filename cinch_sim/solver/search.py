@@ -94,6 +94,10 @@ W_SWAPPED = 14  # two decks: lower bits of the twin pairs whose holders the sear
 W_DECKS = 15  # the decks of the position last read
 W_IN1 = 16  # two decks: the faces in play at least once (the numbering's source)
 W_IN2 = 17  # two decks: the faces in play twice
+W_TWINS = 18  # two decks: bits c whose bit c + 1 is the other copy of the same face
+W_GMASK = 19  # two decks: 4 slots, each group's bits (the plain suits, then the trumps)
+CANON2_MAX = 23  # two decks: the most cards held a rank-order key holds (4 n + 35 bits)
+CANON2_FLAG = np.uint64(1) << np.uint64(63)  # two decks: a rank-order key's second word
 W_HAND = 24  # per seat: its cards (search numbering); held now = rem & hand
 W_OWNER = W_HAND + L.MAX_PLAYERS  # per search card: the seat holding it
 W_VALUE = W_OWNER + 64  # per search card: what its capturer scores
@@ -245,6 +249,27 @@ def _key(ws, rem, seat):
     leader in the top bits and, second word, which twins the search swapped (the
     holders of the cards held are then known)."""
     if TWO_DECKS:
+        P = np.int64(ws[W_PLAYERS])
+        if ws[W_CANON] and popcount(rem) <= CANON2_MAX:
+            # rank order: per group its count, which held cards are twins of the next,
+            # which score, and their holders, two bits each; which point copies are
+            # still held (their values); the leader. At most 4 n + 35 bits.
+            pts = rem & ws[W_POINTS]
+            k0 = np.uint64(seat) | (extract(rem, ws[W_POINTS]) << np.uint64(3))
+            k1 = CANON2_FLAG
+            at = 15
+            for g in range(4):
+                held = rem & ws[W_GMASK + g]
+                n = popcount(held)
+                code = U0
+                for s in range(1, P):
+                    code |= deposit(extract(ws[W_HAND + s] & held, held), LANES) * np.uint64(s)
+                tw = extract(held & (held >> U1) & ws[W_TWINS], held)
+                k0, k1, at = _push(k0, k1, at, np.uint64(n), 5)
+                k0, k1, at = _push(k0, k1, at, tw, n)
+                k0, k1, at = _push(k0, k1, at, extract(pts, held), n)
+                k0, k1, at = _push(k0, k1, at, code, 2 * n)
+            return k0, k1
         return rem | (np.uint64(seat) << KEY_SEAT_SHIFT2), ws[W_SWAPPED] & rem
     if ws[W_CANON]:
         P = np.int64(ws[W_PLAYERS])
@@ -265,6 +290,21 @@ def _key(ws, rem, seat):
         if sh <= 62:
             return k0, k1
     return rem | (np.uint64(seat) << LEADER_SHIFT), ~U0
+
+
+@njit(inline="always")
+def _push(k0, k1, at, v, w):
+    """Append the w low bits of v at bit ``at`` of the two-word key (k0, k1); ``at``
+    from 15 on (the first bits are set directly), so no shift is 64."""
+    if w == 0:
+        return k0, k1, at
+    if at < 64:
+        k0 |= v << np.uint64(at)
+        if at + w > 64:
+            k1 |= v >> np.uint64(64 - at)
+    else:
+        k1 |= v << np.uint64(at - 64)
+    return k0, k1, at + w
 
 
 @njit(inline="always")
@@ -864,7 +904,6 @@ def _prepare2(pos, rules, ws):
     same &= ws[W_STRICT] == strict
     ws[W_STRICT] = strict
     ws[W_SWAPPED] = U0
-    ws[W_CANON] = U0
     # ---- the faces in play, once and twice
     in1 = U0
     in2 = U0
@@ -978,10 +1017,16 @@ def _prepare2(pos, rules, ws):
                 ws[W_TO_CARD + i] = c
                 ws[W_VALUE + i] = ws[fv + c]
         gm = ((U1 << np.uint64(b)) - U1) ^ ((U1 << np.uint64(gstart)) - U1)
+        ws[W_GMASK + g] = gm
         for i in range(gstart, b):
             ws[W_GROUP + i] = gm
         if g == 3:
             ws[W_TRUMPS] = gm
+    twins = U0
+    for i in range(63):
+        if ws[W_TO_CARD + i] != ~U0 and ws[W_TO_CARD + i + 1] == ws[W_TO_CARD + i]:
+            twins |= U1 << np.uint64(i)
+    ws[W_TWINS] = twins
     rem = U0
     max_cards = U0
     for s in range(P):
@@ -1004,6 +1049,9 @@ def _prepare2(pos, rules, ws):
             while m:
                 ws[W_SUMS + j] += ws[W_VALUE + lowbit_index(m)]
                 m &= m - U1
+    canon = np.uint64(1 if P <= 4 and npts <= 12 else 0)  # the rank-order key's room
+    same &= ws[W_CANON] == canon
+    ws[W_CANON] = canon
     if not same:
         ws[W_STAMP] += U1
     # ---- points already decided: each copy the maker's side took, Low to its players

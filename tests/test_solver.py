@@ -423,13 +423,14 @@ def test_two_decks_the_search_agrees_with_minimax_on_random_end_positions(opts):
 
 
 def test_two_decks_the_search_agrees_with_minimax_inside_the_kernels_hands():
-    """The kernel's two-deck hands, 1 to 4 tricks before the end, the trick in
-    progress cut at every point: solver and minimax agree, value and card values."""
+    """The kernel's two-deck hands, 1 to 3 tricks before the end (2 to 9 cards to
+    play), the trick in progress cut at every point: solver and minimax agree,
+    value and card values."""
     rv = TWO.to_array()
     ws = new_workspace()
-    hands = kernel_hands(TWO, 40, seed=3)
+    hands = kernel_hands(TWO, 24, seed=3)
     for i, (pos, plays, _) in enumerate(hands):
-        left = 4 * (1 + i % 3) + (i // 3) % 4  # cards still to play
+        left = 2 + i % 8  # cards still to play
         p = advance(TWO, pos, plays, max(len(plays) - left, 0))
         assert solve2(p, rv, ws) == reference_value(TWO, p), Q.describe(TWO, p)
         assert values2(TWO, p, ws) == reference_card_values(TWO, p)
@@ -472,3 +473,21 @@ def test_one_deck_positions_leave_the_second_planes_empty():
         Q.check_position(Rules(), pos)
     with pytest.raises(Q.PositionError, match="appears twice"):
         Q.start_position(Rules(), [parse_cards(h) for h in ("AH AH", "2C", "3C", "4C")], 3, 0)
+
+
+def test_two_decks_a_review_of_the_last_tricks_accounts_for_the_points():
+    """Solver.review (line_values2) over the last three tricks of the kernel's two-deck
+    hands: the value after the last card is the kernel's points, and the points taken
+    are the start value less what the maker's side gave away plus what the others
+    did."""
+    from cinch_sim.solver.review import Solver
+
+    solver = Solver(TWO)
+    for pos, plays, out in kernel_hands(TWO, 12, seed=4)[:8]:
+        k = len(plays) - 12
+        r = solver.review(advance(TWO, pos, plays, k), plays[k:])
+        mteam = TWO.team_of(int(out[L.H_MAKER]))
+        assert r.taken == out[L.H_POINTS + mteam]
+        lost = r.lost
+        assert r.taken == r.start - lost[mteam] + sum(lost) - lost[mteam]
+        assert all(c.lost(TWO.team_of(c.seat) == mteam) >= 0 for c in r.cards)

@@ -45,6 +45,7 @@ from types import FunctionType
 
 import numpy as np
 from numba import njit
+from numba.core.caching import NullCache
 
 from cinch_sim import layout as L
 from cinch_sim.bits import deposit, extract, highbit_index, lowbit_index, popcount
@@ -1225,6 +1226,8 @@ def with_two_decks(fn, scope=None, **callees):
     copy.__qualname__ = py.__qualname__ + "2"  # its own cache file
     copy.__doc__ = py.__doc__
     opts = {k: v for k, v in fn.targetoptions.items() if k != "nopython"}  # njit's own
+    if not isinstance(fn._cache, NullCache):  # cache=True is not among targetoptions
+        opts["cache"] = True
     return njit(**opts)(copy)
 
 

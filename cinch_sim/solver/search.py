@@ -34,8 +34,9 @@ become workspace lookups. Of two identical cards in a trick the first played
 wins; the search keeps "the highest bit wins" true by giving the first played
 copy the higher bit: a player who plays the lower copy of a face whose twin
 another still holds swaps the two bits' holders (``_swap``; copies are
-equivalent, so nothing else changes). The table key is then the cards held, the
-leader and which twins were swapped. The same source is compiled twice: the
+equivalent, so nothing else changes). The table key is a rank-order one (``_key``:
+the twins marked) up to 23 cards held, else the cards held, the leader and which
+twins were swapped. The same source is compiled twice: the
 module global ``TWO_DECKS`` is a constant to numba, so in the one-deck functions
 every two-deck branch is pruned before typing, and ``with_two_decks`` compiles
 the copies (``solve2``, ``card_values2``) with it true, as the kernel does.

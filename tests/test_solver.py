@@ -491,3 +491,18 @@ def test_two_decks_a_review_of_the_last_tricks_accounts_for_the_points():
         lost = r.lost
         assert r.taken == r.start - lost[mteam] + sum(lost) - lost[mteam]
         assert all(c.lost(TWO.team_of(c.seat) == mteam) >= 0 for c in r.cards)
+
+
+def test_two_decks_solve_values_a_recorded_hand(tmp_path):
+    """api.solve (cinch-sim solve) on a simulated two-deck record: the hand is solved,
+    not refused, and its accounting holds. Line 2 of seed 3 is one of the cheap
+    full hands (docs/solver.md: most from the start of play take minutes)."""
+    from cinch_sim import api
+
+    path = tmp_path / "two.jsonl"
+    api.simulate(hands=2, seed=3, variant="two_deck", records=path)
+    (h,) = api.solve(path, line=2).hands
+    assert h["status"] == "valid" and len(h["tricks"]) == 12
+    m = h["maker_team"]
+    assert h["points"] == h["dd_start"] - h["lost"][m] + sum(h["lost"]) - h["lost"][m]
+    assert all(p["lost"] >= 0 for t in h["tricks"] for p in t["plays"])

@@ -133,7 +133,13 @@ O_DISCARD_PASS = O_HAND2 + 1  # 0: the first (or only) discard pass, 1: the seco
 O_KEPT = O_DISCARD_PASS + 1  # in the second pass: the faces kept in the first
 O_N_CALLS = O_KEPT + 1  # calls made so far this hand (bids and passes, in order)
 O_CALLS = O_N_CALLS + 1  # MAX_BIDS pairs (seat, bid or BID_PASS); entries past O_N_CALLS are stale
-OBS_LEN = O_CALLS + 2 * MAX_BIDS
+# Two decks, play phase: the second planes of O_PLAYED_BY and O_TAKEN (the faces a
+# seat played twice, a team took twice), written by the kernel only with two decks
+# (0 with one deck) and only for policies that read the trick; appended here so no
+# slot above moves.
+O_PLAYED_BY2 = O_CALLS + 2 * MAX_BIDS  # per seat: faces it has played twice
+O_TAKEN2 = O_PLAYED_BY2 + MAX_PLAYERS  # per team: faces of its tricks taken twice
+OBS_LEN = O_TAKEN2 + MAX_TEAMS
 VOID_TRUMP = 4  # the bit of O_VOIDS for "has shown he holds no trump"
 
 # -------------------------------------------------------------- per-hand result

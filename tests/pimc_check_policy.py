@@ -11,6 +11,12 @@ non-trumps he has shown (at level 0, with trumps the only cards kept, in a
 game with a draw); and,
 where the stock is empty (in a game with a draw), every unseen trump in a hand. On the first failed
 check it returns 100 + the check's number, an illegal card the kernel reports.
+
+With two decks (``deal_unseen2``) the same checks count copies: each seat gets
+its cards left counting both planes (8), no face more often than the copies the
+player has not seen (9: two, less his hand's, the played ones, one for a face-up
+dead card or his own discard), the second plane within the first (10), and the
+voids and the drawn-card bound as above, per copy.
 """
 
 import numpy as np
@@ -18,7 +24,7 @@ from numba import njit
 
 from cinch_sim import layout as L
 from cinch_sim.bits import popcount
-from cinch_sim.policies.pimc import deal_unseen, pimc_play
+from cinch_sim.policies.pimc import deal_unseen, deal_unseen2, pimc_play
 from cinch_sim.signatures import POLICY_SIG
 from cinch_sim.solver import position as Q
 from cinch_sim.solver.moves import from_observation
@@ -66,13 +72,70 @@ def _check(obs, hand, pos, level):
     return 0
 
 
+@njit  # not cached, as above
+def _copies(mask, c):
+    return np.int64((np.uint64(mask) >> np.uint64(c)) & np.uint64(1))
+
+
+@njit  # not cached, as above
+def _check2(obs, hand, pos, level):
+    """The checks with two decks, counting copies (the module's docstring)."""
+    P = obs[L.O_PLAYERS]
+    me = obs[L.O_SEAT]
+    tm = np.uint64(obs[L.O_TRUMP_MASK])
+    left = np.zeros(52, np.int64)  # copies the player has not seen
+    for c in range(52):
+        n = 2 - _copies(hand, c) - _copies(obs[L.O_HAND2], c)
+        for s in range(P):
+            n -= _copies(obs[L.O_PLAYED_BY + s], c) + _copies(obs[L.O_PLAYED_BY2 + s], c)
+        if _copies(obs[L.O_DEAD_UP] | obs[L.O_KNOWN_OUT], c):
+            n -= 1
+        left[c] = n
+    for s in range(P):
+        if s == me:
+            continue
+        h1 = np.uint64(pos[Q.P_HANDS + s])
+        h2 = np.uint64(pos[Q.P_HANDS2 + s])
+        if popcount(h1) + popcount(h2) != obs[L.O_CARDS_LEFT + s]:
+            return 8
+        if h2 & ~h1:
+            return 10
+        for c in range(52):
+            left[c] -= _copies(h1, c) + _copies(h2, c)
+            if left[c] < 0:
+                return 9
+        v = obs[L.O_VOIDS + s]
+        if level < 2:
+            for x in range(4):
+                if (v >> x) & 1 and h1 & _suit_cards(x, tm):
+                    return 4
+            if (v >> L.VOID_TRUMP) & 1 and h1 & tm:
+                return 5
+        if level == 0 and obs[L.O_RULES + L.R_DRAW] == 1 and s != obs[L.O_ROBBER]:
+            shown = popcount(np.uint64(obs[L.O_PLAYED_BY + s]) & ~tm)
+            shown += popcount(np.uint64(obs[L.O_PLAYED_BY2 + s]) & ~tm)
+            if popcount(h1 & ~tm) + popcount(h2 & ~tm) + shown > obs[L.O_DRAWN + s]:
+                return 6
+    if obs[L.O_RULES + L.R_DRAW] == 1 and obs[L.O_STOCK_LEFT] == 0 and level < 3:
+        for c in range(52):
+            if (tm >> np.uint64(c)) & np.uint64(1) and left[c] > 0:
+                return 7
+    return 0
+
+
 @njit(POLICY_SIG)  # not cached, as above
 def check_deals(obs, hand, legal, params, scratch, rng):
     pos = np.empty(Q.P_LEN, np.int64)
+    two = obs[L.O_RULES + L.R_DECKS] == 2
     for _ in range(16):
-        from_observation(obs, hand, pos)
-        level = deal_unseen(obs, hand, pos, rng, False)
-        failed = _check(obs, hand, pos, level)
+        if two:
+            from_observation(obs, hand, pos, np.uint64(obs[L.O_HAND2]))
+            level = deal_unseen2(obs, hand, pos, rng, False)
+            failed = _check2(obs, hand, pos, level)
+        else:
+            from_observation(obs, hand, pos)
+            level = deal_unseen(obs, hand, pos, rng, False)
+            failed = _check(obs, hand, pos, level)
         if failed:
             return 100 + failed
     return pimc_play(obs, hand, legal, params, scratch, rng)

@@ -26,8 +26,9 @@ def deal(rules: Rules, rng: np.random.Generator, short: bool = False) -> np.ndar
         for s in rng.choice(P, size=int(rng.integers(1, P)), replace=False):
             sizes[s] = int(rng.integers(0, hs))
     n = sum(sizes)
-    trumps = [c for c in range(52) if tm >> c & 1]
-    plains = [c for c in range(52) if not tm >> c & 1]
+    copies = rules.decks  # two decks: each card twice, a hand may hold both copies
+    trumps = [c for c in range(52) for _ in range(copies) if tm >> c & 1]
+    plains = [c for c in range(52) for _ in range(copies) if not tm >> c & 1]
     k = int(rng.integers(min(n, 3), min(n, len(trumps)) + 1))
     cards = list(rng.choice(trumps, k, replace=False)) + list(
         rng.choice(plains, n - k, replace=False)
@@ -56,7 +57,7 @@ def end_position(
     of the trick in progress played."""
     pos = deal(rules, rng, short)
     P = rules.players
-    while max(bin(int(pos[Q.P_HANDS + s])).count("1") for s in range(P)) > tricks_left:
+    while max(len(Q.hand_cards(pos, s)) for s in range(P)) > tricks_left:
         random_play(rules, pos, rng, 1)
     random_play(rules, pos, rng, int(rng.integers(P)))
     return pos

@@ -17,12 +17,19 @@ import pytest
 from solver_cases import advance, end_position, kernel_hands
 
 from cinch_sim import layout as L
-from cinch_sim.cards import parse_card, parse_cards, to_mask
-from cinch_sim.rules import Rules
+from cinch_sim.cards import format_card, parse_card, parse_cards, to_mask
+from cinch_sim.rules import Rules, make_rules
 from cinch_sim.solver import position as Q
 from cinch_sim.solver.moves import legal_mask, play, to_move, trick_winner
 from cinch_sim.solver.reference import legal_cards, reference_card_values, reference_value
-from cinch_sim.solver.search import W_NODES, card_values, new_workspace, solve
+from cinch_sim.solver.search import (
+    W_NODES,
+    card_values,
+    card_values2,
+    new_workspace,
+    solve,
+    solve2,
+)
 
 # every play option of RULES.md §2 that changes the play or the points, alone and
 # together; the default first
@@ -341,3 +348,161 @@ def test_a_policy_solves_inside_the_kernels_play():
     ps = PolicySet.from_specs(4, play={0: spec, 2: spec})
     out, _ = run_chunk(Rules(), ps, 13, 0, 40)  # a check failing would raise PolicyError
     assert (out[:, L.H_ERROR] == 0).all()
+
+
+# ------------------------------------------------------------ two decks (RULES.md §3.4)
+TWO = make_rules("two_deck")
+TWO_OPTIONS = [
+    {},
+    {"follow_rule": "strict", "low_to": "player", "high_rule": "highest_in_play"},
+    {"low_rule": "deuce_only", "low_to": "player"},
+]
+
+
+def values2(rules: Rules, pos: np.ndarray, ws: np.ndarray) -> dict[int, int]:
+    out = np.zeros(52, np.int64)
+    card_values2(pos, rules.to_array(), ws, out)
+    return {c: int(out[c]) for c in range(52) if out[c] >= 0}
+
+
+def both2(rules, hands, trump, maker):
+    """The two-deck solver's value and card values from the start of play (hands as
+    card text, a card twice for both copies), checked against the minimax."""
+    pos = Q.start_position(rules, [parse_cards(h) for h in hands], "CSDH".index(trump), maker)
+    ws = new_workspace()
+    v = solve2(pos, rules.to_array(), ws)
+    cv = values2(rules, pos, ws)
+    assert v == reference_value(rules, pos)
+    assert cv == reference_card_values(rules, pos)
+    return v, {format_card(c): x for c, x in cv.items()}
+
+
+def test_two_decks_of_two_identical_cards_the_first_played_wins():
+    """Hearts trump; the AH twice (High, 1 each) and the 5H (the Right Pedro and Low,
+    the lowest trump in play: 6). Seat 0 leads his AH and seat 1 must follow with his,
+    the only trump he holds: seat 0's, played first, takes both aces (2); then his 5H
+    wins the last trick (6): 8. Leading the 5H instead, seat 1's ace takes it (7 to
+    team 1) and seat 0's ace wins the last trick alone: 1."""
+    v, cv = both2(TWO, ["AH 5H", "AH 2C", "3C 4C", "6C 7C"], "H", 0)
+    assert (v, cv) == (8, {"AH": 8, "5H": 1})
+
+
+def test_two_decks_both_copies_of_the_right_pedro_score():
+    """Hearts trump. Seat 1 holds both Right Pedros (5 each, and both Low: the lowest
+    trump in play, 1 each) and must follow trumps under the maker's AH and KH: the
+    maker takes 1 (High) + 2 x 6 = 13, whichever he leads first."""
+    assert both2(TWO, ["AH KH", "5H 5H", "2C 3C", "4C 6C"], "H", 0) == (
+        13,
+        {"AH": 13, "KH": 13},
+    )
+
+
+def test_two_decks_low_twice_and_a_trump_played_second():
+    """Hearts trump; only the two 2H are trumps in play: both are Low (1 each), no
+    ace so no High. Seat 0 leads his 2H, seat 1 must follow with the other: the first
+    played wins, 2 to team 0. Leading the 7C, seat 1 trumps it with his 2H (Low to
+    team 1) and seat 0's 2H wins the last trick: 1."""
+    assert both2(TWO, ["2H 7C", "2H 8C", "9C TC", "3C 4C"], "H", 0) == (
+        2,
+        {"2H": 2, "7C": 1},
+    )
+
+
+@pytest.mark.parametrize("opts", TWO_OPTIONS, ids=_id)
+def test_two_decks_the_search_agrees_with_minimax_on_random_end_positions(opts):
+    """Random two-deck end positions (1-3 tricks left, a card twice in a hand, two
+    copies in a trick): value and every card's value agree with the minimax."""
+    rules = TWO.with_options(opts)
+    rv = rules.to_array()
+    rng = np.random.default_rng(len(_id(opts)))
+    ws = new_workspace()
+    for i in range(60):
+        pos = end_position(rules, rng, 1 + i % 3, short=i % 3 == 0)
+        assert solve2(pos, rv, ws) == reference_value(rules, pos), Q.describe(rules, pos)
+        assert values2(rules, pos, ws) == reference_card_values(rules, pos)
+
+
+def test_two_decks_the_search_agrees_with_minimax_inside_the_kernels_hands():
+    """The kernel's two-deck hands, 1 to 3 tricks before the end (2 to 9 cards to
+    play), the trick in progress cut at every point: solver and minimax agree,
+    value and card values."""
+    rv = TWO.to_array()
+    ws = new_workspace()
+    hands = kernel_hands(TWO, 24, seed=3)
+    for i, (pos, plays, _) in enumerate(hands):
+        left = 2 + i % 8  # cards still to play
+        p = advance(TWO, pos, plays, max(len(plays) - left, 0))
+        assert solve2(p, rv, ws) == reference_value(TWO, p), Q.describe(TWO, p)
+        assert values2(TWO, p, ws) == reference_card_values(TWO, p)
+
+
+def test_two_decks_a_played_out_hand_is_worth_the_kernels_points():
+    """After the last card of a kernel's two-deck hand the value is the kernel's
+    points for the maker's side, and each trick's winner stepped by moves.play (the
+    first of two identical cards winning) is the kernel's."""
+    from cinch_sim.engine.run import PolicySet, run_chunk
+
+    rv = TWO.to_array()
+    ws = new_workspace()
+    out, tr = run_chunk(TWO, PolicySet.from_specs(4, play="random"), 9, 0, 60, trace=True)
+    checked = 0
+    for i in range(60):
+        if out[i, L.H_THROWN_IN]:
+            continue
+        p, plays = Q.from_trace(TWO, out[i], tr[i])
+        trick = 0
+        for seat, c in plays:
+            assert to_move(p, rv) == seat
+            assert play(p, rv, c)
+            if (p[Q.P_TRICK : Q.P_TRICK + 4] < 0).all():
+                assert p[Q.P_LEADER] == tr[i, L.T_WINNER + trick]
+                trick += 1
+        assert trick == tr[i, L.T_N_TRICKS] == 12
+        mteam = TWO.team_of(int(out[i, L.H_MAKER]))
+        assert solve2(p, rv, ws) == out[i, L.H_POINTS + mteam]
+        assert reference_value(TWO, p) == out[i, L.H_POINTS + mteam]
+        checked += 1
+    assert checked > 40
+
+
+def test_one_deck_positions_leave_the_second_planes_empty():
+    """A one-deck position with a card in a second plane is no position of the game."""
+    pos = Q.start_position(Rules(), [parse_cards(h) for h in ("AH", "2C", "3C", "4C")], 3, 0)
+    pos[Q.P_HANDS2] = pos[Q.P_HANDS]
+    with pytest.raises(Q.PositionError, match="twice with one deck"):
+        Q.check_position(Rules(), pos)
+    with pytest.raises(Q.PositionError, match="appears twice"):
+        Q.start_position(Rules(), [parse_cards(h) for h in ("AH AH", "2C", "3C", "4C")], 3, 0)
+
+
+def test_two_decks_a_review_of_the_last_tricks_accounts_for_the_points():
+    """Solver.review (line_values2) over the last three tricks of the kernel's two-deck
+    hands: the value after the last card is the kernel's points, and the points taken
+    are the start value less what the maker's side gave away plus what the others
+    did."""
+    from cinch_sim.solver.review import Solver
+
+    solver = Solver(TWO)
+    for pos, plays, out in kernel_hands(TWO, 12, seed=4)[:8]:
+        k = len(plays) - 12
+        r = solver.review(advance(TWO, pos, plays, k), plays[k:])
+        mteam = TWO.team_of(int(out[L.H_MAKER]))
+        assert r.taken == out[L.H_POINTS + mteam]
+        lost = r.lost
+        assert r.taken == r.start - lost[mteam] + sum(lost) - lost[mteam]
+        assert all(c.lost(TWO.team_of(c.seat) == mteam) >= 0 for c in r.cards)
+
+
+def test_two_decks_solve_values_a_recorded_hand(tmp_path):
+    """api.solve (cinch-sim solve) on a simulated two-deck record: the hand is solved,
+    not refused, and its accounting holds. Line 2 of seed 3 is one of the cheap
+    full hands (docs/solver.md: most from the start of play take minutes)."""
+    from cinch_sim import api
+
+    path = tmp_path / "two.jsonl"
+    api.simulate(hands=2, seed=3, variant="two_deck", records=path)
+    (h,) = api.solve(path, line=2).hands
+    assert h["status"] == "valid" and len(h["tricks"]) == 12
+    m = h["maker_team"]
+    assert h["points"] == h["dd_start"] - h["lost"][m] + sum(h["lost"]) - h["lost"][m]
+    assert all(p["lost"] >= 0 for t in h["tricks"] for p in t["plays"])

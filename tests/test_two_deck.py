@@ -22,7 +22,6 @@ from cinch_sim.engine.run import Conditions, PolicySet, run_chunk
 from cinch_sim.records.referee import check_hand, trump_suit
 from cinch_sim.records.writer import iter_hand_records
 from cinch_sim.rules import make_rules
-from cinch_sim.solver.limits import OneDeckOnly
 
 TWO = make_rules("two_deck")
 # The preset without its draw, six cards each: small enough to script every play
@@ -252,35 +251,12 @@ def test_the_policies_see_face_masks_and_the_second_plane():
 
 
 # ------------------------------------------------------------------ refusals
-def test_the_solver_and_its_players_refuse_two_decks(tmp_path):
-    path = tmp_path / "two.jsonl"
-    api.simulate(hands=3, seed=1, variant="two_deck", records=path)
-    with pytest.raises(OneDeckOnly, match="cannot hold two decks"):
-        list(api.solve(path).hands)
-    with pytest.raises(OneDeckOnly, match="pimc play policy cannot play two_deck"):
-        api.simulate(hands=10, variant="two_deck", play="pimc")
+def test_the_solver_and_pimc_are_not_refused():
+    """The solver and PIMC play two decks (tests/test_solver.py, tests/test_pimc.py
+    check their values): no refusal is left before any hand is played."""
+    from cinch_sim.engine.run import check_solver_players
 
-
-@pytest.mark.parametrize(
-    "args, option",
-    [
-        (["solve", "RECORDS"], "'FILE'"),
-        (["simulate", "--variant", "two_deck", "--play-policy", "pimc", "--hands", "5"],
-         "'--play-policy'"),
-    ],
-)  # fmt: skip
-def test_the_cli_refuses_them_in_one_line_exit_2(tmp_path, args, option):
-    from click.testing import CliRunner
-
-    from cinch_sim.cli.main import main
-
-    path = tmp_path / "two.jsonl"
-    api.simulate(hands=2, seed=1, variant="two_deck", records=path)
-    args = [str(path) if a == "RECORDS" else a for a in args]
-    res = CliRunner().invoke(main, args)
-    assert res.exit_code == 2, res.output
-    assert "Traceback" not in res.output
-    assert f"Invalid value for {option}" in res.output and "cannot hold two decks" in res.output
+    check_solver_players(TWO, PolicySet.from_specs(4, play="pimc"))
 
 
 def test_the_report_reads_two_decks():
@@ -466,3 +442,11 @@ def test_advise_plays_two_decks():
     assert adv.best_trump == "S"
     suits = adv.table("suits").set_index("trump")
     assert suits.loc["S", "mean_points"] > suits.drop("S")["mean_points"].max()
+
+
+def test_the_solvers_limit_has_one_value():
+    """limits.py keeps the search's bound without importing numba (the CLI's --help
+    stays instant); the two must agree."""
+    from cinch_sim.solver import limits, search
+
+    assert limits.MAX_COPIES2 == search.MAX_COPIES2

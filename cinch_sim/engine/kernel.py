@@ -14,7 +14,6 @@ count or chunk size.
 import logging
 import threading
 import time
-from types import FunctionType
 
 import numpy as np
 from numba import njit, types
@@ -25,6 +24,7 @@ from cinch_sim.engine.policy_table import ADDRESSES, policy_at
 from cinch_sim.jit.cache import refresh
 from cinch_sim.jit.hints import unlikely
 from cinch_sim.jit.memory import NO_REFCOUNT, address, borrow, view_at
+from cinch_sim.jit.two_decks import with_two_decks
 from cinch_sim.policies import registry as BI
 from cinch_sim.policies.common import random_member
 from cinch_sim.policies.greedy import beaten_by, greedy_core, pedro_mask
@@ -90,10 +90,14 @@ PHASE = {"forceinline": True, **NO_REFCOUNT}
 # The two-deck code is compiled only when two decks are played: every site of it
 # tests TWO_DECKS first, a global numba reads as a constant, so in this module's
 # entries (TWO_DECKS False) the branch is pruned before typing and its phases never
-# compile. ``_with_two_decks`` compiles the same source again with TWO_DECKS true,
-# as the entries ``simulate_hands2`` and ``play_games2`` the engine calls for
-# ``decks == 2``. Cold compile of the one-deck kernel, median of 3 alternating
-# runs: 26.7 s with the two-deck code in it, 20.8 s without (results/BENCHMARKS.md).
+# compile. ``with_two_decks`` (cinch_sim/jit/two_decks.py) compiles the same source
+# again with TWO_DECKS true, as the entries ``simulate_hands2``, ``play_games2`` and
+# ``deal_hands2`` the engine calls for ``decks == 2`` (the deal, the maker's
+# features and the trick loop are copied too, so their two-deck code is pruned in
+# the one-deck kernel). Cold compile of the one-deck kernel: 26.7 s with the
+# two-deck code in it, 20.8 s without the phases, below 5d1ae0b's (before the
+# variants) once the deal and the tricks were pruned and the policies' helpers
+# inlined by LLVM (results/BENCHMARKS.md).
 TWO_DECKS = False
 
 
@@ -1284,6 +1288,9 @@ def _tricks(
     # the trick's public state in obs (cards in it, cards left, points taken), kept
     # only when a policy will read it: the built-in random and greedy plays read none
     public = _reads_trick(pids, P)
+    if TWO_DECKS and double:  # the second planes of what each seat played and each team took
+        for i in range(L.O_PLAYED_BY2, L.OBS_LEN):
+            obs[i] = 0
     if public:  # what each seat knows is out of play: its discards (the robber's: _rob)
         robber = obs[L.O_ROBBER]
         for s in range(P):
@@ -1376,11 +1383,17 @@ def _tricks(
             win_card = c if better else win_card
             if public:
                 obs[L.O_TRICK_CARDS + k] = c
+                if TWO_DECKS and double:  # a face this seat played before: its second copy
+                    at = np.uint64(L.O_PLAYED_BY2) + us
+                    obs[at] |= obs[np.uint64(L.O_PLAYED_BY) + us] & np.int64(b)
                 obs[np.uint64(L.O_PLAYED_BY) + us] |= np.int64(b)
                 obs[np.uint64(L.O_CARDS_LEFT) + us] -= 1
             if unlikely(want_trace):
                 trace[L.T_PLAYS + n_tricks * L.MAX_PLAYERS + k] = c
         winners[n_tricks] = win_seat
+        dup = U0  # two decks: faces both copies of which fell in this trick
+        if TWO_DECKS and double:
+            dup = trick2 & ~played
         played |= trick
         played2 |= trick2
         if unlikely(want_trace):
@@ -1392,6 +1405,12 @@ def _tricks(
             _show_voids(obs, iwork, leader, P, tmask, follow_strict)
             wteam = np.uint64(_team(rules, win_seat))
             obs[np.uint64(L.O_POINTS_TAKEN) + wteam] += taken
+            if TWO_DECKS and double:  # each copy to the taken planes
+                at = np.uint64(L.O_TAKEN) + wteam
+                at2 = np.uint64(L.O_TAKEN2) + wteam
+                t1, t2 = _plus(np.uint64(obs[at]), np.uint64(obs[at2]), trick)
+                t1, t2 = _plus(t1, t2, dup)
+                obs[at2] = np.int64(t2)
             obs[np.uint64(L.O_TAKEN) + wteam] |= np.int64(trick)
         leader = win_seat
         n_tricks += 1
@@ -1834,31 +1853,21 @@ def play_games(
             row[L.G_SCORE + t] = scores[t]
 
 
-def _with_two_decks(fn, **callees):
-    """``fn`` compiled again from its own source with TWO_DECKS true and the named
-    callees replaced by their two-deck compilations: one source, two kernels."""
-    py = fn.py_func
-    scope = {**py.__globals__, "TWO_DECKS": True, **callees}
-    copy = FunctionType(py.__code__, scope, py.__name__ + "2", py.__defaults__)
-    copy.__qualname__ = py.__qualname__ + "2"  # its own cache file
-    return njit(**fn.targetoptions)(copy)
-
-
-_deal2 = _with_two_decks(_deal)
-_discard_draw_rob2 = _with_two_decks(_discard_draw_rob)
-_point_slots2 = _with_two_decks(_point_slots)
-play_hand2 = _with_two_decks(
+_deal2 = with_two_decks(_deal)
+_discard_draw_rob2 = with_two_decks(_discard_draw_rob)
+_point_slots2 = with_two_decks(_point_slots)
+play_hand2 = with_two_decks(
     play_hand,
     _deal=_deal2,
     _discard_draw_rob=_discard_draw_rob2,
-    _maker_features=_with_two_decks(_maker_features),
-    _tricks=_with_two_decks(_tricks),
+    _maker_features=with_two_decks(_maker_features),
+    _tricks=with_two_decks(_tricks),
     _point_slots=_point_slots2,
 )
-_play_borrowed2 = _with_two_decks(_play_borrowed, play_hand=play_hand2)
-simulate_hands2 = _with_two_decks(simulate_hands, _play_borrowed=_play_borrowed2)
-play_games2 = _with_two_decks(play_games, _play_borrowed=_play_borrowed2)
-deal_hands2 = _with_two_decks(deal_hands, _deal=_deal2)
+_play_borrowed2 = with_two_decks(_play_borrowed, play_hand=play_hand2)
+simulate_hands2 = with_two_decks(simulate_hands, _play_borrowed=_play_borrowed2)
+play_games2 = with_two_decks(play_games, _play_borrowed=_play_borrowed2)
+deal_hands2 = with_two_decks(deal_hands, _deal=_deal2)
 
 _SIGNATURES = {
     "simulate_hands": SIMULATE_SIG,

@@ -34,7 +34,7 @@ from cinch_sim.policies.loading import (
 )
 from cinch_sim.rules import Rules, RulesError, resolve_rules, seat_name
 from cinch_sim.signatures import N_PARAMS, POLICY_SIG
-from cinch_sim.solver.limits import require_one_deck
+from cinch_sim.solver.limits import require_solvable
 from cinch_sim.version import __version__
 
 # Built-ins that never read the call history: with only these at the table the
@@ -224,10 +224,10 @@ def _kernel(rules: Rules):
 
 def check_solver_players(rules: Rules, policies: PolicySet) -> None:
     """Refuse the PIMC player under rules the double-dummy solver cannot hold (two
-    decks: ``solver.limits``), before any hand is played."""
+    decks beyond its cards in play: ``solver.limits``), before any hand is played."""
     for p in policies.by_kind()["play"]:
         if p.builtin is not None and p.builtin.module == "pimc":
-            require_one_deck(rules, "play", "the pimc play policy")
+            require_solvable(rules, "play", "the pimc play policy")
 
 
 def run_chunk(

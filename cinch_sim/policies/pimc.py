@@ -25,6 +25,18 @@ are). Where the constraints cannot all be met (a player broke the convention:
 kept a plain card) they are dropped one kind at a time, the drawn-card bound
 first, then the voids.
 
+Two decks (RULES.md §3.4): the unseen cards are dealt with multiplicity (each
+face twice in the 104 cards, less the copies the player has seen: his hand's two
+planes, every copy played, ``O_PLAYED_BY2``), into both planes of each hand, under
+the same constraints (``deal_unseen2``); the face-up dead cards and his own
+discards are face masks there, so each counts as one copy seen. The search is the
+two-deck one (``search.card_values2``), and a twelve-trick hand is far dearer to
+solve (docs/solver.md gives the cost: a deal with trumps in every hand can take
+minutes from the start of play). So with two decks ``pimc`` solves only once a
+hand holds at most ``TWO_DECK_SOLVE_CARDS`` cards, with at most
+``TWO_DECK_SAMPLES`` deals while it holds more than ``TWO_DECK_FULL_CARDS``, and
+plays the heuristic's card before that.
+
 Cost: one solve per deal per decision, about 0.4 ms for a full six-card lead
 and much less later in the hand, so a decision costs about ``samples`` x that.
 ``budget_ms`` caps a decision's time instead (the results then depend on the
@@ -37,6 +49,7 @@ from numba import njit
 from cinch_sim import layout as L
 from cinch_sim.bits import lowbit_index, popcount, suit_mask
 from cinch_sim.jit.clock import monotonic_ns
+from cinch_sim.jit.two_decks import with_two_decks
 from cinch_sim.policies.common import U0, U1
 from cinch_sim.policies.heuristic import DEFAULT_PARAMS as HEURISTIC_DEFAULTS
 from cinch_sim.policies.heuristic import heuristic_play
@@ -46,7 +59,14 @@ from cinch_sim.signatures import N_PARAMS, POLICY_SIG
 from cinch_sim.solver import position as Q
 from cinch_sim.solver.moves import from_observation
 from cinch_sim.solver.outcome import score_change
-from cinch_sim.solver.search import W_SIZE, W_TT, W_TT_BITS, card_values, points_in_play
+from cinch_sim.solver.search import (
+    W_SIZE,
+    W_TT,
+    W_TT_BITS,
+    card_values,
+    card_values2,
+    points_in_play,
+)
 
 P_SAMPLES = 0  # deals of the unseen cards solved per decision
 P_BUDGET_MS = 1  # >0: stop dealing after this many milliseconds (machine-dependent results)
@@ -61,6 +81,10 @@ ALL52 = np.uint64((1 << 52) - 1)
 ACES = np.uint64((1 << 12) | (1 << 25) | (1 << 38) | (1 << 51))
 STRICT_TRIES = 24  # attempts at a deal meeting every constraint
 LOOSE_TRIES = 8  # then attempts without the drawn-card bound, then without voids
+# Two decks: what a decision may cost (module docstring). Measured in docs/solver.md.
+TWO_DECK_SOLVE_CARDS = 8  # solve only once the player holds at most this many cards
+TWO_DECK_FULL_CARDS = 6  # more cards than this: at most TWO_DECK_SAMPLES deals
+TWO_DECK_SAMPLES = 4
 _HEURISTIC = tuple(float(x) for x in HEURISTIC_DEFAULTS["heuristic_play"])
 
 
@@ -257,6 +281,196 @@ def deal_unseen(obs, hand, pos, rng, kept_aces):
 
 
 @njit(inline="always")
+def _plus(once, twice, m):
+    """(once, twice) with one more copy of each face of m."""
+    return once | m, twice | (once & m)
+
+
+@njit(inline="always")
+def _shuffled2(once, twice, out, rng):
+    """The copies of two face masks (each face of ``once``, again each of ``twice``)
+    into ``out`` in a random order; returns how many."""
+    n = _shuffled(once, out, rng)
+    m = twice
+    while m:
+        c = lowbit_index(m)
+        m &= m - U1
+        j = below(rng, n + 1)
+        out[n] = out[j]
+        out[j] = c
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _try_deal2(u1, u2, tm, keep, need, allowed, cap, stock, P, rng, cards, seats, h1, h2, weights):
+    """``_try_deal`` with two decks: the unseen copies (faces ``u1`` once, ``u2``
+    twice) dealt into two planes per seat (``h1``, ``h2``), the same order and
+    constraints."""
+    got = np.zeros(L.MAX_PLAYERS, np.int64)
+    kept = np.zeros(L.MAX_PLAYERS, np.int64)
+    plain = np.zeros(L.MAX_PLAYERS, np.int64)
+    for s in range(P):
+        h1[s] = U0
+        h2[s] = U0
+    n_tr = _shuffled2(u1 & tm, u2 & tm, cards, rng)
+    must = n_tr - stock
+    in_stock = 0
+    placed = 0
+    for i in range(n_tr):
+        b = U1 << np.uint64(cards[i])
+        for s in range(P):
+            short = need[s] - cap[s] - kept[s]
+            weights[s] = short if short > 0 and allowed[s] & b else 0
+        s = _random_seat(weights, P, rng)
+        if s < 0:
+            for t in range(P):
+                weights[t] = need[t] - got[t] if allowed[t] & b else 0
+            room = stock - in_stock if placed >= must else 0
+            total = room
+            for t in range(P):
+                total += weights[t]
+            if total <= 0:
+                return False
+            if below(rng, total) < room:
+                in_stock += 1
+                continue
+            s = _random_seat(weights, P, rng)
+        h1[s], h2[s] = _plus(h1[s], h2[s], b)
+        got[s] += 1
+        kept[s] += 1
+        placed += 1
+    n_pl = _shuffled2(u1 & ~tm, u2 & ~tm, cards, rng)
+    for i in range(n_pl):
+        b = U1 << np.uint64(cards[i])
+        if not keep & b:
+            continue
+        for s in range(P):
+            short = need[s] - cap[s] - kept[s]
+            weights[s] = short if short > 0 and allowed[s] & b else 0
+        s = _random_seat(weights, P, rng)
+        if s >= 0:
+            h1[s], h2[s] = _plus(h1[s], h2[s], b)
+            got[s] += 1
+            kept[s] += 1
+            cards[i] = -1
+    for s in range(P):
+        if need[s] - cap[s] - kept[s] > 0:
+            return False
+    n_seats = _shuffled(np.uint64((1 << P) - 1), seats, rng)
+    for k in range(n_seats):
+        s = seats[k]
+        for i in range(n_pl):
+            if got[s] == need[s]:
+                break
+            c = cards[i]
+            if c < 0:
+                continue
+            b = U1 << np.uint64(c)
+            if not allowed[s] & b:
+                continue
+            if not keep & b:
+                if plain[s] >= cap[s]:
+                    continue
+                plain[s] += 1
+            h1[s], h2[s] = _plus(h1[s], h2[s], b)
+            got[s] += 1
+            cards[i] = -1
+        if got[s] < need[s]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def deal_unseen2(obs, hand, pos, rng, kept_aces):
+    """``deal_unseen`` with two decks (RULES.md §3.4): the copies the player to move
+    cannot see, dealt into both planes of the other seats of ``pos``. Seen: his two
+    planes (``hand``, ``O_HAND2``), every copy played (``O_PLAYED_BY``, ``O_PLAYED_BY2``),
+    one copy of each face-up dead card and of each of his own discards (face masks).
+    Returns the constraint level as ``deal_unseen`` does."""
+    P = obs[L.O_PLAYERS]
+    me = obs[L.O_SEAT]
+    tm = np.uint64(obs[L.O_TRUMP_MASK])
+    s1 = U0  # the seen copies: faces once, twice
+    s2 = U0
+    s1, s2 = _plus(s1, s2, hand)
+    s1, s2 = _plus(s1, s2, np.uint64(obs[L.O_HAND2]))
+    for s in range(P):
+        s1, s2 = _plus(s1, s2, np.uint64(obs[L.O_PLAYED_BY + s]))
+        s1, s2 = _plus(s1, s2, np.uint64(obs[L.O_PLAYED_BY2 + s]))
+    s1, s2 = _plus(s1, s2, np.uint64(obs[L.O_DEAD_UP]))
+    s1, s2 = _plus(s1, s2, np.uint64(obs[L.O_KNOWN_OUT]) & ~np.uint64(obs[L.O_DEAD_UP]))
+    u1 = ALL52 & ~s2  # unseen at least once: seen fewer than twice
+    u2 = ALL52 & ~s1  # unseen twice: never seen
+    keep = tm | (ACES & ~tm if kept_aces else U0)
+    draw = obs[L.O_RULES + L.R_DRAW] == 1
+    robber = obs[L.O_ROBBER]
+    need = np.zeros(L.MAX_PLAYERS, np.int64)
+    cap = np.zeros(L.MAX_PLAYERS, np.int64)
+    allowed = np.zeros(L.MAX_PLAYERS, np.uint64)
+    for s in range(P):
+        if s == me:
+            continue
+        need[s] = obs[L.O_CARDS_LEFT + s]
+        cap[s] = need[s]
+        if draw and s != robber:
+            shown = popcount(np.uint64(obs[L.O_PLAYED_BY + s]) & ~keep)
+            shown += popcount(np.uint64(obs[L.O_PLAYED_BY2 + s]) & ~keep)
+            bound = obs[L.O_DRAWN + s] - shown
+            if bound >= 0:
+                cap[s] = min(bound, need[s])
+        v = obs[L.O_VOIDS + s]
+        out = U0
+        for x in range(4):
+            if (v >> x) & 1:
+                out |= suit_mask(x) & ~tm
+        if (v >> L.VOID_TRUMP) & 1:
+            out |= tm
+        allowed[s] = u1 & ~out
+    dealt = obs[L.O_RULES + L.R_CARDS_DEALT]
+    stock = obs[L.O_STOCK_LEFT] if draw else 104 - P * dealt
+    cards = np.empty(104, np.int64)
+    seats = np.empty(L.MAX_PLAYERS, np.int64)
+    h1 = np.zeros(L.MAX_PLAYERS, np.uint64)
+    h2 = np.zeros(L.MAX_PLAYERS, np.uint64)
+    weights = np.zeros(L.MAX_PLAYERS, np.int64)
+    level = 0
+    done = False
+    for attempt in range(STRICT_TRIES + 2 * LOOSE_TRIES):
+        if attempt == STRICT_TRIES:
+            level = 1
+            for s in range(P):
+                cap[s] = need[s]
+        elif attempt == STRICT_TRIES + LOOSE_TRIES:
+            level = 2
+            for s in range(P):
+                allowed[s] = u1
+        done = _try_deal2(
+            u1, u2, tm, keep, need, allowed, cap, stock, P, rng, cards, seats, h1, h2, weights
+        )
+        if done:
+            break
+    if not done:  # the last resort: the unseen copies in a random order, seat by seat
+        level = 3
+        n = _shuffled2(u1, u2, cards, rng)
+        i = 0
+        for s in range(P):
+            h1[s] = U0
+            h2[s] = U0
+            if s == me:
+                continue
+            for _ in range(need[s]):
+                if i < n:
+                    h1[s], h2[s] = _plus(h1[s], h2[s], U1 << np.uint64(cards[i]))
+                    i += 1
+    for s in range(P):
+        if s != me:
+            pos[Q.P_HANDS + s] = np.int64(h1[s])
+            pos[Q.P_HANDS2 + s] = np.int64(h2[s])
+    return level
+
+
+@njit(inline="always")
 def _paranoid(obs):
     """Whether the search is paranoid: with more than two sides (cut-throat) each
     player maximises his own points against all the others as one."""
@@ -304,7 +518,10 @@ def pimc_values(obs, hand, legal, params, rng, sums):
     ws[W_TT_BITS] = bits
     ws[W_SIZE] = ws.shape[0]
     base = np.empty(Q.P_LEN, np.int64)
-    from_observation(obs, hand, base)
+    two = obs[L.O_RULES + L.R_DECKS] == 2
+    from_observation(obs, hand, base, np.uint64(obs[L.O_HAND2]) if two else U0)
+    if two and obs[L.O_CARDS_LEFT + obs[L.O_SEAT]] > TWO_DECK_FULL_CARDS:
+        samples = min(samples, TWO_DECK_SAMPLES)
     me = obs[L.O_SEAT]
     is_maker = me == obs[L.O_MAKER]
     if _paranoid(obs):
@@ -332,12 +549,21 @@ def pimc_values(obs, hand, legal, params, rng, sums):
     return n
 
 
+# pimc_values for two decks: the two-deck deal and search
+pimc_values2 = with_two_decks(pimc_values, deal_unseen=deal_unseen2, card_values=card_values2)
+
+
 @njit(POLICY_SIG, cache=True)
 def pimc_play(obs, hand, legal, params, scratch, rng):
     if legal & (legal - U1) == U0:
         return lowbit_index(legal)
     sums = np.empty(52, np.float64)
-    pimc_values(obs, hand, legal, params, rng, sums)
+    if obs[L.O_RULES + L.R_DECKS] == 2:
+        if obs[L.O_CARDS_LEFT + obs[L.O_SEAT]] > TWO_DECK_SOLVE_CARDS:
+            return _heuristic_card(obs, hand, legal, scratch, rng)
+        pimc_values2(obs, hand, legal, params, rng, sums)
+    else:
+        pimc_values(obs, hand, legal, params, rng, sums)
     me = obs[L.O_SEAT]
     team = obs[L.O_SEAT_TEAM + me]
     mine = _paranoid(obs) or team == obs[L.O_SEAT_TEAM + obs[L.O_MAKER]]

@@ -19,7 +19,6 @@ from cinch_sim.records.io import Line, read_records, referee_record
 from cinch_sim.records.referee import GameCheck, HandCheck
 from cinch_sim.rules import Rules
 from cinch_sim.solver import position as Q
-from cinch_sim.solver.limits import require_one_deck
 from cinch_sim.solver.review import HandReview, Solver
 from cinch_sim.views import Tables
 
@@ -119,8 +118,6 @@ def line_summaries(reviewer: Reviewer, ln: Line) -> list[dict[str, Any]]:
     v = referee_record(ln.data, ln.number)
     if v.check is None:
         return [_unsolved(ln.number, v.status, v.message)]
-    # two decks do not fit the solver's one mask of 52 cards: refused, never solved wrong
-    require_one_deck(v.check.rules, "source", f"solve (line {ln.number})")
     if isinstance(v.check, GameCheck):
         return [reviewer.summary(h, ln.number, i + 1) for i, h in enumerate(v.check.hands)]
     return [reviewer.summary(v.check, ln.number)]

@@ -1,10 +1,9 @@
-"""What the double-dummy solver cannot hold: two decks (RULES.md §3.4).
+"""What the double-dummy solver and the players built on it cannot hold.
 
-The solver numbers the 52 cards in one 64-bit mask per hand, so a position
-with every card twice does not fit. Everything built on it (``solve``, the
-PIMC player, card values) refuses such rules with one line that says why,
-raised as :class:`OneDeckOnly` (an ``InputError``: the CLI's usage error,
-exit 2), rather than giving wrong values.
+Two decks (RULES.md §3.4) are solved (the search numbers each copy in play),
+within ``search.MAX_COPIES2`` cards in play; rules with more are refused with
+one line that says why, raised as :class:`OneDeckOnly` (an ``InputError``: the
+CLI's usage error, exit 2), rather than giving wrong values.
 """
 
 from __future__ import annotations
@@ -13,23 +12,19 @@ from typing import Any
 
 from cinch_sim.checks import InputError
 
-WHY = "the double-dummy solver numbers the 52 cards in one 64-bit mask and cannot hold two decks"
+MAX_COPIES2 = 61  # as search.MAX_COPIES2: the two-deck numbering's cards in play
 
 
 class OneDeckOnly(InputError):
-    """Rules with two decks given to something built on the double-dummy solver."""
+    """Rules with two decks given to something that holds one deck only."""
 
 
-def require_one_deck(rules: Any, name: str, what: str) -> None:
-    """Raise :class:`OneDeckOnly` naming ``what`` (e.g. "solve") when ``rules`` have two
-    decks; ``name`` is the argument the message is about (``variant``, ``play``).
-
-    >>> from cinch_sim.rules import make_rules
-    >>> require_one_deck(make_rules("two_deck"), "variant", "solve")
-    Traceback (most recent call last):
-    ...
-    cinch_sim.solver.limits.OneDeckOnly: variant: solve cannot play two_deck: the double-dummy \
-solver numbers the 52 cards in one 64-bit mask and cannot hold two decks
-    """
-    if rules.decks != 1:
-        raise OneDeckOnly(name, f"{what} cannot play {rules.preset}: {WHY}")
+def require_solvable(rules: Any, name: str, what: str) -> None:
+    """Raise :class:`OneDeckOnly` when the solver cannot hold ``rules``' deals: two decks
+    with more than ``MAX_COPIES2`` cards in play (the numbering's bits)."""
+    if rules.decks != 1 and rules.players * rules.hand_size > MAX_COPIES2:
+        raise OneDeckOnly(
+            name,
+            f"{what} cannot play {rules.preset} with {rules.players * rules.hand_size} "
+            f"cards in play: the two-deck solver holds at most {MAX_COPIES2}",
+        )

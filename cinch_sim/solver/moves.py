@@ -2,7 +2,10 @@
 
 Jitted, on the ``position.P_*`` vector and the rules vector, in the package's card
 numbers (the search has its own numbering; these are for its callers: replaying
-a record's plays, stepping a sampled deal in a PIMC player).
+a record's plays, stepping a sampled deal in a PIMC player). Two decks
+(RULES.md §3.4) are the same code: a copy leaves the hand's two planes, each copy
+played is filed in the played and taken planes, and of two identical cards in
+a trick the one played first wins (a later card must be strictly stronger).
 """
 
 import numpy as np
@@ -26,6 +29,14 @@ def _left(rules, trump):
 def _trumps(rules, trump):
     left = _left(rules, trump)
     return suit_mask(trump) | (bit(left) if left >= 0 else U0)
+
+
+@njit(inline="always")
+def _plus(pos, at, at2, b):
+    """One more copy of the faces of mask b (none held twice) in planes at, at2."""
+    once = pos[at]
+    pos[at2] |= once & b
+    pos[at] = once | b
 
 
 @njit(cache=True, **NO_REFCOUNT)
@@ -112,7 +123,11 @@ def play(pos, rules, c):
     seat = to_move(pos, rules)
     if pos[Q.P_TRICK + pos[Q.P_LEADER]] < 0:
         pos[Q.P_LEADER] = seat
-    pos[Q.P_HANDS + seat] &= ~np.int64(1 << c)
+    b = np.int64(1) << c
+    if pos[Q.P_HANDS2 + seat] & b:  # two decks: the second copy stays
+        pos[Q.P_HANDS2 + seat] &= ~b
+    else:
+        pos[Q.P_HANDS + seat] &= ~b
     pos[Q.P_TRICK + seat] = c
     if to_move(pos, rules) >= 0:
         return True  # a seat after this one still plays to the trick
@@ -122,31 +137,38 @@ def play(pos, rules, c):
     for s in range(P):
         x = pos[Q.P_TRICK + s]
         if x >= 0:
-            pos[Q.P_PLAYED + s] |= np.int64(1) << x
-            pos[Q.P_TAKEN + team] |= np.int64(1) << x
+            b = np.int64(1) << x
+            _plus(pos, Q.P_PLAYED + s, Q.P_PLAYED2 + s, b)
+            _plus(pos, Q.P_TAKEN + team, Q.P_TAKEN2 + team, b)
             pos[Q.P_TRICK + s] = -1
     pos[Q.P_LEADER] = w
     return True
 
 
 @njit(cache=True, **NO_REFCOUNT)
-def from_observation(obs, hand, pos):
+def from_observation(obs, hand, pos, hand2=U0):
     """Fill ``pos`` from a play-phase observation (``layout.O_*``) and the player's own
     cards: the trump, the maker, the trick in progress, each seat's played cards.
     The other seats' hands are left empty for the caller to deal (a sample of the
     cards it cannot see, ``O_CARDS_LEFT`` of them each). Each side's taken cards
-    come from ``O_TAKEN``, so values count the points already decided."""
+    come from ``O_TAKEN``, so values count the points already decided. With two
+    decks the second planes come from ``O_PLAYED_BY2`` and ``O_TAKEN2`` and
+    ``hand2`` (``O_HAND2``: the player's faces held twice); 0 with one deck."""
     P = obs[L.O_PLAYERS]
     leader = obs[L.O_LEADER]
     pos[Q.P_TRUMP] = obs[L.O_TRUMP]
     pos[Q.P_MAKER] = obs[L.O_MAKER]
     pos[Q.P_LEADER] = leader
+    two = obs[L.O_RULES + L.R_DECKS] == 2
     for s in range(L.MAX_PLAYERS):
         pos[Q.P_HANDS + s] = 0
         pos[Q.P_TRICK + s] = -1
         pos[Q.P_PLAYED + s] = 0
+        pos[Q.P_HANDS2 + s] = 0
+        pos[Q.P_PLAYED2 + s] = 0
     for t in range(L.MAX_TEAMS):
         pos[Q.P_TAKEN + t] = obs[L.O_TAKEN + t]
+        pos[Q.P_TAKEN2 + t] = obs[L.O_TAKEN2 + t] if two else 0
     trick = np.int64(0)
     for k in range(P):  # the k-th card of the trick is the k-th seat's from the leader
         c = obs[L.O_TRICK_CARDS + k]
@@ -154,5 +176,16 @@ def from_observation(obs, hand, pos):
             pos[Q.P_TRICK + (leader + k) % P] = c
             trick |= np.int64(1) << c
     for s in range(P):
-        pos[Q.P_PLAYED + s] = obs[L.O_PLAYED_BY + s] & ~trick
+        c = pos[Q.P_TRICK + s]
+        once = obs[L.O_PLAYED_BY + s]
+        twice = obs[L.O_PLAYED_BY2 + s] if two else np.int64(0)
+        if c >= 0:  # its trick card is not in a completed trick: one copy less
+            b = np.int64(1) << c
+            if twice & b:
+                twice &= ~b
+            else:
+                once &= ~b
+        pos[Q.P_PLAYED + s] = once
+        pos[Q.P_PLAYED2 + s] = twice
     pos[Q.P_HANDS + obs[L.O_SEAT]] = np.int64(hand)
+    pos[Q.P_HANDS2 + obs[L.O_SEAT]] = np.int64(hand2)

@@ -8,6 +8,11 @@ A vector and not an object, so a jitted policy can fill one from the kernel's
 data (``layout.O_*``) without Python; the builders below are for Python callers,
 tests and records. Cards are the package's numbers (``cards.py``); masks are
 52-bit card masks stored in int64, as the kernel's observation holds them.
+
+Two decks (RULES.md §3.4) hold each mask as two planes, as the kernel does: the
+faces held (played, taken) at least once in ``P_HANDS`` (``P_PLAYED``,
+``P_TAKEN``), the faces held twice in ``P_HANDS2`` (``P_PLAYED2``, ``P_TAKEN2``),
+appended at the end; with one deck the second planes stay 0.
 """
 
 from __future__ import annotations
@@ -18,7 +23,6 @@ import numpy as np
 
 from cinch_sim import layout as L
 from cinch_sim.cards import RANKS, format_card, from_mask, left_card
-from cinch_sim.cards import to_mask as _to_mask
 from cinch_sim.rules import Rules
 
 P_TRUMP = 0  # trump suit 0..3
@@ -28,7 +32,10 @@ P_HANDS = 3  # per seat: mask of the cards it holds now
 P_TRICK = P_HANDS + L.MAX_PLAYERS  # per seat: its card in the trick in progress, or -1
 P_PLAYED = P_TRICK + L.MAX_PLAYERS  # per seat: mask of its cards in completed tricks
 P_TAKEN = P_PLAYED + L.MAX_PLAYERS  # per team: mask of the cards of the tricks it won
-P_LEN = P_TAKEN + L.MAX_TEAMS
+P_HANDS2 = P_TAKEN + L.MAX_TEAMS  # two decks: per seat, the faces it holds twice
+P_PLAYED2 = P_HANDS2 + L.MAX_PLAYERS  # two decks: per seat, the faces it played twice
+P_TAKEN2 = P_PLAYED2 + L.MAX_PLAYERS  # two decks: per team, the faces it took twice
+P_LEN = P_TAKEN2 + L.MAX_TEAMS
 
 
 class PositionError(ValueError):
@@ -46,7 +53,8 @@ def start_position(
     rules: Rules, hands: Sequence[Iterable[int]], trump: int, maker: int
 ) -> np.ndarray:
     """The position at the start of play: each seat's cards after the discard and draw
-    (card numbers), the trump suit, the maker (who leads the first trick)."""
+    (card numbers; with two decks a card may appear twice), the trump suit, the
+    maker (who leads the first trick)."""
     if len(hands) != rules.players:
         raise PositionError(f"{rules.players} hands needed, got {len(hands)}")
     pos = new_position()
@@ -54,7 +62,12 @@ def start_position(
     pos[P_MAKER] = maker
     pos[P_LEADER] = maker
     for s, h in enumerate(hands):
-        pos[P_HANDS + s] = _to_mask(h)
+        once, twice = planes(h)
+        if twice and rules.decks == 1:
+            c = (twice & -twice).bit_length() - 1
+            raise PositionError(f"{format_card(c)} appears twice (seat {s}'s hand)")
+        pos[P_HANDS + s] = once
+        pos[P_HANDS2 + s] = twice
     check_position(rules, pos)
     return pos
 
@@ -94,6 +107,30 @@ def from_trace(
     return pos, plays
 
 
+def planes(cards: Iterable[int]) -> tuple[int, int]:
+    """The two face masks of a list of cards: each card at least once, and twice."""
+    once = twice = 0
+    for c in cards:
+        b = 1 << int(c)
+        if not 0 <= int(c) < 52:
+            raise PositionError(f"card {c} is not a card 0..51")
+        if twice & b:
+            raise PositionError(f"{format_card(int(c))} appears three times")
+        twice |= once & b
+        once |= b
+    return once, twice
+
+
+def cards_of(once: int, twice: int) -> list[int]:
+    """The cards of two face masks, in order, a card held twice listed twice."""
+    return sorted(from_mask(once) + from_mask(twice))
+
+
+def hand_cards(pos: np.ndarray, s: int) -> list[int]:
+    """Seat s's cards now (twice where it holds two copies)."""
+    return cards_of(int(pos[P_HANDS + s]), int(pos[P_HANDS2 + s]))
+
+
 def cards_in_play(pos: np.ndarray, players: int) -> int:
     """Mask of every card held after the draw: held now, in the trick, or played."""
     m = 0
@@ -117,35 +154,55 @@ def check_position(rules: Rules, pos: np.ndarray) -> None:
     for name, seat in (("maker", maker), ("leader", leader)):
         if not 0 <= seat < P:
             raise PositionError(f"{name} {seat} is not a seat 0..{P - 1}")
-    seen = 0
     full = (1 << 52) - 1
+    copies = rules.decks
+    count = [0] * 52
 
     def add(mask: int, what: str) -> None:
-        nonlocal seen
         if mask & ~full:
             raise PositionError(f"{what} holds bits beyond the 52 cards")
-        if mask & seen:
-            c = (mask & seen).bit_length() - 1
-            raise PositionError(f"{format_card(c)} appears twice ({what})")
-        seen |= mask
+        for c in from_mask(mask):
+            count[c] += 1
+            if count[c] > copies:
+                raise PositionError(
+                    f"{format_card(c)} appears {'twice' if copies == 1 else 'three times'} ({what})"
+                )
+
+    def add2(once: int, twice: int, what: str) -> None:
+        if twice & ~once:
+            raise PositionError(f"{what}: its second plane is not within its first")
+        if twice and copies == 1:
+            raise PositionError(f"{what} holds a card twice with one deck")
+        add(once, what)
+        add(twice, what)
 
     for s in range(P):
-        add(int(pos[P_HANDS + s]), f"seat {s}'s hand")
-        add(int(pos[P_PLAYED + s]), f"seat {s}'s played cards")
+        add2(int(pos[P_HANDS + s]), int(pos[P_HANDS2 + s]), f"seat {s}'s hand")
+        add2(int(pos[P_PLAYED + s]), int(pos[P_PLAYED2 + s]), f"seat {s}'s played cards")
     for s in range(P, L.MAX_PLAYERS):
-        if pos[P_HANDS + s] or pos[P_PLAYED + s] or pos[P_TRICK + s] != -1:
+        if (
+            pos[P_HANDS + s]
+            or pos[P_PLAYED + s]
+            or pos[P_HANDS2 + s]
+            or pos[P_PLAYED2 + s]
+            or pos[P_TRICK + s] != -1
+        ):
             raise PositionError(f"seat {s} is beyond the {P} players")
-    played = 0
+    played = [0] * 52
     for s in range(P):
-        played |= int(pos[P_PLAYED + s])
-    taken = 0
+        for c in cards_of(int(pos[P_PLAYED + s]), int(pos[P_PLAYED2 + s])):
+            played[c] += 1
+    taken = [0] * 52
     for t in range(L.MAX_TEAMS):
-        m = int(pos[P_TAKEN + t])
-        if m and t >= T:
+        once, twice = int(pos[P_TAKEN + t]), int(pos[P_TAKEN2 + t])
+        if (once or twice) and t >= T:
             raise PositionError(f"team {t} is beyond the {T} teams")
-        if m & taken:
-            raise PositionError("a card is taken by two sides")
-        taken |= m
+        if twice & ~once:
+            raise PositionError(f"team {t}'s taken cards: the second plane is not within the first")
+        for c in cards_of(once, twice):
+            taken[c] += 1
+    if any(x > copies for x in taken):
+        raise PositionError("a card is taken by two sides")
     if taken != played:
         raise PositionError("the cards taken by the sides are not the cards played")
     # the trick in progress: the seats in turn from its leader that play in it (those
@@ -180,7 +237,7 @@ def describe(rules: Rules, pos: np.ndarray) -> str:
     """One line for people: each seat's hand and the trick in progress."""
     parts = []
     for s in range(rules.players):
-        h = " ".join(format_card(c) for c in from_mask(int(pos[P_HANDS + s])))
+        h = " ".join(format_card(c) for c in hand_cards(pos, s))
         parts.append(f"{s}: {h or '-'}")
     trick = [
         f"{s}:{format_card(int(pos[P_TRICK + s]))}"

@@ -6,6 +6,11 @@ plays every legal card at every turn to the end of the hand and scores the
 finished hand as the referee does (each point to the side capturing its card,
 Low to its player's side under ``low_to=player``). Exponential: for positions
 with a few tricks left (tests), never for a full hand.
+
+Two decks (RULES.md §3.4): each copy is its own token (the card, or card + 52
+for a second copy), so a hand may hold a card twice; of two identical cards in
+a trick the first played wins (a card must be strictly stronger), every copy
+of a point card scores, Low is each copy of the lowest trump in play.
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ class _Hand:
             self.strength[c] = len(order) - i
         self.maker_team = rules.team_of(int(pos[Q.P_MAKER]))
         in_play = Q.cards_in_play(pos, self.P)
+        for s in range(self.P):  # the second planes are within the first: faces once
+            in_play |= int(pos[Q.P_HANDS2 + s]) | int(pos[Q.P_PLAYED2 + s])
         trumps_in = [c for c in from_mask(in_play) if c in self.strength]
         self.slots: list[tuple[str, int, int]] = []  # (name, card, points)
         if rules.high_rule == "ace_only":
@@ -55,6 +62,7 @@ class _Hand:
             self.slots.append((rules.left_name, self.left, rules.left_card_points))
 
     def suit(self, c: int) -> int:
+        c %= 52
         return self.trump if c in self.strength else suit_of(c)
 
     def legal(self, hand: list[int], led: int | None) -> list[int]:
@@ -65,7 +73,7 @@ class _Hand:
             return hand
         if led == self.trump or self.rules.follow_rule == "strict":
             return same
-        return same + [c for c in hand if c in self.strength and c not in same]
+        return same + [c for c in hand if c % 52 in self.strength and c not in same]
 
     def winner(self, plays: list[tuple[int, int]]) -> int:
         """The seat whose card takes the trick: the highest trump, else the highest
@@ -73,46 +81,69 @@ class _Hand:
         led = self.suit(plays[0][1])
 
         def key(sc: tuple[int, int]) -> int:
-            c = sc[1]
+            c = sc[1] % 52
             if c in self.strength:
                 return 100 + self.strength[c]
             return c % 13 if suit_of(c) == led else -1
 
-        return max(plays, key=key)[0]
+        return max(plays, key=key)[0]  # the first of equal cards: the one played first
 
     def score(self, captured_by: dict[int, int], played_by: dict[int, int]) -> int:
         """The maker's side's points of a finished hand."""
         pts = 0
         for name, c, value in self.slots:
-            if name == "low" and self.rules.low_to == "player":
-                team = self.rules.team_of(played_by[c])
-            else:
-                team = captured_by[c]
-            if team == self.maker_team:
-                pts += value
+            for x in (c, c + 52):  # each copy (tokens) in play
+                if x not in played_by:
+                    continue
+                if name == "low" and self.rules.low_to == "player":
+                    team = self.rules.team_of(played_by[x])
+                else:
+                    team = captured_by[x]
+                if team == self.maker_team:
+                    pts += value
         return pts
+
+
+def _tokens(pos: np.ndarray, P: int, teams: int):
+    """Each copy of the position as a token (card, card + 52 for a face's second copy):
+    the hands, who played each copy, which side took it, the trick in progress."""
+    used: set[int] = set()
+
+    def token(c: int) -> int:
+        x = c if c not in used else c + 52
+        used.add(x)
+        return x
+
+    def copies(at: int, at2: int, i: int) -> list[int]:
+        return Q.cards_of(int(pos[at + i]), int(pos[at2 + i]))
+
+    leader = int(pos[Q.P_LEADER])
+    played_by: dict[int, int] = {}
+    trick: list[tuple[int, int]] = []
+    for k in range(P):
+        s = (leader + k) % P
+        if pos[Q.P_TRICK + s] >= 0:
+            x = token(int(pos[Q.P_TRICK + s]))
+            trick.append((s, x))
+            played_by[x] = s
+    hands = [[token(c) for c in copies(Q.P_HANDS, Q.P_HANDS2, s)] for s in range(P)]
+    done = set(used)
+    for s in range(P):
+        for c in copies(Q.P_PLAYED, Q.P_PLAYED2, s):
+            played_by[token(c)] = s
+    captured_by: dict[int, int] = {}
+    used.clear()
+    used.update(done)
+    for t in range(teams):
+        for c in copies(Q.P_TAKEN, Q.P_TAKEN2, t):
+            captured_by[token(c)] = t  # paired with the played copies by token, not seat
+    return hands, leader, trick, captured_by, played_by
 
 
 def reference_value(rules: Rules, pos: np.ndarray) -> int:
     """The points the maker's side ends the hand with under best play, by full minimax."""
     h = _Hand(rules, pos)
-    P = h.P
-    hands = [from_mask(int(pos[Q.P_HANDS + s])) for s in range(P)]
-    captured_by: dict[int, int] = {}
-    played_by: dict[int, int] = {}
-    for s in range(P):
-        for c in from_mask(int(pos[Q.P_PLAYED + s])):
-            played_by[c] = s
-    for t in range(rules.teams):
-        for c in from_mask(int(pos[Q.P_TAKEN + t])):
-            captured_by[c] = t
-    leader = int(pos[Q.P_LEADER])
-    trick: list[tuple[int, int]] = []
-    for k in range(P):
-        s = (leader + k) % P
-        if pos[Q.P_TRICK + s] >= 0:
-            trick.append((s, int(pos[Q.P_TRICK + s])))
-            played_by[int(pos[Q.P_TRICK + s])] = s
+    hands, leader, trick, captured_by, played_by = _tokens(pos, h.P, rules.teams)
     return _minimax(h, hands, leader, trick, captured_by, played_by)
 
 
@@ -122,7 +153,7 @@ def legal_cards(rules: Rules, pos: np.ndarray) -> list[int]:
     seat, led = _turn(h, pos)
     if seat < 0:
         return []
-    return h.legal(from_mask(int(pos[Q.P_HANDS + seat])), led)
+    return sorted(set(h.legal(Q.hand_cards(pos, seat), led)))
 
 
 def reference_card_values(rules: Rules, pos: np.ndarray) -> dict[int, int]:
@@ -157,12 +188,15 @@ def reference_play(rules: Rules, pos: np.ndarray, c: int) -> None:
     h = _Hand(rules, pos)
     P = h.P
     seat, led = _turn(h, pos)
-    hand = from_mask(int(pos[Q.P_HANDS + seat]))
+    hand = Q.hand_cards(pos, seat)
     if c not in h.legal(hand, led):
         raise ValueError(f"seat {seat} may not play card {c}")
     if led is None:
         pos[Q.P_LEADER] = seat
-    pos[Q.P_HANDS + seat] &= ~(1 << c)
+    if pos[Q.P_HANDS2 + seat] >> c & 1:  # two decks: one copy leaves
+        pos[Q.P_HANDS2 + seat] &= ~(1 << c)
+    else:
+        pos[Q.P_HANDS + seat] &= ~(1 << c)
     pos[Q.P_TRICK + seat] = c
     leader = int(pos[Q.P_LEADER])
     order = [(leader + k) % P for k in range(P)]
@@ -172,8 +206,9 @@ def reference_play(rules: Rules, pos: np.ndarray, c: int) -> None:
     w = h.winner(plays)
     team = rules.team_of(w)
     for s, x in plays:
-        pos[Q.P_PLAYED + s] |= 1 << x
-        pos[Q.P_TAKEN + team] |= 1 << x
+        for at, at2 in ((Q.P_PLAYED + s, Q.P_PLAYED2 + s), (Q.P_TAKEN + team, Q.P_TAKEN2 + team)):
+            pos[at2] |= pos[at] & (1 << x)  # a face already there: its second copy
+            pos[at] |= 1 << x
         pos[Q.P_TRICK + s] = -1
     pos[Q.P_LEADER] = w
 
@@ -194,7 +229,7 @@ def _minimax(h, hands, leader, trick, captured_by, played_by) -> int:
     led = h.suit(trick[0][1]) if trick else None
     maxing = h.rules.team_of(seat) == h.maker_team
     best = None
-    for c in h.legal(hands[seat], led):
+    for c in sorted(h.legal(hands[seat], led)):
         hands[seat].remove(c)
         played_by[c] = seat
         nt = trick + [(seat, c)]

@@ -23,11 +23,19 @@ from cinch_sim import layout as L
 from cinch_sim.bits import popcount
 from cinch_sim.cards import format_card
 from cinch_sim.jit.memory import NO_REFCOUNT
+from cinch_sim.jit.two_decks import with_two_decks
 from cinch_sim.rules import Rules
 from cinch_sim.solver import position as Q
 from cinch_sim.solver.moves import legal_mask, play, to_move
 from cinch_sim.solver.position import PositionError, check_position
-from cinch_sim.solver.search import card_values, new_workspace, solve
+from cinch_sim.solver.search import (
+    MAX_COPIES2,
+    card_values,
+    card_values2,
+    new_workspace,
+    solve,
+    solve2,
+)
 
 
 @njit(cache=True, **NO_REFCOUNT)
@@ -49,6 +57,12 @@ def line_values(pos, rules, ws, cards, after, values):
         after[k] = cur
         play(pos, rules, c)
     return start
+
+
+TWO_DECK_TT_BITS = 20
+
+# the same line for two decks (RULES.md §3.4): the two-deck search
+line_values2 = with_two_decks(line_values, solve=solve2, card_values=card_values2)
 
 
 @dataclass
@@ -112,25 +126,36 @@ class Solver:
     {'KC': 1, 'AH': 7}
     """
 
-    def __init__(self, rules: Rules, tt_bits: int = 16) -> None:
+    def __init__(self, rules: Rules, tt_bits: int | None = None) -> None:
         if rules.total_points > 250:  # the table keeps bounds in 8 bits
             raise ValueError(
                 f"the solver takes at most 250 points a deal, not {rules.total_points}"
             )
+        if rules.decks == 2 and rules.players * rules.hand_size > MAX_COPIES2:
+            raise ValueError(
+                f"with two decks the solver holds at most {MAX_COPIES2} cards in play, "
+                f"not {rules.players * rules.hand_size}"
+            )
         self.rules = rules
         self.vector = rules.to_array()
+        two = rules.decks == 2
+        if tt_bits is None:  # twelve-trick searches (two decks) fill a bigger table: 32 MiB
+            tt_bits = TWO_DECK_TT_BITS if two else 16
         self.ws = new_workspace(tt_bits)
+        self._solve = solve2 if two else solve
+        self._card_values = card_values2 if two else card_values
+        self._line_values = line_values2 if two else line_values
 
     def value(self, pos: np.ndarray) -> int:
         """The points the maker's side ends the hand with under best play."""
         check_position(self.rules, pos)
-        return int(solve(pos, self.vector, self.ws))
+        return int(self._solve(pos, self.vector, self.ws))
 
     def card_values(self, pos: np.ndarray) -> dict[int, int]:
         """Each legal card of the player to move and the value after it."""
         check_position(self.rules, pos)
         out = np.empty(52, np.int64)
-        card_values(pos, self.vector, self.ws, out)
+        self._card_values(pos, self.vector, self.ws, out)
         return {c: int(out[c]) for c in range(52) if out[c] >= 0}
 
     def review(self, pos: np.ndarray, plays: Sequence[tuple[int, int]]) -> HandReview:
@@ -140,7 +165,9 @@ class Solver:
         p = pos.copy()
         cards = np.array([c for _, c in plays], dtype=np.int64)
         after = np.zeros(len(cards), np.int64)
-        start = int(line_values(p, self.vector, self.ws, cards, after, np.empty(52, np.int64)))
+        start = int(
+            self._line_values(p, self.vector, self.ws, cards, after, np.empty(52, np.int64))
+        )
         if start < 0:
             k = -1 - start
             what = format_card(int(cards[k])) if 0 <= cards[k] < 52 else str(cards[k])
@@ -157,5 +184,5 @@ class Solver:
             if (step[Q.P_TRICK : Q.P_TRICK + L.MAX_PLAYERS] < 0).all():
                 trick += 1
             before = int(after[k])
-        taken = int(solve(step, self.vector, self.ws))
+        taken = int(self._solve(step, self.vector, self.ws))
         return HandReview(self.rules, int(pos[Q.P_MAKER]), start, out, taken)

@@ -25,6 +25,21 @@ scored outright (``_two_tricks``). Values come from null-window probes
 
 Everything lives in one uint64 workspace (``new_workspace``), so jitted callers
 (a PIMC player) solve thousands of positions without allocating.
+
+Two decks (RULES.md §3.4) do not fit the fixed numbering, but the cards in play
+(at most 48 copies with four players) fit 64 bits: ``_prepare2`` numbers each copy
+in play, grouped by suit (plain suits low, trumps on top, each group by rank or
+strength, the two copies of a face adjacent), and ``_group`` and the trump mask
+become workspace lookups. Of two identical cards in a trick the first played
+wins; the search keeps "the highest bit wins" true by giving the first played
+copy the higher bit: a player who plays the lower copy of a face whose twin
+another still holds swaps the two bits' holders (``_swap``; copies are
+equivalent, so nothing else changes). The table key is a rank-order one (``_key``:
+the twins marked) up to 23 cards held, else the cards held, the leader and which
+twins were swapped. The same source is compiled twice: the
+module global ``TWO_DECKS`` is a constant to numba, so in the one-deck functions
+every two-deck branch is pruned before typing, and ``with_two_decks`` compiles
+the copies (``solve2``, ``card_values2``) with it true, as the kernel does.
 """
 
 import numpy as np
@@ -34,6 +49,7 @@ from cinch_sim import layout as L
 from cinch_sim.bits import deposit, extract, highbit_index, lowbit_index, popcount
 from cinch_sim.jit.cache import refresh
 from cinch_sim.jit.memory import NO_REFCOUNT, address, view_at
+from cinch_sim.jit.two_decks import with_two_decks
 from cinch_sim.solver import position as Q
 
 
@@ -52,6 +68,12 @@ GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 GOLDEN2 = np.uint64(0xC2B2AE3D27D4EB4F)
 LANES = np.uint64(0x5555555555555555)
 INF = 1 << 20
+# A constant to numba: the one-deck functions prune every ``if TWO_DECKS`` branch; the
+# two-deck copies (``with_two_decks``) are the same source compiled with it true.
+TWO_DECKS = False
+KEY_SEAT_SHIFT2 = np.uint64(61)  # two decks: the leader in a key's bits 61..63 (no card)
+MAX_COPIES2 = 61  # two decks: the copies in play the numbering (and the key) can hold
+# (limits.MAX_COPIES2 says the same below the jit layer, for the refusals)
 
 # ---------------------------------------------------------------- the workspace
 W_PLAYERS = 0
@@ -67,6 +89,15 @@ W_CANON = 9  # 1: table keys by rank order and holders (4 players at most, see _
 W_SUMS_OK = 10  # 1: W_SUMS holds the value of every subset of the point cards
 W_SIZE = 11  # the workspace's length
 W_LOW_HELD = 12  # Low's points when they go to its holder (low_to=player), else 0
+W_TRUMPS = 13  # two decks: the trump group's bits
+W_SWAPPED = 14  # two decks: lower bits of the twin pairs whose holders the search swapped
+W_DECKS = 15  # the decks of the position last read
+W_IN1 = 16  # two decks: the faces in play at least once (the numbering's source)
+W_IN2 = 17  # two decks: the faces in play twice
+W_TWINS = 18  # two decks: bits c whose bit c + 1 is the other copy of the same face
+W_GMASK = 19  # two decks: 4 slots, each group's bits (the plain suits, then the trumps)
+CANON2_MAX = 23  # two decks: the most cards held a rank-order key holds (4 n + 35 bits)
+CANON2_FLAG = np.uint64(1) << np.uint64(63)  # two decks: a rank-order key's second word
 W_HAND = 24  # per seat: its cards (search numbering); held now = rem & hand
 W_OWNER = W_HAND + L.MAX_PLAYERS  # per search card: the seat holding it
 W_VALUE = W_OWNER + 64  # per search card: what its capturer scores
@@ -77,13 +108,14 @@ W_MOVES = W_OLD_VALUE + 64  # per depth: MAX_MOVES ordered moves (score << 8 | c
 MAX_MOVES = 32
 MAX_DEPTH = 56
 FRAME = 24  # words of a search frame (F_* below)
-MAX_SUMS = 10  # point cards the subset table covers (2**10 sums)
+MAX_SUMS = 12  # point cards the subset table covers (2**12 sums; two decks: 12 copies)
 W_FRAMES = W_MOVES + MAX_DEPTH * MAX_MOVES  # per depth: the search's frame
 W_SCRATCH = W_FRAMES + MAX_DEPTH * FRAME  # the two-trick endgame's seats and leaves
 W_SUMS = W_SCRATCH + 64  # per subset of the point cards: its value
+W_GROUP = W_SUMS + (1 << MAX_SUMS)  # two decks: per search card, its group's bits
 # the table: 4 words an entry (key, second key word, stamp << 32 | move << 16 | lo << 8
 # | hi, unused: a power of two keeps an entry inside one cache line)
-W_TT = W_SUMS + (1 << MAX_SUMS)
+W_TT = W_GROUP + 64
 DEFAULT_TT_BITS = 16
 
 
@@ -104,9 +136,58 @@ def new_workspace(tt_bits: int = DEFAULT_TT_BITS) -> np.ndarray:
 
 # ---------------------------------------------------------------- small pieces
 @njit(inline="always")
-def _group(c):
-    """The 16 bits of search card c's suit."""
+def _group(ws, c):
+    """The bits of search card c's suit: 16 of them, or (two decks) a lookup."""
+    if TWO_DECKS:
+        return ws[W_GROUP + np.int64(c)]
     return GROUP << (np.uint64(c) & np.uint64(48))
+
+
+@njit(inline="always")
+def _trumps(ws):
+    """The trump suit's bits: TRUMPS, or (two decks) a lookup."""
+    if TWO_DECKS:
+        return ws[W_TRUMPS]
+    return TRUMPS
+
+
+@njit(inline="always")
+def _twin(ws, c):
+    """Whether bit c + 1 is the other copy of search card c's face (two decks)."""
+    return ws[W_TO_CARD + np.int64(c) + 1] == ws[W_TO_CARD + np.int64(c)]
+
+
+@njit(inline="always")
+def _swap(ws, c):
+    """Exchange the holders of twin bits c and c + 1 (two decks; held by two seats): so
+    the copy played first is the higher bit. Its own inverse."""
+    a = np.int64(ws[W_OWNER + c])
+    b = np.int64(ws[W_OWNER + c + 1])
+    pair = (U1 << np.uint64(c)) | (U1 << np.uint64(c + 1))
+    ws[W_HAND + a] ^= pair
+    ws[W_HAND + b] ^= pair
+    ws[W_OWNER + c] = b
+    ws[W_OWNER + c + 1] = a
+    if _is_max(ws, a) != _is_max(ws, b):
+        ws[W_MAX_CARDS] ^= pair
+    ws[W_SWAPPED] ^= U1 << np.uint64(c)
+
+
+@njit(inline="always")
+def _winner(ws, cards, led, leader, P):
+    """The seat whose card of ``cards`` (one card a seat, played in turn from
+    ``leader``) takes the trick: the highest bit among the trumps and the suit led;
+    with two decks, of two copies of that face the one played first."""
+    hb = highbit_index(cards & (_trumps(ws) | led))
+    w = np.int64(ws[W_OWNER + hb])
+    if TWO_DECKS:
+        if hb > 0 and (cards >> np.uint64(hb - 1)) & U1 and _twin(ws, hb - 1):
+            o = np.int64(ws[W_OWNER + hb - 1])
+            dw = w - leader if w >= leader else w - leader + P
+            do = o - leader if o >= leader else o - leader + P
+            if do < dw:
+                w = o
+    return w
 
 
 @njit(inline="always")
@@ -145,9 +226,10 @@ def _legal(ws, hand, trick, led):
     f = hand & led
     if f == U0:
         return hand
-    if led & TRUMPS or ws[W_STRICT]:  # a trump lead, or strict: follow suit
+    tr = _trumps(ws)
+    if led & tr or ws[W_STRICT]:  # a trump lead, or strict: follow suit
         return f
-    return f | (hand & TRUMPS)
+    return f | (hand & tr)
 
 
 @njit(inline="always")
@@ -163,7 +245,32 @@ def _key(ws, rem, seat):
     so two positions that differ only in which of two cards, now next to each other,
     went earlier share an entry. Beyond 31 cards held, or with a plain card that
     scores, the key is the cards themselves and the leader (the second word all
-    ones, which an ordered key never is)."""
+    ones, which an ordered key never is). With two decks: the cards held, the
+    leader in the top bits and, second word, which twins the search swapped (the
+    holders of the cards held are then known)."""
+    if TWO_DECKS:
+        P = np.int64(ws[W_PLAYERS])
+        if ws[W_CANON] and popcount(rem) <= CANON2_MAX:
+            # rank order: per group its count, which held cards are twins of the next,
+            # which score, and their holders, two bits each; which point copies are
+            # still held (their values); the leader. At most 4 n + 35 bits.
+            pts = rem & ws[W_POINTS]
+            k0 = np.uint64(seat) | (extract(rem, ws[W_POINTS]) << np.uint64(3))
+            k1 = CANON2_FLAG
+            at = 15
+            for g in range(4):
+                held = rem & ws[W_GMASK + g]
+                n = popcount(held)
+                code = U0
+                for s in range(1, P):
+                    code |= deposit(extract(ws[W_HAND + s] & held, held), LANES) * np.uint64(s)
+                tw = extract(held & (held >> U1) & ws[W_TWINS], held)
+                k0, k1, at = _push(k0, k1, at, np.uint64(n), 5)
+                k0, k1, at = _push(k0, k1, at, tw, n)
+                k0, k1, at = _push(k0, k1, at, extract(pts, held), n)
+                k0, k1, at = _push(k0, k1, at, code, 2 * n)
+            return k0, k1
+        return rem | (np.uint64(seat) << KEY_SEAT_SHIFT2), ws[W_SWAPPED] & rem
     if ws[W_CANON]:
         P = np.int64(ws[W_PLAYERS])
         pts = rem & ws[W_POINTS]
@@ -183,6 +290,21 @@ def _key(ws, rem, seat):
         if sh <= 62:
             return k0, k1
     return rem | (np.uint64(seat) << LEADER_SHIFT), ~U0
+
+
+@njit(inline="always")
+def _push(k0, k1, at, v, w):
+    """Append the w low bits of v at bit ``at`` of the two-word key (k0, k1); ``at``
+    from 15 on (the first bits are set directly), so no shift is 64."""
+    if w == 0:
+        return k0, k1, at
+    if at < 64:
+        k0 |= v << np.uint64(at)
+        if at + w > 64:
+            k1 |= v >> np.uint64(64 - at)
+    else:
+        k1 |= v << np.uint64(at - 64)
+    return k0, k1, at + w
 
 
 @njit(inline="always")
@@ -210,7 +332,7 @@ def _two_tricks(ws, rem, seat, P, alpha, beta):
     while m:
         lead = lowbit_index(m)
         m &= m - U1
-        led = _group(lead)
+        led = _group(ws, lead)
         nbits = 0
         for j in range(1, k):
             s = np.int64(ws[seats + j])
@@ -230,14 +352,14 @@ def _two_tricks(ws, rem, seat, P, alpha, beta):
                     else:
                         c &= ~(c - U1)  # the lower
                 trick |= c
-            w = np.int64(ws[W_OWNER + highbit_index(trick & (TRUMPS | led))])
+            w = _winner(ws, trick, led, seat, P)
             v = _value_of(ws, trick & points) if _is_max(ws, w) else 0
             rest = rem ^ trick
             if rest:
                 while rest & ws[W_HAND + w] == U0:
                     w = w + 1 if w + 1 < P else 0
-                g = _group(lowbit_index(rest & ws[W_HAND + w]))
-                w2 = ws[W_OWNER + highbit_index(rest & (TRUMPS | g))]
+                g = _group(ws, lowbit_index(rest & ws[W_HAND + w]))
+                w2 = _winner(ws, rest, g, w, P)
                 if _is_max(ws, w2):
                     v += _value_of(ws, rest & points)
             ws[leaves + leaf] = np.uint64(v)
@@ -271,6 +393,7 @@ def _two_tricks(ws, rem, seat, P, alpha, beta):
 F_REM, F_TRICK, F_LED, F_SEAT, F_REST, F_TVAL = 0, 1, 2, 3, 4, 5
 F_A, F_B, F_ALPHA, F_BETA, F_BEST, F_BEST_C, F_CUR = 6, 7, 8, 9, 10, 11, 12
 F_I, F_N, F_TT, F_K0, F_K1, F_LAST, F_NSEAT, F_GAIN, F_MAX = 13, 14, 15, 16, 17, 18, 19, 20, 21
+F_SWAP = 22  # two decks: 1 + the lower bit of the twins the current move swapped, or 0
 BIAS = np.int64(1 << 40)  # signed numbers are kept in the uint64 frames biased
 
 
@@ -285,13 +408,14 @@ def _dec(x):
 
 
 @njit(inline="always")
-def _move_score(c, val, trick, led, win, hint, top, partner_wins, last, tval):
+def _move_score(
+    c, rank, is_trump, trumps, val, trick, led, win, hint, top, partner_wins, last, tval
+):
     """A move's score (tried highest first): the table's best lead, the top trump,
     then trumps high to low and plain suits high to low; following, smear points on
     a trick the side wins, win as cheaply as possible, throw the cheapest card; with
     no point in the trick yet, throw before winning."""
-    is_trump = c >= 48
-    cost = (c & 15) + (16 if is_trump else 0)
+    cost = rank + (16 if is_trump else 0)
     if trick == U0:
         if c == hint:
             return 4000
@@ -299,8 +423,8 @@ def _move_score(c, val, trick, led, win, hint, top, partner_wins, last, tval):
             return 3000
         if is_trump:
             return 1000 + cost
-        return 500 + (c & 15)
-    beats = (TRUMPS | led) >> np.uint64(c) & U1 != U0 and c > win
+        return 500 + rank
+    beats = (trumps | led) >> np.uint64(c) & U1 != U0 and c > win
     if partner_wins:
         return 100 - cost if beats else 2000 + 16 * val - cost
     if not last and tval + val == 0:
@@ -334,7 +458,7 @@ def _enter(ws, d, rem, trick, led, seat, todo, tval, alpha, beta):
         total = _value_of(ws, rem & points)
         lo = 0
         hi = total
-        tr = rem & TRUMPS
+        tr = rem & _trumps(ws)
         if tr:
             # the top trumps one side holds each win their trick: sure points
             mx = ws[W_MAX_CARDS]
@@ -345,8 +469,15 @@ def _enter(ws, d, rem, trick, led, seat, todo, tval, alpha, beta):
             elif mine == U0:
                 hi = total - _value_of(ws, tr & points)
             else:
-                lo = _value_of(ws, _above(tr, highbit_index(theirs)) & points)
-                hi = total - _value_of(ws, _above(tr, highbit_index(mine)) & points)
+                ht = highbit_index(theirs)
+                hm = highbit_index(mine)
+                if TWO_DECKS:  # a twin above a side's top card is not sure: it may fall second
+                    if (tr >> np.uint64(ht + 1)) & U1 and _twin(ws, ht):
+                        ht += 1
+                    if (tr >> np.uint64(hm + 1)) & U1 and _twin(ws, hm):
+                        hm += 1
+                lo = _value_of(ws, _above(tr, ht) & points)
+                hi = total - _value_of(ws, _above(tr, hm) & points)
         if lo >= beta:
             return True, lo
         if hi <= alpha:
@@ -362,8 +493,8 @@ def _enter(ws, d, rem, trick, led, seat, todo, tval, alpha, beta):
                 most = max(most, popcount(h))
         if most == 1:
             # the last trick: one card each, nothing to choose
-            g = _group(lowbit_index(rem & ws[W_HAND + seat]))
-            w = ws[W_OWNER + highbit_index(rem & (TRUMPS | g))]
+            g = _group(ws, lowbit_index(rem & ws[W_HAND + seat]))
+            w = _winner(ws, rem, g, seat, P)
             return True, total if _is_max(ws, w) else 0
         key, key1 = _key(ws, rem, seat)
         shift = np.uint64(64) - ws[W_TT_BITS]
@@ -401,21 +532,31 @@ def _enter(ws, d, rem, trick, led, seat, todo, tval, alpha, beta):
     n = 0
     win = -1
     partner_wins = False
+    trumps = _trumps(ws)
     if trick:
-        win = highbit_index(trick & (TRUMPS | led))
+        win = highbit_index(trick & (trumps | led))
         partner_wins = _is_max(ws, ws[W_OWNER + win]) == maxing
-    top = highbit_index(rem & TRUMPS) if rem & TRUMPS else -1
+    top = highbit_index(rem & trumps) if rem & trumps else -1
     m = legal
     while m:
         c = lowbit_index(m)
         m &= m - U1
-        up = _above(live & _group(c), c)
+        grp = _group(ws, c)
+        up = _above(live & grp, c)
         if up:
             nh = lowbit_index(up)
             if (hand >> np.uint64(nh)) & U1 and ws[W_VALUE + nh] == ws[W_VALUE + c]:
                 continue  # the next card up is ours and worth the same: the same move
         val = np.int64(ws[W_VALUE + c])
-        score = _move_score(c, val, trick, led, win, hint, top, partner_wins, last, tval)
+        if TWO_DECKS:
+            is_trump = (trumps >> np.uint64(c)) & U1 != U0
+            rank = c - lowbit_index(grp)
+        else:
+            is_trump = c >= 48
+            rank = c & 15
+        score = _move_score(
+            c, rank, is_trump, trumps, val, trick, led, win, hint, top, partner_wins, last, tval
+        )
         word = np.uint64(score) << np.uint64(8) | np.uint64(c)
         i = n
         while i > 0 and ws[base + i - 1] < word:
@@ -461,6 +602,10 @@ def _search(wsp, rem, trick, led, seat, todo, tval, depth, alpha, beta):
                 return v
             d -= 1  # back to the parent, with its current move's value
             f = W_FRAMES + d * FRAME
+            if TWO_DECKS:
+                sw = ws[f + F_SWAP]
+                if sw:
+                    _swap(ws, np.int64(sw) - 1)
             v += _dec(ws[f + F_GAIN])
             best = _dec(ws[f + F_BEST])
             a = _dec(ws[f + F_A])
@@ -493,11 +638,18 @@ def _search(wsp, rem, trick, led, seat, todo, tval, depth, alpha, beta):
         ws[f + F_I] = i + U1
         c = np.int64(ws[W_MOVES + d * MAX_MOVES + np.int64(i)] & np.uint64(255))
         ws[f + F_CUR] = c
+        if TWO_DECKS:  # the lower copy of a face its twin's holder still holds: swap
+            ws[f + F_SWAP] = 0
+            if (ws[f + F_REM] >> np.uint64(c + 1)) & U1 and _twin(ws, c):
+                if ws[W_OWNER + c + 1] != ws[W_OWNER + c]:
+                    _swap(ws, c)
+                    ws[f + F_SWAP] = c + 1
+                c += 1
         bc = U1 << np.uint64(c)
         ctrick = ws[f + F_TRICK]
         rem = ws[f + F_REM] ^ bc
         trick = ctrick | bc
-        led = ws[f + F_LED] if ctrick else _group(c)
+        led = ws[f + F_LED] if ctrick else _group(ws, c)
         tval = np.int64(ws[f + F_TVAL]) + np.int64(ws[W_VALUE + c])
         alpha = _dec(ws[f + F_A])
         beta = _dec(ws[f + F_B])
@@ -505,7 +657,7 @@ def _search(wsp, rem, trick, led, seat, todo, tval, depth, alpha, beta):
         todo = ws[f + F_REST]
         gain = 0
         if ws[f + F_LAST]:  # the card ends the trick: its winner leads the next
-            seat = np.int64(ws[W_OWNER + highbit_index(trick & (TRUMPS | led))])
+            seat = np.int64(ws[W_OWNER + highbit_index(trick & (_trumps(ws) | led))])
             gain = tval if _is_max(ws, seat) else 0
             trick = U0
             led = U0
@@ -603,12 +755,16 @@ def _prepare(pos, rules, ws):
     A new deal gets a new table stamp; a later position of the same deal (same
     holders of the cards still held, same values) keeps the table.
     """
+    if TWO_DECKS:
+        return _prepare2(pos, rules, ws)
     P = rules[L.R_PLAYERS]
     trump = pos[Q.P_TRUMP]
     lrank = rules[L.R_LEFT_RANK]
     left = (trump ^ 1) * 13 + lrank if lrank >= 0 else -1
     same = ws[W_STAMP] != U0
     same &= ws[W_PLAYERS] == np.uint64(P) and ws[W_TRUMP] == np.uint64(trump)
+    same &= ws[W_DECKS] == U1
+    ws[W_DECKS] = U1
     ws[W_PLAYERS] = P
     ws[W_TRUMP] = trump
     strict = np.uint64(1 if rules[L.R_FOLLOW] == L.FOLLOW_STRICT else 0)
@@ -696,7 +852,7 @@ def _prepare(pos, rules, ws):
     todo = U0
     seat = leader
     if trick_cards:
-        led = _group(ws[W_TO_SEARCH + pos[Q.P_TRICK + leader]])
+        led = _group(ws, ws[W_TO_SEARCH + pos[Q.P_TRICK + leader]])
         first = -1
         for k in range(P):
             s = leader + k if leader + k < P else leader + k - P
@@ -705,6 +861,230 @@ def _prepare(pos, rules, ws):
                 i = ws[W_TO_SEARCH + c]
                 trick |= U1 << i
                 tval += np.int64(ws[vals + i])
+            elif ws[W_HAND + s]:
+                todo |= U1 << np.uint64(s)
+                if first < 0:
+                    first = s
+        seat = first
+    return rem, trick, led, seat, todo, tval, decided
+
+
+@njit(inline="always")
+def _plus2(once, twice, m):
+    """(once, twice) with one more copy of each face of m."""
+    return once | m, twice | (once & m)
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def _prepare2(pos, rules, ws):
+    """``_prepare`` for two decks (RULES.md §3.4): number every copy in play.
+
+    Plain suits low, trumps on top; each group by rank (trumps by the rules'
+    strength), the copies of a face adjacent: held copies lowest (by seat), then
+    the trick's copies, the first played highest (so the highest bit of a trick
+    wins), then the copies already played. Each copy scores its face's points;
+    High is each copy of the highest trump in play (or the ace), Low each copy of
+    the lowest (or the deuce). The numbering depends only on the cards in play,
+    so a hand's later positions keep the table (``same``, as with one deck).
+    """
+    P = rules[L.R_PLAYERS]
+    trump = pos[Q.P_TRUMP]
+    lrank = rules[L.R_LEFT_RANK]
+    left = (trump ^ 1) * 13 + lrank if lrank >= 0 else -1
+    tmask = (np.uint64(0x1FFF) << np.uint64(13 * trump)) | (
+        (U1 << np.uint64(left)) if left >= 0 else U0
+    )
+    same = ws[W_STAMP] != U0
+    same &= ws[W_PLAYERS] == np.uint64(P) and ws[W_TRUMP] == np.uint64(trump)
+    same &= ws[W_DECKS] == np.uint64(2)
+    ws[W_DECKS] = 2
+    ws[W_PLAYERS] = P
+    ws[W_TRUMP] = trump
+    strict = np.uint64(1 if rules[L.R_FOLLOW] == L.FOLLOW_STRICT else 0)
+    same &= ws[W_STRICT] == strict
+    ws[W_STRICT] = strict
+    ws[W_SWAPPED] = U0
+    # ---- the faces in play, once and twice
+    in1 = U0
+    in2 = U0
+    for s in range(P):
+        in1, in2 = _plus2(in1, in2, np.uint64(pos[Q.P_HANDS + s]))
+        in1, in2 = _plus2(in1, in2, np.uint64(pos[Q.P_HANDS2 + s]))
+        in1, in2 = _plus2(in1, in2, np.uint64(pos[Q.P_PLAYED + s]))
+        in1, in2 = _plus2(in1, in2, np.uint64(pos[Q.P_PLAYED2 + s]))
+        if pos[Q.P_TRICK + s] >= 0:
+            in1, in2 = _plus2(in1, in2, _card_bit(pos[Q.P_TRICK + s]))
+    same &= ws[W_IN1] == in1 and ws[W_IN2] == in2
+    ws[W_IN1] = in1
+    ws[W_IN2] = in2
+    # ---- each face's points (per copy), into scratch
+    fv = W_SCRATCH  # 52 words: a face's points for its capturer
+    for c in range(52):
+        ws[fv + c] = U0
+    trumps_in = in1 & tmask
+    by_str = W_FRAMES  # 15 words (the frames are free until the search): trumps by strength
+    for v in range(15):
+        ws[by_str + v] = ~U0
+    for slot in range(14):
+        c = left if slot == 13 else trump * 13 + slot
+        if c >= 0:
+            ws[by_str + rules[L.R_TRUMP_STRENGTH + slot]] = c
+    low_card = -1
+    if trumps_in:
+        if rules[L.R_HIGH_RULE] == 0:
+            high = trump * 13 + 12
+            if (in1 >> np.uint64(high)) & U1:
+                ws[fv + high] += np.uint64(rules[L.R_HIGH_POINTS])
+        else:
+            for v in range(14, 0, -1):
+                c = np.int64(ws[by_str + v])
+                if c >= 0 and (trumps_in >> np.uint64(c)) & U1:
+                    ws[fv + c] += np.uint64(rules[L.R_HIGH_POINTS])
+                    break
+        if rules[L.R_LOW_RULE] == 1:
+            if (in1 >> np.uint64(trump * 13)) & U1:
+                low_card = trump * 13
+        else:
+            for v in range(1, 15):
+                c = np.int64(ws[by_str + v])
+                if c >= 0 and (trumps_in >> np.uint64(c)) & U1:
+                    low_card = c
+                    break
+    low_to_player = rules[L.R_LOW_TO] == 1
+    if low_card >= 0 and not low_to_player:
+        ws[fv + low_card] += np.uint64(rules[L.R_LOW_POINTS])
+    for k in range(rules[L.R_N_RANK_POINTS]):
+        c = trump * 13 + rules[L.R_RANK_POINTS + 2 * k]
+        if (in1 >> np.uint64(c)) & U1:
+            ws[fv + c] += np.uint64(rules[L.R_RANK_POINTS + 2 * k + 1])
+    if left >= 0 and (in1 >> np.uint64(left)) & U1:
+        ws[fv + left] += np.uint64(rules[L.R_LEFT_POINTS])
+    # ---- the numbering: each copy in play a bit, and its holder
+    mteam = rules[L.R_SEAT_TEAM + pos[Q.P_MAKER]]
+    maxer = U0
+    for s in range(P):
+        if rules[L.R_SEAT_TEAM + s] == mteam:
+            maxer |= U1 << np.uint64(s)
+    same &= ws[W_MAXER] == maxer
+    ws[W_MAXER] = maxer
+    for i in range(64):
+        ws[W_TO_CARD + i] = ~U0
+        ws[W_OLD_VALUE + i] = ws[W_VALUE + i]
+        ws[W_VALUE + i] = U0
+        ws[W_GROUP + i] = U0
+    for s in range(P):
+        ws[W_HAND + s] = U0
+    leader = pos[Q.P_LEADER]
+    trick = U0
+    tbit = W_SCRATCH + 56  # per seat: its trick card's bit
+    b = 0
+    for g in range(4):  # the plain suits, then the trumps
+        gstart = b
+        for j in range(14):
+            if g < 3:
+                suit = g if g < trump else g + 1
+                c = suit * 13 + j if j < 13 else -1
+                if c == left:
+                    c = -1
+            else:
+                c = np.int64(ws[by_str + j + 1])
+            if c < 0:
+                continue
+            cb = U1 << np.uint64(c)
+            k = (1 if in1 & cb else 0) + (1 if in2 & cb else 0)
+            if k == 0:
+                continue
+            ws[W_TO_SEARCH + c] = b
+            first = b
+            for s in range(P):  # held copies, lowest
+                n = (1 if np.uint64(pos[Q.P_HANDS + s]) & cb else 0) + (
+                    1 if np.uint64(pos[Q.P_HANDS2 + s]) & cb else 0
+                )
+                for _ in range(n):
+                    same &= ws[W_OWNER + b] == np.uint64(s)
+                    ws[W_OWNER + b] = s
+                    ws[W_HAND + s] |= U1 << np.uint64(b)
+                    b += 1
+            for kk in range(P - 1, -1, -1):  # the trick's copies: the first played highest
+                s = leader + kk if leader + kk < P else leader + kk - P
+                if pos[Q.P_TRICK + s] == c:
+                    ws[W_OWNER + b] = s
+                    ws[tbit + s] = b
+                    trick |= U1 << np.uint64(b)
+                    b += 1
+            b = first + k  # the copies already played
+            for i in range(first, b):
+                ws[W_TO_CARD + i] = c
+                ws[W_VALUE + i] = ws[fv + c]
+        gm = ((U1 << np.uint64(b)) - U1) ^ ((U1 << np.uint64(gstart)) - U1)
+        ws[W_GMASK + g] = gm
+        for i in range(gstart, b):
+            ws[W_GROUP + i] = gm
+        if g == 3:
+            ws[W_TRUMPS] = gm
+    twins = U0
+    for i in range(63):
+        if ws[W_TO_CARD + i] != ~U0 and ws[W_TO_CARD + i + 1] == ws[W_TO_CARD + i]:
+            twins |= U1 << np.uint64(i)
+    ws[W_TWINS] = twins
+    rem = U0
+    max_cards = U0
+    for s in range(P):
+        rem |= ws[W_HAND + s]
+        if (maxer >> np.uint64(s)) & U1:
+            max_cards |= ws[W_HAND + s]
+    ws[W_MAX_CARDS] = max_cards
+    points = U0
+    for i in range(64):
+        if ws[W_VALUE + i]:
+            points |= U1 << np.uint64(i)
+        same &= ws[W_VALUE + i] == ws[W_OLD_VALUE + i]
+    ws[W_POINTS] = points
+    npts = popcount(points)
+    ws[W_SUMS_OK] = 1 if npts <= MAX_SUMS else 0
+    if npts <= MAX_SUMS:
+        for j in range(1 << npts):
+            ws[W_SUMS + j] = U0
+            m = deposit(np.uint64(j), points)
+            while m:
+                ws[W_SUMS + j] += ws[W_VALUE + lowbit_index(m)]
+                m &= m - U1
+    canon = np.uint64(1 if P <= 4 and npts <= 12 else 0)  # the rank-order key's room
+    same &= ws[W_CANON] == canon
+    ws[W_CANON] = canon
+    if not same:
+        ws[W_STAMP] += U1
+    # ---- points already decided: each copy the maker's side took, Low to its players
+    decided = 0
+    t1 = np.uint64(pos[Q.P_TAKEN + mteam])
+    t2 = np.uint64(pos[Q.P_TAKEN2 + mteam])
+    for c in range(52):
+        cb = U1 << np.uint64(c)
+        n = (1 if t1 & cb else 0) + (1 if t2 & cb else 0)
+        decided += n * np.int64(ws[fv + c])
+    ws[W_LOW_HELD] = 0
+    if low_card >= 0 and low_to_player:
+        lb = _card_bit(low_card)
+        lp = rules[L.R_LOW_POINTS]
+        ws[W_LOW_HELD] = lp * ((1 if in1 & lb else 0) + (1 if in2 & lb else 0))
+        for s in range(P):
+            n = 1 if pos[Q.P_TRICK + s] == low_card else 0
+            for at in (Q.P_HANDS, Q.P_HANDS2, Q.P_PLAYED, Q.P_PLAYED2):
+                n += 1 if np.uint64(pos[at + s]) & lb else 0
+            if (maxer >> np.uint64(s)) & U1:
+                decided += n * lp
+    # ---- the trick in progress
+    led = U0
+    tval = 0
+    todo = U0
+    seat = leader
+    if trick:
+        led = ws[W_GROUP + ws[tbit + leader]]  # (this function is two decks' only)
+        first = -1
+        for k in range(P):
+            s = leader + k if leader + k < P else leader + k - P
+            if pos[Q.P_TRICK + s] >= 0:
+                tval += np.int64(ws[W_VALUE + ws[tbit + s]])
             elif ws[W_HAND + s]:
                 todo |= U1 << np.uint64(s)
                 if first < 0:
@@ -791,23 +1171,33 @@ def card_values(pos, rules, ws, out):
     while m:  # high to low: an equivalent card takes the value of the one above it
         c = highbit_index(m)
         m ^= U1 << np.uint64(c)
-        up = _above(live & _group(c), c)
+        up = _above(live & _group(ws, c), c)
         if prev >= 0 and up and lowbit_index(up) == prev and ws[W_VALUE + prev] == ws[W_VALUE + c]:
             out[ws[W_TO_CARD + c]] = out[ws[W_TO_CARD + prev]]
             prev = c
             continue
-        bc = U1 << np.uint64(c)
+        cc = c  # the bit played: two decks, the twin above when another holds it (_swap)
+        swapped = False
+        if TWO_DECKS:
+            if (rem >> np.uint64(c + 1)) & U1 and _twin(ws, c):
+                if ws[W_OWNER + c + 1] != ws[W_OWNER + c]:
+                    _swap(ws, c)
+                    swapped = True
+                cc = c + 1
+        bc = U1 << np.uint64(cc)
         nrem = rem ^ bc
         if last:  # the card ends the trick: the value is its winner's gain and the rest
             ntrick = trick | bc
-            nled = led if trick else _group(c)
-            w = np.int64(ws[W_OWNER + highbit_index(ntrick & (TRUMPS | nled))])
+            nled = led if trick else _group(ws, c)
+            w = np.int64(ws[W_OWNER + highbit_index(ntrick & (_trumps(ws) | nled))])
             gain = tval + np.int64(ws[W_VALUE + c]) if _is_max(ws, w) else 0
             v = gain + _mtd(wsp, nrem, U0, U0, w, U0, np.int64(0), np.int64(1), guess - gain)
         else:
-            nled = led if trick else _group(c)
+            nled = led if trick else _group(ws, c)
             ntval = tval + np.int64(ws[W_VALUE + c])
             v = _mtd(wsp, nrem, trick | bc, nled, nseat, rest, ntval, np.int64(1), guess)
+        if swapped:
+            _swap(ws, c)
         out[ws[W_TO_CARD + c]] = decided + v
         guess = v
         prev = c
@@ -819,3 +1209,21 @@ def points_in_play(ws):
     """Every point the position last read (``solve``, ``card_values``) has in play, taken
     or still out: what the sides' points add up to at the end of its hand."""
     return _value_of(ws, ws[W_POINTS]) + np.int64(ws[W_LOW_HELD])
+
+
+# ---------------------------------------------------------------- two decks
+def _two_deck_search():
+    """The search's functions compiled for two decks, calling each other."""
+    scope = {**globals()}
+    names = (
+        "_group _trumps _twin _swap _winner _legal _key _two_tricks _move_score _enter "
+        "_search _prepare _exact _mtd solve card_values"
+    ).split()
+    out = {n: with_two_decks(globals()[n], scope) for n in names}
+    scope.update(out)
+    return out
+
+
+_TWO = _two_deck_search()
+solve2 = _TWO["solve"]  # ``solve`` for two decks (rules with R_DECKS 2)
+card_values2 = _TWO["card_values"]  # ``card_values`` for two decks

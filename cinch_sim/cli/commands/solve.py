@@ -40,7 +40,9 @@ def solve(file: str, line_no: int | None, fmt: str) -> None:
     were thrown in, misdealt or reneged are listed but not solved.
 
     About 0.1 ms to 10 ms a hand on one core at four players; at six, seconds and
-    some hands minutes (docs/solver.md). Exit status: 0
+    some hands minutes; with two decks (twelve tricks) many hands take minutes
+    and some far longer: study single hands (docs/solver.md).
+    Exit status: 0
     when every record could be read, 1 when a record is invalid, 2 when FILE
     cannot be opened or --line holds no record.
     """

@@ -201,6 +201,40 @@ def _try_deal(unseen, tm, keep, need, allowed, cap, stock, P, rng, cards, seats,
     return True
 
 
+@njit(forceinline=True)
+def _seat_bounds(obs, P, me, tm, keep, unseen, double):
+    """What each other seat's deal must meet: the cards it holds now (``need``), the
+    most non-keep cards it can hold (``cap``: what it drew, less the non-keep
+    cards it has shown; copies counted with two decks) and the unseen cards its
+    shown voids allow (``allowed``)."""
+    draw = obs[L.O_RULES + L.R_DRAW] == 1
+    robber = obs[L.O_ROBBER]
+    need = np.zeros(L.MAX_PLAYERS, np.int64)
+    cap = np.zeros(L.MAX_PLAYERS, np.int64)
+    allowed = np.zeros(L.MAX_PLAYERS, np.uint64)
+    for s in range(P):
+        if s == me:
+            continue
+        need[s] = obs[L.O_CARDS_LEFT + s]
+        cap[s] = need[s]
+        if draw and s != robber:
+            shown = popcount(np.uint64(obs[L.O_PLAYED_BY + s]) & ~keep)
+            if double:
+                shown += popcount(np.uint64(obs[L.O_PLAYED_BY2 + s]) & ~keep)
+            bound = obs[L.O_DRAWN + s] - shown
+            if bound >= 0:  # else he kept a plain card after all: no bound
+                cap[s] = min(bound, need[s])
+        v = obs[L.O_VOIDS + s]
+        out = U0
+        for x in range(4):
+            if (v >> x) & 1:
+                out |= suit_mask(x) & ~tm
+        if (v >> L.VOID_TRUMP) & 1:
+            out |= tm
+        allowed[s] = unseen & ~out
+    return need, cap, allowed
+
+
 @njit(cache=True)
 def deal_unseen(obs, hand, pos, rng, kept_aces):
     """Deal the cards the player to move cannot see to the other seats of ``pos`` (a
@@ -219,31 +253,9 @@ def deal_unseen(obs, hand, pos, rng, kept_aces):
     )
     unseen = ALL52 & ~seen
     keep = tm | (ACES & ~tm if kept_aces else U0)
-    draw = obs[L.O_RULES + L.R_DRAW] == 1
-    robber = obs[L.O_ROBBER]
-    need = np.zeros(L.MAX_PLAYERS, np.int64)
-    cap = np.zeros(L.MAX_PLAYERS, np.int64)  # most non-keep cards a seat can hold now
-    allowed = np.zeros(L.MAX_PLAYERS, np.uint64)
-    for s in range(P):
-        if s == me:
-            continue
-        need[s] = obs[L.O_CARDS_LEFT + s]
-        cap[s] = need[s]
-        if draw and s != robber:
-            shown = popcount(np.uint64(obs[L.O_PLAYED_BY + s]) & ~keep)
-            bound = obs[L.O_DRAWN + s] - shown
-            if bound >= 0:  # else he kept a plain card after all: no bound
-                cap[s] = min(bound, need[s])
-        v = obs[L.O_VOIDS + s]
-        out = U0
-        for x in range(4):
-            if (v >> x) & 1:
-                out |= suit_mask(x) & ~tm
-        if (v >> L.VOID_TRUMP) & 1:
-            out |= tm
-        allowed[s] = unseen & ~out
+    need, cap, allowed = _seat_bounds(obs, P, me, tm, keep, unseen, False)
     dealt = obs[L.O_RULES + L.R_CARDS_DEALT]
-    stock = obs[L.O_STOCK_LEFT] if draw else 52 - P * dealt
+    stock = obs[L.O_STOCK_LEFT] if obs[L.O_RULES + L.R_DRAW] == 1 else 52 - P * dealt
     cards = np.empty(52, np.int64)
     seats = np.empty(L.MAX_PLAYERS, np.int64)
     held = np.zeros(L.MAX_PLAYERS, np.uint64)
@@ -403,32 +415,9 @@ def deal_unseen2(obs, hand, pos, rng, kept_aces):
     u1 = ALL52 & ~s2  # unseen at least once: seen fewer than twice
     u2 = ALL52 & ~s1  # unseen twice: never seen
     keep = tm | (ACES & ~tm if kept_aces else U0)
-    draw = obs[L.O_RULES + L.R_DRAW] == 1
-    robber = obs[L.O_ROBBER]
-    need = np.zeros(L.MAX_PLAYERS, np.int64)
-    cap = np.zeros(L.MAX_PLAYERS, np.int64)
-    allowed = np.zeros(L.MAX_PLAYERS, np.uint64)
-    for s in range(P):
-        if s == me:
-            continue
-        need[s] = obs[L.O_CARDS_LEFT + s]
-        cap[s] = need[s]
-        if draw and s != robber:
-            shown = popcount(np.uint64(obs[L.O_PLAYED_BY + s]) & ~keep)
-            shown += popcount(np.uint64(obs[L.O_PLAYED_BY2 + s]) & ~keep)
-            bound = obs[L.O_DRAWN + s] - shown
-            if bound >= 0:
-                cap[s] = min(bound, need[s])
-        v = obs[L.O_VOIDS + s]
-        out = U0
-        for x in range(4):
-            if (v >> x) & 1:
-                out |= suit_mask(x) & ~tm
-        if (v >> L.VOID_TRUMP) & 1:
-            out |= tm
-        allowed[s] = u1 & ~out
+    need, cap, allowed = _seat_bounds(obs, P, me, tm, keep, u1, True)
     dealt = obs[L.O_RULES + L.R_CARDS_DEALT]
-    stock = obs[L.O_STOCK_LEFT] if draw else 104 - P * dealt
+    stock = obs[L.O_STOCK_LEFT] if obs[L.O_RULES + L.R_DRAW] == 1 else 104 - P * dealt
     cards = np.empty(104, np.int64)
     seats = np.empty(L.MAX_PLAYERS, np.int64)
     h1 = np.zeros(L.MAX_PLAYERS, np.uint64)

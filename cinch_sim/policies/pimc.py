@@ -119,88 +119,6 @@ def _random_seat(weights, P, rng):
     return -1
 
 
-@njit(cache=True)
-def _try_deal(unseen, tm, keep, need, allowed, cap, stock, P, rng, cards, seats, held, weights):
-    """One attempt at a deal of the unseen cards: ``held[s]`` the hand of each seat
-    to deal to. Trumps first (the keep-card bounds, then the trumps that must be in
-    a hand, then the rest, which the stock may hold too), side aces for a bound the
-    trumps left short, then the plain cards seat by seat in a random order.
-    False when the constraints could not all be met this time."""
-    got = np.zeros(L.MAX_PLAYERS, np.int64)
-    kept = np.zeros(L.MAX_PLAYERS, np.int64)  # keep cards (trumps, kept aces) dealt
-    plain = np.zeros(L.MAX_PLAYERS, np.int64)  # other cards dealt
-    for s in range(P):
-        held[s] = U0
-    n_tr = _shuffled(unseen & tm, cards, rng)
-    must = n_tr - stock  # trumps that cannot be in the stock
-    in_stock = 0
-    placed = 0
-    for i in range(n_tr):
-        c = cards[i]
-        b = U1 << np.uint64(c)
-        for s in range(P):  # a seat short of keep cards first
-            short = need[s] - cap[s] - kept[s]
-            weights[s] = short if short > 0 and allowed[s] & b else 0
-        s = _random_seat(weights, P, rng)
-        if s < 0:
-            for t in range(P):
-                weights[t] = need[t] - got[t] if allowed[t] & b else 0
-            room = stock - in_stock if placed >= must else 0
-            total = room
-            for t in range(P):
-                total += weights[t]
-            if total <= 0:
-                return False
-            if below(rng, total) < room:
-                in_stock += 1
-                continue
-            s = _random_seat(weights, P, rng)
-        held[s] |= b
-        got[s] += 1
-        kept[s] += 1
-        placed += 1
-    n_pl = _shuffled(unseen & ~tm, cards, rng)
-    for i in range(n_pl):  # side aces for what the trumps left short
-        c = cards[i]
-        b = U1 << np.uint64(c)
-        if not keep & b:
-            continue
-        for s in range(P):
-            short = need[s] - cap[s] - kept[s]
-            weights[s] = short if short > 0 and allowed[s] & b else 0
-        s = _random_seat(weights, P, rng)
-        if s >= 0:
-            held[s] |= b
-            got[s] += 1
-            kept[s] += 1
-            cards[i] = -1
-    for s in range(P):
-        if need[s] - cap[s] - kept[s] > 0:
-            return False
-    n_seats = _shuffled(np.uint64((1 << P) - 1), seats, rng)
-    for k in range(n_seats):
-        s = seats[k]
-        for i in range(n_pl):
-            if got[s] == need[s]:
-                break
-            c = cards[i]
-            if c < 0:
-                continue
-            b = U1 << np.uint64(c)
-            if not allowed[s] & b:
-                continue
-            if not keep & b:
-                if plain[s] >= cap[s]:
-                    continue
-                plain[s] += 1
-            held[s] |= b
-            got[s] += 1
-            cards[i] = -1
-        if got[s] < need[s]:
-            return False
-    return True
-
-
 @njit(forceinline=True)
 def _seat_bounds(obs, P, me, tm, keep, unseen, double):
     """What each other seat's deal must meet: the cards it holds now (``need``), the
@@ -259,6 +177,7 @@ def deal_unseen(obs, hand, pos, rng, kept_aces):
     cards = np.empty(52, np.int64)
     seats = np.empty(L.MAX_PLAYERS, np.int64)
     held = np.zeros(L.MAX_PLAYERS, np.uint64)
+    held2 = np.zeros(L.MAX_PLAYERS, np.uint64)  # stays empty: one deck
     weights = np.zeros(L.MAX_PLAYERS, np.int64)
     level = 0
     done = False
@@ -272,8 +191,9 @@ def deal_unseen(obs, hand, pos, rng, kept_aces):
             for s in range(P):
                 allowed[s] = unseen
         done = _try_deal(
-            unseen, tm, keep, need, allowed, cap, stock, P, rng, cards, seats, held, weights
-        )
+            unseen, U0, tm, keep, need, allowed, cap, stock, P, rng, cards, seats, held, held2,
+            weights,
+        )  # fmt: skip
         if done:
             break
     if not done:  # the last resort: the unseen cards in a random order, seat by seat
@@ -315,10 +235,13 @@ def _shuffled2(once, twice, out, rng):
 
 
 @njit(cache=True)
-def _try_deal2(u1, u2, tm, keep, need, allowed, cap, stock, P, rng, cards, seats, h1, h2, weights):
-    """``_try_deal`` with two decks: the unseen copies (faces ``u1`` once, ``u2``
-    twice) dealt into two planes per seat (``h1``, ``h2``), the same order and
-    constraints."""
+def _try_deal(u1, u2, tm, keep, need, allowed, cap, stock, P, rng, cards, seats, h1, h2, weights):
+    """One attempt at a deal of the unseen cards (faces ``u1`` once, ``u2`` a second
+    time: two decks; one deck leaves it 0 and ``h2`` empty) into two planes per
+    seat (``h1``, ``h2``). Trumps first (the keep-card bounds, then the trumps that
+    must be in a hand, then the rest, which the stock may hold too), side aces for
+    a bound the trumps left short, then the plain cards seat by seat in a random
+    order. False when the constraints could not all be met this time."""
     got = np.zeros(L.MAX_PLAYERS, np.int64)
     kept = np.zeros(L.MAX_PLAYERS, np.int64)
     plain = np.zeros(L.MAX_PLAYERS, np.int64)
@@ -434,7 +357,7 @@ def deal_unseen2(obs, hand, pos, rng, kept_aces):
             level = 2
             for s in range(P):
                 allowed[s] = u1
-        done = _try_deal2(
+        done = _try_deal(
             u1, u2, tm, keep, need, allowed, cap, stock, P, rng, cards, seats, h1, h2, weights
         )
         if done:

@@ -154,6 +154,37 @@ def _seat_bounds(obs, P, me, tm, keep, unseen, double):
 
 
 @njit(cache=True)
+def _deal_with_retries(
+    u1, u2, tm, keep, need, allowed, cap, stock, P, rng, cards, seats, h1, h2, weights
+):
+    """``_try_deal`` until it succeeds, dropping constraints as the tries run out
+    (``STRICT_TRIES`` with all, ``LOOSE_TRIES`` without the drawn-card bound, as many
+    without the voids), else the unseen copies in a random order, seat by seat.
+    Returns how many kinds of constraint were dropped (0 to 3)."""
+    for attempt in range(STRICT_TRIES + 2 * LOOSE_TRIES):
+        if attempt == STRICT_TRIES:
+            for s in range(P):
+                cap[s] = need[s]
+        elif attempt == STRICT_TRIES + LOOSE_TRIES:
+            for s in range(P):
+                allowed[s] = u1
+        if _try_deal(
+            u1, u2, tm, keep, need, allowed, cap, stock, P, rng, cards, seats, h1, h2, weights
+        ):
+            return 0 if attempt < STRICT_TRIES else 1 if attempt < STRICT_TRIES + LOOSE_TRIES else 2
+    n = _shuffled2(u1, u2, cards, rng)
+    i = 0
+    for s in range(P):
+        h1[s] = U0
+        h2[s] = U0
+        for _ in range(need[s]):
+            if i < n:
+                h1[s], h2[s] = _plus(h1[s], h2[s], U1 << np.uint64(cards[i]))
+                i += 1
+    return 3
+
+
+@njit(cache=True)
 def deal_unseen(obs, hand, pos, rng, kept_aces):
     """Deal the cards the player to move cannot see to the other seats of ``pos`` (a
     position from ``moves.from_observation``), ``O_CARDS_LEFT`` each, consistent
@@ -179,33 +210,10 @@ def deal_unseen(obs, hand, pos, rng, kept_aces):
     held = np.zeros(L.MAX_PLAYERS, np.uint64)
     held2 = np.zeros(L.MAX_PLAYERS, np.uint64)  # stays empty: one deck
     weights = np.zeros(L.MAX_PLAYERS, np.int64)
-    level = 0
-    done = False
-    for attempt in range(STRICT_TRIES + 2 * LOOSE_TRIES):
-        if attempt == STRICT_TRIES:
-            level = 1
-            for s in range(P):
-                cap[s] = need[s]
-        elif attempt == STRICT_TRIES + LOOSE_TRIES:
-            level = 2
-            for s in range(P):
-                allowed[s] = unseen
-        done = _try_deal(
-            unseen, U0, tm, keep, need, allowed, cap, stock, P, rng, cards, seats, held, held2,
-            weights,
-        )  # fmt: skip
-        if done:
-            break
-    if not done:  # the last resort: the unseen cards in a random order, seat by seat
-        level = 3
-        n = _shuffled(unseen, cards, rng)
-        i = 0
-        for s in range(P):
-            held[s] = U0
-            for _ in range(need[s]):
-                if i < n:
-                    held[s] |= U1 << np.uint64(cards[i])
-                    i += 1
+    level = _deal_with_retries(
+        unseen, U0, tm, keep, need, allowed, cap, stock, P, rng, cards, seats, held, held2,
+        weights,
+    )  # fmt: skip
     for s in range(P):
         if s != me:
             pos[Q.P_HANDS + s] = np.int64(held[s])
@@ -346,35 +354,9 @@ def deal_unseen2(obs, hand, pos, rng, kept_aces):
     h1 = np.zeros(L.MAX_PLAYERS, np.uint64)
     h2 = np.zeros(L.MAX_PLAYERS, np.uint64)
     weights = np.zeros(L.MAX_PLAYERS, np.int64)
-    level = 0
-    done = False
-    for attempt in range(STRICT_TRIES + 2 * LOOSE_TRIES):
-        if attempt == STRICT_TRIES:
-            level = 1
-            for s in range(P):
-                cap[s] = need[s]
-        elif attempt == STRICT_TRIES + LOOSE_TRIES:
-            level = 2
-            for s in range(P):
-                allowed[s] = u1
-        done = _try_deal(
-            u1, u2, tm, keep, need, allowed, cap, stock, P, rng, cards, seats, h1, h2, weights
-        )
-        if done:
-            break
-    if not done:  # the last resort: the unseen copies in a random order, seat by seat
-        level = 3
-        n = _shuffled2(u1, u2, cards, rng)
-        i = 0
-        for s in range(P):
-            h1[s] = U0
-            h2[s] = U0
-            if s == me:
-                continue
-            for _ in range(need[s]):
-                if i < n:
-                    h1[s], h2[s] = _plus(h1[s], h2[s], U1 << np.uint64(cards[i]))
-                    i += 1
+    level = _deal_with_retries(
+        u1, u2, tm, keep, need, allowed, cap, stock, P, rng, cards, seats, h1, h2, weights
+    )
     for s in range(P):
         if s != me:
             pos[Q.P_HANDS + s] = np.int64(h1[s])

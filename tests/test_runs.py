@@ -18,6 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -125,7 +126,7 @@ def test_a_run_stopped_by_ctrl_c_resumes_to_the_same_files(tmp_path):
     assert json.loads((cut / "run.json").read_text())["summary"]["hands"] == 3000
     (line,) = [x for x in p.stderr.splitlines() if "resume with:" in x]
     command = shlex.split(line.split("resume with: ", 1)[1])
-    assert command[0] == "cinch-sim" and command[-2:] == ["--resume", "cut"]
+    assert command == ["cinch-sim", "stats", "--resume", "cut"]  # the manifest has the rest
     res = subprocess.run(
         [sys.executable, "-m", "cinch_sim", *command[1:]], cwd=tmp_path, text=True,
         env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, timeout=300,
@@ -148,7 +149,7 @@ def test_a_killed_run_leaves_no_half_file_and_resumes_to_the_same_files(tmp_path
     for n in names[1:]:
         unpack(cut / "chunks" / n)  # the two finished ones read whole
     assert not (cut / "run.json").exists()
-    _cli(*SIMULATE, "--resume", str(cut))
+    _cli(*SIMULATE, "--resume", str(cut))  # the options repeated: the same run
     _same_folders(tmp_path / "whole", cut)  # the stale temporary file is gone too
 
 
@@ -169,7 +170,7 @@ def test_every_command_resumes_from_any_chunks_it_kept(tmp_path):
         chunks = sorted((cut / "chunks").iterdir())
         for p in random.Random(name).sample(chunks, len(chunks) // 2):
             p.unlink()
-        _cli(*args, "--seed", "2", "--resume", str(cut))
+        _cli(args[0], "--resume", str(cut))  # alone: the arguments too come from the manifest
         _same_folders(whole, cut)
 
 
@@ -374,12 +375,31 @@ def test_progress_counts_every_game_of_a_ladder():
     assert sum(told) == 3 * 12 and told[0] == 4  # a chunk of two pairs: four games
 
 
-def test_the_resume_command_repeats_the_options_but_out_force_and_per_hand_files(monkeypatch):
+def test_a_resume_alone_takes_the_manifests_options_and_refuses_a_changed_one(tmp_path):
+    """``--resume DIR`` alone: every option the --out run was given comes back from its
+    manifest (but where it ran and what does not resume); one given that changes a
+    setting is refused, one that only changes the printing is obeyed."""
+    args = ["simulate", "--hands", "3000", "--chunk", "1000", "--seed", "6", "--rule",
+            "robber=dealer", "--play-policy", "0=greedy", "--format", "json"]  # fmt: skip
+    whole, cut = tmp_path / "whole", tmp_path / "cut"
+    _cli(*args, "--out", str(whole))
+    _cli(*args, "--out", str(cut), "--threads", "1", "--force")
+    kept = json.loads((cut / "manifest.json").read_text())["command_line"]
+    assert kept["command"] == "simulate" and "threads" not in kept["options"]
+    assert "out" not in kept["options"] and "force" not in kept["options"]
+    (cut / "chunks" / chunk_name((1,))).unlink()
+    res = CliRunner().invoke(main, ["simulate", "--resume", str(cut), "--format", "csv"])
+    assert res.exit_code == 0, res.output
+    assert res.stdout.startswith("bid,")  # the printing obeys what is given now
+    _same_folders(whole, cut)
+    res = CliRunner().invoke(main, ["simulate", "--resume", str(cut), "--hands", "4000"])
+    assert res.exit_code == 2 and "settings.hands was 3000, not 4000" in res.output
+
+
+def test_the_resume_command_is_the_command_and_its_folder():
     from cinch_sim.cli.options import resume_command
 
-    argv = ["cinch-sim", "stats", "--hands", "9000", "--out=big", "--force", "--hand-data",
-            "--records", "h.jsonl", "--seed", "2"]  # fmt: skip
-    monkeypatch.setattr(sys, "argv", argv)
-    assert resume_command(Path("big")) == "cinch-sim stats --hands 9000 --seed 2 --resume big"
-    monkeypatch.setattr(sys, "argv", ["x", "simulate", "--out", "my run", "--records=-"])
-    assert resume_command(Path("my run")) == "cinch-sim simulate --resume 'my run'"
+    with click.Context(click.Command("stats"), info_name="stats"):
+        assert resume_command(Path("big")) == "cinch-sim stats --resume big"
+    with click.Context(click.Command("simulate"), info_name="simulate"):
+        assert resume_command(Path("my run")) == "cinch-sim simulate --resume 'my run'"

@@ -497,9 +497,10 @@ def chunk_options(unit: str, default: int) -> Callable[[Callable], Callable]:
             "--resume",
             type=click.Path(file_okay=False),
             default=None,
-            help="Continue the run an earlier --out DIR saved (give the same options; one "
-            "that differs is refused) and write its outputs there again: the result is "
-            "exactly that of a run never stopped.",
+            help="Continue the run an earlier --out DIR saved, with the options it was "
+            "given (kept in DIR; one given now that changes a setting is refused), and "
+            "write its outputs there again: the result is exactly that of a run never "
+            "stopped.",
         )(f)
         return click.option(
             "--chunk",
@@ -523,27 +524,44 @@ def run_folder(out: str | None, resume: str | None, force: bool) -> Path | None:
 
 
 PER_HAND_OPTIONS = ("--records", "--hand-data")
+# Not part of what a run is: where it writes, where it runs, and what does not resume.
+NOT_RECORDED = ("out", "resume", "force", "records", "hand_data", "threads", "workers",
+                "scheduler", "help")  # fmt: skip
+
+
+class ResumableCommand(click.Command):
+    """A chunked command whose ``--resume DIR`` alone runs it again: the options its
+    ``--out`` run was given (kept in the manifest, ``runs.store``) are the defaults of
+    the options not given now; one given that changes a setting is refused by the
+    run's own comparison, naming it."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        from cinch_sim.runs.store import stored_options
+
+        given, _, _ = self.make_parser(ctx).parse_args(args=list(args))  # raw, as typed
+        stored = {}
+        if given.get("resume"):
+            stored = stored_options(given["resume"], ctx.info_name or "") or {}
+            ctx.default_map = {**(ctx.default_map or {}), **stored}
+        typed = {k: v for k, v in given.items() if k not in NOT_RECORDED}
+        ctx.meta["cinch_sim.options"] = stored or typed  # a resume keeps the run's own
+        return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        from cinch_sim.runs.store import recording_options
+
+        with recording_options(ctx.info_name or "", ctx.meta.get("cinch_sim.options", {})):
+            return super().invoke(ctx)
 
 
 def resume_command(out: Path) -> str:
-    """The command line that resumes this run: its own words, with --resume DIR for
-    --out DIR, and neither --force nor the per-hand outputs (they do not resume)."""
+    """The command line that resumes this run: the command and --resume DIR (the
+    folder's manifest holds every other option)."""
     import shlex
-    import sys
 
-    args, words, skip = sys.argv[1:], [], False
-    for i, a in enumerate(args):
-        if skip:
-            skip = False
-            continue
-        name = a.split("=", 1)[0]
-        if name in ("--out", "--resume", *PER_HAND_OPTIONS):
-            skip = "=" not in a and name != "--hand-data" and i + 1 < len(args)
-            continue
-        if a == "--force":
-            continue
-        words.append(a)
-    return shlex.join(["cinch-sim", *words, "--resume", str(out)])
+    ctx = click.get_current_context(silent=True)
+    command = ctx.info_name if ctx is not None and ctx.info_name else "COMMAND"
+    return shlex.join(["cinch-sim", command, "--resume", str(out)])
 
 
 def stopped(what: str, out: Path | None, per_hand: bool = False) -> None:

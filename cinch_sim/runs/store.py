@@ -9,6 +9,10 @@ two seconds and when the run ends; the files are the truth: a chunk written just
 before a kill, not yet in the manifest, counts as done. Chunk files are zip
 archives of ``.npy`` arrays with fixed dates, so the same chunk always has the
 same bytes.
+
+A run started from the command line also keeps the options it was given
+(``command_line``, set by ``recording_options``), so ``--resume DIR`` alone can
+run it again; they are not compared on a resume (the settings are).
 """
 
 from __future__ import annotations
@@ -18,6 +22,9 @@ import json
 import os
 import time
 import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +38,34 @@ MANIFEST = "manifest.json"
 CHUNKS = "chunks"
 MANIFEST_EVERY = 2.0  # seconds between the manifest's updates while a run goes
 Key = tuple[int, ...]
+COMMAND_LINE = "command_line"  # the manifest's record of the options a command was given
+
+_OPTIONS: ContextVar[dict[str, Any] | None] = ContextVar("command_line", default=None)
+
+
+@contextmanager
+def recording_options(command: str, options: dict[str, Any]) -> Iterator[None]:
+    """Stores opened inside keep ``options`` (a command's raw option values, by
+    parameter name) in their manifest, under ``command_line``."""
+    token = _OPTIONS.set({"command": command, "options": options})
+    try:
+        yield
+    finally:
+        _OPTIONS.reset(token)
+
+
+def stored_options(folder: str | os.PathLike, command: str) -> dict[str, Any] | None:
+    """The options a run of ``command`` in ``folder`` was given on the command line, or
+    None (no readable manifest, another command, or a run started from Python)."""
+    try:
+        d = read_manifest(folder)
+    except InputError:
+        return None  # the run itself names the problem
+    kept = d.get(COMMAND_LINE)
+    if not isinstance(kept, dict) or kept.get("command") != command:
+        return None
+    options = kept.get("options")
+    return options if isinstance(options, dict) else None
 
 
 def chunk_name(key: Key) -> str:
@@ -107,6 +142,7 @@ class ChunkStore:
         self.chunks = self.folder / CHUNKS
         self._done: set[Key] = set()
         self._written = time.monotonic()
+        self.command_line = _OPTIONS.get()
 
     @classmethod
     def create(cls, folder: str | os.PathLike, head: dict[str, Any], keys: list[Key]):
@@ -131,6 +167,8 @@ class ChunkStore:
         if diff is not None:
             raise InputError("resume", f"{os.fspath(folder)} holds another run: {diff}")
         store = cls(Path(folder), head, keys)
+        if store.command_line is None:  # resumed from Python: the command line's stay
+            store.command_line = d.get(COMMAND_LINE)
         store.chunks.mkdir(exist_ok=True)
         remove_stale_temps(store.chunks)  # a write a kill cut short
         store._done = {k for k in keys if (store.chunks / chunk_name(k)).is_file()}
@@ -157,8 +195,10 @@ class ChunkStore:
 
     def manifest(self) -> dict[str, Any]:
         done = [self.position[k] for k in self._done]
+        kept = {COMMAND_LINE: self.command_line} if self.command_line is not None else {}
         return {
             **self.head,
+            **kept,
             "chunks": len(self.keys),
             "done": ranges(done),
             "complete": len(done) == len(self.keys),

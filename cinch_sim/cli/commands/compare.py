@@ -14,6 +14,7 @@ from cinch_sim.cli.files import output_file, results_on_stderr_if_stdout_taken
 from cinch_sim.cli.options import (
     BadInput,
     Count,
+    ResumableCommand,
     StrategyType,
     chunk_options,
     friendly,
@@ -58,7 +59,7 @@ def _match_options(f):
     return f
 
 
-@click.command(context_settings={"show_default": True})
+@click.command(cls=ResumableCommand, context_settings={"show_default": True})
 @click.argument("strategy_a", type=StrategyType())
 @click.argument("strategy_b", type=StrategyType())
 @_match_options
@@ -306,7 +307,7 @@ def format_cutthroat(s: dict, seed: int, seconds: float) -> str:
     return "\n".join(lines)
 
 
-@click.command(context_settings={"show_default": True})
+@click.command(cls=ResumableCommand, context_settings={"show_default": True})
 @click.argument("strategies", nargs=-1, required=True, type=StrategyType())
 @_match_options
 @rules_option

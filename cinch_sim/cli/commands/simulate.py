@@ -11,6 +11,7 @@ from cinch_sim import notation as N
 from cinch_sim.cli.files import output_file, results_on_stderr_if_stdout_taken
 from cinch_sim.cli.options import (
     Count,
+    ResumableCommand,
     chunk_options,
     dealer_option,
     friendly,
@@ -29,7 +30,7 @@ from cinch_sim.cli.tables import text_table
 TABLES = ("by_bid", "pedros")  # what simulate prints, and the files --out writes
 
 
-@click.command(context_settings={"show_default": True})
+@click.command(cls=ResumableCommand, context_settings={"show_default": True})
 @click.option("--hands", type=Count("hands", 1), default=100_000, help="Hands to simulate.")
 @run_options
 @dealer_option

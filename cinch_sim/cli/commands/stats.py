@@ -11,6 +11,7 @@ from cinch_sim import notation as N
 from cinch_sim.cli.options import (
     BadInput,
     Count,
+    ResumableCommand,
     chunk_options,
     dealer_option,
     friendly,
@@ -48,6 +49,7 @@ FEATURES = ("seat", "trumps", "pedros", "high", "ace", "honours", "bid")
 
 
 @click.command(
+    cls=ResumableCommand,
     context_settings={"show_default": True},
     short_help="Bid-success and Pedro statistics: tables and charts.",
 )

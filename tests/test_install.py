@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 import venv
 from pathlib import Path
 
@@ -27,13 +28,27 @@ def _run(cmd, env, cwd):
     return p.stdout
 
 
+def _venv_seeing_ours(env_dir: Path) -> str:
+    """A new venv whose own site-packages comes first, then the packages of the Python
+    running the tests (numba, pip, wheel: the test extra's, never downloaded). A
+    venv's ``system_site_packages`` would show the base Python's instead, which in a
+    user's venv has no ``wheel`` (``invalid command 'bdist_wheel'``). A path line in a
+    .pth file adds the folder without running its own .pth files, so our editable
+    install's finder stays out and the venv's install of the copy is what imports."""
+    venv.EnvBuilder(with_pip=False).create(env_dir)
+    py = env_dir / "bin" / "python"
+    site = subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                          capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
+    ours = {sysconfig.get_path("purelib"), sysconfig.get_path("platlib")}
+    (Path(site) / "outer-site.pth").write_text("".join(f"{p}\n" for p in sorted(ours)))
+    return str(py)
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX venv layout")
 def test_regular_install_then_editable_reinstall_imports(tmp_path):
     src = tmp_path / "src"  # a copy of the checkout: the install touches no real file
     shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(".git", "__pycache__", "*.egg-info"))
-    env_dir = tmp_path / "venv"
-    venv.EnvBuilder(system_site_packages=True, with_pip=True).create(env_dir)
-    py = str(env_dir / "bin" / "python")
+    py = _venv_seeing_ours(tmp_path / "venv")
     env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "PYTHONPATH")}
     env["XDG_CACHE_HOME"] = str(tmp_path / "user-cache")  # where the kernel cache must go
     pip = [py, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation"]

@@ -922,9 +922,7 @@ def _score(hc: HandCheck) -> None:
     if hc.renege:
         off = rules.team_of(hc.renege["seat"])
         hc.made = off != mteam
-        hc.score = [
-            (-bid if t == mteam else 0) if t == off else rules.total_points for t in range(T)
-        ]
+        hc.score = renege_score(T, mteam, off, bid, rules.total_points)
         return
     made = points[mteam] >= bid
     hc.made = made
@@ -936,6 +934,25 @@ def _score(hc: HandCheck) -> None:
             extra = bid if (not made and rules.scoring == "difference") else 0
             score.append(points[t] + extra)
     hc.score = score
+
+
+def renege_score(sides: int, maker: int, offender: int, bid: int, total: int) -> list[int]:
+    """Each side's score for a hand with a renege by side ``offender`` (RULES.md §1.16,
+    §3.5): the offender scores 0, or minus the bid when it is the maker's side. With
+    two sides the other scores the points total; with more, only the maker does (as
+    made) when another side reneged, and every other side scores 0.
+
+    >>> renege_score(2, 0, 1, 7, 14), renege_score(2, 0, 0, 7, 14)
+    ([14, 0], [-7, 14])
+    >>> renege_score(3, 1, 0, 7, 14), renege_score(3, 1, 1, 7, 14)
+    ([0, 14, 0], [0, -7, 0])
+    """
+    score = [0] * sides
+    score[offender] = -bid if offender == maker else 0
+    for t in range(sides):
+        if t != offender and (sides == 2 or t == maker):
+            score[t] = total
+    return score
 
 
 # A given result's keys, in the order docs/records.md lists them.

@@ -108,7 +108,7 @@ def __getattr__(name: str) -> Any:
 
 
 def _rules(rules: Rules | dict[str, Any] | None, variant: str | None = None) -> Rules:
-    """The rules of a call: ``variant`` (a preset's name, RULES.md §3) with ``rules``
+    """The rules of a call: ``variant`` (a preset's name, docs/rules.md §3) with ``rules``
     (its options as a dict) on top, or a Rules object on its own."""
     if variant is None:
         with checks.named("rules", RulesError):
@@ -815,7 +815,7 @@ def merge(
 
 # ----------------------------------------------------------------- variants
 def variants() -> pd.DataFrame:
-    """Every preset of the rules (RULES.md §3.1), one row each: players, sides, deck,
+    """Every preset of the rules (docs/rules.md §3.1), one row each: players, sides, deck,
     cards dealt and kept, tricks, points, bids, target, whether the kernel plays it
     yet, and a line on what it is (``cinch-sim variants``).
 

@@ -3,7 +3,7 @@
 A card is ``suit * 13 + rank`` with rank 0 = 2 ... 12 = A. Suits are numbered
 clubs 0, spades 1, diamonds 2, hearts 3, so that the same-colour suit of ``s``
 is ``s ^ 1`` (the Left Pedro's suit is one XOR away from trump). Tokens follow
-RECORD_FORMAT.md: writers emit ``"TS"``; readers also take ``10``, lower case
+docs/records.md: writers emit ``"TS"``; readers also take ``10``, lower case
 and the suit symbols.
 """
 
@@ -16,7 +16,7 @@ SUITS = "CSDH"
 SUIT_SYMBOLS = {"C": "\u2663", "S": "\u2660", "D": "\u2666", "H": "\u2665"}
 SUIT_NAMES = {"C": "clubs", "S": "spades", "D": "diamonds", "H": "hearts"}
 _SYMBOL_TO_LETTER = {v: k for k, v in SUIT_SYMBOLS.items()}
-# BENCHMARK.md breaks ties clubs < diamonds < hearts < spades.
+# docs/benchmarks.md breaks ties clubs < diamonds < hearts < spades.
 TIE_ORDER = (0, 3, 1, 2)  # indexed by our suit number
 
 _SELECTOR = "\ufe0f"  # emoji presentation of the symbol before it (♠️)

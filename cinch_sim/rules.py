@@ -1,6 +1,6 @@
 """The rules of a Cinch game as data: one frozen object the kernel reads.
 
-Every option of RULES.md §2 is a field with §1's default. Structural fields
+Every option of docs/rules.md §2 is a field with §1's default. Structural fields
 (players, cards dealt, point table, trump order, ...) let the §3 variants be
 written as data; ``Rules.to_array`` packs everything into the int vector the
 kernel indexes, so the kernel never branches on a variant's name.
@@ -33,7 +33,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "high_rule": ("ace_only", "highest_in_play"),
 }
 
-# The options a record's "rules.options" and the CLI's --rule may set (RULES.md §2).
+# The options a record's "rules.options" and the CLI's --rule may set (docs/rules.md §2).
 OPTION_NAMES: tuple[str, ...] = (
     "bid_min",
     "bid_max",
@@ -53,7 +53,7 @@ OPTION_NAMES: tuple[str, ...] = (
     "left_bower_points",
     "bid_rounds",
 )
-# bid_rounds as an option (RULES.md §3.6): its words and the Rules field's values.
+# bid_rounds as an option (docs/rules.md §3.6): its words and the Rules field's values.
 BID_ROUNDS: dict[str, int] = {"one": 1, "auction": 0}
 
 # The whole-number options and their hard ranges, so a value the kernel's int64
@@ -105,10 +105,10 @@ class Rules:
     Frozen, so one object can be shared by threads, records and reports. Build a
     variant with ``with_options`` (checked CLI-style values) or
     ``dataclasses.replace``; ``__post_init__`` refuses impossible combinations.
-    Section numbers (§) follow the rules specification the project is built to
-    (§1 the canonical game, §2 the table of options, §3 the variants). Each
-    option's default is the canonical game's; where the original text is silent
-    or contradicts itself, the §2 table names the default and its source.
+    Section numbers (§) are docs/rules.md's (§1 the standard game, §2 the rule
+    options, §3 the variants). Each option's default is the standard game's;
+    where the original text is silent or contradicts itself, §2 says which
+    default was chosen and why.
 
     >>> r = Rules().with_options({"robber": "dealer", "target": "42"})
     >>> (r.robber, r.target, r.total_points)
@@ -121,53 +121,53 @@ class Rules:
 
     # --- §2 options: what a table agrees on before play (defaults reproduce §1) ---
     bid_min: int = 1
-    """Lowest bid (§2 row 1; §1.4: 1). Pedro tables use 6 or 7."""
+    """Lowest bid (§2; §1.4: 1). Pedro tables use 6 or 7."""
     bid_max: int = 14
-    """Highest bid (§2 row 1; §1.4: 14, every point of the deal). At most total_points."""
+    """Highest bid (§2; §1.4: 14, every point of the deal). At most total_points."""
     all_pass: str = "dealer_no_contract"
-    """When everyone passes (§2 row 2): ``dealer_no_contract`` the dealer names trumps
+    """When everyone passes (§2): ``dealer_no_contract`` the dealer names trumps
     with contract 0 and cannot be set (the default, a choice of this project);
     ``dealer_forced_min`` the dealer must bid exactly ``bid_min``; ``redeal_next``
     the hand is thrown in and the next dealer deals; ``redeal_same`` the same dealer
     deals again."""
     must_discard_nontrumps: bool = False
-    """Whether a drawer must discard every non-trump (§2 row 4; the original: may keep
+    """Whether a drawer must discard every non-trump (§2; the original: may keep
     them). Binds the drawers, not the robber."""
     discards_face_up: bool = False
-    """Whether discards are shown (§2 row 5; the original: face down, excess trumps up).
+    """Whether discards are shown (§2; the original: face down, excess trumps up).
     Changes only what the policies see."""
     excess_trump_discard: str = "any"
-    """Which trumps a player with more than ``hand_size`` may set aside (§2 row 6):
+    """Which trumps a player with more than ``hand_size`` may set aside (§2):
     ``any`` (the default), or ``non_point_only`` (A, J, 10, both Pedros and the 2 stay)."""
     robber: str = "maker"
     """Who takes the rest of the stock after the others drew and keeps the best
-    ``hand_size`` (§1.8, §2 row 7): ``maker`` (the original), ``dealer`` (the classic
+    ``hand_size`` (§1.8, §2): ``maker`` (the original), ``dealer`` (the classic
     "robbing the pack"), or ``none``."""
     shortage: str = "round_robin"
-    """When the drawers ask for more than the stock holds (§1.9, §2 row 8):
+    """When the drawers ask for more than the stock holds (§1.9, §2):
     ``round_robin`` one card at a time clockwise from eldest; ``in_order`` each drawer
     served in turn; ``limit_discards`` a player discards only what can be replaced."""
     follow_rule: str = "may_trump"
-    """When a plain suit is led (§1.11, §2 row 9): ``may_trump`` follow suit or play
+    """When a plain suit is led (§1.11, §2): ``may_trump`` follow suit or play
     any trump (the All Fours rule, the default where the original contradicts
     itself); ``strict`` follow suit when able, trump only when void."""
     low_rule: str = "lowest_in_play"
-    """Which card scores Low (§1.13, §2 row 10): ``lowest_in_play`` the lowest trump
+    """Which card scores Low (§1.13, §2): ``lowest_in_play`` the lowest trump
     held after the draw (the original); ``deuce_only`` only the 2 of trumps."""
     low_to: str = "capturer"
-    """Who scores Low (§2 row 10): ``capturer`` the side taking it (the original), or
+    """Who scores Low (§2): ``capturer`` the side taking it (the original), or
     ``player`` the side of whoever played it."""
     scoring: str = "setback"
-    """How a set bid scores (§1.14, §2 row 11): ``setback`` the bidding side loses its
+    """How a set bid scores (§1.14, §2): ``setback`` the bidding side loses its
     bid and the others score what they took (the original); ``difference`` the
     bidding side scores 0 and the others what they took plus the bid."""
     target: int = 51
-    """Points that win the game (§1.15, §2 row 12: 51, or 42 at some tables)."""
+    """Points that win the game (§1.15, §2: 51, or 42 at some tables)."""
     min_score_loss: int | None = None
-    """The negative limit (§1.15, §2 row 15): None (off, the default) or N > 0, so a
+    """The negative limit (§1.15, §2): None (off, the default) or N > 0, so a
     side at or below -N after a hand loses unless someone reached the target."""
     high_rule: str = "ace_only"
-    """Which card scores High (§1.13, §2 row 16): ``ace_only`` the A of trumps (the
+    """Which card scores High (§1.13, §2): ``ace_only`` the A of trumps (the
     original); ``highest_in_play`` the highest trump held after the draw (Pitch)."""
     left_bower_points: int = 5
     """What the Left Bower scores in a game with bowers (§3.3; the left card is a
@@ -371,7 +371,7 @@ class Rules:
         return tuple((n, slots[n]) for n in named)
 
     def options(self) -> dict[str, Any]:
-        """The §2 options that differ from the preset's defaults (RECORD_FORMAT.md)."""
+        """The §2 options that differ from the preset's defaults (docs/records.md)."""
         base = VARIANTS.get(self.preset, Rules())
         out = {n: getattr(self, n) for n in OPTION_NAMES if getattr(self, n) != getattr(base, n)}
         if "bid_rounds" in out:
@@ -406,7 +406,7 @@ class Rules:
         d = {n: getattr(self, n) for n in OPTION_NAMES if self.meaningful(n)}
         d["bid_rounds"] = "auction" if self.bid_rounds == 0 else "one"
         d["preset"] = self.preset
-        d["options"] = self.options()  # what a record's rules hold (RECORD_FORMAT.md)
+        d["options"] = self.options()  # what a record's rules hold (docs/records.md)
         return d
 
     def with_options(self, options: dict[str, Any]) -> Rules:
@@ -543,7 +543,7 @@ PLAIN_TRUMP_ORDER = "AKQJT98765432"  # no left card: 13 trumps in their natural 
 
 @dataclass(frozen=True)
 class Preset:
-    """One row of the preset table (RULES.md §3.1): its name, a line for users, and
+    """One row of the preset table (docs/rules.md §3.1): its name, a line for users, and
     the rules as data; ``missing`` says what the kernel lacks when it cannot play it."""
 
     name: str
@@ -583,7 +583,7 @@ _CLASSIC = {
     "target": 50,
 }
 
-# The preset table: every variant as data, in RULES.md §3.1's order. A new preset
+# The preset table: every variant as data, in docs/rules.md §3.1's order. A new preset
 # is one row here (and one row in the conformance test's expectations).
 PRESETS: tuple[Preset, ...] = (
     Preset("standard", "the canonical 4-player partnership game (docs/rules.md Part 1)", {}),

@@ -1,4 +1,4 @@
-"""Measure the BENCHMARK.md workloads (W1-W3), the solver (DD), compile and load times.
+"""Measure the docs/benchmarks.md workloads (W1-W3), the solver (DD), compile and load times.
 
 Usage: python scripts/bench.py [--seconds 2] [--repeats 5] [--write results/BENCHMARKS.md]
                                [--only W1|W2|W3|DD] [--dd-positions 10000]

@@ -1,4 +1,4 @@
-"""Time the hand advisor query of BENCHMARK.md ("Hand advisor query").
+"""Time the hand advisor query of docs/benchmarks.md ("The hand advisor query").
 
 Usage: python scripts/bench_advisor.py [--repeats 5] [--write results/BENCHMARKS.md]
 

@@ -1,6 +1,8 @@
-"""The ladder of the built-in strategies: results/ladder.{md,csv,png}, matchups.csv, run.json.
+"""The ladder of the built-in strategies: ladder.{md,csv,png}, matchups.csv, ladder_run.json.
 
-    python scripts/ladder.py --games 2000 --seed 2024
+    python scripts/ladder.py --games 2000 --seed 2024 --out results   # the committed ones
+
+Without ``--out`` it writes to a new temporary folder and prints where.
 
 Every pair of strategies plays ``--games`` games in duplicate (the same seed,
 so every matchup sees the same deals); Bradley-Terry ratings on the Elo scale
@@ -11,7 +13,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
+
+from outdir import add_out_option, out_folder
 
 from cinch_sim import notation as N
 from cinch_sim.checks import LADDER_BOOTSTRAP
@@ -27,11 +30,10 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--bootstrap", type=int, default=LADDER_BOOTSTRAP)
-    ap.add_argument("--out", default="results")
+    add_out_option(ap, "the ladder's files")
     ap.add_argument("strategies", nargs="*", default=list(BUILTIN))
     args = ap.parse_args()
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = out_folder(args.out, "ladder")
     lad = ladder(args.strategies, games=args.games, seed=args.seed, bootstrap=args.bootstrap)
     ratings = lad.ratings(args.seed)
     matchups = lad.matchups()

@@ -1,7 +1,10 @@
 """How the PIMC player's cost and strength grow with its samples per decision:
-results/pimc_samples.{md,json}.
+pimc_samples.md and pimc_samples.json in ``--out``.
 
-    python scripts/pimc_samples.py --samples 4 8 16 32 64 --hands 200 --games 400
+    python scripts/pimc_samples.py --samples 4 8 16 32 64 --hands 200 --games 400 --out results
+
+(``--out results``: the committed ones; without ``--out`` it writes to a new
+temporary folder and prints where.)
 
 For each sample count: the time a hand takes with PIMC at every seat (one
 thread, compiled beforehand, the heuristic's bidding and discards), per hand
@@ -15,9 +18,9 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from pathlib import Path
 
 import numpy as np
+from outdir import add_out_option, out_folder
 
 from cinch_sim import layout as L
 from cinch_sim.api import compare
@@ -41,8 +44,9 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=200)
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--seed", type=int, default=11)
-    ap.add_argument("--out", default="results")
+    add_out_option(ap, "pimc_samples.md and pimc_samples.json")
     args = ap.parse_args()
+    out_dir = out_folder(args.out, "pimc-samples")
     rules = Rules()
     rows = []
     for n in args.samples:
@@ -91,7 +95,6 @@ def main() -> None:
             f"[{100 * lo:.1f}, {100 * hi:.1f}] | {r['points_per_hand_diff']:+.2f} | "
             f"[{plo:+.2f}, {phi:+.2f}] |"
         )
-    out_dir = Path(args.out)
     atomic_write_text(out_dir / "pimc_samples.md", "\n".join(md) + "\n")
     settings = {"command": cmd, **versions()}
     atomic_write_text(

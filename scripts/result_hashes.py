@@ -8,7 +8,7 @@ trace row (SHA-256 of the raw arrays):
   heuristic_v1 (the first heuristic, kept: its hashes are the ones
   ``hands/heuristic`` had before the play fixes);
 - ``options/*``: 20,000 traced hands under each of 16 option sets (the
-  RULES.md §2 options, plus structural rule sets the kernel already plays);
+  docs/rules.md §2 options, plus structural rule sets the kernel already plays);
 - ``games/*``: 400 traced games under each of 4 policy mixes.
 
 ``--scale`` shrinks every count (the test suite runs a small sample).
@@ -40,7 +40,7 @@ HEURISTIC = dict(bid="heuristic", trump="heuristic", discard="heuristic", play="
 HEURISTIC_V1 = {k: "heuristic_v1" for k in HEURISTIC}
 SIMPLE_GREEDY = dict(W3)
 
-BENCH_RULES = Rules(robber="dealer")  # BENCHMARK.md's W2/W3 rules
+BENCH_RULES = Rules(robber="dealer")  # docs/benchmarks.md's W2/W3 rules
 
 HAND_SETS = {
     "w2": (BENCH_RULES, W2),

@@ -1,7 +1,9 @@
 """How many points a hand each built-in play policy gives away against double-dummy
-play, on the same deals: results/strength.{md,json}.
+play, on the same deals: strength.md and strength.json in ``--out``.
 
-    python scripts/strength.py --hands 1000 --seed 3
+    python scripts/strength.py --hands 1000 --seed 3 --out results   # the committed ones
+
+Without ``--out`` it writes to a new temporary folder and prints where.
 
 Every play policy plays the same hands at all four seats, after the same
 bidding, trump and discards (the heuristic's, which the play does not change),
@@ -18,9 +20,9 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from pathlib import Path
 
 import numpy as np
+from outdir import add_out_option, out_folder
 from scipy import stats
 
 from cinch_sim import layout as L
@@ -79,9 +81,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=3)
-    ap.add_argument("--out", default="results")
+    add_out_option(ap, "strength.md and strength.json")
     ap.add_argument("plays", nargs="*", default=list(names("play")))
     args = ap.parse_args()
+    out = out_folder(args.out, "strength")
     rows = []
     for play in args.plays:
         r = measure(play, args.hands, args.seed)
@@ -116,7 +119,6 @@ def main() -> None:
             f"{r['dd_start_mean']:.2f} | {100 * r['make_rate']:.1f}% | "
             f"{r['us_per_hand']:,.1f} |"
         )
-    out = Path(args.out)
     atomic_write_text(out / "strength.md", "\n".join(md) + "\n")
     settings = {"command": cmd, "hands": args.hands, "seed": args.seed, **versions()}
     atomic_write_text(

@@ -1,7 +1,7 @@
 """Coordinate search over the heuristic's parameters by duplicate self-play.
 
 Usage: python scripts/tune_heuristic.py [--games 20000] [--seconds 300] [--seed 1]
-       [--threads 1] [--out results/tune_heuristic.json]
+       [--threads 1] [--out DIR]
 
 Starting from the built-in ``heuristic`` (or ``--start``), each round tries
 every coordinate of the search space one step up and one step down (a flag:
@@ -13,7 +13,9 @@ finds nothing in a round is halved. The deals change every round (the seed
 counts up), so a change must win on fresh deals too. The search stops when
 the time budget is spent or a round keeps nothing at the smallest steps.
 
-It prints each trial and writes everything it found to ``--out``: the start
+It prints each trial and writes everything it found to tune_heuristic.json in
+``--out`` (``--out results``: the committed one; without ``--out``, a new
+temporary folder, printed): the start
 and best parameter vectors (by name), every trial with its win rate and
 interval, and a final match of the best against the start and against
 ``heuristic_v1`` on deals the search never saw.
@@ -30,6 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from outdir import add_out_option, out_folder  # noqa: E402
 
 from cinch_sim.api import compare  # noqa: E402
 from cinch_sim.policies.strategies import BUILTIN, Strategy, param_names  # noqa: E402
@@ -174,19 +178,19 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--start", default="heuristic", choices=sorted(BUILTIN))
-    ap.add_argument("--out", type=Path, default=Path("results/tune_heuristic.json"))
+    add_out_option(ap, "tune_heuristic.json")
     args = ap.parse_args()
     if args.games < 2 or args.final_games < 2 or args.seconds <= 0:
         ap.error("--games and --final-games must be at least 2, --seconds positive")
+    out = out_folder(args.out, "tune-heuristic") / "tune_heuristic.json"
     warnings.simplefilter("ignore")
     found = search(args)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")
+    out.write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")
     print("changed:", found["changed"] or "nothing")
     for k, r in found["final"].items():
         lo, hi = r["ci"]
         print(f"best {k}: win rate {r['win_rate']:.3f} [{lo:.3f}, {hi:.3f}], ppd {r['ppd']:+.3f}")
-    print(f"wrote {args.out}")
+    print(f"wrote {out}")
 
 
 if __name__ == "__main__":

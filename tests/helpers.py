@@ -2,7 +2,7 @@
 
 ``run_deal`` plays one hand from a deck built by hand with the scripted
 policies of ``scripted_policies.py``; ``Referee`` re-derives a traced hand's
-whole course from its trace with nothing but RULES.md §1 and the §2 options,
+whole course from its trace with nothing but docs/rules.md §1 and the §2 options,
 independently of the kernel.
 """
 
@@ -45,7 +45,7 @@ def from_mask(m: int) -> set[str]:
 
 
 def build_deck(hands: dict[int, str], stock_top: str = "", dealer: int = 3) -> list[int]:
-    """The 52-card deal order giving each seat its 9 cards (RULES.md §1.3: in threes,
+    """The 52-card deal order giving each seat its 9 cards (docs/rules.md §1.3: in threes,
     from the dealer's left); the stock is ``stock_top`` (top first), then the cards
     nobody was given, in ascending card number."""
     deck: list[int | None] = [None] * 52
@@ -218,9 +218,9 @@ def run_deal(
 
 
 # --------------------------------------------------------------------------- referee
-# An independent Python model of RULES.md §1 and §2, fed with a kernel trace.
+# An independent Python model of docs/rules.md §1 and §2, fed with a kernel trace.
 
-TRUMP_ORDER = "AKQJT9876" + "5L" + "432"  # RULES.md §1.2, highest first
+TRUMP_ORDER = "AKQJT9876" + "5L" + "432"  # docs/rules.md §1.2, highest first
 
 
 class RefereeError(AssertionError):
@@ -258,7 +258,7 @@ class Referee:
         stock = deck[36:]
         eldest = (dealer + 1) % P
 
-        # ---- bidding (one round, RULES.md §1.4)
+        # ---- bidding (one round, docs/rules.md §1.4)
         nb = int(tr[L.T_N_BIDS])
         bids = [(int(tr[L.T_BIDS + 2 * i]), int(tr[L.T_BIDS + 2 * i + 1])) for i in range(nb)]
         forced = nb == 0 and int(tr[L.T_DECK]) >= 0 and int(out[L.H_MAKER]) >= 0

@@ -108,7 +108,7 @@ def set_play(rec: dict, trick: int, pos: int, token: str) -> None:
 def defenders_renege() -> dict:
     """Seat 3 (a defender) plays 3C on the diamond lead of trick 2 holding AD KD;
     he plays KD in trick 4 instead. Tricks are won as before (points 9/5), but
-    RULES.md §1.16: the innocent bidders score 14, the offenders 0, made true."""
+    docs/rules.md §1.16: the innocent bidders score 14, the offenders 0, made true."""
     rec = base_hand(result=False)
     set_play(rec, 2, 1, "3C")
     set_play(rec, 4, 3, "KD")

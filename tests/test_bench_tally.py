@@ -1,4 +1,4 @@
-"""The benchmark's compiled tally counts what BENCHMARK.md asks for (checked
+"""The benchmark's compiled tally counts what docs/benchmarks.md asks for (checked
 against a plain Python count of the same rows)."""
 
 import importlib.util

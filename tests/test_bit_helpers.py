@@ -2,7 +2,7 @@
 
 The kernel and the built-in policies order cards through strength keys
 (pdep/pext where the CPU has BMI2); these tests hold them to the definitions
-they replace: ``strength`` card by card, and the BENCHMARK.md keep order.
+they replace: ``strength`` card by card, and the docs/benchmarks.md keep order.
 """
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""Card tokens (RECORD_FORMAT.md notation) and Rules validation (RULES.md §2)."""
+"""Card tokens (docs/records.md notation) and Rules validation (docs/rules.md §2)."""
 
 import numpy as np
 import pytest
@@ -63,7 +63,7 @@ def test_masks():
     cards = [0, 13, 51]
     assert from_mask(to_mask(cards)) == cards
     tm = trump_mask(parse_suit("H"))
-    assert bin(tm).count("1") == 14  # RULES.md §1.2: 14 trumps
+    assert bin(tm).count("1") == 14  # docs/rules.md §1.2: 14 trumps
     assert tm >> parse_card("5D") & 1
 
 

@@ -1,6 +1,6 @@
 """Whole games, duplicate matches, strategies and the ladder.
 
-The end-of-game rule (RULES.md §1.15) is tested in test_records_game_end.py.
+The end-of-game rule (docs/rules.md §1.15) is tested in test_records_game_end.py.
 """
 
 from __future__ import annotations

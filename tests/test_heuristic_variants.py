@@ -1,6 +1,6 @@
 """The heuristic reads the game it plays from the rules (issue 20): the trump order
 (bowers), the point table (Sancho's 9, the Dom's 3), the left card or none; and
-under the standard rules those readings are exactly BENCHMARK.md's fixed orders."""
+under the standard rules those readings are exactly docs/benchmarks.md's fixed orders."""
 
 import numpy as np
 import pytest
@@ -45,7 +45,7 @@ def _obs(variant: str, trump: int = SPADES) -> tuple[np.ndarray, np.uint64, int]
 
 
 def test_standard_orders_are_the_benchmark_orders():
-    """Under the standard rules the rules-driven orders pick what BENCHMARK.md's bit
+    """Under the standard rules the rules-driven orders pick what docs/benchmarks.md's bit
     tricks pick, on 4,000 random masks: so the standard game plays card for card
     as before (the result hashes say the same over whole hands)."""
     gen = np.random.default_rng(20)

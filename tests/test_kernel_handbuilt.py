@@ -1,4 +1,4 @@
-"""Hand-built deals with outcomes worked out by hand (RULES.md §1.1-1.14 and the §2
+"""Hand-built deals with outcomes worked out by hand (docs/rules.md §1.1-1.14 and the §2
 options that act within a hand). Seats 0 and 2 are team 0, seats 1 and 3 team 1.
 Unless said otherwise the dealer is seat 3, so seat 0 is eldest. Every hand is
 also re-derived by the independent Python referee in helpers.py."""

@@ -1,4 +1,4 @@
-"""Invariants over many random hands (RULES.md §1 with the §2 options).
+"""Invariants over many random hands (docs/rules.md §1 with the §2 options).
 
 Every traced hand is re-derived by the independent referee in helpers.py:
 every card once, every bid, discard, draw and play legal, each trick's winner,

@@ -1,5 +1,5 @@
 """left_bower_points reaches the kernel (it was accepted and then ignored), and is
-refused where the game has no bowers (RULES.md §3.3, §3.6)."""
+refused where the game has no bowers (docs/rules.md §3.3, §3.6)."""
 
 import numpy as np
 import pytest

@@ -381,10 +381,10 @@ def test_cli_exit_statuses(tmp_path):
 
 
 # Written by the kernel (simple/greedy policies, seed 1, hand 6): the robber
-# (seat 3, 7 trumps among his cards) sets aside the 2 of trumps. RULES.md §2
-# row 6 (non_point_only: "A, J, 10, both 5s and the 2 of trumps may not be
-# discarded") names no exception for the robber; §1.8 exempts him only from
-# must_discard_nontrumps. Reported as a kernel discrepancy.
+# (seat 3, 7 trumps among his cards) sets aside the 2 of trumps. docs/rules.md §2,
+# excess_trump_discard (non_point_only: "the A, J and 10 of trumps, both Pedros
+# and the 2 of trumps may not go") names no exception for the robber; §2 exempts
+# him only from must_discard_nontrumps. Reported as a kernel discrepancy.
 ROBBER_POINT_TRUMP = json.dumps(
     {
         "format": "cinch-hand/1",

@@ -1,4 +1,5 @@
-"""The end of a game (RULES.md §1.15, §3.5): records.game_end, by hand and against the kernel."""
+"""The end of a game (docs/rules.md §1.15, §3.5): records.game_end, by hand and against the
+kernel."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Round trip: records of simulated hands under every rule option referee clean.
 
-The referee is an independent pure-Python reading of RULES.md, so agreement
+The referee is an independent pure-Python reading of docs/rules.md, so agreement
 here checks the kernel as much as the writer.
 """
 

@@ -31,7 +31,7 @@ from cinch_sim.solver.search import (
     solve2,
 )
 
-# every play option of RULES.md §2 that changes the play or the points, alone and
+# every play option of docs/rules.md §2 that changes the play or the points, alone and
 # together; the default first
 OPTIONS = [
     {},
@@ -350,7 +350,7 @@ def test_a_policy_solves_inside_the_kernels_play():
     assert (out[:, L.H_ERROR] == 0).all()
 
 
-# ------------------------------------------------------------ two decks (RULES.md §3.4)
+# ------------------------------------------------------------ two decks (docs/rules.md §3.4)
 TWO = make_rules("two_deck")
 TWO_OPTIONS = [
     {},

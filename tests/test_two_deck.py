@@ -1,4 +1,4 @@
-"""Two decks (RULES.md §3.4, the ``two_deck`` preset): hand-built deals with the points
+"""Two decks (docs/rules.md §3.4, the ``two_deck`` preset): hand-built deals with the points
 worked out by hand, invariants over random hands, records through the referee, and
 the refusals of everything built on the double-dummy solver.
 

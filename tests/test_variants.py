@@ -1,4 +1,4 @@
-"""Every preset of RULES.md §3.1 as data: the table, the refusals of §3.6, and a
+"""Every preset of docs/rules.md §3.1 as data: the table, the refusals of §3.6, and a
 conformance run over the preset table (random hands of each preset under each
 built-in policy, their records through the project's referee). A new preset is
 tested by adding one row to EXPECTED."""
@@ -17,7 +17,7 @@ from cinch_sim.rules import PRESETS, VARIANTS, RulesError, make_rules, preset_ro
 
 BASE = ("high", "low", "jack", "game", "right_pedro")
 # name: (players, sides, dealt, kept (= tricks), points, target, captured keys or
-# None when not playable yet), from RULES.md §3.1 and RECORD_FORMAT.md "Variants".
+# None when not playable yet), from docs/rules.md §3.1 and docs/records.md "Variants".
 EXPECTED: dict[str, tuple] = {
     "standard": (4, 2, 9, 6, 14, 51, (*BASE, "left_pedro")),
     "auction": (4, 2, 9, 6, 14, 51, (*BASE, "left_pedro")),
@@ -129,13 +129,13 @@ def test_the_api_takes_a_variant():
 
 
 def _invariants(rec: dict, name: str) -> None:
-    """What every hand of the preset must show (RECORD_FORMAT.md "Variants")."""
+    """What every hand of the preset must show (docs/records.md "Variants")."""
     players, sides, dealt, kept, points, _, keys = EXPECTED[name]
     r = make_rules(name)
     assert rec["rules"] == {"preset": name, "options": {}}
     hands, stock = rec["hands"], rec["stock"]
     assert [len(h) for h in hands] == [dealt] * players
-    # each card once (two_deck: each exactly twice, RECORD_FORMAT.md "Variants")
+    # each card once (two_deck: each exactly twice, docs/records.md "Variants")
     assert Counter(c for h in hands for c in h) + Counter(stock) == Counter(
         {c: r.decks for c in set(c for h in hands for c in h) | set(stock)}
     )

@@ -297,7 +297,7 @@ def _check_bids(bids: list[tuple[int, int]], seat: int, dealer: int, r: Rules) -
 
 
 def _check_auction(bids: list[tuple[int, int]], seat: int, dealer: int, r: Rules) -> None:
-    """An auction's calls before the player's turn (RULES.md §3.2), in the order made:
+    """An auction's calls before the player's turn (docs/rules.md §3.2), in the order made:
     clockwise from eldest over the players still in it, the high bidder skipped,
     each bid above the last; and then it must be the player's turn. None given: the
     earlier seats' calls are left to their policies, as in one round."""

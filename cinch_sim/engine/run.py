@@ -273,7 +273,7 @@ def _games_kernel(rules: Rules):
 
 
 def run_deals(rules: Rules, seed: int, offset: int, n: int, dealer: int = 3) -> np.ndarray:
-    """Only shuffle and deal hands offset..offset+n-1 (BENCHMARK.md W1): the same cards
+    """Only shuffle and deal hands offset..offset+n-1 (docs/benchmarks.md W1): the same cards
     as ``run_chunk`` deals them, as [hand, seat] card masks (with two decks, of the
     faces each seat holds at least once)."""
     kern = _compiled("deal_hands2" if rules.decks == 2 else "deal_hands")

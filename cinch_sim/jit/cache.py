@@ -2,7 +2,7 @@
 
 numba keys a cached function on its own file only: a cached kernel that
 calls jitted helpers or built-in policies from other files keeps running
-their old code after those files change (DESIGN.md). Before any of our
+their old code after those files change. Before any of our
 jitted modules loads, ``refresh`` compares a digest of every source file of
 the package with a stamp kept in the cache folder, and on a mismatch deletes
 the package's cache index files there, so everything recompiles once.

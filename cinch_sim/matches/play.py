@@ -1,7 +1,7 @@
 """Playing duplicate pairs of games between two strategies, and their records.
 
 **Games.** The games kernel (``engine.run_games``) plays each game to the
-target under RULES.md §1.15 (``records.game_end`` states the same rule in
+target under docs/rules.md §1.15 (``records.game_end`` states the same rule in
 Python, for the referee and the tests).
 
 **Duplicate matches.** Pair ``i`` is game index ``i`` played twice: its deals

@@ -1,6 +1,6 @@
 """Cut-throat matches (more than two sides): one strategy rotated through every seat.
 
-With three or more players every seat is a side of its own (RULES.md §3.5),
+With three or more players every seat is a side of its own (docs/rules.md §3.5),
 so two strategies cannot trade places as two sides do (``matches.play``).
 Instead a *rotation* is one game index played once per seat: in game k of
 the rotation strategy A sits in seat k and strategy B in every other seat.

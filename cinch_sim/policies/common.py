@@ -36,7 +36,7 @@ refresh(_here)
 U0 = np.uint64(0)
 U1 = np.uint64(1)
 SUITS_BY_TIE = (0, 2, 3, 1)  # our suit numbers in that order
-# BENCHMARK.md keep order for trumps by rank; -1 is the left card
+# docs/benchmarks.md keep order for trumps by rank; -1 is the left card
 KEEP_RANKS = (3, -1, 12, 9, 8, 11, 10, 7, 6, 5, 4, 2, 1, 0)
 
 # Strength keys: a mask re-laid so that bit order is strength order, so the
@@ -68,7 +68,7 @@ def trump_mask(obs):
 
 @njit(forceinline=True)
 def strength(c, tmask, left):
-    """BENCHMARK.md card strength: a total order, every trump above every non-trump."""
+    """docs/benchmarks.md card strength: a total order, every trump above every non-trump."""
     if has(tmask, c):
         r = c % 13
         if c == left:
@@ -212,7 +212,7 @@ def first_in_keep_order(trumps, k, trump, left):
 
 @njit
 def top_trumps_by_keep_order(trumps, k, trump, left):
-    """The k trumps of ``trumps`` that come first in keep order (BENCHMARK.md):
+    """The k trumps of ``trumps`` that come first in keep order (docs/benchmarks.md):
     Right Pedro, Left Pedro, A, J, 10, K, Q, 9, 8, 7, 6, 4, 3, 2."""
     return first_in_keep_order(trumps, k, trump, left)
 
@@ -266,7 +266,7 @@ def binom(n, k):
 def keep_count_bounds(obs, hand, legal):
     """(must keep mask, lowest, highest number of optional cards kept) for a drawer.
 
-    Encodes RULES.md §1.6: trumps stay (more than hand size: exactly hand size of
+    Encodes docs/rules.md §1.6: trumps stay (more than hand size: exactly hand size of
     them stay), at most hand size cards are kept, at least ``O_MIN_KEEP``
     (limit_discards), and no non-trump under must_discard_nontrumps.
     """

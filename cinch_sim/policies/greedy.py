@@ -1,4 +1,4 @@
-"""The ``greedy`` play policy: exactly BENCHMARK.md's W3 (no random numbers).
+"""The ``greedy`` play policy: exactly docs/benchmarks.md's W3 (no random numbers).
 
 Lead the strongest non-Pedro; take a trick with the weakest winning card
 unless the partner already wins a trick without a Pedro in it; otherwise

@@ -110,8 +110,9 @@ def _import_user_module(where: str, spec: str):
         path = Path(where)
         if not path.is_file():
             raise PolicyError(f"policy {spec!r}: no such file {where}")
-        # Not runpy: importing under a stable name lets numba's cache find the
-        # module's functions again in the next process (DESIGN.md).
+        # Not runpy (a policy file run with runpy.run_path crashed the cached kernel
+        # in the next process): importing under a stable name lets numba's cache
+        # find the module's functions again in the next process.
         # The module's own stem as its name, as a plain import would give it:
         # numba's cache records the module name, so the same file must always
         # load under the same name (a stem that shadows another module gets a

@@ -4,7 +4,7 @@ At each decision it deals the cards it cannot see to the other seats, many
 times over, each deal consistent with what it has seen (``deal_unseen``), solves
 every deal double-dummy (``solver.search.card_values``) and plays the card whose
 mean is best for its side. The mean is of the hand's score margin by default:
-the maker's side's score change minus the defenders' (made or set, RULES.md
+the maker's side's score change minus the defenders' (made or set, docs/rules.md
 §1.14), so a maker fights for his contract and not for a stray point. With
 more than two sides (cut-throat) the search is paranoid: each player solves
 for himself against all the others as one, the maker for his score change, a
@@ -25,7 +25,7 @@ are). Where the constraints cannot all be met (a player broke the convention:
 kept a plain card) they are dropped one kind at a time, the drawn-card bound
 first, then the voids.
 
-Two decks (RULES.md §3.4): the unseen cards are dealt with multiplicity (each
+Two decks (docs/rules.md §3.4): the unseen cards are dealt with multiplicity (each
 face twice in the 104 cards, less the copies the player has seen: his hand's two
 planes, every copy played, ``O_PLAYED_BY2``), into both planes of each hand, under
 the same constraints (``deal_unseen2``); the face-up dead cards and his own
@@ -326,7 +326,7 @@ def _try_deal(u1, u2, tm, keep, need, allowed, cap, stock, P, rng, cards, seats,
 
 @njit(cache=True)
 def deal_unseen2(obs, hand, pos, rng, kept_aces):
-    """``deal_unseen`` with two decks (RULES.md §3.4): the copies the player to move
+    """``deal_unseen`` with two decks (docs/rules.md §3.4): the copies the player to move
     cannot see, dealt into both planes of the other seats of ``pos``. Seen: his two
     planes (``hand``, ``O_HAND2``), every copy played (``O_PLAYED_BY``, ``O_PLAYED_BY2``),
     one copy of each face-up dead card and of each of his own discards (face masks).

@@ -1,7 +1,7 @@
 """Card order and card points read from the rules a policy is playing (``O_RULES``).
 
 The canonical helpers of ``common`` (``strength``, ``top_by_strength``, keep
-order) are BENCHMARK.md's fixed orders, bit tricks for the standard game that
+order) are docs/benchmarks.md's fixed orders, bit tricks for the standard game that
 W2's ``simple`` and W3's ``greedy`` must keep exactly. A policy that plays every
 variant reads the preset's own tables instead: the trump order (bowers rank
 highest in ``all_hands``; no left card in the classic presets) and the point
@@ -33,7 +33,7 @@ TRUMP_BASE = 100  # every trump's strength is above every plain card's (at most 
 @njit(forceinline=True)
 def card_strength(obs, c, tmask, left):
     """A total order of the cards: trumps by the rules' trump order (``R_TRUMP_STRENGTH``)
-    above every plain card; plain cards by rank, then suit (BENCHMARK.md's tie order)."""
+    above every plain card; plain cards by rank, then suit (docs/benchmarks.md's tie order)."""
     if has(tmask, c):
         slot = 13 if c == left else c % 13
         return TRUMP_BASE + obs[L.O_RULES + L.R_TRUMP_STRENGTH + slot]
@@ -164,6 +164,6 @@ def strongest_k_cards(obs, mask, k, tmask, left):
 @njit
 def trumps_to_keep(obs, trumps, k, tmask, trump, left):
     """The k trumps a player keeps first: by points (the Pedros, Sancho, then High,
-    Jack, Game), then strength. Under the standard rules this is BENCHMARK.md's keep
+    Jack, Game), then strength. Under the standard rules this is docs/benchmarks.md's keep
     order: Right Pedro, Left Pedro, A, J, 10, K, Q, 9, ..., 2."""
     return _top_k(obs, trumps, k, tmask, trump, left, True)

@@ -1,4 +1,4 @@
-"""The ``simple`` bid, trump and discard policies: exactly BENCHMARK.md's W2.
+"""The ``simple`` bid, trump and discard policies: exactly docs/benchmarks.md's W2.
 
 A suit's score is 5 per Pedro held for it, 1 each for its A, J and 10, and a
 half for each card of the suit (the left five counted too).

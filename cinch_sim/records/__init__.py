@@ -1,4 +1,4 @@
-"""Hand and game records (RECORD_FORMAT.md): write, read, validate, referee.
+"""Hand and game records (docs/records.md): write, read, validate, referee.
 
 One job per module:
 
@@ -6,9 +6,9 @@ One job per module:
 - ``writer``: ``cinch-hand/1`` records from the kernel's trace rows, streamed
   to disk atomically (``RecordWriter``, ``write_records``), and refereed
   ``cinch-game/1`` records (``game_record``, ``kernel_game_record``);
-- ``referee``: an independent pure-Python referee of RULES.md (never calls
+- ``referee``: an independent pure-Python referee of docs/rules.md (never calls
   the kernel): ``check_hand``, ``check_game``;
-- ``game_end``: the end of a game (RULES.md §1.15) and who deals next, the
+- ``game_end``: the end of a game (docs/rules.md §1.15) and who deals next, the
   one Python statement of the rule (referee, writer and tests);
 - ``io``: JSON Lines files line by line, verdicts and summaries;
 - ``show``: one hand as text for people.

@@ -1,4 +1,4 @@
-"""The end of a game (RULES.md §1.15, §3.5) and the deal's rotation, in pure Python.
+"""The end of a game (docs/rules.md §1.15, §3.5) and the deal's rotation, in pure Python.
 
 The one Python statement of the rule: the referee (``check_game``), the
 writer (``simulate_game_record``) and the matches' tests use it. The games
@@ -25,7 +25,7 @@ def game_end(
     target: int,
     min_score_loss: int | None = None,
 ) -> tuple[int | None, str | None]:
-    """RULES.md §1.15 after one hand: ``(winner, reason)``, or ``(None, None)`` to play on.
+    """docs/rules.md §1.15 after one hand: ``(winner, reason)``, or ``(None, None)`` to play on.
 
     ``totals`` are each side's totals after the hand; ``maker_team`` is the
     bidding side, None for a hand without one (thrown in, or a misdeal):
@@ -71,9 +71,9 @@ def hand_ends_game(
 
 
 def next_dealer(rules: Rules, dealer: int, thrown_in: bool = False, misdeal: bool = False) -> int:
-    """Who deals the next hand: the next seat clockwise (RULES.md §1.1), except that
+    """Who deals the next hand: the next seat clockwise (docs/rules.md §1.1), except that
     the same dealer deals again after a misdeal (§1.17) and after a hand thrown in
-    under ``all_pass=redeal_same`` (§2 row 2).
+    under ``all_pass=redeal_same`` (§2).
 
     >>> next_dealer(Rules(), 3)
     0

@@ -255,7 +255,7 @@ def referee_record(obj: Any, line: int | None = None) -> Verdict:
 
 def _renege_message(hc: HandCheck) -> str:
     pen = ", ".join(f"team {t} {s:+d}" for t, s in enumerate(hc.score))
-    return f'{hc.renege_text}; penalty (docs/rules.md, "Renege"): score {pen}'
+    return f"{hc.renege_text}; penalty (docs/rules.md §1.16): score {pen}"
 
 
 def referee_lines(lines: Iterable[Line]) -> Iterator[Verdict]:

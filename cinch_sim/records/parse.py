@@ -143,7 +143,7 @@ def get_card(v: Any, field: str, **where: Any) -> int:
 
 def get_cards(v: Any, field: str, copies: int = 1, **where: Any) -> list[int]:
     """A list of cards, each at most ``copies`` times (distinct with one deck; two
-    decks, RULES.md §3.4, hold every card twice)."""
+    decks, docs/rules.md §3.4, hold every card twice)."""
     lst = get_list(v, field, **where)
     cards = [get_card(t, f"{field}[{i}]", **where) for i, t in enumerate(lst)]
     seen: dict[int, int] = {}

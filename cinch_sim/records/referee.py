@@ -1,4 +1,4 @@
-"""An independent referee of hand and game records (RULES.md, RECORD_FORMAT.md).
+"""An independent referee of hand and game records (docs/rules.md, docs/records.md).
 
 Pure Python, written from the rules text and never calling the kernel: its
 point is to check the kernel (and real tables). It replays a record step by
@@ -8,7 +8,7 @@ the first step that disagrees and says where (field, seat, trick).
 
 Its outcome for one record is a :class:`HandCheck` or a :class:`GameCheck`;
 problems are raised as :class:`~cinch_sim.records.parse.RecordError`
-(``kind="invalid"``) or noted as a misdeal (RULES.md, the note at the top).
+(``kind="invalid"``) or noted as a misdeal (docs/rules.md §1.17).
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def cards_text(cards) -> str:
 
 def without(cards: list[int], gone: list[int]) -> list[int]:
     """``cards`` in order, one occurrence less of each card of ``gone`` (a multiset
-    difference: with two decks, RULES.md §3.4, a hand may hold a card twice)."""
+    difference: with two decks, docs/rules.md §3.4, a hand may hold a card twice)."""
     left = Counter(gone)
     out = []
     for c in cards:
@@ -101,7 +101,7 @@ def trump_suit(rules: Rules, trump: int) -> TrumpSuit:
 
 
 class TrumpSuit:
-    """Which cards are trumps and how they rank, for one hand (RULES.md §1.2)."""
+    """Which cards are trumps and how they rank, for one hand (docs/rules.md §1.2)."""
 
     def __init__(self, rules: Rules, trump: int) -> None:
         self.trump = trump
@@ -164,7 +164,7 @@ class HandCheck:
     tricks: list[Trick] = field(default_factory=list)
     points: list[int] = field(default_factory=list)
     # per point: the capturing team (None: not in play); with two decks the sorted
-    # list of the teams of each copy in play (RECORD_FORMAT.md "Variants")
+    # list of the teams of each copy in play (docs/records.md "Variants")
     captured: dict[str, Any] = field(default_factory=dict)
     point_cards: dict[str, int | None] = field(default_factory=dict)
     made: bool | None = None
@@ -182,7 +182,7 @@ class HandCheck:
         return self.rules.team_of(seat)
 
     def result(self) -> dict[str, Any] | None:
-        """The ``result`` object RECORD_FORMAT.md describes (None for a misdeal)."""
+        """The ``result`` object docs/records.md describes (None for a misdeal)."""
         if self.misdeal:
             return None
         if self.thrown_in:
@@ -473,7 +473,7 @@ def _check_bids(obj: dict, hc: HandCheck) -> None:
 
 
 def _check_draw(obj: dict, hc: HandCheck) -> None:
-    """Discards, draws and robbing (RULES.md §1.6-1.9): read them, check each step in turn.
+    """Discards, draws and robbing (docs/rules.md §1.6-1.9): read them, check each step in turn.
 
     Fills ``hc.discards``, ``hc.draws``, ``hc.robber``, ``hc.robber_discards``,
     ``hc.shortage`` and the hands after the draw, ``hc.after_draw``.
@@ -484,7 +484,7 @@ def _check_draw(obj: dict, hc: HandCheck) -> None:
     if rules.draw:
         robber = {"maker": hc.maker, "dealer": hc.dealer, "none": None}[rules.robber]
     hc.robber = robber
-    if not rules.draw:  # RECORD_FORMAT.md "Variants": no draw, no draw's keys
+    if not rules.draw:  # docs/records.md "Variants": no draw, no draw's keys
         for k in ("discards", "draws", "robber_discards"):
             if k in obj:
                 raise RecordError(f"{rules.preset} has no draw: the record has no {k!r}", k)
@@ -522,7 +522,8 @@ def _check_draw(obj: dict, hc: HandCheck) -> None:
 
 
 def _check_discards(hc: HandCheck) -> list[list[int]]:
-    """Each drawer's discard, clockwise from eldest (§1.6, §2 rows 4, 6 and 8).
+    """Each drawer's discard, clockwise from eldest (§1.6; §2: ``must_discard_nontrumps``,
+    ``excess_trump_discard``, ``shortage``).
 
     Only dealt cards, no trump but the excess over the hand size (and only
     non-point ones under ``excess_trump_discard=non_point_only``), at most
@@ -589,7 +590,8 @@ def _check_discards(hc: HandCheck) -> list[list[int]]:
 
 
 def _check_trump_discards(hc: HandCheck, s: int, keep: list[int]) -> None:
-    """Trumps may not be discarded, except the excess over the hand size (§1.6, §2 row 6)."""
+    """Trumps may not be discarded, except the excess over the hand size (§1.6; §2,
+    ``excess_trump_discard``)."""
     rules = hc.rules
     HS = rules.hand_size
     ts = trump_suit(rules, hc.trump)
@@ -837,7 +839,7 @@ def _check_tricks(obj: dict, hc: HandCheck) -> None:
 
 
 def _renege(ts: TrumpSuit, hand: list[int], c: int, led_suit: int, strict: bool) -> str | None:
-    """Why playing ``c`` is a renege (RULES.md §1.11, §1.16), or None when legal."""
+    """Why playing ``c`` is a renege (docs/rules.md §1.11, §1.16), or None when legal."""
     same = [x for x in hand if ts.suit(x) == led_suit]
     if not same or ts.suit(c) == led_suit:
         return None
@@ -858,7 +860,7 @@ def _renege(ts: TrumpSuit, hand: list[int], c: int, led_suit: int, strict: bool)
 def _winner(ts: TrumpSuit, cards: list[int], led_suit: int) -> int:
     """The winning position: the highest trump, else the highest of the suit led; a
     card must be strictly higher to take the lead, so of two identical cards (two
-    decks, RULES.md §3.4) the one played first wins."""
+    decks, docs/rules.md §3.4) the one played first wins."""
     best_k, best = 0, -1
     for k, c in enumerate(cards):
         if ts.is_trump(c):
@@ -998,7 +1000,7 @@ def _check_result(obj: dict, hc: HandCheck) -> None:
         extra = ""
         where: dict[str, Any] = {}
         if k == "score" and hc.renege:
-            extra = f' (renege penalty, docs/rules.md "Renege": {hc.renege_text})'
+            extra = f" (renege penalty, docs/rules.md §1.16: {hc.renege_text})"
         elif k == "renege" and hc.renege:
             extra = f" ({hc.renege_text})"
             where = {"seat": hc.renege["seat"], "trick": hc.renege["trick"]}
@@ -1045,7 +1047,7 @@ def _same(a: Any, b: Any) -> bool:
 
 # ---------------------------------------------------------------- a game
 def check_game(obj: Any) -> GameCheck:
-    """Referee one ``cinch-game/1`` object (RULES.md §1.1, §1.4, §1.15, §1.17).
+    """Referee one ``cinch-game/1`` object (docs/rules.md §1.1, §1.4, §1.15, §1.17).
 
     The end of the game is ``records.game_end``'s rule.
     """

@@ -3,7 +3,7 @@
 The referee reads each record (so only a hand it accepts is solved); its hands
 after the draw and its tricks give the solver's start position and the line of
 play; ``solver.review`` values every card. One summary dict per hand: the JSON
-object the command prints (RECORD_FORMAT's cards and seats, tricks from 1).
+object the command prints (docs/records.md's cards and seats, tricks from 1).
 """
 
 from __future__ import annotations

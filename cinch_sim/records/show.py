@@ -136,7 +136,7 @@ def show_hand(hc: HandCheck, title: str = "") -> str:
     if hc.renege:
         lines.append(
             f"Renege: {hc.renege_text} (trick {hc.renege['trick'] + 1}); "
-            'penalty as docs/rules.md, "Renege" says'
+            "penalty as docs/rules.md §1.16 says"
         )
     lines.append(
         f"Bid {hc.bid}: {verdict}.  Score: "

@@ -1,7 +1,7 @@
 """Writing records: hand records from the kernel's trace rows, streamed to disk.
 
 ``hand_record`` turns one result row and one trace row (layout.py ``H_*`` and
-``T_*``) into a ``cinch-hand/1`` dict in RECORD_FORMAT.md's exact form and key
+``T_*``) into a ``cinch-hand/1`` dict in docs/records.md's exact form and key
 order. ``RecordWriter`` streams chunks of them through ``outputs.Output``: a
 regular file is written under a temporary name and renamed into place only when
 the run finishes, so it is never left half written; memory does not grow with
@@ -45,7 +45,7 @@ class _Ctx:
         self.head = f'{{"format": "{HAND_FORMAT}", "rules": {rules_json}, "dealer": '
 
         self.qslots = [(json.dumps(n) + ": ", L.H_SLOT_TEAM + slot) for n, slot in self.slots]
-        # deck positions of each seat's cards, per dealer (RECORD_FORMAT.md: in the order dealt)
+        # deck positions of each seat's cards, per dealer (docs/records.md: in the order dealt)
         self.deal_idx = []
         for dealer in range(self.P):
             idx: list[list[int]] = [[] for _ in range(self.P)]
@@ -87,7 +87,7 @@ def _picked(cards: list[int], once: int, twice: int) -> list[int]:
 
 def _captured(ctx: _Ctx, out: list[int], slot: int) -> Any:
     """A point's ``captured`` value: the team (None: not in play), or with two decks the
-    sorted list of the teams of each copy in play (RECORD_FORMAT.md "Variants")."""
+    sorted list of the teams of each copy in play (docs/records.md "Variants")."""
     team = out[L.H_SLOT_TEAM + slot]
     if not ctx.double:
         return team if team >= 0 else None
@@ -406,7 +406,7 @@ def write_records(path: str | os.PathLike, records: Iterable[dict[str, Any]]) ->
 def game_record(rules: Rules, hands: list[dict[str, Any]], first_dealer: int) -> dict[str, Any]:
     """A ``cinch-game/1`` record from hand records: totals, winner and reason computed.
 
-    The hands are refereed (RULES.md §1.15 decides the end); a hand that is
+    The hands are refereed (docs/rules.md §1.15 decides the end); a hand that is
     not clean raises :class:`~cinch_sim.records.parse.RecordError`.
     """
     from cinch_sim.records.referee import check_game
@@ -455,7 +455,7 @@ def simulate_game_record(
     """Play one game through the games kernel; return its refereed ``cinch-game/1`` record.
 
     The game is game index 0 of ``seed`` in ``engine.run_games``: the deal
-    moves clockwise (RULES.md §1.1) except after a hand thrown in under
+    moves clockwise (docs/rules.md §1.1) except after a hand thrown in under
     ``all_pass=redeal_same`` (§1.4), policies see the running game score, and
     the game ends as §1.15 says, or is ``unfinished`` after ``max_hands``
     (:func:`kernel_game_record` checks the kernel's end against the referee's).

@@ -49,7 +49,7 @@ STEPS = {"bids": 1, "values": len(ROBBER_RULES), "cards": 2, "ladder": 4, "advic
 def robbing_rules(rules: Rules) -> tuple[str, ...]:
     """The robbing rules the report plays the hands under: all three with a draw
     (those the rules accept), the preset's own first rule only without one (nobody
-    robs where there is no stock to rob, RULES.md §3.6)."""
+    robs where there is no stock to rob, docs/rules.md §3.6)."""
     if not rules.draw:
         return (rules.robber,)
     out = []

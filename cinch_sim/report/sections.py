@@ -85,11 +85,14 @@ def add_bid_success(report: Report, an: Analysis) -> None:
     by_bid = an.make_rate(("bid",))
     sec = report.section("How often each bid is made")
     made = by_bid["made"].sum() / by_bid["hands"].sum()
-    passed_out = " Bid 0 means everybody passed and the dealer named trumps without a contract."
     sec.text(
         f"With the heuristic strategy at every seat, the bidding side made its contract in "
         f"{_pct(made)} of {an.counts.played:,} hands."
-        + (passed_out if (by_bid["bid"] == 0).any() else "")
+        + (
+            " Bid 0 means everybody passed and the dealer named trumps without a contract."
+            if (by_bid["bid"] == 0).any()
+            else ""
+        )
     )
     tbl = pd.DataFrame(
         {

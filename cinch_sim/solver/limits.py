@@ -1,6 +1,6 @@
 """What the double-dummy solver and the players built on it cannot hold.
 
-Two decks (RULES.md §3.4) are solved (the search numbers each copy in play),
+Two decks (docs/rules.md §3.4) are solved (the search numbers each copy in play),
 within ``search.MAX_COPIES2`` cards in play; rules with more are refused with
 one line that says why, raised as :class:`OneDeckOnly` (an ``InputError``: the
 CLI's usage error, exit 2), rather than giving wrong values.

@@ -3,7 +3,7 @@
 Jitted, on the ``position.P_*`` vector and the rules vector, in the package's card
 numbers (the search has its own numbering; these are for its callers: replaying
 a record's plays, stepping a sampled deal in a PIMC player). Two decks
-(RULES.md §3.4) are the same code: a copy leaves the hand's two planes, each copy
+(docs/rules.md §3.4) are the same code: a copy leaves the hand's two planes, each copy
 played is filed in the played and taken planes, and of two identical cards in
 a trick the one played first wins (a later card must be strictly stronger).
 """
@@ -42,7 +42,7 @@ def _plus(pos, at, at2, b):
 @njit(cache=True, **NO_REFCOUNT)
 def to_move(pos, rules):
     """The seat to play: the next seat in turn in the trick in progress, or the
-    leader (the next seat clockwise with cards, RULES.md §1.9); -1 when every card
+    leader (the next seat clockwise with cards, docs/rules.md §1.9); -1 when every card
     has been played."""
     P = rules[L.R_PLAYERS]
     leader = pos[Q.P_LEADER]
@@ -61,7 +61,7 @@ def to_move(pos, rules):
 
 @njit(cache=True, **NO_REFCOUNT)
 def legal_mask(pos, rules):
-    """The cards the seat to move may play (RULES.md §1.11, ``follow_rule``), as a mask."""
+    """The cards the seat to move may play (docs/rules.md §1.11, ``follow_rule``), as a mask."""
     seat = to_move(pos, rules)
     if seat < 0:
         return U0

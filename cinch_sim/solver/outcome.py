@@ -1,4 +1,4 @@
-"""What a hand's points are worth (RULES.md §1.14): made or set, each side's score
+"""What a hand's points are worth (docs/rules.md §1.14): made or set, each side's score
 change. One owner for the kernel's settle and for the players that look ahead to
 the score (the PIMC player's objective)."""
 

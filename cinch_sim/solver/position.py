@@ -9,7 +9,7 @@ data (``layout.O_*``) without Python; the builders below are for Python callers,
 tests and records. Cards are the package's numbers (``cards.py``); masks are
 52-bit card masks stored in int64, as the kernel's observation holds them.
 
-Two decks (RULES.md §3.4) hold each mask as two planes, as the kernel does: the
+Two decks (docs/rules.md §3.4) hold each mask as two planes, as the kernel does: the
 faces held (played, taken) at least once in ``P_HANDS`` (``P_PLAYED``,
 ``P_TAKEN``), the faces held twice in ``P_HANDS2`` (``P_PLAYED2``, ``P_TAKEN2``),
 appended at the end; with one deck the second planes stay 0.

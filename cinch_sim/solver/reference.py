@@ -7,7 +7,7 @@ finished hand as the referee does (each point to the side capturing its card,
 Low to its player's side under ``low_to=player``). Exponential: for positions
 with a few tricks left (tests), never for a full hand.
 
-Two decks (RULES.md §3.4): each copy is its own token (the card, or card + 52
+Two decks (docs/rules.md §3.4): each copy is its own token (the card, or card + 52
 for a second copy), so a hand may hold a card twice; of two identical cards in
 a trick the first played wins (a card must be strictly stronger), every copy
 of a point card scores, Low is each copy of the lowest trump in play.
@@ -148,7 +148,7 @@ def reference_value(rules: Rules, pos: np.ndarray) -> int:
 
 
 def legal_cards(rules: Rules, pos: np.ndarray) -> list[int]:
-    """The cards the seat to move may play, by the rules text (RULES.md §1.11)."""
+    """The cards the seat to move may play, by the rules text (docs/rules.md §1.11)."""
     h = _Hand(rules, pos)
     seat, led = _turn(h, pos)
     if seat < 0:

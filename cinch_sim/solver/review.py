@@ -61,7 +61,7 @@ def line_values(pos, rules, ws, cards, after, values):
 
 TWO_DECK_TT_BITS = 20
 
-# the same line for two decks (RULES.md §3.4): the two-deck search
+# the same line for two decks (docs/rules.md §3.4): the two-deck search
 line_values2 = with_two_decks(line_values, solve=solve2, card_values=card_values2)
 
 

@@ -42,7 +42,7 @@ def referee(file: str, write_to: str | None, force: bool, quiet: bool, fmt: str)
     clean (line, field, seat, trick, what is wrong; tricks count from 1),
     then the summary `N valid, M renege, K misdeal, L invalid`.
 
-    A renege is penalised (docs/rules.md, "Renege") and reported, not an error; a
+    A renege is penalised (docs/rules.md §1.16) and reported, not an error; a
     misdeal is reported as such. Exit status: 0 when nothing is invalid, 1
     when something is, 2 when FILE cannot be opened or --write cannot be written.
     """

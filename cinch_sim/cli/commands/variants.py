@@ -1,4 +1,4 @@
-"""``cinch-sim variants``: the presets of the rules (RULES.md §3), one row each."""
+"""``cinch-sim variants``: the presets of the rules (docs/rules.md §3), one row each."""
 
 from __future__ import annotations
 

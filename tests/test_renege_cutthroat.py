@@ -1,4 +1,4 @@
-"""The renege penalty with three or more players (RULES.md §3.5): the offender scores 0
+"""The renege penalty with three or more players (docs/rules.md §3.5): the offender scores 0
 (minus his bid if he is the maker); when he is not the maker, the maker is credited
 as made and scores the preset's points total; every other player scores 0.
 

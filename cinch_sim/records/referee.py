@@ -939,7 +939,7 @@ def _score(hc: HandCheck) -> None:
 
 
 def renege_score(sides: int, maker: int, offender: int, bid: int, total: int) -> list[int]:
-    """Each side's score for a hand with a renege by side ``offender`` (RULES.md §1.16,
+    """Each side's score for a hand with a renege by side ``offender`` (docs/rules.md §1.16,
     §3.5): the offender scores 0, or minus the bid when it is the maker's side. With
     two sides the other scores the points total; with more, only the maker does (as
     made) when another side reneged, and every other side scores 0.

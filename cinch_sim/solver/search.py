@@ -438,101 +438,94 @@ def _move_score(
 
 
 @njit(inline="always")
-def _enter(ws, d, rem, trick, led, seat, todo, tval, alpha, beta):
-    """Open the node at depth d: (True, its value) when bounds, the table or the last
-    trick decide it; else (False, 0), its frame and ordered moves written.
+def _sure_bounds(ws, rem, points, total):
+    """Bounds on the points still out (``total``) from the top trumps: each trump above
+    the other side's top one wins the trick it falls in, so its points are sure."""
+    lo = 0
+    hi = total
+    tr = rem & _trumps(ws)
+    if tr:
+        mx = ws[W_MAX_CARDS]
+        theirs = tr & ~mx
+        mine = tr & mx
+        if theirs == U0:
+            lo = _value_of(ws, tr & points)
+        elif mine == U0:
+            hi = total - _value_of(ws, tr & points)
+        else:
+            ht = highbit_index(theirs)
+            hm = highbit_index(mine)
+            if TWO_DECKS:  # a twin above a side's top card is not sure: it may fall second
+                if (tr >> np.uint64(ht + 1)) & U1 and _twin(ws, ht):
+                    ht += 1
+                if (tr >> np.uint64(hm + 1)) & U1 and _twin(ws, hm):
+                    hm += 1
+            lo = _value_of(ws, _above(tr, ht) & points)
+            hi = total - _value_of(ws, _above(tr, hm) & points)
+    return lo, hi
 
-    rem: cards still held; trick: cards of the trick in progress; led: the suit
-    led (its 16 bits, 0 before the lead); seat: to play; todo: seat bits still to
-    play in this trick (seat included; computed here at a trick's start); tval:
-    capture value of the trick's cards. Values are the points the maker's side
-    takes from here on, the trick in progress included, fail-soft in (alpha, beta).
-    """
-    ws[W_NODES] += U1
-    points = ws[W_POINTS]
-    if (rem | trick) & points == U0:
-        return True, 0
-    P = np.int64(ws[W_PLAYERS])
-    tt_at = -1
+
+@njit(inline="always")
+def _settled(lo, hi, alpha, beta):
+    """(True, the value) when the bounds lo..hi decide a node searched in (alpha, beta),
+    else (False, 0)."""
+    if lo >= beta:
+        return True, lo
+    if hi <= alpha:
+        return True, hi
+    if lo == hi:
+        return True, lo
+    return False, 0
+
+
+@njit(inline="always")
+def _holding(ws, rem, P):
+    """The seats still holding cards (seat bits) and the most cards one of them holds."""
+    todo = U0
+    most = 0
+    for s in range(P):
+        h = rem & ws[W_HAND + s]
+        if h:
+            todo |= U1 << np.uint64(s)
+            most = max(most, popcount(h))
+    return todo, most
+
+
+@njit(inline="always")
+def _probe(ws, rem, seat, lo, hi):
+    """The table's entry for a trick's start: its key (two words) and address, lo and
+    hi tightened by the bounds it holds, and its best lead (-1: none)."""
+    key, key1 = _key(ws, rem, seat)
+    shift = np.uint64(64) - ws[W_TT_BITS]
+    tt_at = W_TT + 4 * np.int64(((key * GOLDEN) ^ (key1 * GOLDEN2)) >> shift)
     hint = -1
-    key = U0
-    key1 = U0
-    if trick == U0:
-        while rem & ws[W_HAND + seat] == U0:
-            seat = seat + 1 if seat + 1 < P else 0
-        total = _value_of(ws, rem & points)
-        lo = 0
-        hi = total
-        tr = rem & _trumps(ws)
-        if tr:
-            # the top trumps one side holds each win their trick: sure points
-            mx = ws[W_MAX_CARDS]
-            theirs = tr & ~mx
-            mine = tr & mx
-            if theirs == U0:
-                lo = _value_of(ws, tr & points)
-            elif mine == U0:
-                hi = total - _value_of(ws, tr & points)
-            else:
-                ht = highbit_index(theirs)
-                hm = highbit_index(mine)
-                if TWO_DECKS:  # a twin above a side's top card is not sure: it may fall second
-                    if (tr >> np.uint64(ht + 1)) & U1 and _twin(ws, ht):
-                        ht += 1
-                    if (tr >> np.uint64(hm + 1)) & U1 and _twin(ws, hm):
-                        hm += 1
-                lo = _value_of(ws, _above(tr, ht) & points)
-                hi = total - _value_of(ws, _above(tr, hm) & points)
-        if lo >= beta:
-            return True, lo
-        if hi <= alpha:
-            return True, hi
-        if lo == hi:
-            return True, lo
-        todo = U0
-        most = 0
-        for s in range(P):
-            h = rem & ws[W_HAND + s]
-            if h:
-                todo |= U1 << np.uint64(s)
-                most = max(most, popcount(h))
-        if most == 1:
-            # the last trick: one card each, nothing to choose
-            g = _group(ws, lowbit_index(rem & ws[W_HAND + seat]))
-            w = _winner(ws, rem, g, seat, P)
-            return True, total if _is_max(ws, w) else 0
-        key, key1 = _key(ws, rem, seat)
-        shift = np.uint64(64) - ws[W_TT_BITS]
-        tt_at = W_TT + 4 * np.int64(((key * GOLDEN) ^ (key1 * GOLDEN2)) >> shift)
-        e = ws[tt_at + 2]
-        if ws[tt_at] == key and ws[tt_at + 1] == key1 and (e >> np.uint64(32)) == ws[W_STAMP]:
-            lo = max(lo, np.int64((e >> np.uint64(8)) & np.uint64(255)))
-            hi = min(hi, np.int64(e & np.uint64(255)))
-            hint = np.int64((e >> np.uint64(16)) & np.uint64(255))
-            if lo >= beta:
-                return True, lo
-            if hi <= alpha:
-                return True, hi
-            if lo == hi:
-                return True, lo
-        if most == 2:
-            v, cut = _two_tricks(ws, rem, seat, P, alpha, beta)
-            if not cut:
-                _store(ws, tt_at, key, key1, v, v, -1)
-            elif v >= beta:
-                _store(ws, tt_at, key, key1, v, 255, -1)
-            else:
-                _store(ws, tt_at, key, key1, 0, v, -1)
-            return True, v
-        alpha = max(alpha, lo)
-        beta = min(beta, hi)
-    hand = rem & ws[W_HAND + seat]
+    e = ws[tt_at + 2]
+    if ws[tt_at] == key and ws[tt_at + 1] == key1 and (e >> np.uint64(32)) == ws[W_STAMP]:
+        lo = max(lo, np.int64((e >> np.uint64(8)) & np.uint64(255)))
+        hi = min(hi, np.int64(e & np.uint64(255)))
+        hint = np.int64((e >> np.uint64(16)) & np.uint64(255))
+    return key, key1, tt_at, lo, hi, hint
+
+
+@njit(inline="always")
+def _last_two(ws, rem, seat, P, alpha, beta, tt_at, key, key1):
+    """The value of the last two tricks (``_two_tricks``), its bounds stored."""
+    v, cut = _two_tricks(ws, rem, seat, P, alpha, beta)
+    if not cut:
+        _store(ws, tt_at, key, key1, v, v, -1)
+    elif v >= beta:
+        _store(ws, tt_at, key, key1, v, 255, -1)
+    else:
+        _store(ws, tt_at, key, key1, 0, v, -1)
+    return v
+
+
+@njit(inline="always")
+def _order_moves(ws, d, rem, trick, led, hand, maxing, last, tval, hint):
+    """Write the legal moves at depth d best first (``_move_score``), equivalent cards
+    collapsed; return how many."""
     legal = _legal(ws, hand, trick, led)
-    rest = todo & ~(U1 << np.uint64(seat))
-    last = rest == U0
-    maxing = _is_max(ws, seat)
     live = rem | trick
-    # ---- the moves, equivalent cards collapsed, best first
     base = W_MOVES + d * MAX_MOVES
     n = 0
     win = -1
@@ -569,6 +562,56 @@ def _enter(ws, d, rem, trick, led, seat, todo, tval, alpha, beta):
             i -= 1
         ws[base + i] = word
         n += 1
+    return n
+
+
+@njit(inline="always")
+def _enter(ws, d, rem, trick, led, seat, todo, tval, alpha, beta):
+    """Open the node at depth d: (True, its value) when bounds, the table or the last
+    trick decide it; else (False, 0), its frame and ordered moves written.
+
+    rem: cards still held; trick: cards of the trick in progress; led: the suit
+    led (its 16 bits, 0 before the lead); seat: to play; todo: seat bits still to
+    play in this trick (seat included; computed here at a trick's start); tval:
+    capture value of the trick's cards. Values are the points the maker's side
+    takes from here on, the trick in progress included, fail-soft in (alpha, beta).
+    """
+    ws[W_NODES] += U1
+    points = ws[W_POINTS]
+    if (rem | trick) & points == U0:
+        return True, 0
+    P = np.int64(ws[W_PLAYERS])
+    tt_at = -1
+    hint = -1
+    key = U0
+    key1 = U0
+    if trick == U0:
+        while rem & ws[W_HAND + seat] == U0:
+            seat = seat + 1 if seat + 1 < P else 0
+        total = _value_of(ws, rem & points)
+        lo, hi = _sure_bounds(ws, rem, points, total)
+        done, v = _settled(lo, hi, alpha, beta)
+        if done:
+            return True, v
+        todo, most = _holding(ws, rem, P)
+        if most == 1:
+            # the last trick: one card each, nothing to choose
+            g = _group(ws, lowbit_index(rem & ws[W_HAND + seat]))
+            w = _winner(ws, rem, g, seat, P)
+            return True, total if _is_max(ws, w) else 0
+        key, key1, tt_at, lo, hi, hint = _probe(ws, rem, seat, lo, hi)
+        done, v = _settled(lo, hi, alpha, beta)
+        if done:
+            return True, v
+        if most == 2:
+            return True, _last_two(ws, rem, seat, P, alpha, beta, tt_at, key, key1)
+        alpha = max(alpha, lo)
+        beta = min(beta, hi)
+    hand = rem & ws[W_HAND + seat]
+    rest = todo & ~(U1 << np.uint64(seat))
+    last = rest == U0
+    maxing = _is_max(ws, seat)
+    n = _order_moves(ws, d, rem, trick, led, hand, maxing, last, tval, hint)
     f = W_FRAMES + d * FRAME
     ws[f + F_REM] = rem
     ws[f + F_TRICK] = trick
@@ -1157,9 +1200,10 @@ def _two_deck_search():
     """The search's functions compiled for two decks, calling each other."""
     scope = {**globals()}
     names = (
-        "_group _trumps _twin _swap _winner _legal _key _two_tricks _move_score _enter "
-        "_search _plus2 _planes _read_rules _in_play _number_faces _seat_copies _decided "
-        "_trick_state _prepare _exact _mtd solve card_values"
+        "_group _trumps _twin _swap _winner _legal _key _two_tricks _move_score "
+        "_sure_bounds _probe _last_two _order_moves _enter _search "
+        "_plus2 _planes _read_rules _in_play _number_faces _seat_copies _decided _trick_state "
+        "_prepare _exact _mtd solve card_values"
     ).split()
     out = {n: with_two_decks(globals()[n], scope) for n in names}
     scope.update(out)

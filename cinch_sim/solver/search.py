@@ -27,10 +27,10 @@ Everything lives in one uint64 workspace (``new_workspace``), so jitted callers
 (a PIMC player) solve thousands of positions without allocating.
 
 Two decks (RULES.md §3.4) do not fit the fixed numbering, but the cards in play
-(at most 48 copies with four players) fit 64 bits: ``_prepare2`` numbers each copy
-in play, grouped by suit (plain suits low, trumps on top, each group by rank or
-strength, the two copies of a face adjacent), and ``_group`` and the trump mask
-become workspace lookups. Of two identical cards in a trick the first played
+(at most 48 copies with four players) fit 64 bits: ``_prepare`` then numbers each
+copy in play, grouped by suit (plain suits low, trumps on top, each group by rank
+or strength, the two copies of a face adjacent), and ``_group`` and the trump
+mask become workspace lookups. Of two identical cards in a trick the first played
 wins; the search keeps "the highest bit wins" true by giving the first played
 copy the higher bit: a player who plays the lower copy of a face whose twin
 another still holds swaps the two bits' holders (``_swap``; copies are
@@ -113,6 +113,11 @@ W_FRAMES = W_MOVES + MAX_DEPTH * MAX_MOVES  # per depth: the search's frame
 W_SCRATCH = W_FRAMES + MAX_DEPTH * FRAME  # the two-trick endgame's seats and leaves
 W_SUMS = W_SCRATCH + 64  # per subset of the point cards: its value
 W_GROUP = W_SUMS + (1 << MAX_SUMS)  # two decks: per search card, its group's bits
+# scratch while a position is read (_prepare; the frames are free until the search)
+W_FACE_VALUE = W_SCRATCH  # per face: what a copy of it scores its capturer
+W_TRICK_BIT = W_SCRATCH + 56  # per seat: its trick card's bit
+W_BY_STRENGTH = W_FRAMES  # per trump strength 1..14: its face (-1 as uint64 none)
+W_NEXT = W_FRAMES + 16  # per face: the bit its next copy takes
 # the table: 4 words an entry (key, second key word, stamp << 32 | move << 16 | lo << 8
 # | hi, unused: a power of two keeps an entry inside one cache line)
 W_TT = W_GROUP + 64
@@ -433,101 +438,94 @@ def _move_score(
 
 
 @njit(inline="always")
-def _enter(ws, d, rem, trick, led, seat, todo, tval, alpha, beta):
-    """Open the node at depth d: (True, its value) when bounds, the table or the last
-    trick decide it; else (False, 0), its frame and ordered moves written.
+def _sure_bounds(ws, rem, points, total):
+    """Bounds on the points still out (``total``) from the top trumps: each trump above
+    the other side's top one wins the trick it falls in, so its points are sure."""
+    lo = 0
+    hi = total
+    tr = rem & _trumps(ws)
+    if tr:
+        mx = ws[W_MAX_CARDS]
+        theirs = tr & ~mx
+        mine = tr & mx
+        if theirs == U0:
+            lo = _value_of(ws, tr & points)
+        elif mine == U0:
+            hi = total - _value_of(ws, tr & points)
+        else:
+            ht = highbit_index(theirs)
+            hm = highbit_index(mine)
+            if TWO_DECKS:  # a twin above a side's top card is not sure: it may fall second
+                if (tr >> np.uint64(ht + 1)) & U1 and _twin(ws, ht):
+                    ht += 1
+                if (tr >> np.uint64(hm + 1)) & U1 and _twin(ws, hm):
+                    hm += 1
+            lo = _value_of(ws, _above(tr, ht) & points)
+            hi = total - _value_of(ws, _above(tr, hm) & points)
+    return lo, hi
 
-    rem: cards still held; trick: cards of the trick in progress; led: the suit
-    led (its 16 bits, 0 before the lead); seat: to play; todo: seat bits still to
-    play in this trick (seat included; computed here at a trick's start); tval:
-    capture value of the trick's cards. Values are the points the maker's side
-    takes from here on, the trick in progress included, fail-soft in (alpha, beta).
-    """
-    ws[W_NODES] += U1
-    points = ws[W_POINTS]
-    if (rem | trick) & points == U0:
-        return True, 0
-    P = np.int64(ws[W_PLAYERS])
-    tt_at = -1
+
+@njit(inline="always")
+def _settled(lo, hi, alpha, beta):
+    """(True, the value) when the bounds lo..hi decide a node searched in (alpha, beta),
+    else (False, 0)."""
+    if lo >= beta:
+        return True, lo
+    if hi <= alpha:
+        return True, hi
+    if lo == hi:
+        return True, lo
+    return False, 0
+
+
+@njit(inline="always")
+def _holding(ws, rem, P):
+    """The seats still holding cards (seat bits) and the most cards one of them holds."""
+    todo = U0
+    most = 0
+    for s in range(P):
+        h = rem & ws[W_HAND + s]
+        if h:
+            todo |= U1 << np.uint64(s)
+            most = max(most, popcount(h))
+    return todo, most
+
+
+@njit(inline="always")
+def _probe(ws, rem, seat, lo, hi):
+    """The table's entry for a trick's start: its key (two words) and address, lo and
+    hi tightened by the bounds it holds, and its best lead (-1: none)."""
+    key, key1 = _key(ws, rem, seat)
+    shift = np.uint64(64) - ws[W_TT_BITS]
+    tt_at = W_TT + 4 * np.int64(((key * GOLDEN) ^ (key1 * GOLDEN2)) >> shift)
     hint = -1
-    key = U0
-    key1 = U0
-    if trick == U0:
-        while rem & ws[W_HAND + seat] == U0:
-            seat = seat + 1 if seat + 1 < P else 0
-        total = _value_of(ws, rem & points)
-        lo = 0
-        hi = total
-        tr = rem & _trumps(ws)
-        if tr:
-            # the top trumps one side holds each win their trick: sure points
-            mx = ws[W_MAX_CARDS]
-            theirs = tr & ~mx
-            mine = tr & mx
-            if theirs == U0:
-                lo = _value_of(ws, tr & points)
-            elif mine == U0:
-                hi = total - _value_of(ws, tr & points)
-            else:
-                ht = highbit_index(theirs)
-                hm = highbit_index(mine)
-                if TWO_DECKS:  # a twin above a side's top card is not sure: it may fall second
-                    if (tr >> np.uint64(ht + 1)) & U1 and _twin(ws, ht):
-                        ht += 1
-                    if (tr >> np.uint64(hm + 1)) & U1 and _twin(ws, hm):
-                        hm += 1
-                lo = _value_of(ws, _above(tr, ht) & points)
-                hi = total - _value_of(ws, _above(tr, hm) & points)
-        if lo >= beta:
-            return True, lo
-        if hi <= alpha:
-            return True, hi
-        if lo == hi:
-            return True, lo
-        todo = U0
-        most = 0
-        for s in range(P):
-            h = rem & ws[W_HAND + s]
-            if h:
-                todo |= U1 << np.uint64(s)
-                most = max(most, popcount(h))
-        if most == 1:
-            # the last trick: one card each, nothing to choose
-            g = _group(ws, lowbit_index(rem & ws[W_HAND + seat]))
-            w = _winner(ws, rem, g, seat, P)
-            return True, total if _is_max(ws, w) else 0
-        key, key1 = _key(ws, rem, seat)
-        shift = np.uint64(64) - ws[W_TT_BITS]
-        tt_at = W_TT + 4 * np.int64(((key * GOLDEN) ^ (key1 * GOLDEN2)) >> shift)
-        e = ws[tt_at + 2]
-        if ws[tt_at] == key and ws[tt_at + 1] == key1 and (e >> np.uint64(32)) == ws[W_STAMP]:
-            lo = max(lo, np.int64((e >> np.uint64(8)) & np.uint64(255)))
-            hi = min(hi, np.int64(e & np.uint64(255)))
-            hint = np.int64((e >> np.uint64(16)) & np.uint64(255))
-            if lo >= beta:
-                return True, lo
-            if hi <= alpha:
-                return True, hi
-            if lo == hi:
-                return True, lo
-        if most == 2:
-            v, cut = _two_tricks(ws, rem, seat, P, alpha, beta)
-            if not cut:
-                _store(ws, tt_at, key, key1, v, v, -1)
-            elif v >= beta:
-                _store(ws, tt_at, key, key1, v, 255, -1)
-            else:
-                _store(ws, tt_at, key, key1, 0, v, -1)
-            return True, v
-        alpha = max(alpha, lo)
-        beta = min(beta, hi)
-    hand = rem & ws[W_HAND + seat]
+    e = ws[tt_at + 2]
+    if ws[tt_at] == key and ws[tt_at + 1] == key1 and (e >> np.uint64(32)) == ws[W_STAMP]:
+        lo = max(lo, np.int64((e >> np.uint64(8)) & np.uint64(255)))
+        hi = min(hi, np.int64(e & np.uint64(255)))
+        hint = np.int64((e >> np.uint64(16)) & np.uint64(255))
+    return key, key1, tt_at, lo, hi, hint
+
+
+@njit(inline="always")
+def _last_two(ws, rem, seat, P, alpha, beta, tt_at, key, key1):
+    """The value of the last two tricks (``_two_tricks``), its bounds stored."""
+    v, cut = _two_tricks(ws, rem, seat, P, alpha, beta)
+    if not cut:
+        _store(ws, tt_at, key, key1, v, v, -1)
+    elif v >= beta:
+        _store(ws, tt_at, key, key1, v, 255, -1)
+    else:
+        _store(ws, tt_at, key, key1, 0, v, -1)
+    return v
+
+
+@njit(inline="always")
+def _order_moves(ws, d, rem, trick, led, hand, maxing, last, tval, hint):
+    """Write the legal moves at depth d best first (``_move_score``), equivalent cards
+    collapsed; return how many."""
     legal = _legal(ws, hand, trick, led)
-    rest = todo & ~(U1 << np.uint64(seat))
-    last = rest == U0
-    maxing = _is_max(ws, seat)
     live = rem | trick
-    # ---- the moves, equivalent cards collapsed, best first
     base = W_MOVES + d * MAX_MOVES
     n = 0
     win = -1
@@ -564,6 +562,56 @@ def _enter(ws, d, rem, trick, led, seat, todo, tval, alpha, beta):
             i -= 1
         ws[base + i] = word
         n += 1
+    return n
+
+
+@njit(inline="always")
+def _enter(ws, d, rem, trick, led, seat, todo, tval, alpha, beta):
+    """Open the node at depth d: (True, its value) when bounds, the table or the last
+    trick decide it; else (False, 0), its frame and ordered moves written.
+
+    rem: cards still held; trick: cards of the trick in progress; led: the suit
+    led (its 16 bits, 0 before the lead); seat: to play; todo: seat bits still to
+    play in this trick (seat included; computed here at a trick's start); tval:
+    capture value of the trick's cards. Values are the points the maker's side
+    takes from here on, the trick in progress included, fail-soft in (alpha, beta).
+    """
+    ws[W_NODES] += U1
+    points = ws[W_POINTS]
+    if (rem | trick) & points == U0:
+        return True, 0
+    P = np.int64(ws[W_PLAYERS])
+    tt_at = -1
+    hint = -1
+    key = U0
+    key1 = U0
+    if trick == U0:
+        while rem & ws[W_HAND + seat] == U0:
+            seat = seat + 1 if seat + 1 < P else 0
+        total = _value_of(ws, rem & points)
+        lo, hi = _sure_bounds(ws, rem, points, total)
+        done, v = _settled(lo, hi, alpha, beta)
+        if done:
+            return True, v
+        todo, most = _holding(ws, rem, P)
+        if most == 1:
+            # the last trick: one card each, nothing to choose
+            g = _group(ws, lowbit_index(rem & ws[W_HAND + seat]))
+            w = _winner(ws, rem, g, seat, P)
+            return True, total if _is_max(ws, w) else 0
+        key, key1, tt_at, lo, hi, hint = _probe(ws, rem, seat, lo, hi)
+        done, v = _settled(lo, hi, alpha, beta)
+        if done:
+            return True, v
+        if most == 2:
+            return True, _last_two(ws, rem, seat, P, alpha, beta, tt_at, key, key1)
+        alpha = max(alpha, lo)
+        beta = min(beta, hi)
+    hand = rem & ws[W_HAND + seat]
+    rest = todo & ~(U1 << np.uint64(seat))
+    last = rest == U0
+    maxing = _is_max(ws, seat)
+    n = _order_moves(ws, d, rem, trick, led, hand, maxing, last, tval, hint)
     f = W_FRAMES + d * FRAME
     ws[f + F_REM] = rem
     ws[f + F_TRICK] = trick
@@ -693,242 +741,86 @@ def _card_bit(c):
     return U1 << np.uint64(c)
 
 
-@njit(cache=True, **NO_REFCOUNT)
-def _score_cards(ws, rules, trump, left, in_play):
-    """What each card in play scores for its capturer (RULES.md §1.13; _point_slots),
-    into the workspace with the point mask and its subset sums; return the Low card
-    (-1: none) and whether every value is the one the table was filled under."""
-    same = True
-    vals = W_VALUE
-    for i in range(64):
-        ws[W_OLD_VALUE + i] = ws[vals + i]
-        ws[vals + i] = U0
-    trumps_in = U0
-    for c in range(52):
-        if (in_play >> np.uint64(c)) & U1 and ws[W_TO_SEARCH + c] >= np.uint64(48):
-            trumps_in |= U1 << ws[W_TO_SEARCH + c]
-    low_card = -1
-    if trumps_in:
-        if rules[L.R_HIGH_RULE] == 0:
-            high = trump * 13 + 12
-            if (in_play >> np.uint64(high)) & U1:
-                ws[vals + ws[W_TO_SEARCH + high]] += np.uint64(rules[L.R_HIGH_POINTS])
-        else:
-            ws[vals + highbit_index(trumps_in)] += np.uint64(rules[L.R_HIGH_POINTS])
-        if rules[L.R_LOW_RULE] == 1:
-            if (in_play >> np.uint64(trump * 13)) & U1:
-                low_card = trump * 13
-        else:
-            low_card = np.int64(ws[W_TO_CARD + lowbit_index(trumps_in)])
-    low_to_player = rules[L.R_LOW_TO] == 1
-    if low_card >= 0 and not low_to_player:
-        ws[vals + ws[W_TO_SEARCH + low_card]] += np.uint64(rules[L.R_LOW_POINTS])
-    for k in range(rules[L.R_N_RANK_POINTS]):
-        c = trump * 13 + rules[L.R_RANK_POINTS + 2 * k]
-        if (in_play >> np.uint64(c)) & U1:
-            ws[vals + ws[W_TO_SEARCH + c]] += np.uint64(rules[L.R_RANK_POINTS + 2 * k + 1])
-    if left >= 0 and (in_play >> np.uint64(left)) & U1:
-        ws[vals + ws[W_TO_SEARCH + left]] += np.uint64(rules[L.R_LEFT_POINTS])
-    points = U0
-    for i in range(64):
-        if ws[vals + i]:
-            points |= U1 << np.uint64(i)
-        same &= ws[vals + i] == ws[W_OLD_VALUE + i]
-    ws[W_POINTS] = points
-    npts = popcount(points)
-    ws[W_SUMS_OK] = 1 if npts <= MAX_SUMS else 0
-    if npts <= MAX_SUMS:
-        for j in range(1 << npts):
-            ws[W_SUMS + j] = U0
-            m = deposit(np.uint64(j), points)
-            while m:
-                ws[W_SUMS + j] += ws[vals + lowbit_index(m)]
-                m &= m - U1
-    return low_card, same
-
-
-@njit(cache=True, **NO_REFCOUNT)
-def _prepare(pos, rules, ws):
-    """Read a position into the workspace; return the root's search state
-    (rem, trick, led, seat, todo, tval) and the points already decided.
-
-    A new deal gets a new table stamp; a later position of the same deal (same
-    holders of the cards still held, same values) keeps the table.
-    """
+@njit(inline="always")
+def _plus2(once, twice, m):
+    """(once, twice) with one more copy of each face of m; one deck holds none twice."""
     if TWO_DECKS:
-        return _prepare2(pos, rules, ws)
-    P = rules[L.R_PLAYERS]
-    trump = pos[Q.P_TRUMP]
-    lrank = rules[L.R_LEFT_RANK]
-    left = (trump ^ 1) * 13 + lrank if lrank >= 0 else -1
-    same = ws[W_STAMP] != U0
-    same &= ws[W_PLAYERS] == np.uint64(P) and ws[W_TRUMP] == np.uint64(trump)
-    same &= ws[W_DECKS] == U1
-    ws[W_DECKS] = U1
-    ws[W_PLAYERS] = P
-    ws[W_TRUMP] = trump
-    strict = np.uint64(1 if rules[L.R_FOLLOW] == L.FOLLOW_STRICT else 0)
-    same &= ws[W_STRICT] == strict
-    ws[W_STRICT] = strict
-    # ---- numbering: trumps by strength at 48.., plain suits by rank
-    for i in range(64):
-        ws[W_TO_CARD + i] = ~U0
-    for c in range(52):
-        s = c // 13
-        r = c % 13
-        if s == trump or c == left:
-            slot = 13 if c == left else r
-            i = 47 + rules[L.R_TRUMP_STRENGTH + slot]
-        else:
-            i = (s if s < trump else s - 1) * 16 + r
-        ws[W_TO_SEARCH + c] = i
-        ws[W_TO_CARD + i] = c
-    # ---- the cards in play, their holders
-    in_play = U0
-    trick_cards = U0
-    for s in range(P):
-        in_play |= np.uint64(pos[Q.P_HANDS + s]) | np.uint64(pos[Q.P_PLAYED + s])
-        if pos[Q.P_TRICK + s] >= 0:
-            trick_cards |= _card_bit(pos[Q.P_TRICK + s])
-    in_play |= trick_cards
-    rem = U0
-    maxer = U0
-    mteam = rules[L.R_SEAT_TEAM + pos[Q.P_MAKER]]
-    for s in range(P):
-        if rules[L.R_SEAT_TEAM + s] == mteam:
-            maxer |= U1 << np.uint64(s)
-    same &= ws[W_MAXER] == maxer
-    ws[W_MAXER] = maxer
-    max_cards = U0
-    for s in range(P):
-        h = U0
-        m = np.uint64(pos[Q.P_HANDS + s])
-        while m:
-            c = lowbit_index(m)
-            m &= m - U1
-            i = np.int64(ws[W_TO_SEARCH + c])
-            h |= U1 << np.uint64(i)
-            same &= ws[W_OWNER + i] == np.uint64(s)
-            ws[W_OWNER + i] = s
-        ws[W_HAND + s] = h
-        rem |= h
-        if (maxer >> np.uint64(s)) & U1:
-            max_cards |= h
-    ws[W_MAX_CARDS] = max_cards
-    for s in range(P):  # trick cards: their seats, for the trick's winner
-        c = pos[Q.P_TRICK + s]
-        if c >= 0:
-            ws[W_OWNER + ws[W_TO_SEARCH + c]] = s
-    low_card, same_values = _score_cards(ws, rules, trump, left, in_play)
-    same &= same_values
-    points = ws[W_POINTS]
-    vals = W_VALUE
-    low_to_player = rules[L.R_LOW_TO] == 1
-    canon = np.uint64(1 if P <= 4 and points & ~TRUMPS == U0 else 0)
-    same &= ws[W_CANON] == canon
-    ws[W_CANON] = canon
-    if not same:
-        ws[W_STAMP] += U1
-    # ---- points already decided: cards the maker's side took, Low to its player
-    decided = 0
-    mtaken = np.uint64(pos[Q.P_TAKEN + mteam])
-    while mtaken:
-        c = lowbit_index(mtaken)
-        mtaken &= mtaken - U1
-        decided += np.int64(ws[vals + ws[W_TO_SEARCH + c]])
-    ws[W_LOW_HELD] = rules[L.R_LOW_POINTS] if low_card >= 0 and low_to_player else 0
-    if low_card >= 0 and low_to_player:
-        lb = _card_bit(low_card)
-        for s in range(P):
-            held = np.uint64(pos[Q.P_HANDS + s]) | np.uint64(pos[Q.P_PLAYED + s])
-            if pos[Q.P_TRICK + s] == low_card or held & lb:
-                if (maxer >> np.uint64(s)) & U1:
-                    decided += rules[L.R_LOW_POINTS]
-    # ---- the trick in progress
-    leader = pos[Q.P_LEADER]
-    trick = U0
-    led = U0
-    tval = 0
-    todo = U0
-    seat = leader
-    if trick_cards:
-        led = _group(ws, ws[W_TO_SEARCH + pos[Q.P_TRICK + leader]])
-        first = -1
-        for k in range(P):
-            s = leader + k if leader + k < P else leader + k - P
-            c = pos[Q.P_TRICK + s]
-            if c >= 0:
-                i = ws[W_TO_SEARCH + c]
-                trick |= U1 << i
-                tval += np.int64(ws[vals + i])
-            elif ws[W_HAND + s]:
-                todo |= U1 << np.uint64(s)
-                if first < 0:
-                    first = s
-        seat = first
-    return rem, trick, led, seat, todo, tval, decided
+        return once | m, twice | (once & m)
+    return once | m, twice
 
 
 @njit(inline="always")
-def _plus2(once, twice, m):
-    """(once, twice) with one more copy of each face of m."""
-    return once | m, twice | (once & m)
+def _planes(pos, at, at2, s):
+    """Seat (or side) s's faces in one plane and its second, (at least once, twice):
+    the second plane is two decks' only."""
+    if TWO_DECKS:
+        return np.uint64(pos[at + s]), np.uint64(pos[at2 + s])
+    return np.uint64(pos[at + s]), U0
 
 
-@njit(cache=True, **NO_REFCOUNT)
-def _prepare2(pos, rules, ws):
-    """``_prepare`` for two decks (RULES.md §3.4): number every copy in play.
+@njit(inline="always")
+def _copies(once, twice, c):
+    """How many copies of face c the planes (once, twice) hold."""
+    return np.int64((once >> np.uint64(c)) & U1) + np.int64((twice >> np.uint64(c)) & U1)
 
-    Plain suits low, trumps on top; each group by rank (trumps by the rules'
-    strength), the copies of a face adjacent: held copies lowest (by seat), then
-    the trick's copies, the first played highest (so the highest bit of a trick
-    wins), then the copies already played. Each copy scores its face's points;
-    High is each copy of the highest trump in play (or the ace), Low each copy of
-    the lowest (or the deuce). The numbering depends only on the cards in play,
-    so a hand's later positions keep the table (``same``, as with one deck).
-    """
+
+@njit(inline="always")
+def _read_rules(pos, rules, ws):
+    """The players, the trump suit and the left card (-1: none), and whether these, the
+    decks and the follow rule are those the table was filled under."""
     P = rules[L.R_PLAYERS]
     trump = pos[Q.P_TRUMP]
     lrank = rules[L.R_LEFT_RANK]
     left = (trump ^ 1) * 13 + lrank if lrank >= 0 else -1
-    tmask = (np.uint64(0x1FFF) << np.uint64(13 * trump)) | (
-        (U1 << np.uint64(left)) if left >= 0 else U0
-    )
+    decks = np.uint64(2 if TWO_DECKS else 1)
     same = ws[W_STAMP] != U0
     same &= ws[W_PLAYERS] == np.uint64(P) and ws[W_TRUMP] == np.uint64(trump)
-    same &= ws[W_DECKS] == np.uint64(2)
-    ws[W_DECKS] = 2
+    same &= ws[W_DECKS] == decks
+    ws[W_DECKS] = decks
     ws[W_PLAYERS] = P
     ws[W_TRUMP] = trump
     strict = np.uint64(1 if rules[L.R_FOLLOW] == L.FOLLOW_STRICT else 0)
     same &= ws[W_STRICT] == strict
     ws[W_STRICT] = strict
-    ws[W_SWAPPED] = U0
-    # ---- the faces in play, once and twice
+    return P, trump, left, same
+
+
+@njit(inline="always")
+def _in_play(pos, P):
+    """The faces in play (held, played or in the trick), at least once and twice."""
     in1 = U0
     in2 = U0
     for s in range(P):
-        in1, in2 = _plus2(in1, in2, np.uint64(pos[Q.P_HANDS + s]))
-        in1, in2 = _plus2(in1, in2, np.uint64(pos[Q.P_HANDS2 + s]))
-        in1, in2 = _plus2(in1, in2, np.uint64(pos[Q.P_PLAYED + s]))
-        in1, in2 = _plus2(in1, in2, np.uint64(pos[Q.P_PLAYED2 + s]))
+        for at, at2 in ((Q.P_HANDS, Q.P_HANDS2), (Q.P_PLAYED, Q.P_PLAYED2)):
+            once, twice = _planes(pos, at, at2, s)
+            in1, in2 = _plus2(in1, in2, once)
+            in1, in2 = _plus2(in1, in2, twice)
         if pos[Q.P_TRICK + s] >= 0:
             in1, in2 = _plus2(in1, in2, _card_bit(pos[Q.P_TRICK + s]))
-    same &= ws[W_IN1] == in1 and ws[W_IN2] == in2
-    ws[W_IN1] = in1
-    ws[W_IN2] = in2
-    # ---- each face's points (per copy), into scratch
-    fv = W_SCRATCH  # 52 words: a face's points for its capturer
-    for c in range(52):
-        ws[fv + c] = U0
-    trumps_in = in1 & tmask
-    by_str = W_FRAMES  # 15 words (the frames are free until the search): trumps by strength
+    return in1, in2
+
+
+@njit(inline="always")
+def _by_strength(ws, rules, trump, left):
+    """Each trump strength's face (1..14; -1 as uint64 none), into scratch."""
     for v in range(15):
-        ws[by_str + v] = ~U0
+        ws[W_BY_STRENGTH + v] = ~U0
     for slot in range(14):
         c = left if slot == 13 else trump * 13 + slot
         if c >= 0:
-            ws[by_str + rules[L.R_TRUMP_STRENGTH + slot]] = c
+            ws[W_BY_STRENGTH + rules[L.R_TRUMP_STRENGTH + slot]] = c
+
+
+@njit(inline="always")
+def _face_points(ws, rules, trump, left, in1):
+    """What a copy of each face scores for its capturer (RULES.md §1.13; _point_slots),
+    into scratch, High and Low fixed by the faces in play (in1); return the Low face
+    (-1: none). Under low_to=player Low scores nothing here (see ``_decided``)."""
+    fv = W_FACE_VALUE
+    for c in range(52):
+        ws[fv + c] = U0
+    tmask = (np.uint64(0x1FFF) << np.uint64(13 * trump)) | (_card_bit(left) if left >= 0 else U0)
+    trumps_in = in1 & tmask
     low_card = -1
     if trumps_in:
         if rules[L.R_HIGH_RULE] == 0:
@@ -937,7 +829,7 @@ def _prepare2(pos, rules, ws):
                 ws[fv + high] += np.uint64(rules[L.R_HIGH_POINTS])
         else:
             for v in range(14, 0, -1):
-                c = np.int64(ws[by_str + v])
+                c = np.int64(ws[W_BY_STRENGTH + v])
                 if c >= 0 and (trumps_in >> np.uint64(c)) & U1:
                     ws[fv + c] += np.uint64(rules[L.R_HIGH_POINTS])
                     break
@@ -946,12 +838,11 @@ def _prepare2(pos, rules, ws):
                 low_card = trump * 13
         else:
             for v in range(1, 15):
-                c = np.int64(ws[by_str + v])
+                c = np.int64(ws[W_BY_STRENGTH + v])
                 if c >= 0 and (trumps_in >> np.uint64(c)) & U1:
                     low_card = c
                     break
-    low_to_player = rules[L.R_LOW_TO] == 1
-    if low_card >= 0 and not low_to_player:
+    if low_card >= 0 and rules[L.R_LOW_TO] != 1:
         ws[fv + low_card] += np.uint64(rules[L.R_LOW_POINTS])
     for k in range(rules[L.R_N_RANK_POINTS]):
         c = trump * 13 + rules[L.R_RANK_POINTS + 2 * k]
@@ -959,81 +850,126 @@ def _prepare2(pos, rules, ws):
             ws[fv + c] += np.uint64(rules[L.R_RANK_POINTS + 2 * k + 1])
     if left >= 0 and (in1 >> np.uint64(left)) & U1:
         ws[fv + left] += np.uint64(rules[L.R_LEFT_POINTS])
-    # ---- the numbering: each copy in play a bit, and its holder
-    mteam = rules[L.R_SEAT_TEAM + pos[Q.P_MAKER]]
-    maxer = U0
-    for s in range(P):
-        if rules[L.R_SEAT_TEAM + s] == mteam:
-            maxer |= U1 << np.uint64(s)
-    same &= ws[W_MAXER] == maxer
-    ws[W_MAXER] = maxer
+    return low_card
+
+
+@njit(inline="always")
+def _face_at(ws, trump, left, g, j):
+    """The face in slot j of group g (the plain suits by rank, then the trumps by
+    strength), -1 for none."""
+    if g < 3:
+        suit = g if g < trump else g + 1
+        c = suit * 13 + j if j < 13 else -1
+        return -1 if c == left else c
+    return np.int64(ws[W_BY_STRENGTH + j + 1])
+
+
+@njit(inline="always")
+def _number_faces(ws, trump, left, in1, in2):
+    """Number the copies: each face's first bit (``W_TO_SEARCH``, and ``W_NEXT`` for
+    ``_hold``), each copy's face and value. One deck: slot j of group g is bit
+    16 g + j, every face numbered; two decks: the copies in play packed, a face's
+    adjacent, and each group's mask recorded."""
     for i in range(64):
         ws[W_TO_CARD + i] = ~U0
         ws[W_OLD_VALUE + i] = ws[W_VALUE + i]
         ws[W_VALUE + i] = U0
-        ws[W_GROUP + i] = U0
-    for s in range(P):
-        ws[W_HAND + s] = U0
-    leader = pos[Q.P_LEADER]
-    trick = U0
-    tbit = W_SCRATCH + 56  # per seat: its trick card's bit
+        if TWO_DECKS:
+            ws[W_GROUP + i] = U0
     b = 0
-    for g in range(4):  # the plain suits, then the trumps
+    for g in range(4):
         gstart = b
         for j in range(14):
-            if g < 3:
-                suit = g if g < trump else g + 1
-                c = suit * 13 + j if j < 13 else -1
-                if c == left:
-                    c = -1
-            else:
-                c = np.int64(ws[by_str + j + 1])
+            c = _face_at(ws, trump, left, g, j)
             if c < 0:
                 continue
-            cb = U1 << np.uint64(c)
-            k = (1 if in1 & cb else 0) + (1 if in2 & cb else 0)
-            if k == 0:
-                continue
+            k = 1
+            if TWO_DECKS:
+                k = _copies(in1, in2, c)
+                if k == 0:
+                    continue
+            else:
+                b = 16 * g + j
             ws[W_TO_SEARCH + c] = b
-            first = b
-            for s in range(P):  # held copies, lowest
-                n = (1 if np.uint64(pos[Q.P_HANDS + s]) & cb else 0) + (
-                    1 if np.uint64(pos[Q.P_HANDS2 + s]) & cb else 0
-                )
-                for _ in range(n):
-                    same &= ws[W_OWNER + b] == np.uint64(s)
-                    ws[W_OWNER + b] = s
-                    ws[W_HAND + s] |= U1 << np.uint64(b)
-                    b += 1
-            for kk in range(P - 1, -1, -1):  # the trick's copies: the first played highest
-                s = leader + kk if leader + kk < P else leader + kk - P
-                if pos[Q.P_TRICK + s] == c:
-                    ws[W_OWNER + b] = s
-                    ws[tbit + s] = b
-                    trick |= U1 << np.uint64(b)
-                    b += 1
-            b = first + k  # the copies already played
-            for i in range(first, b):
+            ws[W_NEXT + c] = b
+            for i in range(b, b + k):
                 ws[W_TO_CARD + i] = c
-                ws[W_VALUE + i] = ws[fv + c]
-        gm = ((U1 << np.uint64(b)) - U1) ^ ((U1 << np.uint64(gstart)) - U1)
-        ws[W_GMASK + g] = gm
-        for i in range(gstart, b):
-            ws[W_GROUP + i] = gm
-        if g == 3:
-            ws[W_TRUMPS] = gm
-    twins = U0
-    for i in range(63):
-        if ws[W_TO_CARD + i] != ~U0 and ws[W_TO_CARD + i + 1] == ws[W_TO_CARD + i]:
-            twins |= U1 << np.uint64(i)
-    ws[W_TWINS] = twins
+                ws[W_VALUE + i] = ws[W_FACE_VALUE + c]
+            b += k
+        if TWO_DECKS:
+            gm = ((U1 << np.uint64(b)) - U1) ^ ((U1 << np.uint64(gstart)) - U1)
+            ws[W_GMASK + g] = gm
+            for i in range(gstart, b):
+                ws[W_GROUP + i] = gm
+            if g == 3:
+                ws[W_TRUMPS] = gm
+    if TWO_DECKS:
+        twins = U0
+        for i in range(63):
+            if ws[W_TO_CARD + i] != ~U0 and ws[W_TO_CARD + i + 1] == ws[W_TO_CARD + i]:
+                twins |= U1 << np.uint64(i)
+        ws[W_TWINS] = twins
+
+
+@njit(inline="always")
+def _next_copy(ws, c):
+    """The bit of a copy of face c: the face's next free one."""
+    i = np.int64(ws[W_NEXT + c])
+    ws[W_NEXT + c] = i + 1
+    return i
+
+
+@njit(inline="always")
+def _hold(ws, s, m, same):
+    """Give seat s a copy of each face of m; return their bits and whether each holder
+    is the one the table was filled under."""
+    h = U0
+    while m:
+        c = lowbit_index(m)
+        m &= m - U1
+        i = _next_copy(ws, c)
+        same &= ws[W_OWNER + i] == np.uint64(s)
+        ws[W_OWNER + i] = s
+        h |= U1 << np.uint64(i)
+    return h, same
+
+
+@njit(inline="always")
+def _seat_copies(ws, pos, P, maxer, same):
+    """Hand out the copies: the held ones (a face's lowest bits, by seat), then the
+    trick's (the first played highest, so the highest bit of a trick wins); the
+    copies already played keep the rest. Return the cards held and the trick's."""
     rem = U0
     max_cards = U0
     for s in range(P):
-        rem |= ws[W_HAND + s]
+        once, twice = _planes(pos, Q.P_HANDS, Q.P_HANDS2, s)
+        h, same = _hold(ws, s, once, same)
+        if TWO_DECKS:
+            h2, same = _hold(ws, s, twice, same)
+            h |= h2
+        ws[W_HAND + s] = h
+        rem |= h
         if (maxer >> np.uint64(s)) & U1:
-            max_cards |= ws[W_HAND + s]
+            max_cards |= h
     ws[W_MAX_CARDS] = max_cards
+    leader = pos[Q.P_LEADER]
+    trick = U0
+    for k in range(P - 1, -1, -1):
+        s = leader + k if leader + k < P else leader + k - P
+        c = pos[Q.P_TRICK + s]
+        if c >= 0:
+            i = _next_copy(ws, c)
+            ws[W_OWNER + i] = s
+            ws[W_TRICK_BIT + s] = i
+            trick |= U1 << np.uint64(i)
+    return rem, trick, same
+
+
+@njit(inline="always")
+def _point_sums(ws):
+    """The point cards' mask and, for up to MAX_SUMS of them, every subset's value;
+    return how many there are and whether every value is the table's."""
+    same = True
     points = U0
     for i in range(64):
         if ws[W_VALUE + i]:
@@ -1049,47 +985,95 @@ def _prepare2(pos, rules, ws):
             while m:
                 ws[W_SUMS + j] += ws[W_VALUE + lowbit_index(m)]
                 m &= m - U1
-    canon = np.uint64(1 if P <= 4 and npts <= 12 else 0)  # the rank-order key's room
-    same &= ws[W_CANON] == canon
-    ws[W_CANON] = canon
-    if not same:
-        ws[W_STAMP] += U1
-    # ---- points already decided: each copy the maker's side took, Low to its players
+    return npts, same
+
+
+@njit(inline="always")
+def _decided(ws, pos, rules, P, mteam, maxer, low_card, in1, in2):
+    """The points already decided: each copy the maker's side took, and Low's where it
+    goes to its holder (low_to=player; ``W_LOW_HELD``: Low's points in play)."""
     decided = 0
-    t1 = np.uint64(pos[Q.P_TAKEN + mteam])
-    t2 = np.uint64(pos[Q.P_TAKEN2 + mteam])
-    for c in range(52):
-        cb = U1 << np.uint64(c)
-        n = (1 if t1 & cb else 0) + (1 if t2 & cb else 0)
-        decided += n * np.int64(ws[fv + c])
+    for m in _planes(pos, Q.P_TAKEN, Q.P_TAKEN2, mteam):
+        while m:
+            decided += np.int64(ws[W_FACE_VALUE + lowbit_index(m)])
+            m &= m - U1
     ws[W_LOW_HELD] = 0
-    if low_card >= 0 and low_to_player:
-        lb = _card_bit(low_card)
+    if low_card >= 0 and rules[L.R_LOW_TO] == 1:
         lp = rules[L.R_LOW_POINTS]
-        ws[W_LOW_HELD] = lp * ((1 if in1 & lb else 0) + (1 if in2 & lb else 0))
+        ws[W_LOW_HELD] = lp * _copies(in1, in2, low_card)
         for s in range(P):
-            n = 1 if pos[Q.P_TRICK + s] == low_card else 0
-            for at in (Q.P_HANDS, Q.P_HANDS2, Q.P_PLAYED, Q.P_PLAYED2):
-                n += 1 if np.uint64(pos[at + s]) & lb else 0
             if (maxer >> np.uint64(s)) & U1:
+                n = 1 if pos[Q.P_TRICK + s] == low_card else 0
+                for at, at2 in ((Q.P_HANDS, Q.P_HANDS2), (Q.P_PLAYED, Q.P_PLAYED2)):
+                    once, twice = _planes(pos, at, at2, s)
+                    n += _copies(once, twice, low_card)
                 decided += n * lp
-    # ---- the trick in progress
+    return decided
+
+
+@njit(inline="always")
+def _trick_state(ws, pos, P, trick):
+    """The trick in progress: the suit led, the seat to play, the seats still to play
+    and the value of its cards."""
+    leader = pos[Q.P_LEADER]
     led = U0
     tval = 0
     todo = U0
     seat = leader
     if trick:
-        led = ws[W_GROUP + ws[tbit + leader]]  # (this function is two decks' only)
+        led = _group(ws, ws[W_TRICK_BIT + leader])
         first = -1
         for k in range(P):
             s = leader + k if leader + k < P else leader + k - P
             if pos[Q.P_TRICK + s] >= 0:
-                tval += np.int64(ws[W_VALUE + ws[tbit + s]])
+                tval += np.int64(ws[W_VALUE + ws[W_TRICK_BIT + s]])
             elif ws[W_HAND + s]:
                 todo |= U1 << np.uint64(s)
                 if first < 0:
                     first = s
         seat = first
+    return led, seat, todo, tval
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def _prepare(pos, rules, ws):
+    """Read a position into the workspace; return the root's search state
+    (rem, trick, led, seat, todo, tval) and the points already decided.
+
+    A new deal gets a new table stamp; a later position of the same deal (same
+    holders of the cards still held, same values) keeps the table: with two decks
+    the numbering depends only on the cards in play, so it holds there too.
+    """
+    P, trump, left, same = _read_rules(pos, rules, ws)
+    in1, in2 = _in_play(pos, P)
+    if TWO_DECKS:
+        ws[W_SWAPPED] = U0
+        same &= ws[W_IN1] == in1 and ws[W_IN2] == in2
+        ws[W_IN1] = in1
+        ws[W_IN2] = in2
+    mteam = rules[L.R_SEAT_TEAM + pos[Q.P_MAKER]]
+    maxer = U0
+    for s in range(P):
+        if rules[L.R_SEAT_TEAM + s] == mteam:
+            maxer |= U1 << np.uint64(s)
+    same &= ws[W_MAXER] == maxer
+    ws[W_MAXER] = maxer
+    _by_strength(ws, rules, trump, left)
+    low_card = _face_points(ws, rules, trump, left, in1)
+    _number_faces(ws, trump, left, in1, in2)
+    rem, trick, same = _seat_copies(ws, pos, P, maxer, same)
+    npts, same_values = _point_sums(ws)
+    same &= same_values
+    if TWO_DECKS:  # the rank-order key's room
+        canon = np.uint64(1 if P <= 4 and npts <= 12 else 0)
+    else:
+        canon = np.uint64(1 if P <= 4 and ws[W_POINTS] & ~TRUMPS == U0 else 0)
+    same &= ws[W_CANON] == canon
+    ws[W_CANON] = canon
+    if not same:
+        ws[W_STAMP] += U1
+    decided = _decided(ws, pos, rules, P, mteam, maxer, low_card, in1, in2)
+    led, seat, todo, tval = _trick_state(ws, pos, P, trick)
     return rem, trick, led, seat, todo, tval, decided
 
 
@@ -1216,8 +1200,10 @@ def _two_deck_search():
     """The search's functions compiled for two decks, calling each other."""
     scope = {**globals()}
     names = (
-        "_group _trumps _twin _swap _winner _legal _key _two_tricks _move_score _enter "
-        "_search _prepare _exact _mtd solve card_values"
+        "_group _trumps _twin _swap _winner _legal _key _two_tricks _move_score "
+        "_sure_bounds _probe _last_two _order_moves _enter _search "
+        "_plus2 _planes _read_rules _in_play _number_faces _seat_copies _decided _trick_state "
+        "_prepare _exact _mtd solve card_values"
     ).split()
     out = {n: with_two_decks(globals()[n], scope) for n in names}
     scope.update(out)

@@ -26,7 +26,7 @@ scored outright (``_two_tricks``). Values come from null-window probes
 Everything lives in one uint64 workspace (``new_workspace``), so jitted callers
 (a PIMC player) solve thousands of positions without allocating.
 
-Two decks (RULES.md §3.4) do not fit the fixed numbering, but the cards in play
+Two decks (docs/rules.md §3.4) do not fit the fixed numbering, but the cards in play
 (at most 48 copies with four players) fit 64 bits: ``_prepare`` then numbers each
 copy in play, grouped by suit (plain suits low, trumps on top, each group by rank
 or strength, the two copies of a face adjacent), and ``_group`` and the trump
@@ -225,7 +225,7 @@ def _next_seat(todo, seat, P):
 
 @njit(inline="always")
 def _legal(ws, hand, trick, led):
-    """The cards of hand that may be played (RULES.md §1.11; follow_rule)."""
+    """The cards of hand that may be played (docs/rules.md §1.11; follow_rule)."""
     if trick == U0:
         return hand
     f = hand & led
@@ -813,7 +813,7 @@ def _by_strength(ws, rules, trump, left):
 
 @njit(inline="always")
 def _face_points(ws, rules, trump, left, in1):
-    """What a copy of each face scores for its capturer (RULES.md §1.13; _point_slots),
+    """What a copy of each face scores for its capturer (docs/rules.md §1.13; _point_slots),
     into scratch, High and Low fixed by the faces in play (in1); return the Low face
     (-1: none). Under low_to=player Low scores nothing here (see ``_decided``)."""
     fv = W_FACE_VALUE

@@ -15,6 +15,7 @@ import cinch_sim
 
 HERE = Path(__file__).resolve().parent
 CODE = Path(cinch_sim.__file__).resolve().parents[1]  # the code under test, for children too
+WARMED = pytest.StashKey[list[str]]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -36,8 +37,10 @@ def pytest_configure(config: pytest.Config) -> None:
         if p.returncode != 0:
             failed.append(f"{g}: {out[-1500:]}")
     seconds = time.monotonic() - start
-    reporter = config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None:
-        reporter.write_line(f"numba cache warmed in {seconds:.0f} s ({', '.join(GROUPS)})")
-        for f in failed:
-            reporter.write_line(f"warming the cache failed: {f}", red=True)
+    config.stash[WARMED] = [f"numba cache warmed in {seconds:.0f} s ({', '.join(GROUPS)})"]
+    config.stash[WARMED] += [f"warming the cache failed: {f}" for f in failed]
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
+    for line in config.stash.get(WARMED, []):
+        terminalreporter.write_line(line)

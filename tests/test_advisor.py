@@ -108,8 +108,8 @@ def test_bids_before_change_the_answer_in_the_expected_direction():
     # The hand holds both black 5s; an opponent (seat 1) bidding 12 most likely holds
     # a red Pedro: under the heuristic bidder, hearts as trump lose most (measured:
     # 3.1 mean points against 5.8 after a 9, at 0.05 precision).
-    free = advise(ISSUE_HAND, seat=2, dealer=3, bids="0:8,1:9", precision=0.03)
-    opp = advise(ISSUE_HAND, seat=2, dealer=3, bids="0:8,1:12", precision=0.03)
+    free = advise(ISSUE_HAND, seat=2, dealer=3, bids="0:8,1:9", precision=0.05)
+    opp = advise(ISSUE_HAND, seat=2, dealer=3, bids="0:8,1:12", precision=0.05)
     assert 0 < opp.hands < opp.tried
     assert advice_dict(opp)["acceptance_rate"] == pytest.approx(opp.hands / opp.tried)
     assert opp.mean_points()[S["H"]] < free.mean_points()[S["H"]] - 1

@@ -77,7 +77,7 @@ def test_bids_risk_and_pass():
         "--format",
         "json",
         "--precision",
-        "0.05",
+        "0.1",
         "--risk",
         "0.99",
     )

@@ -133,9 +133,18 @@ def test_pimc_plays_for_itself_in_cutthroat():
 
 @pytest.mark.parametrize(
     "variant",
-    ["sancho", "dom_pedro", "all_hands", "no_draw", "auction", "sancho_classic",
-     "cutthroat2", "cutthroat3", "cutthroat5"],
-)  # fmt: skip
+    [
+        "sancho",
+        "dom_pedro",
+        "all_hands",
+        pytest.param("no_draw", marks=pytest.mark.slow),
+        "auction",
+        "sancho_classic",
+        "cutthroat2",
+        "cutthroat3",
+        "cutthroat5",
+    ],
+)  # fmt: skip (no_draw: nine tricks to solve a deal, 20 s; sancho_classic has no draw too)
 def test_pimc_deals_respect_what_the_player_has_seen_in_every_variant(variant):
     """The same independent checks over 20 hands of each variant PIMC plays (the six-
     player presets too, but slowly: they are left out here): the deals follow the

@@ -403,7 +403,9 @@ def test_player_dependence_is_read_from_the_intervals():
     assert _player_dependence({"heuristic": a}) == "Only the heuristic player was measured here."
 
 
-@pytest.mark.parametrize("variant", ["cutthroat3", "no_draw"])
+@pytest.mark.parametrize(
+    "variant", ["cutthroat3", pytest.param("no_draw", marks=pytest.mark.slow)]
+)  # no_draw: PIMC's card values solve nine tricks a deal (30 s)
 def test_the_report_for_a_cutthroat_and_a_no_draw_preset(variant):
     """Every section is there; without a draw the robbing comparison is left out with a
     line saying why; at a cut-throat table the ladder is the cut-throat match's, read

@@ -39,6 +39,9 @@ from contextlib import contextmanager
 EXIT_STATUS = 130  # 128 + SIGINT, what a shell reports for a command Ctrl-C stopped
 REDELIVER_EVERY = 0.01  # seconds between asks while a Ctrl-C waits for llvmlite
 HINT_AFTER = 2.0  # seconds a first Ctrl-C may go unanswered before we say what to do
+# Signals closer than this are one press: ``timeout -s INT`` signals the process and
+# then its group, microseconds apart; no hand presses Ctrl-C twice that quickly.
+ONE_PRESS = 0.05  # seconds
 HINT = "Ctrl-C: stopping once the work in hand is done; press Ctrl-C again to end at once"
 ENDED = "Ctrl-C again: ended at once, unfinished work lost"
 
@@ -204,11 +207,16 @@ class _Watcher:
         self._thread.start()
 
     def _watch(self) -> None:
-        seen = 0
+        seen = 0  # SIGINT bytes read
+        merged = 0  # of them, the second of one press (ONE_PRESS)
+        last = -ONE_PRESS  # when the last press came
         hinted = False
+
+        def presses() -> int:
+            return seen - (_state.echoes - self._base) - merged
+
         while True:
-            real = seen - (_state.echoes - self._base)
-            wait = HINT_AFTER if real == 1 and not hinted else None
+            wait = HINT_AFTER if presses() == 1 and not hinted else None
             ready, _, _ = select.select([self._read], [], [], wait)
             if not ready:
                 hinted = True
@@ -217,8 +225,14 @@ class _Watcher:
             data = os.read(self._read, 512)
             if not data:
                 return  # stop() closed the pipe
+            now = time.monotonic()
+            before = presses()
             seen += data.count(int(signal.SIGINT))
-            if seen - (_state.echoes - self._base) >= 2:
+            new = presses() - before
+            if new > 0:  # signals this close together are one press
+                merged += new if now - last < ONE_PRESS else new - 1
+                last = now if now - last >= ONE_PRESS else last
+            if presses() >= 2:
                 _say(ENDED)
                 os._exit(EXIT_STATUS)
 

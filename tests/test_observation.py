@@ -40,7 +40,7 @@ def _expected_plays(rules, out, trace, seats):
 
     from cinch_sim.solver import moves
     from cinch_sim.solver import position as Q
-    from tests.digest_policy import digest, pick
+    from digest_policy import digest, pick
 
     ra = rules.to_array()
     for row, tr in zip(out, trace, strict=True):

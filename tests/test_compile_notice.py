@@ -1,31 +1,46 @@
-"""One cold compile, two processes: the first compiles the kernel into a fresh cache and
-says so on stderr; the second loads it from that cache, says nothing, writes nothing
-and plays the same hands (the one test here that pays for a cold compile)."""
+"""A compile, then a cache load, in two processes: the first compiles a kernel entry
+into the cache and says so on stderr; the second loads it, says nothing, writes
+nothing and deals the same cards.
+
+The cache is a copy of the session's (tests/conftest.py warmed it) less the one
+entry compiled here, ``deal_hands``, the kernel's smallest: the policies and the
+other entries load, so the test pays seconds for its compile, not a whole kernel's.
+The notice waits NOTICE_AFTER (3 s) before it speaks, so that a load never speaks;
+the first child lowers it to 0.2 s, as a compile of a whole kernel outlasts 3 s."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
-# The command line, then what numba's cache did for the kernel, into the file argv[1].
+# The command line's notices, one kernel entry (compiled or loaded) and its deal, then
+# what numba's cache did for it, into the file argv[1].
 CHILD = textwrap.dedent(
     """
     import json, sys
-    from cinch_sim.cli.main import main
-    main(sys.argv[2:], prog_name="cinch-sim", standalone_mode=False)
-    from cinch_sim.engine.kernel import simulate_hands
+    from cinch_sim.cli.main import _tell_on_stderr
+    from cinch_sim.engine import kernel
+    from cinch_sim.engine.run import run_deals
+    from cinch_sim.rules import Rules
+    _tell_on_stderr()
+    kernel.NOTICE_AFTER = float(sys.argv[2])
+    cards = run_deals(Rules(), 3, 0, 200)
+    disp = kernel.entry("deal_hands")
     with open(sys.argv[1], "w") as f:
-        json.dump({"hits": sum(simulate_hands.stats.cache_hits.values()),
-                   "misses": sum(simulate_hands.stats.cache_misses.values())}, f)
+        json.dump({"hits": sum(disp.stats.cache_hits.values()),
+                   "misses": sum(disp.stats.cache_misses.values()),
+                   "cards": cards.tolist()}, f)
     """
 )
 
 
-def _files(d):
+def _files(d: Path) -> dict[str, tuple[int, int]]:
     res = {}
     for root, _, names in os.walk(d):
         for n in names:
@@ -34,29 +49,43 @@ def _files(d):
     return res
 
 
-def test_a_compile_is_announced_cached_and_then_loaded_silently(tmp_path):
+def _cache_without_deal_hands(tmp_path: Path) -> Path:
+    """The session's numba cache, copied, with deal_hands's entries left out."""
+    from numba.core import config
+
+    import cinch_sim  # noqa: F401  (sets numba's cache folder to ours)
+
     cache = tmp_path / "cache"
+    shutil.copytree(config.CACHE_DIR, cache, dirs_exist_ok=True)
+    dropped = [p for p in cache.rglob("*deal_hands*") if "deal_hands2" not in p.name]
+    for p in dropped:
+        p.unlink()
+    return cache
+
+
+def test_a_compile_is_announced_cached_and_then_loaded_silently(tmp_path):
+    from cinch_sim.engine.kernel import entry
+
+    entry("deal_hands")  # in the session's cache, to copy
+    cache = _cache_without_deal_hands(tmp_path)
     env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
-    args = ["simulate", "--hands", "50", "--seed", "3", "--format", "json"]
     runs, stats, snapshots = [], [], []
-    for i in range(2):
-        p = subprocess.run([sys.executable, "-c", CHILD, str(tmp_path / f"{i}.json"), *args],
-                           env=env, capture_output=True, text=True, timeout=900)  # fmt: skip
+    for i, notice_after in enumerate(["0.2", "3.0"]):
+        p = subprocess.run([sys.executable, "-c", CHILD, str(tmp_path / f"{i}.json"),
+                            notice_after], env=env, capture_output=True, text=True,
+                           timeout=600)  # fmt: skip
         assert p.returncode == 0, p.stderr[-1500:]
         runs.append(p)
         stats.append(json.loads((tmp_path / f"{i}.json").read_text()))
         snapshots.append(_files(cache))
     first, second = runs
-    assert "compiling the kernel (simulate_hands)" in first.stderr
+    assert "compiling the kernel (deal_hands)" in first.stderr
     # the end of the compile is its own line, with its time
-    assert re.search(r"compiled the kernel \(simulate_hands\) in \d+ s", first.stderr)
-    assert stats[0]["misses"] >= 1 and stats[0]["hits"] == 0  # compiled (cold cache)
+    assert re.search(r"compiled the kernel \(deal_hands\) in \d+ s", first.stderr)
+    assert stats[0]["misses"] >= 1 and stats[0]["hits"] == 0  # compiled
     assert "compil" not in second.stderr
     assert stats[1]["hits"] >= 1 and stats[1]["misses"] == 0  # loaded, not compiled
     assert snapshots[0] == snapshots[1]  # the second process wrote nothing
-    kernel_data = [p for p in snapshots[1] if "simulate_hands" in p and p.endswith(".nbc")]
-    assert len(kernel_data) == 1  # one kernel entry
-    results = [json.loads(r.stdout) for r in runs]  # stdout stays data
-    for r in results:
-        r.pop("seconds", None)
-    assert results[0] == results[1] and results[0]["hands"] == 50
+    entries = [p for p in snapshots[1] if "deal_hands" in p and "deal_hands2" not in p]
+    assert len([p for p in entries if p.endswith(".nbc")]) == 1  # one entry, cached
+    assert stats[0]["cards"] == stats[1]["cards"]

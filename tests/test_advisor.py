@@ -104,6 +104,7 @@ def test_precision_stopping_stops():
     assert d["hands"] == 700 and d["precision"] == pytest.approx(b.precision_reached())
 
 
+@pytest.mark.slow  # about 15 s: 1 deal in 40 fits an opponent's 12 (fast: the later passes)
 def test_bids_before_change_the_answer_in_the_expected_direction():
     # The hand holds both black 5s; an opponent (seat 1) bidding 12 most likely holds
     # a red Pedro: under the heuristic bidder, hearts as trump lose most (measured:

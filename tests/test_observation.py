@@ -37,10 +37,10 @@ def _expected_plays(rules, out, trace, seats):
     choice, work the history fields out from the public record and the seat's own
     discards, and yield (the card the digest policy should play, the card played)."""
     import numpy as np
+    from digest_policy import digest, pick
 
     from cinch_sim.solver import moves
     from cinch_sim.solver import position as Q
-    from digest_policy import digest, pick
 
     ra = rules.to_array()
     for row, tr in zip(out, trace, strict=True):

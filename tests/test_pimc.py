@@ -69,6 +69,7 @@ def test_pimc_deals_respect_what_the_player_has_seen(options):
     assert (out[:, L.H_MAKER] >= 0).sum() > 40
 
 
+@pytest.mark.slow  # a match (results/pimc.md has the full one); the rest check its play
 def test_pimc_outplays_the_heuristic():
     """Duplicate games, the same bidding: PIMC's side scores more a hand than the
     heuristic's over the same deals, the paired 95% interval above 0 (40 games;

@@ -216,27 +216,26 @@ def test_refuses_to_overwrite_without_force(report_dir):
     assert "--force" in res.output and "Traceback" not in res.output
 
 
-def test_same_seed_same_report(tmp_path):
-    from cinch_sim.report.build import ReportSettings, build_report
-    from cinch_sim.report.render import to_markdown
+def _small_settings():
+    from cinch_sim.report.build import ReportSettings
 
-    s = ReportSettings(
+    return ReportSettings(
         hands=2000, games=8, seed=3, strategies=("heuristic", "simple"), advice_precision=0.05
     )
-    a = build_report(s)
-    b = build_report(s)
-    assert to_markdown(a) == to_markdown(b)
 
 
 @pytest.fixture(scope="module")
 def small_report():
-    from cinch_sim.report.build import ReportSettings, build_report
+    from cinch_sim.report.build import build_report
 
-    return build_report(
-        ReportSettings(
-            hands=2000, games=8, seed=3, strategies=("heuristic", "simple"), advice_precision=0.05
-        )
-    )
+    return build_report(_small_settings())
+
+
+def test_same_seed_same_report(small_report):
+    from cinch_sim.report.build import build_report
+    from cinch_sim.report.render import to_markdown
+
+    assert to_markdown(build_report(_small_settings())) == to_markdown(small_report)
 
 
 def _chart_texts(chart) -> list[str]:

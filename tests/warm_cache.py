@@ -25,14 +25,48 @@ def two_decks() -> None:
         entry(name)
 
 
-def solver() -> None:
+def pimc() -> None:
     from cinch_sim import api
 
     api.simulate(hands=4, seed=1, play="pimc")
     api.simulate(hands=1, seed=1, play="pimc", variant="two_deck")
 
 
-GROUPS = {"one_deck": one_deck, "two_decks": two_decks, "solver": solver}
+def _solve(variant: str, hands: list[str], solve, card_values) -> None:
+    import numpy as np
+
+    from cinch_sim.cards import parse_cards
+    from cinch_sim.rules import make_rules
+    from cinch_sim.solver import position as Q
+    from cinch_sim.solver.search import new_workspace
+
+    rules = make_rules(variant)
+    pos = Q.start_position(rules, [parse_cards(h) for h in hands], 3, 0)  # hearts
+    ws, out = new_workspace(), np.zeros(52, np.int64)
+    solve(pos, rules.to_array(), ws)
+    card_values(pos, rules.to_array(), ws, out)
+
+
+def solver() -> None:
+    """The solver's own entries (the tests call them; PIMC inlines its own copy)."""
+    from cinch_sim.solver.search import card_values, solve
+
+    _solve("standard", ["AH 5H", "KH 2C", "3C 4C", "6C 7C"], solve, card_values)
+
+
+def solver_two_decks() -> None:
+    from cinch_sim.solver.search import card_values2, solve2
+
+    _solve("two_deck", ["AH 5H", "AH 2C", "3C 4C", "6C 7C"], solve2, card_values2)
+
+
+GROUPS = {
+    "one_deck": one_deck,
+    "two_decks": two_decks,
+    "pimc": pimc,
+    "solver": solver,
+    "solver_two_decks": solver_two_decks,
+}
 
 if __name__ == "__main__":
     GROUPS[sys.argv[1]]()

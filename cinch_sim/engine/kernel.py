@@ -215,8 +215,9 @@ def _team(rules, seat):
 # ---- the two-plane hand (two decks): every update of a hand's masks goes through
 # these, so the representation can change in one place. Plane 1 (hands[s]) holds
 # each face held at least once, plane 2 (hands[TWICE + s]) each face held twice;
-# with one deck plane 2 stays 0 and the single-plane statements are kept (``double``
-# False), which is what the canonical game's speed needs.
+# with one deck plane 2 stays 0. A phase's ``double`` is ``TWO_DECKS and ...``, a
+# constant False in the one-deck kernel, so there these helpers fold to the
+# single-plane statements the canonical game's speed needs.
 
 
 @njit(inline="always")
@@ -242,12 +243,13 @@ def _add_cards(hands, s, m, double):
 
 
 @njit(inline="always")
-def _keep_passes(hands, s, once, twice, k1, k2):
+def _keep_passes(hands, s, once, twice, k1, k2, double):
     """Seat s keeps ``k1`` of his faces (``once``) and ``k2`` of his second copies
     (``twice``): a face kept in both passes twice. Returns the faces set aside at
     least once and twice (the discard's two planes)."""
     hands[s] = k1 | k2
-    hands[TWICE + s] = k1 & k2
+    if double:
+        hands[TWICE + s] = k1 & k2
     gone1 = once & ~k1
     gone2 = twice & ~k2
     return gone1 | gone2, gone1 & gone2
@@ -257,6 +259,12 @@ def _keep_passes(hands, s, once, twice, k1, k2):
 def _copies(once, twice):
     """How many cards the two planes hold."""
     return popcount(once) + popcount(twice)
+
+
+@njit(inline="always")
+def _plane2(hands, s, double):
+    """Seat s's second plane: the faces he holds twice (none with one deck)."""
+    return hands[TWICE + s] if double else U0
 
 
 @njit(inline="always")
@@ -744,13 +752,49 @@ def _name_trump(rules, setup, maker, fns, pids, obs, hands, params, scratch, rng
     return trump, left, tmask
 
 
+@njit(inline="always")
+def _excess_legal(h, tmask, protected, keep_tr):
+    """Two decks, more trumps than the hand size: what one pass over the cards ``h``
+    may set aside when ``keep_tr`` of its trumps stay. Every plain card, and the
+    trumps but the protected ones (non_point_only; all of them when more are
+    protected than stay); none of the trumps when all of them stay."""
+    if popcount(h & tmask) <= keep_tr:
+        return h & ~tmask
+    spare = protected if popcount(h & tmask & protected) <= keep_tr else U0
+    return h & ~(tmask & spare)
+
+
+@njit(inline="always")
+def _ask_keep(
+    fns, pids, s, obs, hand, legal, params, scratch, rngs, phase, lo, hi, pas, kept, double
+):  # fmt: skip
+    """One discard question: its hand, its keep bounds and (two decks) its pass in obs."""
+    obs[L.O_PHASE] = phase
+    obs[L.O_SEAT] = s
+    obs[L.O_MIN_KEEP] = lo
+    obs[L.O_MAX_KEEP] = hi
+    if double:
+        obs[L.O_DISCARD_PASS] = pas
+        obs[L.O_KEPT] = np.int64(kept)
+    return np.uint64(_ask_discard(fns, pids, s, obs, hand, legal, params, scratch, rngs))
+
+
 @njit(**PHASE)
 def _discards(
-    rules, eldest, robber, n_stock, tmask, protected, face_up, fns, pids, obs, hands, params,
-    scratch, rngs, iwork, out, trace, want_trace,
+    rules, eldest, robber, n_stock, tmask, protected, face_up, double, fns, pids, obs, hands,
+    params, scratch, rngs, iwork, out, trace, want_trace,
 ):  # fmt: skip
     """Each drawer in turn from eldest discards (RULES.md §1.6; the robber waits),
     and asks for the cards that bring him back to the hand size (iwork's need).
+
+    With two decks (§3.4) he answers in two passes, each a one-deck discard
+    question with its own keep bounds (docs/policies.md). Pass 1 is over his faces
+    (``hand``: each face once), with room left for the second copies of his
+    trumps; pass 2 over the second copies of his doubled faces (``hand``: the
+    second plane), the first keep in O_KEPT. Whatever a policy does that is legal
+    in each pass is legal for the hand: every trump kept (or exactly the hand size
+    of them, none of the rest, when he holds more). With one deck pass 1 is the
+    whole question.
 
     Returns (cards requested in all, the face-up dead cards); requested -1 when
     a policy's discard broke the rules (the result row says so).
@@ -767,31 +811,64 @@ def _discards(
         s = _wrap(eldest + j, P)
         if s == robber:
             continue
-        h = hands[s]
-        ntr = popcount(h & tmask)
-        legal = h & ~tmask
-        if ntr > HS:
-            legal |= h & tmask & ~protected
+        a = hands[s]
+        b2 = _plane2(hands, s, double)
+        ta = popcount(a & tmask)
+        t2 = popcount(b2 & tmask)
+        excess = ta + t2 > HS
         min_keep = 0
         if shortage == L.SHORT_LIMIT_DISCARDS:
             min_keep = max(0, HS - (n_stock - requested))
-        obs[L.O_PHASE] = L.PHASE_DISCARD
-        obs[L.O_SEAT] = s
-        obs[L.O_MIN_KEEP] = min_keep
-        obs[L.O_MAX_KEEP] = HS
-        keep = np.uint64(_ask_discard(fns, pids, s, obs, h, legal, params, scratch, rngs))
-        if unlikely(not _discard_ok(rules, h, keep, legal, tmask, min_keep, HS)):
-            _fail(out, L.KIND_DISCARD, s, np.int64(keep))
+        if TWO_DECKS and double:
+            obs[L.O_HAND2] = np.int64(b2)
+        # pass 1 (one deck: the only one) keeps the trumps, or exactly HS of them when he
+        # holds more, the protected ones among them
+        legal1 = a & ~(tmask & protected) if excess else a & ~tmask
+        lo1 = min_keep
+        hs1 = HS - t2  # two decks: room for the trumps' second copies (pass 2 keeps them)
+        if TWO_DECKS and double:
+            lo1 = max(0, min_keep - popcount(b2))
+            if excess:  # room for the protected second copies; the trumps fix the count
+                hs1 = min(ta, HS - popcount(b2 & tmask & protected))
+                legal1 = _excess_legal(a, tmask, protected, hs1)
+                lo1 = 0
+        k1 = _ask_keep(
+            fns, pids, s, obs, a, legal1, params, scratch, rngs, L.PHASE_DISCARD, lo1, hs1, 0, U0,
+            double,
+        )  # fmt: skip
+        if unlikely(not _discard_ok(rules, a, k1, legal1, tmask, lo1, hs1)):
+            _fail(out, L.KIND_DISCARD, s, np.int64(k1))
             return -1, dead_up
-        disc = h & ~keep
-        hands[s] = keep
+        k2 = U0
+        if TWO_DECKS and double:  # pass 2: the second copies (their trumps stay, or HS's rest)
+            hs2 = HS - popcount(k1)
+            if excess:
+                legal2 = _excess_legal(b2, tmask, protected, hs2)
+                lo2 = 0
+            else:
+                legal2 = b2 & ~tmask
+                lo2 = max(0, min_keep - popcount(k1))
+            k2 = b2 & tmask
+            if legal2:
+                k2 = _ask_keep(
+                    fns, pids, s, obs, b2, legal2, params, scratch, rngs, L.PHASE_DISCARD, lo2,
+                    hs2, 1, k1, double,
+                )  # fmt: skip
+                if unlikely(not _discard_ok(rules, b2, k2, legal2, tmask, lo2, hs2)):
+                    _fail(out, L.KIND_DISCARD, s, np.int64(k2))
+                    return -1, dead_up
+            obs[L.O_DISCARD_PASS] = 0
+            obs[L.O_KEPT] = 0
+        disc, disc2 = _keep_passes(hands, s, a, b2, k1, k2, double)  # set aside once, twice
         dead_up |= disc & face_up
-        obs[L.O_DISCARDED + s] = popcount(disc)
+        obs[L.O_DISCARDED + s] = _copies(disc, disc2)
         obs[L.O_DEAD_UP] = np.int64(dead_up)
-        need[s] = HS - popcount(keep)
+        need[s] = HS - _copies(k1, k2)
         requested += need[s]
         if unlikely(want_trace):
             trace[L.T_DISCARD + s] = np.int64(disc)
+            if TWO_DECKS and double:
+                trace[L.T_DISCARD2 + s] = np.int64(disc2)
     return requested, dead_up
 
 
@@ -904,109 +981,6 @@ def _rob(
     return True
 
 
-@njit(inline="always")
-def _excess_legal(h, tmask, protected, keep_tr):
-    """Two decks, more trumps than the hand size: what one pass over the cards ``h``
-    may set aside when ``keep_tr`` of its trumps stay. Every plain card, and the
-    trumps but the protected ones (non_point_only; all of them when more are
-    protected than stay); none of the trumps when all of them stay."""
-    if popcount(h & tmask) <= keep_tr:
-        return h & ~tmask
-    spare = protected if popcount(h & tmask & protected) <= keep_tr else U0
-    return h & ~(tmask & spare)
-
-
-@njit(inline="always")
-def _ask_keep(fns, pids, s, obs, hand, legal, params, scratch, rngs, phase, lo, hi, pas, kept):
-    """One discard question of two decks: the pass, its hand and its keep bounds in obs."""
-    obs[L.O_PHASE] = phase
-    obs[L.O_SEAT] = s
-    obs[L.O_MIN_KEEP] = lo
-    obs[L.O_MAX_KEEP] = hi
-    obs[L.O_DISCARD_PASS] = pas
-    obs[L.O_KEPT] = np.int64(kept)
-    return np.uint64(_ask_discard(fns, pids, s, obs, hand, legal, params, scratch, rngs))
-
-
-@njit(**PHASE)
-def _discards2(
-    rules, eldest, robber, n_stock, tmask, protected, face_up, fns, pids, obs, hands, params,
-    scratch, rngs, iwork, out, trace, want_trace,
-):  # fmt: skip
-    """``_discards`` with two decks (RULES.md §3.4): each drawer answers in two passes,
-    each a one-deck discard question with its own keep bounds (docs/policies.md).
-    Pass 1 is over his faces (``hand``: each face once), with room left for the
-    second copies of his trumps; pass 2 over the second copies of his doubled
-    faces (``hand``: the second plane), the first keep in O_KEPT. Whatever a
-    policy does that is legal in each pass is legal for the hand: every trump
-    kept (or exactly the hand size of them, none of the rest, when he holds more).
-    """
-    P = rules[L.R_PLAYERS]
-    HS = rules[L.R_HAND_SIZE]
-    shortage = rules[L.R_SHORTAGE]
-    dead_up = U0
-    requested = 0
-    need = borrow(iwork, IW_NEED, L.MAX_PLAYERS)
-    for s in range(L.MAX_PLAYERS):
-        need[s] = 0
-    for j in range(P):
-        s = _wrap(eldest + j, P)
-        if s == robber:
-            continue
-        a = hands[s]
-        b2 = hands[TWICE + s]
-        ta = popcount(a & tmask)
-        t2 = popcount(b2 & tmask)
-        excess = ta + t2 > HS
-        min_keep = 0
-        if shortage == L.SHORT_LIMIT_DISCARDS:
-            min_keep = max(0, HS - (n_stock - requested))
-        obs[L.O_HAND2] = np.int64(b2)
-        if excess:  # exactly HS trumps stay: room in pass 1 for the protected second copies
-            hs1 = min(ta, HS - popcount(b2 & tmask & protected))
-            legal1 = _excess_legal(a, tmask, protected, hs1)
-            lo1 = 0
-        else:  # pass 1: the faces, with room for the trumps' second copies (pass 2 keeps them)
-            hs1 = HS - t2
-            legal1 = a & ~tmask
-            lo1 = max(0, min_keep - popcount(b2))
-        k1 = _ask_keep(
-            fns, pids, s, obs, a, legal1, params, scratch, rngs, L.PHASE_DISCARD, lo1, hs1, 0, U0
-        )  # fmt: skip
-        if unlikely(not _discard_ok(rules, a, k1, legal1, tmask, lo1, hs1)):
-            _fail(out, L.KIND_DISCARD, s, np.int64(k1))
-            return -1, dead_up
-        # pass 2: the second copies (their trumps stay, or the rest of HS of them)
-        hs2 = HS - popcount(k1)
-        if excess:
-            legal2 = _excess_legal(b2, tmask, protected, hs2)
-            lo2 = 0
-        else:
-            legal2 = b2 & ~tmask
-            lo2 = max(0, min_keep - popcount(k1))
-        k2 = b2 & tmask
-        if legal2:
-            k2 = _ask_keep(
-                fns, pids, s, obs, b2, legal2, params, scratch, rngs, L.PHASE_DISCARD, lo2, hs2,
-                1, k1,
-            )  # fmt: skip
-            if unlikely(not _discard_ok(rules, b2, k2, legal2, tmask, lo2, hs2)):
-                _fail(out, L.KIND_DISCARD, s, np.int64(k2))
-                return -1, dead_up
-        obs[L.O_DISCARD_PASS] = 0
-        obs[L.O_KEPT] = 0
-        disc, disc2 = _keep_passes(hands, s, a, b2, k1, k2)  # faces discarded once, twice
-        dead_up |= disc & face_up
-        obs[L.O_DISCARDED + s] = _copies(disc, disc2)
-        obs[L.O_DEAD_UP] = np.int64(dead_up)
-        need[s] = HS - _copies(hands[s], hands[TWICE + s])
-        requested += need[s]
-        if unlikely(want_trace):
-            trace[L.T_DISCARD + s] = np.int64(disc)
-            trace[L.T_DISCARD2 + s] = np.int64(disc2)
-    return requested, dead_up
-
-
 @njit(**PHASE)
 def _draw2(
     rules, eldest, robber, stock0, n, requested, deck, hands, iwork, obs, out, trace, want_trace
@@ -1083,7 +1057,7 @@ def _rob2(
             legal1 = a
         k1 = _ask_keep(
             fns, pids, robber, obs, a, legal1, params, scratch, rngs, L.PHASE_ROB, lo1, hi1, 0,
-            U0,
+            U0, True,
         )  # fmt: skip
         n1 = popcount(k1)
         if unlikely(
@@ -1101,7 +1075,7 @@ def _rob2(
             legal2 = _excess_legal(b2, tmask, protected, hs2)
             k2 = _ask_keep(
                 fns, pids, robber, obs, b2, legal2, params, scratch, rngs, L.PHASE_ROB, hs2,
-                hs2, 1, k1,
+                hs2, 1, k1, True,
             )  # fmt: skip
             if unlikely(
                 k2 & ~b2 != U0
@@ -1113,7 +1087,7 @@ def _rob2(
                 return False
         obs[L.O_DISCARD_PASS] = 0
         obs[L.O_KEPT] = 0
-    rdisc, rdisc2 = _keep_passes(hands, robber, a, b2, k1, k2)
+    rdisc, rdisc2 = _keep_passes(hands, robber, a, b2, k1, k2, True)
     iwork[IW_KNOWN_OUT + robber] = np.int64(rdisc)  # he saw the stock he put back
     dead_up |= rdisc & face_up
     obs[L.O_DEAD_UP] = np.int64(dead_up)
@@ -1150,9 +1124,9 @@ def _discard_draw_rob(
     # discarded trumps are always shown; every discard under discards_face_up
     face_up = ALL52 if rules[L.R_FACE_UP] == 1 else tmask
     if TWO_DECKS and rules[L.R_DECKS] == 2:  # the two-plane phases, trace rows wide
-        requested, dead_up = _discards2(
-            rules, eldest, robber, n_stock, tmask, protected, face_up, fns, pids, obs, hands,
-            params, scratch, rngs, iwork, out, trace_w, want_trace,
+        requested, dead_up = _discards(
+            rules, eldest, robber, n_stock, tmask, protected, face_up, True, fns, pids, obs,
+            hands, params, scratch, rngs, iwork, out, trace_w, want_trace,
         )  # fmt: skip
         if requested < 0:
             return False
@@ -1169,7 +1143,7 @@ def _discard_draw_rob(
             trace[L.T_ROBBER] = -1
         return True
     requested, dead_up = _discards(
-        rules, eldest, robber, n_stock, tmask, protected, face_up, fns, pids, obs, hands,
+        rules, eldest, robber, n_stock, tmask, protected, face_up, False, fns, pids, obs, hands,
         params, scratch, rngs, iwork, out, trace, want_trace,
     )  # fmt: skip
     if requested < 0:
@@ -1854,7 +1828,7 @@ def play_games(
 
 
 _deal2 = with_two_decks(_deal)
-_discard_draw_rob2 = with_two_decks(_discard_draw_rob)
+_discard_draw_rob2 = with_two_decks(_discard_draw_rob, _discards=with_two_decks(_discards))
 _point_slots2 = with_two_decks(_point_slots)
 play_hand2 = with_two_decks(
     play_hand,

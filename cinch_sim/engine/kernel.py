@@ -872,59 +872,75 @@ def _discards(
     return requested, dead_up
 
 
+@njit(inline="always")
+def _stock_cards(a, b2, deck, stock_upto, stock0, top, k, double):
+    """(a, b2) with the k cards deck[top:top + k] off the stock: with one deck in one
+    step from the table of its top cards (``_draw``'s stock_upto), with two card by
+    card into the two planes (the stock may hold both copies of a face)."""
+    if double:
+        for i in range(top, top + k):
+            a, b2 = _plus(a, b2, bit(deck[i]))
+        return a, b2
+    return a | (stock_upto[top - stock0 + k] & ~stock_upto[top - stock0]), b2
+
+
+@njit(inline="always")
+def _trace_draws(trace, at, k, s):
+    """Seat s drew the cards of the trace's draw slots at..at+k-1 (two decks: past 52,
+    the second deck's block)."""
+    for i in range(at, at + k):
+        _trace_at(trace, L.T_DRAW_SEAT, L.T_DRAW_SEAT2, i, s)
+
+
 @njit(**PHASE)
 def _draw(
-    rules, eldest, robber, stock0, n, requested, deck, hands, work, iwork, obs, out, trace,
-    want_trace,
+    rules, eldest, robber, stock0, n, requested, double, deck, hands, work, iwork, obs, out,
+    trace, want_trace,
 ):  # fmt: skip
     """The drawers take their requests off the stock (RULES.md §1.7), clockwise from
-    eldest, each in one step from the table of the stock's top cards (work's
-    stock_upto, which the robber reads too); when they ask for more than it holds,
-    the shortage rule decides (§1.9).
+    eldest, each his cards in one step (``_stock_cards``); when they ask for more
+    than it holds, the shortage rule decides (§1.9).
 
     Returns the index in deck of the stock's new top card.
     """
     P = rules[L.R_PLAYERS]
     D = rules[L.R_CARDS_DEALT]
-    shortage = rules[L.R_SHORTAGE]
     n_stock = n - stock0
     top = stock0
     need = borrow(iwork, IW_NEED, L.MAX_PLAYERS)
     short = requested > n_stock
-    stock_upto = borrow(work, W_STOCK, 53)  # [i]: the top i stock cards
-    m = U0
-    stock_upto[0] = m
-    for i in range(n_stock):
-        m |= bit(deck[np.uint64(stock0 + i)])  # unsigned: no index fix-up
-        stock_upto[np.uint64(i + 1)] = m
+    stock_upto = borrow(work, W_STOCK, 53)  # [i]: the top i stock cards (the robber's too)
+    if not double:  # one deck: each face once, so a run of the stock is a mask
+        m = U0
+        stock_upto[0] = m
+        for i in range(n_stock):
+            m |= bit(deck[np.uint64(stock0 + i)])  # unsigned: no index fix-up
+            stock_upto[np.uint64(i + 1)] = m
     if short:
         out[L.H_SHORTAGE] = 1
-    if short and shortage == L.SHORT_ROUND_ROBIN:
-        while top < n:
-            for j in range(P):
-                s = _wrap(eldest + j, P)
-                if s == robber or need[s] == 0 or top >= n:
-                    continue
-                c = deck[top]
-                hands[s] |= bit(c)
-                need[s] -= 1
-                obs[L.O_DRAWN + s] += 1
-                if unlikely(want_trace):
-                    trace[L.T_DRAW_SEAT + top - stock0 + P * D] = s
-                top += 1
-    else:
+    # round robin: turns of a card each until the stock is out (they ask for more than
+    # it holds, so someone draws in every turn); else one turn, each his request
+    round_robin = short and rules[L.R_SHORTAGE] == L.SHORT_ROUND_ROBIN
+    most = 1 if round_robin else n_stock
+    while True:
         for j in range(P):
             s = _wrap(eldest + j, P)
             if s == robber:
                 continue
-            k = min(need[s], n - top)  # off the top of the stock, in one step
-            hands[s] |= stock_upto[top - stock0 + k] & ~stock_upto[top - stock0]
+            k = min(need[s], n - top, most)
+            a, b2 = _stock_cards(
+                hands[s], _plane2(hands, s, double), deck, stock_upto, stock0, top, k, double
+            )
+            hands[s] = a
+            if TWO_DECKS and double:
+                hands[TWICE + s] = b2
             if unlikely(want_trace):
-                for i in range(top, top + k):
-                    trace[L.T_DRAW_SEAT + i - stock0 + P * D] = s
+                _trace_draws(trace, top - stock0 + P * D, k, s)
             need[s] -= k
             obs[L.O_DRAWN + s] += k
             top += k
+        if not round_robin or top >= n:
+            break
     obs[L.O_STOCK_LEFT] = n - top
     return top
 
@@ -979,43 +995,6 @@ def _rob(
         trace[L.T_ROBBER] = robber
         trace[L.T_ROBBER_DISCARD] = np.int64(rdisc)
     return True
-
-
-@njit(**PHASE)
-def _draw2(
-    rules, eldest, robber, stock0, n, requested, deck, hands, iwork, obs, out, trace, want_trace
-):  # fmt: skip
-    """``_draw`` with two decks: the same order and shortage rules, one card (copy) at
-    a time into the two planes (the stock may hold both copies of a face)."""
-    P = rules[L.R_PLAYERS]
-    D = rules[L.R_CARDS_DEALT]
-    shortage = rules[L.R_SHORTAGE]
-    n_stock = n - stock0
-    top = stock0
-    need = borrow(iwork, IW_NEED, L.MAX_PLAYERS)
-    short = requested > n_stock
-    if short:
-        out[L.H_SHORTAGE] = 1
-    round_robin = short and shortage == L.SHORT_ROUND_ROBIN
-    while top < n:
-        moved = False
-        for j in range(P):
-            s = _wrap(eldest + j, P)
-            if s == robber or need[s] == 0 or top >= n:
-                continue
-            k = 1 if round_robin else min(need[s], n - top)
-            for i in range(top, top + k):
-                _add_cards(hands, s, bit(deck[i]), True)
-                if unlikely(want_trace):
-                    _trace_at(trace, L.T_DRAW_SEAT, L.T_DRAW_SEAT2, i - stock0 + P * D, s)
-            need[s] -= k
-            obs[L.O_DRAWN + s] += k
-            top += k
-            moved = True
-        if not round_robin or not moved:
-            break
-    obs[L.O_STOCK_LEFT] = n - top
-    return top
 
 
 @njit(**PHASE)
@@ -1130,9 +1109,9 @@ def _discard_draw_rob(
         )  # fmt: skip
         if requested < 0:
             return False
-        top = _draw2(
-            rules, eldest, robber, stock0, n, requested, deck, hands, iwork, obs, out, trace_w,
-            want_trace,
+        top = _draw(
+            rules, eldest, robber, stock0, n, requested, True, deck, hands, work, iwork, obs, out,
+            trace_w, want_trace,
         )  # fmt: skip
         if robber >= 0:
             return _rob2(
@@ -1149,7 +1128,7 @@ def _discard_draw_rob(
     if requested < 0:
         return False
     top = _draw(
-        rules, eldest, robber, stock0, n, requested, deck, hands, work, iwork, obs, out,
+        rules, eldest, robber, stock0, n, requested, False, deck, hands, work, iwork, obs, out,
         trace, want_trace,
     )  # fmt: skip
     if robber >= 0:
@@ -1828,7 +1807,9 @@ def play_games(
 
 
 _deal2 = with_two_decks(_deal)
-_discard_draw_rob2 = with_two_decks(_discard_draw_rob, _discards=with_two_decks(_discards))
+_discard_draw_rob2 = with_two_decks(
+    _discard_draw_rob, _discards=with_two_decks(_discards), _draw=with_two_decks(_draw)
+)
 _point_slots2 = with_two_decks(_point_slots)
 play_hand2 = with_two_decks(
     play_hand,

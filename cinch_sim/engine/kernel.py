@@ -947,11 +947,18 @@ def _draw(
 
 @njit(**PHASE)
 def _rob(
-    rules, robber, stock0, n, top, tmask, protected, face_up, dead_up, fns, pids, obs, hands,
-    params, scratch, rngs, work, iwork, out, trace, want_trace,
+    rules, robber, stock0, n, top, tmask, protected, face_up, dead_up, double, fns, pids, obs,
+    deck, hands, params, scratch, rngs, work, iwork, out, trace, want_trace,
 ):  # fmt: skip
     """The robber takes the rest of the stock and keeps the hand size (RULES.md §1.8):
     min(hand size, his trumps) trumps, the point trumps first under non_point_only.
+
+    With two decks he keeps in two passes, as a drawer discards (``_discards``):
+    pass 1 keeps from ``lo1`` to ``hi1`` of his faces (his trumps among them), pass
+    2 exactly the rest of the hand size from his second copies. Every legal keep
+    can be reached but with more trumps than the hand size, where pass 1 keeps as
+    many different trump faces as there is room for (docs/policies.md, "Two
+    decks"). With one deck pass 1 keeps exactly the hand size.
 
     Returns False when his policy's keep broke the rules (the result row says so).
     """
@@ -959,84 +966,37 @@ def _rob(
     D = rules[L.R_CARDS_DEALT]
     HS = rules[L.R_HAND_SIZE]
     stock_upto = borrow(work, W_STOCK, 53)
-    cand = hands[robber] | (stock_upto[n - stock0] & ~stock_upto[top - stock0])
+    a, b2 = _stock_cards(
+        hands[robber], _plane2(hands, robber, double), deck, stock_upto, stock0, top, n - top,
+        double,
+    )  # fmt: skip
     if unlikely(want_trace):
-        for i in range(top, n):
-            trace[L.T_DRAW_SEAT + i - stock0 + P * D] = robber
+        _trace_draws(trace, top - stock0 + P * D, n - top, robber)
     obs[L.O_DRAWN + robber] = n - top
     obs[L.O_STOCK_LEFT] = 0
-    keep = cand
-    if popcount(cand) > HS:
-        must_tr = min(HS, popcount(cand & tmask))
-        rob_legal = cand
-        if must_tr == HS:  # excess trumps: non_point_only keeps the point trumps
-            rob_legal = cand & ~(tmask & protected)
-        obs[L.O_PHASE] = L.PHASE_ROB
-        obs[L.O_SEAT] = robber
-        obs[L.O_MIN_KEEP] = HS
-        obs[L.O_MAX_KEEP] = HS
-        keep = np.uint64(
-            _ask_discard(fns, pids, robber, obs, cand, rob_legal, params, scratch, rngs)
-        )
-        if unlikely(
-            keep & ~cand != U0
-            or popcount(keep) != HS
-            or popcount(keep & tmask) != must_tr
-            or cand & ~keep & ~rob_legal != U0
-        ):
-            _fail(out, L.KIND_DISCARD, robber, np.int64(keep))
-            return False
-    rdisc = cand & ~keep
-    hands[robber] = keep
-    iwork[IW_KNOWN_OUT + robber] = np.int64(rdisc)  # he saw the stock he put back
-    dead_up |= rdisc & face_up
-    obs[L.O_DEAD_UP] = np.int64(dead_up)
-    if unlikely(want_trace):
-        trace[L.T_ROBBER] = robber
-        trace[L.T_ROBBER_DISCARD] = np.int64(rdisc)
-    return True
-
-
-@njit(**PHASE)
-def _rob2(
-    rules, robber, stock0, n, top, tmask, protected, face_up, dead_up, fns, pids, obs, deck,
-    hands, params, scratch, rngs, iwork, out, trace, want_trace,
-):  # fmt: skip
-    """``_rob`` with two decks: the robber takes the rest of the stock and keeps the hand
-    size in two passes, as a drawer discards (``_discards2``): pass 1 keeps from
-    ``lo1`` to ``hi1`` of his faces (his trumps among them), pass 2 exactly the rest
-    of the hand size from his second copies. Every legal keep can be reached but
-    with more trumps than the hand size, where pass 1 keeps as many different
-    trump faces as there is room for (docs/policies.md, "Two decks").
-    """
-    P = rules[L.R_PLAYERS]
-    D = rules[L.R_CARDS_DEALT]
-    HS = rules[L.R_HAND_SIZE]
-    a = hands[robber]
-    b2 = hands[TWICE + robber]
-    for i in range(top, n):
-        a, b2 = _plus(a, b2, bit(deck[i]))
-        if unlikely(want_trace):
-            _trace_at(trace, L.T_DRAW_SEAT, L.T_DRAW_SEAT2, i - stock0 + P * D, robber)
-    obs[L.O_DRAWN + robber] = n - top
-    obs[L.O_STOCK_LEFT] = 0
-    obs[L.O_HAND2] = np.int64(b2)
+    if TWO_DECKS and double:
+        obs[L.O_HAND2] = np.int64(b2)
     k1 = a
     k2 = b2
     if _copies(a, b2) > HS:
         ta = popcount(a & tmask)
         tb = popcount(b2 & tmask)
-        if ta + tb > HS:  # exactly HS trumps, the protected second copies among them
-            hi1 = min(ta, HS - popcount(b2 & tmask & protected))
-            lo1 = hi1
-            legal1 = _excess_legal(a, tmask, protected, hi1)
-        else:
-            hi1 = min(popcount(a), HS - tb)
-            lo1 = max(ta, HS - popcount(b2))
-            legal1 = a
+        lo1 = HS
+        hi1 = HS
+        # one deck: when the hand size in trumps stays, non_point_only keeps the point trumps
+        legal1 = a & ~(tmask & protected) if ta >= HS else a
+        if TWO_DECKS and double:
+            if ta + tb > HS:  # exactly HS trumps, the protected second copies among them
+                hi1 = min(ta, HS - popcount(b2 & tmask & protected))
+                lo1 = hi1
+                legal1 = _excess_legal(a, tmask, protected, hi1)
+            else:
+                hi1 = min(popcount(a), HS - tb)
+                lo1 = max(ta, HS - popcount(b2))
+                legal1 = a
         k1 = _ask_keep(
             fns, pids, robber, obs, a, legal1, params, scratch, rngs, L.PHASE_ROB, lo1, hi1, 0,
-            U0, True,
+            U0, double,
         )  # fmt: skip
         n1 = popcount(k1)
         if unlikely(
@@ -1048,32 +1008,33 @@ def _rob2(
         ):
             _fail(out, L.KIND_DISCARD, robber, np.int64(k1))
             return False
-        hs2 = HS - n1
-        k2 = b2
-        if hs2 < popcount(b2):
-            legal2 = _excess_legal(b2, tmask, protected, hs2)
-            k2 = _ask_keep(
-                fns, pids, robber, obs, b2, legal2, params, scratch, rngs, L.PHASE_ROB, hs2,
-                hs2, 1, k1, True,
-            )  # fmt: skip
-            if unlikely(
-                k2 & ~b2 != U0
-                or popcount(k2) != hs2
-                or popcount(k2 & tmask) != min(hs2, tb)
-                or b2 & ~k2 & ~legal2 != U0
-            ):
-                _fail(out, L.KIND_DISCARD, robber, np.int64(k2))
-                return False
-        obs[L.O_DISCARD_PASS] = 0
-        obs[L.O_KEPT] = 0
-    rdisc, rdisc2 = _keep_passes(hands, robber, a, b2, k1, k2, True)
+        if TWO_DECKS and double:  # pass 2: the rest of the hand size from the second copies
+            hs2 = HS - n1
+            if hs2 < popcount(b2):
+                legal2 = _excess_legal(b2, tmask, protected, hs2)
+                k2 = _ask_keep(
+                    fns, pids, robber, obs, b2, legal2, params, scratch, rngs, L.PHASE_ROB, hs2,
+                    hs2, 1, k1, double,
+                )  # fmt: skip
+                if unlikely(
+                    k2 & ~b2 != U0
+                    or popcount(k2) != hs2
+                    or popcount(k2 & tmask) != min(hs2, tb)
+                    or b2 & ~k2 & ~legal2 != U0
+                ):
+                    _fail(out, L.KIND_DISCARD, robber, np.int64(k2))
+                    return False
+            obs[L.O_DISCARD_PASS] = 0
+            obs[L.O_KEPT] = 0
+    rdisc, rdisc2 = _keep_passes(hands, robber, a, b2, k1, k2, double)
     iwork[IW_KNOWN_OUT + robber] = np.int64(rdisc)  # he saw the stock he put back
     dead_up |= rdisc & face_up
     obs[L.O_DEAD_UP] = np.int64(dead_up)
     if unlikely(want_trace):
         trace[L.T_ROBBER] = robber
         trace[L.T_ROBBER_DISCARD] = np.int64(rdisc)
-        trace[L.T_ROBBER_DISCARD2] = np.int64(rdisc2)
+        if TWO_DECKS and double:
+            trace[L.T_ROBBER_DISCARD2] = np.int64(rdisc2)
     return True
 
 
@@ -1114,9 +1075,10 @@ def _discard_draw_rob(
             trace_w, want_trace,
         )  # fmt: skip
         if robber >= 0:
-            return _rob2(
-                rules, robber, stock0, n, top, tmask, protected, face_up, dead_up, fns, pids,
-                obs, deck, hands, params, scratch, rngs, iwork, out, trace_w, want_trace,
+            return _rob(
+                rules, robber, stock0, n, top, tmask, protected, face_up, dead_up, True, fns,
+                pids, obs, deck, hands, params, scratch, rngs, work, iwork, out, trace_w,
+                want_trace,
             )  # fmt: skip
         if unlikely(want_trace):
             trace[L.T_ROBBER] = -1
@@ -1133,8 +1095,8 @@ def _discard_draw_rob(
     )  # fmt: skip
     if robber >= 0:
         return _rob(
-            rules, robber, stock0, n, top, tmask, protected, face_up, dead_up, fns, pids, obs,
-            hands, params, scratch, rngs, work, iwork, out, trace, want_trace,
+            rules, robber, stock0, n, top, tmask, protected, face_up, dead_up, False, fns, pids,
+            obs, deck, hands, params, scratch, rngs, work, iwork, out, trace, want_trace,
         )  # fmt: skip
     if unlikely(want_trace):
         trace[L.T_ROBBER] = -1
@@ -1808,7 +1770,10 @@ def play_games(
 
 _deal2 = with_two_decks(_deal)
 _discard_draw_rob2 = with_two_decks(
-    _discard_draw_rob, _discards=with_two_decks(_discards), _draw=with_two_decks(_draw)
+    _discard_draw_rob,
+    _discards=with_two_decks(_discards),
+    _draw=with_two_decks(_draw),
+    _rob=with_two_decks(_rob),
 )
 _point_slots2 = with_two_decks(_point_slots)
 play_hand2 = with_two_decks(

@@ -81,20 +81,26 @@ IW_LEN = IW_KNOWN_OUT + L.MAX_PLAYERS
 # alternating runs). A function first compiled while a phase compiles inherits
 # forceinline, hence _build_tables's explicit False (it stays a cold call).
 PHASE = {"forceinline": True, **NO_REFCOUNT}
-# The two-deck phases (_discards2, _draw2, _rob2, _second_copies) are phases too, and
-# _tricks is inlined twice, with ``double`` a constant in each copy. Measured in
-# instructions a hand (scripts/count_instructions.py, one deck played), W2 6,940 and
-# W3 7,243 before two decks, 7,010 and 7,322 so; W2 7,106 with one _tricks testing
-# ``double`` at run time, 7,213 with the two-deck phases as cold calls.
+# The two-deck phase _second_copies is a phase too, and _tricks is inlined twice,
+# with ``double`` a constant in each copy. Measured in instructions a hand
+# (scripts/count_instructions.py, one deck played), W2 6,940 and W3 7,243 before two
+# decks, 7,010 and 7,322 so; W2 7,106 with one _tricks testing ``double`` at run
+# time, 7,213 with the two-deck phases as cold calls.
+#
+# The discard, the draw and the rob are one phase each for one deck and two: a hand
+# is two planes (the mask helpers below), plane 2 empty with one deck, and the
+# ``double`` _discard_draw_rob passes them is ``TWO_DECKS and ...``: a constant
+# False in the one-deck kernel, where the two-deck passes are pruned and the
+# helpers fold to one plane.
 #
 # The two-deck code is compiled only when two decks are played: every site of it
 # tests TWO_DECKS first, a global numba reads as a constant, so in this module's
 # entries (TWO_DECKS False) the branch is pruned before typing and its phases never
 # compile. ``with_two_decks`` (cinch_sim/jit/two_decks.py) compiles the same source
 # again with TWO_DECKS true, as the entries ``simulate_hands2``, ``play_games2`` and
-# ``deal_hands2`` the engine calls for ``decks == 2`` (the deal, the maker's
-# features and the trick loop are copied too, so their two-deck code is pruned in
-# the one-deck kernel). Cold compile of the one-deck kernel: 26.7 s with the
+# ``deal_hands2`` the engine calls for ``decks == 2`` (the deal, the draw's phases,
+# the maker's features and the trick loop are copied too, so their two-deck code is
+# pruned in the one-deck kernel). Cold compile of the one-deck kernel: 26.7 s with the
 # two-deck code in it, 20.8 s without the phases, below 5d1ae0b's (before the
 # variants) once the deal and the tricks were pruned and the policies' helpers
 # inlined by LLVM (results/BENCHMARKS.md).
@@ -1063,40 +1069,24 @@ def _discard_draw_rob(
     protected = _point_trumps(rules, trump, left) if nonpoint_only else U0
     # discarded trumps are always shown; every discard under discards_face_up
     face_up = ALL52 if rules[L.R_FACE_UP] == 1 else tmask
-    if TWO_DECKS and rules[L.R_DECKS] == 2:  # the two-plane phases, trace rows wide
-        requested, dead_up = _discards(
-            rules, eldest, robber, n_stock, tmask, protected, face_up, True, fns, pids, obs,
-            hands, params, scratch, rngs, iwork, out, trace_w, want_trace,
-        )  # fmt: skip
-        if requested < 0:
-            return False
-        top = _draw(
-            rules, eldest, robber, stock0, n, requested, True, deck, hands, work, iwork, obs, out,
-            trace_w, want_trace,
-        )  # fmt: skip
-        if robber >= 0:
-            return _rob(
-                rules, robber, stock0, n, top, tmask, protected, face_up, dead_up, True, fns,
-                pids, obs, deck, hands, params, scratch, rngs, work, iwork, out, trace_w,
-                want_trace,
-            )  # fmt: skip
-        if unlikely(want_trace):
-            trace[L.T_ROBBER] = -1
-        return True
+    # two decks: the two-plane hand, the trace's wide rows; else ``double`` is a constant
+    # False and the phases compile to the one-plane hand
+    double = TWO_DECKS and rules[L.R_DECKS] == 2
+    tr = trace_w if double else trace
     requested, dead_up = _discards(
-        rules, eldest, robber, n_stock, tmask, protected, face_up, False, fns, pids, obs, hands,
-        params, scratch, rngs, iwork, out, trace, want_trace,
+        rules, eldest, robber, n_stock, tmask, protected, face_up, double, fns, pids, obs,
+        hands, params, scratch, rngs, iwork, out, tr, want_trace,
     )  # fmt: skip
     if requested < 0:
         return False
     top = _draw(
-        rules, eldest, robber, stock0, n, requested, False, deck, hands, work, iwork, obs, out,
-        trace, want_trace,
+        rules, eldest, robber, stock0, n, requested, double, deck, hands, work, iwork, obs, out,
+        tr, want_trace,
     )  # fmt: skip
     if robber >= 0:
         return _rob(
-            rules, robber, stock0, n, top, tmask, protected, face_up, dead_up, False, fns, pids,
-            obs, deck, hands, params, scratch, rngs, work, iwork, out, trace, want_trace,
+            rules, robber, stock0, n, top, tmask, protected, face_up, dead_up, double, fns,
+            pids, obs, deck, hands, params, scratch, rngs, work, iwork, out, tr, want_trace,
         )  # fmt: skip
     if unlikely(want_trace):
         trace[L.T_ROBBER] = -1

@@ -1170,6 +1170,43 @@ def _fixed_points(rules, trick, trump, left):
     return taken
 
 
+@njit(inline="always")
+def _start_tricks(obs, iwork, work, hands, P, public, double):
+    """Before the first lead: the observation's second planes cleared (two decks) and,
+    for policies that read the trick, what each seat knows is out of play filed (its
+    discards; the robber's: _rob)."""
+    if double:  # the second planes of what each seat played and each team took
+        for i in range(L.O_PLAYED_BY2, L.OBS_LEN):
+            obs[i] = 0
+    if public:
+        robber = obs[L.O_ROBBER]
+        for s in range(P):
+            if s != robber:
+                iwork[IW_KNOWN_OUT + s] = np.int64(work[W_DEALT + s] & ~hands[s])
+
+
+@njit(inline="always")
+def _end_trick(
+    rules, obs, iwork, trick, trick2, dup, win_seat, leader, P, trump, left, tmask, strict,
+    double,
+):  # fmt: skip
+    """A trick's end in obs, for policies that read it: the voids it showed, its points
+    and cards to the winner's side (two decks: each copy, the taken planes too)."""
+    taken = _fixed_points(rules, trick, trump, left)
+    if double:  # each copy scores
+        taken += _fixed_points(rules, trick2, trump, left)
+    _show_voids(obs, iwork, leader, P, tmask, strict)
+    wteam = np.uint64(_team(rules, win_seat))
+    obs[np.uint64(L.O_POINTS_TAKEN) + wteam] += taken
+    if double:  # each copy to the taken planes
+        at = np.uint64(L.O_TAKEN) + wteam
+        at2 = np.uint64(L.O_TAKEN2) + wteam
+        t1, t2 = _plus(np.uint64(obs[at]), np.uint64(obs[at2]), trick)
+        t1, t2 = _plus(t1, t2, dup)
+        obs[at2] = np.int64(t2)
+    obs[np.uint64(L.O_TAKEN) + wteam] |= np.int64(trick)
+
+
 @njit(**PHASE)
 def _tricks(
     rules, maker, trump, left, tmask, in_play, in_play2, double, fns, pids, obs, hands, params,
@@ -1193,14 +1230,7 @@ def _tricks(
     # the trick's public state in obs (cards in it, cards left, points taken), kept
     # only when a policy will read it: the built-in random and greedy plays read none
     public = _reads_trick(pids, P)
-    if TWO_DECKS and double:  # the second planes of what each seat played and each team took
-        for i in range(L.O_PLAYED_BY2, L.OBS_LEN):
-            obs[i] = 0
-    if public:  # what each seat knows is out of play: its discards (the robber's: _rob)
-        robber = obs[L.O_ROBBER]
-        for s in range(P):
-            if s != robber:
-                iwork[IW_KNOWN_OUT + s] = np.int64(work[W_DEALT + s] & ~hands[s])
+    _start_tricks(obs, iwork, work, hands, P, public, TWO_DECKS and double)
     leader = maker
     n_tricks = 0
     obs[L.O_PHASE] = L.PHASE_PLAY
@@ -1304,19 +1334,10 @@ def _tricks(
         if unlikely(want_trace):
             trace[L.T_WINNER + n_tricks] = win_seat
         if public:
-            taken = _fixed_points(rules, trick, trump, left)
-            if TWO_DECKS and double:  # each copy scores
-                taken += _fixed_points(rules, trick2, trump, left)
-            _show_voids(obs, iwork, leader, P, tmask, follow_strict)
-            wteam = np.uint64(_team(rules, win_seat))
-            obs[np.uint64(L.O_POINTS_TAKEN) + wteam] += taken
-            if TWO_DECKS and double:  # each copy to the taken planes
-                at = np.uint64(L.O_TAKEN) + wteam
-                at2 = np.uint64(L.O_TAKEN2) + wteam
-                t1, t2 = _plus(np.uint64(obs[at]), np.uint64(obs[at2]), trick)
-                t1, t2 = _plus(t1, t2, dup)
-                obs[at2] = np.int64(t2)
-            obs[np.uint64(L.O_TAKEN) + wteam] |= np.int64(trick)
+            _end_trick(
+                rules, obs, iwork, trick, trick2, dup, win_seat, leader, P, trump, left, tmask,
+                follow_strict, TWO_DECKS and double,
+            )  # fmt: skip
         leader = win_seat
         n_tricks += 1
     out[L.H_N_TRICKS] = n_tricks

@@ -81,20 +81,26 @@ IW_LEN = IW_KNOWN_OUT + L.MAX_PLAYERS
 # alternating runs). A function first compiled while a phase compiles inherits
 # forceinline, hence _build_tables's explicit False (it stays a cold call).
 PHASE = {"forceinline": True, **NO_REFCOUNT}
-# The two-deck phases (_discards2, _draw2, _rob2, _second_copies) are phases too, and
-# _tricks is inlined twice, with ``double`` a constant in each copy. Measured in
-# instructions a hand (scripts/count_instructions.py, one deck played), W2 6,940 and
-# W3 7,243 before two decks, 7,010 and 7,322 so; W2 7,106 with one _tricks testing
-# ``double`` at run time, 7,213 with the two-deck phases as cold calls.
+# The two-deck phase _second_copies is a phase too, and _tricks is inlined twice,
+# with ``double`` a constant in each copy. Measured in instructions a hand
+# (scripts/count_instructions.py, one deck played), W2 6,940 and W3 7,243 before two
+# decks, 7,010 and 7,322 so; W2 7,106 with one _tricks testing ``double`` at run
+# time, 7,213 with the two-deck phases as cold calls.
+#
+# The discard, the draw and the rob are one phase each for one deck and two: a hand
+# is two planes (the mask helpers below), plane 2 empty with one deck, and the
+# ``double`` _discard_draw_rob passes them is ``TWO_DECKS and ...``: a constant
+# False in the one-deck kernel, where the two-deck passes are pruned and the
+# helpers fold to one plane.
 #
 # The two-deck code is compiled only when two decks are played: every site of it
 # tests TWO_DECKS first, a global numba reads as a constant, so in this module's
 # entries (TWO_DECKS False) the branch is pruned before typing and its phases never
 # compile. ``with_two_decks`` (cinch_sim/jit/two_decks.py) compiles the same source
 # again with TWO_DECKS true, as the entries ``simulate_hands2``, ``play_games2`` and
-# ``deal_hands2`` the engine calls for ``decks == 2`` (the deal, the maker's
-# features and the trick loop are copied too, so their two-deck code is pruned in
-# the one-deck kernel). Cold compile of the one-deck kernel: 26.7 s with the
+# ``deal_hands2`` the engine calls for ``decks == 2`` (the deal, the draw's phases,
+# the maker's features and the trick loop are copied too, so their two-deck code is
+# pruned in the one-deck kernel). Cold compile of the one-deck kernel: 26.7 s with the
 # two-deck code in it, 20.8 s without the phases, below 5d1ae0b's (before the
 # variants) once the deal and the tricks were pruned and the policies' helpers
 # inlined by LLVM (results/BENCHMARKS.md).
@@ -215,8 +221,9 @@ def _team(rules, seat):
 # ---- the two-plane hand (two decks): every update of a hand's masks goes through
 # these, so the representation can change in one place. Plane 1 (hands[s]) holds
 # each face held at least once, plane 2 (hands[TWICE + s]) each face held twice;
-# with one deck plane 2 stays 0 and the single-plane statements are kept (``double``
-# False), which is what the canonical game's speed needs.
+# with one deck plane 2 stays 0. A phase's ``double`` is ``TWO_DECKS and ...``, a
+# constant False in the one-deck kernel, so there these helpers fold to the
+# single-plane statements the canonical game's speed needs.
 
 
 @njit(inline="always")
@@ -242,12 +249,13 @@ def _add_cards(hands, s, m, double):
 
 
 @njit(inline="always")
-def _keep_passes(hands, s, once, twice, k1, k2):
+def _keep_passes(hands, s, once, twice, k1, k2, double):
     """Seat s keeps ``k1`` of his faces (``once``) and ``k2`` of his second copies
     (``twice``): a face kept in both passes twice. Returns the faces set aside at
     least once and twice (the discard's two planes)."""
     hands[s] = k1 | k2
-    hands[TWICE + s] = k1 & k2
+    if double:
+        hands[TWICE + s] = k1 & k2
     gone1 = once & ~k1
     gone2 = twice & ~k2
     return gone1 | gone2, gone1 & gone2
@@ -257,6 +265,12 @@ def _keep_passes(hands, s, once, twice, k1, k2):
 def _copies(once, twice):
     """How many cards the two planes hold."""
     return popcount(once) + popcount(twice)
+
+
+@njit(inline="always")
+def _plane2(hands, s, double):
+    """Seat s's second plane: the faces he holds twice (none with one deck)."""
+    return hands[TWICE + s] if double else U0
 
 
 @njit(inline="always")
@@ -744,13 +758,49 @@ def _name_trump(rules, setup, maker, fns, pids, obs, hands, params, scratch, rng
     return trump, left, tmask
 
 
+@njit(inline="always")
+def _excess_legal(h, tmask, protected, keep_tr):
+    """Two decks, more trumps than the hand size: what one pass over the cards ``h``
+    may set aside when ``keep_tr`` of its trumps stay. Every plain card, and the
+    trumps but the protected ones (non_point_only; all of them when more are
+    protected than stay); none of the trumps when all of them stay."""
+    if popcount(h & tmask) <= keep_tr:
+        return h & ~tmask
+    spare = protected if popcount(h & tmask & protected) <= keep_tr else U0
+    return h & ~(tmask & spare)
+
+
+@njit(inline="always")
+def _ask_keep(
+    fns, pids, s, obs, hand, legal, params, scratch, rngs, phase, lo, hi, pas, kept, double
+):  # fmt: skip
+    """One discard question: its hand, its keep bounds and (two decks) its pass in obs."""
+    obs[L.O_PHASE] = phase
+    obs[L.O_SEAT] = s
+    obs[L.O_MIN_KEEP] = lo
+    obs[L.O_MAX_KEEP] = hi
+    if double:
+        obs[L.O_DISCARD_PASS] = pas
+        obs[L.O_KEPT] = np.int64(kept)
+    return np.uint64(_ask_discard(fns, pids, s, obs, hand, legal, params, scratch, rngs))
+
+
 @njit(**PHASE)
 def _discards(
-    rules, eldest, robber, n_stock, tmask, protected, face_up, fns, pids, obs, hands, params,
-    scratch, rngs, iwork, out, trace, want_trace,
+    rules, eldest, robber, n_stock, tmask, protected, face_up, double, fns, pids, obs, hands,
+    params, scratch, rngs, iwork, out, trace, want_trace,
 ):  # fmt: skip
     """Each drawer in turn from eldest discards (RULES.md §1.6; the robber waits),
     and asks for the cards that bring him back to the hand size (iwork's need).
+
+    With two decks (§3.4) he answers in two passes, each a one-deck discard
+    question with its own keep bounds (docs/policies.md). Pass 1 is over his faces
+    (``hand``: each face once), with room left for the second copies of his
+    trumps; pass 2 over the second copies of his doubled faces (``hand``: the
+    second plane), the first keep in O_KEPT. Whatever a policy does that is legal
+    in each pass is legal for the hand: every trump kept (or exactly the hand size
+    of them, none of the rest, when he holds more). With one deck pass 1 is the
+    whole question.
 
     Returns (cards requested in all, the face-up dead cards); requested -1 when
     a policy's discard broke the rules (the result row says so).
@@ -767,98 +817,154 @@ def _discards(
         s = _wrap(eldest + j, P)
         if s == robber:
             continue
-        h = hands[s]
-        ntr = popcount(h & tmask)
-        legal = h & ~tmask
-        if ntr > HS:
-            legal |= h & tmask & ~protected
+        a = hands[s]
+        b2 = _plane2(hands, s, double)
+        ta = popcount(a & tmask)
+        t2 = popcount(b2 & tmask)
+        excess = ta + t2 > HS
         min_keep = 0
         if shortage == L.SHORT_LIMIT_DISCARDS:
             min_keep = max(0, HS - (n_stock - requested))
-        obs[L.O_PHASE] = L.PHASE_DISCARD
-        obs[L.O_SEAT] = s
-        obs[L.O_MIN_KEEP] = min_keep
-        obs[L.O_MAX_KEEP] = HS
-        keep = np.uint64(_ask_discard(fns, pids, s, obs, h, legal, params, scratch, rngs))
-        if unlikely(not _discard_ok(rules, h, keep, legal, tmask, min_keep, HS)):
-            _fail(out, L.KIND_DISCARD, s, np.int64(keep))
+        if TWO_DECKS and double:
+            obs[L.O_HAND2] = np.int64(b2)
+        # pass 1 (one deck: the only one) keeps the trumps, or exactly HS of them when he
+        # holds more, the protected ones among them
+        legal1 = a & ~(tmask & protected) if excess else a & ~tmask
+        lo1 = min_keep
+        hs1 = HS - t2  # two decks: room for the trumps' second copies (pass 2 keeps them)
+        if TWO_DECKS and double:
+            lo1 = max(0, min_keep - popcount(b2))
+            if excess:  # room for the protected second copies; the trumps fix the count
+                hs1 = min(ta, HS - popcount(b2 & tmask & protected))
+                legal1 = _excess_legal(a, tmask, protected, hs1)
+                lo1 = 0
+        k1 = _ask_keep(
+            fns, pids, s, obs, a, legal1, params, scratch, rngs, L.PHASE_DISCARD, lo1, hs1, 0, U0,
+            double,
+        )  # fmt: skip
+        if unlikely(not _discard_ok(rules, a, k1, legal1, tmask, lo1, hs1)):
+            _fail(out, L.KIND_DISCARD, s, np.int64(k1))
             return -1, dead_up
-        disc = h & ~keep
-        hands[s] = keep
+        k2 = U0
+        if TWO_DECKS and double:  # pass 2: the second copies (their trumps stay, or HS's rest)
+            hs2 = HS - popcount(k1)
+            if excess:
+                legal2 = _excess_legal(b2, tmask, protected, hs2)
+                lo2 = 0
+            else:
+                legal2 = b2 & ~tmask
+                lo2 = max(0, min_keep - popcount(k1))
+            k2 = b2 & tmask
+            if legal2:
+                k2 = _ask_keep(
+                    fns, pids, s, obs, b2, legal2, params, scratch, rngs, L.PHASE_DISCARD, lo2,
+                    hs2, 1, k1, double,
+                )  # fmt: skip
+                if unlikely(not _discard_ok(rules, b2, k2, legal2, tmask, lo2, hs2)):
+                    _fail(out, L.KIND_DISCARD, s, np.int64(k2))
+                    return -1, dead_up
+            obs[L.O_DISCARD_PASS] = 0
+            obs[L.O_KEPT] = 0
+        disc, disc2 = _keep_passes(hands, s, a, b2, k1, k2, double)  # set aside once, twice
         dead_up |= disc & face_up
-        obs[L.O_DISCARDED + s] = popcount(disc)
+        obs[L.O_DISCARDED + s] = _copies(disc, disc2)
         obs[L.O_DEAD_UP] = np.int64(dead_up)
-        need[s] = HS - popcount(keep)
+        need[s] = HS - _copies(k1, k2)
         requested += need[s]
         if unlikely(want_trace):
             trace[L.T_DISCARD + s] = np.int64(disc)
+            if TWO_DECKS and double:
+                trace[L.T_DISCARD2 + s] = np.int64(disc2)
     return requested, dead_up
+
+
+@njit(inline="always")
+def _stock_cards(a, b2, deck, stock_upto, stock0, top, k, double):
+    """(a, b2) with the k cards deck[top:top + k] off the stock: with one deck in one
+    step from the table of its top cards (``_draw``'s stock_upto), with two card by
+    card into the two planes (the stock may hold both copies of a face)."""
+    if double:
+        for i in range(top, top + k):
+            a, b2 = _plus(a, b2, bit(deck[i]))
+        return a, b2
+    return a | (stock_upto[top - stock0 + k] & ~stock_upto[top - stock0]), b2
+
+
+@njit(inline="always")
+def _trace_draws(trace, at, k, s):
+    """Seat s drew the cards of the trace's draw slots at..at+k-1 (two decks: past 52,
+    the second deck's block)."""
+    for i in range(at, at + k):
+        _trace_at(trace, L.T_DRAW_SEAT, L.T_DRAW_SEAT2, i, s)
 
 
 @njit(**PHASE)
 def _draw(
-    rules, eldest, robber, stock0, n, requested, deck, hands, work, iwork, obs, out, trace,
-    want_trace,
+    rules, eldest, robber, stock0, n, requested, double, deck, hands, work, iwork, obs, out,
+    trace, want_trace,
 ):  # fmt: skip
     """The drawers take their requests off the stock (RULES.md §1.7), clockwise from
-    eldest, each in one step from the table of the stock's top cards (work's
-    stock_upto, which the robber reads too); when they ask for more than it holds,
-    the shortage rule decides (§1.9).
+    eldest, each his cards in one step (``_stock_cards``); when they ask for more
+    than it holds, the shortage rule decides (§1.9).
 
     Returns the index in deck of the stock's new top card.
     """
     P = rules[L.R_PLAYERS]
     D = rules[L.R_CARDS_DEALT]
-    shortage = rules[L.R_SHORTAGE]
     n_stock = n - stock0
     top = stock0
     need = borrow(iwork, IW_NEED, L.MAX_PLAYERS)
     short = requested > n_stock
-    stock_upto = borrow(work, W_STOCK, 53)  # [i]: the top i stock cards
-    m = U0
-    stock_upto[0] = m
-    for i in range(n_stock):
-        m |= bit(deck[np.uint64(stock0 + i)])  # unsigned: no index fix-up
-        stock_upto[np.uint64(i + 1)] = m
+    stock_upto = borrow(work, W_STOCK, 53)  # [i]: the top i stock cards (the robber's too)
+    if not double:  # one deck: each face once, so a run of the stock is a mask
+        m = U0
+        stock_upto[0] = m
+        for i in range(n_stock):
+            m |= bit(deck[np.uint64(stock0 + i)])  # unsigned: no index fix-up
+            stock_upto[np.uint64(i + 1)] = m
     if short:
         out[L.H_SHORTAGE] = 1
-    if short and shortage == L.SHORT_ROUND_ROBIN:
-        while top < n:
-            for j in range(P):
-                s = _wrap(eldest + j, P)
-                if s == robber or need[s] == 0 or top >= n:
-                    continue
-                c = deck[top]
-                hands[s] |= bit(c)
-                need[s] -= 1
-                obs[L.O_DRAWN + s] += 1
-                if unlikely(want_trace):
-                    trace[L.T_DRAW_SEAT + top - stock0 + P * D] = s
-                top += 1
-    else:
+    # round robin: turns of a card each until the stock is out (they ask for more than
+    # it holds, so someone draws in every turn); else one turn, each his request
+    round_robin = short and rules[L.R_SHORTAGE] == L.SHORT_ROUND_ROBIN
+    most = 1 if round_robin else n_stock
+    while True:
         for j in range(P):
             s = _wrap(eldest + j, P)
             if s == robber:
                 continue
-            k = min(need[s], n - top)  # off the top of the stock, in one step
-            hands[s] |= stock_upto[top - stock0 + k] & ~stock_upto[top - stock0]
+            k = min(need[s], n - top, most)
+            a, b2 = _stock_cards(
+                hands[s], _plane2(hands, s, double), deck, stock_upto, stock0, top, k, double
+            )
+            hands[s] = a
+            if TWO_DECKS and double:
+                hands[TWICE + s] = b2
             if unlikely(want_trace):
-                for i in range(top, top + k):
-                    trace[L.T_DRAW_SEAT + i - stock0 + P * D] = s
+                _trace_draws(trace, top - stock0 + P * D, k, s)
             need[s] -= k
             obs[L.O_DRAWN + s] += k
             top += k
+        if not round_robin or top >= n:
+            break
     obs[L.O_STOCK_LEFT] = n - top
     return top
 
 
 @njit(**PHASE)
 def _rob(
-    rules, robber, stock0, n, top, tmask, protected, face_up, dead_up, fns, pids, obs, hands,
-    params, scratch, rngs, work, iwork, out, trace, want_trace,
+    rules, robber, stock0, n, top, tmask, protected, face_up, dead_up, double, fns, pids, obs,
+    deck, hands, params, scratch, rngs, work, iwork, out, trace, want_trace,
 ):  # fmt: skip
     """The robber takes the rest of the stock and keeps the hand size (RULES.md §1.8):
     min(hand size, his trumps) trumps, the point trumps first under non_point_only.
+
+    With two decks he keeps in two passes, as a drawer discards (``_discards``):
+    pass 1 keeps from ``lo1`` to ``hi1`` of his faces (his trumps among them), pass
+    2 exactly the rest of the hand size from his second copies. Every legal keep
+    can be reached but with more trumps than the hand size, where pass 1 keeps as
+    many different trump faces as there is room for (docs/policies.md, "Two
+    decks"). With one deck pass 1 keeps exactly the hand size.
 
     Returns False when his policy's keep broke the rules (the result row says so).
     """
@@ -866,224 +972,37 @@ def _rob(
     D = rules[L.R_CARDS_DEALT]
     HS = rules[L.R_HAND_SIZE]
     stock_upto = borrow(work, W_STOCK, 53)
-    cand = hands[robber] | (stock_upto[n - stock0] & ~stock_upto[top - stock0])
+    a, b2 = _stock_cards(
+        hands[robber], _plane2(hands, robber, double), deck, stock_upto, stock0, top, n - top,
+        double,
+    )  # fmt: skip
     if unlikely(want_trace):
-        for i in range(top, n):
-            trace[L.T_DRAW_SEAT + i - stock0 + P * D] = robber
+        _trace_draws(trace, top - stock0 + P * D, n - top, robber)
     obs[L.O_DRAWN + robber] = n - top
     obs[L.O_STOCK_LEFT] = 0
-    keep = cand
-    if popcount(cand) > HS:
-        must_tr = min(HS, popcount(cand & tmask))
-        rob_legal = cand
-        if must_tr == HS:  # excess trumps: non_point_only keeps the point trumps
-            rob_legal = cand & ~(tmask & protected)
-        obs[L.O_PHASE] = L.PHASE_ROB
-        obs[L.O_SEAT] = robber
-        obs[L.O_MIN_KEEP] = HS
-        obs[L.O_MAX_KEEP] = HS
-        keep = np.uint64(
-            _ask_discard(fns, pids, robber, obs, cand, rob_legal, params, scratch, rngs)
-        )
-        if unlikely(
-            keep & ~cand != U0
-            or popcount(keep) != HS
-            or popcount(keep & tmask) != must_tr
-            or cand & ~keep & ~rob_legal != U0
-        ):
-            _fail(out, L.KIND_DISCARD, robber, np.int64(keep))
-            return False
-    rdisc = cand & ~keep
-    hands[robber] = keep
-    iwork[IW_KNOWN_OUT + robber] = np.int64(rdisc)  # he saw the stock he put back
-    dead_up |= rdisc & face_up
-    obs[L.O_DEAD_UP] = np.int64(dead_up)
-    if unlikely(want_trace):
-        trace[L.T_ROBBER] = robber
-        trace[L.T_ROBBER_DISCARD] = np.int64(rdisc)
-    return True
-
-
-@njit(inline="always")
-def _excess_legal(h, tmask, protected, keep_tr):
-    """Two decks, more trumps than the hand size: what one pass over the cards ``h``
-    may set aside when ``keep_tr`` of its trumps stay. Every plain card, and the
-    trumps but the protected ones (non_point_only; all of them when more are
-    protected than stay); none of the trumps when all of them stay."""
-    if popcount(h & tmask) <= keep_tr:
-        return h & ~tmask
-    spare = protected if popcount(h & tmask & protected) <= keep_tr else U0
-    return h & ~(tmask & spare)
-
-
-@njit(inline="always")
-def _ask_keep(fns, pids, s, obs, hand, legal, params, scratch, rngs, phase, lo, hi, pas, kept):
-    """One discard question of two decks: the pass, its hand and its keep bounds in obs."""
-    obs[L.O_PHASE] = phase
-    obs[L.O_SEAT] = s
-    obs[L.O_MIN_KEEP] = lo
-    obs[L.O_MAX_KEEP] = hi
-    obs[L.O_DISCARD_PASS] = pas
-    obs[L.O_KEPT] = np.int64(kept)
-    return np.uint64(_ask_discard(fns, pids, s, obs, hand, legal, params, scratch, rngs))
-
-
-@njit(**PHASE)
-def _discards2(
-    rules, eldest, robber, n_stock, tmask, protected, face_up, fns, pids, obs, hands, params,
-    scratch, rngs, iwork, out, trace, want_trace,
-):  # fmt: skip
-    """``_discards`` with two decks (RULES.md §3.4): each drawer answers in two passes,
-    each a one-deck discard question with its own keep bounds (docs/policies.md).
-    Pass 1 is over his faces (``hand``: each face once), with room left for the
-    second copies of his trumps; pass 2 over the second copies of his doubled
-    faces (``hand``: the second plane), the first keep in O_KEPT. Whatever a
-    policy does that is legal in each pass is legal for the hand: every trump
-    kept (or exactly the hand size of them, none of the rest, when he holds more).
-    """
-    P = rules[L.R_PLAYERS]
-    HS = rules[L.R_HAND_SIZE]
-    shortage = rules[L.R_SHORTAGE]
-    dead_up = U0
-    requested = 0
-    need = borrow(iwork, IW_NEED, L.MAX_PLAYERS)
-    for s in range(L.MAX_PLAYERS):
-        need[s] = 0
-    for j in range(P):
-        s = _wrap(eldest + j, P)
-        if s == robber:
-            continue
-        a = hands[s]
-        b2 = hands[TWICE + s]
-        ta = popcount(a & tmask)
-        t2 = popcount(b2 & tmask)
-        excess = ta + t2 > HS
-        min_keep = 0
-        if shortage == L.SHORT_LIMIT_DISCARDS:
-            min_keep = max(0, HS - (n_stock - requested))
+    if TWO_DECKS and double:
         obs[L.O_HAND2] = np.int64(b2)
-        if excess:  # exactly HS trumps stay: room in pass 1 for the protected second copies
-            hs1 = min(ta, HS - popcount(b2 & tmask & protected))
-            legal1 = _excess_legal(a, tmask, protected, hs1)
-            lo1 = 0
-        else:  # pass 1: the faces, with room for the trumps' second copies (pass 2 keeps them)
-            hs1 = HS - t2
-            legal1 = a & ~tmask
-            lo1 = max(0, min_keep - popcount(b2))
-        k1 = _ask_keep(
-            fns, pids, s, obs, a, legal1, params, scratch, rngs, L.PHASE_DISCARD, lo1, hs1, 0, U0
-        )  # fmt: skip
-        if unlikely(not _discard_ok(rules, a, k1, legal1, tmask, lo1, hs1)):
-            _fail(out, L.KIND_DISCARD, s, np.int64(k1))
-            return -1, dead_up
-        # pass 2: the second copies (their trumps stay, or the rest of HS of them)
-        hs2 = HS - popcount(k1)
-        if excess:
-            legal2 = _excess_legal(b2, tmask, protected, hs2)
-            lo2 = 0
-        else:
-            legal2 = b2 & ~tmask
-            lo2 = max(0, min_keep - popcount(k1))
-        k2 = b2 & tmask
-        if legal2:
-            k2 = _ask_keep(
-                fns, pids, s, obs, b2, legal2, params, scratch, rngs, L.PHASE_DISCARD, lo2, hs2,
-                1, k1,
-            )  # fmt: skip
-            if unlikely(not _discard_ok(rules, b2, k2, legal2, tmask, lo2, hs2)):
-                _fail(out, L.KIND_DISCARD, s, np.int64(k2))
-                return -1, dead_up
-        obs[L.O_DISCARD_PASS] = 0
-        obs[L.O_KEPT] = 0
-        disc, disc2 = _keep_passes(hands, s, a, b2, k1, k2)  # faces discarded once, twice
-        dead_up |= disc & face_up
-        obs[L.O_DISCARDED + s] = _copies(disc, disc2)
-        obs[L.O_DEAD_UP] = np.int64(dead_up)
-        need[s] = HS - _copies(hands[s], hands[TWICE + s])
-        requested += need[s]
-        if unlikely(want_trace):
-            trace[L.T_DISCARD + s] = np.int64(disc)
-            trace[L.T_DISCARD2 + s] = np.int64(disc2)
-    return requested, dead_up
-
-
-@njit(**PHASE)
-def _draw2(
-    rules, eldest, robber, stock0, n, requested, deck, hands, iwork, obs, out, trace, want_trace
-):  # fmt: skip
-    """``_draw`` with two decks: the same order and shortage rules, one card (copy) at
-    a time into the two planes (the stock may hold both copies of a face)."""
-    P = rules[L.R_PLAYERS]
-    D = rules[L.R_CARDS_DEALT]
-    shortage = rules[L.R_SHORTAGE]
-    n_stock = n - stock0
-    top = stock0
-    need = borrow(iwork, IW_NEED, L.MAX_PLAYERS)
-    short = requested > n_stock
-    if short:
-        out[L.H_SHORTAGE] = 1
-    round_robin = short and shortage == L.SHORT_ROUND_ROBIN
-    while top < n:
-        moved = False
-        for j in range(P):
-            s = _wrap(eldest + j, P)
-            if s == robber or need[s] == 0 or top >= n:
-                continue
-            k = 1 if round_robin else min(need[s], n - top)
-            for i in range(top, top + k):
-                _add_cards(hands, s, bit(deck[i]), True)
-                if unlikely(want_trace):
-                    _trace_at(trace, L.T_DRAW_SEAT, L.T_DRAW_SEAT2, i - stock0 + P * D, s)
-            need[s] -= k
-            obs[L.O_DRAWN + s] += k
-            top += k
-            moved = True
-        if not round_robin or not moved:
-            break
-    obs[L.O_STOCK_LEFT] = n - top
-    return top
-
-
-@njit(**PHASE)
-def _rob2(
-    rules, robber, stock0, n, top, tmask, protected, face_up, dead_up, fns, pids, obs, deck,
-    hands, params, scratch, rngs, iwork, out, trace, want_trace,
-):  # fmt: skip
-    """``_rob`` with two decks: the robber takes the rest of the stock and keeps the hand
-    size in two passes, as a drawer discards (``_discards2``): pass 1 keeps from
-    ``lo1`` to ``hi1`` of his faces (his trumps among them), pass 2 exactly the rest
-    of the hand size from his second copies. Every legal keep can be reached but
-    with more trumps than the hand size, where pass 1 keeps as many different
-    trump faces as there is room for (docs/policies.md, "Two decks").
-    """
-    P = rules[L.R_PLAYERS]
-    D = rules[L.R_CARDS_DEALT]
-    HS = rules[L.R_HAND_SIZE]
-    a = hands[robber]
-    b2 = hands[TWICE + robber]
-    for i in range(top, n):
-        a, b2 = _plus(a, b2, bit(deck[i]))
-        if unlikely(want_trace):
-            _trace_at(trace, L.T_DRAW_SEAT, L.T_DRAW_SEAT2, i - stock0 + P * D, robber)
-    obs[L.O_DRAWN + robber] = n - top
-    obs[L.O_STOCK_LEFT] = 0
-    obs[L.O_HAND2] = np.int64(b2)
     k1 = a
     k2 = b2
     if _copies(a, b2) > HS:
         ta = popcount(a & tmask)
         tb = popcount(b2 & tmask)
-        if ta + tb > HS:  # exactly HS trumps, the protected second copies among them
-            hi1 = min(ta, HS - popcount(b2 & tmask & protected))
-            lo1 = hi1
-            legal1 = _excess_legal(a, tmask, protected, hi1)
-        else:
-            hi1 = min(popcount(a), HS - tb)
-            lo1 = max(ta, HS - popcount(b2))
-            legal1 = a
+        lo1 = HS
+        hi1 = HS
+        # one deck: when the hand size in trumps stays, non_point_only keeps the point trumps
+        legal1 = a & ~(tmask & protected) if ta >= HS else a
+        if TWO_DECKS and double:
+            if ta + tb > HS:  # exactly HS trumps, the protected second copies among them
+                hi1 = min(ta, HS - popcount(b2 & tmask & protected))
+                lo1 = hi1
+                legal1 = _excess_legal(a, tmask, protected, hi1)
+            else:
+                hi1 = min(popcount(a), HS - tb)
+                lo1 = max(ta, HS - popcount(b2))
+                legal1 = a
         k1 = _ask_keep(
             fns, pids, robber, obs, a, legal1, params, scratch, rngs, L.PHASE_ROB, lo1, hi1, 0,
-            U0,
+            U0, double,
         )  # fmt: skip
         n1 = popcount(k1)
         if unlikely(
@@ -1095,32 +1014,33 @@ def _rob2(
         ):
             _fail(out, L.KIND_DISCARD, robber, np.int64(k1))
             return False
-        hs2 = HS - n1
-        k2 = b2
-        if hs2 < popcount(b2):
-            legal2 = _excess_legal(b2, tmask, protected, hs2)
-            k2 = _ask_keep(
-                fns, pids, robber, obs, b2, legal2, params, scratch, rngs, L.PHASE_ROB, hs2,
-                hs2, 1, k1,
-            )  # fmt: skip
-            if unlikely(
-                k2 & ~b2 != U0
-                or popcount(k2) != hs2
-                or popcount(k2 & tmask) != min(hs2, tb)
-                or b2 & ~k2 & ~legal2 != U0
-            ):
-                _fail(out, L.KIND_DISCARD, robber, np.int64(k2))
-                return False
-        obs[L.O_DISCARD_PASS] = 0
-        obs[L.O_KEPT] = 0
-    rdisc, rdisc2 = _keep_passes(hands, robber, a, b2, k1, k2)
+        if TWO_DECKS and double:  # pass 2: the rest of the hand size from the second copies
+            hs2 = HS - n1
+            if hs2 < popcount(b2):
+                legal2 = _excess_legal(b2, tmask, protected, hs2)
+                k2 = _ask_keep(
+                    fns, pids, robber, obs, b2, legal2, params, scratch, rngs, L.PHASE_ROB, hs2,
+                    hs2, 1, k1, double,
+                )  # fmt: skip
+                if unlikely(
+                    k2 & ~b2 != U0
+                    or popcount(k2) != hs2
+                    or popcount(k2 & tmask) != min(hs2, tb)
+                    or b2 & ~k2 & ~legal2 != U0
+                ):
+                    _fail(out, L.KIND_DISCARD, robber, np.int64(k2))
+                    return False
+            obs[L.O_DISCARD_PASS] = 0
+            obs[L.O_KEPT] = 0
+    rdisc, rdisc2 = _keep_passes(hands, robber, a, b2, k1, k2, double)
     iwork[IW_KNOWN_OUT + robber] = np.int64(rdisc)  # he saw the stock he put back
     dead_up |= rdisc & face_up
     obs[L.O_DEAD_UP] = np.int64(dead_up)
     if unlikely(want_trace):
         trace[L.T_ROBBER] = robber
         trace[L.T_ROBBER_DISCARD] = np.int64(rdisc)
-        trace[L.T_ROBBER_DISCARD2] = np.int64(rdisc2)
+        if TWO_DECKS and double:
+            trace[L.T_ROBBER_DISCARD2] = np.int64(rdisc2)
     return True
 
 
@@ -1149,39 +1069,24 @@ def _discard_draw_rob(
     protected = _point_trumps(rules, trump, left) if nonpoint_only else U0
     # discarded trumps are always shown; every discard under discards_face_up
     face_up = ALL52 if rules[L.R_FACE_UP] == 1 else tmask
-    if TWO_DECKS and rules[L.R_DECKS] == 2:  # the two-plane phases, trace rows wide
-        requested, dead_up = _discards2(
-            rules, eldest, robber, n_stock, tmask, protected, face_up, fns, pids, obs, hands,
-            params, scratch, rngs, iwork, out, trace_w, want_trace,
-        )  # fmt: skip
-        if requested < 0:
-            return False
-        top = _draw2(
-            rules, eldest, robber, stock0, n, requested, deck, hands, iwork, obs, out, trace_w,
-            want_trace,
-        )  # fmt: skip
-        if robber >= 0:
-            return _rob2(
-                rules, robber, stock0, n, top, tmask, protected, face_up, dead_up, fns, pids,
-                obs, deck, hands, params, scratch, rngs, iwork, out, trace_w, want_trace,
-            )  # fmt: skip
-        if unlikely(want_trace):
-            trace[L.T_ROBBER] = -1
-        return True
+    # two decks: the two-plane hand, the trace's wide rows; else ``double`` is a constant
+    # False and the phases compile to the one-plane hand
+    double = TWO_DECKS and rules[L.R_DECKS] == 2
+    tr = trace_w if double else trace
     requested, dead_up = _discards(
-        rules, eldest, robber, n_stock, tmask, protected, face_up, fns, pids, obs, hands,
-        params, scratch, rngs, iwork, out, trace, want_trace,
+        rules, eldest, robber, n_stock, tmask, protected, face_up, double, fns, pids, obs,
+        hands, params, scratch, rngs, iwork, out, tr, want_trace,
     )  # fmt: skip
     if requested < 0:
         return False
     top = _draw(
-        rules, eldest, robber, stock0, n, requested, deck, hands, work, iwork, obs, out,
-        trace, want_trace,
+        rules, eldest, robber, stock0, n, requested, double, deck, hands, work, iwork, obs, out,
+        tr, want_trace,
     )  # fmt: skip
     if robber >= 0:
         return _rob(
-            rules, robber, stock0, n, top, tmask, protected, face_up, dead_up, fns, pids, obs,
-            hands, params, scratch, rngs, work, iwork, out, trace, want_trace,
+            rules, robber, stock0, n, top, tmask, protected, face_up, dead_up, double, fns,
+            pids, obs, deck, hands, params, scratch, rngs, work, iwork, out, tr, want_trace,
         )  # fmt: skip
     if unlikely(want_trace):
         trace[L.T_ROBBER] = -1
@@ -1265,6 +1170,43 @@ def _fixed_points(rules, trick, trump, left):
     return taken
 
 
+@njit(inline="always")
+def _start_tricks(obs, iwork, work, hands, P, public, double):
+    """Before the first lead: the observation's second planes cleared (two decks) and,
+    for policies that read the trick, what each seat knows is out of play filed (its
+    discards; the robber's: _rob)."""
+    if double:  # the second planes of what each seat played and each team took
+        for i in range(L.O_PLAYED_BY2, L.OBS_LEN):
+            obs[i] = 0
+    if public:
+        robber = obs[L.O_ROBBER]
+        for s in range(P):
+            if s != robber:
+                iwork[IW_KNOWN_OUT + s] = np.int64(work[W_DEALT + s] & ~hands[s])
+
+
+@njit(inline="always")
+def _end_trick(
+    rules, obs, iwork, trick, trick2, dup, win_seat, leader, P, trump, left, tmask, strict,
+    double,
+):  # fmt: skip
+    """A trick's end in obs, for policies that read it: the voids it showed, its points
+    and cards to the winner's side (two decks: each copy, the taken planes too)."""
+    taken = _fixed_points(rules, trick, trump, left)
+    if double:  # each copy scores
+        taken += _fixed_points(rules, trick2, trump, left)
+    _show_voids(obs, iwork, leader, P, tmask, strict)
+    wteam = np.uint64(_team(rules, win_seat))
+    obs[np.uint64(L.O_POINTS_TAKEN) + wteam] += taken
+    if double:  # each copy to the taken planes
+        at = np.uint64(L.O_TAKEN) + wteam
+        at2 = np.uint64(L.O_TAKEN2) + wteam
+        t1, t2 = _plus(np.uint64(obs[at]), np.uint64(obs[at2]), trick)
+        t1, t2 = _plus(t1, t2, dup)
+        obs[at2] = np.int64(t2)
+    obs[np.uint64(L.O_TAKEN) + wteam] |= np.int64(trick)
+
+
 @njit(**PHASE)
 def _tricks(
     rules, maker, trump, left, tmask, in_play, in_play2, double, fns, pids, obs, hands, params,
@@ -1288,14 +1230,7 @@ def _tricks(
     # the trick's public state in obs (cards in it, cards left, points taken), kept
     # only when a policy will read it: the built-in random and greedy plays read none
     public = _reads_trick(pids, P)
-    if TWO_DECKS and double:  # the second planes of what each seat played and each team took
-        for i in range(L.O_PLAYED_BY2, L.OBS_LEN):
-            obs[i] = 0
-    if public:  # what each seat knows is out of play: its discards (the robber's: _rob)
-        robber = obs[L.O_ROBBER]
-        for s in range(P):
-            if s != robber:
-                iwork[IW_KNOWN_OUT + s] = np.int64(work[W_DEALT + s] & ~hands[s])
+    _start_tricks(obs, iwork, work, hands, P, public, TWO_DECKS and double)
     leader = maker
     n_tricks = 0
     obs[L.O_PHASE] = L.PHASE_PLAY
@@ -1399,19 +1334,10 @@ def _tricks(
         if unlikely(want_trace):
             trace[L.T_WINNER + n_tricks] = win_seat
         if public:
-            taken = _fixed_points(rules, trick, trump, left)
-            if TWO_DECKS and double:  # each copy scores
-                taken += _fixed_points(rules, trick2, trump, left)
-            _show_voids(obs, iwork, leader, P, tmask, follow_strict)
-            wteam = np.uint64(_team(rules, win_seat))
-            obs[np.uint64(L.O_POINTS_TAKEN) + wteam] += taken
-            if TWO_DECKS and double:  # each copy to the taken planes
-                at = np.uint64(L.O_TAKEN) + wteam
-                at2 = np.uint64(L.O_TAKEN2) + wteam
-                t1, t2 = _plus(np.uint64(obs[at]), np.uint64(obs[at2]), trick)
-                t1, t2 = _plus(t1, t2, dup)
-                obs[at2] = np.int64(t2)
-            obs[np.uint64(L.O_TAKEN) + wteam] |= np.int64(trick)
+            _end_trick(
+                rules, obs, iwork, trick, trick2, dup, win_seat, leader, P, trump, left, tmask,
+                follow_strict, TWO_DECKS and double,
+            )  # fmt: skip
         leader = win_seat
         n_tricks += 1
     out[L.H_N_TRICKS] = n_tricks
@@ -1854,7 +1780,12 @@ def play_games(
 
 
 _deal2 = with_two_decks(_deal)
-_discard_draw_rob2 = with_two_decks(_discard_draw_rob)
+_discard_draw_rob2 = with_two_decks(
+    _discard_draw_rob,
+    _discards=with_two_decks(_discards),
+    _draw=with_two_decks(_draw),
+    _rob=with_two_decks(_rob),
+)
 _point_slots2 = with_two_decks(_point_slots)
 play_hand2 = with_two_decks(
     play_hand,

@@ -30,9 +30,6 @@ ROOT = Path(cinch_sim.__file__).resolve().parents[1]
 OUTSIDE = re.compile(
     r"\bBENCHMARK\.md|\bRULES\.md|\bRECORD_FORMAT\b|\bDESIGN\.md|\.\./shared|/wor[k]/|/hom[e]/"
 )
-# TEMPORARY: this file still cites the outside files; it is being rewritten on
-# another branch. Delete this set (and its use below) once they cite the docs.
-NOT_YET = {"cinch_sim/engine/kernel.py"}
 
 
 def _tracked() -> list[str]:
@@ -45,7 +42,7 @@ def _tracked() -> list[str]:
 
 
 def test_no_tracked_file_points_outside_the_repository():
-    found, still = [], set()
+    found = []
     for name in _tracked():
         path = ROOT / name
         if not path.is_file():
@@ -55,12 +52,8 @@ def test_no_tracked_file_points_outside_the_repository():
             continue  # binary (figures, chunks)
         for n, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
             if OUTSIDE.search(line):
-                if name in NOT_YET:
-                    still.add(name)
-                else:
-                    found.append(f"{name}:{n}: {line.strip()[:100]}")
+                found.append(f"{name}:{n}: {line.strip()[:100]}")
     assert found == []
-    assert still == NOT_YET, f"{sorted(NOT_YET - still)} cite the docs now: drop them from NOT_YET"
 
 
 # ------------------------------------------------------------------ scripts

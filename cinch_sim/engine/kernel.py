@@ -306,7 +306,7 @@ def _trump_features(dealt, trump, left, tmask):
 
 @njit(inline="always")
 def _discard_ok(rules, hand, keep, legal, tmask, min_keep, hs):
-    """Whether a drawer's keep mask obeys RULES.md §1.6 and the §2 options."""
+    """Whether a drawer's keep mask obeys docs/rules.md §1.6 and the §2 options."""
     if keep & ~hand:
         return False
     nk = popcount(keep)
@@ -609,7 +609,7 @@ def _auction(
     rules, setup, dealer, fns, pids, obs, hands, params, scratch, rngs, iwork, out, trace,
     want_trace,
 ):  # fmt: skip
-    """The bidding (RULES.md §1.4, §3.2), clockwise from eldest, then the contract:
+    """The bidding (docs/rules.md §1.4, §3.2), clockwise from eldest, then the contract:
     the high bidder's, the one a setup forces, or the all-pass rule's.
 
     Returns (maker, bid); maker -1 when the hand ends here: a policy's illegal bid,
@@ -730,7 +730,7 @@ def _auction(
 
 @njit(**PHASE)
 def _name_trump(rules, setup, maker, fns, pids, obs, hands, params, scratch, rngs, out):
-    """The maker names trumps (RULES.md §1.5), unless the setup forces a suit.
+    """The maker names trumps (docs/rules.md §1.5), unless the setup forces a suit.
 
     Returns (trump, left card or -1, mask of the trumps); trump -1 when the
     maker's policy named no suit (the result row says so).
@@ -790,7 +790,7 @@ def _discards(
     rules, eldest, robber, n_stock, tmask, protected, face_up, double, fns, pids, obs, hands,
     params, scratch, rngs, iwork, out, trace, want_trace,
 ):  # fmt: skip
-    """Each drawer in turn from eldest discards (RULES.md §1.6; the robber waits),
+    """Each drawer in turn from eldest discards (docs/rules.md §1.6; the robber waits),
     and asks for the cards that bring him back to the hand size (iwork's need).
 
     With two decks (§3.4) he answers in two passes, each a one-deck discard
@@ -903,7 +903,7 @@ def _draw(
     rules, eldest, robber, stock0, n, requested, double, deck, hands, work, iwork, obs, out,
     trace, want_trace,
 ):  # fmt: skip
-    """The drawers take their requests off the stock (RULES.md §1.7), clockwise from
+    """The drawers take their requests off the stock (docs/rules.md §1.7), clockwise from
     eldest, each his cards in one step (``_stock_cards``); when they ask for more
     than it holds, the shortage rule decides (§1.9).
 
@@ -956,7 +956,7 @@ def _rob(
     rules, robber, stock0, n, top, tmask, protected, face_up, dead_up, double, fns, pids, obs,
     deck, hands, params, scratch, rngs, work, iwork, out, trace, want_trace,
 ):  # fmt: skip
-    """The robber takes the rest of the stock and keeps the hand size (RULES.md §1.8):
+    """The robber takes the rest of the stock and keeps the hand size (docs/rules.md §1.8):
     min(hand size, his trumps) trumps, the point trumps first under non_point_only.
 
     With two decks he keeps in two passes, as a drawer discards (``_discards``):
@@ -1049,7 +1049,7 @@ def _discard_draw_rob(
     rules, dealer, maker, stock0, n, trump, left, tmask, fns, pids, obs, deck, hands, params,
     scratch, rngs, work, iwork, out, trace, trace_w, want_trace,
 ):  # fmt: skip
-    """The draw (RULES.md §1.6-1.9): discards, the drawers' cards off the stock, then
+    """The draw (docs/rules.md §1.6-1.9): discards, the drawers' cards off the stock, then
     the robber's. The rules' choices the three share are made once here.
 
     Returns False when a policy's discard broke the rules (the result row says so).
@@ -1212,7 +1212,7 @@ def _tricks(
     rules, maker, trump, left, tmask, in_play, in_play2, double, fns, pids, obs, hands, params,
     scratch, rngs, work, iwork, out, trace, want_trace,
 ):  # fmt: skip
-    """The tricks (RULES.md §1.10-1.12), the maker leading the first, until every card
+    """The tricks (docs/rules.md §1.10-1.12), the maker leading the first, until every card
     in play is played: who played each card in which trick, and each trick's
     winner, go to iwork for the score. With two decks (§3.4) the first played of
     two identical cards stays the stronger (a later card must be strictly
@@ -1348,7 +1348,7 @@ def _tricks(
 
 @njit(**PHASE)
 def _point_slots(rules, trump, left, tmask, in_play, in_play2, iwork, out, out_w):
-    """Each point slot (RULES.md §1.13) to the side capturing its card, or playing it
+    """Each point slot (docs/rules.md §1.13) to the side capturing its card, or playing it
     (Low under low_to=player); which side, trick and player, into the result row.
     With two decks (§3.4) each copy in play scores: the copy played first in the
     H_SLOT_* blocks, the second in the H2_SLOT_* blocks of the wide row ``out_w``.
@@ -1415,7 +1415,7 @@ def _point_slots(rules, trump, left, tmask, in_play, in_play2, iwork, out, out_w
 
 @njit(**PHASE)
 def _second_copies(rules, trump, left, high_card, low_card, trumps_in2, in_play2, iwork, out):
-    """The point slots' second copies (two decks, RULES.md §3.4), as ``_point_slots``
+    """The point slots' second copies (two decks, docs/rules.md §3.4), as ``_point_slots``
     scores the first: a copy is in play when both copies of its face are, and was
     played second (filed at 52 + face by ``_tricks``). Low is each copy of the
     lowest trump rank in play, so its second copy scores when both are in play."""
@@ -1455,7 +1455,7 @@ def _second_copies(rules, trump, left, high_card, low_card, trumps_in2, in_play2
 
 @njit(**PHASE)
 def _settle(rules, maker, bid, iwork, out):
-    """Made or set (RULES.md §1.14): each side's points and score change."""
+    """Made or set (docs/rules.md §1.14): each side's points and score change."""
     points = borrow(iwork, IW_POINTS, L.MAX_TEAMS)
     mteam = _team(rules, maker)
     made = points[mteam] >= bid
@@ -1654,7 +1654,7 @@ DEAL_SIG = types.void(
 
 @njit(cache=True, nogil=True)
 def deal_hands(rules, setup, seed, offset, hands_out):
-    """Only shuffle and deal (BENCHMARK.md W1): hands_out[i, seat] is a card mask."""
+    """Only shuffle and deal (docs/benchmarks.md W1): hands_out[i, seat] is a card mask."""
     dealer = setup[L.S_DEALER]
     P = rules[L.R_PLAYERS]
     _, _, rngs, deck, hands, work, _, _, dummy = _work_buffers()
@@ -1693,7 +1693,7 @@ def play_games(
     hand_rows,
     trace,
 ):
-    """Play whole games to the target (RULES.md §1.15), one game per row.
+    """Play whole games to the target (docs/rules.md §1.15), one game per row.
 
     The dealer moves clockwise after each hand, except that a thrown-in hand
     under all_pass=redeal_same is dealt again by the same dealer. Policies see
@@ -1815,7 +1815,7 @@ def entry(name: str):
 
     Compiling only the entry a command needs keeps a cold start short; the
     explicit signature takes the policies as a table of addresses, so the
-    cache hits whatever policies are plugged in (DESIGN.md), and compilation
+    cache hits whatever policies are plugged in (policy_table.py), and compilation
     is then disabled so no call can add a specialisation.
     """
     disp = globals()[name]

@@ -119,6 +119,8 @@ def report_dir(tmp_path_factory) -> Path:
             "40",
             "--seed",
             "5",
+            "--card-values-hands",
+            "3",  # PIMC's replays: a few deals show the layout (10 by default here)
             "--out",
             str(out),
             "--strategies",

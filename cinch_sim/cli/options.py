@@ -523,7 +523,6 @@ def run_folder(out: str | None, resume: str | None, force: bool) -> Path | None:
     return out_folder(out, force)
 
 
-PER_HAND_OPTIONS = ("--records", "--hand-data")
 # Not part of what a run is: where it writes, where it runs, and what does not resume.
 NOT_RECORDED = ("out", "resume", "force", "records", "hand_data", "threads", "workers",
                 "scheduler", "help")  # fmt: skip

@@ -148,13 +148,15 @@ def _overflows(rec) -> int:
     return sum(any(parse_card(c) in ts.point_trumps for c in g) for g in gone)
 
 
-def _check_runs(variant, seeds, hands, tmp_path):
+def _check_runs(variant, seeds, hands, tmp_path, discard="heuristic"):
     """Every hand plays (no illegal keep) and its record referees valid; returns how
     many set-asides took a protected trump."""
     seen = 0
     for seed in seeds:
         path = tmp_path / f"{variant}-{seed}.jsonl"
-        api.simulate(variant=variant, rules=OPT, hands=hands, seed=seed, records=path)
+        api.simulate(
+            variant=variant, rules=OPT, hands=hands, seed=seed, records=path, discard=discard
+        )
         rep = api.referee(path)
         assert rep.ok and rep.summary().startswith(f"{hands} valid"), (seed, rep.summary())
         seen += sum(_overflows(v.record) for v in rep.verdicts)
@@ -173,3 +175,9 @@ def test_random_hands_of_the_case_play_and_referee_clean(variant, seed, hands, t
 @pytest.mark.parametrize("variant", ["sancho", "dom_pedro"])
 def test_twenty_seeds_play_and_referee_clean(variant, tmp_path):
     assert _check_runs(variant, range(1, 21), 2_000, tmp_path) > 0
+
+
+@pytest.mark.parametrize("discard", ["simple", "random", "heuristic_v1"])
+def test_every_builtin_discard_keeps_legally(discard, tmp_path):
+    # dom_pedro, seeds 4 and 6: three such set-asides each with the heuristic
+    assert _check_runs("dom_pedro", [4, 6], 2_000, tmp_path, discard) > 0

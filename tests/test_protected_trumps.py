@@ -8,13 +8,15 @@ random runs of both presets, and the referee on both sides of the rule.
 Trump is hearts throughout, so the Left Pedro is 5D; the dealer (seat 3) is the
 maker and robs."""
 
+import dataclasses
+
 import pytest
 from helpers import from_mask, mask, run_deal
 
 from cinch_sim import api
 from cinch_sim.cards import parse_card
 from cinch_sim.policies.loading import PolicyError
-from cinch_sim.records import referee_record
+from cinch_sim.records import load_records, referee_record
 from cinch_sim.records.referee import check_hand, trump_suit
 from cinch_sim.records.show import pretty, show_hand
 from cinch_sim.records.writer import hand_record
@@ -138,12 +140,12 @@ def test_referee_refuses_a_point_trump_set_aside_while_a_non_point_one_stays():
 
 
 # ------------------------------------------------- random hands, both presets
-def _overflows(rec) -> int:
+def _overflows(rec, rules=None) -> int:
     """Sets aside (as drawer or robber) with a protected trump among them: the case."""
     if rec.get("maker") is None:
         return 0
-    rules = make_rules(rec["rules"]["preset"], rec["rules"]["options"])
-    ts = trump_suit(rules, {"C": 0, "S": 1, "D": 2, "H": 3}[rec["trump"]])
+    rules = rules or make_rules(rec["rules"]["preset"], rec["rules"]["options"])
+    ts = trump_suit(rules, "CSDH".index(rec["trump"]))
     gone = [*rec["discards"], rec.get("robber_discards") or []]
     return sum(any(parse_card(c) in ts.point_trumps for c in g) for g in gone)
 
@@ -181,3 +183,21 @@ def test_twenty_seeds_play_and_referee_clean(variant, tmp_path):
 def test_every_builtin_discard_keeps_legally(discard, tmp_path):
     # dom_pedro, seeds 4 and 6: three such set-asides each with the heuristic
     assert _check_runs("dom_pedro", [4, 6], 2_000, tmp_path, discard) > 0
+
+
+def test_two_decks_with_more_protected_copies_than_he_keeps(tmp_path):
+    """Two decks take the same path (docs/rules.md §3.4): two_deck protects at most
+    12 copies, the hand size, so the case needs more point cards. With Sancho's
+    and the Dom's added, 16 copies are protected; the random discard bids and
+    keeps widely enough to reach the case."""
+    two = make_rules("two_deck", OPT)
+    extra = (("sancho", "9", 9), ("dom", "3", 3))
+    rules = dataclasses.replace(two, point_cards=two.point_cards + extra, bid_max=40)
+    path = tmp_path / "two.jsonl"
+    api.simulate(rules=rules, hands=3_000, seed=1, discard="random", records=path)
+    seen = 0
+    for rec in load_records(path):
+        del rec["rules"], rec["format"]  # a preset no record names: referee with its rules
+        check_hand(rec, game_rules=rules)
+        seen += _overflows(rec, rules)
+    assert seen > 0

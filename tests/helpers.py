@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from cinch_sim import layout as L
-from cinch_sim.cards import format_card, parse_card, parse_cards
+from cinch_sim.cards import RANKS, format_card, parse_card, parse_cards
 from cinch_sim.engine.run import Conditions, PolicySet, run_chunk
 from cinch_sim.policies.loading import load_policy
 from cinch_sim.rules import Rules
@@ -295,7 +295,17 @@ class Referee:
         robber = {"maker": maker, "dealer": dealer, "none": -1}[r.robber]
         if int(tr[L.T_ROBBER]) != robber:
             fail(f"robber {tr[L.T_ROBBER]}, expected {robber}")
-        protected = {trump * 13 + k for k in (12, 9, 8, 3, 0)} | {left}
+        # non_point_only: A, 2, the rules' point cards, the Left Pedro (docs/rules.md §3.6)
+        protected = {trump * 13 + k for k in (12, 0)} | {left}
+        protected |= {trump * 13 + RANKS.index(rank) for _, rank, _ in r.point_cards}
+
+        def point_trump_goes(gone, keep):
+            """A point trump set aside while a non-point trump stays (§3.6: with more
+            point trumps than the hand size, every non-point trump goes first)."""
+            return r.excess_trump_discard == "non_point_only" and bool(
+                gone & tset & protected and (keep & tset) - protected
+            )
+
         hands = [set(h) for h in dealt]
         dead = set()
         need = {}
@@ -319,8 +329,8 @@ class Referee:
             if ntr > HS:
                 if kept_tr != HS:
                     fail(f"seat {s} with {ntr} trumps kept {kept_tr}")
-                if r.excess_trump_discard == "non_point_only" and disc & tset & protected:
-                    fail(f"seat {s} discarded a point trump")
+                if point_trump_goes(disc, keep):
+                    fail(f"seat {s} discarded a point trump and kept a non-point one")
             min_keep = 0
             if r.shortage == "limit_discards":
                 min_keep = max(0, HS - (len(stock) - requested))
@@ -376,6 +386,8 @@ class Referee:
                 fail(f"the robber kept {len(keep)}")
             if len(keep & tset) != min(HS, len(cand & tset)):
                 fail("the robber did not keep min(6, available) trumps")
+            if len(cand & tset) > HS and point_trump_goes(rdisc, keep):
+                fail("the robber set aside a point trump and kept a non-point one")
             hands[robber] = keep
             dead |= rdisc
         for s in range(P):

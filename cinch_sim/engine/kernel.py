@@ -762,12 +762,24 @@ def _name_trump(rules, setup, maker, fns, pids, obs, hands, params, scratch, rng
 def _excess_legal(h, tmask, protected, keep_tr):
     """Two decks, more trumps than the hand size: what one pass over the cards ``h``
     may set aside when ``keep_tr`` of its trumps stay. Every plain card, and the
-    trumps but the protected ones (non_point_only; all of them when more are
-    protected than stay); none of the trumps when all of them stay."""
+    trumps but the protected ones (``_protected_overflow`` leaves no more of them
+    than stay); none of the trumps when all of them stay."""
     if popcount(h & tmask) <= keep_tr:
         return h & ~tmask
-    spare = protected if popcount(h & tmask & protected) <= keep_tr else U0
-    return h & ~(tmask & spare)
+    return h & ~(tmask & protected)
+
+
+@njit(inline="always")
+def _protected_overflow(a, b2, tmask, protected, keep_tr):
+    """More protected trumps (non_point_only) in the planes ``a``, ``b2`` than the
+    ``keep_tr`` trumps that stay (docs/rules.md §3.6): every non-point trump is set
+    aside by the rule itself, face up, and he chooses among the protected ones, all
+    of which may go. Returns (a, b2, protected) as his policy is asked them; the
+    phase sets aside what it drops from the hand with his discard."""
+    if popcount(a & tmask & protected) + popcount(b2 & tmask & protected) > keep_tr:
+        gone = tmask & ~protected
+        return a & ~gone, b2 & ~gone, U0
+    return a, b2, protected
 
 
 @njit(inline="always")
@@ -800,7 +812,8 @@ def _discards(
     second plane), the first keep in O_KEPT. Whatever a policy does that is legal
     in each pass is legal for the hand: every trump kept (or exactly the hand size
     of them, none of the rest, when he holds more). With one deck pass 1 is the
-    whole question.
+    whole question. Holding more protected trumps than the hand size, he is asked
+    about the hand without its non-point trumps (``_protected_overflow``).
 
     Returns (cards requested in all, the face-up dead cards); requested -1 when
     a policy's discard broke the rules (the result row says so).
@@ -825,42 +838,46 @@ def _discards(
         min_keep = 0
         if shortage == L.SHORT_LIMIT_DISCARDS:
             min_keep = max(0, HS - (n_stock - requested))
-        if TWO_DECKS and double:
-            obs[L.O_HAND2] = np.int64(b2)
         # pass 1 (one deck: the only one) keeps the trumps, or exactly HS of them when he
-        # holds more, the protected ones among them
-        legal1 = a & ~(tmask & protected) if excess else a & ~tmask
+        # holds more, the protected ones among them; (a1, p1, prot): what he is asked
+        a1, p1, prot = a, b2, protected
+        legal1 = a & ~tmask
+        if excess:
+            a1, p1, prot = _protected_overflow(a, b2, tmask, protected, HS)
+            legal1 = a1 & ~(tmask & prot)
+        if TWO_DECKS and double:
+            obs[L.O_HAND2] = np.int64(p1)
         lo1 = min_keep
         hs1 = HS - t2  # two decks: room for the trumps' second copies (pass 2 keeps them)
         if TWO_DECKS and double:
             lo1 = max(0, min_keep - popcount(b2))
             if excess:  # room for the protected second copies; the trumps fix the count
-                hs1 = min(ta, HS - popcount(b2 & tmask & protected))
-                legal1 = _excess_legal(a, tmask, protected, hs1)
+                hs1 = min(popcount(a1 & tmask), HS - popcount(p1 & tmask & prot))
+                legal1 = _excess_legal(a1, tmask, prot, hs1)
                 lo1 = 0
         k1 = _ask_keep(
-            fns, pids, s, obs, a, legal1, params, scratch, rngs, L.PHASE_DISCARD, lo1, hs1, 0, U0,
-            double,
+            fns, pids, s, obs, a1, legal1, params, scratch, rngs, L.PHASE_DISCARD, lo1, hs1, 0,
+            U0, double,
         )  # fmt: skip
-        if unlikely(not _discard_ok(rules, a, k1, legal1, tmask, lo1, hs1)):
+        if unlikely(not _discard_ok(rules, a1, k1, legal1, tmask, lo1, hs1)):
             _fail(out, L.KIND_DISCARD, s, np.int64(k1))
             return -1, dead_up
         k2 = U0
         if TWO_DECKS and double:  # pass 2: the second copies (their trumps stay, or HS's rest)
             hs2 = HS - popcount(k1)
             if excess:
-                legal2 = _excess_legal(b2, tmask, protected, hs2)
+                legal2 = _excess_legal(p1, tmask, prot, hs2)
                 lo2 = 0
             else:
-                legal2 = b2 & ~tmask
+                legal2 = p1 & ~tmask
                 lo2 = max(0, min_keep - popcount(k1))
-            k2 = b2 & tmask
+            k2 = p1 & tmask
             if legal2:
                 k2 = _ask_keep(
-                    fns, pids, s, obs, b2, legal2, params, scratch, rngs, L.PHASE_DISCARD, lo2,
+                    fns, pids, s, obs, p1, legal2, params, scratch, rngs, L.PHASE_DISCARD, lo2,
                     hs2, 1, k1, double,
                 )  # fmt: skip
-                if unlikely(not _discard_ok(rules, b2, k2, legal2, tmask, lo2, hs2)):
+                if unlikely(not _discard_ok(rules, p1, k2, legal2, tmask, lo2, hs2)):
                     _fail(out, L.KIND_DISCARD, s, np.int64(k2))
                     return -1, dead_up
             obs[L.O_DISCARD_PASS] = 0
@@ -957,7 +974,8 @@ def _rob(
     deck, hands, params, scratch, rngs, work, iwork, out, trace, want_trace,
 ):  # fmt: skip
     """The robber takes the rest of the stock and keeps the hand size (docs/rules.md §1.8):
-    min(hand size, his trumps) trumps, the point trumps first under non_point_only.
+    min(hand size, his trumps) trumps, the point trumps first under non_point_only
+    (more of those than the hand size: ``_protected_overflow``).
 
     With two decks he keeps in two passes, as a drawer discards (``_discards``):
     pass 1 keeps from ``lo1`` to ``hi1`` of his faces (his trumps among them), pass
@@ -980,53 +998,62 @@ def _rob(
         _trace_draws(trace, top - stock0 + P * D, n - top, robber)
     obs[L.O_DRAWN + robber] = n - top
     obs[L.O_STOCK_LEFT] = 0
-    if TWO_DECKS and double:
-        obs[L.O_HAND2] = np.int64(b2)
     k1 = a
     k2 = b2
+    if TWO_DECKS and double:
+        obs[L.O_HAND2] = np.int64(b2)
     if _copies(a, b2) > HS:
         ta = popcount(a & tmask)
         tb = popcount(b2 & tmask)
         lo1 = HS
         hi1 = HS
+        # (a1, p1, prot): what he is asked; HS trumps stay when he holds more
+        a1, p1, prot = a, b2, protected
+        if ta + tb > HS:
+            a1, p1, prot = _protected_overflow(a, b2, tmask, protected, HS)
+            ta = popcount(a1 & tmask)
+            tb = popcount(p1 & tmask)
+            if TWO_DECKS and double:
+                obs[L.O_HAND2] = np.int64(p1)
         # one deck: when the hand size in trumps stays, non_point_only keeps the point trumps
-        legal1 = a & ~(tmask & protected) if ta >= HS else a
+        legal1 = a1 & ~(tmask & prot) if ta >= HS else a
         if TWO_DECKS and double:
             if ta + tb > HS:  # exactly HS trumps, the protected second copies among them
-                hi1 = min(ta, HS - popcount(b2 & tmask & protected))
+                hi1 = min(ta, HS - popcount(p1 & tmask & prot))
                 lo1 = hi1
-                legal1 = _excess_legal(a, tmask, protected, hi1)
+                legal1 = _excess_legal(a1, tmask, prot, hi1)
             else:
                 hi1 = min(popcount(a), HS - tb)
                 lo1 = max(ta, HS - popcount(b2))
                 legal1 = a
         k1 = _ask_keep(
-            fns, pids, robber, obs, a, legal1, params, scratch, rngs, L.PHASE_ROB, lo1, hi1, 0,
+            fns, pids, robber, obs, a1, legal1, params, scratch, rngs, L.PHASE_ROB, lo1, hi1, 0,
             U0, double,
         )  # fmt: skip
         n1 = popcount(k1)
         if unlikely(
-            k1 & ~a != U0
+            k1 & ~a1 != U0
             or n1 < lo1
             or n1 > hi1
             or popcount(k1 & tmask) != min(n1, ta)
-            or a & ~k1 & ~legal1 != U0
+            or a1 & ~k1 & ~legal1 != U0
         ):
             _fail(out, L.KIND_DISCARD, robber, np.int64(k1))
             return False
         if TWO_DECKS and double:  # pass 2: the rest of the hand size from the second copies
             hs2 = HS - n1
-            if hs2 < popcount(b2):
-                legal2 = _excess_legal(b2, tmask, protected, hs2)
+            k2 = p1
+            if hs2 < popcount(p1):
+                legal2 = _excess_legal(p1, tmask, prot, hs2)
                 k2 = _ask_keep(
-                    fns, pids, robber, obs, b2, legal2, params, scratch, rngs, L.PHASE_ROB, hs2,
+                    fns, pids, robber, obs, p1, legal2, params, scratch, rngs, L.PHASE_ROB, hs2,
                     hs2, 1, k1, double,
                 )  # fmt: skip
                 if unlikely(
-                    k2 & ~b2 != U0
+                    k2 & ~p1 != U0
                     or popcount(k2) != hs2
                     or popcount(k2 & tmask) != min(hs2, tb)
-                    or b2 & ~k2 & ~legal2 != U0
+                    or p1 & ~k2 & ~legal2 != U0
                 ):
                     _fail(out, L.KIND_DISCARD, robber, np.int64(k2))
                     return False

@@ -525,8 +525,9 @@ def _check_discards(hc: HandCheck) -> list[list[int]]:
     """Each drawer's discard, clockwise from eldest (§1.6; §2: ``must_discard_nontrumps``,
     ``excess_trump_discard``, ``shortage``).
 
-    Only dealt cards, no trump but the excess over the hand size (and only
-    non-point ones under ``excess_trump_discard=non_point_only``), at most
+    Only dealt cards, no trump but the excess over the hand size (and under
+    ``excess_trump_discard=non_point_only`` a point trump only when every
+    non-point trump goes: ``_point_trump_set_aside``), at most
     the hand size kept, and what ``must_discard_nontrumps`` and
     ``shortage=limit_discards`` ask. Returns the cards each seat keeps (none
     for the robber, who does not discard before robbing).
@@ -608,14 +609,9 @@ def _check_trump_discards(hc: HandCheck, s: int, keep: list[int]) -> None:
                 s,
             )
         if rules.excess_trump_discard == "non_point_only":
-            for c in disc_tr:
-                if c in ts.point_trumps:
-                    raise RecordError(
-                        f"seat {s} discards the point trump {ts.name(c)}; only non-point "
-                        "trumps may go (excess_trump_discard=non_point_only)",
-                        f,
-                        s,
-                    )
+            why = _point_trump_set_aside(ts, keep, disc_tr)
+            if why:
+                raise RecordError(f"seat {s} discards {why}", f, s)
     elif disc_tr:
         raise RecordError(
             f"seat {s} discards the trump {ts.name(disc_tr[0])}; trumps may not be "
@@ -698,8 +694,9 @@ def _check_draws(hc: HandCheck, kept: list[list[int]], expected: list[list[int]]
 
 def _check_robbing(hc: HandCheck) -> list[int]:
     """The robber's set-aside cards (§1.8): he keeps the hand size of his dealt hand and
-    the rest of the stock, with as many trumps as he can (only non-point ones may go
-    under ``excess_trump_discard=non_point_only``). Returns the cards he keeps."""
+    the rest of the stock, with as many trumps as he can (under
+    ``excess_trump_discard=non_point_only`` a point trump goes only when every
+    non-point trump does: ``_point_trump_set_aside``). Returns the cards he keeps."""
     rules = hc.rules
     HS = rules.hand_size
     ts = trump_suit(rules, hc.trump)
@@ -735,15 +732,27 @@ def _check_robbing(hc: HandCheck) -> list[int]:
             robber,
         )
     if ntr > HS and rules.excess_trump_discard == "non_point_only":
-        for c in rdisc:
-            if c in ts.point_trumps:
-                raise RecordError(
-                    f"the robber (seat {robber}) sets aside the point trump {ts.name(c)}; "
-                    "only non-point trumps may go (excess_trump_discard=non_point_only)",
-                    "robber_discards",
-                    robber,
-                )
+        why = _point_trump_set_aside(ts, keep, rdisc)
+        if why:
+            raise RecordError(
+                f"the robber (seat {robber}) sets aside {why}", "robber_discards", robber
+            )
     return keep
+
+
+def _point_trump_set_aside(ts: TrumpSuit, keep: list[int], gone: list[int]) -> str:
+    """Under ``excess_trump_discard=non_point_only`` a point trump may go only when no
+    non-point trump stays (docs/rules.md §3.6: with more point trumps than the hand
+    size, every non-point trump goes first). Says what broke that, else ""."""
+    point = [c for c in gone if c in ts.point_trumps]
+    plain = [c for c in keep if ts.is_trump(c) and c not in ts.point_trumps]
+    if not point or not plain:
+        return ""
+    return (
+        f"the point trump {ts.name(point[0])} and keeps the non-point trump "
+        f"{ts.name(plain[0])}; a point trump may go only when every non-point trump "
+        "has (excess_trump_discard=non_point_only)"
+    )
 
 
 def _check_tricks(obj: dict, hc: HandCheck) -> None:

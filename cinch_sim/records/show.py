@@ -48,6 +48,14 @@ def pretty(cards: list[int]) -> str:
     return " ".join(pretty_card(c) for c in cards) or "—"
 
 
+def face_up(gone: list[int], ts, r) -> str:
+    """`` (face up: 9♥ 3♥)``: the set-aside cards everyone sees (docs/rules.md §1.6,
+    §1.8): the trumps, whether he chose them or excess_trump_discard=non_point_only
+    sent them (§3.6), and every card under ``discards_face_up``."""
+    shown = gone if r.discards_face_up else [c for c in gone if ts.is_trump(c)]
+    return f" (face up: {pretty(shown)})" if shown else ""
+
+
 def point_values(r) -> dict[str, int]:
     """What each point (high, low, jack, game, the Pedros...) is worth under the rules."""
     values = {"high": r.high_points, "low": r.low_points}
@@ -87,16 +95,17 @@ def show_hand(hc: HandCheck, title: str = "") -> str:
     lines.append(f"Maker: seat {hc.maker} {contract}.  Trump: {sym} ({SUITS[hc.trump]})")
     lines.append("")
     lines.append("Discard and draw:")
+    ts = trump_suit(r, hc.trump)
     for s in range(P):
         if s == hc.robber:
             lines.append(
                 f"  {seat_label(hc, s):<{width}}  robs: takes {pretty(hc.draws[s])}; "
-                f"sets aside {pretty(hc.robber_discards)}"
+                f"sets aside {pretty(hc.robber_discards)}{face_up(hc.robber_discards, ts, r)}"
             )
         else:
             lines.append(
-                f"  {seat_label(hc, s):<{width}}  discards {pretty(hc.discards[s])}; "
-                f"draws {pretty(hc.draws[s])}"
+                f"  {seat_label(hc, s):<{width}}  discards {pretty(hc.discards[s])}"
+                f"{face_up(hc.discards[s], ts, r)}; draws {pretty(hc.draws[s])}"
             )
     if hc.shortage:
         lines.append(f"  (the stock ran short: shortage={r.shortage})")

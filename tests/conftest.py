@@ -5,11 +5,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
-from warm_cache import GROUPS  # tests/ is on the path (pytest's rootdir conftest)
+from warm_cache import GROUPS, NEEDS  # tests/ is on the path (pytest's rootdir conftest)
 
 import cinch_sim
 
@@ -25,20 +26,34 @@ def pytest_configure(config: pytest.Config) -> None:
     if hasattr(config, "workerinput") or config.option.collectonly:
         return
     start = time.monotonic()
-    env = dict(os.environ, PYTHONPATH=str(CODE))
-    procs = {
-        g: subprocess.Popen([sys.executable, str(HERE / "warm_cache.py"), g], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        for g in GROUPS
-    }  # fmt: skip
-    failed = []
-    for g, p in procs.items():
-        out, _ = p.communicate()
-        if p.returncode != 0:
-            failed.append(f"{g}: {out[-1500:]}")
+    failed = _warm(dict(os.environ, PYTHONPATH=str(CODE)), len(os.sched_getaffinity(0)))
     seconds = time.monotonic() - start
     config.stash[WARMED] = [f"numba cache warmed in {seconds:.0f} s ({', '.join(GROUPS)})"]
     config.stash[WARMED] += [f"warming the cache failed: {f}" for f in failed]
+
+
+def _warm(env: dict[str, str], cores: int) -> list[str]:
+    """Run the groups, as many at once as there are cores, each once the groups it
+    needs have ended; the failures, with the end of their output."""
+    waiting, running, ended, failed = list(GROUPS), {}, set(), []
+    while waiting or running:
+        ready = [g for g in waiting if set(NEEDS.get(g, ())) <= ended]
+        for g in ready[: max(cores - len(running), 0)]:
+            waiting.remove(g)
+            log = tempfile.TemporaryFile("w+")
+            cmd = [sys.executable, str(HERE / "warm_cache.py"), g]
+            running[g] = (subprocess.Popen(cmd, env=env, stdout=log, stderr=log), log)
+        time.sleep(0.05)
+        for g, (proc, log) in list(running.items()):
+            if proc.poll() is None:
+                continue
+            del running[g]
+            ended.add(g)
+            if proc.returncode != 0:
+                log.seek(0)
+                failed.append(f"{g}: {log.read()[-1500:]}")
+            log.close()
+    return failed
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:

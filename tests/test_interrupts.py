@@ -295,7 +295,11 @@ main(sys.argv[1:], prog_name="cinch-sim")
 """
 
 
-@pytest.mark.parametrize("threads", [["--threads", "1"], []], ids=["one thread", "all cores"])
+@pytest.mark.parametrize(  # on all cores the looping policy keeps both busy: slow set
+    "threads",
+    [["--threads", "1"], pytest.param([], marks=pytest.mark.slow)],
+    ids=["one thread", "all cores"],
+)
 def test_a_second_ctrl_c_ends_a_policy_that_never_returns(warm, tmp_path, threads):
     args = ["simulate", "--hands", "1000", *threads]
     p = _run_script(MARK_KERNEL_START, args + ["--play-policy", f"{LOOPING}:forever"], tmp_path)

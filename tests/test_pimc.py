@@ -29,7 +29,7 @@ def test_pimc_never_reads_a_card_it_cannot_see():
     it leads the same card, though the other hands it would play against differ."""
     gen = np.random.default_rng(5)
     compared = 0
-    for _ in range(40):
+    for _ in range(20):
         deck = gen.permutation(52)
         out, tr = _one_hand(deck)
         drawers = [
@@ -52,7 +52,7 @@ def test_pimc_never_reads_a_card_it_cannot_see():
         assert (pos1[Q.P_HANDS + 1 : Q.P_HANDS + 4] != pos2[Q.P_HANDS + 1 : Q.P_HANDS + 4]).any()
         assert tr[L.T_PLAYS] == tr2[L.T_PLAYS], "the first lead changed with hidden cards"
         compared += 1
-    assert compared >= 30
+    assert compared >= 14
 
 
 @pytest.mark.parametrize(

@@ -636,7 +636,7 @@ def _enter(ws, d, rem, trick, led, seat, todo, tval, alpha, beta):
     return False, 0
 
 
-@njit(**NO_REFCOUNT)
+@njit(cache=True, **NO_REFCOUNT)
 def _search(wsp, rem, trick, led, seat, todo, tval, depth, alpha, beta):
     """The value of a node (see ``_enter``) by alpha-beta over an explicit stack of
     frames from ``depth`` (cards played since the root) down."""

@@ -36,7 +36,16 @@ from cinch_sim.policies.heuristic import (
 )
 from cinch_sim.policies.random import random_discard
 from cinch_sim.policies.simple import best_suit, simple_bid_core, simple_discard_core
-from cinch_sim.rng import GOLDEN, hand_key, mix64, next_u64, stream_from_key, stream_state
+from cinch_sim.rng import (
+    GOLDEN,
+    hand_key,
+    mix64,
+    next_u64,
+    policy_stream,
+    policy_streams,
+    stream_from_key,
+    stream_state,
+)  # fmt: skip
 from cinch_sim.signatures import N_PARAMS, N_SCRATCH
 from cinch_sim.solver.outcome import score_change
 
@@ -599,9 +608,10 @@ def _start_obs(rules, setup, seed, hidx, dealer, pids, obs, scratch, rngs, score
             or pids[L.KIND_PLAY * L.MAX_PLAYERS + s] == 0
         ):
             borrow(scratch, s * N_SCRATCH, N_SCRATCH)[:] = 0
-    key = hand_key(seed, hidx)  # hashed once; each stream is one more mix
+    first = policy_streams(seed, hidx, 0)  # streams 1-4: one block for four seats
     for s in range(P):
-        rngs[s] = stream_from_key(key, setup[L.S_STREAMS + s])
+        n = setup[L.S_STREAMS + s]
+        rngs[s] = first[n - 1] if n <= 4 else policy_stream(seed, hidx, n)
 
 
 @njit(**PHASE)

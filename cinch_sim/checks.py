@@ -28,6 +28,7 @@ cinch_sim.checks.InputError: seed: 18446744073709551616 is out of range 0..2^64 
 from __future__ import annotations
 
 import numbers
+import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -79,8 +80,18 @@ def count(value: object, name: str, at_least: int = 1) -> int:
     return whole(value, name, at_least, top)
 
 
+RANDOM_SEED = "random"  # the seed that asks for one drawn from the operating system
+
+
 def seed(value: object, name: str = "seed") -> int:
-    """A seed, 0 .. 2^64 - 1: every one its own run (none reduced mod 2^64)."""
+    """A seed, 0 .. 2^64 - 1: every one its own run (none reduced mod 2^64). ``"random"``
+    draws one from the operating system: no policy can know it in advance, and it is
+    recorded with the results like any other, so the run can be repeated."""
+    if isinstance(value, str):
+        if value.strip().lower() == RANDOM_SEED:
+            return secrets.randbits(64)
+        if not isinstance(from_text(value), numbers.Number):
+            raise InputError(name, f"{value!r} is neither a whole number nor {RANDOM_SEED!r}")
     n = whole(value, name)
     if not 0 <= n < SEEDS:
         raise InputError(name, f"{n} is out of range 0..2^64 - 1")

@@ -1,3 +1,3 @@
 """The package version: one owner, importable without the package's lazy API."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -335,3 +335,35 @@ def test_thread_counts_past_the_cores_and_nan_shares_are_usage_errors(args, opti
     # --threads 10**20 used to pass click and fail later with exit 1; nan compares false
     # with every bound, so FloatRange let --risk nan through
     assert option in usage_error(args, option)
+
+
+def test_a_random_seed_is_drawn_recorded_and_repeats():
+    """seed="random" draws a new 64-bit seed each time; the settings record it, and
+    that number gives the same run again."""
+    a = api.simulate(hands=200, seed="random", play="random")
+    b = api.simulate(hands=200, seed="RANDOM", play="random")
+    sa, sb = a.settings["seed"], b.settings["seed"]
+    assert isinstance(sa, int) and 0 <= sa < 2**64 and sa != sb
+    again = api.simulate(hands=200, seed=sa, play="random")
+    assert again.by_bid().equals(a.by_bid())
+
+
+def test_seed_random_on_the_command_line_lands_in_run_json(tmp_path):
+    import json
+
+    r = CliRunner().invoke(
+        main, ["simulate", "--hands", "300", "--seed", "random", "--out", str(tmp_path / "o")]
+    )
+    assert r.exit_code == 0, r.output
+    run = json.loads((tmp_path / "o" / "run.json").read_text())
+    seed = run["seed"]
+    assert isinstance(seed, int) and 0 <= seed < 2**64
+    r2 = CliRunner().invoke(
+        main, ["simulate", "--hands", "300", "--seed", str(seed), "--out", str(tmp_path / "p")]
+    )
+    assert r2.exit_code == 0, r2.output
+    first = (tmp_path / "o" / "by_bid.csv").read_text()
+    assert first == (tmp_path / "p" / "by_bid.csv").read_text()
+    bad = CliRunner().invoke(main, ["simulate", "--hands", "10", "--seed", "randomly"])
+    assert bad.exit_code == 2 and "Traceback" not in bad.output
+    assert "'--seed': 'randomly' is neither a whole number nor 'random'" in bad.output

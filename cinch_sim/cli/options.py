@@ -93,11 +93,21 @@ class WholeNumber(_Checked, click.types.IntParamType):
     """Any whole number."""
 
 
+SEED_HELP = (
+    "Random seed, 0 .. 2^64-1; 'random' draws one from the operating system (the "
+    "outputs record it), so that no policy can know it in advance."
+)
+
+
 class Seed(_Checked, click.IntRange):
-    """``--seed``: 0 .. 2^64 - 1, each its own run (none reduced mod 2^64)."""
+    """``--seed``: 0 .. 2^64 - 1, each its own run (none reduced mod 2^64), or ``random``
+    (``checks.seed`` draws it; the outputs record the number drawn)."""
 
     def __init__(self) -> None:
         super().__init__("seed", min=0, max=2**64 - 1)
+
+    def get_metavar(self, *args: Any, **kwargs: Any) -> str:
+        return "INTEGER|random"
 
     def check(self, value: object) -> int:
         from cinch_sim.checks import seed
@@ -381,7 +391,7 @@ def run_options(f: Callable) -> Callable:
         help="Worker threads (results do not depend on it; with --workers or --scheduler: "
         "the kernel's threads in each worker, 1 unless given). [default: all cores]",
     )(f)
-    f = click.option("--seed", type=Seed(), default=0, help="Random seed.")(f)
+    f = click.option("--seed", type=Seed(), default=0, help=SEED_HELP)(f)
     return f
 
 

@@ -7,6 +7,7 @@ import sys
 import click
 
 from cinch_sim.cli.options import (
+    SEED_HELP,
     Count,
     Seed,
     StrategyListType,
@@ -45,7 +46,7 @@ from cinch_sim.interrupts import EXIT_STATUS
     "--seed",
     type=Seed(),
     default=0,
-    help="Random seed (the same seed, the same report).",
+    help=SEED_HELP + " The same seed, the same report.",
 )
 @rules_option
 @click.option(

@@ -1209,9 +1209,13 @@ def _fixed_points(rules, trick, trump, left):
 
 @njit(inline="always")
 def _start_tricks(obs, iwork, work, hands, P, public, double):
-    """Before the first lead: the observation's second planes cleared (two decks) and,
-    for policies that read the trick, what each seat knows is out of play filed (its
-    discards; the robber's: _rob)."""
+    """Before the first lead: the discard's bounds and the observation's second planes
+    cleared (two decks) and, for policies that read the trick, what each seat knows is
+    out of play filed (its discards; the robber's: _rob)."""
+    # the last seat asked to keep left its bounds: with two decks they tell how many
+    # faces it holds twice (a hidden fact), so no play policy may see them
+    obs[L.O_MIN_KEEP] = 0
+    obs[L.O_MAX_KEEP] = 0
     if double:  # the second planes of what each seat played and each team took
         for i in range(L.O_PLAYED_BY2, L.OBS_LEN):
             obs[i] = 0

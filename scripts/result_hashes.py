@@ -4,12 +4,12 @@ A restructuring or a kernel speed-up must not change a single number. This
 script plays fixed workloads with tracing on and hashes every result row and
 trace row (SHA-256 of the raw arrays):
 
-- ``hands/*``: 50,000 traced hands under each of W2, W3, heuristic, random and
-  heuristic_v1 (the first heuristic, kept: its hashes are the ones
-  ``hands/heuristic`` had before the play fixes);
+- ``hands/*``: 50,000 traced hands under each of W2, W3, heuristic, random,
+  heuristic_v1 and heuristic_v2 (earlier heuristics, kept: their hashes are the
+  ones ``hands/heuristic`` had before issue 18's and issue 29's play fixes);
 - ``options/*``: 20,000 traced hands under each of 16 option sets (the
   docs/rules.md §2 options, plus structural rule sets the kernel already plays);
-- ``games/*``: 400 traced games under each of 4 policy mixes.
+- ``games/*``: 400 traced games under each of 5 policy mixes.
 
 ``--scale`` shrinks every count (the test suite runs a small sample).
 ``--write FILE`` stores the hashes under a key (``full`` or ``sample``);
@@ -38,6 +38,7 @@ W2 = dict(bid="simple", trump="simple", discard="simple", play="random")
 W3 = dict(W2, play="greedy")
 HEURISTIC = dict(bid="heuristic", trump="heuristic", discard="heuristic", play="heuristic")
 HEURISTIC_V1 = {k: "heuristic_v1" for k in HEURISTIC}
+HEURISTIC_V2 = {k: "heuristic_v2" for k in HEURISTIC}
 SIMPLE_GREEDY = dict(W3)
 
 BENCH_RULES = Rules(robber="dealer")  # docs/benchmarks.md's W2/W3 rules
@@ -49,6 +50,8 @@ HAND_SETS = {
     "random": (Rules(), RANDOM),
     # the first heuristic, kept as it played: equal to hands/heuristic before the fixes
     "heuristic_v1": (Rules(), HEURISTIC_V1),
+    # the heuristic before issue 29's fixes: equal to hands/heuristic before them
+    "heuristic_v2": (Rules(), HEURISTIC_V2),
 }
 
 _CUTTHROAT3 = Rules(players=3, partnerships=False, robber="none")
@@ -83,6 +86,7 @@ OPTION_SETS: dict[str, tuple[Rules, dict[str, str]]] = {
 GAME_SETS = {
     "heuristic": (Rules(), HEURISTIC),
     "heuristic_v1": (Rules(), HEURISTIC_V1),
+    "heuristic_v2": (Rules(), HEURISTIC_V2),
     "w3": (Rules(), W3),
     "mixed": (Rules(robber="dealer"), dict(RANDOM, bid="heuristic", play="greedy")),
 }

@@ -69,6 +69,11 @@ P_LEAD_SURE_PEDRO = 3  # 1: lead a Pedro no unseen trump can beat (bank its 5 po
 P_COVER_POINTS = 4  # >0: overtake the partner's unsure trick holding this many points
 P_ACE_NEEDS_SAFE = 5  # 1: lead a side ace only when no unseen trump can ruff it
 P_READ_VOIDS = 6  # 1: an opponent who has shown he holds no trump cannot beat a trump
+# The fixes of issue 29, found by a double-dummy review; each slot at 0 plays as
+# heuristic_v2 (the heuristic before them) did.
+P_KEEP_SURE_POINTS = 7  # 1: on the partner's sure trick, never drop a card nothing can beat
+P_LAST_TAKES_WITH_POINTS = 8  # 1: last to play, take the trick with a point trump if one wins
+P_NO_UNSURE_POINT_RUFF = 9  # 1: never take with a point card an opponent after me may beat
 
 # The hand model: expected points of the maker's side, fitted by least squares
 # to 800,000 simulated hands (eldest forced to make each trump in turn, the
@@ -119,8 +124,12 @@ DEFAULT_PARAMS = {
     "heuristic_discard": (9.0,),
     # with the play fixes and read_voids, trumping in for any point (catch_points 1)
     # beat 10 by 0.526 [0.521, 0.531], +0.29 points a hand (20,000 games, seed 10)
-    "heuristic_play": (1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 1.0),
+    "heuristic_play": (1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 1.0),
 }
+# heuristic_v2: the heuristic before the fixes of issue 29 (its play slots 7-9 read 0)
+for _kind in ("bid", "trump", "discard"):
+    DEFAULT_PARAMS[f"heuristic_v2_{_kind}"] = DEFAULT_PARAMS[f"heuristic_{_kind}"]
+DEFAULT_PARAMS["heuristic_v2_play"] = DEFAULT_PARAMS["heuristic_play"][:7]
 # heuristic_v1: the parameters above as they were before the play fixes
 DEFAULT_PARAMS["heuristic_v1_bid"] = _FITTED + (2.0, 5.0, 1.5, 1.0, 8.0, 0.0, 62.0, _OTHER_POINTS)
 DEFAULT_PARAMS["heuristic_v1_trump"] = _FITTED
@@ -311,6 +320,32 @@ def _sure_winner(obs, mask, top_unseen, tm, left):
     return -1
 
 
+@njit
+def _beyond(obs, mask, top, tm, left):
+    """The cards of mask stronger than strength ``top``."""
+    out = U0
+    m = mask
+    while m:
+        c = lowbit_index(m)
+        m &= m - U1
+        if card_strength(obs, c, tm, left) > top:
+            out |= U1 << np.uint64(c)
+    return out
+
+
+@njit
+def _no_points(obs, mask, trump, left):
+    """The cards of mask that carry no points."""
+    out = U0
+    m = mask
+    while m:
+        c = lowbit_index(m)
+        m &= m - U1
+        if card_points(obs, c, trump, left) == 0:
+            out |= U1 << np.uint64(c)
+    return out
+
+
 @njit(forceinline=True)
 def _may_trump(obs, s):
     """Whether seat s may still hold a trump: it has cards and showed no trump void."""
@@ -328,6 +363,8 @@ def heuristic_play(obs, hand, legal, params, scratch, rng):
     unseen_trumps = tm & ~played & ~hand & ~np.uint64(obs[L.O_DEAD_UP])
     strongest_unseen = strongest_card(obs, unseen_trumps, tm, left)
     top_unseen = card_strength(obs, strongest_unseen, tm, left) if strongest_unseen >= 0 else -1
+    # cards no unseen trump can beat: whenever played they win, so their points are safe
+    sure_cards = _beyond(obs, legal & tm, top_unseen, tm, left)
     my_trumps = legal & tm
     n_in_trick = obs[L.O_TRICK_COUNT]
     read_voids = params[P_READ_VOIDS] > 0
@@ -389,7 +426,8 @@ def heuristic_play(obs, hand, legal, params, scratch, rng):
     # sure: nobody after me can beat the current winner
     sure = last or (has(tm, win_card) and win_s > top_unseen)
     if partner_wins and sure:
-        save = _best_to_save(obs, legal, tm, left, trump)
+        keep = sure_cards if params[P_KEEP_SURE_POINTS] > 0 and legal & ~sure_cards else U0
+        save = _best_to_save(obs, legal & ~keep, tm, left, trump)
         if params[P_CHEAP_ON_SURE] > 0 and card_points(obs, save, trump, left) == 0:
             return _cheapest(obs, legal, tm, left, trump)  # nothing to save: keep the top cards
         return save
@@ -400,6 +438,12 @@ def heuristic_play(obs, hand, legal, params, scratch, rng):
         if cover >= 0:
             return cover
     winner = _lowest_winner(obs, legal & eligible, win_s, tm, left)
+    if winner >= 0 and not partner_wins and last and params[P_LAST_TAKES_WITH_POINTS] > 0:
+        # nobody plays after me: a point trump that wins banks its points now
+        pedro = _lowest_winner(obs, legal & eligible & big_point_trumps(obs, tm, trump, left),
+                               win_s, tm, left)  # fmt: skip
+        if pedro >= 0:
+            return pedro
     if winner >= 0 and not partner_wins:
         mine_pts = card_points(obs, winner, trump, left)
         wins_sure = last or (has(tm, winner) and card_strength(obs, winner, tm, left) > top_unseen)
@@ -408,7 +452,13 @@ def heuristic_play(obs, hand, legal, params, scratch, rng):
                 return winner
             # a Pedro that might be overtaken: try a surer card
             best = _sure_winner(obs, legal & eligible, top_unseen, tm, left)
-            return best if best >= 0 else winner
+            if best >= 0 or params[P_NO_UNSURE_POINT_RUFF] <= 0:
+                return best if best >= 0 else winner
+            # none: a winner without points, or no winner at all (the Pedro stays home)
+            plain = _no_points(obs, legal & eligible, trump, left)
+            best = _lowest_winner(obs, plain, win_s, tm, left)
+            if best >= 0 and trick_points >= params[P_CATCH_POINTS]:
+                return best
     return _cheapest(obs, legal, tm, left, trump)
 
 
@@ -420,3 +470,8 @@ heuristic_v1_bid = heuristic_bid
 heuristic_v1_trump = heuristic_trump
 heuristic_v1_discard = heuristic_discard
 heuristic_v1_play = heuristic_play
+# ``heuristic_v2``: the same with the parameters before issue 29's play fixes
+heuristic_v2_bid = heuristic_bid
+heuristic_v2_trump = heuristic_trump
+heuristic_v2_discard = heuristic_discard
+heuristic_v2_play = heuristic_play

@@ -51,12 +51,14 @@ BUILTINS: tuple[Builtin, ...] = (
     # today's heuristic kept for comparison: the same compiled functions with the
     # parameters of the version before the play fixes and the bid margin change
     Builtin("bid", "heuristic_v1", "heuristic", "heuristic_v1_bid", HEURISTIC_BID, "B_"),
+    Builtin("bid", "heuristic_v2", "heuristic", "heuristic_v2_bid", HEURISTIC_BID, "B_"),
     # one given bid (the advisor's "what if I bid b"): parameter bid
     Builtin("bid", "fixed", "fixed", "fixed_bid", FIXED_BID, "BID_"),
     Builtin("trump", "random", "random", "random_choice", RANDOM_CHOICE),
     Builtin("trump", "simple", "simple", "simple_trump", SIMPLE_TRUMP),
     Builtin("trump", "heuristic", "heuristic", "heuristic_trump", HEURISTIC_TRUMP, "B_"),
     Builtin("trump", "heuristic_v1", "heuristic", "heuristic_v1_trump", HEURISTIC_TRUMP, "B_"),
+    Builtin("trump", "heuristic_v2", "heuristic", "heuristic_v2_trump", HEURISTIC_TRUMP, "B_"),
     Builtin("trump", "fixed", "fixed", "fixed_trump", FIXED_TRUMP, "TRUMP_"),  # parameter suit
     Builtin("discard", "random", "random", "random_discard", RANDOM_DISCARD),
     Builtin("discard", "simple", "simple", "simple_discard", SIMPLE_DISCARD),
@@ -64,10 +66,14 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin(
         "discard", "heuristic_v1", "heuristic", "heuristic_v1_discard", HEURISTIC_DISCARD, "D_"
     ),
+    Builtin(
+        "discard", "heuristic_v2", "heuristic", "heuristic_v2_discard", HEURISTIC_DISCARD, "D_"
+    ),
     Builtin("play", "random", "random", "random_choice", RANDOM_CHOICE),
     Builtin("play", "greedy", "greedy", "greedy_play", GREEDY_PLAY),
     Builtin("play", "heuristic", "heuristic", "heuristic_play", HEURISTIC_PLAY, "P_"),
     Builtin("play", "heuristic_v1", "heuristic", "heuristic_v1_play", HEURISTIC_PLAY, "P_"),
+    Builtin("play", "heuristic_v2", "heuristic", "heuristic_v2_play", HEURISTIC_PLAY, "P_"),
     # perfect-information Monte Carlo: deals of the unseen cards solved double-dummy
     Builtin("play", "pimc", "pimc", "pimc_play", PIMC_PLAY, "P_"),
 )
@@ -88,6 +94,6 @@ def names(kind: str) -> tuple[str, ...]:
     """The built-in names at one plug point, in the table's order.
 
     >>> names("play")
-    ('random', 'greedy', 'heuristic', 'heuristic_v1', 'pimc')
+    ('random', 'greedy', 'heuristic', 'heuristic_v1', 'heuristic_v2', 'pimc')
     """
     return tuple(b.name for b in BUILTINS if b.kind == kind)

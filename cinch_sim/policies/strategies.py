@@ -135,6 +135,14 @@ BUILTIN: dict[str, Strategy] = {
         "heuristic_v1",
         description="the heuristic before the play fixes and the bolder bid margin",
     ),
+    "heuristic_v2": Strategy(
+        "heuristic_v2",
+        "heuristic_v2",
+        "heuristic_v2",
+        "heuristic_v2",
+        "heuristic_v2",
+        description="the heuristic before the three play fixes of its double-dummy review",
+    ),
     "pimc": Strategy(
         "pimc",
         play="pimc",

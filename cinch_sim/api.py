@@ -620,14 +620,14 @@ def compare(
     match_pairing(rules, pairing)
     from cinch_sim.matches.compare import Comparison, check_match, match_settings
     from cinch_sim.matches.cutthroat import CutThroatComparison
-    from cinch_sim.policies.strategies import distinct_names, resolve_strategy
+    from cinch_sim.policies.strategies import a_player, distinct_names, resolve_strategy
 
     games = checks.count(games, "games")
     seed = checks.seed(seed)
     chunk = checks.whole(chunk, "chunk", at_least=1)
     r = _rules(rules)
     check_match(r, games, pairing)
-    sa, sb = distinct_names([resolve_strategy(a), resolve_strategy(b)])
+    sa, sb = distinct_names([a_player(resolve_strategy(a)), a_player(resolve_strategy(b))])
     _not_chunked(resume, records=records)
     _cluster(scheduler, workers, threads, records=records, on_chunk=on_chunk, trace=trace)
     settings = match_settings(r, sa, sb, games, seed, max_hands, pairing)
@@ -707,14 +707,14 @@ def ladder(
     match_pairing(rules, pairing)
     from cinch_sim.matches.compare import check_match
     from cinch_sim.matches.ladder import ladder_settings, matchup_order
-    from cinch_sim.policies.strategies import distinct_names, resolve_strategy
+    from cinch_sim.policies.strategies import a_player, distinct_names, resolve_strategy
 
     games = checks.count(games, "games")
     seed = checks.seed(seed)
     bootstrap = checks.whole(bootstrap, "bootstrap", at_least=0)
     chunk = checks.whole(chunk, "chunk", at_least=1)
     r = _rules(rules)
-    strats = distinct_names([resolve_strategy(s) for s in strategies])
+    strats = distinct_names([a_player(resolve_strategy(s)) for s in strategies])
     if len(strats) < 2:
         raise InputError("strategies", "a ladder needs at least two strategies")
     check_match(r, games, pairing)

@@ -191,10 +191,12 @@ ERR_ILLEGAL = 1  # a policy returned an illegal choice
 KIND_BID, KIND_TRUMP, KIND_DISCARD, KIND_PLAY = 0, 1, 2, 3
 KIND_NAMES = ("bid", "trump", "discard", "play")
 # The built-in ids the kernel takes per [kind, seat] (KIND_* * MAX_PLAYERS + seat),
-# then one flag: 1 when some seat's policy may read the call history (O_CALLS),
-# which the kernel then writes (the built-in random, simple and greedy never do).
+# then two flags: 1 when some seat's policy may read the call history (O_CALLS),
+# which the kernel then writes (the built-in random, simple and greedy never do),
+# and 1 when some seat plays dd.
 PIDS_READ_CALLS = 4 * MAX_PLAYERS
-PIDS_LEN = PIDS_READ_CALLS + 1
+PIDS_DD = PIDS_READ_CALLS + 1  # 1: some seat plays dd, which the kernel hands every hand
+PIDS_LEN = PIDS_DD + 1
 
 # ------------------------------------------------------------ per-hand trace
 # int64 row, written only when records are asked for.

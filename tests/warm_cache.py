@@ -30,7 +30,9 @@ def two_decks() -> None:
 
 
 def pimc() -> None:
-    """PIMC's play compiles on import (for one deck and two), over the solver's cache."""
+    """PIMC's and dd's plays compile on import (for one deck and two), over the solver's
+    cache."""
+    import cinch_sim.policies.dd  # noqa: F401
     import cinch_sim.policies.pimc  # noqa: F401
 
 

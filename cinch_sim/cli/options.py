@@ -286,12 +286,17 @@ class StrategyType(click.ParamType):
     name = "STRATEGY"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None):
-        from cinch_sim.policies.strategies import Strategy, StrategyError, resolve_strategy
+        from cinch_sim.policies.strategies import (
+            Strategy,
+            StrategyError,
+            a_player,
+            resolve_strategy,
+        )
 
         if isinstance(value, Strategy):
             return value
         try:
-            return resolve_strategy(value)
+            return a_player(resolve_strategy(value))
         except StrategyError as exc:
             self.fail(str(exc), param, ctx)
 

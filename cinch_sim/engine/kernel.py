@@ -1227,6 +1227,19 @@ def _start_tricks(obs, iwork, work, hands, P, public, double):
 
 
 @njit(inline="always")
+def _show_hands(scratch, s, hands, P, double):
+    """A dd seat's scratch: every seat's hand at the start of play (two decks: then the
+    faces held twice), for the double-dummy bound alone; the rest cleared. (A scratch
+    shared by the dd seats, to work the line out once a hand, cost 180 instructions a
+    W2 hand: the redirect sits in the play's inlined ask.)"""
+    sc = borrow(scratch, s * N_SCRATCH, N_SCRATCH)
+    sc[:] = 0
+    for s2 in range(P):
+        sc[s2] = np.int64(hands[s2])
+        sc[L.MAX_PLAYERS + s2] = np.int64(hands[TWICE + s2]) if double else 0
+
+
+@njit(inline="always")
 def _end_trick(
     rules, obs, iwork, trick, trick2, dup, win_seat, leader, P, trump, left, tmask, strict,
     double,
@@ -1585,6 +1598,11 @@ def play_hand(
         return
     # ---- features of the maker's side (what a player knows before bidding)
     in_play, in_play2 = _maker_features(rules, maker, trump, left, tmask, obs, hands, work, out)
+    if unlikely(pids[L.PIDS_DD] != 0):  # the double-dummy bound (policies/dd.py): every hand
+        P = rules[L.R_PLAYERS]
+        for s in range(P):
+            if pids[L.KIND_PLAY * L.MAX_PLAYERS + s] == BI.DD_PLAY:
+                _show_hands(scratch, s, hands, P, TWO_DECKS and rules[L.R_DECKS] == 2)
     # ---- tricks: two copies of the phase, each with ``double`` a constant (see _tricks)
     if TWO_DECKS and rules[L.R_DECKS] == 2:
         played = _tricks(

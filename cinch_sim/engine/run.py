@@ -34,7 +34,7 @@ from cinch_sim.policies.loading import (
 )
 from cinch_sim.rules import Rules, RulesError, resolve_rules, seat_name
 from cinch_sim.signatures import N_PARAMS, POLICY_SIG
-from cinch_sim.solver.limits import require_solvable
+from cinch_sim.solver.limits import require_dd, require_solvable
 from cinch_sim.version import __version__
 
 # Built-ins that never read the call history: with only these at the table the
@@ -47,6 +47,7 @@ BLIND_TO_CALLS = frozenset(
         BI.SIMPLE_TRUMP,
         BI.SIMPLE_DISCARD,
         BI.GREEDY_PLAY,
+        BI.DD_PLAY,
     )
 )
 
@@ -101,16 +102,19 @@ class PolicySet:
 
     def builtin_ids(self, direct: bool = True) -> np.ndarray:
         """Per [kind, seat]: the built-in's id for a direct call, 0 for a pointer call;
-        then whether some policy may read the call history (``L.PIDS_READ_CALLS``)."""
+        then whether some policy may read the call history (``L.PIDS_READ_CALLS``) and
+        whether some seat plays dd (``L.PIDS_DD``)."""
         ids = np.zeros(L.PIDS_LEN, np.int64)
-        reads_calls = False
+        reads_calls = plays_dd = False
         for k, pols in enumerate(self.by_kind().values()):
             for s, p in enumerate(pols):
                 kid = p.builtin.kernel_id if p.builtin else 0
                 reads_calls |= kid not in BLIND_TO_CALLS
-                if direct:
+                if direct or kid == BI.DD_PLAY:  # dd is handed every hand: the kernel must know
                     ids[k * L.MAX_PLAYERS + s] = kid
+                plays_dd |= kid == BI.DD_PLAY
         ids[L.PIDS_READ_CALLS] = reads_calls
+        ids[L.PIDS_DD] = plays_dd
         return ids
 
     def params(self) -> np.ndarray:
@@ -226,8 +230,10 @@ def check_solver_players(rules: Rules, policies: PolicySet) -> None:
     """Refuse the PIMC player under rules the double-dummy solver cannot hold (two
     decks beyond its cards in play: ``solver.limits``), before any hand is played."""
     for p in policies.by_kind()["play"]:
-        if p.builtin is not None and p.builtin.module == "pimc":
-            require_solvable(rules, "play", "the pimc play policy")
+        if p.builtin is not None and p.builtin.module in ("pimc", "dd"):
+            require_solvable(rules, "play", f"the {p.builtin.name} play policy")
+        if p.builtin is not None and p.builtin.module == "dd":
+            require_dd(rules, "play")
 
 
 def run_chunk(

@@ -28,6 +28,7 @@ HEURISTIC_PLAY = 10
 PIMC_PLAY = 11  # called through its function pointer, as a user policy is
 FIXED_BID = 12  # the same
 FIXED_TRUMP = 13
+DD_PLAY = 14  # through its pointer; the kernel also hands it every hand (policies/dd.py)
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,25 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("play", "heuristic_v2", "heuristic", "heuristic_v2_play", HEURISTIC_PLAY, "P_"),
     # perfect-information Monte Carlo: deals of the unseen cards solved double-dummy
     Builtin("play", "pimc", "pimc", "pimc_play", PIMC_PLAY, "P_"),
+    # double-dummy play: the bound of perfect play, every card seen (not a player)
+    Builtin("play", "dd", "dd", "dd_play", DD_PLAY),
 )
+
+
+def dd_note(policies: dict[str, list[str]]) -> str | None:
+    """The line every output shows when some seat plays ``dd``: it is the bound of
+    perfect play (it sees every card), not a player.
+
+    >>> dd_note({"play": ["dd", "heuristic", "dd", "heuristic"]})
+    'play dd at seats 0, 2: the double-dummy bound (every card seen), not a player'
+    """
+    seats = [str(s) for s, spec in enumerate(policies.get("play", [])) if spec.strip() == "dd"]
+    if not seats:
+        return None
+    return (
+        f"play dd at seat{'s' if len(seats) > 1 else ''} {', '.join(seats)}: the double-dummy "
+        "bound (every card seen), not a player"
+    )
 
 
 def find(kind: str, name: str) -> Builtin | None:
@@ -94,6 +113,6 @@ def names(kind: str) -> tuple[str, ...]:
     """The built-in names at one plug point, in the table's order.
 
     >>> names("play")
-    ('random', 'greedy', 'heuristic', 'heuristic_v1', 'heuristic_v2', 'pimc')
+    ('random', 'greedy', 'heuristic', 'heuristic_v1', 'heuristic_v2', 'pimc', 'dd')
     """
     return tuple(b.name for b in BUILTINS if b.kind == kind)

@@ -333,6 +333,19 @@ def resolve_strategy(spec: str | Strategy) -> Strategy:
     )
 
 
+def a_player(strategy: Strategy) -> Strategy:
+    """``strategy``, refused when it plays ``dd``: the double-dummy bound sees every
+    card, so it measures what the cards are worth under perfect play; it is not a
+    player, and a match against it would say nothing about strategies."""
+    if strategy.play.strip() == "dd":
+        raise StrategyError(
+            f"strategy {strategy.name!r} plays dd, the double-dummy bound that sees every "
+            "card: it is not a player, so compare and ladder refuse it (simulate, stats, "
+            "card values and advise take it)"
+        )
+    return strategy
+
+
 def distinct_names(strategies: list[Strategy]) -> list[Strategy]:
     """Rename repeats (``random``, ``random#2``) so tables keep them apart."""
     seen: dict[str, int] = {}

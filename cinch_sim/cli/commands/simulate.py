@@ -119,6 +119,7 @@ def write_outputs(sim, out_dir) -> None:
 
 
 def _print(sim, fmt: str, csv_table: str | None, seed: int, dealer: int, players: int) -> None:
+    from cinch_sim.policies.registry import dd_note
     from cinch_sim.rules import seat_name
 
     by_bid = sim.by_bid()
@@ -133,6 +134,9 @@ def _print(sim, fmt: str, csv_table: str | None, seed: int, dealer: int, players
             f"{sim.hands:,} hands, seed {seed}, dealer seat {dealer} ({rel}); "
             f"{sim.counts.thrown_in:,} thrown in; {sim.seconds:.2f} s"
         )
+        note = dd_note(sim.settings["policies"])
+        if note:
+            click.echo(note)
         click.echo("\nBid success (95% Wilson interval)")
         click.echo(_format_by_bid(by_bid))
         click.echo("\nPedro capture")

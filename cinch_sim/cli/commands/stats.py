@@ -255,6 +255,7 @@ def write_outputs(result, out_dir, tables, no_charts=False, hand_data=False, val
 
 def _print(result, tables, fmt, dealer, players, values=None) -> None:
     from cinch_sim.analysis.tables import to_text
+    from cinch_sim.policies.registry import dd_note
     from cinch_sim.rules import seat_name
 
     if fmt == "json":
@@ -281,6 +282,9 @@ def _print(result, tables, fmt, dealer, players, values=None) -> None:
         f"{s['thrown_in']:,} thrown in; {s['played']:,} contracts, "
         f"{N.rate(s['make_rate'])} made; {s['seconds']:.2f} s"
     )
+    note = dd_note(result.settings["policies"])
+    if note:
+        click.echo(note)
     for name, df in tables.items():
         click.echo()
         if name in CARD_TITLES:

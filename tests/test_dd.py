@@ -1,0 +1,89 @@
+"""``dd``, double-dummy play (cinch_sim/policies/dd.py): with it at every seat the hand
+follows the solver's principal line, so the solver's own review of the records finds
+no card that gave anything away and the maker's side takes exactly the value of the
+start of play; it is the same at any thread count, and matches refuse it."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from cinch_sim import api
+from cinch_sim.checks import InputError
+from cinch_sim.cli.main import main
+from cinch_sim.policies.strategies import Strategy, StrategyError
+from cinch_sim.rules import VARIANTS
+from cinch_sim.solver.limits import require_dd
+
+
+def _served() -> list[str]:
+    """The presets dd plays (one deck, at most five players)."""
+    out = []
+    for name, rules in VARIANTS.items():
+        try:
+            require_dd(rules, "play")
+        except InputError:
+            continue
+        out.append(name)
+    return out
+
+
+def _check_line(preset: str, hands: int, seed: int, tmp_path) -> int:
+    """Every hand's solver review: dd start value = points taken, nothing lost."""
+    path = tmp_path / f"{preset}.jsonl"
+    api.simulate(variant=preset, hands=hands, seed=seed, play="dd", records=path)
+    rep = api.solve(path)
+    solved = rep.solved()
+    for h in solved:
+        assert h["dd_start"] == h["points"], (preset, h["line"], h["dd_start"], h["points"])
+        assert not any(h["lost"]), (preset, h["line"], h["lost"])
+    return len(solved)
+
+
+@pytest.mark.parametrize("preset", _served())
+def test_dd_play_takes_exactly_the_double_dummy_value(preset, tmp_path):
+    # nine tricks (no_draw) or five seats cost 50-150 ms a hand to review: fewer hands
+    hands = {"standard": 100, "no_draw": 10, "cutthroat5": 4}.get(preset, 40)
+    assert _check_line(preset, hands, 5, tmp_path) >= hands // 2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", _served())
+def test_thousands_of_dd_hands_of_every_preset(preset, tmp_path):
+    assert _check_line(preset, 2_000, 6, tmp_path) >= 1_000
+
+
+def test_dd_gives_the_same_numbers_at_any_thread_count():
+    one = api.simulate(hands=600, seed=3, play="dd", threads=1)
+    two = api.simulate(hands=600, seed=3, play="dd", threads=2, chunk=100)
+    assert one.by_bid().equals(two.by_bid()) and one.pedros().equals(two.pedros())
+
+
+def test_dd_at_some_seats_plays_against_the_others():
+    sim = api.simulate(hands=300, seed=4, play={0: "dd", 2: "dd"})
+    assert sim.settings["policies"]["play"] == ["dd", "heuristic", "dd", "heuristic"]
+    assert sim.counts.played == 300
+
+
+@pytest.mark.parametrize("preset", ["cutthroat6", "two_deck"])
+def test_dd_refuses_what_it_cannot_search_in_time(preset):
+    with pytest.raises(InputError, match="dd cannot play"):
+        api.simulate(variant=preset, hands=2, play="dd")
+
+
+def test_matches_refuse_dd():
+    perfect = Strategy("perfect", play="dd")
+    with pytest.raises(StrategyError, match="not a player"):
+        api.compare("heuristic", perfect, games=2)
+    with pytest.raises(StrategyError, match="not a player"):
+        api.ladder(["heuristic", "greedy", perfect], games=2)
+
+
+def test_the_command_line_labels_dd_and_refuses_it_in_a_match(tmp_path):
+    r = CliRunner().invoke(main, ["simulate", "--hands", "200", "--play-policy", "0=dd"])
+    assert r.exit_code == 0, r.output
+    assert "play dd at seat 0: the double-dummy bound (every card seen), not a player" in r.output
+    toml = tmp_path / "perfect.toml"
+    toml.write_text('name = "perfect"\nplay = "dd"\n', encoding="utf-8")
+    r = CliRunner().invoke(main, ["compare", "heuristic", str(toml), "--games", "2"])
+    assert r.exit_code == 2 and "not a player" in r.output and "Traceback" not in r.output

@@ -34,7 +34,7 @@ U1 = np.uint64(1)
 
 
 @njit(cache=True)
-def _lowest(mask, k):
+def lowest_cards(mask, k):
     """The k lowest-numbered cards of mask."""
     out = U0
     m = mask
@@ -72,8 +72,8 @@ def script_discard(obs, hand, legal, params, scratch, rng):
         params[7] = np.float64(obs[L.O_STOCK_LEFT])
         if params[1] >= 0:
             return np.int64(params[1])
-        keep = _lowest(hand & tm, hs)
-        keep |= _lowest(hand & ~tm, hs - popcount(keep))
+        keep = lowest_cards(hand & tm, hs)
+        keep |= lowest_cards(hand & ~tm, hs - popcount(keep))
         return np.int64(keep)
     params[2] = np.float64(hand)
     params[3] = np.float64(legal)
@@ -83,10 +83,10 @@ def script_discard(obs, hand, legal, params, scratch, rng):
         return np.int64(params[0])
     keep = hand & ~legal
     if popcount(hand & tm) > hs:
-        keep |= _lowest(hand & tm & ~keep, hs - popcount(keep))
+        keep |= lowest_cards(hand & tm & ~keep, hs - popcount(keep))
     short = obs[L.O_MIN_KEEP] - popcount(keep)
     if short > 0:
-        keep |= _lowest(hand & ~keep & ~tm, short)
+        keep |= lowest_cards(hand & ~keep & ~tm, short)
     return np.int64(keep)
 
 

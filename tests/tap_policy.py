@@ -17,6 +17,7 @@ draws from its stream as the deciding one did, so the stream moves on alike.
 
 import numpy as np
 from numba import njit
+from scripted_policies import lowest_cards  # tests/ is on the path
 
 from cinch_sim import layout as L
 from cinch_sim.bits import lowbit_index, nth_set_bit, popcount
@@ -46,19 +47,6 @@ def _record(obs, hand, legal, params, rng):
         params[2 + n] = np.float64((h >> np.uint64(13)) * np.uint64(2) + np.uint64(flag))
     params[0] = n + 1
     return n
-
-
-@njit
-def _lowest(mask, k):
-    """The k lowest-numbered cards of mask."""
-    out = U0
-    m = mask
-    for _ in range(k):
-        if m == U0:
-            break
-        out |= U1 << np.uint64(lowbit_index(m))
-        m &= m - U1
-    return out
 
 
 @njit(POLICY_SIG)
@@ -106,10 +94,10 @@ def tap_discard(obs, hand, legal, params, scratch, rng):
     hs = obs[L.O_MAX_KEEP]
     keep = h & ~np.uint64(legal)
     if popcount(keep) < hs:
-        keep |= _lowest(h & tm & ~keep, hs - popcount(keep))
+        keep |= lowest_cards(h & tm & ~keep, hs - popcount(keep))
     short = obs[L.O_MIN_KEEP] - popcount(keep)
     if short > 0:
-        keep |= _lowest(h & ~keep & ~tm, short)
+        keep |= lowest_cards(h & ~keep & ~tm, short)
     params[SCRIPT + k] = np.float64(keep)
     return np.int64(keep)
 

@@ -24,8 +24,10 @@ from cinch_sim.solver.moves import legal_mask, play, to_move, trick_winner
 from cinch_sim.solver.reference import legal_cards, reference_card_values, reference_value
 from cinch_sim.solver.search import (
     W_NODES,
+    at_least,
     card_values,
     card_values2,
+    card_values_of,
     new_workspace,
     solve,
     solve2,
@@ -295,6 +297,81 @@ def test_a_workspace_is_reused_across_positions_and_deals():
         for pos, plays, _ in hands:
             p = advance(rules, pos, plays, min(k, len(plays)))
             assert solve(p, rv, shared) == solve(p, rv, new_workspace())
+
+
+def _redealt(rules: Rules, pos: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The same cards in play, held by other seats (each keeps its number of cards):
+    what a PIMC player's deals of the unseen cards look like to the search."""
+    P = rules.players
+    held = [c for s in range(P) for c in Q.hand_cards(pos, s)]
+    rng.shuffle(held)
+    out = pos.copy()
+    at = 0
+    for s in range(P):
+        k = len(Q.hand_cards(pos, s))
+        out[Q.P_HANDS + s] = sum(1 << c for c in held[at : at + k])
+        at += k
+    return out
+
+
+@pytest.mark.parametrize("opts", OPTIONS[:4], ids=_id)
+def test_deals_of_the_same_cards_share_one_table(opts):
+    """Deals that differ only in who holds which card keep the table (its keys name
+    every holder): each deal's value and card values, solved one after another on
+    one workspace, are those of a fresh workspace."""
+    rules = Rules(**opts)
+    rv = rules.to_array()
+    rng = np.random.default_rng(21)
+    shared = new_workspace(10)  # small: entries of other deals are overwritten too
+    for pos, plays, _ in kernel_hands(rules, 10, seed=9):
+        for k in (0, 5, 13):
+            p = advance(rules, pos, plays, k)
+            for _ in range(4):
+                q = _redealt(rules, p, rng)
+                assert solve(q, rv, shared) == solve(q, rv, new_workspace())
+                a, b = np.empty(52, np.int64), np.empty(52, np.int64)
+                card_values(q, rv, shared, a)
+                card_values(q, rv, new_workspace(), b)
+                assert (a == b).all()
+
+
+def test_at_least_is_one_probe_of_the_value():
+    """``at_least(pos, t)`` says whether the value reaches t: true at the value, false
+    one above, on positions of the kernel's hands and random end positions."""
+    rules = Rules()
+    rv = rules.to_array()
+    ws = new_workspace()
+    rng = np.random.default_rng(4)
+    hands = kernel_hands(rules, 20, seed=12)
+    positions = [advance(rules, pos, plays, k) for pos, plays, _ in hands for k in (0, 3, 9)]
+    positions += [end_position(rules, rng, 1 + i % 3) for i in range(60)]
+    for p in positions:
+        v = solve(p, rv, new_workspace())
+        assert at_least(p, rv, ws, v) and not at_least(p, rv, ws, v + 1)
+        assert at_least(p, rv, ws, 0)
+
+
+def test_card_values_of_values_only_the_cards_asked_for():
+    """A PIMC player that has ruled cards out asks for the others: those get the values
+    of ``card_values``, every other card -1."""
+    rules = Rules()
+    rv = rules.to_array()
+    rng = np.random.default_rng(6)
+    asked = 0
+    for pos, plays, _ in kernel_hands(rules, 20, seed=13):
+        for k in (0, 2, 7):
+            p = advance(rules, pos, plays, k)
+            full = np.empty(52, np.int64)
+            card_values(p, rv, new_workspace(), full)
+            legal = np.flatnonzero(full >= 0)
+            want = [int(c) for c in legal if rng.random() < 0.5]
+            mask = np.uint64(sum(1 << c for c in want))
+            got = np.empty(52, np.int64)
+            card_values_of(p, rv, new_workspace(), got, mask)
+            for c in range(52):
+                assert got[c] == (full[c] if c in want else -1), (c, want)
+            asked += len(want)
+    assert asked > 40
 
 
 def test_the_search_counts_its_nodes_and_prunes():

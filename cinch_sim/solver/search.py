@@ -64,6 +64,7 @@ U1 = np.uint64(1)
 TRUMPS = np.uint64(0x3FFF << 48)  # the trump suit in the search's numbering
 GROUP = np.uint64(0xFFFF)  # one suit's 16 bits, at the low end
 LEADER_SHIFT = np.uint64(13)  # the leader's seat sits in bits 13..15 of a key (no card)
+ALL_CARDS = np.uint64((1 << 52) - 1)
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 GOLDEN2 = np.uint64(0xC2B2AE3D27D4EB4F)
 LANES = np.uint64(0x5555555555555555)
@@ -96,6 +97,7 @@ W_IN1 = 16  # two decks: the faces in play at least once (the numbering's source
 W_IN2 = 17  # two decks: the faces in play twice
 W_TWINS = 18  # two decks: bits c whose bit c + 1 is the other copy of the same face
 W_GMASK = 19  # two decks: 4 slots, each group's bits (the plain suits, then the trumps)
+CANON_MAX = 31  # one deck: the most cards held a rank-order key holds (two bits a card)
 CANON2_MAX = 23  # two decks: the most cards held a rank-order key holds (4 n + 35 bits)
 CANON2_FLAG = np.uint64(1) << np.uint64(63)  # two decks: a rank-order key's second word
 W_HAND = 24  # per seat: its cards (search numbering); held now = rem & hand
@@ -1061,7 +1063,7 @@ def _prepare(pos, rules, ws):
     _by_strength(ws, rules, trump, left)
     low_card = _face_points(ws, rules, trump, left, in1)
     _number_faces(ws, trump, left, in1, in2)
-    rem, trick, same = _seat_copies(ws, pos, P, maxer, same)
+    rem, trick, same_holders = _seat_copies(ws, pos, P, maxer, True)
     npts, same_values = _point_sums(ws)
     same &= same_values
     if TWO_DECKS:  # the rank-order key's room
@@ -1069,6 +1071,10 @@ def _prepare(pos, rules, ws):
     else:
         canon = np.uint64(1 if P <= 4 and ws[W_POINTS] & ~TRUMPS == U0 else 0)
     same &= ws[W_CANON] == canon
+    # A rank-order key names every holder, so another deal of the same cards in play
+    # and values may share the table; a key of the cards themselves may not.
+    if TWO_DECKS or canon == U0 or popcount(rem) > CANON_MAX:
+        same &= same_holders
     ws[W_CANON] = canon
     if not same:
         ws[W_STAMP] += U1
@@ -1124,11 +1130,33 @@ def solve(pos, rules, ws):
 
 
 @njit(cache=True, **NO_REFCOUNT)
+def at_least(pos, rules, ws, target):
+    """Whether ``solve`` would give at least ``target``: one null-window probe, where
+    the exact value takes several (a principal line tests each card this way)."""
+    rem, trick, led, seat, todo, tval, decided = _prepare(pos, rules, ws)
+    t = target - decided
+    if t <= 0:
+        return True
+    if t > tval + _value_of(ws, rem & ws[W_POINTS]):
+        return False
+    return _search(address(ws), rem, trick, led, seat, todo, tval, np.int64(0), t - 1, t) >= t
+
+
+@njit(cache=True, **NO_REFCOUNT)
 def card_values(pos, rules, ws, out):
     """Each legal card's value for the player to move: ``out[card]`` the points the
     maker's side ends the hand with if that card is played and then everyone plays
     best, -1 for the cards that may not be played. Returns the player to move
     (-1 when the hand is over)."""
+    return card_values_of(pos, rules, ws, out, ALL_CARDS)
+
+
+@njit(cache=True, **NO_REFCOUNT)
+def card_values_of(pos, rules, ws, out, wanted):
+    """``card_values`` for the legal cards of the mask ``wanted`` (card numbers) only;
+    the others read -1 (a PIMC player that has ruled some cards out asks for the
+    rest). The first card is valued by bisection (there is no guess yet), each
+    later one by probes from the value of the card before it."""
     for c in range(52):
         out[c] = -1
     rem, trick, led, seat, todo, tval, decided = _prepare(pos, rules, ws)
@@ -1151,10 +1179,14 @@ def card_values(pos, rules, ws, out):
     live = rem | trick
     prev = -1
     guess = 0
+    first = True
     m = legal
     while m:  # high to low: an equivalent card takes the value of the one above it
         c = highbit_index(m)
         m ^= U1 << np.uint64(c)
+        if (wanted >> ws[W_TO_CARD + c]) & U1 == U0:
+            prev = -1  # not valued: the card below cannot take its value
+            continue
         up = _above(live & _group(ws, c), c)
         if prev >= 0 and up and lowbit_index(up) == prev and ws[W_VALUE + prev] == ws[W_VALUE + c]:
             out[ws[W_TO_CARD + c]] = out[ws[W_TO_CARD + prev]]
@@ -1175,11 +1207,18 @@ def card_values(pos, rules, ws, out):
             nled = led if trick else _group(ws, c)
             w = np.int64(ws[W_OWNER + highbit_index(ntrick & (_trumps(ws) | nled))])
             gain = tval + np.int64(ws[W_VALUE + c]) if _is_max(ws, w) else 0
-            v = gain + _mtd(wsp, nrem, U0, U0, w, U0, np.int64(0), np.int64(1), guess - gain)
+            if first:
+                v = gain + _exact(wsp, nrem, U0, U0, w, U0, np.int64(0), np.int64(1))
+            else:
+                v = gain + _mtd(wsp, nrem, U0, U0, w, U0, np.int64(0), np.int64(1), guess - gain)
         else:
             nled = led if trick else _group(ws, c)
             ntval = tval + np.int64(ws[W_VALUE + c])
-            v = _mtd(wsp, nrem, trick | bc, nled, nseat, rest, ntval, np.int64(1), guess)
+            if first:
+                v = _exact(wsp, nrem, trick | bc, nled, nseat, rest, ntval, np.int64(1))
+            else:
+                v = _mtd(wsp, nrem, trick | bc, nled, nseat, rest, ntval, np.int64(1), guess)
+        first = False
         if swapped:
             _swap(ws, c)
         out[ws[W_TO_CARD + c]] = decided + v
@@ -1203,7 +1242,7 @@ def _two_deck_search():
         "_group _trumps _twin _swap _winner _legal _key _two_tricks _move_score "
         "_sure_bounds _probe _last_two _order_moves _enter _search "
         "_plus2 _planes _read_rules _in_play _number_faces _seat_copies _decided _trick_state "
-        "_prepare _exact _mtd solve card_values"
+        "_prepare _exact _mtd solve at_least card_values_of card_values"
     ).split()
     out = {n: with_two_decks(globals()[n], scope) for n in names}
     scope.update(out)
@@ -1212,4 +1251,6 @@ def _two_deck_search():
 
 _TWO = _two_deck_search()
 solve2 = _TWO["solve"]  # ``solve`` for two decks (rules with R_DECKS 2)
+at_least2 = _TWO["at_least"]  # ``at_least`` for two decks
 card_values2 = _TWO["card_values"]  # ``card_values`` for two decks
+card_values_of2 = _TWO["card_values_of"]  # ``card_values_of`` for two decks

@@ -197,6 +197,15 @@ KIND_NAMES = ("bid", "trump", "discard", "play")
 PIDS_READ_CALLS = 4 * MAX_PLAYERS
 PIDS_DD = PIDS_READ_CALLS + 1  # 1: some seat plays dd, which the kernel hands every hand
 PIDS_LEN = PIDS_DD + 1
+# A dd seat's scratch (policies/dd.py), as the kernel leaves it at the start of play:
+# each seat's faces (two decks: then those held twice), the address of every seat's
+# scratch and the dd seats' bits, so that the first dd seat to work out the
+# principal line hands it to the others.
+DD_HANDS = 0
+DD_HANDS2 = MAX_PLAYERS
+DD_TABLE = 2 * MAX_PLAYERS
+DD_SEATS = DD_TABLE + 1
+DD_FREE = DD_SEATS + 1  # the policy's own slots from here
 
 # ------------------------------------------------------------ per-hand trace
 # int64 row, written only when records are asked for.

@@ -23,7 +23,7 @@ from cinch_sim.bits import bit, lowbit_index, popcount, suit_mask
 from cinch_sim.engine.policy_table import ADDRESSES, policy_at
 from cinch_sim.jit.cache import refresh
 from cinch_sim.jit.hints import unlikely
-from cinch_sim.jit.memory import NO_REFCOUNT, address, borrow, view_at
+from cinch_sim.jit.memory import NO_REFCOUNT, address, address_word, borrow, view_at
 from cinch_sim.jit.two_decks import with_two_decks
 from cinch_sim.policies import registry as BI
 from cinch_sim.policies.common import random_member
@@ -1227,16 +1227,17 @@ def _start_tricks(obs, iwork, work, hands, P, public, double):
 
 
 @njit(inline="always")
-def _show_hands(scratch, s, hands, P, double):
-    """A dd seat's scratch: every seat's hand at the start of play (two decks: then the
-    faces held twice), for the double-dummy bound alone; the rest cleared. (A scratch
-    shared by the dd seats, to work the line out once a hand, cost 180 instructions a
-    W2 hand: the redirect sits in the play's inlined ask.)"""
+def _show_hands(scratch, s, hands, P, double, dd_seats):
+    """A dd seat's scratch (layout.DD_*): every seat's hand at the start of play (two
+    decks: then the faces held twice), where every seat's scratch lies and which
+    seats play dd; the rest cleared. For the double-dummy bound alone."""
     sc = borrow(scratch, s * N_SCRATCH, N_SCRATCH)
     sc[:] = 0
     for s2 in range(P):
-        sc[s2] = np.int64(hands[s2])
-        sc[L.MAX_PLAYERS + s2] = np.int64(hands[TWICE + s2]) if double else 0
+        sc[L.DD_HANDS + s2] = np.int64(hands[s2])
+        sc[L.DD_HANDS2 + s2] = np.int64(hands[TWICE + s2]) if double else 0
+    sc[L.DD_TABLE] = address_word(scratch)
+    sc[L.DD_SEATS] = dd_seats
 
 
 @njit(inline="always")
@@ -1600,9 +1601,13 @@ def play_hand(
     in_play, in_play2 = _maker_features(rules, maker, trump, left, tmask, obs, hands, work, out)
     if unlikely(pids[L.PIDS_DD] != 0):  # the double-dummy bound (policies/dd.py): every hand
         P = rules[L.R_PLAYERS]
+        dd_seats = 0
         for s in range(P):
             if pids[L.KIND_PLAY * L.MAX_PLAYERS + s] == BI.DD_PLAY:
-                _show_hands(scratch, s, hands, P, TWO_DECKS and rules[L.R_DECKS] == 2)
+                dd_seats |= 1 << s
+        for s in range(P):
+            if (dd_seats >> s) & 1:
+                _show_hands(scratch, s, hands, P, TWO_DECKS and rules[L.R_DECKS] == 2, dd_seats)
     # ---- tricks: two copies of the phase, each with ``double`` a constant (see _tricks)
     if TWO_DECKS and rules[L.R_DECKS] == 2:
         played = _tricks(

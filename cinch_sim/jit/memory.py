@@ -80,6 +80,46 @@ def view_at(typingctx, pointer, length):
     return sig, codegen
 
 
+@intrinsic
+def address_word(typingctx, arr):
+    """``address`` as an int64, to keep in an int64 array (a policy's scratch);
+    ``words_at(word, length)`` makes the int64 view again."""
+    if not (isinstance(arr, types.Array) and arr.ndim == 1 and arr.layout == "C"):
+        return None
+    if arr.dtype != types.int64:
+        return None
+    sig = types.int64(arr)
+
+    def codegen(context, builder, signature, args):
+        data = make_array(signature.args[0])(context, builder, value=args[0]).data
+        return builder.ptrtoint(data, context.get_value_type(types.int64))
+
+    return sig, codegen
+
+
+@intrinsic
+def words_at(typingctx, word, length):
+    """The int64 array of ``length`` items at the address ``word`` (from
+    ``address_word``), unowned."""
+    if not isinstance(word, types.Integer):
+        return None
+    rettype = types.Array(types.int64, 1, "C")
+    sig = rettype(word, length)
+
+    def codegen(context, builder, signature, args):
+        out = make_array(rettype)(context, builder)
+        ptype = context.get_value_type(types.CPointer(types.int64))
+        data = builder.inttoptr(args[0], ptype)
+        itemsize = context.get_constant(types.intp, 8)
+        n = context.cast(builder, args[1], signature.args[1], types.intp)
+        populate_array(
+            out, data=data, shape=[n], strides=[itemsize], itemsize=itemsize, meminfo=None
+        )
+        return out._getvalue()
+
+    return sig, codegen
+
+
 # numba's ``_nrt`` target option: a function compiled without the runtime emits no
 # reference counting. The kernel's hand loop and the built-in policies allocate
 # nothing and see only borrowed views, yet numba still called NRT_incref/decref

@@ -7,9 +7,12 @@ minimises them), every card seen; among equal cards the lowest-numbered. With
 seat's side ends with exactly what best play by both sides gives it.
 
 It must see every hand, which no policy may: the kernel hands it the hands of
-the start of play in its seat's scratch (``scratch[s]`` seat s's faces,
-``scratch[MAX_PLAYERS + s]`` with two decks the faces it holds twice), and it
-works out what each seat holds now from the cards played since. That is the one
+the start of play in its seat's scratch (``layout.DD_HANDS + s`` seat s's faces,
+``DD_HANDS2 + s`` with two decks the faces it holds twice), and it works out
+what each seat holds now from the cards played since. The kernel also leaves
+where every seat's scratch lies and which seats play dd, so the first dd seat to
+move works the principal line out once and writes it into every dd seat's
+scratch: with dd at every seat, one search a hand. That is the one
 exception to docs/policies.md's information boundary, which is why ``dd`` is
 refused where strategies are compared (``compare``, ``ladder``): it is an
 analysis of what the cards are worth under perfect play, not a strategy.
@@ -20,18 +23,27 @@ from numba import njit
 
 from cinch_sim import layout as L
 from cinch_sim.bits import lowbit_index, popcount
+from cinch_sim.jit.memory import words_at
 from cinch_sim.policies.common import U0, U1
 from cinch_sim.signatures import N_SCRATCH, POLICY_SIG
 from cinch_sim.solver import position as Q
-from cinch_sim.solver.moves import from_observation, legal_mask, play
-from cinch_sim.solver.search import W_SIZE, W_TT, W_TT_BITS, solve, solve2
+from cinch_sim.solver.moves import from_observation, legal_mask, play, to_move
+from cinch_sim.solver.search import (
+    W_SIZE,
+    W_TT,
+    W_TT_BITS,
+    at_least,
+    at_least2,
+    solve,
+    solve2,
+)
 
 TT_BITS = 12  # 4,096 table entries (128 KiB): a hand's search from its first card
-# The scratch past the hands: the principal line worked out at the seat's first
-# decision, so that the next ones only read it (one search a seat and hand, not one a
-# card): its length, the cards played when it was worked out, then its cards, ten a
-# slot in 6 bits each. Another seat that leaves the line makes it work out a new one.
-LINE_LEN = 2 * L.MAX_PLAYERS
+# The scratch past the kernel's slots: the principal line worked out at the first dd
+# decision, so that the next ones only read it (one search a hand, not one a card):
+# its length, the cards played when it was worked out, then its cards, ten a slot
+# in 6 bits each. A seat that leaves the line makes the next dd seat work out a new one.
+LINE_LEN = L.DD_FREE
 LINE_FROM = LINE_LEN + 1
 LINE = LINE_FROM + 1
 PER_SLOT = 10
@@ -44,10 +56,10 @@ def dd_position(obs, hand, scratch, pos):
     two = obs[L.O_RULES + L.R_DECKS] == 2
     from_observation(obs, hand, pos, np.uint64(obs[L.O_HAND2]) if two else U0)
     for s in range(obs[L.O_PLAYERS]):
-        once = np.uint64(scratch[s])
+        once = np.uint64(scratch[L.DD_HANDS + s])
         played = np.uint64(obs[L.O_PLAYED_BY + s])
         if two:  # a face held twice and played once is still held once
-            twice = np.uint64(scratch[L.MAX_PLAYERS + s])
+            twice = np.uint64(scratch[L.DD_HANDS2 + s])
             played2 = np.uint64(obs[L.O_PLAYED_BY2 + s])
             pos[Q.P_HANDS + s] = np.int64((once & ~played) | (twice & played & ~played2))
             pos[Q.P_HANDS2 + s] = np.int64(twice & ~played)
@@ -61,24 +73,31 @@ def principal_line(pos, rules, line):
     side maximising its points, the others minimising them; of equal cards the
     lowest-numbered); the cards in ``line``, their number returned. The value never
     changes along the line, so each seat's card is the first whose position keeps
-    it: one search for the value, then a search a card tried, all on one workspace
-    whose table already holds most of the positions."""
+    it: one search for the value, then one null-window probe a card tried (does
+    it keep the value?), all on one workspace whose table already holds most of
+    the positions."""
     ws = np.zeros(W_TT + (4 << TT_BITS), np.uint64)
     ws[W_TT_BITS] = TT_BITS
     ws[W_SIZE] = ws.shape[0]
     two = rules[L.R_DECKS] == 2
     value = solve2(pos, rules, ws) if two else solve(pos, rules, ws)
+    maker_team = rules[L.R_SEAT_TEAM + pos[Q.P_MAKER]]
     child = np.empty(Q.P_LEN, np.int64)
     n = 0
     while True:
         m = legal_mask(pos, rules)
         if m == U0:
             return n
+        # a maximiser's card keeps the value if its child reaches it; a minimiser's,
+        # if its child does not exceed it
+        maxing = rules[L.R_SEAT_TEAM + to_move(pos, rules)] == maker_team
+        target = value if maxing else value + 1
         c = lowbit_index(m)
         while m & (m - U1):  # the last legal card needs no search
             child[:] = pos
             play(child, rules, c)
-            if (solve2(child, rules, ws) if two else solve(child, rules, ws)) == value:
+            reached = (at_least2 if two else at_least)(child, rules, ws, target)
+            if reached == maxing:
                 break
             m &= m - U1
             c = lowbit_index(m)
@@ -109,6 +128,17 @@ def _on_line(obs, scratch, at):
     return True
 
 
+@njit(cache=True)
+def _store_line(sc, line, n, now):
+    """A seat's scratch given the line's first n cards, worked out after ``now`` cards."""
+    for k in range(LINE, N_SCRATCH):
+        sc[k] = 0
+    for i in range(n):
+        sc[LINE + i // PER_SLOT] |= line[i] << (6 * (i % PER_SLOT))
+    sc[LINE_LEN] = n
+    sc[LINE_FROM] = now
+
+
 @njit(POLICY_SIG, cache=True)
 def dd_play(obs, hand, legal, params, scratch, rng):
     if legal & (legal - U1) == U0:
@@ -124,10 +154,8 @@ def dd_play(obs, hand, legal, params, scratch, rng):
     line = np.empty(2 * 52, np.int64)
     n = principal_line(pos, obs[L.O_RULES : L.O_RULES + L.R_LEN], line)
     keep = min(n, PER_SLOT * (N_SCRATCH - LINE))
-    for k in range(LINE, N_SCRATCH):
-        scratch[k] = 0
-    for i in range(keep):
-        scratch[LINE + i // PER_SLOT] |= line[i] << (6 * (i % PER_SLOT))
-    scratch[LINE_LEN] = keep
-    scratch[LINE_FROM] = now
+    table = words_at(scratch[L.DD_TABLE], L.MAX_PLAYERS * N_SCRATCH)
+    for s in range(obs[L.O_PLAYERS]):  # every dd seat reads the same line
+        if (scratch[L.DD_SEATS] >> s) & 1:
+            _store_line(table[s * N_SCRATCH : (s + 1) * N_SCRATCH], line, keep, now)
     return line[0]

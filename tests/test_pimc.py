@@ -171,3 +171,38 @@ def test_pimc_deals_with_two_decks_count_copies():
     assert (out[:, L.H_ERROR] == 0).all()
     assert (out[:, L.H_MAKER] >= 0).sum() > 8
     assert (out[out[:, L.H_MAKER] >= 0, L.H_N_TRICKS] == 12).all()
+
+
+STOP = f"{Path(__file__).parent / 'pimc_stop_policy.py'}:check_stop"
+
+
+def test_the_sequential_test_only_stops_early_and_drops_cards():
+    """At every decision of 12 hands (tests/pimc_stop_policy.py): with the same random
+    stream, the test's means are those of the deals it used, equal to the full run's
+    when it used every deal, and it keeps at least one card (run_chunk raises on
+    a failed check)."""
+    ps = PolicySet.from_specs(4, play=STOP)
+    out, _ = run_chunk(Rules(), ps, 8, 0, 12)
+    assert (out[:, L.H_MAKER] >= 0).sum() >= 8
+
+
+def test_the_race_drops_a_card_beaten_on_every_deal_and_keeps_ties():
+    """``_race`` on hand-made utilities (deals by cards 0, 1, 2): card 1 loses 2 points
+    on every deal (dropped), card 2 equals card 0 on every deal (kept, a tie, which
+    with no loss allowed keeps the dealing going); without card 2 the decision is
+    made. Then card 2 better on one deal of eight by 20 points: kept."""
+    from cinch_sim.policies.pimc import _race
+
+    util = np.zeros((8, 52))
+    util[:, 0] = [3, 5, 1, 4, 6, 2, 7, 3]
+    util[:, 1] = util[:, 0] - 2
+    util[:, 2] = util[:, 0]
+    keep, decided = _race(util, 8, np.uint64(0b111), 3.0, 0.0)
+    assert keep == 0b101 and not decided
+    keep, decided = _race(util, 8, np.uint64(0b011), 3.0, 0.0)
+    assert keep == 0b001 and decided
+    keep, decided = _race(util, 8, np.uint64(0b111), 3.0, 0.5)
+    assert keep == 0b101 and decided  # a tie costs nothing: a loss allowed stops it
+    util[3, 2] += 20  # card 2 now best on average, by one deal's big gain
+    keep, decided = _race(util, 8, np.uint64(0b111), 3.0, 0.0)
+    assert keep & 0b101 == 0b101 and not decided

@@ -37,11 +37,20 @@ hand holds at most ``TWO_DECK_SOLVE_CARDS`` cards, with at most
 ``TWO_DECK_SAMPLES`` deals while it holds more than ``TWO_DECK_FULL_CARDS``, and
 plays the heuristic's card before that.
 
+A sequential test can stop the dealing early (off by default: ``P_STOP_Z``): after
+``P_MIN_SAMPLES`` deals, each card the best one so far beats by ``P_STOP_Z``
+standard errors of their paired differences is dropped (later deals solve only
+the cards left), and the dealing stops when one card is left or when choosing
+now is expected to cost less than ``P_STOP_LOSS``. Deals that differ only in who
+holds which unseen card share the solver's table (``search._prepare``).
+
 Cost: one solve per deal per decision, about 0.4 ms for a full six-card lead
 and much less later in the hand, so a decision costs about ``samples`` x that.
 ``budget_ms`` caps a decision's time instead (the results then depend on the
 machine's speed, so a seeded run is no longer reproducible).
 """
+
+import math
 
 import numpy as np
 from numba import njit
@@ -63,8 +72,8 @@ from cinch_sim.solver.search import (
     W_SIZE,
     W_TT,
     W_TT_BITS,
-    card_values,
-    card_values2,
+    card_values_of,
+    card_values_of2,
     points_in_play,
 )
 
@@ -74,8 +83,14 @@ P_TT_BITS = 2  # the solver's table holds 2**tt_bits entries (32 bytes each)
 P_OBJECTIVE = 3  # 1: the hand's score margin (made or set); 0: the maker's side's points
 P_KEPT_ACES = 4  # 1: a drawer may have kept side aces besides his trumps
 P_TIES = 5  # 1: among cards of equal value, the heuristic's choice
+# The sequential test, off by default: it saves time at a cost in strength that
+# results/BENCHMARKS.md measures (issue 29: 1.24x faster at -0.04 points a hand with
+# 8 and 3, 1.56x at -0.15 with 4 and 2, against every deal for every card).
+P_MIN_SAMPLES = 6  # deals solved before the sequential test may drop a card
+P_STOP_Z = 7  # >0: a card the best beats by this many standard errors is dropped (0: no test)
+P_STOP_LOSS = 8  # and the dealing stops once choosing now is expected to cost less than this
 
-DEFAULT_PARAMS = {"pimc_play": (32.0, 0.0, 14.0, 1.0, 1.0, 1.0)}
+DEFAULT_PARAMS = {"pimc_play": (32.0, 0.0, 14.0, 1.0, 1.0, 1.0, 8.0, 0.0, 0.0)}
 
 ALL52 = np.uint64((1 << 52) - 1)
 ACES = np.uint64((1 << 12) | (1 << 25) | (1 << 38) | (1 << 51))
@@ -398,16 +413,75 @@ def _heuristic_card(obs, hand, legal, scratch, rng):
 
 
 @njit(cache=True)
-def pimc_values(obs, hand, legal, params, rng, sums):
-    """Deal and solve; ``sums[c]`` the summed utility of each legal card c over the
-    deals, in the view of the side the search maximises: the maker's, or the
-    player's own when the search is paranoid. Returns the number of deals solved."""
+def _race(util, n, live, drop_z, stop_loss):
+    """The sequential test after ``n`` deals (``util[i, c]``: card c's utility in deal i,
+    in the player's view). The best card so far is compared with each other live
+    card by their paired differences: a card it beats by more than ``drop_z``
+    standard errors (or on every deal, by a constant) is dropped; the others add
+    their expected loss, what choosing the best card now would cost were that card
+    better after all (the normal approximation: se phi(m/se) - m Phi(-m/se)).
+    Returns the cards kept and whether the decision is made: one card is left, or
+    the summed expected loss is below ``stop_loss`` (cards equal on every deal so
+    far add none, so with no loss allowed they keep the dealing going)."""
+    best = -1
+    top = -np.inf
+    m = live
+    while m:
+        c = lowbit_index(m)
+        m &= m - U1
+        s = 0.0
+        for i in range(n):
+            s += util[i, c]
+        if s > top:
+            top = s
+            best = c
+    loss = 0.0
+    keep = live
+    m = live & ~(U1 << np.uint64(best))
+    while m:
+        c = lowbit_index(m)
+        m &= m - U1
+        s = 0.0
+        ss = 0.0
+        for i in range(n):
+            d = util[i, best] - util[i, c]
+            s += d
+            ss += d * d
+        mean = s / n
+        var = max(0.0, (ss - s * mean) / (n - 1))
+        se = np.sqrt(var / n)
+        if se == 0.0:
+            if mean > 0.0:
+                keep &= ~(U1 << np.uint64(c))  # beaten on every deal by the same margin
+            continue
+        r = mean / se
+        if r > drop_z:
+            keep &= ~(U1 << np.uint64(c))
+            continue
+        phi = np.exp(-0.5 * r * r) / np.sqrt(2.0 * np.pi)
+        loss += se * phi - mean * 0.5 * math.erfc(r / np.sqrt(2.0))
+    return keep, keep & (keep - U1) == U0 or loss < stop_loss
+
+
+@njit(cache=True)
+def pimc_values(obs, hand, legal, params, rng, means):
+    """Deal and solve; ``means[c]`` each legal card's mean utility over the deals it was
+    solved in, in the player's own view (higher is better), or -inf for a card the
+    sequential test dropped. Returns the number of deals solved.
+
+    The search maximises the maker's side, or the player himself when it is
+    paranoid; utilities are turned to the player's view here. With ``P_STOP_Z`` > 0,
+    after ``P_MIN_SAMPLES`` deals each further deal is solved only for the cards
+    still in the race (``_race``), and the dealing stops once the race is decided."""
     rules = obs[L.O_RULES : L.O_RULES + L.R_LEN]
     samples = max(1, np.int64(params[P_SAMPLES]))
     budget = np.int64(params[P_BUDGET_MS] * 1e6)
     bits = min(22, max(8, np.int64(params[P_TT_BITS])))
     objective = np.int64(params[P_OBJECTIVE])
     kept_aces = params[P_KEPT_ACES] > 0
+    z = params[P_STOP_Z]
+    stop_loss = params[P_STOP_LOSS]
+    n_min = max(2, np.int64(params[P_MIN_SAMPLES]))
     ws = np.zeros(W_TT + (4 << bits), np.uint64)
     ws[W_TT_BITS] = bits
     ws[W_SIZE] = ws.shape[0]
@@ -418,62 +492,75 @@ def pimc_values(obs, hand, legal, params, rng, sums):
         samples = min(samples, TWO_DECK_SAMPLES)
     me = obs[L.O_SEAT]
     is_maker = me == obs[L.O_MAKER]
-    if _paranoid(obs):
+    paranoid = _paranoid(obs)
+    if paranoid:
         base[Q.P_MAKER] = me  # the seat the search maximises: only that
+    mine = paranoid or obs[L.O_SEAT_TEAM + me] == obs[L.O_SEAT_TEAM + obs[L.O_MAKER]]
+    sign = 1.0 if mine else -1.0
     pos = np.empty(Q.P_LEN, np.int64)
     vals = np.empty(52, np.int64)
-    for c in range(52):
-        sums[c] = 0.0
+    util = np.empty((samples, 52), np.float64)
     bid = obs[L.O_BID]
     start = monotonic_ns() if budget > 0 else 0
+    live = legal
     n = 0
     for _ in range(samples):
         pos[:] = base
         deal_unseen(obs, hand, pos, rng, kept_aces)
-        card_values(pos, rules, ws, vals)
+        card_values_of(pos, rules, ws, vals, live)
         total = points_in_play(ws)
-        m = legal
+        m = live
         while m:
             c = lowbit_index(m)
             m &= m - U1
-            sums[c] += _utility(rules, objective, vals[c], total, bid, is_maker)
+            util[n, c] = sign * _utility(rules, objective, vals[c], total, bid, is_maker)
         n += 1
+        if z > 0 and n >= n_min and live & (live - U1):
+            live, decided = _race(util, n, live, z, stop_loss)
+            if decided:
+                break
         if budget > 0 and monotonic_ns() - start > budget:
             break
+    for c in range(52):
+        means[c] = -np.inf
+    m = live
+    while m:
+        c = lowbit_index(m)
+        m &= m - U1
+        s = 0.0
+        for i in range(n):
+            s += util[i, c]
+        means[c] = s / n
     return n
 
 
 # pimc_values for two decks: the two-deck deal and search
-pimc_values2 = with_two_decks(pimc_values, deal_unseen=deal_unseen2, card_values=card_values2)
+pimc_values2 = with_two_decks(pimc_values, deal_unseen=deal_unseen2, card_values_of=card_values_of2)
 
 
 @njit(POLICY_SIG, cache=True)
 def pimc_play(obs, hand, legal, params, scratch, rng):
     if legal & (legal - U1) == U0:
         return lowbit_index(legal)
-    sums = np.empty(52, np.float64)
+    means = np.empty(52, np.float64)
     if obs[L.O_RULES + L.R_DECKS] == 2:
         if obs[L.O_CARDS_LEFT + obs[L.O_SEAT]] > TWO_DECK_SOLVE_CARDS:
             return _heuristic_card(obs, hand, legal, scratch, rng)
-        pimc_values2(obs, hand, legal, params, rng, sums)
+        pimc_values2(obs, hand, legal, params, rng, means)
     else:
-        pimc_values(obs, hand, legal, params, rng, sums)
-    me = obs[L.O_SEAT]
-    team = obs[L.O_SEAT_TEAM + me]
-    mine = _paranoid(obs) or team == obs[L.O_SEAT_TEAM + obs[L.O_MAKER]]
-    sign = 1.0 if mine else -1.0
+        pimc_values(obs, hand, legal, params, rng, means)
     best = -np.inf
     m = legal
     while m:
         c = lowbit_index(m)
         m &= m - U1
-        best = max(best, sign * sums[c])
+        best = max(best, means[c])
     ties = U0
     m = legal
     while m:
         c = lowbit_index(m)
         m &= m - U1
-        if sign * sums[c] >= best - 1e-9 * max(1.0, abs(best)):
+        if means[c] >= best - 1e-9 * max(1.0, abs(best)):
             ties |= U1 << np.uint64(c)
     if ties & (ties - U1) and params[P_TIES] > 0:
         h = _heuristic_card(obs, hand, legal, scratch, rng)

@@ -213,3 +213,23 @@ def test_the_threads_change_no_number():
     one = cinch_sim.card_values(hands=300, seed=6, threads=1).table()
     many = cinch_sim.card_values(hands=300, seed=6, threads=min(2, max_threads())).table()
     assert one.equals(many)
+
+
+def test_a_replayer_plays_as_run_chunk_with_the_deck_given():
+    """``Replayer`` (the experiment's fast path) gives the rows of ``run_chunk`` with a
+    given deck and forced contract, bit for bit, for PIMC, dd and the heuristic."""
+    import numpy as np
+
+    from cinch_sim.engine.run import Conditions, PolicySet, Replayer, run_chunk
+    from cinch_sim.rules import Rules
+
+    rules = Rules()
+    gen = np.random.default_rng(3)
+    for play in ("heuristic", "dd", "pimc"):
+        ps = PolicySet.from_specs(4, play=play)
+        rep = Replayer(rules, ps, 9, 3)
+        for index in range(3 if play == "pimc" else 10):
+            deck = [int(c) for c in gen.permutation(52)]
+            cond = Conditions(deck=deck, force_maker=index % 4, force_trump=index % 4, force_bid=7)
+            want, _ = run_chunk(rules, ps, 9, index, 1, 3, cond)
+            assert (rep.play(index, deck, index % 4, index % 4, 7) == want[0]).all()

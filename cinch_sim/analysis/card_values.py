@@ -30,7 +30,7 @@ from cinch_sim import layout as L
 from cinch_sim import notation as N
 from cinch_sim.analysis.intervals import t_interval
 from cinch_sim.cards import RANKS, card, left_card
-from cinch_sim.engine.run import Conditions, PolicySet, iter_chunks, run_chunk
+from cinch_sim.engine.run import PolicySet, Replayer, iter_chunks
 from cinch_sim.engine.threads import check as check_threads
 from cinch_sim.engine.threads import current
 from cinch_sim.rules import Rules
@@ -148,10 +148,10 @@ def replay(
     rules: Rules, policies: PolicySet, seed: int, index: int, dealer: int, deck: list[int],
     maker: int, trump: int, bid: int,
 ) -> Replay:  # fmt: skip
-    """Deal ``deck`` as hand ``index`` (its streams) with the contract forced."""
-    cond = Conditions(deck=deck, force_maker=maker, force_trump=trump, force_bid=bid)
-    rows, _ = run_chunk(rules, policies, seed, index, 1, dealer, cond)
-    return Replay.of(rows[0], rules)
+    """Deal ``deck`` as hand ``index`` (its streams) with the contract forced (one hand;
+    an experiment keeps one ``Replayer`` for all of them)."""
+    return Replay.of(Replayer(rules, policies, seed, dealer).play(index, deck, maker, trump, bid),
+                     rules)  # fmt: skip
 
 
 @dataclass
@@ -186,6 +186,7 @@ def run_experiment(
     the GIL); each is keyed by its own hand number, so the split changes no bit."""
     cards = tested_cards(rules)
     pairs = {c.label: Pairs() for c in cards}
+    replayer = Replayer(rules, policies, seed, dealer)
     done = 0
     interrupted = False
     n_threads = check_threads(threads) if threads is not None else current()
@@ -200,7 +201,7 @@ def run_experiment(
                     for i in range(len(rows))
                 ]
                 jobs = [(plan, deck) for plan in plans if plan for deck in plan.decks()]
-                got = iter(pool.map(lambda job: _play(rules, policies, seed, dealer, *job), jobs))
+                got = iter(_replay_all(pool, n_threads, replayer, jobs))
                 for plan in plans:
                     if plan:
                         plan.record(pairs, [next(got) for _ in plan.decks()])
@@ -236,11 +237,25 @@ class _Plan:
             p.without.append(alt)
 
 
-def _play(
-    rules: Rules, policies: PolicySet, seed: int, dealer: int, plan: _Plan, deck: list[int]
-) -> Replay:
-    return replay(rules, policies, seed, plan.index, dealer, deck, plan.maker, plan.trump,
-                  plan.bid)  # fmt: skip
+def _replay_all(
+    pool: ThreadPoolExecutor,
+    n_threads: int,
+    replayer: Replayer,
+    jobs: list[tuple[_Plan, list[int]]],
+) -> list[Replay]:
+    """Every job's replay, in order: one task a thread, each taking every n-th job (a
+    task a job cost more than a heuristic hand's replay in the pool's locking)."""
+    slices = [jobs[i::n_threads] for i in range(n_threads)]
+    out: list[Replay] = [None] * len(jobs)  # type: ignore[list-item]
+    done = pool.map(lambda part: [_play(replayer, *job) for job in part], slices)
+    for i, part in enumerate(done):
+        out[i::n_threads] = part
+    return out
+
+
+def _play(replayer: Replayer, plan: _Plan, deck: list[int]) -> Replay:
+    row = replayer.play(plan.index, deck, plan.maker, plan.trump, plan.bid)
+    return Replay.of(row, replayer.rules)
 
 
 def _plan(
@@ -332,6 +347,30 @@ class CardValues(Tables):
             )
         )
 
+    def method_for_players(self) -> str:
+        """The method again, in a player's words, with what the stand-in card is."""
+        stand_in = {
+            "trump": "a low trump that scores nothing of itself (the lowest such trump "
+            "the maker was not dealt: the 3 or the 4 of trumps, say)",
+            "plain": "a low card of another suit (the lowest one the maker was not dealt)",
+        }[self.settings["replacement"]]
+        return (
+            "Put simply: take real deals in which the maker was dealt, say, the Right "
+            f"Pedro, and play each one again with that card exchanged for {stand_in}, "
+            "the stand-in card, wherever the stand-in lay. Everything else stays: the "
+            "other hands, the contract, the trump suit, every player's luck in the draw. "
+            "So the difference in the points the maker's side ends with is what the card "
+            "itself is worth, not the company it keeps (a hand dealt the Right Pedro is "
+            "usually a strong hand anyway). A value of +2 means the maker's side takes 2 "
+            "points more, on average, holding the card than holding the stand-in. For a "
+            "Pedro that is far less than its 5 points: swapped out, it lies where the "
+            "stand-in lay, still in play, and a strong maker's side often takes it there "
+            "anyway. Each "
+            "column plays the same kind of deals with other players: the heuristic and "
+            "PIMC see only their own cards; perfect play (double-dummy) has every seat "
+            "see every card, the bound of what the cards can give."
+        )
+
     def values(self) -> pd.DataFrame:
         """Per tested card: deals, mean points with and without it, the difference (the
         value) with its interval, and the same for making the contract and the score."""
@@ -412,13 +451,15 @@ def card_values(
     replacement: str = "trump",
     threads: int | None = None,
     progress: Callable[[int], None] | None = None,
+    chunk: int = CHUNK,
 ) -> CardValues:
-    """Run the experiment (``run_experiment``) and hold its result."""
+    """Run the experiment (``run_experiment``, ``chunk`` deals at a time) and hold its
+    result."""
     if replacement not in REPLACEMENTS:
         raise ValueError(f"replacement must be one of {', '.join(REPLACEMENTS)}")
     start = time.perf_counter()
     pairs, done, interrupted = run_experiment(
-        hands, seed, rules, policies, dealer, replacement, threads, progress
+        hands, seed, rules, policies, dealer, replacement, threads, progress, chunk
     )
     settings = {**settings, "replacement": replacement}
     return CardValues(settings, rules, pairs, done, time.perf_counter() - start, interrupted)

@@ -856,7 +856,9 @@ def report(
     holds the studies that ran and says so (``.interrupted``; ``.done`` and
     run.json count the hands and games each study really ran).
     ``cinch_sim.strategy_report`` is this function (``cinch_sim.report`` is the
-    package that builds it).
+    package that builds it). ``progress`` is called with the work done, in units of
+    about a millisecond each, weighted by what each study costs; if it has a
+    ``set_total`` method it is first told the total.
 
     >>> doc = report(hands=1000, games=2, strategies=["greedy", "random"])
     >>> doc.table()["section"].iloc[0], "ladder" in doc.table_names()
@@ -864,7 +866,7 @@ def report(
     """
     rules = _rules(rules, variant)
     from cinch_sim.outputs import prepare_out_dir, write_run_json
-    from cinch_sim.report.build import ReportSettings, build_report
+    from cinch_sim.report.build import ReportSettings, build_report, total_work
     from cinch_sim.report.render import write_report
 
     hands = checks.count(hands, "hands", at_least=1000)
@@ -883,6 +885,8 @@ def report(
         hands=hands, games=games, seed=seed, rules=rules, strategies=names,
         threads=threads, card_values_hands=card_values_hands, dealer=rules.players - 1,
     )  # fmt: skip
+    if progress is not None and hasattr(progress, "set_total"):
+        progress.set_total(total_work(settings))
     doc = build_report(settings, progress=progress)
     if out_dir is not None:
         # a Ctrl-C while the files are written waits for them to be whole, then stops us

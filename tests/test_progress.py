@@ -90,3 +90,40 @@ def test_referee_tells_how_many_records_it_has_checked(monkeypatch, tmp_path):
         "refereeing: 3 records, done",
     ]
     assert res.stdout.strip() == "3 valid, 0 renege, 0 misdeal, 0 invalid"
+
+
+def test_a_heartbeat_prints_while_a_long_step_reports_nothing():
+    """The report's progress: after the first unit of work, a line every interval even
+    with no further call (a study that reports nothing for a while), showing only the
+    share for units that mean nothing to a user, and a last line at the end."""
+    import time
+
+    out = io.StringIO()
+    bar = Progress(None, "building the report", unit=None, heartbeat=True, every=0.05, stream=out)
+    bar.set_total(400)
+    time.sleep(0.2)
+    assert out.getvalue() == ""  # nothing before the first unit of work (the compile)
+    bar(100)
+    time.sleep(0.4)  # no call: the heartbeat alone
+    bar.close()
+    lines = out.getvalue().splitlines()
+    assert len(lines) >= 4
+    assert all(ln.startswith("building the report: 25% done in") for ln in lines[:-1])
+    assert lines[-1].startswith("building the report: done in")
+
+
+def test_report_quick_asks_for_a_smaller_report(monkeypatch, tmp_path):
+    """``report --quick`` runs the report with the quick sizes, except a size given."""
+    import cinch_sim.api as api_mod
+
+    asked = []
+
+    def fake(hands, games, seed, rules, names, threads, out, force, progress, **kw):
+        asked.append((hands, games, kw["card_values_hands"]))
+        raise SystemExit(0)
+
+    monkeypatch.setattr(api_mod, "report", fake)
+    for extra in ([], ["--hands", "5000"]):
+        res = CliRunner().invoke(main, ["report", "--quick", "--out", str(tmp_path / "r"), *extra])
+        assert res.exit_code == 0, res.output
+    assert asked == [(100_000, 400, 20), (5000, 400, 20)]

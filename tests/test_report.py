@@ -369,38 +369,64 @@ def test_small_classes_are_marked_in_the_report(report_dir):
     assert len(marked) == int(safe["low_n"].sum())
 
 
-def test_card_values_are_by_experiment_for_both_players(small_report):
-    """The card section states its method, shows the heuristic and the PIMC player side
-    by side, and prints no fixed sentence about the data (the old one was false)."""
+def test_card_values_are_by_experiment_for_three_players(small_report):
+    """The card section states its method (and again in a player's words, naming the
+    stand-in card), shows the heuristic, PIMC and perfect play side by side, and
+    prints no fixed sentence about the data (the old one was false)."""
     from cinch_sim.report.render import to_markdown
 
     (sec,) = [s for s in small_report.sections if s.title == "What each card is worth"]
     texts = [b for b in sec.blocks if isinstance(b, str)]
     assert texts[0].startswith("Each deal whose maker was dealt the card is played twice")
+    assert texts[1].startswith("Put simply:") and "the stand-in card" in texts[1]
     (table,) = [b for b in sec.blocks if getattr(b, "name", "") == "card_values"]
-    for player in ("heuristic", "pimc"):
+    for player in ("heuristic", "PIMC", "perfect play"):
         assert f"{player}: points" in table.frame.columns
-    assert "heuristic: 2,000 hands played; pimc: 5 hands played" in table.caption
-    assert "players' intervals" in texts[-1] or "fewer than 30 deals" in texts[-1]
+    assert set(table.data["player"]) == {"heuristic", "pimc", "dd"}  # tables/card_values.csv
+    assert "heuristic: 100 hands played; PIMC: 5 hands played; perfect play: 40" in table.caption
     text = to_markdown(small_report)
     assert "Pedros he was not dealt" not in text and "not a controlled experiment" not in text
 
 
-def test_player_dependence_is_read_from_the_intervals():
+def _card_frame(rows):
     import pandas as pd
 
+    frame = pd.DataFrame(rows, columns=["card", "deals", "lo", "hi"]).set_index("card")
+    return frame.assign(value=(frame["lo"] + frame["hi"]) / 2)
+
+
+def test_player_dependence_is_read_from_the_intervals():
+    """Which values differ between players, which orderings hold for every player
+    (steps down the first player's order) and which only for some, all from the
+    intervals; cards with too few deals for a player are not compared."""
     from cinch_sim.report.sections import _player_dependence
 
-    def frame(rows):
-        return pd.DataFrame(rows, columns=["card", "deals", "lo", "hi"]).set_index("card")
-
-    a = frame([("Ace", 500, 2.5, 3.0), ("Jack", 500, 1.0, 1.5), ("Game", 10, 0.0, 1.0)])
-    b = frame([("Ace", 400, 1.0, 2.0), ("Jack", 400, 1.2, 1.8), ("Game", 400, 5.0, 6.0)])
+    a = _card_frame([("Ace", 500, 2.5, 3.0), ("Jack", 500, 1.0, 1.5), ("Game", 10, 0.0, 1.0),
+                     ("Queen", 500, 0.2, 0.6)])  # fmt: skip
+    b = _card_frame([("Ace", 400, 1.0, 2.0), ("Jack", 400, 1.2, 1.8), ("Game", 400, 5.0, 6.0),
+                     ("Queen", 400, 1.1, 1.9)])  # fmt: skip
     text = _player_dependence({"heuristic": a, "pimc": b})
-    assert text.startswith("The heuristic and pimc players' intervals do not overlap for Ace:")
-    assert text.endswith("Fewer than 30 deals for one of them: Game.")  # not called different
-    same = _player_dependence({"heuristic": a, "pimc": a})
-    assert same.startswith("For every card with 30 deals or more for both")
+    assert text.startswith(
+        "What these cards are worth depends on the player (intervals apart): the Ace, +2.75 "
+        "under the heuristic, +1.50 under PIMC; the Queen,"
+    )
+    for a_, b_ in (("Ace", "Jack"), ("Jack", "Queen")):
+        said = f"The {a_} is worth more than the {b_} under the heuristic, not clearly under PIMC."
+        assert said in text
+    assert text.endswith("Fewer than 30 deals for one of the players: Game.")  # not compared
+    same = _player_dependence({"heuristic": a, "dd": a})
+    assert "the players' intervals overlap" in same
+    assert (
+        "True under the heuristic and perfect play alike: the Ace is worth more than the Jack; "
+        "the Jack is worth more than the Queen." in same
+    )
+    few = _card_frame([("Ace", 5, 1.0, 2.0), ("Jack", 5, 1.2, 1.8), ("Game", 5, 5.0, 6.0),
+                       ("Queen", 5, 1.1, 1.9)])  # fmt: skip
+    short = _player_dependence({"heuristic": a, "pimc": few})
+    assert short == (
+        "Too few deals to compare for PIMC (fewer than 30 for most cards). "
+        "Only the heuristic can be read here."
+    )
     assert _player_dependence({"heuristic": a}) == "Only the heuristic player was measured here."
 
 
@@ -432,3 +458,29 @@ def test_the_report_for_a_cutthroat_and_a_no_draw_preset(variant):
         assert list(mu["fair share"]) == ["33.3%", "33.3%"]
         assert "wins a seat" in doc.table("ladder").columns
         assert "Luce model" in md and "over rotations" in md
+
+
+def test_the_progress_meter_gives_each_study_its_share():
+    """``Meter``: a study's items turn into its share of the units as they finish, a
+    study that stops short is topped up at its close, and nothing is given twice."""
+    from cinch_sim.report.build import Meter
+
+    got = []
+    m = Meter({"bids": 100, "cards:dd": 50}, got.append)
+    part = m.part("bids", 1000)
+    part(250)
+    part(250)
+    m.close("bids")
+    m.close("bids")
+    m.part("cards:dd", 10)(3)
+    m.close("cards:dd")
+    assert got == [25, 25, 50, 15, 35] and sum(got) == 150
+
+
+def test_the_report_s_work_estimate_covers_every_study():
+    from cinch_sim.report.build import ReportSettings, total_work
+
+    s = ReportSettings()
+    assert set(s.work()) == {"bids", "values", "ladder", "advice", "cards:heuristic",
+                             "cards:pimc", "cards:dd"}  # fmt: skip
+    assert 60_000 < total_work(s) < 200_000  # about 115 s of work, in milliseconds

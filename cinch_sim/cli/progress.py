@@ -11,6 +11,7 @@ so on its own line instead of a bar stuck at 0%.
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from collections.abc import Callable
 from typing import TextIO
@@ -35,16 +36,20 @@ class Progress:
     ``total`` None means the size is not known in advance (records read from
     a stream): the lines then say how many so far and how fast. A bar is
     used only on a terminal, for a known total of at least ``threshold``.
+    ``heartbeat``: without a bar, a line every ``every`` seconds from the first
+    unit of work on, even while a long step reports nothing (the report's).
     """
 
     def __init__(
         self,
         total: int | None,
         label: str,
-        unit: str = "hands",
+        unit: str | None = "hands",
         threshold: int = 200_000,
         stream: TextIO | None = None,
         clock: Callable[[], float] = time.monotonic,
+        heartbeat: bool = False,
+        every: float | None = None,
     ) -> None:
         self.total = total
         self.label = label
@@ -53,26 +58,53 @@ class Progress:
         self.clock = clock
         self.done = 0
         self.start = clock()
-        self.next_line = self.start + EVERY
+        self.every = EVERY if every is None else every  # read now: tests shorten it
+        self.next_line = self.start + self.every
         self.lines = 0
         self.bar = None
+        self.threshold = threshold
+        self.use_bar = False
+        self.set_total(total)
+        self.heartbeat = heartbeat
+        self.beat: threading.Thread | None = None
+        self.stopped = threading.Event()
+        self.lock = threading.Lock()
+
+    def set_total(self, total: int | None) -> None:
+        """The size of the work, when it is known only once the work is set up."""
+        self.total = total
         self.use_bar = (
-            total is not None and total >= threshold and getattr(self.stream, "isatty", bool)()
+            total is not None and total >= self.threshold and getattr(self.stream, "isatty", bool)()
         )
 
     def __call__(self, n: int) -> None:
-        self.done += n
+        with self.lock:
+            self.done += n
+        if self.heartbeat and not self.use_bar and self.beat is None:
+            self.beat = threading.Thread(target=self._beat, daemon=True)
+            self.beat.start()
         if self.use_bar:
             if self.bar is None:
                 self.bar = click.progressbar(length=self.total, label=self.label, file=self.stream)
                 self.bar.__enter__()
             self.bar.update(n)
             return
-        now = self.clock()
-        if now >= self.next_line:
-            self.next_line = now + EVERY
+        self._maybe_line()
+
+    def _maybe_line(self) -> None:
+        with self.lock:
+            now = self.clock()
+            if now < self.next_line:
+                return
+            self.next_line = now + self.every
             self.lines += 1
-            click.echo(self.line(now), file=self.stream)
+            text = self.line(now)
+        click.echo(text, file=self.stream)
+
+    def _beat(self) -> None:
+        """The heartbeat thread: a line whenever ``every`` seconds pass without one."""
+        while not self.stopped.wait(min(1.0, self.every / 4)):
+            self._maybe_line()
 
     def line(self, now: float) -> str:
         """One plain progress line: done so far, the share, the rate, the time to go."""
@@ -82,6 +114,8 @@ class Progress:
             share = self.done / self.total
             left = (self.total - self.done) / rate if rate > 0 else float("inf")
             to_go = f", about {_duration(left)} to go" if left != float("inf") else ""
+            if self.unit is None:  # units that mean nothing to a user: the share only
+                return f"{self.label}: {share:.0%} done in {_duration(elapsed)}{to_go}"
             return (
                 f"{self.label}: {self.done:,} of {self.total:,} {self.unit} "
                 f"({share:.0%}) in {_duration(elapsed)}{to_go}"
@@ -91,13 +125,15 @@ class Progress:
 
     def close(self) -> None:
         """End the bar; after plain lines, one last line says the run finished."""
+        self.stopped.set()
+        if self.beat is not None:
+            self.beat.join()
+            self.beat = None
         if self.bar is not None:
             self.bar.__exit__(None, None, None)
             self.bar = None
         elif self.lines:
             elapsed = self.clock() - self.start
-            click.echo(
-                f"{self.label}: {self.done:,} {self.unit}, done in {_duration(elapsed)}",
-                file=self.stream,
-            )
+            what = f"{self.done:,} {self.unit}, " if self.unit is not None else ""
+            click.echo(f"{self.label}: {what}done in {_duration(elapsed)}", file=self.stream)
             self.lines = 0

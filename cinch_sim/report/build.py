@@ -27,6 +27,8 @@ from cinch_sim.rules import Rules, RulesError
 from cinch_sim.version import __version__
 
 DEFAULT_STRATEGIES = ("heuristic", "greedy", "simple", "random")
+# ``report --quick``: a smaller report, its intervals about three times as wide
+QUICK = {"hands": 100_000, "games": 400, "card_values_hands": 20}
 # The example hands (nine cards; a preset that deals fewer takes the first ones),
 # each with the suit its label describes as the preset scores it (None: fixed text).
 EXAMPLE_HANDS = (
@@ -36,14 +38,30 @@ EXAMPLE_HANDS = (
 )
 ROBBER_RULES = ("maker", "dealer", "none")
 # work units for the progress bar
-CARD_PLAYERS = ("heuristic", "pimc")  # the strategies whose card values are shown
+# the strategies whose card values are shown: two players and the bound of perfect play
+CARD_PLAYERS = ("heuristic", "pimc", "dd")
 HEURISTIC_CARD_HANDS = 50_000  # at most: about 20 s of paired replays (measured, loaded)
 PIMC_CARD_HANDS = 200  # at most: about 0.3 s a hand with its replays, about a minute
+DD_CARD_HANDS = 15_000  # at most: about 2.3 ms a deal with its replays on two cores
+# deals a chunk of the card-value experiment (a progress report and a Ctrl-C point each)
+CARD_CHUNK = {"pimc": 4, "dd": 256}
 # PIMC's double-dummy searches grow fast with the cards in play: one hand with its
 # replays took 0.1 s at cutthroat3, 4 s at cutthroat5 and 180 s at heasly (6 players,
 # measured on two busy cores), so at 6 players it plays only when asked for
 PIMC_MAX_PLAYERS = 5
-STEPS = {"bids": 1, "values": len(ROBBER_RULES), "cards": 2, "ladder": 4, "advice": 2}
+# What a unit of each study costs, in seconds on two cores (measured on a quiet
+# two-core host, 2026-12-02): the progress weights, so that the time left, worked
+# out from the share of the work done, stays steady from one study to the next.
+SECONDS_PER = {
+    "bids": 4.6e-6,  # a hand
+    "values": 2.8e-6,  # a hand under one robbing rule
+    "cards:heuristic": 3e-4,  # a deal with its replays
+    "cards:pimc": 0.165,
+    "cards:dd": 2.3e-3,
+    "ladder": 4e-5,  # a game
+    "advice": 1.0,  # an example hand
+}
+UNIT = 1e-3  # progress units are milliseconds of estimated work
 
 
 def robbing_rules(rules: Rules) -> tuple[str, ...]:
@@ -114,15 +132,41 @@ class ReportSettings:
     advice_precision: float = 0.01
     card_values_hands: int | None = None  # the PIMC player's; None: card_hands's default
 
+    def work(self) -> dict[str, int]:
+        """Each study's estimated work in progress units (``SECONDS_PER``)."""
+        pairs = len(self.strategies) * (len(self.strategies) - 1) // 2
+        out = {
+            "bids": self.hands * SECONDS_PER["bids"],
+            "values": self.hands * len(robbing_rules(self.rules)) * SECONDS_PER["values"],
+            "ladder": self.games * pairs * SECONDS_PER["ladder"],
+            "advice": len(EXAMPLE_HANDS) * SECONDS_PER["advice"],
+        }
+        for name, n in self.card_hands().items():
+            out[f"cards:{name}"] = n * SECONDS_PER.get(f"cards:{name}", SECONDS_PER["cards:pimc"])
+        return {k: max(1, round(v / UNIT)) for k, v in out.items()}
+
     def card_hands(self) -> dict[str, int]:
-        """Hands played for each player's card values: the heuristic's up to
+        """Hands played for each player's card values: the heuristic's hands / 20, up to
         ``HEURISTIC_CARD_HANDS``; PIMC's ``card_values_hands`` or hands / 400, up to
-        ``PIMC_CARD_HANDS`` (the default report spends about a minute and a half on both)."""
+        ``PIMC_CARD_HANDS``; perfect play's hands / 50, up to ``DD_CARD_HANDS``."""
         pimc = self.card_values_hands or max(1, min(PIMC_CARD_HANDS, self.hands // 400))
-        out = {"heuristic": min(self.hands, HEURISTIC_CARD_HANDS), "pimc": pimc}
+        out = {"heuristic": min(self.hands // 20, HEURISTIC_CARD_HANDS), "pimc": pimc}
         if self.card_values_hands is None and self._pimc_too_slow():
             del out["pimc"]  # see PIMC_MAX_PLAYERS; card_values_hands plays it anyway
+        if self._dd_refused() is None:
+            out["dd"] = min(self.hands // 50, DD_CARD_HANDS)
         return out
+
+    def _dd_refused(self) -> str | None:
+        """Why double-dummy play cannot be measured under these rules, or None."""
+        from cinch_sim.checks import InputError
+        from cinch_sim.solver.limits import require_dd
+
+        try:
+            require_dd(self.rules, "play")
+        except InputError as e:
+            return str(e)
+        return None
 
     def _pimc_too_slow(self) -> bool:
         """Whether PIMC's searches are too slow for the default report: at a table of
@@ -130,19 +174,26 @@ class ReportSettings:
         return self.rules.players > PIMC_MAX_PLAYERS or self.rules.decks > 1
 
     def card_players_left_out(self) -> str | None:
-        """Why a card player is not measured (PIMC at a table of 6), or None."""
-        if "pimc" in self.card_hands():
-            return None
+        """Why a card player is not measured (PIMC at a table of 6, double-dummy play
+        with two decks), or None."""
         where = (
             "with two decks (twelve tricks)"
             if self.rules.decks > 1
             else f"at a table of {self.rules.players}"
         )
-        return (
-            f"The PIMC player is left out {where}: its double-dummy searches grow fast "
-            "with the cards in play, and one hand with its replays takes minutes here "
-            "(--card-values-hands N plays N hands)."
-        )
+        out = []
+        if "pimc" not in self.card_hands():
+            out.append(
+                f"The PIMC player is left out {where}: its double-dummy searches grow fast "
+                "with the cards in play, and one hand with its replays takes minutes here "
+                "(--card-values-hands N plays N hands)."
+            )
+        if "dd" not in self.card_hands():
+            out.append(
+                f"Perfect play (double-dummy) is left out {where}: the solver's search "
+                "is too slow there to play whole hands."
+            )
+        return " ".join(out) or None
 
     def describe(self) -> dict[str, Any]:
         """The settings for run.json."""
@@ -223,7 +274,8 @@ class Studies:
 
 def build_report(settings: ReportSettings, progress: Callable[[int], None] | None = None) -> Report:
     """Run every study and lay out its section; ``progress`` is told the work done
-    (``total_steps`` units in all).
+    (``total_work(settings)`` units in all, each study's hands or games weighted by
+    what they cost).
 
     Ctrl-C stops the whole report, not only the study in hand: the report then
     holds what was finished (the bid study and the ladder as far as they got),
@@ -234,25 +286,61 @@ def build_report(settings: ReportSettings, progress: Callable[[int], None] | Non
     return lay_out(settings, studies)
 
 
+class Meter:
+    """Turns each study's own count (hands, deals, games) into the report's progress
+    units: ``part(name, items)`` gives the study a callback that adds its share of
+    ``work[name]`` per item done; ``close(name)`` tops the study up to its whole
+    share (a study that did fewer items than planned, or none)."""
+
+    def __init__(self, work: dict[str, int], step: Callable[[int], None]) -> None:
+        self.work = work
+        self.step = step
+        self.given: dict[str, int] = {}
+
+    def part(self, name: str, items: int) -> Callable[[int], None]:
+        total = self.work.get(name, 0)
+        done = [0]
+
+        def advance(n: int) -> None:
+            done[0] += n
+            self._give(name, min(total, total * done[0] // max(1, items)))
+
+        return advance
+
+    def close(self, name: str) -> None:
+        self._give(name, self.work.get(name, 0))
+
+    def _give(self, name: str, upto: int) -> None:
+        had = self.given.get(name, 0)
+        if upto > had:
+            self.given[name] = upto
+            self.step(upto - had)
+
+
 def run_studies(s: ReportSettings, step: Callable[[int], None]) -> Studies:
     """Every study in turn, until the end or the first Ctrl-C."""
     out = Studies(card_players=len(s.card_hands()))
+    meter = Meter(s.work(), step)
     try:
-        out.bids = run_bid_study(s)  # on Ctrl-C: the finished hands, ``interrupted``
-        step(STEPS["bids"])
+        out.bids = run_bid_study(s, meter.part("bids", s.hands))  # Ctrl-C: what finished
+        meter.close("bids")
         if out.bids.interrupted:
             raise KeyboardInterrupt
-        run_hand_values(s, step, out.values)  # fills in each robbing rule as it finishes
-        run_card_values(s, step, out.cards)  # fills in each player as it finishes
-        out.ladder = run_ladder(s)
-        step(STEPS["ladder"])
+        run_hand_values(s, meter, out.values)  # fills in each robbing rule as it finishes
+        run_card_values(s, meter, out.cards)  # fills in each player as it finishes
+        out.ladder = run_ladder(s, meter.part("ladder", s.games * _pairs(s)))
+        meter.close("ladder")
         if out.ladder.interrupted:
             raise KeyboardInterrupt
-        run_example_advice(s, out.examples)
-        step(STEPS["advice"])
+        run_example_advice(s, out.examples, meter.part("advice", len(EXAMPLE_HANDS)))
+        meter.close("advice")
     except KeyboardInterrupt:
         out.interrupted = True
     return out
+
+
+def _pairs(s: ReportSettings) -> int:
+    return len(s.strategies) * (len(s.strategies) - 1) // 2
 
 
 def lay_out(s: ReportSettings, studies: Studies) -> Report:
@@ -338,67 +426,79 @@ def used_strategies(s: ReportSettings, studies: Studies) -> list[Any]:
     return [resolve_strategy(n) for n in names]
 
 
-def total_steps() -> int:
-    """The progress units ``build_report`` reports in all."""
-    return sum(STEPS.values())
+def total_work(settings: ReportSettings) -> int:
+    """The progress units ``build_report`` reports in all for ``settings``."""
+    return sum(settings.work().values())
 
 
 # ------------------------------------------------------------------ the studies
-def run_bid_study(s: ReportSettings) -> Analysis:
+def run_bid_study(s: ReportSettings, progress: Callable[[int], None] | None = None) -> Analysis:
     """Hands bid and played by the heuristic at every seat, tallied by bid."""
     return analyse(
-        hands=s.hands, seed=s.seed, rules=s.rules, dealer=s.dealer, threads=s.threads, by=("bid",)
-    )
+        hands=s.hands, seed=s.seed, rules=s.rules, dealer=s.dealer, threads=s.threads,
+        by=("bid",), progress=progress,
+    )  # fmt: skip
 
 
 def run_hand_values(
-    s: ReportSettings, step: Callable[[int], None], values: dict[str, HandValue] | None = None
+    s: ReportSettings, meter: Meter | None = None, values: dict[str, HandValue] | None = None
 ) -> dict[str, HandValue]:
     """Every hand played with its holder as the maker, once under each robbing rule
     (into ``values``, rule by rule: a Ctrl-C keeps the rules finished)."""
+    meter = meter or Meter({}, lambda n: None)
     policies = PolicySet.from_specs(s.rules.players)
     values = {} if values is None else values
     robbers = robbing_rules(s.rules)
+    advance = meter.part("values", s.hands * len(robbers))
     for robber in robbers:
         r = dataclasses.replace(s.rules, robber=robber)
-        values[robber] = hand_values(s.hands, s.seed, r, policies, s.dealer, threads=s.threads)
-        step(1)
-    step(len(ROBBER_RULES) - len(robbers))  # the rules without meaning here: nothing to do
+        values[robber] = hand_values(
+            s.hands, s.seed, r, policies, s.dealer, threads=s.threads, progress=advance
+        )
+    meter.close("values")
     return values
 
 
 def run_card_values(
-    s: ReportSettings, step: Callable[[int], None], cards: dict[str, CardValues] | None = None
+    s: ReportSettings, meter: Meter | None = None, cards: dict[str, CardValues] | None = None
 ) -> dict[str, CardValues]:
     """Each card's value by paired replays for each of ``CARD_PLAYERS`` (into ``cards``,
     player by player); an interrupted player is kept (it counts its own hands) and
     stops the report."""
     from cinch_sim.policies.strategies import resolve_strategy
 
+    meter = meter or Meter({}, lambda n: None)
     cards = {} if cards is None else cards
     for name, hands in s.card_hands().items():
         st = resolve_strategy(name)
         policies = PolicySet.from_specs(s.rules.players, st.bid, st.trump, st.discard, st.play)
         settings = {"hands": hands, "seed": s.seed, "dealer": s.dealer,
                     "rules": s.rules.describe(), "policies": policies.describe()}  # fmt: skip
-        cv = card_values(hands, s.seed, s.rules, policies, settings, s.dealer, threads=s.threads)
+        cv = card_values(
+            hands, s.seed, s.rules, policies, settings, s.dealer, threads=s.threads,
+            progress=meter.part(f"cards:{name}", hands), chunk=CARD_CHUNK.get(name, 256),
+        )  # fmt: skip
+        meter.close(f"cards:{name}")
         cards[name] = cv
-        step(1)
         if cv.interrupted:
             raise KeyboardInterrupt
-    step(len(CARD_PLAYERS) - len(s.card_hands()))  # a player left out: nothing to do
     return cards
 
 
-def run_ladder(s: ReportSettings):
+def run_ladder(s: ReportSettings, progress: Callable[[int], None] | None = None):
     """Every pair of the strategies in a duplicate match: a ``Ladder``."""
     from cinch_sim.matches.ladder import ladder
 
-    return ladder(list(s.strategies), games=s.games, seed=s.seed, rules=s.rules, threads=s.threads)
+    return ladder(
+        list(s.strategies), games=s.games, seed=s.seed, rules=s.rules, threads=s.threads,
+        progress=progress,
+    )  # fmt: skip
 
 
 def run_example_advice(
-    s: ReportSettings, examples: list[tuple[str, str, Advice]] | None = None
+    s: ReportSettings,
+    examples: list[tuple[str, str, Advice]] | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> list[tuple[str, str, Advice]]:
     """The advisor on each example hand, held by the eldest hand with no bid before it
     (into ``examples``, hand by hand: a Ctrl-C keeps the hands finished)."""
@@ -415,4 +515,6 @@ def run_example_advice(
             threads=s.threads,
         )
         examples.append((text, label, adv))
+        if progress is not None:
+            progress(1)
     return examples

@@ -287,10 +287,12 @@ def add_card_values(
     sec = report.section("What each card is worth")
     first = next(iter(values.values()))
     sec.text(first.method())
+    sec.text(first.method_for_players())
     tables = {name: v.values().set_index("card") for name, v in values.items()}
     cards = list(tables[next(iter(tables))].index)
     cols: dict[str, list[str]] = {"card": cards}
     for name, t in tables.items():
+        name = PLAYER_COLUMNS.get(name, name)
         cols[f"{name}: deals"] = [
             N.count(t.loc[c, "deals"]) + ("*" if t.loc[c, "deals"] < MIN_DEALS else "")
             for c in cards
@@ -306,7 +308,10 @@ def add_card_values(
             )
             for c in cards
         ]  # fmt: skip
-    played = "; ".join(f"{name}: {v.hands_played:,} hands played" for name, v in values.items())
+    played = "; ".join(
+        f"{PLAYER_COLUMNS.get(name, name)}: {v.hands_played:,} hands played"
+        for name, v in values.items()
+    )
     data = pd.concat(  # the CSV: one row per player and card, numbers only
         [
             t.reset_index()[[*CARD_COLUMNS]].assign(
@@ -329,41 +334,117 @@ def add_card_values(
         sec.text(left_out)
 
 
+PLAYER_WORDS = {"heuristic": "the heuristic", "pimc": "PIMC", "dd": "perfect play"}
+PLAYER_COLUMNS = {"pimc": "PIMC", "dd": "perfect play"}
+MOST_SENTENCES = 6  # of each kind: the clearest first
+
+
+def _player_words(names: Sequence[str]) -> str:
+    return _join([PLAYER_WORDS.get(n, n) for n in names])
+
+
 def _player_dependence(tables: dict[str, pd.DataFrame]) -> str:
-    """What the data say about the players: the cards whose value intervals do not
-    overlap between two players, or that none differ (or that one player was measured)."""
-    names = list(tables)
+    """What the data say about the players, in sentences computed from the intervals:
+    which cards' values differ between players, which orderings of two cards (one
+    worth more than the other, the intervals apart) hold for every player and which
+    only for some. Cards with fewer than MIN_DEALS deals for a player are left out."""
+    if len(tables) < 2:
+        return f"Only the {next(iter(tables))} player was measured here."
+    first = tables[next(iter(tables))]
+
+    def enough(t: pd.DataFrame, c: str) -> bool:
+        return c in t.index and t.loc[c, "deals"] >= MIN_DEALS and not pd.isna(t.loc[c, "lo"])
+
+    # a player with too few deals for most cards is left out of the comparison
+    names = [n for n, t in tables.items() if 2 * sum(enough(t, c) for c in first.index) >= len(t)]
+    short = [n for n in tables if n not in names]
+    out = []
+    if short:
+        out.append(
+            f"Too few deals to compare for {_player_words(short)} (fewer than {MIN_DEALS} "
+            "for most cards)."
+        )
     if len(names) < 2:
-        return f"Only the {names[0]} player was measured here."
-    a, b = (tables[n] for n in names[:2])
-    differ = [
+        return " ".join(
+            out + [f"Only {_player_words(names or list(tables)[:1])} can be read here."]
+        )
+    tables = {n: tables[n] for n in names}
+    few = [c for c in first.index if not all(enough(t, c) for t in tables.values())]
+    if len(few) == len(first.index):
+        return " ".join(
+            out + [f"Every card has fewer than {MIN_DEALS} deals for one of the players."]
+        )
+    cards = [c for c in first.index if c not in few]
+    apart = [
         c
-        for c in a.index
-        if c in b.index and (a.loc[c, "lo"] > b.loc[c, "hi"] or b.loc[c, "lo"] > a.loc[c, "hi"])
+        for c in cards
+        if any(
+            tables[x].loc[c, "lo"] > tables[y].loc[c, "hi"] for x in names for y in names if x != y
+        )
     ]
-    few = [
-        c
-        for c in a.index
-        if c in b.index
-        and (min(a.loc[c, "deals"], b.loc[c, "deals"]) < MIN_DEALS or pd.isna(a.loc[c, "lo"]))
-    ]
-    differ = [c for c in differ if c not in few]
-    if differ:
-        text = (
-            f"The {names[0]} and {names[1]} players' intervals do not overlap for "
-            f"{_join(differ)}: what those cards are worth depends on the player."
+    if apart:
+        out.append(
+            "What these cards are worth depends on the player (intervals apart): "
+            + "; ".join(
+                f"{_the(c)}, "
+                + ", ".join(
+                    f"{N.number(tables[n].loc[c, 'value'], 2, signed=True)} under "
+                    f"{PLAYER_WORDS.get(n, n)}"
+                    for n in names
+                )
+                for c in apart
+            )
+            + "."
         )
     else:
-        text = (
-            f"For every card with {MIN_DEALS} deals or more for both, the {names[0]} and "
-            f"{names[1]} players' intervals overlap: these deals do not tell the players "
-            "apart."
+        out.append(
+            f"For every card with {MIN_DEALS} deals or more, the players' intervals overlap: "
+            "these deals do not tell the players apart on any one card."
         )
-    if len(few) == len(a.index):
-        text = f"Every card has fewer than {MIN_DEALS} deals for one of the players."
-    elif few:
-        text += f" Fewer than {MIN_DEALS} deals for one of them: {_join(few)}."
-    return text
+    every, some = [], []
+    for a in cards:
+        for b in cards:
+            if a == b:
+                continue
+            gaps = {n: tables[n].loc[a, "lo"] - tables[n].loc[b, "hi"] for n in names}
+            who = [n for n in names if gaps[n] > 0]
+            if len(who) == len(names):
+                if _next_below(tables[names[0]], cards, a) == b:
+                    every.append((min(gaps.values()), a, b))
+            elif who:
+                some.append((max(gaps.values()), a, b, who))
+    if every:  # the steps down the first player's order that every player shows
+        out.append(
+            f"True under {_player_words(names)} alike: "
+            + "; ".join(f"{_the(a)} is worth more than {_the(b)}" for _, a, b in every)
+            + "."
+        )
+    if some:
+        some.sort(reverse=True)
+        for _, a, b, who in some[:MOST_SENTENCES]:
+            others = [n for n in names if n not in who]
+            out.append(
+                f"{_the(a)[0].upper()}{_the(a)[1:]} is worth more than {_the(b)} under "
+                f"{_player_words(who)}, "
+                f"not clearly under {_player_words(others)}."
+            )
+    else:
+        out.append("No ordering of two cards holds for one player and not for another.")
+    if few:
+        out.append(f"Fewer than {MIN_DEALS} deals for one of the players: {_join(few)}.")
+    return " ".join(out)
+
+
+def _the(label: str) -> str:
+    """``the Right Pedro``, ``both Pedros``."""
+    return label if label.startswith("both") else f"the {label}"
+
+
+def _next_below(t: pd.DataFrame, cards: Sequence[str], a: str) -> str | None:
+    """The card just below ``a`` in ``t``'s order of value, among ``cards``."""
+    order = sorted(cards, key=lambda c: -t.loc[c, "value"])
+    i = order.index(a)
+    return order[i + 1] if i + 1 < len(order) else None
 
 
 def _join(items: Sequence[str]) -> str:

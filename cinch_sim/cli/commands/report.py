@@ -39,8 +39,8 @@ from cinch_sim.interrupts import EXIT_STATUS
     type=Count("card-values-hands", 1),
     default=None,
     help="Hands played for the PIMC player's card values (about 0.3 s each with their "
-    "replays); the heuristic's are --hands, at most 50,000. [default: --hands / 400, "
-    "at most 200]",
+    "replays); the heuristic's are --hands / 20, at most 50,000, and perfect play's "
+    "--hands / 50, at most 20,000. [default: --hands / 400, at most 200]",
 )
 @click.option(
     "--seed",
@@ -67,23 +67,40 @@ from cinch_sim.interrupts import EXIT_STATUS
     default="cinch-report",
     help="Folder for report.html, report.md, figures/, tables/ and run.json.",
 )
+@click.option(
+    "--quick",
+    is_flag=True,
+    help="A smaller report in well under a minute: 100,000 hands, 400 games a pair, 20 "
+    "PIMC hands (any of --hands, --games, --card-values-hands given still counts).",
+)
 @force_option()
 @friendly
-def report(hands, games, card_values_hands, seed, rules, strategies, threads, out, force):
+@click.pass_context
+def report(ctx, hands, games, card_values_hands, seed, rules, strategies, threads, out, force,
+           quick):  # fmt: skip
     """Write a strategy report for Cinch players.
 
-    Runs the bid-success, hand-value, card-value (heuristic and PIMC players),
+    Runs the bid-success, hand-value, card-value (the heuristic and PIMC players and
+    perfect play),
     robbing, Pedro-capture and strategy-ladder studies and advice for example
     hands, then writes a self-contained HTML page (open report.html in any
     browser, no network needed) and the same
     content as Markdown with PNG charts, plus CSV tables and run.json.
     """
     from cinch_sim.api import report as build
-    from cinch_sim.report.build import total_steps
 
+    if quick:
+        from click.core import ParameterSource
+
+        from cinch_sim.report.build import QUICK
+
+        given = {k for k in QUICK if ctx.get_parameter_source(k) != ParameterSource.DEFAULT}
+        asked = {"hands": hands, "games": games, "card_values_hands": card_values_hands}
+        hands, games, card_values_hands = (asked[k] if k in given else QUICK[k] for k in QUICK)
     out_folder(out, force)  # a bad --out is a usage error before any work
     names = tuple(strategies)
-    bar = Progress(total_steps(), "building the report", unit="steps", threshold=0)
+    # the report tells the total (estimated milliseconds of work) once it is set up
+    bar = Progress(None, "building the report", unit=None, threshold=0, heartbeat=True)
     try:
         doc = build(
             hands, games, seed, rules, names, threads, out, force, progress=bar,

@@ -90,3 +90,14 @@ def test_the_command_line_labels_dd_and_refuses_it_in_a_match(tmp_path):
     toml.write_text('name = "perfect"\nplay = "dd"\n', encoding="utf-8")
     r = CliRunner().invoke(main, ["compare", "heuristic", str(toml), "--games", "2"])
     assert r.exit_code == 2 and "not a player" in r.output and "Traceback" not in r.output
+
+
+def test_the_built_in_dd_strategy_and_the_advisor_say_what_dd_is():
+    """The built-in strategy ``dd`` is refused in a match with a one-line message; the
+    advisor's text under dd play says it is the double-dummy bound."""
+    r = CliRunner().invoke(main, ["compare", "heuristic", "dd", "--games", "2"])
+    assert r.exit_code == 2 and "not a player" in r.output and "Traceback" not in r.output
+    r = CliRunner().invoke(main, ["advise", "AS KS 5S 5C 2S 9H 3D 7C JD", "--seat", "0",
+                                  "--play-policy", "dd", "--max-hands", "40"])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert "note: play dd at seats 0, 1, 2, 3: the double-dummy bound" in r.output

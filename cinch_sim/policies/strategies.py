@@ -148,6 +148,12 @@ BUILTIN: dict[str, Strategy] = {
         play="pimc",
         description="the heuristic's bidding, trump and discards; PIMC play (slow)",
     ),
+    "dd": Strategy(
+        "dd",
+        play="dd",
+        description="the heuristic's bidding, trump and discards; double-dummy play, the "
+        "bound of perfect play (it sees every card: not a player, refused in matches)",
+    ),
 }
 
 

@@ -138,6 +138,7 @@ def advise(
     """
     from cinch_sim.advisor import AdvisorError, advice_dict, advice_table, plot_advice
     from cinch_sim.api import advise as run_advice
+    from cinch_sim.policies.registry import dd_note
 
     check_seat("--seat", seat, rules.players)
     if bid_model is not None:
@@ -173,6 +174,9 @@ def advise(
             click.echo(N.csv_text(advice_frame(adv)), nl=False)
         else:
             click.echo(advice_table(adv))
+            note = dd_note(adv.policies)
+            if note:  # the advice is under perfect play: say so
+                click.echo(f"note: {note}")
     if plot:
         plot_advice(adv, plot)
 

@@ -115,8 +115,8 @@ def compare(
     stays swap).
 
     A STRATEGY is a built-in bundle (random, simple, greedy, heuristic,
-    heuristic_v1: the heuristic before its play fixes) or a TOML file naming
-    the four policies and their parameters.
+    heuristic_v1, heuristic_v2: the heuristic before its play fixes; pimc) or a
+    TOML file naming the four policies and their parameters.
     """
     from cinch_sim.api import compare as run_compare
     from cinch_sim.policies.strategies import distinct_names
@@ -354,8 +354,8 @@ def ladder(
     ratings are the Luce model's, Bradley-Terry for a winner among many.
 
     A STRATEGY is a built-in bundle (random, simple, greedy, heuristic,
-    heuristic_v1: the heuristic before its play fixes) or a TOML file naming
-    the four policies and their parameters.
+    heuristic_v1, heuristic_v2: the heuristic before its play fixes; pimc) or a
+    TOML file naming the four policies and their parameters.
     """
     from cinch_sim.api import ladder as run_ladder
 

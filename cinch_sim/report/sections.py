@@ -329,7 +329,8 @@ def add_card_values(
         f"points. {played}; * fewer than {MIN_DEALS} deals, too few to trust the interval.",
         data[["player", *[c for c in data.columns if c != "player"]]],
     )
-    sec.text(_player_dependence(tables))
+    for paragraph in _player_dependence(tables).split(PARAGRAPH):
+        sec.text(paragraph)
     if left_out:
         sec.text(left_out)
 
@@ -337,6 +338,7 @@ def add_card_values(
 PLAYER_WORDS = {"heuristic": "the heuristic", "pimc": "PIMC", "dd": "perfect play"}
 PLAYER_COLUMNS = {"pimc": "PIMC", "dd": "perfect play"}
 MOST_SENTENCES = 6  # of each kind: the clearest first
+PARAGRAPH = "\n\n"  # between the kinds of sentence
 
 
 def _player_words(names: Sequence[str]) -> str:
@@ -413,12 +415,14 @@ def _player_dependence(tables: dict[str, pd.DataFrame]) -> str:
                     every.append((min(gaps.values()), a, b))
             elif who:
                 some.append((max(gaps.values()), a, b, who))
+    out.append(PARAGRAPH)
     if every:  # the steps down the first player's order that every player shows
         out.append(
             f"True under {_player_words(names)} alike: "
             + "; ".join(f"{_the(a)} is worth more than {_the(b)}" for _, a, b in every)
             + "."
         )
+    out.append(PARAGRAPH)
     if some:
         some.sort(reverse=True)
         for _, a, b, who in some[:MOST_SENTENCES]:
@@ -432,7 +436,8 @@ def _player_dependence(tables: dict[str, pd.DataFrame]) -> str:
         out.append("No ordering of two cards holds for one player and not for another.")
     if few:
         out.append(f"Fewer than {MIN_DEALS} deals for one of the players: {_join(few)}.")
-    return " ".join(out)
+    parts = (p.strip() for p in " ".join(out).split(PARAGRAPH))
+    return PARAGRAPH.join(p for p in parts if p)
 
 
 def _the(label: str) -> str:

@@ -481,6 +481,37 @@ def test_the_report_s_work_estimate_covers_every_study():
     from cinch_sim.report.build import ReportSettings, total_work
 
     s = ReportSettings()
-    assert set(s.work()) == {"bids", "values", "ladder", "advice", "cards:heuristic",
-                             "cards:pimc", "cards:dd"}  # fmt: skip
+    assert set(s.work()) == {"bids", "values", "values:dd", "ladder", "advice",
+                             "cards:heuristic", "cards:pimc", "cards:dd"}  # fmt: skip
     assert 60_000 < total_work(s) < 200_000  # about 115 s of work, in milliseconds
+
+
+def test_the_safe_bids_under_perfect_play_stand_beside_the_heuristic_s(small_report):
+    """The safe-bid table has a column for perfect play (dd at every seat), its CSV the
+    numbers, and a sentence counting the groups where it bids higher, lower, the same."""
+    (sec,) = [s for s in small_report.sections if s.title == "The safe bid by hand type"]
+    (table,) = [b for b in sec.blocks if getattr(b, "name", "") == "safe_bid_by_hand"]
+    assert "safe bid, perfect play" in table.frame.columns
+    assert {"hands_perfect", "bid_70_perfect"} <= set(table.data.columns)
+    assert table.data["hands_perfect"].sum() == 80  # hands / 25 at 2,000 hands
+    texts = [b for b in sec.blocks if isinstance(b, str)]
+    said = [t for t in texts if t.startswith("'Safe bid, perfect play'")]
+    assert len(said) == 1 and "80 hands" in said[0]
+
+
+def test_the_perfect_play_sentence_counts_the_groups():
+    import pandas as pd
+
+    from cinch_sim.report.sections import _perfect_safe_bids
+
+    class Perfect:
+        hands = 40_000
+
+    safe = pd.DataFrame({"hands": [500, 500, 500, 10], "bid_70": [7, 8, 9, 5],
+                         "hands_perfect": [300, 300, 300, 300],
+                         "bid_70_perfect": [8, 8, 7, 9]})  # fmt: skip
+    text = _perfect_safe_bids(safe.astype({"bid_70": "Int64", "bid_70_perfect": "Int64"}), Perfect)
+    assert text.endswith(
+        "Of the 3 groups with 30 hands or more and a safe bid under both, perfect play's safe "
+        "bid is higher in 1 (by 1.0 on average), lower in 1 and the same in 1."
+    )

@@ -42,7 +42,8 @@ ROBBER_RULES = ("maker", "dealer", "none")
 CARD_PLAYERS = ("heuristic", "pimc", "dd")
 HEURISTIC_CARD_HANDS = 50_000  # at most: about 20 s of paired replays (measured, loaded)
 PIMC_CARD_HANDS = 200  # at most: about 0.3 s a hand with its replays, about a minute
-DD_CARD_HANDS = 15_000  # at most: about 2.3 ms a deal with its replays on two cores
+DD_CARD_HANDS = 8_000  # at most: about 2.3 ms a deal with its replays on two cores
+DD_VALUE_HANDS = 25_000  # at most: the safe bids under perfect play, about 0.3 ms a hand
 # deals a chunk of the card-value experiment (a progress report and a Ctrl-C point each)
 CARD_CHUNK = {"pimc": 4, "dd": 256}
 # PIMC's double-dummy searches grow fast with the cards in play: one hand with its
@@ -58,6 +59,7 @@ SECONDS_PER = {
     "cards:heuristic": 3e-4,  # a deal with its replays
     "cards:pimc": 0.165,
     "cards:dd": 2.3e-3,
+    "values:dd": 3.3e-4,  # a hand played with dd at every seat
     "ladder": 4e-5,  # a game
     "advice": 1.0,  # an example hand
 }
@@ -141,6 +143,8 @@ class ReportSettings:
             "ladder": self.games * pairs * SECONDS_PER["ladder"],
             "advice": len(EXAMPLE_HANDS) * SECONDS_PER["advice"],
         }
+        if self.dd_value_hands():
+            out["values:dd"] = self.dd_value_hands() * SECONDS_PER["values:dd"]
         for name, n in self.card_hands().items():
             out[f"cards:{name}"] = n * SECONDS_PER.get(f"cards:{name}", SECONDS_PER["cards:pimc"])
         return {k: max(1, round(v / UNIT)) for k, v in out.items()}
@@ -156,6 +160,10 @@ class ReportSettings:
         if self._dd_refused() is None:
             out["dd"] = min(self.hands // 50, DD_CARD_HANDS)
         return out
+
+    def dd_value_hands(self) -> int:
+        """Hands played under perfect play for the safe bids (0: dd cannot play here)."""
+        return 0 if self._dd_refused() else min(self.hands // 25, DD_VALUE_HANDS)
 
     def _dd_refused(self) -> str | None:
         """Why double-dummy play cannot be measured under these rules, or None."""
@@ -236,6 +244,7 @@ class Studies:
 
     bids: Analysis | None = None  # kept if cut: it counts its own hands
     values: dict[str, HandValue] = dataclasses.field(default_factory=dict)  # finished rules
+    perfect: HandValue | None = None  # the hands played under perfect play (dd)
     cards: dict[str, CardValues] = dataclasses.field(default_factory=dict)  # by player
     ladder: Any = None  # a Ladder; kept if cut: an unplayed strategy is shown as such
     examples: list[tuple[str, str, Advice]] = dataclasses.field(default_factory=list)
@@ -327,6 +336,7 @@ def run_studies(s: ReportSettings, step: Callable[[int], None]) -> Studies:
         if out.bids.interrupted:
             raise KeyboardInterrupt
         run_hand_values(s, meter, out.values)  # fills in each robbing rule as it finishes
+        out.perfect = run_perfect_values(s, meter)
         run_card_values(s, meter, out.cards)  # fills in each player as it finishes
         out.ladder = run_ladder(s, meter.part("ladder", s.games * _pairs(s)))
         meter.close("ladder")
@@ -362,7 +372,7 @@ def lay_out(s: ReportSettings, studies: Studies) -> Report:
         sections.add_bid_success(report, bids)
     base = values.get(s.rules.robber)
     if base is not None:
-        sections.add_safe_bids(report, base, studies.examples)
+        sections.add_safe_bids(report, base, studies.examples, studies.perfect)
         sections.add_hand_features(report, base, s.dealer)
     if studies.cards:
         sections.add_card_values(report, studies.cards, s.card_players_left_out())
@@ -457,6 +467,20 @@ def run_hand_values(
         )
     meter.close("values")
     return values
+
+
+def run_perfect_values(s: ReportSettings, meter: Meter | None = None) -> HandValue | None:
+    """The hand-value study again with double-dummy play at every seat (the rules' own
+    robbing rule): the safe bids under perfect play; None where dd cannot play."""
+    n = s.dd_value_hands()
+    if not n:
+        return None
+    meter = meter or Meter({}, lambda k: None)
+    policies = PolicySet.from_specs(s.rules.players, play="dd")
+    out = hand_values(n, s.seed, s.rules, policies, s.dealer, threads=s.threads,
+                      progress=meter.part("values:dd", n))  # fmt: skip
+    meter.close("values:dd")
+    return out
 
 
 def run_card_values(

@@ -119,12 +119,24 @@ def add_bid_success(report: Report, an: Analysis) -> None:
     )
 
 
+SAFE_KEYS = ["pedros", "trumps", "top_trumps"]
+
+
 def add_safe_bids(
-    report: Report, base: HandValue, examples: Sequence[tuple[str, str, Advice]] = ()
+    report: Report,
+    base: HandValue,
+    examples: Sequence[tuple[str, str, Advice]] = (),
+    perfect: HandValue | None = None,
 ) -> None:
     """The highest bid made at even money and at 70%, by Pedros, trumps and top trumps
-    dealt; then where each example hand falls and what the advisor says of it."""
+    dealt, and (``perfect``) the safe bid when every seat plays double-dummy; then
+    where each example hand falls and what the advisor says of it."""
     safe = base.safe_bids(min_hands=FEW)
+    if perfect is not None:
+        dd = perfect.safe_bids(min_hands=FEW)[[*SAFE_KEYS, "hands", "bid_70"]]
+        dd = dd.rename(columns={"hands": "hands_perfect", "bid_70": "bid_70_perfect"})
+        safe = safe.merge(dd, on=SAFE_KEYS, how="left")
+        safe["hands_perfect"] = safe["hands_perfect"].fillna(0).astype(int)
     sec = report.section("The safe bid by hand type")
     r = base.rules
     side = (
@@ -167,6 +179,10 @@ def add_safe_bids(
             "few hands": _few(safe["low_n"]),
         }
     )
+    if perfect is not None:
+        table.insert(
+            len(table.columns) - 1, "safe bid, perfect play", _bids(safe["bid_70_perfect"])
+        )
     sec.table(
         "safe_bid_by_hand",
         format_frame(table),
@@ -174,6 +190,8 @@ def add_safe_bids(
         f"bid, with its 95% interval. 'few hands': fewer than {FEW} hands, read with care.",
         safe,
     )
+    if perfect is not None:
+        sec.text(_perfect_safe_bids(safe, perfect))
     for text, label, adv in examples:
         sec.text(_example_in_class(base, safe, text, label, adv))
     if examples:
@@ -438,6 +456,33 @@ def _player_dependence(tables: dict[str, pd.DataFrame]) -> str:
         out.append(f"Fewer than {MIN_DEALS} deals for one of the players: {_join(few)}.")
     parts = (p.strip() for p in " ".join(out).split(PARAGRAPH))
     return PARAGRAPH.join(p for p in parts if p)
+
+
+def _perfect_safe_bids(safe: pd.DataFrame, perfect: HandValue) -> str:
+    """The safe bids under perfect play against the heuristic's, counted over the groups
+    both measured with at least FEW hands."""
+    both = safe[
+        (safe["hands"] >= FEW)
+        & (safe["hands_perfect"] >= FEW)
+        & safe["bid_70"].notna()
+        & safe["bid_70_perfect"].notna()
+    ]
+    diff = (both["bid_70_perfect"] - both["bid_70"]).astype(int)
+    n = len(both)
+    text = (
+        f"'Safe bid, perfect play': the same study with every seat playing double-dummy "
+        f"(every card seen: the bound of perfect play, not a player), "
+        f"{perfect.hands:,} hands. "
+    )
+    if n == 0:
+        return text + f"No group has {FEW} hands or more and a safe bid under both."
+    higher = diff[diff > 0]
+    by = f" (by {N.number(higher.mean(), 1)} on average)" if len(higher) else ""
+    return text + (
+        f"Of the {n} groups with {FEW} hands or more and a safe bid under both, perfect play's "
+        f"safe bid is higher in {len(higher)}{by}, lower in {int((diff < 0).sum())} and the "
+        f"same in {int((diff == 0).sum())}."
+    )
 
 
 def _the(label: str) -> str:

@@ -308,8 +308,9 @@ class Replayer:
         setup[L.S_FORCE_BID] = bid
         setup[L.S_HAND_OFFSET] = index
         out = np.empty((1, self.width), dtype=np.int32)
-        with warnings.catch_warnings(), _policy_exceptions(self.policies):
-            warnings.simplefilter("ignore")
+        # no warnings filter here: catch_warnings is not thread-safe, and the kernel
+        # is compiled already (_kernel, in __init__)
+        with _policy_exceptions(self.policies):
             self.kern(self.rules_array, setup, self.seed, np.int64(index), np.int64(1),
                       self.table, self.ids, self.params, out, self.no_trace)  # fmt: skip
         if out[0, L.H_ERROR]:

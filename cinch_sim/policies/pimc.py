@@ -412,6 +412,15 @@ def _heuristic_card(obs, hand, legal, scratch, rng):
     return heuristic_play(obs, hand, legal, hp, scratch, rng)
 
 
+@njit(inline="always")
+def _mean(util, n, c):
+    """Card c's mean utility over the first n deals."""
+    s = 0.0
+    for i in range(n):
+        s += util[i, c]
+    return s / n
+
+
 @njit(cache=True)
 def _race(util, n, live, drop_z, stop_loss):
     """The sequential test after ``n`` deals (``util[i, c]``: card c's utility in deal i,
@@ -429,9 +438,7 @@ def _race(util, n, live, drop_z, stop_loss):
     while m:
         c = lowbit_index(m)
         m &= m - U1
-        s = 0.0
-        for i in range(n):
-            s += util[i, c]
+        s = _mean(util, n, c)
         if s > top:
             top = s
             best = c
@@ -527,10 +534,7 @@ def pimc_values(obs, hand, legal, params, rng, means):
     while m:
         c = lowbit_index(m)
         m &= m - U1
-        s = 0.0
-        for i in range(n):
-            s += util[i, c]
-        means[c] = s / n
+        means[c] = _mean(util, n, c)
     return n
 
 

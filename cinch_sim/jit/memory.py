@@ -67,17 +67,19 @@ def view_at(typingctx, pointer, length):
     sig = rettype(pointer, length)
 
     def codegen(context, builder, signature, args):
-        out = make_array(rettype)(context, builder)
-        itemsize = context.get_constant(
-            types.intp, context.get_abi_sizeof(context.get_data_type(pointer.dtype))
-        )
-        n = context.cast(builder, args[1], signature.args[1], types.intp)
-        populate_array(
-            out, data=args[0], shape=[n], strides=[itemsize], itemsize=itemsize, meminfo=None
-        )
-        return out._getvalue()
+        return _unowned(context, builder, rettype, args[0], args[1], signature.args[1])
 
     return sig, codegen
+
+
+def _unowned(context, builder, rettype, data, length, length_type):
+    """The codegen of an unowned 1-D C array of ``length`` items at ``data``."""
+    out = make_array(rettype)(context, builder)
+    size = context.get_abi_sizeof(context.get_data_type(rettype.dtype))
+    itemsize = context.get_constant(types.intp, size)
+    n = context.cast(builder, length, length_type, types.intp)
+    populate_array(out, data=data, shape=[n], strides=[itemsize], itemsize=itemsize, meminfo=None)
+    return out._getvalue()
 
 
 @intrinsic
@@ -107,15 +109,8 @@ def words_at(typingctx, word, length):
     sig = rettype(word, length)
 
     def codegen(context, builder, signature, args):
-        out = make_array(rettype)(context, builder)
-        ptype = context.get_value_type(types.CPointer(types.int64))
-        data = builder.inttoptr(args[0], ptype)
-        itemsize = context.get_constant(types.intp, 8)
-        n = context.cast(builder, args[1], signature.args[1], types.intp)
-        populate_array(
-            out, data=data, shape=[n], strides=[itemsize], itemsize=itemsize, meminfo=None
-        )
-        return out._getvalue()
+        data = builder.inttoptr(args[0], context.get_value_type(types.CPointer(types.int64)))
+        return _unowned(context, builder, rettype, data, args[1], signature.args[1])
 
     return sig, codegen
 

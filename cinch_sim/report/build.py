@@ -157,24 +157,24 @@ class ReportSettings:
         out = {"heuristic": min(self.hands // 20, HEURISTIC_CARD_HANDS), "pimc": pimc}
         if self.card_values_hands is None and self._pimc_too_slow():
             del out["pimc"]  # see PIMC_MAX_PLAYERS; card_values_hands plays it anyway
-        if self._dd_refused() is None:
+        if self._dd_plays():
             out["dd"] = min(self.hands // 50, DD_CARD_HANDS)
         return out
 
     def dd_value_hands(self) -> int:
         """Hands played under perfect play for the safe bids (0: dd cannot play here)."""
-        return 0 if self._dd_refused() else min(self.hands // 25, DD_VALUE_HANDS)
+        return min(self.hands // 25, DD_VALUE_HANDS) if self._dd_plays() else 0
 
-    def _dd_refused(self) -> str | None:
-        """Why double-dummy play cannot be measured under these rules, or None."""
+    def _dd_plays(self) -> bool:
+        """Whether double-dummy play can play whole hands under these rules."""
         from cinch_sim.checks import InputError
         from cinch_sim.solver.limits import require_dd
 
         try:
             require_dd(self.rules, "play")
-        except InputError as e:
-            return str(e)
-        return None
+        except InputError:
+            return False
+        return True
 
     def _pimc_too_slow(self) -> bool:
         """Whether PIMC's searches are too slow for the default report: at a table of
@@ -256,6 +256,7 @@ class Studies:
         return {
             "bid_success_hands": self.bids.counts.hands if self.bids is not None else 0,
             "hand_value_hands": {r: v.hands for r, v in self.values.items()},
+            "perfect_play_hand_value_hands": self.perfect.hands if self.perfect else 0,
             "card_value_hands": {p: v.hands_played for p, v in self.cards.items()},
             "ladder_games": {
                 f"{c.a.name} vs {c.b.name}": c.games

@@ -3,7 +3,9 @@
 Every table, report, chart title and advice line prints through these, so a
 rate is always ``77.7%``, an interval always ``[76.9, 78.5]`` after its
 value (in the value's units: percentage points after a rate), and a missing
-value always a dash. Machine outputs (CSV, JSON) keep fractions; CSV floats
+value always a dash. A shown interval is rounded outwards (its lower end down, its
+upper end up), so it never claims more than the numbers behind it, and no number
+is ever shown as a negative zero. Machine outputs (CSV, JSON) keep fractions; CSV floats
 are rounded to ``CSV_DECIMALS`` so a file never holds ``0.9999999999999999``.
 """
 
@@ -20,16 +22,45 @@ def _missing(*xs: Any) -> bool:
     return any(x is None or (isinstance(x, float) and math.isnan(x)) for x in xs)
 
 
+def _fixed(x: float, digits: int, signed: bool = False) -> str:
+    """``x`` with ``digits`` decimals; a value that shows as zero is ``0.00``, never
+    ``-0.00`` (nor ``+0.00``)."""
+    text = f"{float(x):{'+' if signed else ''}.{digits}f}"
+    if text.lstrip("+-").strip("0.") == "":
+        return text.lstrip("+-")
+    return text
+
+
+def _outward(lo: float, hi: float, digits: int) -> tuple[float, float]:
+    """An interval's ends rounded outwards to ``digits`` decimals: the lower end down,
+    the upper end up (a binary float a hair off its decimal, ``0.7 * 100``, is taken
+    at its decimal first, so a bound of exactly 70% stays ``70.0``)."""
+    scale = 10.0**digits
+    down = math.floor(round(float(lo) * scale, 6)) / scale
+    up = math.ceil(round(float(hi) * scale, 6)) / scale
+    return down, up
+
+
 def rate(p: float, digits: int = 1) -> str:
     """A share as a percentage: ``0.7774 -> '77.7%'``."""
-    return DASH if _missing(p) else f"{100 * float(p):.{digits}f}%"
+    return DASH if _missing(p) else f"{_fixed(100 * float(p), digits)}%"
+
+
+def rate_floor(p: float, digits: int = 1) -> str:
+    """A lower bound as a percentage, rounded down (an interval's lower end shown
+    alone): ``0.69978 -> '69.9%'``."""
+    if _missing(p):
+        return DASH
+    return f"{_fixed(_outward(100 * float(p), 0.0, digits)[0], digits)}%"
 
 
 def rate_interval(lo: float, hi: float, digits: int = 1) -> str:
-    """A rate's interval in percentage points: ``(0.769, 0.785) -> '[76.9, 78.5]'``."""
+    """A rate's interval in percentage points, rounded outwards:
+    ``(0.769, 0.7851) -> '[76.9, 78.6]'``."""
     if _missing(lo, hi):
         return DASH
-    return f"[{100 * float(lo):.{digits}f}, {100 * float(hi):.{digits}f}]"
+    down, up = _outward(100 * float(lo), 100 * float(hi), digits)
+    return f"[{_fixed(down, digits)}, {_fixed(up, digits)}]"
 
 
 def rate_with_interval(p: float, lo: float, hi: float, digits: int = 1) -> str:
@@ -43,14 +74,15 @@ def number(x: float, digits: int = 2, signed: bool = False) -> str:
     """A mean or a difference: ``8.49``, or ``+0.26`` when ``signed``."""
     if _missing(x):
         return DASH
-    return f"{float(x):{'+' if signed else ''}.{digits}f}"
+    return _fixed(x, digits, signed)
 
 
 def interval(lo: float, hi: float, digits: int = 2, signed: bool = False) -> str:
-    """A mean's interval: ``'[8.30, 8.69]'``."""
+    """A mean's interval, rounded outwards: ``'[8.30, 8.69]'``."""
     if _missing(lo, hi):
         return DASH
-    return f"[{number(lo, digits, signed)}, {number(hi, digits, signed)}]"
+    down, up = _outward(lo, hi, digits)
+    return f"[{_fixed(down, digits, signed)}, {_fixed(up, digits, signed)}]"
 
 
 def number_with_interval(
@@ -65,6 +97,15 @@ def number_with_interval(
 def count(n: int) -> str:
     """A count with thousands separators: ``1,829``."""
     return f"{int(n):,}"
+
+
+def seeds(settings: dict[str, Any]) -> str:
+    """The seed a result was run with, as its headline names it: ``seed 1``, or for
+    runs merged from several seeds every one of them, ``seeds 1, 2``."""
+    merged = {int(p["seed"]) for p in settings.get("merged") or () if "seed" in p}
+    if len(merged) > 1:
+        return "seeds " + ", ".join(str(x) for x in sorted(merged))
+    return f"seed {settings.get('seed')}"
 
 
 def label(name: str) -> str:

@@ -12,7 +12,7 @@ from cinch_sim import notation as N
 def test_rates_are_percentages_and_their_intervals_percentage_points():
     assert N.rate(0.7774) == "77.7%"
     assert N.rate(1.0) == "100.0%"
-    assert N.rate_interval(0.769, 0.7851) == "[76.9, 78.5]"
+    assert N.rate_interval(0.769, 0.7851) == "[76.9, 78.6]"  # the upper end rounded up
     assert N.rate_with_interval(0.533, 0.528, 0.539) == "53.3% [52.8, 53.9]"
 
 
@@ -21,6 +21,24 @@ def test_means_and_differences():
     assert N.number(0.26, signed=True) == "+0.26"
     assert N.number_with_interval(8.49, 8.30, 8.69) == "8.49 [8.30, 8.69]"
     assert N.interval(-0.1, 0.3, signed=True) == "[-0.10, +0.30]"
+
+
+def test_intervals_are_rounded_outwards():
+    # a lower bound of 69.978% must not show as 70.0, beside text saying the bid is not
+    # safe at 70%; a bound exactly at a decimal (0.7 * 100 = 70.00000000000001) stays
+    assert N.rate_interval(0.69978, 0.74901) == "[69.9, 75.0]"
+    assert N.rate_interval(0.7, 0.75) == "[70.0, 75.0]"
+    assert N.interval(8.305, 8.694) == "[8.30, 8.70]"
+    assert N.interval(-0.004, 0.003, signed=True) == "[-0.01, +0.01]"
+
+
+def test_no_negative_zero():
+    assert N.number(-0.001, 2, signed=True) == "0.00"
+    assert N.number(-0.0, 1) == "0.0"
+    assert N.number(0.0, 2, signed=True) == "0.00"
+    assert N.rate(-0.0) == "0.0%"
+    assert N.interval(-0.0, 0.0, signed=True) == "[0.00, 0.00]"
+    assert N.number(-0.006, 2, signed=True) == "-0.01"
 
 
 def test_missing_values_are_a_dash_and_a_missing_interval_is_left_out():

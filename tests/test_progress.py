@@ -84,7 +84,7 @@ def test_referee_tells_how_many_records_it_has_checked(monkeypatch, tmp_path):
     assert res.exit_code == 0, res.output
     lines = [ln for ln in res.stderr.splitlines() if ln.startswith("refereeing:")]
     assert [ln.split(" in ")[0] for ln in lines] == [
-        "refereeing: 1 records",
+        "refereeing: 1 record",
         "refereeing: 2 records",
         "refereeing: 3 records",
         "refereeing: 3 records, done",

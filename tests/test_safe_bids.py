@@ -78,5 +78,6 @@ def test_example_hand_is_placed_in_its_class():
     }
     text = _example_in_class(v, v.safe_bids(), hand, "Both Pedros", adv)
     assert "'both Pedros, 5 trumps, the ace and king of trumps': 100 hands" in text
-    assert "safe up to 14 (made 90.0% [82.6, 94.5])" in text
+    # Wilson (90 of 100): [0.82563, 0.94477], shown rounded outwards
+    assert "safe up to 14 (made 90.0% [82.5, 94.5])" in text
     assert "finds it safe at 12" in text

@@ -51,7 +51,7 @@ class Analysis(Tables):
     def headline(self) -> str:
         s = self.summary()
         return (
-            f"Analysis: {s['hands']:,} hands, seed {self.settings['seed']}; made "
+            f"Analysis: {s['hands']:,} hands, {N.seeds(self.settings)}; made "
             f"{N.rate(s['make_rate'])} of {s['played']:,} contracts; {s['thrown_in']:,} thrown in"
         )
 

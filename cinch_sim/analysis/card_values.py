@@ -324,7 +324,7 @@ class CardValues(Tables):
 
     def headline(self) -> str:
         return (
-            f"Card values: {self.hands_played:,} hands, seed {self.settings['seed']}, play "
+            f"Card values: {self.hands_played:,} hands, {N.seeds(self.settings)}, play "
             f"{self.settings['policies']['play'][0]}; {self.deals:,} paired replays"
         )
 

@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from cinch_sim import notation as N
+
 MAX_LINES = 8  # hand classes drawn in the make-rate chart (the most common)
 SAVED, LOST, OUT = "#2b7bba", "#e05c3a", "#b0b0b0"
 
@@ -53,7 +55,7 @@ def caption(analysis, note: str | None = None) -> str:
     extra = f", {c.thrown_in:,} thrown in" if c.thrown_in else ""
     stop = " (interrupted)" if analysis.interrupted else ""
     return (
-        f"{c.hands:,} hands{stop}{extra}, seed {s.get('seed')}; rules: {rules_text}; "
+        f"{c.hands:,} hands{stop}{extra}, {N.seeds(s)}; rules: {rules_text}; "
         f"policies: {_policies_text(s.get('policies', {}))}.\n"
         + (note or "Intervals: 95% (Wilson for rates, normal for means).")
     )

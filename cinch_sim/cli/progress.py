@@ -120,8 +120,9 @@ class Progress:
                 f"{self.label}: {self.done:,} of {self.total:,} {self.unit} "
                 f"({share:.0%}) in {_duration(elapsed)}{to_go}"
             )
-        so_far = f"{self.done:,} {self.unit} in {_duration(elapsed)}"
-        return f"{self.label}: {so_far} ({rate:,.0f} a second)"
+        so_far = f"{_count(self.done, self.unit)} in {_duration(elapsed)}"
+        pace = f"{rate:,.0f} a second" if rate >= 1 else f"{_duration(1 / rate)} each"
+        return f"{self.label}: {so_far} ({pace})"
 
     def close(self) -> None:
         """End the bar; after plain lines, one last line says the run finished."""
@@ -134,6 +135,11 @@ class Progress:
             self.bar = None
         elif self.lines:
             elapsed = self.clock() - self.start
-            what = f"{self.done:,} {self.unit}, " if self.unit is not None else ""
+            what = f"{_count(self.done, self.unit)}, " if self.unit is not None else ""
             click.echo(f"{self.label}: {what}done in {_duration(elapsed)}", file=self.stream)
             self.lines = 0
+
+
+def _count(n: int, unit: str) -> str:
+    """``1 hand``, ``2 hands``: a count and its unit, singular for one."""
+    return f"{n:,} {unit.removesuffix('s') if n == 1 else unit}"

@@ -179,7 +179,7 @@ class Comparison(Tables):
             win += " (too few games for an interval)"
         return (
             f"Comparison: {s['a']} vs {s['b']}, {s['games']:,} games ({s['pairs']:,} "
-            f"duplicate pairs), seed {self.settings['seed']}; win rate of {s['a']} {win}"
+            f"duplicate pairs), {N.seeds(self.settings)}; win rate of {s['a']} {win}"
         )
 
     def sides_frame(self) -> pd.DataFrame:

@@ -151,7 +151,7 @@ class Ladder(Tables):
         return (
             f"Ladder: {len(self.strategies)} strategies, "
             f"{self.settings['games_per_matchup']:,} games per matchup, "
-            f"seed {self.settings['seed']}; {ranks}"
+            f"{N.seeds(self.settings)}; {ranks}"
         )
 
     @property

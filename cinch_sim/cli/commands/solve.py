@@ -58,7 +58,7 @@ def solve(file: str, line_no: int | None, fmt: str) -> None:
     bar = Progress(None, "solving", unit="hands")
     teams = None
     try:
-        for s in hands:
+        for s in _announced(hands):
             bar(1)
             done.append(s)
             if fmt == "json":
@@ -78,6 +78,24 @@ def solve(file: str, line_no: int | None, fmt: str) -> None:
         click.echo("")
         click.echo(report.headline().removeprefix("Solve: "))
     sys.exit(1 if any(s["status"] == "invalid" for s in done) else 0)
+
+
+def _announced(hands):
+    """The hands, the first one under a compile notice: the solver is compiled (or
+    loaded from the cache) on its first use."""
+    from cinch_sim.jit.notice import first_compile
+    from cinch_sim.solver.review import line_values, line_values2
+
+    def compiling() -> bool:
+        return not (line_values.overloads or line_values2.overloads)
+
+    it = iter(hands)
+    with first_compile("the double-dummy solver", compiling):
+        first = next(it, None)
+    if first is None:
+        return
+    yield first
+    yield from it
 
 
 def _print_row(s: dict, teams: int | None) -> int | None:

@@ -278,7 +278,7 @@ def _print(result, tables, fmt, dealer, players, values=None) -> None:
     s = result.summary()
     rel = ", ".join(f"{p}={seat_name(p, dealer, players)}" for p in range(players))
     click.echo(
-        f"{s['hands']:,} hands, seed {result.settings['seed']}, dealer seat {dealer} ({rel}); "
+        f"{s['hands']:,} hands, {N.seeds(result.settings)}, dealer seat {dealer} ({rel}); "
         f"{s['thrown_in']:,} thrown in; {s['played']:,} contracts, "
         f"{N.rate(s['make_rate'])} made; {s['seconds']:.2f} s"
     )

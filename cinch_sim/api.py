@@ -174,7 +174,7 @@ class Simulation(Tables):
         c = self.counts
         rate = int(c.made.sum()) / c.played if c.played else float("nan")
         return (
-            f"Simulation: {c.hands:,} hands, seed {self.settings['seed']}, dealer seat "
+            f"Simulation: {c.hands:,} hands, {N.seeds(self.settings)}, dealer seat "
             f"{self.settings['dealer']}; made {N.rate(rate)} of {c.played:,} contracts; "
             f"{c.thrown_in:,} thrown in"
         )
@@ -502,7 +502,7 @@ def card_values(
 # ------------------------------------------------------------------- advise
 def advise(
     hand: str | Sequence,
-    seat: int,
+    seat: int | None = None,
     dealer: int | None = None,
     bids: str | Sequence | None = None,
     known: Iterable[str] | dict | None = None,
@@ -530,9 +530,12 @@ def advise(
     seats' policies (``bid_model``, or ``bid`` seat by seat: heuristic, the
     simulator's default), on the same deals. Stops when every P(win) and P(win
     and make) 95% half-width is at most ``precision``, or after ``max_hands``
-    deals. ``best_trump`` is a suit letter; ``best_ev_bid`` the bid with the
-    best expected margin against passing (None: pass); ``safe_bid`` the highest
-    bid whose P(make | maker) is at least ``risk`` with 95% confidence.
+    deals. ``seat`` None: the eldest hand (the seat after the dealer). ``call`` is
+    the advice, a bid or ``"pass"`` (``pass_reason`` says why); ``best_trump`` a
+    suit letter; ``best_ev_bid`` the bid with the best expected margin against
+    passing (None: pass); ``safe_bid`` the highest bid whose P(make | maker) is at
+    least ``risk`` with 95% confidence. Only bids the seat won the auction with on
+    at least 100 deals are advised, best or safe.
     ``.table()`` has one row per trump and candidate, ``.table("suits")`` one per
     trump, ``.to_dict()`` the JSON.
 

@@ -265,3 +265,59 @@ def test_an_auction_advises_a_second_round_call():
     assert a.candidates == [0, *range(9, 15)]
     pw, _, _ = a.p_win()
     assert (pw == 1.0).all()
+
+
+# ------------------------------------------- a verdict needs evidence (issue 36, part 1)
+def _highest_safe_by_hand(a, s: int) -> int | None:
+    """The safe bid recomputed from the counts alone: the highest bid won as maker on
+    at least min_maker deals whose make rate's lower Wilson bound reaches the risk."""
+    from cinch_sim.analysis.intervals import wilson
+
+    lo, _ = wilson(a.make[s, 1:], a.win[s, 1:])
+    ok = [
+        int(b) for i, b in enumerate(a.bids) if a.win[s, i + 1] >= a.min_maker and lo[i] >= a.risk
+    ]
+    return max(ok) if ok else None
+
+
+def test_no_bid_is_advised_without_enough_deals_as_maker():
+    # more deals as maker asked for than were dealt: no bid can be judged, so even a
+    # strong hand gets "pass", with the reason, in the text, the JSON and the result
+    a = advise(ISSUE_HAND, seat=0, precision=0.05, min_maker=10**6)
+    assert a.call == "pass" and a.best_ev_bid is None and a.safe_bid is None
+    assert a.pass_reason.startswith("no bid wins the auction often enough to judge")
+    d = advice_dict(a)
+    assert d["call"] == "pass" and d["pass_reason"] == a.pass_reason
+    assert d["min_maker_deals"] == 10**6
+    assert d["advice"].startswith("Advice: pass: no bid wins the auction often enough")
+    assert all(
+        not e["judged"] for t in d["by_trump"].values() for k, e in t["bids"].items() if k != "pass"
+    )
+
+
+@pytest.mark.parametrize("min_maker", [1, 100, 1500])
+def test_the_safe_bid_is_the_highest_judged_bid_that_clears_the_risk(min_maker):
+    a = advise(ISSUE_HAND, seat=0, precision=0.05, min_maker=min_maker, seed=4)
+    for s in a.suits_run:
+        assert a.per_suit()[s]["safe_bid"] == _highest_safe_by_hand(a, s)
+    best = a.best_ev_bid
+    if best is not None:  # the advised bid was judged and beats passing with confidence
+        s, c = a.best_trump_index, 1 + list(a.bids).index(best)
+        assert a.win[s, c] >= min_maker and a.score_change()["ev_lo"][s, c] > 0
+        assert a.call == best
+
+
+def test_a_hand_with_nothing_is_told_to_pass():
+    # no five, no ace, no face card: no bid beats passing
+    a = advise("9S 8C 6D 4D 3S 7H 6H 2C 8S", seat=0, precision=0.03)
+    assert a.call == "pass" and a.pass_reason is not None
+    assert advice_dict(a)["advice"].startswith("Advice: pass: ")
+
+
+def test_no_seat_means_the_eldest_hand():
+    a = advise(ISSUE_HAND, dealer=1, precision=0.1)
+    assert a.query.seat == 2 and a.seat_assumed  # the seat after the dealer
+    assert "no seat given" in a.text()
+    b = advise(ISSUE_HAND, seat=2, dealer=1, precision=0.1)
+    assert not b.seat_assumed and "no seat given" not in b.text()
+    assert np.array_equal(a.win, b.win)  # the same question

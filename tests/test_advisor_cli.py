@@ -132,3 +132,12 @@ def test_impossible_bids_error_is_one_line():
     assert res.exit_code != 0
     assert "impossible or too rare" in res.output
     assert res.output.strip().count("\n") == 0
+
+
+def test_advise_needs_only_the_hand():
+    res = run(HAND, "--precision", "0.1")
+    assert res.exit_code == 0, res.output
+    assert "seat 0 (eldest), dealer seat 3 (no seat given: the eldest hand assumed" in res.output
+    d = json.loads(run(HAND, "--precision", "0.1", "--dealer", "1", "--format", "json").output)
+    assert d["seat"] == 2 and d["seat_assumed"] is True
+    assert d["call"] == d["best_ev_bid"] or (d["call"] == "pass" and d["pass_reason"])

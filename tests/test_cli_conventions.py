@@ -106,9 +106,9 @@ def _bad_inputs(f) -> list[tuple[list[str], str]]:
         (["advise", "x", "--seat", "2"], "'HAND'"),
         (["advise", "AS KS 5S 5C 2S 9H 3D 7C", "--seat", "2"], "'HAND'"),
         (["advise", "AS KS 5S 5C 2S 9H 3D 7C AS", "--seat", "2"], "'HAND'"),
+        (["advise", "AS KS 5S 5C 2S 9H 3D 7C"], "'HAND'"),  # no --seat: the hand first
         (["advise", HAND, "--seat", "4"], "'--seat'"),
         (["advise", HAND, "--seat", "x"], "'--seat'"),
-        (["advise", HAND], "'--seat'"),
         (["advise", HAND, "--seat", "2", "--dealer", "4"], "'--dealer'"),
         (["advise", HAND, "--seat", "2", "--bids", "0:9,1:9"], "'--bids'"),
         (["advise", HAND, "--seat", "2", "--bids", "0:x"], "'--bids'"),

@@ -515,3 +515,78 @@ def test_the_perfect_play_sentence_counts_the_groups():
         "Of the 3 groups with 30 hands or more and a safe bid under both, perfect play's safe "
         "bid is higher in 1 (by 1.0 on average), lower in 1 and the same in 1."
     )
+
+
+# ---------------------------------------------------- the sentences against the tables
+SAFE_RE = re.compile(
+    r"Safe bid at risk (\d+)%: (?:bid (\d+) in (\w+) \(makes it at least (\d+)%, 95% lower "
+    r"bound\)|no bid is made)"
+)
+BID_RE = re.compile(r"\. (?:bid (\d+) in (\w+): wins the auction (\d+)% of the time|pass: )")
+CLASS_RE = re.compile(r"safe up to (\d+|–)(?: \(made ([\d.]+)% \[([\d.]+), ([\d.]+)\]\))?")
+NEGATIVE_ZERO = re.compile(r"(?<![\d.])-0(?:\.0+)?(?![\d.])")
+
+
+def _advice_claims_hold(folder: Path) -> int:
+    """Every example hand's advice sentence in report.md against its advice_N.csv: the
+    advised bid was won as maker on enough deals ('judged'); the safe bid is the
+    highest judged bid whose make rate's lower bound reaches the risk, and its lower
+    bound is shown rounded down; the safe-bid table's sentences match its CSV.
+    Returns how many sentences were checked."""
+    import pandas as pd
+
+    from cinch_sim.cards import SUIT_NAMES
+
+    md = (folder / "report.md").read_text(encoding="utf-8")
+    assert not NEGATIVE_ZERO.search(md), NEGATIVE_ZERO.search(md)
+    section = md.split("## Advice for a few hands", 1)[1].split("\n## ", 1)[0]
+    paragraphs = [p for p in section.split("\n\n") if "Safe bid at risk" in p]
+    tables = sorted((folder / "tables").glob("advice_*.csv"), key=lambda p: int(p.stem[7:]))
+    assert paragraphs and len(paragraphs) == len(tables)
+    letter = {name: s for s, name in SUIT_NAMES.items()}
+    checked = 0
+    for text, path in zip(paragraphs, tables, strict=True):
+        df = pd.read_csv(path)
+        judged = df[df["judged"]]
+        best = BID_RE.search(text)
+        assert best, text
+        if best.group(1):  # a bid is advised: it was judged, and its rates are the table's
+            row = df[df["bid"] == int(best.group(1))].iloc[0]
+            assert row["judged"] and row["as_maker"] >= 100
+            assert round(100 * row["p_win_auction"]) == int(best.group(3))
+            assert f"p_make_{letter[best.group(2)]}" in df
+        safe = SAFE_RE.search(text)
+        assert safe, text
+        risk = int(safe.group(1)) / 100
+        reach = judged[judged["p_make_lo"] >= risk]
+        if safe.group(2):
+            b = int(safe.group(2))
+            assert b == reach["bid"].max()
+            lo = float(df.loc[df["bid"] == b, "p_make_lo"].iloc[0])
+            assert int(safe.group(4)) == int(100 * lo + 1e-9)  # rounded down, never up
+        else:
+            assert reach.empty
+        checked += 2
+    by_hand = pd.read_csv(folder / "tables" / "safe_bid_by_hand.csv")
+    for bid, made, lo, hi in CLASS_RE.findall(md):
+        if bid == "–":
+            continue
+        rows = by_hand[
+            (by_hand["bid_70"] == int(bid))
+            & ((by_hand["make_70"] - float(made) / 100).abs() <= 0.00051)
+        ]
+        assert not rows.empty, (bid, made)
+        r = rows.iloc[0]
+        assert r["make_70_lo"] >= 0.7
+        assert float(lo) <= 100 * r["make_70_lo"] and float(hi) >= 100 * r["make_70_hi"]
+        checked += 1
+    return checked
+
+
+def test_the_advice_sentences_agree_with_their_tables(report_dir):
+    assert _advice_claims_hold(report_dir) >= 6
+
+
+def test_the_committed_report_s_sentences_agree_with_its_tables():
+    committed = Path(__file__).resolve().parent.parent / "results" / "report"
+    assert _advice_claims_hold(committed) >= 8

@@ -40,21 +40,25 @@ PACKAGE = Path(cinch_sim.__file__).resolve().parent
 REPORT = PACKAGE.parent / "results" / "report" / "report.md"
 TEMPLATES = ("report/sections.py", "report/build.py")  # the report's own sentences
 QUOTED = (  # modules whose words the report quotes (check 2 only)
+    "advisor/estimate.py",
     "advisor/present.py",
     "analysis/card_values.py",
     "analysis/hand_worth.py",
+    "analysis/intervals.py",
     "policies/strategies.py",
     "notation.py",
 )
 # Functions whose text the default report (the standard game) never shows.
 NOT_IN_DEFAULT_REPORT = {"_cutthroat_ladder": "the ladder of a cut-throat table"}
 NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+CARD = re.compile(r"(?<!\w)(?:10|[2-9TJQKA])[SHDC](?!\w)")
 CONDITIONAL = (ast.BoolOp, ast.comprehension, ast.Try)
 
 
 def _mask(text: str) -> str:
-    """Numbers as ``#``; ``<`` as the Markdown page escapes it."""
-    return NUMBER.sub("#", text.replace("<", "&lt;"))
+    """Numbers and cards (``AS``, ``9S``: an example hand is data) as ``#``; ``<`` as
+    the Markdown page escapes it."""
+    return NUMBER.sub("#", CARD.sub("#", text.replace("<", "&lt;")))
 
 
 def _docstrings(tree: ast.AST) -> set[int]:

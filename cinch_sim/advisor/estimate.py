@@ -22,9 +22,13 @@ included, as bridge dealers and poker equity calculators do:
    expected change of both sides' scores over the whole hand (being overbid
    and the defence's points included), and ``ev``, the expected margin (ours
    minus theirs) against passing on the same deals.
-4. **Advice.** The best-EV bid (pass when no bid beats passing), in the suit
+4. **Advice.** The best-EV bid (pass when no bid beats passing with 95%
+   confidence: the lower end of its ev's interval must be above 0), in the suit
    where it is best, and beside it the safe bid: the highest legal bid whose
-   make rate's lower 95% Wilson bound is at least ``risk``.
+   make rate's lower 95% Wilson bound is at least ``risk``
+   (``analysis.intervals.highest_safe``). A bid is judged only where the seat won
+   the auction with it on at least ``MIN_MAKER_DEALS`` deals: a make rate from ten
+   deals is no verdict, so with no bid judged the advice is to pass, and says why.
 5. **Precision on demand.** Rounds of deals until every P(win) and P(win and
    make) 95% Wilson half-width is at most ``precision``, or ``max_hands`` deals.
 
@@ -45,7 +49,7 @@ import numpy as np
 
 from cinch_sim import layout as L
 from cinch_sim.advisor.query import AdvisorError, Query, make_query
-from cinch_sim.analysis.intervals import Z95, mean_interval, wilson
+from cinch_sim.analysis.intervals import Z95, highest_safe, mean_interval, wilson
 from cinch_sim.cards import SUITS, format_card
 from cinch_sim.engine.threads import check as check_threads
 from cinch_sim.engine.threads import using
@@ -60,6 +64,10 @@ MIN_PROBE = 50_000  # deals tried before a zero acceptance is called impossible
 CHUNK = 65_536
 REJECT_CHUNK = 131_072  # rejected hands cost little: bigger kernel calls
 PASS = 0  # the candidate "pass" (the fixed bid policy's 0)
+# Deals as the maker a bid needs before it is advised, best or safe: at 100 the 95%
+# interval of a make rate near 70% is about +-9 points, narrow enough to tell a
+# safe bid from a risky one; fewer, and a make rate of "100%" may be 3 deals of 3.
+MIN_MAKER_DEALS = 100
 
 
 @dataclass(repr=False)
@@ -94,6 +102,8 @@ class Advice(Tables):
     played: int = 0  # kernel hands run in all
     rounds: int = 0
     seconds: float = 0.0
+    min_maker: int = MIN_MAKER_DEALS  # deals as maker a bid needs to be judged
+    seat_assumed: bool = False  # no seat was given: the eldest hand was assumed
 
     # ---- views (advisor.present builds them) ----------------------------------
     def table_names(self) -> tuple[str, ...]:
@@ -204,29 +214,66 @@ class Advice(Tables):
         return float(w.max()) if w.size else 0.0
 
     # ---- advice ------------------------------------------------------------
+    def judged(self) -> np.ndarray:
+        """[suit, bid] whether the seat won the auction with the bid on at least
+        ``min_maker`` deals: only such a bid may be advised, best or safe."""
+        return self.win[:, 1:] >= self.min_maker
+
     def per_suit(self) -> list[dict[str, Any]]:
-        """Per suit: the best-EV bid (None: pass beats every bid), its ``ev`` against
-        pass, and the safe bid (the highest whose make rate's lower bound is >= risk)."""
+        """Per suit, among the judged bids (``judged``): the best-EV bid (None: no bid
+        beats passing with 95% confidence, the lower end of its ev's interval above 0),
+        its ``ev`` against pass, and the safe bid (the highest whose
+        make rate's lower bound is >= risk: ``highest_safe``)."""
         sc = self.score_change()
-        _, lo, _ = self.p_make()
+        judged = self.judged()
         # passes known after the player may leave no deal where passing fits them: then
         # the bids are ranked by their own expected margin
         can_pass = self.n[0] > 0
         out = []
         for s in range(4):
-            row: dict[str, Any] = {"suit": s, "top_ev_bid": None, "top_ev": None}
+            row: dict[str, Any] = {"suit": s, "top_ev_bid": None, "top_ev": None, "top_ev_lo": None}
             if s in self.suits_run and self.top is not None:
                 evs = sc["ev"][s, 1:] if can_pass else (sc["own"] - sc["opp"])[s, 1:]
-                evs = np.where(self.n[1:] >= 0.05 * max(self.hands, 1), evs, np.nan)
+                common = self.n[1:] >= 0.05 * max(self.hands, 1)
+                evs = np.where(common & judged[s], evs, np.nan)
                 if not np.isnan(evs).all():
                     i = int(np.nanargmax(evs))
                     row["top_ev_bid"], row["top_ev"] = int(self.bids[i]), float(evs[i])
-            best = row["top_ev_bid"] if (row["top_ev"] or 0) > 0 or not can_pass else None
-            safe = [int(b) for i, b in enumerate(self.bids) if lo[s, i] >= self.risk]
+                    row["top_ev_lo"] = float(sc["ev_lo"][s, 1 + i])
+            # a bid is advised over passing only when it beats passing with confidence:
+            # the lower end of its ev's 95% interval above 0
+            best = row["top_ev_bid"] if (row["top_ev_lo"] or 0) > 0 or not can_pass else None
             row["best_ev_bid"] = best
-            row["safe_bid"] = max(safe) if safe and s in self.suits_run else None
+            row["safe_bid"] = (
+                highest_safe(
+                    self.bids, self.make[s, 1:], self.win[s, 1:], self.risk, self.min_maker
+                )
+                if s in self.suits_run
+                else None
+            )
             out.append(row)
         return out
+
+    @property
+    def call(self) -> int | str:
+        """The advised call: the best-EV bid in the best trump, or ``"pass"``."""
+        best = self.best_ev_bid
+        return "pass" if best is None else best
+
+    @property
+    def pass_reason(self) -> str | None:
+        """Why the advice is to pass (None when it is a bid)."""
+        if self.call != "pass":
+            return None
+        q = self.query
+        if not q.legal_bids:
+            return f"no legal bid is left above {q.high_bid}"
+        if not self.judged()[self.suits_run].any():
+            return (
+                "no bid wins the auction often enough to judge (on at least "
+                f"{self.min_maker} deals as the maker)"
+            )
+        return "no bid beats passing on expected score with 95% confidence"
 
     @property
     def best_trump_index(self) -> int:
@@ -260,7 +307,7 @@ class Advice(Tables):
 # ----------------------------------------------------------------- simulation
 def advise(
     hand: str | Sequence,
-    seat: int,
+    seat: int | None = None,
     dealer: int = 3,
     bids: str | Sequence | None = None,
     known: Iterable[str] | dict | None = None,
@@ -277,12 +324,15 @@ def advise(
     min_acceptance: float = MIN_ACCEPTANCE,
     candidates: Sequence[int] | None = None,
     suits: Sequence[int] | None = None,
+    min_maker: int = MIN_MAKER_DEALS,
 ) -> Advice:
     """Simulate a hand's prospects for every candidate bid and trump; return the
     ``Advice``.
 
     ``bid`` is the other seats' bidding policy (the advised seat's own is replaced
-    by each candidate in turn). ``candidates`` (a subset of the legal bids) and
+    by each candidate in turn). ``seat`` None: the eldest hand (the seat after the
+    dealer), and ``Advice.seat_assumed`` says so. ``min_maker``: the deals as maker a
+    bid needs to be advised (``MIN_MAKER_DEALS``). ``candidates`` (a subset of the legal bids) and
     ``suits`` (suit numbers) narrow the estimate to what a study needs; pass is
     always played. Raises ``AdvisorError`` (or ``CardError``/``PolicyError``) with a
     one-line message on bad input or constraints too rare to sample.
@@ -294,6 +344,8 @@ def advise(
         raise AdvisorError(f"precision {precision} must be in (0, 0.5)")
     if max_hands < 1:
         raise AdvisorError(f"max_hands {max_hands} must be at least 1")
+    if isinstance(min_maker, bool) or not isinstance(min_maker, int) or min_maker < 1:
+        raise AdvisorError(f"min_maker {min_maker!r} must be a whole number of deals, at least 1")
     q = make_query(hand, seat, dealer, bids, known, rules)
     legal = q.legal_bids
     if candidates is not None:
@@ -330,6 +382,8 @@ def advise(
         paired=np.zeros((4, C), np.int64),
         points=np.zeros((4, T), np.int64),
         pedro=np.zeros((4, J), np.int64),
+        min_maker=min_maker,
+        seat_assumed=seat is None,
     )
     playouts = _Playouts(adv, policies)
     if threads is not None:

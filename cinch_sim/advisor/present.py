@@ -13,6 +13,7 @@ from typing import Any
 
 from cinch_sim import layout as L
 from cinch_sim import notation as N
+from cinch_sim.analysis.intervals import SAFE_MEANING
 from cinch_sim.cards import SUIT_NAMES, SUITS, format_card, pretty_card
 from cinch_sim.rules import seat_name
 
@@ -21,15 +22,17 @@ from cinch_sim.rules import seat_name
 Advice = Any
 
 RISK_NOTE = (
-    "risk: the make rate you insist on; the safe bid is the highest bid whose "
-    "P(make | you are the maker) is at least the risk with 95% confidence (the lower "
-    "Wilson bound)"
+    "risk: the make rate you insist on; the safe bid is the highest bid that is safe at "
+    "the risk: " + SAFE_MEANING
 )
 EV_NOTE = (
     "ev: the expected score margin over the whole hand (your side's score change minus "
     "the opponents', being overbid and the defence's points included) against passing "
     "on the same deals; own, opp: each side's expected score change"
 )
+
+
+ASSUMED_SEAT = " (no seat given: the eldest hand assumed; --seat to change)"
 
 
 # ------------------------------------------------------------------ sentences
@@ -56,17 +59,19 @@ def advice_line(adv: Advice) -> str:
     s = adv.best_trump_index
     sc = adv.score_change()
     if not q.legal_bids:
-        return f"Advice: pass (no legal bid is left above {q.high_bid})."
+        return f"Advice: pass ({adv.pass_reason})."
     best = adv.best_ev_bid
     if best is None:
         d = adv.per_suit()[s]
-        if d["top_ev_bid"] is None:
-            return "Advice: pass."
-        main = (
-            f"pass: no bid beats passing on expected score (the best, "
-            f"{_bid_phrase(adv, d['top_ev_bid'], s)}, expected "
-            f"{N.number(d['top_ev'], 1, signed=True)} against pass)"
-        )
+        main = f"pass: {adv.pass_reason}"
+        if d["top_ev_bid"] is not None:
+            c = 1 + _col(adv, d["top_ev_bid"])
+            ev = N.number_with_interval(
+                sc["ev"][s, c], sc["ev_lo"][s, c], sc["ev_hi"][s, c], 1, True
+            )
+            main += (
+                f" (the best, {_bid_phrase(adv, d['top_ev_bid'], s)}, expected {ev} against pass)"
+            )
     elif adv.n[0] == 0:  # no deal fits passing and the later passes given
         c = 1 + _col(adv, best)
         margin = sc["own"][s, c] - sc["opp"][s, c]
@@ -80,9 +85,9 @@ def advice_line(adv: Advice) -> str:
     if safe is None:
         safe_part = f"no bid is made at least {N.rate(adv.risk, 0)} of the time with 95% confidence"
     else:
+        low = N.rate_floor(lo[s, _col(adv, safe)], 0)
         safe_part = (
-            f"bid {safe} in {SUIT_NAMES[SUITS[s]]} (makes it at least "
-            f"{N.rate(lo[s, _col(adv, safe)], 0)}, 95% lower bound)"
+            f"bid {safe} in {SUIT_NAMES[SUITS[s]]} (makes it at least {low}, 95% lower bound)"
         )
     return f"Advice: {main}. Safe bid at risk {N.rate(adv.risk, 0)}: {safe_part}."
 
@@ -126,7 +131,11 @@ def advice_dict(adv: Advice) -> dict[str, Any]:
         "bids_before": [{"seat": s, "bid": None if b == L.BID_PASS else b} for s, b in q.bids],
         "later_passes": list(q.later_passes),
         "known": {str(s): [format_card(c) for c in cs] for s, cs in q.known.items()},
+        "seat_assumed": adv.seat_assumed,
         "legal_bids": q.legal_bids,
+        "call": adv.call,
+        "pass_reason": adv.pass_reason,
+        "min_maker_deals": adv.min_maker,
         "best_trump": adv.best_trump,
         "best_ev_bid": adv.best_ev_bid,
         "safe_bid": adv.safe_bid,
@@ -182,6 +191,7 @@ def _by_trump(adv: Advice) -> dict[str, Any]:
                 "opp": _f(sc["opp"][s, c]),
                 "deals": int(adv.n[c]),
                 "as_maker": int(adv.win[s, c]),
+                "judged": bool(adv.win[s, c] >= adv.min_maker) if c else None,
             }
             bids["pass" if c == 0 else str(int(b))] = entry
         d = suits[s]
@@ -287,6 +297,7 @@ def _query_lines(adv: Advice) -> list[str]:
     lines = [
         f"Hand {' '.join(pretty_card(c) for c in sorted(q.hand, key=_display_key))}: "
         f"seat {q.seat} ({seat_name(q.seat, q.dealer, q.rules.players)}), dealer seat {q.dealer}"
+        + (ASSUMED_SEAT if adv.seat_assumed else "")
     ]
     if q.bids:
         lines.append(
@@ -319,6 +330,7 @@ def _bid_lines(adv: Advice) -> list[str]:
     sc = adv.score_change()
     best = adv.best_trump_index
     run = adv.suits_run
+    judged = adv.judged()
     lines = [
         "Per bid and trump: P(you win the auction) / P(make | you are the maker) "
         "[its 95% lower bound] / ev against pass"
@@ -334,11 +346,16 @@ def _bid_lines(adv: Advice) -> list[str]:
             continue
         i = c - 1
         cells = [
-            f"{N.rate(pw[s, i], 0):>4} / {N.rate(pm[s, i], 0):>4} [{N.rate(lo[s, i], 0):>4}]"
-            f" / {N.number(sc['ev'][s, c], 2, signed=True):>6}"
+            f"{N.rate(pw[s, i], 0):>4} / {N.rate(pm[s, i], 0):>4} [{N.rate_floor(lo[s, i], 0):>4}]"
+            f" / {N.number(sc['ev'][s, c], 2, signed=True):>6}" + (" " if judged[s, i] else "*")
             for s in run
         ]
         lines.append(f"{int(b):>4}  " + " ".join(f"{x:^27}" for x in cells))
+    if not judged[run].all():
+        lines.append(
+            f"* won the auction on fewer than {adv.min_maker} deals: shown, but not judged "
+            "(never advised, best or safe)"
+        )
     return lines
 
 
@@ -356,9 +373,10 @@ def _suit_summary_lines(adv: Advice) -> list[str]:
     for s in adv.suits_run:
         d = suits[s]
         ev = "-"
-        if d["top_ev_bid"] is not None:
-            shown = d["best_ev_bid"] if d["best_ev_bid"] is not None else "pass"
-            ev = f"{shown} ({N.number(max(d['top_ev'], 0.0), 2, signed=True)})"
+        if d["best_ev_bid"] is not None:
+            ev = f"{d['best_ev_bid']} ({N.number(d['top_ev'], 2, signed=True)})"
+        elif d["top_ev_bid"] is not None or adv.top is not None:
+            ev = "pass"
         ped = " ".join(f"{N.rate(pp[s, j]):>17}" for j in range(len(names)))
         lines.append(
             f"{SUIT_NAMES[SUITS[s]]:<9} {N.number(mean[s], 2):>11} {ped} {ev:>14} "

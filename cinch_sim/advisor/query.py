@@ -192,13 +192,14 @@ class Query:
 
 def make_query(
     hand: str | Sequence,
-    seat: int,
+    seat: int | None,
     dealer: int = 3,
     bids: str | Sequence | None = None,
     known: Iterable[str] | dict | None = None,
     rules: Rules | dict | None = None,
 ) -> Query:
-    """Parse and check a query; every problem is a one-line ``AdvisorError``/``CardError``."""
+    """Parse and check a query; every problem is a one-line ``AdvisorError``/``CardError``,
+    the hand's own first. ``seat`` None: the eldest hand, the seat after the dealer."""
     r = resolve_rules(rules)
     P = r.players
     cards = (
@@ -206,8 +207,8 @@ def make_query(
         if isinstance(hand, str) or any(isinstance(c, str) for c in hand)
         else _int_hand(hand, r.cards_dealt, r.decks)
     )
-    seat = _check_seat(seat, P, "seat")
     dealer = _check_seat(dealer, P, "dealer")
+    seat = r.turn_order(dealer)[0] if seat is None else _check_seat(seat, P, "seat")
     bid_list = parse_bids(bids, P, r)
     known_map = parse_known(known, P)
     if r.bid_rounds == 1:

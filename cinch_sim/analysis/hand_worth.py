@@ -19,7 +19,7 @@ import pandas as pd
 
 from cinch_sim import layout as L
 from cinch_sim import notation as N
-from cinch_sim.analysis.intervals import mean_interval, wilson
+from cinch_sim.analysis.intervals import highest_safe, mean_interval, wilson
 from cinch_sim.engine.run import Conditions, PolicySet, iter_chunks
 from cinch_sim.rules import Rules, seat_name
 
@@ -154,8 +154,7 @@ class HandValue:
         }
         for level in levels:
             tag = _tag(level)
-            ok = [b for b in range(1, dist.size) if lo[b] >= level]
-            best = max(ok) if ok else None
+            best = highest_safe(range(1, dist.size), at_least[1:], [n] * (dist.size - 1), level)
             row[f"bid_{tag}"] = pd.NA if best is None else best
             row[f"make_{tag}"] = at_least[best] / n if best else np.nan
             row[f"make_{tag}_lo"] = float(lo[best]) if best else np.nan

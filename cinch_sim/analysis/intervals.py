@@ -26,6 +26,24 @@ def wilson(successes, trials, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
     return lo, hi
 
 
+SAFE_MEANING = (
+    "a bid is safe at a level (70% unless you choose another) when the lower end of "
+    "the 95% Wilson interval of its make rate is at least that level: the estimate "
+    "alone is not enough, so a bid seen on few hands is not called safe by luck"
+)
+
+
+def highest_safe(bids, made, trials, level: float, min_trials: int = 1) -> int | None:
+    """The highest of ``bids`` that is safe at ``level`` (``SAFE_MEANING``): made on
+    ``made[i]`` of ``trials[i]`` hands, at least ``min_trials`` of them, and the
+    lower 95% Wilson bound at least ``level``. None: no bid is safe. The one rule
+    for "safe" wherever a safe bid is shown (the advisor, the safe-bid table)."""
+    lo, _ = wilson(made, trials)
+    n = np.asarray(trials)
+    ok = [int(b) for b, low, t in zip(bids, lo, n, strict=True) if t >= min_trials and low >= level]
+    return max(ok) if ok else None
+
+
 def mean_interval(
     total, total_sq, n, low: float, high: float, level: float = 0.95
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -116,7 +116,8 @@ BUILTIN: dict[str, Strategy] = {
         "simple",
         "simple",
         "random",
-        description="W2: simple bid, trump and discard; random play",
+        description="a bid from a count of its best suit, that suit as trump, only trumps kept; "
+        "random play",
     ),
     "greedy": Strategy(
         "greedy",
@@ -124,7 +125,8 @@ BUILTIN: dict[str, Strategy] = {
         "simple",
         "simple",
         "greedy",
-        description="W3: simple bid, trump and discard; greedy play",
+        description="a bid from a count of its best suit, that suit as trump, only trumps kept; "
+        "greedy play",
     ),
     "heuristic": Strategy("heuristic", description="the heuristic policies, score-aware bidding"),
     "heuristic_v1": Strategy(

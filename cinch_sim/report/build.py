@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cinch_sim import interrupts
+from cinch_sim import notation as N
 from cinch_sim.advisor.estimate import Advice, advise
 from cinch_sim.analysis.analyse import Analysis, analyse
 from cinch_sim.analysis.card_values import CardValues, card_values
@@ -34,7 +35,8 @@ QUICK = {"hands": 100_000, "games": 400, "card_values_hands": 20}
 EXAMPLE_HANDS = (
     ("AS KS 5S 5C 2S 9H 3D 7C JD", "S", ""),
     ("5H JH 8H 4H AD 9C 6S 3S 2C", "H", ""),
-    ("AC KD QD 7H 6H 9S 8C 4D 3H", None, "No five at all: a weak hand"),
+    ("AC KD QD 7H 6H 9S 8C 4D 3H", None, "No five: the king and queen of diamonds, an ace"),
+    ("9S 8C 6D 4D 3S 7H 6H 2C 8S", None, "Nothing at all: no five, no ace, no face card"),
 )
 ROBBER_RULES = ("maker", "dealer", "none")
 # work units for the progress bar
@@ -64,6 +66,15 @@ SECONDS_PER = {
     "advice": 1.0,  # an example hand
 }
 UNIT = 1e-3  # progress units are milliseconds of estimated work
+
+
+def _setting_text(value: Any) -> str:
+    """A rule's value as a reader reads it: yes/no, a dash for "not set", else as is."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return N.DASH
+    return str(value)
 
 
 def robbing_rules(rules: Rules) -> tuple[str, ...]:
@@ -234,7 +245,11 @@ class ReportSettings:
                 (f"hands played for card values, {name}", f"{n:,}")
                 for name, n in self.card_hands().items()
             ]
-            + [(f"rule: {k}", str(v)) for k, v in self.rules.describe().items() if k != "options"]
+            + [
+                (f"rule: {k}", _setting_text(v))
+                for k, v in self.rules.describe().items()
+                if k != "options"
+            ]
         )
 
 
@@ -393,7 +408,7 @@ def lay_out(s: ReportSettings, studies: Studies) -> Report:
         sections.add_ladder(report, lad, s.games, s.rules.target)
     if studies.examples:
         sections.add_example_advice(report, studies.examples, s.dealer, s.rules)
-    sections.add_method_notes(report, used_strategies(s, studies))
+    sections.add_method_notes(report, used_strategies(s, studies), s.rules.teams > 2)
     return report
 
 

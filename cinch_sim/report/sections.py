@@ -13,11 +13,12 @@ from collections.abc import Iterable, Sequence
 import pandas as pd
 
 from cinch_sim import notation as N
-from cinch_sim.advisor.estimate import Advice
+from cinch_sim.advisor.estimate import MIN_MAKER_DEALS, Advice
 from cinch_sim.advisor.present import advice_reason
 from cinch_sim.analysis.analyse import Analysis
 from cinch_sim.analysis.card_values import MIN_DEALS, CardValues
 from cinch_sim.analysis.hand_worth import HandValue
+from cinch_sim.analysis.intervals import SAFE_MEANING
 from cinch_sim.cards import SUIT_NAMES, SUITS
 from cinch_sim.policies.strategies import Strategy
 from cinch_sim.report import charts
@@ -59,7 +60,7 @@ FEW = 30  # a class of fewer hands is marked "few hands" in every table
 def _provenance(an: Analysis) -> str:
     """Where a chart's numbers come from, said once, under the chart: the hands and the
     seed (the rules and strategies are in the report's first table)."""
-    return f"From {an.counts.hands:,} hands, seed {an.settings.get('seed')}."
+    return f"From {an.counts.hands:,} hands, {N.seeds(an.settings)}."
 
 
 # -------------------------------------------------------------------- sections
@@ -156,10 +157,9 @@ def add_safe_bids(
         + (f" (the {N.label(r.left_name)} included)" if r.left_rank else "")
         + " and which of the ace and king of trumps were dealt. 'Bid up to' is the "
         "highest bid the group makes at least half the time (even money) or at least 70% of "
-        f"the time (safe), counting {side}{robbing}. A bid counts only when the whole 95% "
-        "interval of its made rate is at or above the mark, not just the estimate: a group "
-        "of few hands gets a lower bid rather than a lucky one, and a dash means no bid "
-        "reaches the mark with that confidence."
+        f"the time (safe), counting {side}{robbing}. Here, as everywhere in this report, "
+        f"{SAFE_MEANING}. So a group of few hands gets a lower bid rather than a lucky one, "
+        "and a dash means no bid reaches the mark with that confidence."
     )
     table = pd.DataFrame(
         {
@@ -197,9 +197,10 @@ def add_safe_bids(
     if examples:
         sec.text(
             "Where the two differ, the group's number is an average over all its hands, "
-            "with a margin for chance, while the advisor's is for the hand itself: its lower "
-            "trumps and side cards make it stronger or weaker than its group's average, and "
-            "the advisor's 70% is its estimate, without the margin."
+            "each played as if it had won the bidding, while the advisor's is for the hand "
+            "itself, in the auctions it wins: its lower trumps and side cards make it "
+            "stronger or weaker than its group's average, and the other seats' bids tell "
+            "it when it is up against strength. Both call a bid safe by the same rule."
         )
 
 
@@ -264,7 +265,7 @@ def _example_in_class(
         "seat with no bid before it, "
         + (
             f"finds it safe at {own} (made as maker at least {N.rate(adv.risk, 0)} of the "
-            "time, by the lower end of its 95% interval)."
+            "time, by the same rule)."
             if own is not None
             else "finds no safe bid."
         )
@@ -287,7 +288,11 @@ def add_hand_features(report: Report, base: HandValue, dealer: int) -> None:
     sec.table(
         "points_by_seat",
         _mean_points_table(by_seat, "maker_seat", "maker's seat"),
-        "Points of the maker's side by the maker's seat relative to the dealer.",
+        "Points of the maker's side by the maker's seat relative to the dealer. As in the "
+        "safe-bid table, each hand is played as if its maker had won the bidding, and the "
+        f"maker's seat turns with the hand number ({_per_seat(by_seat)} hands each): with no "
+        "auction to win, the seat changes only who leads and who robs the pack, so nearly "
+        "equal rows say that the seat itself is worth little once the contract is won.",
         by_seat,
     )
 
@@ -792,7 +797,11 @@ def add_example_advice(
         "times; for each bid and trump the hand bids it, the later seats bid with the "
         "simulator's own bidder (they may overbid), and the hand is played out. We count how "
         "often the hand wins the auction, how often it then makes the bid, and the expected "
-        "score margin over the whole hand against passing on the same deals."
+        "score margin over the whole hand against passing on the same deals. A bid is "
+        "advised, best or safe, only where the hand won the auction with it on at least "
+        f"{MIN_MAKER_DEALS} deals ('as maker'); below that its make rate is shown but "
+        "judges nothing (marked *). Safe means what it means in the safe-bid table: "
+        "the lower end of the make rate's 95% interval at the mark."
     )
     for text, label, adv in examples:
         pw, _, _ = adv.p_win()
@@ -804,12 +813,19 @@ def add_example_advice(
         for suit in adv.suits_run:
             row[f"P(make) in {SUITS[suit]}"] = [_pct(x) for x in p[suit]]
         row[f"interval ({SUITS[best]})"] = _intervals(lo[best], hi[best])
+        judged = adv.judged()[best]
+        row[f"as maker ({SUITS[best]})"] = [
+            f"{int(k):,}" + ("" if ok else " *")
+            for k, ok in zip(adv.win[best, 1:], judged, strict=True)
+        ]
         row[f"ev vs pass ({SUITS[best]})"] = [N.number(x, 2, signed=True) for x in ev[best, 1:]]
         sec.text(f"{label}: {text}. {advice_reason(adv)}")
         data = {"bid": list(adv.bids), "p_win_auction": pw[best]}
         for suit in adv.suits_run:
             data[f"p_make_{SUITS[suit]}"] = p[suit]
         data["p_make_lo"], data["p_make_hi"] = lo[best], hi[best]
+        data["as_maker"] = adv.win[best, 1:]
+        data["judged"] = judged
         data["ev_vs_pass"] = ev[best, 1:]
         sec.table(
             f"advice_{len(sec.blocks)}",
@@ -820,9 +836,18 @@ def add_example_advice(
         )
 
 
-def add_method_notes(report: Report, strategies: Sequence[Strategy] = ()) -> None:
-    """How the numbers are made: the random stream, the intervals, the strategies used
-    (each as its own description says)."""
+def _per_seat(table: pd.DataFrame) -> str:
+    """The hands each seat made: ``250,000``, or a range where they differ."""
+    lo, hi = int(table["hands"].min()), int(table["hands"].max())
+    return f"{lo:,}" if lo == hi else f"{lo:,} to {hi:,}"
+
+
+def add_method_notes(
+    report: Report, strategies: Sequence[Strategy] = (), cutthroat: bool = False
+) -> None:
+    """How the numbers are made: the random stream, the intervals (the rotations'
+    only at a cut-throat table), the strategies used (each as its own description
+    says)."""
     sec = report.section("Method notes")
     told = "; ".join(f"'{s.name}': {s.description}" for s in strategies if s.description)
     sec.text(
@@ -833,10 +858,16 @@ def add_method_notes(report: Report, strategies: Sequence[Strategy] = ()) -> Non
         "possible range added, and never run past that range (no points to every point of "
         "a deal): so a row of few hands gets a wide interval, never a falsely certain one, "
         f"and rows of fewer than {FEW} hands are marked in every table. Win rates between "
-        "strategies "
-        "use the same t interval over duplicate pairs (never empty, even when one side won "
-        "every game), and at a cut-throat table the share of the wins the same interval "
-        "over rotations (one game per seat on the same deals); card values, paired "
-        "Student's t intervals over deals; the ladder's intervals come from resampling the "
-        "pairs or rotations of games." + (f" The strategies used: {told}." if told else "")
+        "strategies use the same t interval over duplicate pairs (never empty, even when one "
+        "side won every game)"
+        + (
+            ", and the share of the wins at this table of sides of one the same interval "
+            "over rotations (one game per seat on the same deals)"
+            if cutthroat
+            else ""
+        )
+        + "; card values, paired Student's t intervals over deals; the ladder's intervals "
+        "come from resampling the games"
+        + (" by pairs or rotations." if cutthroat else " by duplicate pairs.")
+        + (f" The strategies used: {told}." if told else "")
     )

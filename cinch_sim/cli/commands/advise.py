@@ -31,8 +31,9 @@ from cinch_sim.cli.options import (
 @click.option(
     "--seat",
     type=click.IntRange(min=0),
-    required=True,
-    help="Your seat (0 to players - 1, clockwise; 0 and 2 are partners).",
+    default=None,
+    help="Your seat (0 to players - 1, clockwise; 0 and 2 are partners) [default: the "
+    "eldest hand, the seat after the dealer: 0 with the default dealer].",
 )
 @dealer_option
 @click.option(
@@ -128,6 +129,12 @@ def advise(
     the advice: the best-EV bid (or pass), and the safe bid, the highest
     whose make rate is at least --risk with 95% confidence.
 
+    A bid is judged only where you won the auction with it on at least 100
+    deals (marked * in the table otherwise): a make rate from a handful of
+    deals is no verdict. When no bid is judged, or none beats passing with
+    95% confidence (the lower end of its ev interval above 0), the
+    advice is pass, with the reason.
+
     Risk: the make rate you insist on (0.7: set at most 3 times in 10 as the
     maker); a lower risk gives a higher, bolder safe bid.
 
@@ -140,7 +147,8 @@ def advise(
     from cinch_sim.api import advise as run_advice
     from cinch_sim.policies.registry import dd_note
 
-    check_seat("--seat", seat, rules.players)
+    if seat is not None:
+        check_seat("--seat", seat, rules.players)
     if bid_model is not None:
         ctx = click.get_current_context()
         if ctx.get_parameter_source("bid_policy") not in (None, ParameterSource.DEFAULT):

@@ -5,7 +5,10 @@ Usage: python scripts/bench_advisor.py [--repeats 5] [--write results/BENCHMARKS
 Runs ``cinch-sim advise`` as a subprocess (so imports count) with a warm
 compile cache: one warm-up, then --repeats timed runs at precision 0.01 and
 0.005 for all 14 bids and 4 suits; prints the median and range of the wall
-times, the deals used and the precision reached. ``--write`` appends a
+times, the deals used and the precision reached. Then the same queries
+in-process (``api.advise``, compiled beforehand), the default one and one with
+earlier bids (``--seat 3 --bids 0:6,1:pass,2:7``, where most deals are
+rejected): the median time and the kernel hands played. ``--write`` appends a
 section to the file (never rewrites it).
 """
 
@@ -27,6 +30,30 @@ ROOT = Path(__file__).resolve().parents[1]
 HAND = "AS KS 5S 5C 2S 9H 3D 7C JD"
 QUERY = ["advise", HAND, "--seat", "2", "--dealer", "3"]
 TARGETS = {0.01: 1.5, 0.005: 2.5}  # precision -> wall-time goal (s)
+# in-process queries: name -> (advise keyword arguments, goal in seconds)
+IN_PROCESS = {
+    "seat 2, dealer 3": ({"seat": 2, "dealer": 3}, 0.5),
+    "seat 3, bids 0:6,1:pass,2:7": ({"seat": 3, "dealer": 3, "bids": "0:6,1:pass,2:7"}, 2.0),
+}
+
+
+def in_process(repeats: int) -> list[str]:
+    """The IN_PROCESS queries timed inside this process: Markdown table rows."""
+    from cinch_sim.api import advise
+
+    rows = []
+    for name, (kwargs, goal) in IN_PROCESS.items():
+        advise(HAND, **kwargs, precision=0.05)  # compile or load first
+        times = []
+        for _ in range(repeats):
+            t = time.perf_counter()
+            adv = advise(HAND, **kwargs)
+            times.append(time.perf_counter() - t)
+        rows.append(
+            f"| {name} | {goal} | {statistics.median(times):.2f} | {min(times):.2f} | "
+            f"{max(times):.2f} | {adv.hands:,} | {adv.tried:,} | {adv.played:,} |"
+        )
+    return rows
 
 
 def command() -> list[str]:
@@ -91,6 +118,15 @@ def main() -> None:
             f"{max(times):.2f} | {info['hands']:,} | {info['precision']:.5f} | "
             f"{statistics.median(inner):.2f} |"
         )
+    lines += [
+        "",
+        "In-process (`api.advise`, precision 0.01, compiled beforehand):",
+        "",
+        "| query | goal (s) | median (s) | min (s) | max (s) | deals kept | deals tried "
+        "| kernel hands |",
+        "|---|---|---|---|---|---|---|---|",
+        *in_process(a.repeats),
+    ]
     lines += [
         "",
         "advise() is the time inside the simulation call (policy loading, kernel load and "

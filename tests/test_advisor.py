@@ -321,3 +321,58 @@ def test_no_seat_means_the_eldest_hand():
     b = advise(ISSUE_HAND, seat=2, dealer=1, precision=0.1)
     assert not b.seat_assumed and "no seat given" not in b.text()
     assert np.array_equal(a.win, b.win)  # the same question
+
+
+# ------------------------------------- the maker's hand played once (issue 36, part 4)
+def test_a_maker_s_hand_is_played_at_the_top_bid_and_scored_at_his_bid():
+    """The shared playouts rebuilt from plain kernel runs: the auction at bid 9 in the
+    first suit (clubs) says where seat 0 is the maker; there the hand played at the
+    top bid in hearts is scored at 9. So the counts of (9, hearts) are those."""
+    from cinch_sim import layout as L
+    from cinch_sim.engine.run import Conditions, PolicySet, run_chunk
+    from cinch_sim.policies.loading import load_policy
+    from cinch_sim.rules import Rules
+
+    a = advise(ISSUE_HAND, seat=0, dealer=3, max_hands=500, precision=0.001, seed=6)
+
+    def direct(bid: int, suit: int) -> np.ndarray:
+        ps = PolicySet.from_specs(4)
+        ps.bid[0] = load_policy("bid", "fixed", (float(bid),))
+        ps.trump[0] = load_policy("trump", "fixed", (float(suit),))
+        rows, _ = run_chunk(Rules(), ps, 6, 0, 500, 3, Conditions(fixed=a.query.fixed()))
+        return rows
+
+    auction, top = direct(9, S["C"]), direct(14, S["H"])
+    we = auction[:, L.H_MAKER] == 0
+    made = we & (top[:, L.H_POINTS] >= 9)
+    c = list(a.candidates).index(9)
+    assert a.win[S["H"], c] == we.sum() > 50
+    assert a.make[S["H"], c] == made.sum()
+    # the top bid itself is plain: the hand as dealt and played at 14 in hearts
+    assert a.make[S["H"], -1] == (top[:, L.H_POINTS] >= 14).sum()
+
+
+def test_the_shared_playouts_agree_with_playing_every_bid_and_suit(monkeypatch):
+    """The same advice with every candidate and suit played out (the old way): the
+    auctions are the very same, and the make rates agree within their intervals."""
+    from cinch_sim.advisor import estimate
+
+    shared = advise(ISSUE_HAND, seat=1, dealer=3, precision=0.02, seed=8)
+    init = estimate._Playouts.__init__
+
+    def unshared(self, *args):
+        init(self, *args)
+        self.shared = False
+
+    monkeypatch.setattr(estimate._Playouts, "__init__", unshared)
+    full = advise(ISSUE_HAND, seat=1, dealer=3, precision=0.02, seed=8)
+    assert full.played > 1.5 * shared.played
+    assert np.array_equal(shared.win, full.win) and np.array_equal(shared.n, full.n)
+    p1, _, _ = shared.p_make()
+    p2, _, _ = full.p_make()
+    n = np.maximum(shared.win[:, 1:], 1)
+    se = np.sqrt((p1 * (1 - p1) + p2 * (1 - p2)) / n + 1e-12)
+    judged = shared.win[:, 1:] >= 100
+    # the two are played on the same deals, so they differ less than independent runs
+    assert (np.abs(p1 - p2)[judged] <= 4 * se[judged] + 1e-9).all()
+    assert shared.best_trump == full.best_trump

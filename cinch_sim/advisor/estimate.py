@@ -17,7 +17,12 @@ included, as bridge dealers and poker equity calculators do:
    keeps its own: the later seats may overbid, and the hand is played in the
    chosen suit only when the player ends as the maker. The same deals (same
    seed, same hand indices) serve every candidate and suit: common random
-   numbers, so the differences between bids are sharp.
+   numbers, so the differences between bids are sharp. Two savings leave the
+   estimates as they are (``_Playouts`` says how, tests/test_advisor.py checks
+   both): only the deals that fit the earlier bids are replayed, and where the
+   other seats' discard and play policies are auction-blind a maker's hand is
+   played once, at the top bid, in each suit, and scored at every bid that made
+   him the maker.
 3. **Estimates.** Per bid and suit: P(win the auction), P(make | maker) and the
    expected change of both sides' scores over the whole hand (being overbid
    and the defence's points included), and ``ev``, the expected margin (ours
@@ -398,7 +403,22 @@ def advise(
 
 
 class _Playouts:
-    """Plays an advice's deals for every candidate bid and suit and adds up the counts."""
+    """Plays an advice's deals for every candidate bid and suit and adds up the counts.
+
+    Two savings, neither changing what is estimated:
+
+    - **Only the kept deals are replayed.** The reference candidate's run finds the
+      deals that fit the earlier bids; every other candidate replays those deals by
+      their indices (``run_chunk(indices=...)``), not the rejected ones around them.
+    - **A maker's hand is played once for every bid** (``shared``), when every seat's
+      discard and play policies are auction-blind (``Builtin.auction_blind``: they
+      read neither the contract nor the bids, so a hand plays alike whatever the
+      maker bid) and the top candidate is the top bid, which no seat can overbid:
+      each candidate's auction is played in the first suit, and wherever it makes the
+      player the maker, the hand as played at the top bid in each suit stands in,
+      scored at the candidate's bid (``solver.outcome.rescored``). Per deal that is
+      one run per candidate and three more, not one per candidate and suit.
+    """
 
     def __init__(self, adv: Advice, policies) -> None:
         from cinch_sim.engine.run import Conditions, PolicySet
@@ -422,16 +442,23 @@ class _Playouts:
                 self.sets[c, s] = ps
         # team of each maker seat; a maker of -1 (thrown in) reads the last entry
         self.team_of = np.array([r.team_of(t) for t in range(r.players)] + [-1])
-        self.ref = (len(adv.candidates) - 1, adv.suits_run[0])
+        self.top = len(adv.candidates) - 1
+        self.ref = (self.top, adv.suits_run[0])
+        blind = all(
+            p.builtin is not None and p.builtin.auction_blind
+            for p in (*policies.discard, *policies.play)
+        )
+        self.shared = blind and self.top > 0 and adv.candidates[-1] == r.bid_max
+        self.rules_array = r.to_array()
 
-    def run(self, key: tuple[int, int], offset: int, n: int) -> np.ndarray:
+    def run(self, key: tuple[int, int], offset: int, n: int, indices=None) -> np.ndarray:
         from cinch_sim.engine.run import run_chunk
 
         adv = self.adv
         q = adv.query
         rows, _ = run_chunk(q.rules, self.sets[key], adv.seed, offset, n, q.dealer,
-                            self.conditions)  # fmt: skip
-        adv.played += n
+                            self.conditions, indices=indices)  # fmt: skip
+        adv.played += len(rows)
         return rows
 
     def add(self, rows: np.ndarray, c: int, suits: list[int], base: dict, first: bool) -> None:
@@ -473,6 +500,30 @@ class _Playouts:
             for j, (_, slot) in enumerate(r.pedros):
                 adv.pedro[suits[0], j] += int((rows[we, L.H_SLOT_TEAM + slot] == team).sum())
 
+    def _as_maker(self, rows: np.ndarray, top: np.ndarray, maker: np.ndarray) -> np.ndarray:
+        """``rows`` with each deal that made the player the maker replaced by ``top``'s
+        (the same deal played at the top bid in the suit wanted), kept at ``rows``'
+        contract and bids and scored at that contract."""
+        out = rows.copy()
+        m = np.flatnonzero(maker)
+        if not m.size:
+            return out
+        out[m] = top[m]
+        out[m, L.H_BID] = rows[m, L.H_BID]
+        out[m, L.H_BIDS : L.H_BIDS + L.MAX_PLAYERS] = rows[m, L.H_BIDS : L.H_BIDS + L.MAX_PLAYERS]
+        from cinch_sim.solver.outcome import rescored
+
+        teams = self.adv.query.rules.teams
+        made, scores = rescored(
+            self.rules_array,
+            top[m, L.H_POINTS : L.H_POINTS + teams],
+            self.team_of[rows[m, L.H_MAKER]],
+            rows[m, L.H_BID],
+        )
+        out[m, L.H_MADE] = made
+        out[m, L.H_SCORE : L.H_SCORE + teams] = scores
+        return out
+
     def play_range(self, offset: int, n: int) -> None:
         """Deal offset..offset+n-1; play the accepted deals at every candidate and suit."""
         adv = self.adv
@@ -488,24 +539,44 @@ class _Playouts:
             used = int(accepted[room]) if len(accepted) > room else m  # stop at max_hands
             keep = ok0[:used]
             if keep.any():
-                base: dict = {}
-                for c in range(len(adv.candidates)):  # pass (candidate 0) first: the baseline
-                    for s in adv.suits_run:
-                        key = (c, s)
-                        rows = ref_rows[:used] if key == self.ref else self.run(key, start_at, used)
-                        if not np.array_equal(rows[:, L.H_REJECTED] == 0, keep):
-                            raise RuntimeError("the accepted deals differ between candidates")
-                        rows = rows[keep]
-                        first = s == adv.suits_run[0]
-                        if first and not (rows[:, L.H_MAKER] == adv.query.seat).any():
-                            # never the maker: the trump policy was never asked, so every
-                            # suit plays these deals alike (the same bits)
-                            self.add(rows, c, adv.suits_run, base, True)
-                            break
-                        self.add(rows, c, [s], base, first)
+                self._play_kept(start_at, used, keep, ref_rows[:used][keep])
             adv.hands += int(keep.sum())
             adv.tried += used
             done += m
+
+    def _play_kept(self, start_at: int, used: int, keep: np.ndarray, ref: np.ndarray) -> None:
+        """Every candidate and suit on the kept deals of start_at..start_at+used-1."""
+        adv = self.adv
+        index = start_at + np.flatnonzero(keep)
+        seat = adv.query.seat
+        s0 = adv.suits_run[0]
+
+        def rows_of(key: tuple[int, int]) -> np.ndarray:
+            if key == self.ref:
+                return ref
+            if self.rejecting:  # the kept deals only, by their indices
+                return self.run(key, 0, 0, indices=index)
+            rows = self.run(key, start_at, used)
+            if not np.array_equal(rows[:, L.H_REJECTED] == 0, keep):
+                raise RuntimeError("the accepted deals differ between candidates")
+            return rows[keep]
+
+        top = {s: rows_of((self.top, s)) for s in adv.suits_run} if self.shared else {}
+        base: dict = {}
+        for c in range(len(adv.candidates)):  # pass (candidate 0) first: the baseline
+            first = rows_of((c, s0))
+            maker = first[:, L.H_MAKER] == seat
+            if not maker.any():
+                # never the maker: the trump policy was never asked, so every suit
+                # plays these deals alike (the same bits)
+                self.add(first, c, adv.suits_run, base, True)
+                continue
+            for s in adv.suits_run:
+                if self.shared:
+                    rows = self._as_maker(first, top[s], maker)
+                else:
+                    rows = first if s == s0 else rows_of((c, s))
+                self.add(rows, c, [s], base, s == s0)
 
 
 def _deal_until_precise(playouts: _Playouts, min_acceptance: float) -> None:

@@ -47,7 +47,7 @@ from cinch_sim.rng import (
     stream_state,
 )  # fmt: skip
 from cinch_sim.signatures import N_PARAMS, N_SCRATCH
-from cinch_sim.solver.outcome import score_change
+from cinch_sim.solver.outcome import is_made, score_change
 
 U1 = np.uint64(1)
 U0 = np.uint64(0)
@@ -1513,7 +1513,7 @@ def _settle(rules, maker, bid, iwork, out):
     """Made or set (docs/rules.md §1.14): each side's points and score change."""
     points = borrow(iwork, IW_POINTS, L.MAX_TEAMS)
     mteam = _team(rules, maker)
-    made = points[mteam] >= bid
+    made = is_made(points[mteam], bid)
     out[L.H_MADE] = 1 if made else 0
     for t in range(rules[L.R_TEAMS]):
         out[L.H_POINTS + t] = points[t]
@@ -1686,10 +1686,13 @@ def simulate_hands(
     out,
     trace,
 ):
-    """Play ``n_hands`` independent hands with global indices offset..offset+n-1.
+    """Play ``n_hands`` independent hands with global indices offset..offset+n-1, or
+    with ``S_LISTED`` set, the hands whose indices the setup lists after ``S_LEN``,
+    from position ``offset`` on (the advisor replays only the deals it kept).
 
     Serial and GIL-free: ``threads.run_split`` runs one range of a batch per thread."""
     want_trace = trace.shape[0] > 0
+    listed = setup[L.S_LISTED] != 0
     dealer = setup[L.S_DEALER]
     flat_params = params.reshape(-1)
     flat_out = out.reshape(-1)
@@ -1705,8 +1708,9 @@ def simulate_hands(
     for i in range(n_hands):
         tr = borrow(flat_trace, i * tw, tw) if want_trace else _b(dummy)
         out_row = borrow(flat_out, i * ow, ow)
+        hidx = setup[L.S_LEN + offset + i] if listed else offset + i
         _play_borrowed(
-            rules, setup, seed, offset + i, dealer, fns, pids, flat_params,
+            rules, setup, seed, hidx, dealer, fns, pids, flat_params,
             bufs, not_in_game, out_row, tr, want_trace,
         )  # fmt: skip
 

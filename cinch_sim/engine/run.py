@@ -246,8 +246,11 @@ def run_chunk(
     conditions: Conditions | None = None,
     trace: bool = False,
     direct: bool = True,
+    indices: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Play hands offset..offset+n-1; return (result rows, trace rows).
+    """Play hands offset..offset+n-1, or (``indices``) the hands of those indices, each
+    the very hand it is in a range (the same cards and streams); ``offset`` and
+    ``n`` are then ignored. Return (result rows, trace rows).
 
     ``direct=False`` calls built-in policies through their function pointers
     like user policies (tests check both paths give the same bits).
@@ -255,13 +258,20 @@ def run_chunk(
     cond = conditions or Conditions()
     cond.check(rules)
     check_solver_players(rules, policies)
+    if indices is not None:
+        n = len(indices)
     kern = _kernel(rules)
     # empty, not zeros: play_hand writes every field of its rows first thing, so
     # zeroing them (17 MB a chunk) is wasted work (measured: about 1% of W2/W3)
     out = np.empty((n, L.row_len(rules.decks)), dtype=np.int32)
     tr = np.empty((n if trace else 0, L.trace_len(rules.decks)), dtype=np.int64)
     table, ids, params = policies.kernel_arrays(direct)
-    args = (rules.to_array(), cond.to_setup(dealer, offset), np.uint64(seed % (1 << 64)))
+    setup = cond.to_setup(dealer, offset)
+    if indices is not None:  # the kernel reads hand i's index at setup[S_LEN + i]
+        setup[L.S_LISTED] = 1
+        setup = np.concatenate([setup, np.asarray(indices, dtype=np.int64)])
+        offset = 0
+    args = (rules.to_array(), setup, np.uint64(seed % (1 << 64)))
 
     def hands(lo: int, hi: int) -> None:
         part = tr[lo:hi] if trace else tr

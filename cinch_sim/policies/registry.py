@@ -41,6 +41,10 @@ class Builtin:
     function: str  # the jitted function in that module
     kernel_id: int  # the kernel's direct-call number
     param_prefix: str = ""  # the module's constants naming its parameter slots (B_, P_, ...)
+    # False: it reads the contract or the bids (O_BID, O_BIDS, O_HIGH_BID...). A discard
+    # or play policy that reads neither plays a hand alike whatever the maker bid, so
+    # the advisor plays a maker's hand once for every bid (tests/test_auction_blind.py)
+    auction_blind: bool = True
 
 
 BUILTINS: tuple[Builtin, ...] = (
@@ -76,7 +80,8 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("play", "heuristic_v1", "heuristic", "heuristic_v1_play", HEURISTIC_PLAY, "P_"),
     Builtin("play", "heuristic_v2", "heuristic", "heuristic_v2_play", HEURISTIC_PLAY, "P_"),
     # perfect-information Monte Carlo: deals of the unseen cards solved double-dummy
-    Builtin("play", "pimc", "pimc", "pimc_play", PIMC_PLAY, "P_"),
+    # its objective is the score margin: it reads the contract
+    Builtin("play", "pimc", "pimc", "pimc_play", PIMC_PLAY, "P_", auction_blind=False),
     # double-dummy play: the bound of perfect play, every card seen (not a player)
     Builtin("play", "dd", "dd", "dd_play", DD_PLAY),
 )

@@ -518,6 +518,7 @@ def advise(
     threads: int | None = None,
     bid_model: str | None = None,
     variant: str | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> Advice:
     """How high to bid with nine cards, in which trump (``cinch-sim advise``).
 
@@ -569,6 +570,7 @@ def advise(
         max_hands=max_hands,
         seed=seed,
         threads=threads,
+        progress=progress,
     )
 
 

@@ -376,3 +376,19 @@ def test_the_shared_playouts_agree_with_playing_every_bid_and_suit(monkeypatch):
     # the two are played on the same deals, so they differ less than independent runs
     assert (np.abs(p1 - p2)[judged] <= 4 * se[judged] + 1e-9).all()
     assert shared.best_trump == full.best_trump
+
+
+def test_progress_counts_the_deals_and_knows_the_target():
+    class Meter:
+        def __init__(self):
+            self.done, self.totals = 0, []
+
+        def __call__(self, n):
+            self.done += n
+
+        def set_total(self, total):
+            self.totals.append(total)
+
+    meter = Meter()
+    a = advise(ISSUE_HAND, seat=1, precision=0.05, progress=meter)
+    assert meter.done == a.hands and meter.totals and meter.totals[-1] >= a.hands

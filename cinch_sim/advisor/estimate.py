@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,6 +67,7 @@ DEFAULT_MAX_HANDS = 200_000
 MIN_ACCEPTANCE = 1e-4  # below this the bids before the player are "too rare to sample"
 MIN_PROBE = 50_000  # deals tried before a zero acceptance is called impossible
 CHUNK = 65_536
+SLOW_CHUNK = 256  # deals per kernel call when a seat plays slowly (pimc, dd): progress shows
 REJECT_CHUNK = 131_072  # rejected hands cost little: bigger kernel calls
 PASS = 0  # the candidate "pass" (the fixed bid policy's 0)
 # Deals as the maker a bid needs before it is advised, best or safe: at 100 the 95%
@@ -330,6 +331,7 @@ def advise(
     candidates: Sequence[int] | None = None,
     suits: Sequence[int] | None = None,
     min_maker: int = MIN_MAKER_DEALS,
+    progress: Callable[[int], None] | None = None,
 ) -> Advice:
     """Simulate a hand's prospects for every candidate bid and trump; return the
     ``Advice``.
@@ -337,7 +339,9 @@ def advise(
     ``bid`` is the other seats' bidding policy (the advised seat's own is replaced
     by each candidate in turn). ``seat`` None: the eldest hand (the seat after the
     dealer), and ``Advice.seat_assumed`` says so. ``min_maker``: the deals as maker a
-    bid needs to be advised (``MIN_MAKER_DEALS``). ``candidates`` (a subset of the legal bids) and
+    bid needs to be advised (``MIN_MAKER_DEALS``). ``progress`` is called with the
+    deals done as they are (and, if it has ``set_total``, told the deals aimed at).
+    ``candidates`` (a subset of the legal bids) and
     ``suits`` (suit numbers) narrow the estimate to what a study needs; pass is
     always played. Raises ``AdvisorError`` (or ``CardError``/``PolicyError``) with a
     one-line message on bad input or constraints too rare to sample.
@@ -390,7 +394,7 @@ def advise(
         min_maker=min_maker,
         seat_assumed=seat is None,
     )
-    playouts = _Playouts(adv, policies)
+    playouts = _Playouts(adv, policies, progress)
     if threads is not None:
         try:
             check_threads(threads)
@@ -420,7 +424,7 @@ class _Playouts:
       one run per candidate and three more, not one per candidate and suit.
     """
 
-    def __init__(self, adv: Advice, policies) -> None:
+    def __init__(self, adv: Advice, policies, progress: Callable[[int], None] | None) -> None:
         from cinch_sim.engine.run import Conditions, PolicySet
         from cinch_sim.policies.loading import load_policy
 
@@ -450,6 +454,9 @@ class _Playouts:
         )
         self.shared = blind and self.top > 0 and adv.candidates[-1] == r.bid_max
         self.rules_array = r.to_array()
+        self.progress = progress
+        slow = any(p.builtin is not None and p.builtin.slow for p in policies.play)
+        self.chunk = REJECT_CHUNK if self.rejecting else SLOW_CHUNK if slow else CHUNK
 
     def run(self, key: tuple[int, int], offset: int, n: int, indices=None) -> np.ndarray:
         from cinch_sim.engine.run import run_chunk
@@ -527,7 +534,7 @@ class _Playouts:
     def play_range(self, offset: int, n: int) -> None:
         """Deal offset..offset+n-1; play the accepted deals at every candidate and suit."""
         adv = self.adv
-        chunk = REJECT_CHUNK if self.rejecting else CHUNK
+        chunk = self.chunk
         done = 0
         while done < n and adv.hands < adv.max_hands:
             m = min(chunk, n - done)
@@ -543,6 +550,8 @@ class _Playouts:
             adv.hands += int(keep.sum())
             adv.tried += used
             done += m
+            if self.progress is not None:
+                self.progress(int(keep.sum()))
 
     def _play_kept(self, start_at: int, used: int, keep: np.ndarray, ref: np.ndarray) -> None:
         """Every candidate and suit on the kept deals of start_at..start_at+used-1."""
@@ -593,6 +602,8 @@ def _deal_until_precise(playouts: _Playouts, min_acceptance: float) -> None:
     worst = _needed(np.array([0.0]), 0, precision)  # shrunk p = 1/2
     target = min(max_hands, worst)
     while True:
+        if hasattr(playouts.progress, "set_total"):
+            playouts.progress.set_total(target)
         want = target - adv.hands
         if rejecting:
             rate = (adv.hands + 1) / (adv.tried + 2) if adv.tried else 1.0

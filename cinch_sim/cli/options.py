@@ -216,8 +216,9 @@ def policy_options_with(defaults: dict[str, str]) -> Callable[[Callable], Callab
         g: Callable = resolved
         for kind in reversed(KINDS):
             default = defaults.get(kind, "heuristic")
+            names = [f"--{kind}-policy"] + (["--play"] if kind == "play" else [])
             g = click.option(
-                f"--{kind}-policy",
+                *names,  # --play: the short name of the switch people use most
                 f"{kind}_policy",
                 multiple=True,
                 type=PolicySpecType(kind),

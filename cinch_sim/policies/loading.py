@@ -51,7 +51,12 @@ def load_policy(kind: str, spec: str, params: tuple[float, ...] | None = None) -
     """Resolve a spec to a compiled policy, with a one-line error when it cannot be."""
     # importing a policy's module compiles its functions or loads them from the cache:
     # Ctrl-C must stop that, and never be lost inside numba (cinch_sim/interrupts.py)
-    with compiling():
+    # and numba's notes on its own features (first-class functions, in dd) are not
+    # the user's business
+    from numba.core.errors import NumbaWarning
+
+    with compiling(), warnings.catch_warnings():
+        warnings.simplefilter("ignore", NumbaWarning)
         return _load_policy(kind, spec, params)
 
 

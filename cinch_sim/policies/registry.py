@@ -45,6 +45,9 @@ class Builtin:
     # or play policy that reads neither plays a hand alike whatever the maker bid, so
     # the advisor plays a maker's hand once for every bid (tests/test_auction_blind.py)
     auction_blind: bool = True
+    # True: a hand with it at every seat takes milliseconds, not microseconds (the
+    # advisor then plays its deals in small chunks, so that its progress shows)
+    slow: bool = False
 
 
 BUILTINS: tuple[Builtin, ...] = (
@@ -81,9 +84,9 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("play", "heuristic_v2", "heuristic", "heuristic_v2_play", HEURISTIC_PLAY, "P_"),
     # perfect-information Monte Carlo: deals of the unseen cards solved double-dummy
     # its objective is the score margin: it reads the contract
-    Builtin("play", "pimc", "pimc", "pimc_play", PIMC_PLAY, "P_", auction_blind=False),
+    Builtin("play", "pimc", "pimc", "pimc_play", PIMC_PLAY, "P_", auction_blind=False, slow=True),
     # double-dummy play: the bound of perfect play, every card seen (not a player)
-    Builtin("play", "dd", "dd", "dd_play", DD_PLAY),
+    Builtin("play", "dd", "dd", "dd_play", DD_PLAY, slow=True),
 )
 
 

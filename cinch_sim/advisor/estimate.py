@@ -435,7 +435,7 @@ class _Playouts:
             fixed=q.fixed(), fixed_twice=q.fixed_twice(), required_bids=[b for _, b in q.bids]
         )
         self.rejecting = bool(q.bids)  # earlier bids to match: most deals are rejected
-        self.sets: dict[tuple[int, int], Any] = {}
+        self.sets: dict[Any, Any] = {}  # (candidate, suit), and "probe"
         for c, b in enumerate(adv.candidates):
             for s in adv.suits_run:
                 ps = PolicySet(list(policies.bid), list(policies.trump), policies.discard,
@@ -457,8 +457,17 @@ class _Playouts:
         self.progress = progress
         slow = any(p.builtin is not None and p.builtin.slow for p in policies.play)
         self.chunk = REJECT_CHUNK if self.rejecting else SLOW_CHUNK if slow else CHUNK
+        self.kept_per_chunk = SLOW_CHUNK if slow else REJECT_CHUNK
+        # the rejection probe: the reference candidate's auction, a cheap play
+        self.sets["probe"] = PolicySet(
+            self.sets[self.ref].bid,
+            self.sets[self.ref].trump,
+            self.sets[self.ref].discard,
+            [load_policy("play", "random")] * r.players,
+        )
+        self.probe = "probe"
 
-    def run(self, key: tuple[int, int], offset: int, n: int, indices=None) -> np.ndarray:
+    def run(self, key: Any, offset: int, n: int, indices=None) -> np.ndarray:
         from cinch_sim.engine.run import run_chunk
 
         adv = self.adv
@@ -531,25 +540,38 @@ class _Playouts:
         out[m, L.H_SCORE : L.H_SCORE + teams] = scores
         return out
 
-    def play_range(self, offset: int, n: int) -> None:
-        """Deal offset..offset+n-1; play the accepted deals at every candidate and suit."""
+    def play_range(self, offset: int, n: int, want: int) -> None:
+        """Deal offset..offset+n-1 until ``want`` deals are kept in all; play the kept
+        deals at every candidate and suit.
+
+        With earlier bids to match, a cheap probe finds the kept deals first: the
+        auction up to the player is the same under any play policy, so the probe
+        plays with ``random`` (a rejected deal is not played at all), and only the
+        kept deals are then played out, by their indices. A slow player's deals go in
+        chunks of ``SLOW_CHUNK`` kept deals, each reported to ``progress``."""
         adv = self.adv
-        chunk = self.chunk
         done = 0
-        while done < n and adv.hands < adv.max_hands:
-            m = min(chunk, n - done)
+        while done < n and adv.hands < min(adv.max_hands, want):
+            m = min(self.chunk, n - done)
             start_at = offset + done
-            ref_rows = self.run(self.ref, start_at, m)
-            ok0 = ref_rows[:, L.H_REJECTED] == 0
+            if self.rejecting:
+                ok0 = self.run(self.probe, start_at, m)[:, L.H_REJECTED] == 0
+            else:
+                ref_rows = self.run(self.ref, start_at, m)
+                ok0 = ref_rows[:, L.H_REJECTED] == 0
             accepted = np.flatnonzero(ok0)
-            room = adv.max_hands - adv.hands
-            used = int(accepted[room]) if len(accepted) > room else m  # stop at max_hands
+            cap = min(adv.max_hands - adv.hands, self.kept_per_chunk)
+            used = int(accepted[cap]) if len(accepted) > cap else m  # the rest is dealt again
             keep = ok0[:used]
             if keep.any():
-                self._play_kept(start_at, used, keep, ref_rows[:used][keep])
+                if self.rejecting:
+                    ref = self.run(self.ref, 0, 0, indices=start_at + np.flatnonzero(keep))
+                else:
+                    ref = ref_rows[:used][keep]
+                self._play_kept(start_at, used, keep, ref)
             adv.hands += int(keep.sum())
             adv.tried += used
-            done += m
+            done += used
             if self.progress is not None:
                 self.progress(int(keep.sum()))
 
@@ -611,7 +633,7 @@ def _deal_until_precise(playouts: _Playouts, min_acceptance: float) -> None:
             tries = min(max(tries, 10_000), 50_000_000)
         else:
             tries = want
-        playouts.play_range(adv.tried, tries)
+        playouts.play_range(adv.tried, tries, target)
         adv.rounds += 1
         if rejecting:
             _check_acceptance(adv, min_acceptance)

@@ -86,6 +86,8 @@ def _bad_inputs(f) -> list[tuple[list[str], str]]:
         ]
     cases += [
         (["variants", "--format", "xml"], "'--format'"),
+        (["serve", "--port", "70000"], "'--port'"),
+        (["serve", "--workers", "0"], "'--workers'"),
         (["stats", "--hands", "200", "--by", "colour"], "'--by'"),
         (["stats", "--hands", "200", "--min-hands", "0"], "'--min-hands'"),
         (["stats", "--hands", "200", "--hand-data"], "'--hand-data'"),

@@ -60,6 +60,8 @@ def test_regular_install_then_editable_reinstall_imports(tmp_path):
     _run([py, "-c", "from cinch_sim.policies import random"], env, elsewhere)
     site = Path(_run([py, "-c", "import cinch_sim, os; print(os.path.dirname(cinch_sim.__file__))"],
                      env, elsewhere).strip())  # fmt: skip
+    # the web page's files ship in the package (no CDN, no network)
+    assert {p.name for p in (site / "web" / "static").iterdir()} >= {"advisor.html", "style.css"}
     cached = [p for p in site.rglob("*") if p.suffix in (".nbi", ".nbc")]
     assert cached == []  # nothing compiled landed inside the installed package
     assert list((tmp_path / "user-cache" / "cinch-sim").rglob("*.nbi"))  # it went here

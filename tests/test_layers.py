@@ -27,6 +27,7 @@ LAYERS = (
     ("runs",),  # long runs in chunks: saved, resumed, merged (any executor)
     ("report",),  # the strategy report
     ("api",),  # the Python facade
+    ("web",),  # the local web page, over the API
     ("cli",),  # the command line
     ("__main__",),  # python -m cinch_sim
 )

@@ -1,0 +1,124 @@
+"""The web page's server: Flask routes over ``queries`` and ``jobs``.
+
+Flask because it is small, well kept and needs nothing beyond the standard
+library's WSGI server in a local tool; every page and script ships in
+``cinch_sim/web/static`` (no CDN, no network). The routes:
+
+- ``GET /``, ``/review``: the advisor and the hand review pages;
+- ``POST /api/advise``: start an advice query (JSON: hand, seat, dealer, bids,
+  variant, play, risk) for the client named by the ``X-Client`` header; answers
+  ``{"job": id}``. The client's previous query is cancelled;
+- ``GET /api/jobs/<id>``: the job's status and its latest (refined) answer;
+  ``DELETE`` cancels it;
+- ``POST /api/review``: records (JSON Lines text) solved double-dummy;
+  ``POST /api/sample``: one hand from a run, as records;
+- ``GET /api/variants``: the presets the pages offer.
+
+A bad request is a 400 with ``{"error": message}``, a busy server a 503; no
+route ever answers with a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response, jsonify, request, send_from_directory
+
+from cinch_sim.web import queries
+from cinch_sim.web.jobs import Busy, JobBoard
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+def make_app(board: JobBoard | None = None) -> Flask:
+    """The application; ``board`` runs its long queries (a new one by default)."""
+    app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
+    app.config["MAX_CONTENT_LENGTH"] = queries.MAX_RECORD_BYTES + 100_000
+    jobs = board or JobBoard()
+    app.extensions["cinch_jobs"] = jobs
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+
+    def fail(message: str, status: int = 400) -> tuple[Response, int]:
+        return jsonify({"error": message}), status
+
+    def body() -> dict[str, Any]:
+        return queries.body_of(request.get_data(cache=False))
+
+    def client() -> str:
+        return (request.headers.get("X-Client") or request.remote_addr or "anonymous")[:64]
+
+    @app.errorhandler(queries.BadRequest)
+    def bad_request(exc: queries.BadRequest):
+        return fail(str(exc))
+
+    @app.errorhandler(404)
+    def not_found(_exc):
+        return fail("no such page or endpoint", 404)
+
+    @app.errorhandler(405)
+    def wrong_method(_exc):
+        return fail("this endpoint does not take that method", 405)
+
+    @app.errorhandler(413)
+    def too_large(_exc):
+        return fail("the request is too large", 413)
+
+    @app.errorhandler(Exception)
+    def unexpected(exc: Exception):
+        app.logger.exception("unexpected error")
+        return fail(f"the server could not answer: {type(exc).__name__}", 500)
+
+    @app.get("/")
+    def advisor_page():
+        return send_from_directory(STATIC, "advisor.html")
+
+    @app.get("/review")
+    def review_page():
+        return send_from_directory(STATIC, "review.html")
+
+    @app.get("/api/variants")
+    def variants():
+        from cinch_sim.rules import VARIANTS
+
+        return jsonify(
+            {
+                name: {"players": r.players, "cards": r.cards_dealt, "decks": r.decks}
+                for name, r in VARIANTS.items()
+            }
+        )
+
+    @app.post("/api/advise")
+    def start_advice():
+        q = queries.advise_query(body())
+        try:
+            job = jobs.submit(client(), queries.advise_stages(q))
+        except Busy as exc:
+            return fail(str(exc), 503)
+        return jsonify({"job": job.id, "cli": queries.cli_command(q)})
+
+    @app.get("/api/jobs/<job_id>")
+    def job_status(job_id: str):
+        job = jobs.get(job_id)
+        if job is None:
+            return fail(f"no query {job_id!r} (finished ones are kept a while)", 404)
+        return jsonify(job.view())
+
+    @app.delete("/api/jobs/<job_id>")
+    def job_cancel(job_id: str):
+        job = jobs.cancel(job_id)
+        if job is None:
+            return fail(f"no query {job_id!r}", 404)
+        return jsonify(job.view())
+
+    @app.post("/api/review")
+    def review():
+        return jsonify(queries.review(queries.records_of(body())))
+
+    @app.post("/api/sample")
+    def sample():
+        records = queries.sample_records(body())
+        return jsonify({"records": records, **queries.review(records)})
+
+    return app

@@ -1,0 +1,183 @@
+// The advisor page: pick cards, ask the server, draw the answer as it is refined.
+"use strict";
+const COLOURS = { C: "#1e8449", S: "#17202a", D: "#d35400", H: "#c0392b" };
+const NAMES = { C: "clubs", S: "spades", D: "diamonds", H: "hearts" };
+const $ = (id) => document.getElementById(id);
+let variants = {}, job = null, timer = null, poller = null;
+const picked = new Set();
+
+function players() { return (variants[$("variant").value] || { players: 4 }).players; }
+function handSize() { return (variants[$("variant").value] || { cards: 9 }).cards; }
+
+function fillSeats() {
+  const p = players(), seat = $("seat").value, dealer = $("dealer").value;
+  $("seat").replaceChildren(el("option", { value: "", text: "eldest hand (assumed)" }),
+    ...Array.from({ length: p }, (_, s) => el("option", { value: s, text: `seat ${s}` })));
+  $("dealer").replaceChildren(...Array.from({ length: p }, (_, s) => el("option", { value: s, text: `seat ${s}` })));
+  $("seat").value = seat !== "" && seat < p ? seat : "";
+  $("dealer").value = dealer !== "" && dealer < p ? dealer : String(p - 1);
+}
+
+function drawGrid() {
+  const grid = $("cards");
+  grid.replaceChildren();
+  for (const s of SUITS) for (const r of RANKS) {
+    const card = r + s;
+    const b = el("button", { class: "card" + (s === "D" || s === "H" ? " red" : ""), type: "button",
+      "data-card": card, "aria-pressed": "false", text: pretty(card) });
+    b.addEventListener("click", () => { toggle(card); });
+    grid.append(b);
+  }
+}
+
+function syncGrid() {
+  for (const b of document.querySelectorAll("#cards button.card")) {
+    const on = picked.has(b.dataset.card);
+    b.classList.toggle("on", on);
+    b.setAttribute("aria-pressed", String(on));
+  }
+  $("count").textContent = `${picked.size} of ${handSize()} cards`;
+}
+
+function toggle(card) {
+  if (picked.has(card)) picked.delete(card); else picked.add(card);
+  $("hand").value = [...picked].join(" ");
+  syncGrid();
+  changed();
+}
+
+function readTyped() {  // the text box: every token that is a card turns its button on
+  picked.clear();
+  for (const tok of $("hand").value.toUpperCase().replace(/10/g, "T").split(/[\s,]+/)) {
+    const t = tok.replace("♠", "S").replace("♣", "C").replace("♦", "D").replace("♥", "H");
+    if (/^[AKQJT2-9][CSDH]$/.test(t)) picked.add(t);
+  }
+  syncGrid();
+}
+
+function query() {
+  const q = { hand: $("hand").value.trim(), dealer: Number($("dealer").value),
+    bids: $("bids").value.trim(), variant: $("variant").value, play: $("play").value,
+    risk: Number($("risk").value) };
+  if ($("seat").value !== "") q.seat = Number($("seat").value);
+  return q;
+}
+
+function changed() {  // debounce: ask once the user stops clicking
+  clearTimeout(timer);
+  timer = setTimeout(ask, 250);
+}
+
+async function ask() {
+  clearTimeout(poller);
+  if (job) { call("DELETE", `/api/jobs/${job}`).catch(() => {}); job = null; }
+  $("error").textContent = "";
+  const typed = $("hand").value.trim().split(/[\s,]+/).filter(Boolean).length;
+  if (typed !== handSize()) {
+    $("advice").textContent = `Pick ${handSize()} cards (${typed} so far).`;
+    $("status").textContent = "";
+    return;
+  }
+  try {
+    const started = await call("POST", "/api/advise", query());
+    job = started.job;
+    $("cli").textContent = started.cli;
+    $("status").textContent = "dealing...";
+    poll(job);
+  } catch (e) {
+    $("error").textContent = e.message;
+    $("advice").textContent = "";
+  }
+}
+
+async function poll(id) {
+  if (id !== job) return;
+  let view;
+  try { view = await call("GET", `/api/jobs/${id}`); } catch (e) { $("error").textContent = e.message; return; }
+  if (id !== job) return;
+  if (view.result) show(view.result, view);
+  if (view.status === "error" || view.status === "timeout") { $("error").textContent = view.error; return; }
+  if (view.status === "cancelled") return;
+  if (view.final) { $("status").textContent += " (final)"; return; }
+  poller = setTimeout(() => poll(id), 300);
+}
+
+function show(r, view) {
+  $("advice").textContent = r.advice.replace(/^Advice: /, "");
+  $("advice").dataset.call = String(r.call);
+  $("status").textContent = `${r.hands.toLocaleString()} deals, ` +
+    `stage ${view.stage} of ${view.stages}, 95% half-width ${(100 * r.precision).toFixed(1)} points`;
+  $("cli").textContent = r.cli;
+  chart(r);
+  table(r);
+}
+
+function chart(r) {
+  // the drawing's width follows the box, so its text stays readable on a phone
+  const W = Math.max(340, Math.min(640, $("chart").clientWidth || 640)), H = W < 500 ? 260 : 300;
+  const L = 44, R = 12, T = 12, B = 34;
+  const bids = r.legal_bids;
+  if (!bids.length) { $("chart").replaceChildren(); return; }
+  const x = (b) => L + (bids.length === 1 ? 0.5 : (b - bids[0]) / (bids[bids.length - 1] - bids[0])) * (W - L - R);
+  const y = (p) => T + (1 - p) * (H - T - B);
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.setAttribute("class", "chart");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "P(make) against the bid, per trump, with 95% intervals");
+  const add = (tag, attrs, text) => { const e = document.createElementNS(ns, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v); if (text) e.textContent = text; svg.append(e); return e; };
+  for (const p of [0, 0.25, 0.5, 0.75, 1]) {
+    add("line", { x1: L, x2: W - R, y1: y(p), y2: y(p), stroke: "#e5e8ec" });
+    add("text", { x: L - 6, y: y(p) + 4, "text-anchor": "end", "font-size": 11, fill: "#5b6675" }, `${p * 100}%`);
+  }
+  for (const b of bids) add("text", { x: x(b), y: H - 14, "text-anchor": "middle", "font-size": 11, fill: "#5b6675" }, b);
+  add("text", { x: (L + W) / 2, y: H - 1, "text-anchor": "middle", "font-size": 11, fill: "#5b6675" }, "bid");
+  add("line", { x1: L, x2: W - R, y1: y(r.risk), y2: y(r.risk), stroke: "#888", "stroke-dasharray": "2 3" });
+  const legend = [];
+  for (const [s, t] of Object.entries(r.by_trump)) {
+    // only the bids judged (won as maker on enough deals): a rate from a few deals is no line
+    const pts = bids.map((b) => [b, t.bids[String(b)]]).filter(([, e]) => e && e.p_make !== null && e.judged);
+    if (!pts.length) continue;
+    const band = pts.map(([b, e]) => `${x(b)},${y(e.p_make_hi)}`).concat(
+      pts.slice().reverse().map(([b, e]) => `${x(b)},${y(e.p_make_lo)}`)).join(" ");
+    add("polygon", { points: band, fill: COLOURS[s], opacity: 0.12 });
+    add("polyline", { points: pts.map(([b, e]) => `${x(b)},${y(e.p_make)}`).join(" "), fill: "none",
+      stroke: COLOURS[s], "stroke-width": s === r.best_trump ? 2.5 : 1.3 });
+    legend.push(el("span", { style: `color:${COLOURS[s]}`, text: `${NAMES[s]}${s === r.best_trump ? " (best)" : ""}` }));
+  }
+  legend.push(el("span", { text: `dotted: safe at ${Math.round(r.risk * 100)}%; bands: 95% intervals` }));
+  $("chart").replaceChildren(svg);
+  $("legend").replaceChildren(...legend);
+}
+
+function table(r) {
+  const s = r.best_trump, rows = r.rows[s] || [];
+  const head = el("tr", {}, ...["bid", "P(win auction)", `P(make) in ${NAMES[s]}`, "95% interval",
+    "as maker", "ev vs pass", "95% interval"].map((h) => el("th", { text: h })));
+  const body = rows.map((x) => el("tr", { "data-bid": x.bid },
+    el("td", { text: String(x.bid) }), el("td", { text: x.p_win }),
+    el("td", { class: x.judged ? "" : "few", text: x.p_make + (x.judged ? "" : " *") }),
+    el("td", { text: x.interval }), el("td", { text: x.as_maker.toLocaleString() }),
+    el("td", { text: x.ev }), el("td", { text: x.ev_interval })));
+  const note = el("tr", {}, el("td", { colspan: 7, class: "few",
+    text: `* won the auction on fewer than ${r.min_maker_deals} deals: shown, not judged` }));
+  $("table").replaceChildren(head, ...body, note);
+}
+
+async function start() {
+  try { variants = await call("GET", "/api/variants"); } catch (e) { variants = { standard: { players: 4, cards: 9 } }; }
+  $("variant").replaceChildren(...Object.keys(variants).map((v) => el("option", { value: v, text: v })));
+  $("variant").value = "standard";
+  fillSeats();
+  drawGrid();
+  syncGrid();
+  $("hand").addEventListener("input", () => { readTyped(); changed(); });
+  for (const id of ["seat", "dealer", "bids", "play", "risk"]) $(id).addEventListener("change", changed);
+  $("bids").addEventListener("input", changed);
+  $("variant").addEventListener("change", () => { fillSeats(); syncGrid(); changed(); });
+  const params = new URLSearchParams(location.search);
+  if (params.get("hand")) { $("hand").value = params.get("hand"); readTyped(); changed(); }
+}
+start();

@@ -1,0 +1,204 @@
+"""The web server (issue 30): the advice and review endpoints answer as the API does,
+bad requests get a 400 and a message, never a traceback, and the queue stays bounded
+and responsive under many malformed and concurrent requests."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from web_server import request, running
+
+from cinch_sim.web.jobs import Busy, JobBoard
+
+HAND = "AS KS 5S 5C 2S 9H 3D 7C JD"
+
+
+def _finish(base: str, job: str, client: str = "test", limit: float = 60.0) -> dict:
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        status, view = request(base, "GET", f"/api/jobs/{job}", client=client)
+        assert status == 200
+        if view["status"] not in ("queued", "running"):
+            return view
+        time.sleep(0.05)
+    raise AssertionError(f"job {job} did not finish in {limit} s")
+
+
+@pytest.fixture(scope="module")
+def base():
+    with running(workers=2, max_jobs=16) as url:
+        yield url
+
+
+def test_the_advice_is_refined_to_the_command_line_s(base):
+    from cinch_sim.api import advise
+
+    status, started = request(base, "POST", "/api/advise", {"hand": HAND, "dealer": 3})
+    assert status == 200 and started["cli"] == f"cinch-sim advise '{HAND}' --dealer 3"
+    view = _finish(base, started["job"])
+    assert view["status"] == "done" and view["final"] and view["stage"] == view["stages"] == 3
+    want = advise(HAND, dealer=3)  # the command line's precision, the same seed
+    assert view["result"]["advice"] == want.to_dict()["advice"]
+    assert view["result"]["hands"] == want.hands and view["result"]["seat_assumed"]
+    rows = view["result"]["rows"]["S"]
+    assert [r["bid"] for r in rows] == list(range(1, 15))
+    assert all(set(r) >= {"p_make", "interval", "as_maker", "judged", "ev"} for r in rows)
+
+
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ({}, "pick the cards of your hand"),
+        ({"hand": "AS KS 5S 5C 2S 9H 3D 7C"}, "a hand needs 9 cards, got 8"),
+        ({"hand": "AS KS 5S 5C 2S 9H 3D 7C 7C"}, "duplicate card 7C"),
+        ({"hand": HAND, "seat": 4}, "seat 4 is out of range"),
+        ({"hand": HAND, "seat": "two"}, "seat must be int"),
+        ({"hand": HAND, "dealer": 1.5}, "dealer must be int"),
+        ({"hand": HAND, "variant": "bridge"}, "variant 'bridge' is not one of standard"),
+        ({"hand": HAND, "play": "god"}, "play 'god' is not one of heuristic, pimc, dd"),
+        ({"hand": HAND, "bids": "0:99"}, "bids: seat 0's bid 99 is impossible"),
+        ({"hand": HAND, "risk": 2}, "risk 2 must be above 0 and at most 1"),
+        ({"hand": HAND, "seat": True}, "seat must be int"),
+    ],
+)
+def test_a_bad_advice_request_gets_a_400_and_its_message(base, body, message):
+    status, answer = request(base, "POST", "/api/advise", body)
+    assert status == 400 and message in answer["error"], answer
+
+
+@pytest.mark.parametrize(
+    "method, path, raw, status, message",
+    [
+        ("POST", "/api/advise", b"not json", 400, "not a JSON object"),
+        ("POST", "/api/advise", b"[1, 2]", 400, "not a JSON object"),
+        ("POST", "/api/advise", b"\xff\xfe", 400, "not a JSON object"),
+        ("POST", "/api/review", b'{"records": "{\\"a\\": 1"}', 400, "line 1 is not JSON"),
+        ("POST", "/api/review", b'{"records": "[1]"}', 400, "line 1 is not a JSON object"),
+        ("POST", "/api/review", b"{}", 400, "paste or upload"),
+        ("POST", "/api/sample", b'{"seed": -1}', 400, "seed"),
+        ("GET", "/api/jobs/nope", None, 404, "no query 'nope'"),
+        ("GET", "/api/advise", None, 405, "does not take that method"),
+        ("GET", "/no/such/page", None, 404, "no such page"),
+        ("POST", "/api/review", b'{"records": "' + b"x" * 2_200_000 + b'"}', 413, "too large"),
+    ],
+)
+def test_malformed_requests_are_refused_in_one_line(base, method, path, raw, status, message):
+    got, answer = request(base, method, path, raw=raw)
+    assert got == status and message in answer["error"], answer
+
+
+def _garbage(rng: random.Random) -> tuple[str, str, bytes]:
+    """A malformed request: random bytes, a wrong JSON type, or fields of wrong values."""
+    path = rng.choice(["/api/advise", "/api/review", "/api/sample", "/api/advise"])
+    kind = rng.randrange(4)
+    if kind == 0:
+        raw = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 60)))
+    elif kind == 1:
+        raw = json.dumps(rng.choice([[], 3, "x", None, [{"hand": HAND}], 2.5])).encode()
+    else:
+        junk = [None, -1, 1e300, "", "AS", "ZZ " * 9, [1], {"a": 1}, True, "0:" * 50]
+        body = {
+            k: rng.choice(junk)
+            for k in rng.sample(["hand", "seat", "dealer", "bids", "variant", "play", "risk",
+                                 "records", "seed"], rng.randrange(1, 5))
+        }  # fmt: skip
+        if path == "/api/advise":
+            body.setdefault("hand", rng.choice(["AS KS", "", "5S 5C", HAND + " 4C"]))
+        if path == "/api/sample":
+            body["seed"] = rng.choice(["x", -5, 2.5, [1]])
+        raw = json.dumps(body).encode()
+    return "POST", path, raw
+
+
+def test_a_thousand_malformed_requests_then_twenty_queries_at_once(base):
+    rng = random.Random(30)
+    for _ in range(1000):
+        method, path, raw = _garbage(rng)
+        status, answer = request(base, method, path, raw=raw)
+        assert status in (400, 413) and isinstance(answer.get("error"), str), (path, raw, answer)
+
+    def ask(i: int) -> tuple[int, dict]:
+        status, started = request(base, "POST", "/api/advise", {"hand": HAND, "seat": i % 4},
+                                  client=f"c{i}")  # fmt: skip
+        if status != 200:
+            return status, started
+        return status, _finish(base, started["job"], f"c{i}", limit=120)
+
+    with ThreadPoolExecutor(20) as pool:
+        results = list(pool.map(ask, range(20)))
+    done = [v for s, v in results if s == 200]
+    assert all(s in (200, 503) for s, _ in results)
+    assert all(v["status"] == "done" for v in done) and len(done) >= 16
+    assert all("busy" in v["error"] for s, v in results if s == 503)
+    # and it still answers, correctly
+    status, started = request(base, "POST", "/api/advise", {"hand": HAND, "seat": 2})
+    view = _finish(base, started["job"])
+    assert view["result"]["seat"] == 2 and view["result"]["best_trump"] == "S"
+
+
+def test_a_client_s_new_query_cancels_its_last(base):
+    _, first = request(base, "POST", "/api/advise", {"hand": HAND, "play": "dd"}, client="k")
+    _, second = request(base, "POST", "/api/advise", {"hand": HAND, "seat": 1}, client="k")
+    assert _finish(base, first["job"], "k")["status"] == "cancelled"
+    assert _finish(base, second["job"], "k")["status"] == "done"
+    _, third = request(base, "POST", "/api/advise", {"hand": HAND, "play": "dd"}, client="k")
+    status, view = request(base, "DELETE", f"/api/jobs/{third['job']}", client="k")
+    assert status == 200 and _finish(base, third["job"], "k")["status"] == "cancelled"
+
+
+def test_the_review_is_solve_s(base, tmp_path):
+    from cinch_sim.api import simulate, solve
+
+    path = tmp_path / "hands.jsonl"
+    simulate(hands=3, seed=4, records=str(path))
+    status, answer = request(base, "POST", "/api/review", {"records": path.read_text()})
+    assert status == 200 and answer["hands"] == json.loads(json.dumps(solve(str(path)).hands))
+    status, sample = request(base, "POST", "/api/sample", {"seed": 4})
+    assert status == 200 and len(sample["records"]) == 1
+    assert sample["hands"][0]["status"] == "valid" and sample["hands"][0]["tricks"]
+
+
+def test_the_board_keeps_its_bounds():
+    board = JobBoard(workers=1, max_jobs=2, time_limit=0.2)
+
+    def slow(check):
+        while True:
+            check()
+            time.sleep(0.01)
+
+    a = board.submit("a", [slow])
+    board.submit("b", [slow])
+    with pytest.raises(Busy):
+        board.submit("c", [slow])
+    end = time.monotonic() + 5
+    while not a.finished and time.monotonic() < end:
+        time.sleep(0.02)
+    assert a.status == "timeout" and "time limit" in a.error
+    board.shutdown()
+
+
+def test_serve_prints_its_address_and_refuses_a_bad_port():
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cinch_sim", "serve", "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("serving cinch_sim on http://127.0.0.1:")
+        url = line.split()[3]
+        status, variants = request(url.rstrip("/"), "GET", "/api/variants")
+        assert status == 200 and variants["standard"]["players"] == 4
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    bad = subprocess.run(
+        [sys.executable, "-m", "cinch_sim", "serve", "--port", "70000"],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert bad.returncode == 2 and "70000" in bad.stderr

@@ -392,3 +392,40 @@ def test_progress_counts_the_deals_and_knows_the_target():
     meter = Meter()
     a = advise(ISSUE_HAND, seat=1, precision=0.05, progress=meter)
     assert meter.done == a.hands and meter.totals and meter.totals[-1] >= a.hands
+
+
+AUCTIONS = [  # (seat, dealer, bids before the seat): a dozen the heuristic bidders make
+    (1, 3, "0:7"), (1, 3, "0:6"), (1, 3, "0:9"), (2, 3, "0:7,1:8"), (2, 3, "0:6,1:pass"),
+    (2, 3, "0:7,1:pass"), (2, 3, "0:8,1:9"), (3, 3, "0:6,1:pass,2:7"),
+    (3, 3, "0:7,1:8,2:pass"), (3, 3, "0:8,1:pass,2:pass"), (3, 3, "0:6,1:7,2:8"),
+    (0, 1, "2:7,3:pass"),
+]  # fmt: skip
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seat, dealer, bids", AUCTIONS)
+def test_the_shared_playouts_agree_on_a_dozen_auctions(monkeypatch, seat, dealer, bids):
+    """The kept deals found by the cheap probe and the maker's hand played once give
+    the same auctions as playing every candidate and suit over every deal tried, and
+    make rates within their intervals (issue 36: a dozen auctions). The heuristic's
+    eldest hand never passes (it bids 5 or more: the others overbid a low bid), so
+    no auction here opens with a pass."""
+    from cinch_sim.advisor import estimate
+
+    kw = dict(seat=seat, dealer=dealer, bids=bids or None, precision=0.02, seed=31)
+    shared = advise(ISSUE_HAND, **kw)
+    init = estimate._Playouts.__init__
+
+    def unshared(self, *args):
+        init(self, *args)
+        self.shared = False
+
+    monkeypatch.setattr(estimate._Playouts, "__init__", unshared)
+    full = advise(ISSUE_HAND, **kw)
+    assert np.array_equal(shared.win, full.win) and shared.hands == full.hands
+    p1, _, _ = shared.p_make()
+    p2, _, _ = full.p_make()
+    n = np.maximum(shared.win[:, 1:], 1)
+    se = np.sqrt((p1 * (1 - p1) + p2 * (1 - p2)) / n + 1e-12)
+    judged = shared.win[:, 1:] >= 100
+    assert (np.abs(p1 - p2)[judged] <= 4 * se[judged] + 1e-9).all()

@@ -65,6 +65,7 @@ def test_the_advice_is_refined_to_the_command_line_s(base):
         ({"hand": HAND, "bids": "0:99"}, "bids: seat 0's bid 99 is impossible"),
         ({"hand": HAND, "risk": 2}, "risk 2 must be above 0 and at most 1"),
         ({"hand": HAND, "seat": True}, "seat must be int"),
+        ({"hand": HAND, "precision": 0.001}, "precision 0.001 must be at least 0.005"),
     ],
 )
 def test_a_bad_advice_request_gets_a_400_and_its_message(base, body, message):
@@ -124,8 +125,8 @@ def test_a_thousand_malformed_requests_then_twenty_queries_at_once(base):
         assert status in (400, 413) and isinstance(answer.get("error"), str), (path, raw, answer)
 
     def ask(i: int) -> tuple[int, dict]:
-        status, started = request(base, "POST", "/api/advise", {"hand": HAND, "seat": i % 4},
-                                  client=f"c{i}")  # fmt: skip
+        query = {"hand": HAND, "seat": i % 4, "precision": 0.05}  # one stage: quick
+        status, started = request(base, "POST", "/api/advise", query, client=f"c{i}")
         if status != 200:
             return status, started
         return status, _finish(base, started["job"], f"c{i}", limit=120)
@@ -134,7 +135,7 @@ def test_a_thousand_malformed_requests_then_twenty_queries_at_once(base):
         results = list(pool.map(ask, range(20)))
     done = [v for s, v in results if s == 200]
     assert all(s in (200, 503) for s, _ in results)
-    assert all(v["status"] == "done" for v in done) and len(done) >= 16
+    assert all(v["status"] == "done" and v["stages"] == 1 for v in done) and len(done) >= 16
     assert all("busy" in v["error"] for s, v in results if s == 503)
     # and it still answers, correctly
     status, started = request(base, "POST", "/api/advise", {"hand": HAND, "seat": 2})

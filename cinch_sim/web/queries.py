@@ -82,6 +82,9 @@ def advise_query(body: dict[str, Any]) -> dict[str, Any]:
     risk = _field(body, "risk", (int, float), 0.7)
     if not 0 < risk <= 1:
         raise BadRequest(f"risk {risk} must be above 0 and at most 1")
+    precision = _field(body, "precision", (int, float), 0.01)
+    if not 0.005 <= precision < 0.5:
+        raise BadRequest(f"precision {precision} must be at least 0.005 and below 0.5")
     try:
         checks.seat(dealer, rules.players, "dealer")
         if seat is not None:
@@ -96,6 +99,7 @@ def advise_query(body: dict[str, Any]) -> dict[str, Any]:
         "bids": bids or None,
         "play": play,
         "risk": float(risk),
+        "precision": float(precision),
         "variant": variant,
     }
 
@@ -114,6 +118,8 @@ def cli_command(q: dict[str, Any]) -> str:
         parts += ["--play", q["play"]]
     if q["risk"] != 0.7:
         parts += ["--risk", f"{q['risk']:g}"]
+    if q["precision"] != 0.01:
+        parts += ["--precision", f"{q['precision']:g}"]
     return " ".join(shlex.quote(p) for p in parts)
 
 
@@ -136,7 +142,11 @@ def advise_stages(q: dict[str, Any]) -> list[Callable[[Callable[[], None]], dict
 
         return run
 
-    return [stage(s) for s in ADVISE_STAGES[q["play"]]]
+    want = q["precision"]  # the last stage's: the command line's 0.01 unless asked
+    stages = [s for s in ADVISE_STAGES[q["play"]] if s.get("precision", 1.0) > want]
+    if q["play"] != "pimc":
+        stages.append({"precision": want})
+    return [stage(s) for s in stages]
 
 
 def advice_rows(adv: Any) -> dict[str, list[dict[str, Any]]]:

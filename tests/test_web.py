@@ -203,3 +203,27 @@ def test_serve_prints_its_address_and_refuses_a_bad_port():
         capture_output=True, text=True,
     )  # fmt: skip
     assert bad.returncode == 2 and "70000" in bad.stderr
+
+
+def test_a_running_stage_reports_how_far_it_has_come():
+    import threading
+
+    board = JobBoard(workers=1)
+    go = threading.Event()
+
+    def stage(check):
+        check(3)
+        check(4)
+        go.wait(5)
+        return {"ok": True}
+
+    job = board.submit("a", [stage])
+    end = time.monotonic() + 5
+    while job.view()["done"] < 7 and time.monotonic() < end:
+        time.sleep(0.01)
+    assert job.view()["done"] == 7 and job.status == "running"
+    go.set()
+    while not job.finished and time.monotonic() < end:
+        time.sleep(0.01)
+    assert job.view()["result"] == {"ok": True} and job.status == "done"
+    board.shutdown()

@@ -3,7 +3,8 @@
 A browser asks for an answer that is refined in stages (a quick one first, then
 the command line's precision); each stage is a function of a ``check`` that
 raises ``Cancelled`` once the job is cancelled or out of time, which the stage
-calls between its chunks of work (the advisor's progress callback). The board
+calls between its chunks of work with the units just done (the advisor's
+progress callback: deals), so the page can show how far the stage has come. The board
 keeps one job a client (a new query cancels the client's last one, as changing
 an input on the page must), at most ``max_jobs`` unfinished jobs in all (a
 further one is refused, ``Busy``, and the page says the server is busy), and
@@ -21,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-Stage = Callable[[Callable[[], None]], dict[str, Any]]
+Stage = Callable[[Callable[..., None]], dict[str, Any]]
 KEEP_FINISHED = 200  # finished jobs kept for their clients to read, oldest dropped first
 
 
@@ -43,6 +44,7 @@ class Job:
     status: str = "queued"  # queued, running, done, error, cancelled, timeout
     stage: int = 0  # stages finished
     result: dict[str, Any] | None = None  # the last finished stage's answer
+    done: int = 0  # units of work (deals) done in the running stage
     error: str | None = None
     created: float = field(default_factory=time.monotonic)
     cancel: threading.Event = field(default_factory=threading.Event, repr=False)
@@ -59,6 +61,7 @@ class Job:
             "stage": self.stage,
             "stages": self.stages,
             "final": self.status == "done",
+            "done": self.done,
             "result": self.result,
             "error": self.error,
         }
@@ -116,7 +119,8 @@ class JobBoard:
     def _run(self, job: Job, stages: list[Stage]) -> None:
         start = time.monotonic()
 
-        def check() -> None:
+        def check(units: int = 0) -> None:
+            job.done += units
             if job.cancel.is_set():
                 raise Cancelled("cancelled")
             if time.monotonic() - start > self.time_limit:
@@ -126,6 +130,7 @@ class JobBoard:
             check()
             job.status = "running"
             for stage in stages:
+                job.done = 0
                 result = stage(check)
                 check()
                 job.result = result

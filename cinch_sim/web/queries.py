@@ -123,17 +123,17 @@ def cli_command(q: dict[str, Any]) -> str:
     return " ".join(shlex.quote(p) for p in parts)
 
 
-def advise_stages(q: dict[str, Any]) -> list[Callable[[Callable[[], None]], dict[str, Any]]]:
+def advise_stages(q: dict[str, Any]) -> list[Callable[[Callable[..., None]], dict[str, Any]]]:
     """The advisor's stages for ``jobs.JobBoard``: each a whole query at its precision,
     cancelled between chunks of deals (its progress callback calls ``check``)."""
     from cinch_sim.advisor.present import advice_dict
     from cinch_sim.api import advise
 
     def stage(settings: dict[str, Any]):
-        def run(check: Callable[[], None]) -> dict[str, Any]:
+        def run(check: Callable[..., None]) -> dict[str, Any]:
             adv = advise(
                 q["hand"], q["seat"], q["dealer"], bids=q["bids"], variant=q["variant"],
-                play=q["play"], risk=q["risk"], progress=lambda _n: check(), **settings,
+                play=q["play"], risk=q["risk"], progress=check, **settings,
             )  # fmt: skip
             out = advice_dict(adv)
             out["cli"] = cli_command(q)

@@ -99,6 +99,10 @@ async function poll(id) {
   if (view.status === "error" || view.status === "timeout") { $("error").textContent = view.error; return; }
   if (view.status === "cancelled") return;
   if (view.final) { $("status").textContent += " (final)"; return; }
+  if (view.status === "running" && view.done) {  // a long stage (dd, pimc): how far it has come
+    $("status").textContent = (view.result ? $("status").textContent.replace(/; refining.*$/, "") + "; " : "") +
+      `refining: ${view.done.toLocaleString()} deals of stage ${view.stage + 1} of ${view.stages}`;
+  }
   poller = setTimeout(() => poll(id), 300);
 }
 

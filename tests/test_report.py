@@ -322,7 +322,7 @@ def test_number_columns_are_told_from_text_columns():
 # the tables whose CSVs hold numbers (settings is a list of text values)
 NUMERIC_TABLES = {
     "card_values": ({"deals"}, {"value", "lo", "hi", "made_diff"}),
-    "advice_2": ({"bid"}, {"p_win_auction", "p_make_lo", "ev_vs_pass"}),
+    "advice_1": ({"bid"}, {"p_win_auction", "p_make_lo", "ev_vs_pass"}),
     "make_rate_by_bid": ({"bid", "hands", "made"}, {"make_rate", "make_rate_lo"}),
     "safe_bid_by_hand": ({"hands"}, {"mean_points", "make_70", "make_70_lo", "make_70_hi"}),
     "points_by_trumps": ({"trumps", "hands"}, {"mean_points", "mean_lo", "mean_hi"}),
@@ -481,9 +481,9 @@ def test_the_report_s_work_estimate_covers_every_study():
     from cinch_sim.report.build import ReportSettings, total_work
 
     s = ReportSettings()
-    assert set(s.work()) == {"bids", "values", "values:dd", "ladder", "advice",
+    assert set(s.work()) == {"bids", "values", "values:dd", "ladder", "advice", "advice:dd",
                              "cards:heuristic", "cards:pimc", "cards:dd"}  # fmt: skip
-    assert 60_000 < total_work(s) < 200_000  # about 115 s of work, in milliseconds
+    assert 60_000 < total_work(s) < 200_000  # about 125 s of work, in milliseconds
 
 
 def test_the_safe_bids_under_perfect_play_stand_beside_the_heuristic_s(small_report):
@@ -540,7 +540,9 @@ def _advice_claims_hold(folder: Path) -> int:
     md = (folder / "report.md").read_text(encoding="utf-8")
     assert not NEGATIVE_ZERO.search(md), NEGATIVE_ZERO.search(md)
     section = md.split("## Advice for a few hands", 1)[1].split("\n## ", 1)[0]
-    paragraphs = [p for p in section.split("\n\n") if "Safe bid at risk" in p]
+    paragraphs = [  # the heuristic's advice, whose tables follow (not perfect play's)
+        p for p in section.split("\n\n") if "Safe bid at risk" in p and "Under perfect" not in p
+    ]
     tables = sorted((folder / "tables").glob("advice_*.csv"), key=lambda p: int(p.stem[7:]))
     assert paragraphs and len(paragraphs) == len(tables)
     letter = {name: s for s, name in SUIT_NAMES.items()}
@@ -590,3 +592,21 @@ def test_the_advice_sentences_agree_with_their_tables(report_dir):
 def test_the_committed_report_s_sentences_agree_with_its_tables():
     committed = Path(__file__).resolve().parent.parent / "results" / "report"
     assert _advice_claims_hold(committed) >= 8
+
+
+def test_the_example_hands_are_advised_under_perfect_play_too():
+    from cinch_sim.report.build import ReportSettings, example_hands, run_example_advice
+    from cinch_sim.report.render import Report
+    from cinch_sim.report.sections import add_example_advice
+
+    s = ReportSettings(hands=1_000_000, perfect_advice_precision=0.2)
+    assert s.perfect_advice() and "advice:dd" in s.work()
+    assert not ReportSettings(hands=100_000).perfect_advice()  # --quick leaves it out
+    dd = run_example_advice(s, play="dd")
+    assert set(dd) == {text for text, _ in example_hands(s.rules)}
+    assert all(a.policies["play"] == ["dd"] * 4 and a.hands > 0 for a in dd.values())
+    plain = run_example_advice(ReportSettings(hands=1_000_000, advice_precision=0.2))
+    report = Report("t")
+    add_example_advice(report, plain, 3, s.rules, dd)
+    text = "\n".join(b for sec in report.sections for b in sec.blocks if isinstance(b, str))
+    assert text.count("Under perfect play (every seat double-dummy, every card seen; ") == 4

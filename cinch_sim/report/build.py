@@ -64,7 +64,9 @@ SECONDS_PER = {
     "values:dd": 3.3e-4,  # a hand played with dd at every seat
     "ladder": 4e-5,  # a game
     "advice": 1.0,  # an example hand
+    "advice:dd": 2.5,  # an example hand under perfect play (385 deals)
 }
+PERFECT_ADVICE_HANDS = 500_000  # a report this large advises its example hands under dd too
 UNIT = 1e-3  # progress units are milliseconds of estimated work
 
 
@@ -144,6 +146,9 @@ class ReportSettings:
     threads: int | None = None
     advice_precision: float = 0.01
     card_values_hands: int | None = None  # the PIMC player's; None: card_hands's default
+    # the example hands under perfect play: a coarser answer (385 deals at 0.05), as a dd
+    # deal costs about 6 ms; None leaves it out (the quick report)
+    perfect_advice_precision: float | None = 0.05
 
     def work(self) -> dict[str, int]:
         """Each study's estimated work in progress units (``SECONDS_PER``)."""
@@ -154,6 +159,8 @@ class ReportSettings:
             "ladder": self.games * pairs * SECONDS_PER["ladder"],
             "advice": len(EXAMPLE_HANDS) * SECONDS_PER["advice"],
         }
+        if self.perfect_advice():
+            out["advice:dd"] = len(EXAMPLE_HANDS) * SECONDS_PER["advice:dd"]
         if self.dd_value_hands():
             out["values:dd"] = self.dd_value_hands() * SECONDS_PER["values:dd"]
         for name, n in self.card_hands().items():
@@ -171,6 +178,16 @@ class ReportSettings:
         if self._dd_plays():
             out["dd"] = min(self.hands // 50, DD_CARD_HANDS)
         return out
+
+    def perfect_advice(self) -> bool:
+        """Whether the example hands are advised under perfect play too: not in a small
+        report (``--quick``, or fewer than ``PERFECT_ADVICE_HANDS`` hands), where its
+        10 s would be most of the time."""
+        return (
+            self.perfect_advice_precision is not None
+            and self.hands >= PERFECT_ADVICE_HANDS
+            and self._dd_plays()
+        )
 
     def dd_value_hands(self) -> int:
         """Hands played under perfect play for the safe bids (0: dd cannot play here)."""
@@ -263,6 +280,7 @@ class Studies:
     cards: dict[str, CardValues] = dataclasses.field(default_factory=dict)  # by player
     ladder: Any = None  # a Ladder; kept if cut: an unplayed strategy is shown as such
     examples: list[tuple[str, str, Advice]] = dataclasses.field(default_factory=list)
+    perfect_examples: dict[str, Advice] = dataclasses.field(default_factory=dict)  # by hand
     interrupted: bool = False
     card_players: int = len(CARD_PLAYERS)  # the players whose card values are measured
 
@@ -278,6 +296,7 @@ class Studies:
                 for c in (self.ladder.matches if self.ladder is not None else ())
             },
             "example_hands_advised": len(self.examples),
+            "example_hands_advised_under_perfect_play": len(self.perfect_examples),
         }
 
     def not_run(self, robbers: tuple[str, ...] = ROBBER_RULES) -> list[str]:
@@ -360,6 +379,10 @@ def run_studies(s: ReportSettings, step: Callable[[int], None]) -> Studies:
             raise KeyboardInterrupt
         run_example_advice(s, out.examples, meter.part("advice", len(EXAMPLE_HANDS)))
         meter.close("advice")
+        if s.perfect_advice():
+            part = meter.part("advice:dd", len(EXAMPLE_HANDS))
+            run_example_advice(s, out.perfect_examples, part, play="dd")
+            meter.close("advice:dd")
     except KeyboardInterrupt:
         out.interrupted = True
     return out
@@ -407,7 +430,9 @@ def lay_out(s: ReportSettings, studies: Studies) -> Report:
     if lad is not None and lad.matches:
         sections.add_ladder(report, lad, s.games, s.rules.target)
     if studies.examples:
-        sections.add_example_advice(report, studies.examples, s.dealer, s.rules)
+        sections.add_example_advice(
+            report, studies.examples, s.dealer, s.rules, studies.perfect_examples
+        )
     sections.add_method_notes(report, used_strategies(s, studies), s.rules.teams > 2)
     return report
 
@@ -537,24 +562,32 @@ def run_ladder(s: ReportSettings, progress: Callable[[int], None] | None = None)
 
 def run_example_advice(
     s: ReportSettings,
-    examples: list[tuple[str, str, Advice]] | None = None,
+    examples: list[tuple[str, str, Advice]] | dict[str, Advice] | None = None,
     progress: Callable[[int], None] | None = None,
-) -> list[tuple[str, str, Advice]]:
+    play: str = "heuristic",
+) -> list[tuple[str, str, Advice]] | dict[str, Advice]:
     """The advisor on each example hand, held by the eldest hand with no bid before it
-    (into ``examples``, hand by hand: a Ctrl-C keeps the hands finished)."""
+    (into ``examples``, hand by hand: a Ctrl-C keeps the hands finished). ``play="dd"``:
+    under perfect play at every seat, at ``perfect_advice_precision``, into a dict by
+    hand."""
     eldest = (s.dealer + 1) % s.rules.players
-    examples = [] if examples is None else examples
+    examples = ([] if play == "heuristic" else {}) if examples is None else examples
+    precision = s.advice_precision if play == "heuristic" else s.perfect_advice_precision
     for text, label in example_hands(s.rules):
         adv = advise(
             text,
             seat=eldest,
             dealer=s.dealer,
             rules=s.rules,
-            precision=s.advice_precision,
+            precision=precision,
             seed=s.seed,
             threads=s.threads,
+            play=play,
         )
-        examples.append((text, label, adv))
+        if isinstance(examples, dict):
+            examples[text] = adv
+        else:
+            examples.append((text, label, adv))
         if progress is not None:
             progress(1)
     return examples

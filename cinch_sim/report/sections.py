@@ -785,10 +785,15 @@ def _ratings_text(ratings: pd.Series) -> pd.Series:
 
 
 def add_example_advice(
-    report: Report, examples: Iterable[tuple[str, str, Advice]], dealer: int, rules: Rules
+    report: Report,
+    examples: Iterable[tuple[str, str, Advice]],
+    dealer: int,
+    rules: Rules,
+    perfect: dict[str, Advice] | None = None,
 ) -> None:
     """For each example (hand, label, advice): the advice and, per bid, P(win the
-    auction), P(make | maker) by trump and the expected gain over passing."""
+    auction), P(make | maker) by trump and the expected gain over passing; and
+    (``perfect``, by hand) the advice when every seat plays double-dummy."""
     sec = report.section("Advice for a few hands")
     eldest = (dealer + 1) % rules.players
     sec.text(
@@ -803,7 +808,7 @@ def add_example_advice(
         "judges nothing (marked *). Safe means what it means in the safe-bid table: "
         "the lower end of the make rate's 95% interval at the mark."
     )
-    for text, label, adv in examples:
+    for number, (text, label, adv) in enumerate(examples, 1):
         pw, _, _ = adv.p_win()
         p, lo, hi = adv.p_make()
         ev = adv.score_change()["ev"]
@@ -820,6 +825,12 @@ def add_example_advice(
         ]
         row[f"ev vs pass ({SUITS[best]})"] = [N.number(x, 2, signed=True) for x in ev[best, 1:]]
         sec.text(f"{label}: {text}. {advice_reason(adv)}")
+        dd = (perfect or {}).get(text)
+        if dd is not None:
+            sec.text(
+                f"Under perfect play (every seat double-dummy, every card seen; "
+                f"{dd.hands:,} deals): {advice_reason(dd)}."
+            )
         data = {"bid": list(adv.bids), "p_win_auction": pw[best]}
         for suit in adv.suits_run:
             data[f"p_make_{SUITS[suit]}"] = p[suit]
@@ -828,7 +839,7 @@ def add_example_advice(
         data["judged"] = judged
         data["ev_vs_pass"] = ev[best, 1:]
         sec.table(
-            f"advice_{len(sec.blocks)}",
+            f"advice_{number}",  # the example's number: stable whatever the text around
             format_frame(pd.DataFrame(row)),
             f"{adv.hands:,} deals; the widest 95% interval of P(win) and P(win and make) "
             f"is ± {100 * adv.precision_reached():.1f} percentage points.",

@@ -227,3 +227,34 @@ def test_a_running_stage_reports_how_far_it_has_come():
         time.sleep(0.01)
     assert job.view()["result"] == {"ok": True} and job.status == "done"
     board.shutdown()
+
+
+def test_a_game_through_the_endpoints(base):
+    status, s = request(base, "POST", "/api/table", {"variant": "standard", "seat": 1})
+    assert status == 200 and s["status"] == "your turn" and s["seat"] == 1
+    table = s["table"]
+    for _ in range(60):
+        if s["status"] == "hand over":
+            break
+        q = s["question"]
+        if q["kind"] == "discard":
+            keep = [c for c in q["hand"] if c not in q["legal"]]
+            keep += [c for c in q["trumps"] if c not in keep][: q["keep"][1] - len(keep)]
+            keep += [c for c in q["hand"] if c not in keep][: q["keep"][1] - len(keep)]
+            value = " ".join(keep)
+        else:
+            value = q["legal"][0]
+        status, s = request(base, "POST", f"/api/table/{table}/choose", {"value": value})
+        assert status == 200, s
+    assert s["status"] == "hand over" and s["review"]["status"] == "valid"
+    status, nxt = request(base, "POST", f"/api/table/{table}/next")
+    assert status == 200 and nxt["hand_number"] == 2
+    for body, path, message in [
+        ({"value": 99}, f"/api/table/{table}/choose", "is not one of"),
+        ({}, f"/api/table/{table}/choose", "give your choice as value"),
+        ({"value": 1}, "/api/table/nope/choose", "no game 'nope'"),
+        ({"variant": "bridge"}, "/api/table", "variant 'bridge'"),
+        ({"seat": "x"}, "/api/table", "seat 'x'"),
+    ]:
+        status, answer = request(base, "POST", path, body)
+        assert status == 400 and message in answer["error"], (path, answer)

@@ -138,3 +138,48 @@ def test_upload_a_record_and_read_a_trick_s_values(browser, width, tmp_path):
         assert len(lost) == sum(1 for p in t["plays"] if p["lost"] > 0)
     assert _fits(browser)
     _shot(browser, f"review-{width}")
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_play_a_whole_hand_to_the_review(browser, width):
+    import re
+
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(width, 1600)
+    browser.get(browser.base + "/play")
+    _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#variant option"))
+    browser.find_element(By.ID, "new").click()
+    hinted = False
+    for _ in range(40):
+        _wait(browser, lambda d: _text(d, "prompt"))
+        prompt = _text(browser, "prompt")
+        step = browser.find_element(By.ID, "board").get_attribute("data-step")
+        if prompt.startswith("Hand over"):
+            break
+        if prompt.startswith("Your bid") or prompt.startswith("Name trump"):
+            browser.find_elements(By.CSS_SELECTOR, "#choices button")[-1].click()
+        elif "click the cards to keep" in prompt:
+            lo = int(re.search(r"keep \((\d+)", prompt).group(1))
+            for b in browser.find_elements(By.CSS_SELECTOR, "#hand button.card"):
+                if len(browser.find_elements(By.CSS_SELECTOR, "#hand button.card.keep")) >= lo:
+                    break
+                if "keep" not in b.get_attribute("class") and b.is_enabled():
+                    b.click()
+            browser.find_element(By.ID, "keepgo").click()
+        else:
+            if not hinted:
+                browser.find_element(By.ID, "hint").click()
+                _wait(browser, lambda d: "would play" in _text(d, "hinttext"))
+                hinted = True
+                _shot(browser, f"play-{width}")
+            cards = [b for b in browser.find_elements(By.CSS_SELECTOR, "#hand button.card")
+                     if b.is_enabled()]  # fmt: skip
+            cards[0].click()
+        _wait(browser, lambda d, was=step: d.find_element(By.ID, "board").get_attribute(
+            "data-step") != was, 60)  # fmt: skip
+    assert _text(browser, "prompt").startswith("Hand over")
+    assert browser.find_elements(By.CSS_SELECTOR, "#review .trick")
+    assert "totals side 0:" in _text(browser, "score")
+    assert _fits(browser)
+    _shot(browser, f"play-over-{width}")

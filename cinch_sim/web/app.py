@@ -12,7 +12,10 @@ library's WSGI server in a local tool; every page and script ships in
   ``DELETE`` cancels it;
 - ``POST /api/review``: records (JSON Lines text) solved double-dummy;
   ``POST /api/sample``: one hand from a run, as records;
-- ``GET /api/variants``: the presets the pages offer.
+- ``GET /api/variants``: the presets the pages offer;
+- ``GET /play`` and ``POST /api/table`` (new game: variant, seat, bots),
+  ``GET /api/table/<id>``, ``POST /api/table/<id>/choose`` (``{"value": ...}``),
+  ``.../hint`` and ``.../next``: a game against three bots (``table.Table``).
 
 A bad request is a 400 with ``{"error": message}``, a busy server a 503; no
 route ever answers with a traceback.
@@ -21,6 +24,8 @@ route ever answers with a traceback.
 from __future__ import annotations
 
 import logging
+import secrets
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +33,10 @@ from flask import Flask, Response, jsonify, request, send_from_directory
 
 from cinch_sim.web import queries
 from cinch_sim.web.jobs import Busy, JobBoard
+from cinch_sim.web.table import Table, TableError
 
 STATIC = Path(__file__).resolve().parent / "static"
+MAX_TABLES = 64  # games kept in memory; the oldest is dropped beyond
 
 
 def make_app(board: JobBoard | None = None) -> Flask:
@@ -51,6 +58,10 @@ def make_app(board: JobBoard | None = None) -> Flask:
 
     @app.errorhandler(queries.BadRequest)
     def bad_request(exc: queries.BadRequest):
+        return fail(str(exc))
+
+    @app.errorhandler(TableError)
+    def bad_move(exc: TableError):
         return fail(str(exc))
 
     @app.errorhandler(404)
@@ -77,6 +88,60 @@ def make_app(board: JobBoard | None = None) -> Flask:
     @app.get("/review")
     def review_page():
         return send_from_directory(STATIC, "review.html")
+
+    @app.get("/play")
+    def play_page():
+        return send_from_directory(STATIC, "play.html")
+
+    tables: dict[str, Table] = {}
+    table_lock = threading.Lock()
+
+    def table_of(table_id: str) -> Table:
+        with table_lock:
+            t = tables.get(table_id)
+        if t is None:
+            raise TableError(f"no game {table_id!r}: start a new one")
+        return t
+
+    @app.post("/api/table")
+    def new_table():
+        b = body()
+        seat = b.get("seat", 0)
+        t = Table(str(b.get("variant", "standard")), seat, str(b.get("bots", "heuristic")))
+        table_id = secrets.token_hex(8)
+        with table_lock:
+            tables[table_id] = t
+            while len(tables) > MAX_TABLES:
+                tables.pop(next(iter(tables)))
+        with t.lock:
+            return jsonify({"table": table_id, **t.state()})
+
+    @app.get("/api/table/<table_id>")
+    def table_state(table_id: str):
+        t = table_of(table_id)
+        with t.lock:
+            return jsonify(t.state())
+
+    @app.post("/api/table/<table_id>/choose")
+    def table_choose(table_id: str):
+        b = body()
+        if "value" not in b:
+            raise TableError("give your choice as value")
+        t = table_of(table_id)
+        with t.lock:
+            return jsonify(t.choose(b["value"]))
+
+    @app.post("/api/table/<table_id>/hint")
+    def table_hint(table_id: str):
+        t = table_of(table_id)
+        with t.lock:
+            return jsonify(t.hint())
+
+    @app.post("/api/table/<table_id>/next")
+    def table_next(table_id: str):
+        t = table_of(table_id)
+        with t.lock:
+            return jsonify(t.next_hand())
 
     @app.get("/api/variants")
     def variants():

@@ -7,7 +7,7 @@ import click
 from cinch_sim.cli.options import friendly
 
 
-@click.command(short_help="Serve the advisor and the hand review as a local web page.")
+@click.command(short_help="Serve the advisor, the hand review and a game as a web page.")
 @click.option(
     "--host",
     default="127.0.0.1",
@@ -34,8 +34,9 @@ from cinch_sim.cli.options import friendly
 @friendly
 def serve(host: str, port: int, open_browser: bool, workers: int) -> None:
     """Start a local web server for players: pick nine cards and read the advice
-    (refined while more deals are played), or review recorded hands card by card
-    against double-dummy play. Prints the address; Ctrl-C stops it.
+    (refined while more deals are played), review recorded hands card by card
+    against double-dummy play, or play a game against three bots with hints.
+    Prints the address; Ctrl-C stops it.
 
     Nothing is downloaded: every page and script ships in the package.
     """

@@ -1,0 +1,349 @@
+"""A game at a table: one seat played by a person through the page, three bots.
+
+Each request replays the current hand from its deal (same seed, same hand
+number) with the person's seat on the ``replay`` policies
+(``policies/replay.py``): the bots decide exactly as before, the person's
+choices so far are replayed, and the hand stops at the person's next decision,
+which ``state`` describes. ``choose`` adds an answer (checked against what was
+asked) and plays on. At the end of a hand: its record, its review against
+double-dummy play (``api.solve``) and the game's totals to the target
+(``records.writer.game_record``, the referee's end rule). Any preset; the bots
+play the heuristic or PIMC.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from typing import Any
+
+import numpy as np
+
+from cinch_sim import layout as L
+from cinch_sim.cards import SUITS, format_card
+from cinch_sim.rules import VARIANTS, Rules
+
+KINDS = ("bid", "trump", "discard", "play")
+PHASES = {L.PHASE_BID: "bid", L.PHASE_TRUMP: "trump", L.PHASE_DISCARD: "discard",
+          L.PHASE_ROB: "rob", L.PHASE_PLAY: "play"}  # fmt: skip
+BOTS = ("heuristic", "pimc")
+
+
+class TableError(ValueError):
+    """A move the table cannot take (not the person's to make, or not allowed)."""
+
+
+def _cards(mask: int) -> list[str]:
+    return [format_card(c) for c in range(52) if mask >> c & 1]
+
+
+class Table:
+    """One game: the rules, the person's seat, the bots, the hands played so far."""
+
+    def __init__(self, variant: str = "standard", seat: int = 0, bots: str = "heuristic",
+                 seed: int | None = None) -> None:  # fmt: skip
+        if variant not in VARIANTS:
+            raise TableError(f"variant {variant!r} is not one of {', '.join(VARIANTS)}")
+        if bots not in BOTS:
+            raise TableError(f"bots {bots!r} is not one of {', '.join(BOTS)}")
+        self.rules: Rules = VARIANTS[variant]
+        self.variant = variant
+        if (
+            isinstance(seat, bool)
+            or not isinstance(seat, int)
+            or not 0 <= seat < self.rules.players
+        ):
+            raise TableError(f"seat {seat!r} must be a seat 0..{self.rules.players - 1}")
+        self.seat = seat
+        self.bots = bots
+        self.seed = secrets.randbelow(1 << 31) if seed is None else int(seed)
+        self.first_dealer = self.rules.players - 1
+        self.records: list[dict[str, Any]] = []  # the hands finished
+        self.choices: dict[str, list[int]] = {k: [] for k in KINDS}
+        self.last: dict[str, Any] | None = None
+        self.lock = threading.Lock()  # one request at a time changes a game
+
+    # ---- the kernel ----------------------------------------------------------
+    @property
+    def dealer(self) -> int:
+        return (self.first_dealer + len(self.records)) % self.rules.players
+
+    def _policies(self, delegate: str | None = None):
+        """The bots at every other seat; the person's seat replays its choices, and
+        (``delegate``, ``"play:pimc"``) hands its next decision of a kind to a bot."""
+        from cinch_sim.engine.run import PolicySet
+        from cinch_sim.policies import replay as R
+        from cinch_sim.policies.loading import load_policy
+        from cinch_sim.signatures import N_PARAMS
+
+        ps = PolicySet.from_specs(self.rules.players, play=self.bots)
+        for kind in KINDS:
+            ch = self.choices[kind]
+            if len(ch) > R.MAX_CHOICES:
+                raise TableError(f"more than {R.MAX_CHOICES} {kind} decisions in one hand")
+            params = [0.0] * N_PARAMS
+            params[R.R_GIVEN] = float(len(ch))
+            params[R.R_CHOICES : R.R_CHOICES + len(ch)] = [float(c) for c in ch]
+            if delegate is not None and delegate.split(":")[0] == kind:
+                params[R.R_DELEGATE] = float(R.DELEGATES[delegate.split(":")[1]])
+            spec = f"cinch_sim.policies.replay:replay_{kind}"
+            getattr(ps, kind)[self.seat] = load_policy(kind, spec, tuple(params))
+        return ps
+
+    def _run(self, delegate: str | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        from cinch_sim.engine.run import Conditions, _kernel
+
+        ps = self._policies(delegate)
+        table, ids, params = ps.kernel_arrays(True)
+        out = np.empty((1, L.row_len(self.rules.decks)), np.int32)
+        tr = np.empty((1, L.trace_len(self.rules.decks)), np.int64)
+        setup = Conditions().to_setup(self.dealer, 0)
+        _kernel(self.rules)(
+            self.rules.to_array(), setup, np.uint64(self.seed), np.int64(len(self.records)),
+            np.int64(1), table, ids, params, out, tr,
+        )  # fmt: skip
+        return out[0], tr[0], params
+
+    # ---- what the page shows ---------------------------------------------------
+    def state(self) -> dict[str, Any]:
+        """Where the hand stands: the person's question, or the hand's end."""
+        from cinch_sim.policies import replay as R
+
+        out, tr, params = self._run()
+        base = {"seat": self.seat, "dealer": self.dealer, "hand_number": len(self.records) + 1,
+                "variant": self.variant, "bots": self.bots, "game": self._game()}  # fmt: skip
+        if out[L.H_ERROR]:
+            kind = L.KIND_NAMES[int(out[L.H_ERROR_KIND])]
+            p = params[L.KIND_NAMES.index(kind), self.seat]
+            if int(out[L.H_ERROR_SEAT]) == self.seat and p[R.R_ASKED] != 1:
+                raise TableError(f"the rules do not allow that {kind}")  # the last answer
+            if int(out[L.H_ERROR_SEAT]) != self.seat:
+                raise RuntimeError(f"the hand stopped at seat {int(out[L.H_ERROR_SEAT])}'s {kind}")
+            legal, hand = int(p[R.R_LEGAL]), int(p[R.R_HAND])
+            phase = PHASES[int(p[R.R_PHASE])]
+            question = {
+                "kind": kind,
+                "phase": phase,
+                "hand": _cards(hand),
+                "trump": SUITS[int(p[R.R_TRUMP])] if p[R.R_TRUMP] >= 0 else None,
+            }
+            if kind == "bid":
+                question["legal"] = [b for b in range(63) if legal >> b & 1]  # 0: pass
+            elif kind == "trump":
+                question["legal"] = [SUITS[s] for s in range(4) if legal >> s & 1]
+            elif kind == "discard":
+                question["legal"] = _cards(legal)  # may be thrown
+                question["keep"] = [int(p[R.R_MIN_KEEP]), int(p[R.R_MAX_KEEP])]
+                # trumps are kept first: as many as the cards kept allow (docs/rules.md)
+                question["trumps"] = _cards(hand & self._trump_mask(int(p[R.R_TRUMP])))
+            else:
+                question["legal"] = _cards(legal)
+            self.last = {
+                "kind": kind,
+                "legal": legal,
+                "hand": hand,
+                "question": question,
+                "min_keep": int(p[R.R_MIN_KEEP]),
+                "max_keep": int(p[R.R_MAX_KEEP]),
+            }
+            return {**base, "status": "your turn", "question": question, **self._so_far(tr)}
+        from cinch_sim.api import solve
+        from cinch_sim.records.writer import hand_record
+
+        record = hand_record(self.rules, out, tr)
+        self.last = {"kind": None, "record": record}
+        review = solve([record]).hands[0]
+        game = self._game(extra=record)
+        return {**base, "status": "hand over", "record": record, "review": review,
+                "game": game, **self._so_far(tr)}  # fmt: skip
+
+    def _trump_mask(self, trump: int) -> int:
+        from cinch_sim.cards import RANKS, suit_mask, trump_mask
+
+        if trump < 0:
+            return 0
+        left = RANKS.index(self.rules.left_rank) if self.rules.left_rank else None
+        return int(trump_mask(trump, left) if left is not None else suit_mask(trump))
+
+    def _so_far(self, tr: np.ndarray) -> dict[str, Any]:
+        """The bids and the tricks played so far, from the hand's trace."""
+        bids = []
+        for i in range(L.MAX_BIDS):
+            s = int(tr[L.T_BIDS + 2 * i])
+            if s < 0:
+                break
+            b = int(tr[L.T_BIDS + 2 * i + 1])
+            bids.append({"seat": s, "bid": None if b < 0 else b})
+        tricks = []
+        for t in range(L.MAX_TRICKS):
+            row = [
+                int(c)
+                for c in tr[L.T_PLAYS + t * L.MAX_PLAYERS : L.T_PLAYS + (t + 1) * L.MAX_PLAYERS]
+            ]
+            cards = [c for c in row if c >= 0]
+            if not cards:
+                break
+            leader = int(tr[L.T_LEADER + t])
+            winner = int(tr[L.T_WINNER + t])
+            done = winner >= 0 and len(cards) == self.rules.players
+            tricks.append(
+                {
+                    "leader": leader,
+                    "cards": [format_card(c) for c in cards],
+                    "winner": winner if done else None,
+                }
+            )
+        return {"bids": bids, "tricks": tricks}
+
+    def _game(self, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The game's totals to the target, and its winner once it is over."""
+        from cinch_sim.records.writer import game_record
+
+        hands = self.records + ([extra] if extra is not None else [])
+        if not hands:
+            return {"totals": [0] * self.rules.teams, "target": self.rules.target, "winner": None}
+        rec = game_record(self.rules, hands, self.first_dealer)
+        return {
+            "totals": rec["totals"][-1],  # each side's total after the last hand
+            "target": self.rules.target,
+            "winner": rec["winner"],
+            "reason": rec["reason"],
+        }
+
+    # ---- the person's moves ------------------------------------------------------
+    def choose(self, value: Any) -> dict[str, Any]:
+        """Answer the question ``state`` asked: a bid (0: pass), a suit letter, the
+        cards to keep (discard), or a card to play."""
+        from cinch_sim.cards import CardError, parse_cards
+
+        if self.last is None:
+            self.state()
+        ask = self.last
+        kind = ask["kind"]
+        if kind is None:
+            raise TableError("the hand is over: deal the next one")
+        if kind == "bid":
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int)
+                or value not in ask["question"]["legal"]
+            ):
+                raise TableError(
+                    f"bid {value!r} is not one of {ask['question']['legal']} (0: pass)"
+                )
+            choice = value
+        elif kind == "trump":
+            if value not in ask["question"]["legal"]:
+                raise TableError(
+                    f"trump {value!r} is not one of {', '.join(ask['question']['legal'])}"
+                )
+            choice = SUITS.index(value)
+        else:
+            try:
+                cards = parse_cards(value if isinstance(value, str) else " ".join(map(str, value)))
+            except (CardError, TypeError) as exc:
+                raise TableError(str(exc)) from None
+            mask = sum(1 << c for c in set(cards))
+            if kind == "play":
+                if len(cards) != 1 or not ask["legal"] >> cards[0] & 1:
+                    raise TableError(f"play one of {', '.join(ask['question']['legal'])}")
+                choice = cards[0]
+            else:  # the cards kept
+                must = ask["hand"] & ~ask["legal"]
+                if mask & ~ask["hand"] or must & ~mask:
+                    raise TableError("keep cards of your hand, and every card you may not throw")
+                n = bin(mask).count("1")
+                if not ask["min_keep"] <= n <= ask["max_keep"]:
+                    raise TableError(f"keep {ask['min_keep']} to {ask['max_keep']} cards, not {n}")
+                trumps = ask["hand"] & self._trump_mask(SUITS.index(ask["question"]["trump"]))
+                if bin(mask & trumps).count("1") != min(n, bin(trumps).count("1")):
+                    raise TableError("keep your trumps first: as many as the cards you keep")
+                choice = mask
+        self.choices[kind].append(int(choice))
+        try:
+            return self.state()
+        except TableError:
+            self.choices[kind].pop()  # the rules refused it: the question stands
+            raise
+
+    def next_hand(self) -> dict[str, Any]:
+        """Deal the next hand (the dealer moves on), after a finished one."""
+        if self.last is None or self.last.get("kind") is not None:
+            raise TableError("finish this hand first")
+        game = self._game(extra=self.last["record"])
+        if game["winner"] is not None:
+            raise TableError("the game is over: start a new one")
+        self.records.append(self.last["record"])
+        self.choices = {k: [] for k in KINDS}
+        self.last = None
+        return self.state()
+
+    def hint(self) -> dict[str, Any]:
+        """What the advisor (bidding, trump) or PIMC and the heuristic (play, discard)
+        would do here, and why."""
+        if self.last is None:
+            self.state()
+        ask = self.last
+        kind = ask["kind"]
+        if kind is None:
+            raise TableError("the hand is over: nothing to hint")
+        if kind in ("bid", "trump") and ask["question"]["phase"] != "rob":
+            return self._advice_hint(kind)
+        out = {"kind": kind}
+        for name in ("heuristic", "pimc") if kind == "play" else ("heuristic",):
+            out[name] = self._bot_choice(kind, name)
+        return out
+
+    def _advice_hint(self, kind: str) -> dict[str, Any]:
+        """The advisor on the hand as dealt, with the bids made before the person (in
+        one round of bidding; in an auction, every call so far)."""
+        from cinch_sim.advisor import AdvisorError, advise
+
+        _, tr, _ = self._run()
+        calls = [(b["seat"], b["bid"]) for b in self._so_far(tr)["bids"]]
+        if kind == "bid" and self.rules.bid_rounds == 1:
+            calls = [c for c in calls if c[0] != self.seat]
+        elif kind == "trump":
+            calls = []  # the auction is over: the hand's worth in each trump
+        try:
+            adv = advise(self._dealt(), self.seat, self.dealer, bids=calls or None,
+                         rules=self.rules, precision=0.03, seed=self.seed)  # fmt: skip
+        except AdvisorError as exc:
+            return {"kind": kind, "advice": f"no advice here: {exc}"}
+        text = adv.to_dict()["advice"]
+        if kind == "trump":
+            text = f"name {adv.best_trump}: the trump whose best bid gains most. {text}"
+        return {"kind": kind, "advice": text, "call": adv.call, "best_trump": adv.best_trump}
+
+    def _dealt(self) -> list[str]:
+        """The person's cards as dealt: the hand their first bid was asked with."""
+        from cinch_sim.policies import replay as R
+
+        saved = self.choices["bid"]
+        self.choices["bid"] = []
+        try:
+            _, _, params = self._run()
+        finally:
+            self.choices["bid"] = saved
+        return _cards(int(params[KINDS.index("bid"), self.seat, R.R_HAND]))
+
+    def _bot_choice(self, kind: str, name: str) -> str:
+        """The card (or the cards kept) a bot's policy picks in the person's place."""
+        _, tr, _ = self._run(delegate=f"{kind}:{name}")
+        if kind == "play":
+            n = len(self.choices["play"])
+            seen = 0
+            for t in range(L.MAX_TRICKS):
+                for k in range(L.MAX_PLAYERS):
+                    c = int(tr[L.T_PLAYS + t * L.MAX_PLAYERS + k])
+                    leader = int(tr[L.T_LEADER + t])
+                    if c >= 0 and (leader + k) % self.rules.players == self.seat:
+                        if seen == n:
+                            return format_card(c)
+                        seen += 1
+            return "?"
+        if self.last["question"]["phase"] == "rob":
+            thrown = int(tr[L.T_ROBBER_DISCARD])
+        else:
+            thrown = int(tr[L.T_DISCARD + self.seat])
+        return " ".join(_cards(self.last["hand"] & ~thrown))

@@ -1,0 +1,96 @@
+"""A game against the bots (issue 30, the play page): one seat's decisions come from a
+person, a hand is replayed to each of them, and every hand ends as a clean record
+with its review and the game's totals."""
+
+from __future__ import annotations
+
+import pytest
+
+from cinch_sim.web.table import Table, TableError
+
+
+def _answer(q: dict) -> object:
+    """A legal answer to a question: the highest bid, the first suit, the cards that
+    must be kept topped up from the hand's start, the first legal card."""
+    if q["kind"] == "bid":
+        return q["legal"][-1]
+    if q["kind"] == "trump":
+        return q["legal"][0]
+    if q["kind"] == "discard":
+        keep = [c for c in q["hand"] if c not in q["legal"]]
+        keep += [c for c in q["trumps"] if c not in keep][: q["keep"][1] - len(keep)]
+        for c in q["hand"]:
+            if len(keep) >= q["keep"][1]:
+                break
+            if c not in keep:
+                keep.append(c)
+        return " ".join(keep)
+    return q["legal"][0]
+
+
+def _play_hand(t: Table) -> dict:
+    s = t.state()
+    for _ in range(60):
+        if s["status"] == "hand over":
+            return s
+        s = t.choose(_answer(s["question"]))
+    raise AssertionError("the hand did not end")
+
+
+@pytest.mark.parametrize("variant, seat", [("standard", 0), ("standard", 2), ("cutthroat3", 1),
+                                           ("auction", 3), ("no_draw", 1)])  # fmt: skip
+def test_a_hand_played_through_the_page_is_a_clean_record(variant, seat):
+    from cinch_sim.api import referee
+
+    t = Table(variant, seat, seed=7)
+    s = _play_hand(t)
+    rep = referee([s["record"]])
+    assert rep.ok and rep.summary().startswith("1 valid")
+    assert s["review"]["status"] == "valid" and len(s["tricks"]) == len(s["review"]["tricks"])
+    assert sum(s["game"]["totals"]) == sum(s["record"]["result"]["score"])  # type: ignore[index]
+
+
+def test_the_bots_decide_as_before_and_the_game_goes_on():
+    t = Table("standard", 0, seed=3)
+    first = t.state()
+    assert first["question"]["kind"] == "bid" and len(first["question"]["hand"]) == 9
+    again = Table("standard", 0, seed=3).state()
+    assert again["question"] == first["question"] and again["bids"] == first["bids"]
+    done = _play_hand(t)
+    nxt = t.next_hand()
+    assert nxt["hand_number"] == 2 and nxt["dealer"] == (done["dealer"] + 1) % 4
+    assert nxt["game"]["totals"] == done["game"]["totals"]
+
+
+def test_a_move_that_is_not_allowed_is_refused_in_one_line():
+    t = Table("standard", 0, seed=3)
+    q = t.state()["question"]
+    with pytest.raises(TableError, match="is not one of"):
+        t.choose(99)
+    with pytest.raises(TableError, match="finish this hand first"):
+        t.next_hand()
+    s = t.choose(q["legal"][-1])  # the top bid: the maker names trump
+    s = t.choose(s["question"]["legal"][0])
+    q = s["question"]
+    assert q["kind"] == "discard"
+    with pytest.raises(TableError, match="keep"):
+        t.choose(" ".join(q["hand"]))  # keeps everything
+    with pytest.raises(TableError):
+        t.choose("ZZ")
+    with pytest.raises(TableError, match="variant"):
+        Table("bridge")
+    with pytest.raises(TableError, match="seat"):
+        Table("standard", 4)
+
+
+def test_hints_say_what_the_advisor_and_the_bots_would_do():
+    t = Table("standard", 0, seed=5)
+    h = t.hint()
+    assert h["kind"] == "bid" and h["advice"].startswith("Advice: ")
+    s = t.state()
+    while s["question"]["kind"] != "play":
+        s = t.choose(_answer(s["question"]))
+    h = t.hint()
+    assert h["kind"] == "play" and {"heuristic", "pimc"} <= set(h)
+    assert h["heuristic"] in s["question"]["legal"] and h["pimc"] in s["question"]["legal"]
+    assert t.state()["question"] == s["question"]  # asking for a hint changes nothing

@@ -352,12 +352,12 @@ def test_a_maker_s_hand_is_played_at_the_top_bid_and_scored_at_his_bid():
     assert a.make[S["H"], -1] == (top[:, L.H_POINTS] >= 14).sum()
 
 
-def test_the_shared_playouts_agree_with_playing_every_bid_and_suit(monkeypatch):
-    """The same advice with every candidate and suit played out (the old way): the
-    auctions are the very same, and the make rates agree within their intervals."""
+def _shared_and_full(monkeypatch, **kw):
+    """The same advice twice: as the advisor plays it (a maker's hand once per suit),
+    then with every candidate and suit played out (the old way)."""
     from cinch_sim.advisor import estimate
 
-    shared = advise(ISSUE_HAND, seat=1, dealer=3, precision=0.02, seed=8)
+    shared = advise(ISSUE_HAND, **kw)
     init = estimate._Playouts.__init__
 
     def unshared(self, *args):
@@ -365,16 +365,29 @@ def test_the_shared_playouts_agree_with_playing_every_bid_and_suit(monkeypatch):
         self.shared = False
 
     monkeypatch.setattr(estimate._Playouts, "__init__", unshared)
-    full = advise(ISSUE_HAND, seat=1, dealer=3, precision=0.02, seed=8)
-    assert full.played > 1.5 * shared.played
+    return shared, advise(ISSUE_HAND, **kw)
+
+
+def _agree(shared, full) -> None:
+    """The very same auctions, and make rates within 4 standard errors wherever a bid
+    is judged (the two are played on the same deals, so they differ less than
+    independent runs would)."""
     assert np.array_equal(shared.win, full.win) and np.array_equal(shared.n, full.n)
+    assert shared.hands == full.hands
     p1, _, _ = shared.p_make()
     p2, _, _ = full.p_make()
     n = np.maximum(shared.win[:, 1:], 1)
     se = np.sqrt((p1 * (1 - p1) + p2 * (1 - p2)) / n + 1e-12)
     judged = shared.win[:, 1:] >= 100
-    # the two are played on the same deals, so they differ less than independent runs
     assert (np.abs(p1 - p2)[judged] <= 4 * se[judged] + 1e-9).all()
+
+
+def test_the_shared_playouts_agree_with_playing_every_bid_and_suit(monkeypatch):
+    """The same advice with every candidate and suit played out (the old way): the
+    auctions are the very same, and the make rates agree within their intervals."""
+    shared, full = _shared_and_full(monkeypatch, seat=1, dealer=3, precision=0.02, seed=8)
+    assert full.played > 1.5 * shared.played
+    _agree(shared, full)
     assert shared.best_trump == full.best_trump
 
 
@@ -410,22 +423,5 @@ def test_the_shared_playouts_agree_on_a_dozen_auctions(monkeypatch, seat, dealer
     make rates within their intervals (issue 36: a dozen auctions). The heuristic's
     eldest hand never passes (it bids 5 or more: the others overbid a low bid), so
     no auction here opens with a pass."""
-    from cinch_sim.advisor import estimate
-
     kw = dict(seat=seat, dealer=dealer, bids=bids or None, precision=0.02, seed=31)
-    shared = advise(ISSUE_HAND, **kw)
-    init = estimate._Playouts.__init__
-
-    def unshared(self, *args):
-        init(self, *args)
-        self.shared = False
-
-    monkeypatch.setattr(estimate._Playouts, "__init__", unshared)
-    full = advise(ISSUE_HAND, **kw)
-    assert np.array_equal(shared.win, full.win) and shared.hands == full.hands
-    p1, _, _ = shared.p_make()
-    p2, _, _ = full.p_make()
-    n = np.maximum(shared.win[:, 1:], 1)
-    se = np.sqrt((p1 * (1 - p1) + p2 * (1 - p2)) / n + 1e-12)
-    judged = shared.win[:, 1:] >= 100
-    assert (np.abs(p1 - p2)[judged] <= 4 * se[judged] + 1e-9).all()
+    _agree(*_shared_and_full(monkeypatch, **kw))

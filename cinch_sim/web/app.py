@@ -103,6 +103,12 @@ def make_app(board: JobBoard | None = None) -> Flask:
             raise TableError(f"no game {table_id!r}: start a new one")
         return t
 
+    def on_table(table_id: str, move):
+        """One request's move on a game, one at a time per game, as JSON."""
+        t = table_of(table_id)
+        with t.lock:
+            return jsonify(move(t))
+
     @app.post("/api/table")
     def new_table():
         b = body()
@@ -118,30 +124,22 @@ def make_app(board: JobBoard | None = None) -> Flask:
 
     @app.get("/api/table/<table_id>")
     def table_state(table_id: str):
-        t = table_of(table_id)
-        with t.lock:
-            return jsonify(t.state())
+        return on_table(table_id, lambda t: t.state())
 
     @app.post("/api/table/<table_id>/choose")
     def table_choose(table_id: str):
         b = body()
         if "value" not in b:
             raise TableError("give your choice as value")
-        t = table_of(table_id)
-        with t.lock:
-            return jsonify(t.choose(b["value"]))
+        return on_table(table_id, lambda t: t.choose(b["value"]))
 
     @app.post("/api/table/<table_id>/hint")
     def table_hint(table_id: str):
-        t = table_of(table_id)
-        with t.lock:
-            return jsonify(t.hint())
+        return on_table(table_id, lambda t: t.hint())
 
     @app.post("/api/table/<table_id>/next")
     def table_next(table_id: str):
-        t = table_of(table_id)
-        with t.lock:
-            return jsonify(t.next_hand())
+        return on_table(table_id, lambda t: t.next_hand())
 
     @app.get("/api/variants")
     def variants():

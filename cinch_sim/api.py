@@ -536,7 +536,8 @@ def advise(
     suit letter; ``best_ev_bid`` the bid with the best expected margin against
     passing (None: pass); ``safe_bid`` the highest bid whose P(make | maker) is at
     least ``risk`` with 95% confidence. Only bids the seat won the auction with on
-    at least 100 deals are advised, best or safe.
+    at least 100 deals are advised, best or safe. ``progress(n)`` is told of the
+    deals as they are played.
     ``.table()`` has one row per trump and candidate, ``.table("suits")`` one per
     trump, ``.to_dict()`` the JSON.
 

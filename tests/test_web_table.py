@@ -93,4 +93,18 @@ def test_hints_say_what_the_advisor_and_the_bots_would_do():
     h = t.hint()
     assert h["kind"] == "play" and {"heuristic", "pimc"} <= set(h)
     assert h["heuristic"] in s["question"]["legal"] and h["pimc"] in s["question"]["legal"]
+    # the solver values every legal card: the best for the person's side is the value
+    # of the position itself (the maker's side maximises, the others minimise)
+    assert set(h["solver"]) == set(s["question"]["legal"])
+    assert all(0 <= v <= t.rules.total_points for v in h["solver"].values())
     assert t.state()["question"] == s["question"]  # asking for a hint changes nothing
+    # the solver's values are the review's: the card played keeps its value, and the
+    # value before it is the best the person's side could keep
+    card = s["question"]["legal"][0]
+    t.choose(card)
+    done = _play_hand(t)
+    review = done["review"]
+    mine = next(p for tr in review["tricks"] for p in tr["plays"] if p["seat"] == 0)
+    ours = t.rules.team_of(0) == t.rules.team_of(review["maker"])
+    best = (max if ours else min)(h["solver"].values())
+    assert mine["card"] == card and mine["after"] == h["solver"][card] and mine["before"] == best

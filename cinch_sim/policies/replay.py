@@ -39,7 +39,9 @@ R_PHASE = 28  # O_PHASE: bidding, trump, discard, rob, play
 R_MAX_KEEP = 29  # discards: the most cards kept, and the fewest
 R_MIN_KEEP = 30
 R_HAND2 = 31  # two decks: the faces held twice
-DELEGATES = {"heuristic": 1, "pimc": 2}  # R_DELEGATE's codes
+# R_DELEGATE's codes: the next decision by a bot; "rest": every one left by the
+# heuristic (the hand played out, for the solver's hint: it needs the whole deal)
+DELEGATES = {"heuristic": 1, "pimc": 2, "rest": -1}
 _HEURISTIC_DISCARD = tuple(float(x) for x in H_DEFAULTS["heuristic_discard"])
 _HEURISTIC_PLAY = tuple(float(x) for x in H_DEFAULTS["heuristic_play"])
 _PIMC_PLAY = tuple(float(x) for x in PIMC_DEFAULTS["pimc_play"])
@@ -64,6 +66,8 @@ def _replay(obs, hand, legal, params):
         return np.int64(params[R_CHOICES + used])
     if used == given and params[R_DELEGATE] > 0:
         params[R_USED] = used + 1
+        return np.int64(-2)
+    if used >= given and params[R_DELEGATE] < 0:
         return np.int64(-2)
     params[R_ASKED] = 1.0
     params[R_LEGAL] = np.float64(legal)

@@ -289,10 +289,31 @@ class Table:
             raise TableError("the hand is over: nothing to hint")
         if kind in ("bid", "trump") and ask["question"]["phase"] != "rob":
             return self._advice_hint(kind)
-        out = {"kind": kind}
+        out: dict[str, Any] = {"kind": kind}
         for name in ("heuristic", "pimc") if kind == "play" else ("heuristic",):
             out[name] = self._bot_choice(kind, name)
+        if kind == "play":
+            out["solver"] = self._solver_values()
         return out
+
+    def _solver_values(self) -> dict[str, int]:
+        """Each legal card's double-dummy value (every card seen): the points the
+        maker's side ends the hand with if it is played and everyone then plays best.
+        The hand is played out by the heuristic to learn every seat's cards, then
+        set back to this decision."""
+        from cinch_sim.solver.moves import play
+        from cinch_sim.solver.position import from_trace
+        from cinch_sim.solver.review import Solver
+
+        out, tr, _ = self._run(delegate="play:rest")
+        pos, plays = from_trace(self.rules, out, tr)
+        _, now, _ = self._run()
+        done = sum(len(t["cards"]) for t in self._so_far(now)["tricks"])
+        vector = self.rules.to_array()
+        for _, c in plays[:done]:
+            play(pos, vector, c)
+        values = Solver(self.rules).card_values(pos)
+        return {format_card(c): v for c, v in values.items()}
 
     def _advice_hint(self, kind: str) -> dict[str, Any]:
         """The advisor on the hand as dealt, with the bids made before the person (in

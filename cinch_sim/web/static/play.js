@@ -79,8 +79,15 @@ async function hint() {
   try {
     const h = await call("POST", `/api/table/${table}/hint`);
     if (h.advice) $("hinttext").textContent = `The advisor: ${h.advice.replace(/^Advice: /, "")}`;
-    else $("hinttext").textContent = Object.entries(h).filter(([k]) => k !== "kind")
-      .map(([who, c]) => `${who === "pimc" ? "PIMC" : "the heuristic"} would ${h.kind === "play" ? "play" : "keep"} ${c.split(" ").map(pretty).join(" ")}`).join("; ");
+    else {
+      const bots = ["heuristic", "pimc"].filter((k) => h[k]).map((who) =>
+        `${who === "pimc" ? "PIMC" : "the heuristic"} would ${h.kind === "play" ? "play" : "keep"} ${h[who].split(" ").map(pretty).join(" ")}`);
+      if (h.solver) {  // every card seen: the points the maker's side ends with after each card
+        bots.push("with every card seen, the maker's side ends with " + Object.entries(h.solver)
+          .map(([c, v]) => `${v} after ${pretty(c)}`).join(", "));
+      }
+      $("hinttext").textContent = bots.join("; ");
+    }
   } catch (e) { $("hinttext").textContent = ""; $("error").textContent = e.message; }
 }
 

@@ -34,6 +34,7 @@ def pimc() -> None:
     cache."""
     import cinch_sim.policies.dd  # noqa: F401
     import cinch_sim.policies.pimc  # noqa: F401
+    import cinch_sim.policies.replay  # noqa: F401  (the play page's seat: it calls both)
 
 
 def _solve(variant: str, hands: list[str], solve, card_values) -> None:

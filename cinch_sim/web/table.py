@@ -211,17 +211,22 @@ class Table:
         }
 
     # ---- the person's moves ------------------------------------------------------
+    def _asked(self, when_over: str) -> dict[str, Any]:
+        """The question standing now (``state`` read first if need be); ``when_over``
+        is the refusal once the hand is over."""
+        if self.last is None:
+            self.state()
+        if self.last["kind"] is None:
+            raise TableError(when_over)
+        return self.last
+
     def choose(self, value: Any) -> dict[str, Any]:
         """Answer the question ``state`` asked: a bid (0: pass), a suit letter, the
         cards to keep (discard), or a card to play."""
         from cinch_sim.cards import CardError, parse_cards
 
-        if self.last is None:
-            self.state()
-        ask = self.last
+        ask = self._asked("the hand is over: deal the next one")
         kind = ask["kind"]
-        if kind is None:
-            raise TableError("the hand is over: deal the next one")
         if kind == "bid":
             if (
                 isinstance(value, bool)
@@ -281,12 +286,8 @@ class Table:
     def hint(self) -> dict[str, Any]:
         """What the advisor (bidding, trump) or PIMC and the heuristic (play, discard)
         would do here, and why."""
-        if self.last is None:
-            self.state()
-        ask = self.last
+        ask = self._asked("the hand is over: nothing to hint")
         kind = ask["kind"]
-        if kind is None:
-            raise TableError("the hand is over: nothing to hint")
         if kind in ("bid", "trump") and ask["question"]["phase"] != "rob":
             return self._advice_hint(kind)
         out: dict[str, Any] = {"kind": kind}

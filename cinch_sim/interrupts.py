@@ -10,6 +10,9 @@ Three ways a Ctrl-C used to go wrong, and what this module does about each:
   until the callback has returned, and it raises there. ``compiling()`` puts
   our handler around numba's loads for API callers too, and makes a Ctrl-C
   during a compile stop it, even inside a chunk loop.
+* The same holds for a ``__del__`` method or a weakref callback (importlib keeps
+  one per module lock): Python prints an exception raised there as "Exception
+  ignored" and goes on. A Ctrl-C that lands in one is asked again the same way.
 * A KeyboardInterrupt while a finished chunk is tallied or written would leave
   tables and files disagreeing by part of a chunk: inside ``deferred()`` the first
   Ctrl-C only records the request, and ``check()`` raises it at the next chunk
@@ -75,7 +78,7 @@ class _State:
         self._raise(frame)
 
     def _raise(self, frame) -> None:
-        if _inside_llvmlite(frame):
+        if _inside_llvmlite(frame) or _exceptions_ignored(frame):
             if not self.pending:
                 self.pending = True
                 threading.Thread(target=self._redeliver, name="cinch-ctrl-c-again",
@@ -112,6 +115,22 @@ def _inside_llvmlite(frame) -> bool:
             return True
         frame = frame.f_back
     return False
+
+
+# Code whose exceptions Python prints and drops: finalizers, and the weakref callbacks
+# of importlib (its module locks) and of the weakref module's containers. Asking
+# again a few ms later costs nothing where the code is ordinary.
+_IGNORING_PREFIX = "<frozen importlib"
+_IGNORING_SUFFIXES = (os.sep + "weakref.py", os.sep + "_weakrefset.py")
+
+
+def _exceptions_ignored(frame) -> bool:
+    """Whether the running function may be one whose exception would be lost."""
+    if frame is None:
+        return False
+    name, file = frame.f_code.co_name, frame.f_code.co_filename
+    ignoring_file = file.startswith(_IGNORING_PREFIX) or file.endswith(_IGNORING_SUFFIXES)
+    return name == "__del__" or ignoring_file
 
 
 def _main_thread() -> bool:

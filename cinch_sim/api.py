@@ -954,7 +954,9 @@ def referee(
 
 # -------------------------------------------------------------------- solve
 def solve(
-    source: str | os.PathLike | Iterable[dict[str, Any]], line: int | None = None
+    source: str | os.PathLike | Iterable[dict[str, Any]],
+    line: int | None = None,
+    from_trick: int | str = 1,
 ) -> SolveReport:
     """Recorded hands against double-dummy play (``cinch-sim solve``).
 
@@ -963,7 +965,12 @@ def solve(
     referee accepts is solved: its double-dummy value for the maker's side at the
     start of play (``dd_start``) and at each trick as played, and for every card
     the drop from the best value its player had to the value after it, summed by
-    team (``lost``). ``.hands`` are the objects ``--format json`` prints;
+    team (``lost``). ``from_trick`` (1 first) values only the cards from that trick
+    on (``dd_start`` is then the value at its start, ``from_trick`` says which, and
+    the earlier tricks' values are None); ``"quick"`` picks, per hand, the first
+    trick the solver answers in about a second at most (the first, but for two
+    decks and six seats, whose early tricks can take minutes). ``.hands`` are the
+    objects ``--format json`` prints;
     ``.table(name)`` gives the ``hands``, ``tricks`` and ``cards`` tables. A file
     that cannot be read is an OSError; ``line`` holding no record a ValueError.
 
@@ -983,7 +990,9 @@ def solve(
 
     if line is not None:
         line = checks.whole(line, "line", at_least=1)
+    if from_trick != "quick":
+        from_trick = checks.whole(from_trick, "from_trick", at_least=1)
     try:
-        return SolveReport(list(iter_summaries(source, line)))
+        return SolveReport(list(iter_summaries(source, line, from_trick)))
     except LookupError as e:
         raise checks.InputError("line", str(e)) from None

@@ -174,3 +174,40 @@ def test_api_solve_checks_its_arguments(kernel_file):
         api.solve("/nonexistent/hands.jsonl")
     head = repr(api.solve(kernel_file[0]))
     assert head.startswith("Solve: ") and "a hand double-dummy" in head
+
+
+def test_from_trick_values_the_later_cards_as_the_whole_review_does(kernel_file):
+    """Reviewing from trick 3 gives the same value for every later card as reviewing the
+    whole hand (the solver's values do not depend on where the line started), no
+    value for the earlier cards, and losses summed over the later cards only."""
+    path = kernel_file[0]
+    whole = api.solve(path).solved()
+    late = api.solve(path, from_trick=3).solved()
+    assert [h["line"] for h in late] == [h["line"] for h in whole] and late
+    for w, h in zip(whole, late, strict=True):
+        assert h["from_trick"] == 3 and h["dd_start"] == w["tricks"][2]["dd_start"]
+        assert h["points"] == w["points"]
+        for tw, th in zip(w["tricks"], h["tricks"], strict=True):
+            if th["trick"] < 3:
+                assert th["dd_start"] is None and all(p["before"] is None for p in th["plays"])
+                assert [p["card"] for p in th["plays"]] == [p["card"] for p in tw["plays"]]
+            else:
+                assert th == tw
+        lost = [sum(t["lost"][k] for t in w["tricks"][2:]) for k in range(2)]
+        assert h["lost"] == lost and accounts(h)
+    quick = api.solve(path, from_trick="quick").solved()  # four seats, one deck: whole
+    assert quick == whole
+
+
+def test_from_trick_in_the_command_and_its_bad_values(kernel_file):
+    path = str(kernel_file[0])
+    one = invoke("solve", path, "--line", "4", "--from-trick", "5")
+    assert one.exit_code == 0, one.output
+    assert "at the start of trick 5 (the first solved)" in one.stdout
+    rows = [ln.split() for ln in one.stdout.splitlines() if ln[:5].strip().isdigit()]
+    assert [r[2] for r in rows[:4]] == ["-"] * 4 and rows[4][2].isdigit()
+    for bad in ("0", "x", "-1"):
+        res = invoke("solve", path, "--from-trick", bad)
+        assert res.exit_code == 2 and "--from-trick" in res.stderr, res.output
+    with pytest.raises(InputError, match="from_trick"):
+        api.solve(path, from_trick=0)

@@ -19,6 +19,8 @@ from cinch_sim.records.io import Line, read_records, referee_record
 from cinch_sim.records.referee import GameCheck, HandCheck
 from cinch_sim.rules import Rules
 from cinch_sim.solver import position as Q
+from cinch_sim.solver.limits import first_quick_trick
+from cinch_sim.solver.moves import play
 from cinch_sim.solver.review import HandReview, Solver
 from cinch_sim.views import Tables
 
@@ -31,19 +33,38 @@ def hand_line(hc: HandCheck) -> tuple[Any, list[tuple[int, int]]]:
 
 
 class Reviewer:
-    """Solvers by rules (a file may mix rule options), reused across its records."""
+    """Solvers by rules (a file may mix rule options), reused across its records.
 
-    def __init__(self) -> None:
+    ``from_trick`` (1 first) values only the cards from that trick on; the tricks
+    before it are listed without values. ``"quick"``: from the first trick the solver
+    answers quickly for the record's rules (``limits.first_quick_trick``: the first,
+    unless two decks or six seats make the early tricks cost minutes)."""
+
+    def __init__(self, from_trick: int | str = 1) -> None:
         self._solvers: dict[Rules, Solver] = {}
+        self.from_trick = from_trick
 
     def solver(self, rules: Rules) -> Solver:
         if rules not in self._solvers:
             self._solvers[rules] = Solver(rules)
         return self._solvers[rules]
 
-    def review(self, hc: HandCheck) -> HandReview:
+    def first_trick(self, rules: Rules) -> int:
+        """The first trick (1 first) this reviewer values under ``rules``."""
+        if self.from_trick == "quick":
+            return first_quick_trick(rules)
+        return int(self.from_trick)
+
+    def review(self, hc: HandCheck) -> tuple[HandReview, int]:
+        """The review of the cards from ``first_trick`` on (clipped to the tricks
+        played), and how many cards before them it skipped."""
         pos, plays = hand_line(hc)
-        return self.solver(hc.rules).review(pos, plays)
+        first = min(self.first_trick(hc.rules), max(1, len(hc.tricks)))
+        skip = sum(len(t.cards) for t in hc.tricks[: first - 1])
+        vector = hc.rules.to_array()
+        for _, c in plays[:skip]:
+            play(pos, vector, c)
+        return self.solver(hc.rules).review(pos, plays[skip:]), skip
 
     def summary(self, hc: HandCheck, line: int | None, hand: int | None = None) -> dict[str, Any]:
         """The JSON object of one hand (``status`` says why a hand is not solved)."""
@@ -61,7 +82,7 @@ class Reviewer:
             if hc.renege_text:
                 out["message"] = hc.renege_text
             return out
-        r = self.review(hc)
+        r, skipped = self.review(hc)
         out.update(
             {
                 "maker": hc.maker,
@@ -71,17 +92,40 @@ class Reviewer:
                 "dd_start": r.start,
                 "points": r.taken,
                 "lost": r.lost,
-                "tricks": _tricks(hc, r),
+                "tricks": _tricks(hc, r, skipped),
             }
         )
+        if skipped:
+            out["from_trick"] = next(t for t, c in enumerate(_counts(hc), 1) if c > skipped)
         return out
 
 
-def _tricks(hc: HandCheck, r: HandReview) -> list[dict[str, Any]]:
+def _counts(hc: HandCheck) -> list[int]:
+    """The cards played by the end of each trick."""
+    out, n = [], 0
+    for t in hc.tricks:
+        n += len(t.cards)
+        out.append(n)
+    return out
+
+
+def _tricks(hc: HandCheck, r: HandReview, skipped: int = 0) -> list[dict[str, Any]]:
+    """Each trick with each card's value before and after it; the first ``skipped``
+    cards, which the review did not value, with None for them."""
     rules = hc.rules
     out = []
     cards = iter(r.cards)
+    k = 0
     for t, trick in enumerate(hc.tricks):
+        if k + len(trick.cards) <= skipped:
+            k += len(trick.cards)
+            plays = [
+                {"seat": s, "card": format_card(c), "before": None, "after": None, "lost": None}
+                for s, c in zip(trick.seats, trick.cards, strict=True)
+            ]
+            out.append({"trick": t + 1, "leader": trick.leader, "winner": trick.winner,
+                        "dd_start": None, "lost": None, "plays": plays})  # fmt: skip
+            continue
         lost = [0] * rules.teams
         plays = []
         for _ in trick.cards:
@@ -135,15 +179,16 @@ def _unsolved(line: int, status: str, message: str) -> dict[str, Any]:
 
 
 def iter_summaries(
-    source: str | os.PathLike | Iterable[Any], line: int | None = None
+    source: str | os.PathLike | Iterable[Any], line: int | None = None, from_trick: int | str = 1
 ) -> Iterator[dict[str, Any]]:
     """The summaries of a record file's hands (or of record dicts, numbered from 1 like
-    lines), streamed; only line ``line`` when given.
+    lines), streamed; only line ``line`` when given; values from ``from_trick`` on
+    (``Reviewer``).
 
     Raises ``RecordFileError`` when the file cannot be read, and ``LookupError``
     when ``line`` holds no record.
     """
-    reviewer = Reviewer()
+    reviewer = Reviewer(from_trick)
     if isinstance(source, str | os.PathLike):
         lines: Iterable[Line] = read_records(source)  # raises now if it cannot be opened
         name = os.fspath(source)
@@ -184,13 +229,18 @@ def row_text(s: dict[str, Any], teams: int) -> str:
         if s.get("message"):
             why += f": {s['message']}"
         return head + why
-    by_trick = " ".join(str(t["dd_start"]) for t in s["tricks"][1:])
+    by_trick = " ".join(_shown(t["dd_start"]) for t in s["tricks"][1:])
     lost = "".join(f"  {x:>6}" for x in s["lost"])
     maker = f"{s['maker']} ({s['maker_team']})"
     return (
         f"{head}{maker:<5}  {s['trump']:<5}  {s['bid']:>3}  {s['dd_start']:>8}  "
         f"{by_trick:<20}  {s['points']:>4}{lost}"
     )
+
+
+def _shown(x: int | None) -> str:
+    """A value, or a dash for a trick before the first solved one."""
+    return "-" if x is None else str(x)
 
 
 def hand_text(s: dict[str, Any]) -> str:
@@ -200,10 +250,11 @@ def hand_text(s: dict[str, Any]) -> str:
     if s["status"] != "valid":
         return row_text(s, 0).replace(f"{s['line']:>6}", where + ":", 1)
     teams = len(s["lost"])
+    start = "play" if "from_trick" not in s else f"trick {s['from_trick']} (the first solved)"
     lines = [
         f"{where}: seat {s['maker']} (team {s['maker_team']}) made trumps "
         f"{s['trump']} for {s['bid']}. Double-dummy {s['dd_start']} for the maker's side "
-        f"at the start of play; it took {s['points']}.",
+        f"at the start of {start}; it took {s['points']}.",
         "",
         f"{'trick':>5}  {'leader':>6}  {'dd start':>8}  {'cards as played':<34}"
         + "".join(f"  lost {t}" for t in range(teams)),
@@ -211,8 +262,8 @@ def hand_text(s: dict[str, Any]) -> str:
     for t in s["tricks"]:
         cards = " ".join(p["card"] + (f"(-{p['lost']})" if p["lost"] else "") for p in t["plays"])
         lines.append(
-            f"{t['trick']:>5}  {t['leader']:>6}  {t['dd_start']:>8}  {cards:<34}"
-            + "".join(f"  {x:>6}" for x in t["lost"])
+            f"{t['trick']:>5}  {t['leader']:>6}  {_shown(t['dd_start']):>8}  {cards:<34}"
+            + "".join(f"  {_shown(x):>6}" for x in t["lost"] or ["-"] * teams)
         )
     lost = ", ".join(f"team {t} {x}" for t, x in enumerate(s["lost"]))
     lines += [

@@ -45,3 +45,24 @@ def require_dd(rules: Any, name: str) -> None:
             f"dd cannot play {rules.preset}: a double-dummy search of a whole hand with "
             f"{where} takes minutes (dd plays one deck and at most {DD_MAX_PLAYERS} players)",
         )
+
+
+# A position whose hands hold at most this many cards between them is solved within
+# about a second (card_values over 30 dealt hands each: two decks at 8 cards a hand
+# 2 ms median and 66 ms worst; six seats at 5 cards 3 ms and 132 ms; five seats at 6
+# cards 20 ms and 1.1 s), and so is any one-deck hand of four seats or fewer (9
+# cards a hand, no_draw: 5 ms and 2.7 s); one more card a hand of six seats or of
+# two decks can cost minutes.
+QUICK_CARDS_IN_PLAY = 32
+
+
+def first_quick_trick(rules: Any) -> int:
+    """The first trick (1 first) from whose start the solver answers quickly: the first,
+    or (two decks, five or six seats) the first at which the hands hold at most
+    ``QUICK_CARDS_IN_PLAY`` cards between them."""
+    if rules.decks == 1 and rules.players <= 4:
+        return 1
+    trick = 1
+    while rules.players * (rules.hand_size - trick + 1) > QUICK_CARDS_IN_PLAY:
+        trick += 1
+    return trick

@@ -21,6 +21,16 @@ from cinch_sim.cli.progress import Progress
     default=None,
     help="Only the record on this line of FILE, shown trick by trick.",
 )
+@click.option(
+    "--from-trick",
+    "from_trick",
+    default="1",
+    show_default=True,
+    metavar="N|quick",
+    help="Value the cards from trick N (1 first) on; the tricks before are listed "
+    "without values. quick: from the first trick the solver answers in about a second "
+    "(the first, but with two decks or six seats a later one).",
+)
 @format_option(
     formats=("table", "json"),
     help="How the hands print on stdout: table, a line per hand (with --line, the hand "
@@ -28,7 +38,7 @@ from cinch_sim.cli.progress import Progress
     "team, points, tricks with each card's value before and after).",
 )
 @friendly  # e.g. `| head`: a closed pipe ends the run quietly
-def solve(file: str, line_no: int | None, fmt: str) -> None:
+def solve(file: str, line_no: int | None, from_trick: str, fmt: str) -> None:
     """Solve the hands of FILE (JSON Lines of cinch-hand/1 and cinch-game/1 records)
     double-dummy, every card seen by every player.
 
@@ -49,8 +59,13 @@ def solve(file: str, line_no: int | None, fmt: str) -> None:
     from cinch_sim.records.io import RecordFileError
     from cinch_sim.records.review import SolveReport, hand_text, iter_summaries
 
+    first: int | str = from_trick
+    if from_trick != "quick":
+        if not from_trick.isdigit() or int(from_trick) < 1:
+            raise BadInput("--from-trick", f"{from_trick!r} is not a trick number or quick")
+        first = int(from_trick)
     try:
-        hands = iter_summaries(file, line_no)
+        hands = iter_summaries(file, line_no, first)
     except RecordFileError as e:
         click.echo(f"Error: {e}", err=True)
         sys.exit(2)

@@ -1,9 +1,12 @@
-"""The web page in a real browser (issue 30): headless Chromium driven by Selenium.
+"""The web page in real browsers (issue 30): headless Chromium driven by Selenium, and
+headless Firefox driven through its own Marionette protocol.
 
 Click nine cards and read the advice; change the seat and see it refresh; upload a
-record and read a trick's values; and at 1400 and 420 px nothing runs off the page.
-Skipped, with the reason, where Chromium, its driver or Selenium is missing
-(``.ci/run`` installs Debian's chromium and chromium-driver where it can).
+record and read a trick's values; play whole hands; and at 1400 and 420 px nothing
+runs off the page. Chromium is skipped, with the reason, where it, its driver or
+Selenium is missing (``.ci/run`` installs Debian's chromium and chromium-driver);
+Firefox where ``firefox-esr`` (or ``firefox``) or the ``marionette-driver`` package
+is missing (it has no driver package on Debian: install both to run it).
 Screenshots go to ``CINCH_SCREENSHOTS`` when it names a folder (to look at them).
 """
 
@@ -11,6 +14,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
+import subprocess
+import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -18,22 +25,79 @@ from web_server import running
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
+FIREFOX = shutil.which("firefox-esr") or shutil.which("firefox")
 try:
     import selenium  # noqa: F401
 
     SELENIUM = True
 except ImportError:
     SELENIUM = False
-pytestmark = pytest.mark.skipif(
-    not (CHROMIUM and DRIVER and SELENIUM),
-    reason="no Chromium, chromedriver or selenium here: the web page is not checked in a browser",
-)
+try:
+    import marionette_driver  # noqa: F401
+
+    MARIONETTE = True
+except ImportError:
+    MARIONETTE = False
+pytestmark = pytest.mark.skipif(not SELENIUM, reason="selenium is not installed")
 HAND = "AS KS 5S 5C 2S 9H 3D 7C JD"
 SHOTS = os.environ.get("CINCH_SCREENSHOTS")
+BROWSERS = [
+    pytest.param("chromium", marks=pytest.mark.skipif(
+        not (CHROMIUM and DRIVER),
+        reason="no Chromium or chromedriver here: the web page is not checked in Chromium")),
+    pytest.param("firefox", marks=pytest.mark.skipif(
+        not (FIREFOX and MARIONETTE),
+        reason="no Firefox or marionette-driver here: the web page is not checked in Firefox")),
+]  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def browser():
+class Firefox:
+    """Headless Firefox through Marionette, with the few Selenium calls the tests make."""
+
+    def __init__(self) -> None:
+        from marionette_driver.marionette import Marionette
+
+        self._profile = tempfile.TemporaryDirectory()
+        with socket.socket() as sock:  # a free port for Marionette
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        Path(self._profile.name, "user.js").write_text(f'user_pref("marionette.port", {port});\n')
+        self._process = subprocess.Popen(
+            [FIREFOX, "--headless", "--marionette", "--no-remote", "--profile",
+             self._profile.name],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        self._m = Marionette(host="127.0.0.1", port=port, startup_timeout=60)
+        self._m.start_session()
+        self.name = "firefox"
+
+    def get(self, url: str) -> None:
+        self._m.navigate(url)
+
+    def set_window_size(self, width: int, height: int) -> None:
+        self._m.set_window_rect(width=width, height=height)
+
+    def find_element(self, by: str, value: str):
+        return self._m.find_element(by, value)
+
+    def find_elements(self, by: str, value: str):
+        return self._m.find_elements(by, value)
+
+    def execute_script(self, script: str, *args):
+        return self._m.execute_script(script, script_args=list(args))
+
+    def save_screenshot(self, path: str) -> None:
+        Path(path).write_bytes(self._m.screenshot(format="binary"))
+
+    def quit(self) -> None:
+        self._m.delete_session()
+        self._process.terminate()
+        self._process.wait(30)
+        time.sleep(0.2)
+        self._profile.cleanup()
+
+
+def _chromium():
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -41,12 +105,27 @@ def browser():
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
         opts.add_argument(arg)
     opts.binary_location = CHROMIUM
-    driver = webdriver.Chrome(service=Service(DRIVER), options=opts)
+    return webdriver.Chrome(service=Service(DRIVER), options=opts)  # .name: "chrome"
+
+
+@pytest.fixture(scope="module", params=BROWSERS)
+def browser(request):
+    driver = _chromium() if request.param == "chromium" else Firefox()
     driver.set_window_size(1400, 1600)
     with running(workers=2) as base:
         driver.base = base
         yield driver
     driver.quit()
+
+
+def _select(driver, id_: str, value: str) -> None:
+    """Choose an option of a select box, as a person's choice fires its change event."""
+    driver.execute_script(
+        "const s = document.getElementById(arguments[0]); s.value = arguments[1];"
+        "s.dispatchEvent(new Event('change', { bubbles: true }));",
+        id_,
+        value,
+    )
 
 
 def _wait(driver, until, seconds: float = 60):
@@ -71,7 +150,7 @@ def _fits(driver) -> bool:
 def _shot(driver, name: str) -> None:
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        driver.save_screenshot(str(Path(SHOTS) / f"{name}.png"))
+        driver.save_screenshot(str(Path(SHOTS) / f"{driver.name}-{name}.png"))
 
 
 # the phone width in the slow set (CI runs both): the same steps, a narrower window
@@ -81,7 +160,6 @@ WIDTHS = [1400, pytest.param(420, marks=pytest.mark.slow)]
 @pytest.mark.parametrize("width", WIDTHS)
 def test_click_nine_cards_read_the_advice_change_the_seat(browser, width):
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select
 
     from cinch_sim.api import advise
 
@@ -96,7 +174,7 @@ def test_click_nine_cards_read_the_advice_change_the_seat(browser, width):
     assert _text(browser, "advice") == want
     assert _fits(browser)
     _shot(browser, f"advisor-{width}")
-    Select(browser.find_element(By.ID, "seat")).select_by_value("2")
+    _select(browser, "seat", "2")
     _wait(browser, lambda d: "--seat 2" in _text(d, "cli") and "(final)" in _text(d, "status"))
     want2 = advise(HAND, seat=2, dealer=3).to_dict()["advice"].removeprefix("Advice: ")
     assert _text(browser, "advice") == want2
@@ -140,8 +218,11 @@ def test_upload_a_record_and_read_a_trick_s_values(browser, width, tmp_path):
     _shot(browser, f"review-{width}")
 
 
-@pytest.mark.parametrize("width", WIDTHS)
-def test_play_a_whole_hand_to_the_review(browser, width):
+@pytest.mark.parametrize(
+    "width, variant",
+    [(1400, "standard"), (1400, "two_deck"), pytest.param(420, "standard", marks=pytest.mark.slow)],
+)
+def test_play_a_whole_hand_to_the_review(browser, width, variant):
     import re
 
     from selenium.webdriver.common.by import By
@@ -149,6 +230,7 @@ def test_play_a_whole_hand_to_the_review(browser, width):
     browser.set_window_size(width, 1600)
     browser.get(browser.base + "/play")
     _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#variant option"))
+    _select(browser, "variant", variant)
     browser.find_element(By.ID, "new").click()
     hinted = False
     for _ in range(40):
@@ -172,14 +254,18 @@ def test_play_a_whole_hand_to_the_review(browser, width):
                 browser.find_element(By.ID, "hint").click()
                 _wait(browser, lambda d: "would play" in _text(d, "hinttext"))
                 hinted = True
-                _shot(browser, f"play-{width}")
+                _shot(browser, f"play-{variant}-{width}")
             cards = [b for b in browser.find_elements(By.CSS_SELECTOR, "#hand button.card")
                      if b.is_enabled()]  # fmt: skip
             cards[0].click()
         _wait(browser, lambda d, was=step: d.find_element(By.ID, "board").get_attribute(
             "data-step") != was, 60)  # fmt: skip
     assert _text(browser, "prompt").startswith("Hand over")
-    assert browser.find_elements(By.CSS_SELECTOR, "#review .trick")
+    tricks = browser.find_elements(By.CSS_SELECTOR, "#review .trick")
+    assert len(tricks) == (12 if variant == "two_deck" else 6)
     assert "totals side 0:" in _text(browser, "score")
+    if variant == "two_deck":  # the solver values the cards from trick 5 (solver.limits)
+        assert "start of trick 5" in _text(browser, "prompt")
+        assert "not solved" in tricks[3].text and "value " in tricks[4].text
     assert _fits(browser)
-    _shot(browser, f"play-over-{width}")
+    _shot(browser, f"play-over-{variant}-{width}")

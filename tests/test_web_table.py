@@ -38,15 +38,23 @@ def _play_hand(t: Table) -> dict:
 
 
 @pytest.mark.parametrize("variant, seat", [("standard", 0), ("standard", 2), ("cutthroat3", 1),
-                                           ("auction", 3), ("no_draw", 1)])  # fmt: skip
+                                           ("auction", 3), ("no_draw", 1), ("two_deck", 1),
+                                           ("heasly", 4)])  # fmt: skip
 def test_a_hand_played_through_the_page_is_a_clean_record(variant, seat):
     from cinch_sim.api import referee
+    from cinch_sim.solver.limits import first_quick_trick
 
     t = Table(variant, seat, seed=7)
     s = _play_hand(t)
     rep = referee([s["record"]])
     assert rep.ok and rep.summary().startswith("1 valid")
     assert s["review"]["status"] == "valid" and len(s["tricks"]) == len(s["review"]["tricks"])
+    # two decks and six seats: reviewed from the first trick the solver answers quickly
+    first = first_quick_trick(t.rules)
+    late = variant in ("two_deck", "heasly")
+    assert s["review"].get("from_trick", 1) == first and (first > 1) == late
+    unsolved = [tr["dd_start"] is None for tr in s["review"]["tricks"]]
+    assert unsolved[:first] == [True] * (first - 1) + [False]
     assert sum(s["game"]["totals"]) == sum(s["record"]["result"]["score"])  # type: ignore[index]
 
 
@@ -108,3 +116,31 @@ def test_hints_say_what_the_advisor_and_the_bots_would_do():
     ours = t.rules.team_of(0) == t.rules.team_of(review["maker"])
     best = (max if ours else min)(h["solver"].values())
     assert mine["card"] == card and mine["after"] == h["solver"][card] and mine["before"] == best
+
+
+def test_two_decks_discard_in_two_passes_and_the_solver_waits_for_trick_five():
+    """Under two_deck the person keeps one copy of each card, then second copies; the
+    hint gives the solver's values only once each hand holds 8 cards (trick 5)."""
+    t = Table("two_deck", 1, seed=8)
+    s = t.state()
+    passes, second, hints = [], [], []
+    for _ in range(40):
+        if s["status"] == "hand over":
+            break
+        q = s["question"]
+        if q["kind"] == "discard":
+            passes.append(q["pass"])
+            if q["pass"] == 0:
+                assert len(set(q["hand"])) == len(q["hand"])  # each face once
+                second = q["second_copies"]
+            else:
+                assert q["kept"] and set(q["hand"]) <= set(second)
+        if q["kind"] == "play":
+            hints.append((t.hint(), q["legal"]))
+        s = t.choose(_answer(q))
+    assert passes == [0, 1] and len(hints) == 11  # the last card plays itself
+    first, legal = hints[0]
+    assert "solver" not in first and "from trick 5 on" in first["solver_note"]
+    assert first["heuristic"] in legal and first["pimc"] in legal
+    fifth, legal = hints[4]
+    assert set(fifth["solver"]) == set(legal) and "solver_note" not in fifth

@@ -31,6 +31,9 @@ R_USED = 1
 R_CHOICES = 2  # up to MAX_CHOICES choices (a play per trick: 12 with two decks)
 MAX_CHOICES = 18
 R_DELEGATE = 20  # a hint: once the choices run out, one decision by a bot (DELEGATES)
+R_PASS = 21  # two decks: O_DISCARD_PASS of the discard asked (0 first, 1 the second copies)
+R_KEPT = 22  # two decks, second discard pass: the faces kept in the first (O_KEPT)
+R_ANSWER = 23  # the delegate's answer (a hint: the cards a bot keeps, or its card)
 R_ASKED = 24  # 1: the choices ran out here, and the slots below say what was asked
 R_LEGAL = 25  # the legal mask (bids: bit b for bid b, bit 0 pass; cards: the card bits)
 R_HAND = 26  # the hand (the robber: his hand with the stock)
@@ -77,6 +80,8 @@ def _replay(obs, hand, legal, params):
     params[R_MAX_KEEP] = np.float64(obs[L.O_MAX_KEEP])
     params[R_MIN_KEEP] = np.float64(obs[L.O_MIN_KEEP])
     params[R_HAND2] = np.float64(obs[L.O_HAND2])
+    params[R_PASS] = np.float64(obs[L.O_DISCARD_PASS])
+    params[R_KEPT] = np.float64(obs[L.O_KEPT])
     return np.int64(-1)  # illegal for every kind: the kernel stops the hand here
 
 
@@ -96,7 +101,8 @@ def replay_trump(obs, hand, legal, params, scratch, rng):
 def replay_discard(obs, hand, legal, params, scratch, rng):
     c = _replay(obs, hand, legal, params)
     if c == -2:
-        return heuristic_discard(obs, hand, legal, _vector(_HEURISTIC_DISCARD), scratch, rng)
+        c = heuristic_discard(obs, hand, legal, _vector(_HEURISTIC_DISCARD), scratch, rng)
+        params[R_ANSWER] = np.float64(c)
     return c
 
 
@@ -105,6 +111,8 @@ def replay_play(obs, hand, legal, params, scratch, rng):
     c = _replay(obs, hand, legal, params)
     if c == -2:
         if params[R_DELEGATE] == 2:
-            return pimc_play(obs, hand, legal, _vector(_PIMC_PLAY), scratch, rng)
-        return heuristic_play(obs, hand, legal, _vector(_HEURISTIC_PLAY), scratch, rng)
+            c = pimc_play(obs, hand, legal, _vector(_PIMC_PLAY), scratch, rng)
+        else:
+            c = heuristic_play(obs, hand, legal, _vector(_HEURISTIC_PLAY), scratch, rng)
+        params[R_ANSWER] = np.float64(c)
     return c

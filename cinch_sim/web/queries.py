@@ -207,7 +207,7 @@ def review(records: list[dict[str, Any]]) -> dict[str, Any]:
     """Every record solved double-dummy (``cinch-sim solve``'s JSON), for the page."""
     from cinch_sim.api import solve
 
-    rep = solve(records)
+    rep = solve(records, from_trick="quick")  # two decks, six seats: the early tricks take minutes
     return {"hands": rep.hands}
 
 

@@ -33,8 +33,10 @@ class TableError(ValueError):
     """A move the table cannot take (not the person's to make, or not allowed)."""
 
 
-def _cards(mask: int) -> list[str]:
-    return [format_card(c) for c in range(52) if mask >> c & 1]
+def _cards(mask: int, twice: int = 0) -> list[str]:
+    """The cards of a face mask, in card order; with two decks each face of ``twice``
+    (the faces held twice) listed a second time beside the first."""
+    return [format_card(c) for c in range(52) for m in (mask, twice) if m >> c & 1]
 
 
 class Table:
@@ -121,10 +123,12 @@ class Table:
                 raise RuntimeError(f"the hand stopped at seat {int(out[L.H_ERROR_SEAT])}'s {kind}")
             legal, hand = int(p[R.R_LEGAL]), int(p[R.R_HAND])
             phase = PHASES[int(p[R.R_PHASE])]
+            second = int(p[R.R_PASS]) if kind == "discard" else 0  # two decks' second pass
             question = {
                 "kind": kind,
                 "phase": phase,
-                "hand": _cards(hand),
+                # a discard pass asks about the faces once (or the second copies) only
+                "hand": _cards(hand, 0 if kind == "discard" else int(p[R.R_HAND2])),
                 "trump": SUITS[int(p[R.R_TRUMP])] if p[R.R_TRUMP] >= 0 else None,
             }
             if kind == "bid":
@@ -134,6 +138,10 @@ class Table:
             elif kind == "discard":
                 question["legal"] = _cards(legal)  # may be thrown
                 question["keep"] = [int(p[R.R_MIN_KEEP]), int(p[R.R_MAX_KEEP])]
+                if self.rules.decks == 2:  # docs/policies.md: a discard in two passes
+                    question["pass"] = second
+                    question["kept"] = _cards(int(p[R.R_KEPT])) if second else []
+                    question["second_copies"] = [] if second else _cards(int(p[R.R_HAND2]))
                 # trumps are kept first: as many as the cards kept allow (docs/rules.md)
                 question["trumps"] = _cards(hand & self._trump_mask(int(p[R.R_TRUMP])))
             else:
@@ -142,6 +150,7 @@ class Table:
                 "kind": kind,
                 "legal": legal,
                 "hand": hand,
+                "held": bin(hand).count("1") + bin(int(p[R.R_HAND2])).count("1"),
                 "question": question,
                 "min_keep": int(p[R.R_MIN_KEEP]),
                 "max_keep": int(p[R.R_MAX_KEEP]),
@@ -152,7 +161,7 @@ class Table:
 
         record = hand_record(self.rules, out, tr)
         self.last = {"kind": None, "record": record}
-        review = solve([record]).hands[0]
+        review = solve([record], from_trick="quick").hands[0]
         game = self._game(extra=record)
         return {**base, "status": "hand over", "record": record, "review": review,
                 "game": game, **self._so_far(tr)}  # fmt: skip
@@ -261,7 +270,10 @@ class Table:
                 if not ask["min_keep"] <= n <= ask["max_keep"]:
                     raise TableError(f"keep {ask['min_keep']} to {ask['max_keep']} cards, not {n}")
                 trumps = ask["hand"] & self._trump_mask(SUITS.index(ask["question"]["trump"]))
-                if bin(mask & trumps).count("1") != min(n, bin(trumps).count("1")):
+                # (two decks: the kernel judges, its two passes have their own exceptions)
+                if self.rules.decks == 1 and bin(mask & trumps).count("1") != min(
+                    n, bin(trumps).count("1")
+                ):
                     raise TableError("keep your trumps first: as many as the cards you keep")
                 choice = mask
         self.choices[kind].append(int(choice))
@@ -294,7 +306,16 @@ class Table:
         for name in ("heuristic", "pimc") if kind == "play" else ("heuristic",):
             out[name] = self._bot_choice(kind, name)
         if kind == "play":
-            out["solver"] = self._solver_values()
+            from cinch_sim.solver.limits import first_quick_trick
+
+            first = first_quick_trick(self.rules)
+            if self.rules.hand_size - ask["held"] + 1 >= first:
+                out["solver"] = self._solver_values()
+            else:
+                out["solver_note"] = (
+                    f"the solver values cards from trick {first} on: under these rules "
+                    "a solve earlier in the hand can take minutes"
+                )
         return out
 
     def _solver_values(self) -> dict[str, int]:
@@ -351,21 +372,10 @@ class Table:
 
     def _bot_choice(self, kind: str, name: str) -> str:
         """The card (or the cards kept) a bot's policy picks in the person's place."""
-        _, tr, _ = self._run(delegate=f"{kind}:{name}")
+        from cinch_sim.policies import replay as R
+
+        _, _, params = self._run(delegate=f"{kind}:{name}")
+        answer = int(params[KINDS.index(kind), self.seat, R.R_ANSWER])
         if kind == "play":
-            n = len(self.choices["play"])
-            seen = 0
-            for t in range(L.MAX_TRICKS):
-                for k in range(L.MAX_PLAYERS):
-                    c = int(tr[L.T_PLAYS + t * L.MAX_PLAYERS + k])
-                    leader = int(tr[L.T_LEADER + t])
-                    if c >= 0 and (leader + k) % self.rules.players == self.seat:
-                        if seen == n:
-                            return format_card(c)
-                        seen += 1
-            return "?"
-        if self.last["question"]["phase"] == "rob":
-            thrown = int(tr[L.T_ROBBER_DISCARD])
-        else:
-            thrown = int(tr[L.T_DISCARD + self.seat])
-        return " ".join(_cards(self.last["hand"] & ~thrown))
+            return format_card(answer)
+        return " ".join(_cards(answer))

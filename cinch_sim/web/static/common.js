@@ -42,7 +42,8 @@ function handView(h, k) {
   const head = el("div", { class: "hand-head" },
     el("span", { text: `line ${h.line}` }),
     el("span", { text: `maker seat ${h.maker}, bid ${h.bid}${h.trump ? " in " + pretty("A" + h.trump).slice(1) : ""}` }),
-    el("span", { text: `double-dummy value at the start: ${h.dd_start}` }),
+    el("span", { text: h.from_trick ? `double-dummy value at the start of trick ${h.from_trick}: ${h.dd_start} (the tricks before are too dear to solve under these rules)`
+      : `double-dummy value at the start: ${h.dd_start}` }),
     el("span", { text: `the maker's side took ${h.points}` }));
   box.append(head);
   for (const t of h.tricks || []) {
@@ -51,10 +52,10 @@ function handView(h, k) {
     for (const p of t.plays) {
       const lost = p.lost > 0;
       const cell = el("div", { class: "play" + (lost ? " lost" : "") + (p.seat === t.winner ? " won" : ""),
-        "data-card": p.card, "data-before": p.before, "data-after": p.after },
+        "data-card": p.card, "data-before": p.before ?? "", "data-after": p.after ?? "" },
         el("span", { class: "face" + (/[DH]$/.test(p.card) ? " red" : ""), text: pretty(p.card) }),
         el("small", { text: `seat ${p.seat} (side ${team(p.seat)})` }),
-        el("small", { text: `value ${p.before} → ${p.after}` }));
+        el("small", { text: p.before === null ? "not solved" : `value ${p.before} → ${p.after}` }));
       if (lost) cell.append(el("small", { text: `gave away ${p.lost} point${p.lost === 1 ? "" : "s"}` }));
       row.append(cell);
     }

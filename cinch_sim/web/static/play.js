@@ -33,7 +33,8 @@ function show(s) {
   $("next").hidden = s.status !== "hand over" || (g.winner !== null && g.winner !== undefined);
   $("hint").disabled = s.status !== "your turn";
   if (s.status === "hand over") {
-    $("prompt").textContent = `Hand over: the maker's side took ${s.review.points} (double-dummy value at the start ${s.review.dd_start}).`;
+    const at = s.review.from_trick ? `at the start of trick ${s.review.from_trick}, the first solved under these rules,` : "at the start";
+    $("prompt").textContent = `Hand over: the maker's side took ${s.review.points} (double-dummy value ${at} ${s.review.dd_start}).`;
     $("review").append(handView(s.review, 0));
     return;
   }
@@ -60,7 +61,9 @@ function show(s) {
     const must = q.hand.filter((c) => !q.legal.includes(c));
     must.forEach((c) => keep.add(c));
     for (const c of q.trumps) if (keep.size < hi) keep.add(c);  // trumps are kept first
-    $("prompt").textContent = `${q.phase === "rob" ? "Rob the pack" : "Discard"}: click the cards to keep (${lo === hi ? lo : `${lo} to ${hi}`}; your trumps first), then keep them.`;
+    const what = q.pass === 1 ? `your second copies (you kept ${q.kept.map(pretty).join(" ") || "none"} once)`
+      : q.pass === 0 ? `one copy of each card you hold (your second copies, ${q.second_copies.map(pretty).join(" ") || "none"}, come next)` : "";
+    $("prompt").textContent = `${q.phase === "rob" ? "Rob the pack" : "Discard"}: click the cards to keep (${lo === hi ? lo : `${lo} to ${hi}`}; your trumps first)${what ? ` among ${what}` : ""}, then keep them.`;
     $("hand").append(...q.hand.map((c) => { const b = cardButton(c, !must.includes(c), (card, btn) => {
       if (keep.has(card)) keep.delete(card); else keep.add(card); btn.classList.toggle("keep", keep.has(card)); });
       if (keep.has(c)) b.classList.add("keep"); return b; }));
@@ -85,7 +88,7 @@ async function hint() {
       if (h.solver) {  // every card seen: the points the maker's side ends with after each card
         bots.push("with every card seen, the maker's side ends with " + Object.entries(h.solver)
           .map(([c, v]) => `${v} after ${pretty(c)}`).join(", "));
-      }
+      } else if (h.solver_note) bots.push(h.solver_note);
       $("hinttext").textContent = bots.join("; ");
     }
   } catch (e) { $("hinttext").textContent = ""; $("error").textContent = e.message; }
@@ -93,8 +96,7 @@ async function hint() {
 
 async function start() {
   try { variants = await call("GET", "/api/variants"); } catch (e) { variants = { standard: { players: 4 } }; }
-  $("variant").replaceChildren(...Object.keys(variants).filter((v) => variants[v].decks === 1)
-    .map((v) => el("option", { value: v, text: v })));
+  $("variant").replaceChildren(...Object.keys(variants).map((v) => el("option", { value: v, text: v })));
   $("variant").value = "standard";
   fillSeats();
   $("variant").addEventListener("change", fillSeats);

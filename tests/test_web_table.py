@@ -101,6 +101,10 @@ def test_hints_say_what_the_advisor_and_the_bots_would_do():
     h = t.hint()
     assert h["kind"] == "play" and {"heuristic", "pimc"} <= set(h)
     assert h["heuristic"] in s["question"]["legal"] and h["pimc"] in s["question"]["legal"]
+    # why PIMC plays its card: each legal card's mean over its deals, its card the best
+    # (or tied for best: the heuristic breaks ties)
+    why = h["pimc_why"]
+    assert set(why) == set(s["question"]["legal"]) and why[h["pimc"]] == max(why.values())
     # the solver values every legal card: the best for the person's side is the value
     # of the position itself (the maker's side maximises, the others minimise)
     assert set(h["solver"]) == set(s["question"]["legal"])
@@ -142,5 +146,7 @@ def test_two_decks_discard_in_two_passes_and_the_solver_waits_for_trick_five():
     first, legal = hints[0]
     assert "solver" not in first and "from trick 5 on" in first["solver_note"]
     assert first["heuristic"] in legal and first["pimc"] in legal
+    assert first["pimc_why"] is None  # two decks: PIMC plays the heuristic's card so early
     fifth, legal = hints[4]
     assert set(fifth["solver"]) == set(legal) and "solver_note" not in fifth
+    assert set(fifth["pimc_why"]) == set(legal)

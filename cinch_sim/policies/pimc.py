@@ -542,11 +542,14 @@ def pimc_values(obs, hand, legal, params, rng, means):
 pimc_values2 = with_two_decks(pimc_values, deal_unseen=deal_unseen2, card_values_of=card_values_of2)
 
 
-@njit(POLICY_SIG, cache=True)
-def pimc_play(obs, hand, legal, params, scratch, rng):
+@njit(inline="always")
+def _choose(obs, hand, legal, params, scratch, rng, means):
+    """The card ``pimc_play`` plays; ``means[c]`` each legal card's mean utility over the
+    deals solved (NaN where nothing was solved: one legal card, or two decks early)."""
+    for c in range(52):
+        means[c] = np.nan
     if legal & (legal - U1) == U0:
         return lowbit_index(legal)
-    means = np.empty(52, np.float64)
     if obs[L.O_RULES + L.R_DECKS] == 2:
         if obs[L.O_CARDS_LEFT + obs[L.O_SEAT]] > TWO_DECK_SOLVE_CARDS:
             return _heuristic_card(obs, hand, legal, scratch, rng)
@@ -571,3 +574,15 @@ def pimc_play(obs, hand, legal, params, scratch, rng):
         if (ties >> np.uint64(h)) & U1:
             return h
     return weakest_card(obs, ties, np.uint64(obs[L.O_TRUMP_MASK]), obs[L.O_LEFT_CARD])
+
+
+@njit(POLICY_SIG, cache=True)
+def pimc_play(obs, hand, legal, params, scratch, rng):
+    means = np.empty(52, np.float64)
+    return _choose(obs, hand, legal, params, scratch, rng, means)
+
+
+@njit(cache=True)
+def pimc_play_why(obs, hand, legal, params, scratch, rng, means):
+    """``pimc_play``'s card, and why: ``means`` as ``_choose`` leaves it (a hint)."""
+    return _choose(obs, hand, legal, params, scratch, rng, means)

@@ -20,10 +20,11 @@ import numpy as np
 from numba import njit
 
 from cinch_sim import layout as L
+from cinch_sim.bits import lowbit_index
 from cinch_sim.policies.heuristic import DEFAULT_PARAMS as H_DEFAULTS
 from cinch_sim.policies.heuristic import heuristic_discard, heuristic_play
 from cinch_sim.policies.pimc import DEFAULT_PARAMS as PIMC_DEFAULTS
-from cinch_sim.policies.pimc import pimc_play
+from cinch_sim.policies.pimc import pimc_play_why
 from cinch_sim.signatures import N_PARAMS, POLICY_SIG
 
 R_GIVEN = 0
@@ -34,6 +35,9 @@ R_DELEGATE = 20  # a hint: once the choices run out, one decision by a bot (DELE
 R_PASS = 21  # two decks: O_DISCARD_PASS of the discard asked (0 first, 1 the second copies)
 R_KEPT = 22  # two decks, second discard pass: the faces kept in the first (O_KEPT)
 R_ANSWER = 23  # the delegate's answer (a hint: the cards a bot keeps, or its card)
+# A PIMC play hint also leaves, from R_CHOICES + R_GIVEN on, each legal card's mean
+# utility in card order (NaN: not solved): the free choice slots, as many as the
+# cards still held (a hand holds at most MAX_CHOICES - R_GIVEN cards at a decision).
 R_ASKED = 24  # 1: the choices ran out here, and the slots below say what was asked
 R_LEGAL = 25  # the legal mask (bids: bit b for bid b, bit 0 pass; cards: the card bits)
 R_HAND = 26  # the hand (the robber: his hand with the stock)
@@ -111,7 +115,15 @@ def replay_play(obs, hand, legal, params, scratch, rng):
     c = _replay(obs, hand, legal, params)
     if c == -2:
         if params[R_DELEGATE] == 2:
-            c = pimc_play(obs, hand, legal, _vector(_PIMC_PLAY), scratch, rng)
+            means = np.empty(52, np.float64)
+            c = pimc_play_why(obs, hand, legal, _vector(_PIMC_PLAY), scratch, rng, means)
+            at = R_CHOICES + np.int64(params[R_GIVEN])
+            m = legal
+            while m and at < R_CHOICES + MAX_CHOICES:
+                k = lowbit_index(m)
+                m &= m - np.uint64(1)
+                params[at] = means[k]
+                at += 1
         else:
             c = heuristic_play(obs, hand, legal, _vector(_HEURISTIC_PLAY), scratch, rng)
         params[R_ANSWER] = np.float64(c)

@@ -304,7 +304,9 @@ class Table:
             return self._advice_hint(kind)
         out: dict[str, Any] = {"kind": kind}
         for name in ("heuristic", "pimc") if kind == "play" else ("heuristic",):
-            out[name] = self._bot_choice(kind, name)
+            out[name], vector = self._bot_choice(kind, name)
+            if name == "pimc":
+                out["pimc_why"] = self._pimc_why(vector, ask["legal"])
         if kind == "play":
             from cinch_sim.solver.limits import first_quick_trick
 
@@ -370,12 +372,27 @@ class Table:
             self.choices["bid"] = saved
         return _cards(int(params[KINDS.index("bid"), self.seat, R.R_HAND]))
 
-    def _bot_choice(self, kind: str, name: str) -> str:
-        """The card (or the cards kept) a bot's policy picks in the person's place."""
+    def _bot_choice(self, kind: str, name: str) -> tuple[str, np.ndarray]:
+        """The card (or the cards kept) a bot's policy picks in the person's place, and
+        the person's parameter vector of that kind after it (``_pimc_why`` reads it)."""
         from cinch_sim.policies import replay as R
 
         _, _, params = self._run(delegate=f"{kind}:{name}")
-        answer = int(params[KINDS.index(kind), self.seat, R.R_ANSWER])
+        vector = params[KINDS.index(kind), self.seat]
+        answer = int(vector[R.R_ANSWER])
         if kind == "play":
-            return format_card(answer)
-        return " ".join(_cards(answer))
+            return format_card(answer), vector
+        return " ".join(_cards(answer)), vector
+
+    def _pimc_why(self, vector: np.ndarray, legal: int) -> dict[str, float] | None:
+        """Each legal card's mean over PIMC's deals: the score margin it expects for
+        the person's side (made or set, less the other side's), two decimals; None
+        where it solved nothing (two decks before it holds 8 cards)."""
+        from cinch_sim.policies import replay as R
+
+        at = R.R_CHOICES + len(self.choices["play"])
+        cards = [c for c in range(52) if legal >> c & 1]
+        means = vector[at : at + len(cards)]
+        if np.isnan(means).all():
+            return None
+        return {format_card(c): round(float(v), 2) for c, v in zip(cards, means, strict=True)}

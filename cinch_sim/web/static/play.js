@@ -85,6 +85,10 @@ async function hint() {
     else {
       const bots = ["heuristic", "pimc"].filter((k) => h[k]).map((who) =>
         `${who === "pimc" ? "PIMC" : "the heuristic"} would ${h.kind === "play" ? "play" : "keep"} ${h[who].split(" ").map(pretty).join(" ")}`);
+      if (h.pimc_why) {  // why: PIMC's mean over its deals, each card
+        bots.push(`PIMC expects your side to gain on the other, on average over its deals, ` +
+          Object.entries(h.pimc_why).map(([c, v]) => `${v > 0 ? "+" : ""}${v.toFixed(2)} after ${pretty(c)}`).join(", "));
+      }
       if (h.solver) {  // every card seen: the points the maker's side ends with after each card
         bots.push("with every card seen, the maker's side ends with " + Object.entries(h.solver)
           .map(([c, v]) => `${v} after ${pretty(c)}`).join(", "));

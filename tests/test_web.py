@@ -8,6 +8,7 @@ import json
 import random
 import subprocess
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -181,6 +182,31 @@ def test_the_board_keeps_its_bounds():
     while not a.finished and time.monotonic() < end:
         time.sleep(0.02)
     assert a.status == "timeout" and "time limit" in a.error
+    board.shutdown()
+
+
+def test_a_game_s_moves_run_on_the_board_within_its_bounds():
+    """Moves at a table share the workers: their answers (and errors) come back; more
+    than max_jobs waiting, or one past the time limit, is Busy (a 503 on the page)."""
+    board = JobBoard(workers=1, max_jobs=2, time_limit=0.5)
+    assert board.call(lambda: threading.current_thread().name).startswith("cinch-web")
+    with pytest.raises(ValueError, match="refused"):
+        board.call(lambda: (_ for _ in ()).throw(ValueError("refused")))
+    with pytest.raises(Busy, match="no answer within"):
+        board.call(lambda: time.sleep(1.0))
+    gate = threading.Event()
+    waiting = [threading.Thread(target=lambda: board.call(gate.wait)) for _ in range(2)]
+    for t in waiting:
+        t.start()
+    end = time.monotonic() + 5
+    while board.calls < 2 and time.monotonic() < end:
+        time.sleep(0.01)
+    with pytest.raises(Busy, match="2 moves waiting"):
+        board.call(lambda: None)
+    gate.set()
+    for t in waiting:
+        t.join()
+    assert board.call(lambda: 7) == 7
     board.shutdown()
 
 

@@ -64,6 +64,10 @@ def make_app(board: JobBoard | None = None) -> Flask:
     def bad_move(exc: TableError):
         return fail(str(exc))
 
+    @app.errorhandler(Busy)
+    def busy(exc: Busy):
+        return fail(str(exc), 503)
+
     @app.errorhandler(404)
     def not_found(_exc):
         return fail("no such page or endpoint", 404)
@@ -103,11 +107,19 @@ def make_app(board: JobBoard | None = None) -> Flask:
             raise TableError(f"no game {table_id!r}: start a new one")
         return t
 
-    def on_table(table_id: str, move):
-        """One request's move on a game, one at a time per game, as JSON."""
+    def run_move(table_id: str, move) -> dict[str, Any]:
+        """One request's move on a game, one at a time per game, run on the job board's
+        workers (a hand replayed with PIMC bots takes seconds)."""
         t = table_of(table_id)
-        with t.lock:
-            return jsonify(move(t))
+
+        def locked() -> dict[str, Any]:
+            with t.lock:
+                return move(t)
+
+        return jobs.call(locked)
+
+    def on_table(table_id: str, move):
+        return jsonify(run_move(table_id, move))
 
     @app.post("/api/table")
     def new_table():
@@ -119,8 +131,7 @@ def make_app(board: JobBoard | None = None) -> Flask:
             tables[table_id] = t
             while len(tables) > MAX_TABLES:
                 tables.pop(next(iter(tables)))
-        with t.lock:
-            return jsonify({"table": table_id, **t.state()})
+        return jsonify({"table": table_id, **run_move(table_id, lambda g: g.state())})
 
     @app.get("/api/table/<table_id>")
     def table_state(table_id: str):

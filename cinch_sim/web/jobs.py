@@ -8,7 +8,10 @@ progress callback: deals), so the page can show how far the stage has come. The 
 keeps one job a client (a new query cancels the client's last one, as changing
 an input on the page must), at most ``max_jobs`` unfinished jobs in all (a
 further one is refused, ``Busy``, and the page says the server is busy), and
-stops a job after ``time_limit`` seconds. Pure Python, no web framework here.
+stops a job after ``time_limit`` seconds. A move at a game (``call``: a hand
+replayed with PIMC bots, a hint) runs on the same workers, so it shares their cap;
+at most ``max_jobs`` of them wait, and a request gives up on its answer after
+``time_limit`` seconds. Pure Python, no web framework here.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,6 +81,7 @@ class JobBoard:
         self.jobs: OrderedDict[str, Job] = OrderedDict()
         self.lock = threading.Lock()
         self.ids = itertools.count(1)
+        self.calls = 0  # moves waiting for or running on a worker (``call``)
 
     def submit(self, client: str, stages: list[Stage]) -> Job:
         """Queue a job for ``client``, cancelling its unfinished ones first."""
@@ -92,6 +97,25 @@ class JobBoard:
             self._forget_old()
         self.pool.submit(self._run, job, stages)
         return job
+
+    def call(self, fn: Callable[[], Any]) -> Any:
+        """``fn()`` run on a worker, its answer (or its exception) waited for: ``Busy``
+        when ``max_jobs`` calls already wait, or when it outlasts ``time_limit``."""
+        with self.lock:
+            if self.calls >= self.max_jobs:
+                raise Busy(f"the server is busy ({self.calls} moves waiting): try again shortly")
+            self.calls += 1
+        try:
+            future = self.pool.submit(fn)
+            try:
+                return future.result(timeout=self.time_limit)
+            except FutureTimeout:
+                raise Busy(
+                    f"no answer within {self.time_limit:.0f} s (the server is busy): try again"
+                ) from None
+        finally:
+            with self.lock:
+                self.calls -= 1
 
     def get(self, job_id: str) -> Job | None:
         with self.lock:

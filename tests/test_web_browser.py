@@ -220,7 +220,8 @@ def test_upload_a_record_and_read_a_trick_s_values(browser, width, tmp_path):
 
 @pytest.mark.parametrize(
     "width, variant",
-    [(1400, "standard"), (1400, "two_deck"), pytest.param(420, "standard", marks=pytest.mark.slow)],
+    [(1400, "standard"), (1400, "two_deck")]
+    + [pytest.param(420, v, marks=pytest.mark.slow) for v in ("standard", "two_deck")],
 )
 def test_play_a_whole_hand_to_the_review(browser, width, variant):
     import re

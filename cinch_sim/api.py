@@ -344,21 +344,29 @@ def _cluster(scheduler: str | None, workers: int | None, threads: int | None,
     return True
 
 
-def _run(run: Any, work: Callable, store: ChunkStore | None, threads: int | None,
-         progress: Callable[[int], None] | None, scheduler: str | None = None,
-         workers: int | None = None) -> tuple[Any, bool, dict[str, Any]]:  # fmt: skip
+def _run(
+    run: Any,
+    work: Callable,
+    store: ChunkStore | None,
+    threads: int | None,
+    progress: Callable[[int], None] | None,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    stop: Callable[[Any], bool] | None = None,
+) -> tuple[Any, bool, dict[str, Any]]:
     """A run's chunks through the local executor, or on a Dask cluster (``scheduler``:
     an existing one; ``workers``: a local one started for the run): (aggregate,
-    interrupted, what the cluster's timing was, empty for a local run)."""
+    interrupted, what the cluster's timing was, empty for a local run); ``stop`` as in
+    ``run_chunks``."""
     kind = _kinds.kind_of(run)
     if scheduler is None and workers is None:
-        return (*run_chunks(run, work, kind, store, LocalExecutor(threads), progress), {})
+        return (*run_chunks(run, work, kind, store, LocalExecutor(threads), progress, stop), {})
     from cinch_sim.runs.dask_executor import DaskExecutor
     from cinch_sim.runs.driver import units_of
 
     ex = DaskExecutor(scheduler, workers, threads, units=partial(units_of, run), kind=kind)
     try:  # the cluster starts (or is reached) in the driver's Ctrl-C region
-        agg, interrupted = run_chunks(run, work, kind, store, ex, progress)
+        agg, interrupted = run_chunks(run, work, kind, store, ex, progress, stop)
         return agg, interrupted, {"cluster": ex.summary()}
     finally:
         ex.close()
@@ -596,6 +604,7 @@ def compare(
     force: bool = False,
     scheduler: str | None = None,
     workers: int | None = None,
+    until: str | None = None,
 ) -> Comparison | CutThroatComparison:
     """Strategy ``a`` against ``b`` in duplicate games to the target (``cinch-sim
     compare``): every deal sequence is played twice, the strategies trading places.
@@ -616,6 +625,12 @@ def compare(
     the win rate of ``a`` and the points per hand difference with their 95% intervals;
     ``.table()`` each side's bids and Pedros, ``.table("games")`` one row per game.
 
+    ``until="decided"`` stops the match early, at a look every ``UNTIL_LOOK_PAIRS``
+    pairs (its chunks), once the always-valid 95% confidence sequence of A's win
+    rate excludes 50% (``matches.compare.decided``; two sides only): a clear
+    answer in a fraction of ``games``, and no more wrong answers than 5% however
+    early it stops. ``games`` is then the most it plays.
+
     >>> cmp = compare("greedy", "random", games=20, seed=1)
     >>> cmp.games, list(cmp.table()["strategy"])
     (20, ['greedy', 'random'])
@@ -624,7 +639,13 @@ def compare(
     """
     rules = _rules(rules, variant)
     match_pairing(rules, pairing)
-    from cinch_sim.matches.compare import Comparison, check_match, match_settings
+    from cinch_sim.matches.compare import (
+        Comparison,
+        check_match,
+        check_until,
+        decided,
+        match_settings,
+    )
     from cinch_sim.matches.cutthroat import CutThroatComparison
     from cinch_sim.policies.strategies import a_player, distinct_names, resolve_strategy
 
@@ -633,10 +654,11 @@ def compare(
     chunk = checks.whole(chunk, "chunk", at_least=1)
     r = _rules(rules)
     check_match(r, games, pairing)
+    chunk = check_until(until, r, chunk)
     sa, sb = distinct_names([a_player(resolve_strategy(a)), a_player(resolve_strategy(b))])
     _not_chunked(resume, records=records)
     _cluster(scheduler, workers, threads, records=records, on_chunk=on_chunk, trace=trace)
-    settings = match_settings(r, sa, sb, games, seed, max_hands, pairing)
+    settings = match_settings(r, sa, sb, games, seed, max_hands, pairing, until)
     run = MatchRun(r, sa, sb, seed, games, max_hands, pairing, chunk, trace or records is not None)
     store = _store("compare", settings, run, save, resume, force)
     writer = None
@@ -661,7 +683,8 @@ def compare(
     start = time.perf_counter()
     try:
         data, interrupted, timing = _run(run, partial(play_match, run, on_chunk=hook), store,
-                                         threads, progress, scheduler, workers)  # fmt: skip
+                                         threads, progress, scheduler, workers,
+                                         stop=decided if until else None)  # fmt: skip
     except BaseException:
         if writer is not None:
             writer.abort()

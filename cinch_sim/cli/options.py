@@ -623,6 +623,7 @@ INPUT_OPTIONS = {
     "scheduler": "--scheduler",
     "workers": "--workers",
     "threads": "--threads",
+    "until": "--until",
     "dirs": "DIRS",
 }
 

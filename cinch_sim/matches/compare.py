@@ -13,6 +13,13 @@ The pairs are played by ``matches.play`` and added up by ``matches.pairs``.
   which switching to a Wilson interval at the sweep was not). The p-value is
   the one-sample t-test of mean s = 1/2; at a sweep, the sign test's
   2^(1 - pairs).
+- *A sequential stop* (``until="decided"``): a look every ``UNTIL_LOOK_PAIRS``
+  pairs, and the match ends at the first look where the always-valid 95%
+  confidence sequence of the mean pair score excludes 1/2
+  (``analysis.intervals.confidence_sequence``: the normal-mixture boundary,
+  valid however often it is looked at, so an early stop is no licence for a
+  wrong answer). The summary then gives that sequence's interval too; the
+  fixed-n t interval beside it is not valid after a data-dependent stop.
 - *Points per hand.* The estimate pools every paired hand's difference;
   since the hands of one pair are correlated (the score shapes the bidding),
   the interval is the ratio estimator's, clustered by pair (sum of
@@ -32,7 +39,13 @@ import pandas as pd
 
 from cinch_sim import layout as L
 from cinch_sim import notation as N
-from cinch_sim.analysis.intervals import bounded_mean, ratio_interval, t_interval
+from cinch_sim.analysis.intervals import (
+    bounded_mean,
+    confidence_sequence,
+    ratio_interval,
+    t_interval,
+)
+from cinch_sim.checks import InputError
 from cinch_sim.engine.interrupts import chunk_boundaries
 from cinch_sim.engine.threads import using
 from cinch_sim.matches.cutthroat import CutThroatComparison, cutthroat_compare
@@ -42,6 +55,40 @@ from cinch_sim.policies.strategies import Strategy, resolve_strategy
 from cinch_sim.rules import Rules, resolve_rules
 from cinch_sim.version import __version__
 from cinch_sim.views import Tables
+
+UNTILS = ("decided",)
+UNTIL_LOOK_PAIRS = 50  # pairs between two looks of the sequential stop (its chunks)
+DEFAULT_CHUNK = 1000  # pairs a chunk, unless a sequential stop sets its looks
+
+
+def check_until(until: str | None, r: Rules, chunk: int) -> int:
+    """The chunk a match runs in: ``chunk``, or with a sequential stop its looks (so
+    where it stops never depends on a chunk size); a one-line InputError for an
+    unknown rule, a cut-throat match or a chunk given beside it."""
+    if until is None:
+        return chunk
+    if until not in UNTILS:
+        raise InputError("until", f"{until!r} is not one of: {', '.join(UNTILS)}")
+    if r.teams > 2:
+        why = "a sequential stop is for two sides (a cut-throat match plays every rotation)"
+        raise InputError("until", why)
+    if chunk != DEFAULT_CHUNK:
+        why = f"with until the chunks are its looks, every {UNTIL_LOOK_PAIRS} pairs: leave "
+        raise InputError("chunk", why + "chunk at its default")
+    return UNTIL_LOOK_PAIRS
+
+
+def win_rate_sequence(data: PairStats, level: float = 0.95) -> tuple[float, float, float]:
+    """A's win rate and its always-valid confidence sequence's interval."""
+    ps = data.cat("pair_score")
+    mean, lo, hi = confidence_sequence(float(ps.sum()), int(ps.size), level)
+    return mean, max(0.0, lo), min(1.0, hi)
+
+
+def decided(data: PairStats) -> bool:
+    """The sequential stop's rule: the win rate's confidence sequence excludes 1/2."""
+    _, lo, hi = win_rate_sequence(data)
+    return lo > 0.5 or hi < 0.5
 
 
 @dataclass(repr=False)
@@ -113,6 +160,11 @@ class Comparison(Tables):
             "mean_game_length": float(d.cat("length").mean()) if self.games else float("nan"),
             "mean_margin": float(d.cat("margin").mean()) if self.games else float("nan"),
         }
+        if self.settings.get("until"):
+            _, clo, chi = win_rate_sequence(d, level)
+            out["until"] = self.settings["until"]
+            out["stopped_early"] = bool(self.pairs) and decided(d)
+            out["win_rate_sequence_ci"] = [clo, chi]
         pedros = (self.rules or resolve_rules(None)).pedros
         for side, s in ((0, "a"), (1, "b")):
             c = d.counts[side]
@@ -194,10 +246,18 @@ class Comparison(Tables):
 
 
 def match_settings(
-    r: Rules, sa: Strategy, sb: Strategy, games: int, seed: int, max_hands: int, pairing: str
+    r: Rules,
+    sa: Strategy,
+    sb: Strategy,
+    games: int,
+    seed: int,
+    max_hands: int,
+    pairing: str,
+    until: str | None = None,
 ) -> dict[str, Any]:
     """What a match's outputs record of the settings that made it (``pairing`` is
-    ``rotation`` for a cut-throat match: it has no other)."""
+    ``rotation`` for a cut-throat match: it has no other; ``until`` only when set)."""
+    extra = {"until": until} if until else {}
     return {
         "command": "compare",
         "version": __version__,
@@ -208,6 +268,7 @@ def match_settings(
         "rules": r.describe(),
         "strategy_a": sa.describe(),
         "strategy_b": sb.describe(),
+        **extra,
     }
 
 

@@ -4,7 +4,10 @@ Ctrl-C (``engine.interrupts.chunk_boundaries``) is recorded while a chunk runs a
 is saved, and obeyed between chunks: the run stops with every finished chunk
 kept (in the store too), and ``interrupted`` says so. Results are merged in key
 order (or as they come, for an order-free aggregate), so the executor's
-completion order and a stop and resume change no number.
+completion order and a stop and resume change no number. A ``stop`` rule (a
+sequential test: ``compare --until``) is asked after each chunk merged in key
+order; once it holds, the run ends there and the chunks past it are dropped, so
+where it stops depends on the chunks' order only, never on their timing.
 """
 
 from __future__ import annotations
@@ -21,24 +24,34 @@ class Ordered:
     """Merges aggregates in key order whatever order they come in: those ahead of a
     gap wait (an order-free kind merges each at once)."""
 
-    def __init__(self, kind: Any, keys: list[Key]) -> None:
+    def __init__(
+        self, kind: Any, keys: list[Key], stop: Callable[[Any], bool] | None = None
+    ) -> None:
         self.kind = kind
         self.position = {k: i for i, k in enumerate(keys)}
         self.total = kind.empty()
         self.next = 0
         self.waiting: dict[int, Any] = {}
+        self.stop = stop
+        self.stopped = False  # the stop rule held: nothing more is merged
 
     def add(self, key: Key, agg: Any) -> None:
-        if self.kind.order_free:
+        if self.stopped:
+            return
+        if self.kind.order_free and self.stop is None:
             self.total = self.kind.merge(self.total, agg)
             return
         self.waiting[self.position[key]] = agg
-        while self.next in self.waiting:
+        while self.next in self.waiting and not self.stopped:
             self.total = self.kind.merge(self.total, self.waiting.pop(self.next))
             self.next += 1
+            self.stopped = self.stop is not None and self.stop(self.total)
 
     def result(self) -> Any:
-        """Everything merged: after a stop, what came past a gap follows in key order."""
+        """Everything merged: after an interruption, what came past a gap follows in key
+        order; after the stop rule held, nothing past it."""
+        if self.stopped:
+            self.waiting.clear()
         for p in sorted(self.waiting):
             self.total = self.kind.merge(self.total, self.waiting.pop(p))
         return self.total
@@ -57,18 +70,20 @@ def run_chunks(
     store: ChunkStore | None = None,
     executor: Executor | None = None,
     progress: Callable[[int], None] | None = None,
+    stop: Callable[[Any], bool] | None = None,
 ) -> tuple[Any, bool]:
-    """Every chunk of ``run`` merged: (aggregate, interrupted). Chunks the store holds
-    are loaded, not run again; each new one is saved as soon as it is done."""
+    """Every chunk of ``run`` merged, or those up to where ``stop`` held: (aggregate,
+    interrupted). Chunks the store holds are loaded, not run again; each new one is
+    saved as soon as it is done."""
     keys = run.keys()
-    merged = Ordered(kind, keys)
+    merged = Ordered(kind, keys, stop)
     done = store.done() if store is not None else set()
     for key in keys:
         if key in done:
             merged.add(key, kind.from_arrays(store.load(key)))  # type: ignore[union-attr]
             if progress is not None:
                 progress(units_of(run, key))
-    todo = [k for k in keys if k not in done]
+    todo = [] if merged.stopped else [k for k in keys if k not in done]
     executor = executor or LocalExecutor()
     interrupted = False
     with chunk_boundaries() as interrupts:
@@ -82,6 +97,8 @@ def run_chunks(
                     merged.add(key, agg)
                     if progress is not None:
                         progress(units_of(run, key))
+                    if merged.stopped:
+                        break  # the stop rule held: the chunks still running are not needed
                     interrupts.check()  # Ctrl-C stops here, never inside a chunk
             finally:
                 close = getattr(results, "close", None)

@@ -160,6 +160,9 @@ def merge_folders(folders: list[str | os.PathLike]) -> Merged:
     found = []
     for f in folders:
         head, run, parts = read_parts(f)
+        if head["settings"].get("until"):
+            why = "a sequential stop's interval holds for its own run, not for merged ones"
+            raise InputError(NAME, f"{os.fspath(f)} ran with --until: {why}")
         found.append((os.fspath(f), head, run, parts))
     first_name, first_head, first_run, _ = found[0]
     every: list[tuple[str, Part]] = []

@@ -79,6 +79,14 @@ def _match_options(f):
     "one table: sides (bids, made, set, Pedros per strategy) or games (one row a game).",
 )
 @chunk_options("pairs (cut-throat: rotations)", 1000)
+@click.option(
+    "--until",
+    type=click.Choice(["decided"]),
+    default=None,
+    help="Stop early: decided ends the match at the first look (every 50 pairs) where "
+    "the win rate's always-valid 95% confidence sequence leaves out 50%; --games is "
+    "then the most it plays. Two sides only.",
+)
 @friendly
 @match_pairing_checked
 def compare(
@@ -99,6 +107,7 @@ def compare(
     resume,
     scheduler,
     workers,
+    until,
 ):
     """Play STRATEGY_A against STRATEGY_B in duplicate games to the target.
 
@@ -147,6 +156,7 @@ def compare(
             force=force,
             scheduler=scheduler,
             workers=workers,
+            until=until,
         )
     finally:
         bar.close()
@@ -238,6 +248,16 @@ def format_comparison(s: dict, seed: int, seconds: float) -> str:
         f"average game length: {s['mean_game_length']:.2f} hands",
         "",
     ]
+    if "until" in s:
+        clo, chi = s["win_rate_sequence_ci"]
+        seq = N.rate_with_interval(s["win_rate"], clo, chi)
+        if s["stopped_early"]:
+            said = f"stopped after {s['games']:,} games: the win rate's always-valid 95% "
+            said += f"interval {seq} leaves out 50%"
+        else:
+            said = f"not decided in {s['games']:,} games: the win rate's always-valid 95% "
+            said += f"interval {seq} holds 50%"
+        lines[-1:-1] = [f"--until {s['until']}: {said}"]
     lines.append(_sides_table(s))
     lines.append(f"({s['level']:.0%} intervals over duplicate pairs; p-values for no difference)")
     return "\n".join(lines)

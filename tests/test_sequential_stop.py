@@ -17,56 +17,71 @@ import pytest
 from click.testing import CliRunner
 
 from cinch_sim import api
-from cinch_sim.analysis.intervals import confidence_sequence
+from cinch_sim.analysis.intervals import confidence_sequence, confidence_sequences
 from cinch_sim.checks import InputError
 from cinch_sim.cli.main import main
 from cinch_sim.matches.compare import UNTIL_LOOK_PAIRS
 from cinch_sim.runs.driver import Ordered
 
 
-def _crossings(mean: float, probs: list[float], paths: int, looks: int, rng) -> np.ndarray:
+def _first_stops(probs: list[float], paths: int, looks: int, rng) -> np.ndarray:
     """For each simulated match of pair scores 0, 1/2, 1 (``probs``), the first look
     (every UNTIL_LOOK_PAIRS pairs) at which the sequence leaves out 50%, or -1."""
-    x = rng.choice([0.0, 0.5, 1.0], size=(paths, looks * UNTIL_LOOK_PAIRS), p=probs)
-    sums = np.cumsum(x, axis=1)[:, UNTIL_LOOK_PAIRS - 1 :: UNTIL_LOOK_PAIRS]
+    at = np.arange(1, looks + 1) * UNTIL_LOOK_PAIRS - 1
     first = np.full(paths, -1)
-    for k in range(looks):
-        n = (k + 1) * UNTIL_LOOK_PAIRS
-        _, lo, hi = confidence_sequence(0.0, n)  # the radius: the same for every path
-        radius = hi
-        hit = (np.abs(sums[:, k] / n - 0.5) > radius) & (first < 0)
-        first[hit] = k
+    for k in range(paths):
+        x = rng.choice([0.0, 0.5, 1.0], size=looks * UNTIL_LOOK_PAIRS, p=probs)
+        lo, hi = confidence_sequences(x)
+        hit = np.nonzero((lo[at] > 0.5) | (hi[at] < 0.5))[0]
+        first[k] = hit[0] if hit.size else -1
     return first
 
 
 def test_under_no_difference_it_stops_wrongly_on_at_most_five_percent():
-    """4,000 matches of 2,000 pairs with no difference (half the pairs split, the rest
-    won or lost alike), looked at 40 times each: the share that ever leave out 50%
-    is at most 5% (it is far less: the boundary is conservative); binomial 99.9%
-    upper bound below 0.05 is the test."""
+    """2,000 matches of 2,000 pairs with no difference (a third of the pairs split,
+    the rest won or lost alike), looked at 40 times each: the share that ever leave
+    out 50% is at most 5% (it is far less); the test is that a 99.9% upper bound of
+    that share is below 0.05."""
     rng = np.random.default_rng(20261202)
-    first = _crossings(0.5, [0.25, 0.5, 0.25], 4000, 40, rng)
-    wrong = (first >= 0).sum()
-    upper = (wrong + 3.29 * np.sqrt(wrong + 1)) / 4000
+    first = _first_stops([1 / 3, 1 / 3, 1 / 3], 2000, 40, rng)
+    wrong = int((first >= 0).sum())
+    upper = (wrong + 3.29 * np.sqrt(wrong + 1)) / 2000
     assert upper < 0.05, wrong
 
 
 def test_a_clear_difference_stops_early():
-    """A strategy winning 75% of pairs' points is found within 200 pairs in nearly
-    every match; one winning 55% mostly needs more than the first look."""
+    """A strategy with a 75% pair score is found within 100 pairs in nearly every
+    match; one at 55% is rarely found at the first look."""
     rng = np.random.default_rng(7)
-    clear = _crossings(0.75, [0.05, 0.4, 0.55], 500, 40, rng)
-    assert (clear >= 0).all() and np.quantile(clear, 0.95) < 4
-    slight = _crossings(0.55, [0.25, 0.4, 0.35], 500, 40, rng)
+    clear = _first_stops([0.05, 0.4, 0.55], 300, 40, rng)
+    assert (clear >= 0).all() and np.quantile(clear, 0.95) <= 1
+    slight = _first_stops([0.25, 0.4, 0.35], 300, 40, rng)
     assert (slight == 0).mean() < 0.05
 
 
-def test_the_interval_is_the_normal_mixture_boundary():
-    # by hand: n = 100, sigma^2 n = 25, rho = 25: sqrt(50 log(50 / (25 * 0.05^2))) / 100
-    mean, lo, hi = confidence_sequence(60.0, 100)
-    radius = np.sqrt(50 * np.log(50 / (25 * 0.0025))) / 100
-    assert mean == 0.6 and hi - mean == pytest.approx(radius) and mean - lo == pytest.approx(radius)
-    assert np.isnan(confidence_sequence(0.0, 0)[0])
+def test_the_interval_worked_by_hand():
+    """Two values, 1 then 0 (level 95%: ln(2 / 0.05) = 3.689). Both weights hit the cap
+    1/2 (the first: sqrt(2 * 3.689 / (0.25 * 1 * ln 2)) = 6.5); psi(1/2) = (ln 2 - 1/2)
+    / 4 = 0.04829; v = 4 (1 - 0.5)^2 = 1, then 4 (0 - 0.75)^2 = 2.25 (the running mean
+    after the 1 is (0.5 + 1) / 2). Centre (0.5 * 1 + 0.5 * 0) / 1 = 0.5, radius 3.689 +
+    3.25 * 0.04829 = 3.846: the whole of [0, 1]. After 400 values alternating 0 and 1
+    the interval holds 1/2 and is far narrower."""
+    lo, hi = confidence_sequences([1.0, 0.0])
+    assert (lo[-1], hi[-1]) == (0.0, 1.0)
+    mean, lo2, hi2 = confidence_sequence([1.0, 0.0] * 200)
+    assert mean == 0.5 and 0.3 < lo2 < 0.5 < hi2 < 0.7
+    assert np.isnan(confidence_sequence([])[0])
+
+
+def test_splits_narrow_it():
+    """Pair scores that are often splits (1/2) have a smaller spread, and the sequence
+    narrows with it: the same mean, a narrower interval."""
+    rng = np.random.default_rng(3)
+    wide = rng.choice([0.0, 1.0], size=600)
+    narrow = rng.choice([0.0, 0.5, 1.0], size=600, p=[0.1, 0.8, 0.1])
+    _, a, b = confidence_sequence(wide)
+    _, c, d = confidence_sequence(narrow)
+    assert d - c < 0.7 * (b - a)
 
 
 class _Sums:

@@ -16,10 +16,11 @@ The pairs are played by ``matches.play`` and added up by ``matches.pairs``.
 - *A sequential stop* (``until="decided"``): a look every ``UNTIL_LOOK_PAIRS``
   pairs, and the match ends at the first look where the always-valid 95%
   confidence sequence of the mean pair score excludes 1/2
-  (``analysis.intervals.confidence_sequence``: the normal-mixture boundary,
-  valid however often it is looked at, so an early stop is no licence for a
-  wrong answer). The summary then gives that sequence's interval too; the
-  fixed-n t interval beside it is not valid after a data-dependent stop.
+  (``analysis.intervals.confidence_sequence``: an empirical-Bernstein
+  sequence over the pair scores in order, valid however often it is looked
+  at, so an early stop is no licence for a wrong answer). The summary then
+  gives that sequence's interval too; the fixed-n t interval beside it is not
+  valid after a data-dependent stop.
 - *Points per hand.* The estimate pools every paired hand's difference;
   since the hands of one pair are correlated (the score shapes the bidding),
   the interval is the ratio estimator's, clustered by pair (sum of
@@ -80,9 +81,7 @@ def check_until(until: str | None, r: Rules, chunk: int) -> int:
 
 def win_rate_sequence(data: PairStats, level: float = 0.95) -> tuple[float, float, float]:
     """A's win rate and its always-valid confidence sequence's interval."""
-    ps = data.cat("pair_score")
-    mean, lo, hi = confidence_sequence(float(ps.sum()), int(ps.size), level)
-    return mean, max(0.0, lo), min(1.0, hi)
+    return confidence_sequence(data.cat("pair_score"), level)
 
 
 def decided(data: PairStats) -> bool:

@@ -1,10 +1,12 @@
 """Fit the heuristic bidder's hand model: expected points of the maker's side.
 
 Usage: python scripts/fit_hand_model.py [--hands 200000] [--seed 5] [--rule NAME=VALUE ...]
+                                        [--play heuristic|dd|pimc]
 
 The eldest hand is made the maker at each trump suit in turn (contract 0, so
 nothing depends on the bid) on the same deals, with the default policies
-playing; the side's points are regressed by least squares on what the maker
+bidding, naming trump and discarding and ``--play`` playing (the heuristic by
+default; ``dd``, perfect play, for the bidder of strong play: issue 31); the side's points are regressed by least squares on what the maker
 was dealt in that suit: the Right and Left Pedro, A K Q J 10, the number of
 trumps. Prints the weights in the order of the bid parameter slots
 (B_INTERCEPT, B_RIGHT, B_LEFT, B_ACE, B_KING, B_QUEEN, B_JACK, B_TEN,
@@ -35,10 +37,11 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=200_000, help="deals per trump suit")
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
+    ap.add_argument("--play", default="heuristic", help="every seat's play policy")
     args = ap.parse_args()
     warnings.simplefilter("ignore")
     rules = make_rules(options=parse_rule_assignments(args.rule))
-    policies = PolicySet.from_specs(rules.players)
+    policies = PolicySet.from_specs(rules.players, play=args.play)
     dealer, maker = 3, 0
     xs, ys = [], []
     for trump in range(4):

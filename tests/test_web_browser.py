@@ -45,9 +45,10 @@ BROWSERS = [
     pytest.param("chromium", marks=pytest.mark.skipif(
         not (CHROMIUM and DRIVER),
         reason="no Chromium or chromedriver here: the web page is not checked in Chromium")),
-    pytest.param("firefox", marks=pytest.mark.skipif(
+    # Firefox in the slow set: the default run checks the pages in one browser
+    pytest.param("firefox", marks=[pytest.mark.slow, pytest.mark.skipif(
         not (FIREFOX and MARIONETTE),
-        reason="no Firefox or marionette-driver here: the web page is not checked in Firefox")),
+        reason="no Firefox or marionette-driver here: the web page is not checked in Firefox")]),
 ]  # fmt: skip
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import logging
 import secrets
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -97,6 +98,57 @@ def make_app(board: JobBoard | None = None) -> Flask:
     def play_page():
         return send_from_directory(STATIC, "play.html")
 
+    _game_routes(app, jobs, body)
+
+    @app.get("/api/variants")
+    def variants():
+        from cinch_sim.rules import VARIANTS
+
+        return jsonify(
+            {
+                name: {"players": r.players, "cards": r.cards_dealt, "decks": r.decks}
+                for name, r in VARIANTS.items()
+            }
+        )
+
+    @app.post("/api/advise")
+    def start_advice():
+        q = queries.advise_query(body())
+        try:
+            job = jobs.submit(client(), queries.advise_stages(q))
+        except Busy as exc:
+            return fail(str(exc), 503)
+        return jsonify({"job": job.id, "cli": queries.cli_command(q)})
+
+    @app.get("/api/jobs/<job_id>")
+    def job_status(job_id: str):
+        job = jobs.get(job_id)
+        if job is None:
+            return fail(f"no query {job_id!r} (finished ones are kept a while)", 404)
+        return jsonify(job.view())
+
+    @app.delete("/api/jobs/<job_id>")
+    def job_cancel(job_id: str):
+        job = jobs.cancel(job_id)
+        if job is None:
+            return fail(f"no query {job_id!r}", 404)
+        return jsonify(job.view())
+
+    @app.post("/api/review")
+    def review():
+        return jsonify(queries.review(queries.records_of(body())))
+
+    @app.post("/api/sample")
+    def sample():
+        records = queries.sample_records(body())
+        return jsonify({"records": records, **queries.review(records)})
+
+    return app
+
+
+def _game_routes(app: Flask, jobs: JobBoard, body: Callable[[], dict[str, Any]]) -> None:
+    """The play page's endpoints: games kept in memory (the oldest dropped beyond
+    ``MAX_TABLES``), each move run on the job board's workers, one at a time a game."""
     tables: dict[str, Table] = {}
     table_lock = threading.Lock()
 
@@ -151,48 +203,3 @@ def make_app(board: JobBoard | None = None) -> Flask:
     @app.post("/api/table/<table_id>/next")
     def table_next(table_id: str):
         return on_table(table_id, lambda t: t.next_hand())
-
-    @app.get("/api/variants")
-    def variants():
-        from cinch_sim.rules import VARIANTS
-
-        return jsonify(
-            {
-                name: {"players": r.players, "cards": r.cards_dealt, "decks": r.decks}
-                for name, r in VARIANTS.items()
-            }
-        )
-
-    @app.post("/api/advise")
-    def start_advice():
-        q = queries.advise_query(body())
-        try:
-            job = jobs.submit(client(), queries.advise_stages(q))
-        except Busy as exc:
-            return fail(str(exc), 503)
-        return jsonify({"job": job.id, "cli": queries.cli_command(q)})
-
-    @app.get("/api/jobs/<job_id>")
-    def job_status(job_id: str):
-        job = jobs.get(job_id)
-        if job is None:
-            return fail(f"no query {job_id!r} (finished ones are kept a while)", 404)
-        return jsonify(job.view())
-
-    @app.delete("/api/jobs/<job_id>")
-    def job_cancel(job_id: str):
-        job = jobs.cancel(job_id)
-        if job is None:
-            return fail(f"no query {job_id!r}", 404)
-        return jsonify(job.view())
-
-    @app.post("/api/review")
-    def review():
-        return jsonify(queries.review(queries.records_of(body())))
-
-    @app.post("/api/sample")
-    def sample():
-        records = queries.sample_records(body())
-        return jsonify({"records": records, **queries.review(records)})
-
-    return app

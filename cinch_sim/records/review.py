@@ -57,14 +57,14 @@ class Reviewer:
 
     def review(self, hc: HandCheck) -> tuple[HandReview, int]:
         """The review of the cards from ``first_trick`` on (clipped to the tricks
-        played), and how many cards before them it skipped."""
+        played), and that first trick (1 first)."""
         pos, plays = hand_line(hc)
         first = min(self.first_trick(hc.rules), max(1, len(hc.tricks)))
         skip = sum(len(t.cards) for t in hc.tricks[: first - 1])
         vector = hc.rules.to_array()
         for _, c in plays[:skip]:
             play(pos, vector, c)
-        return self.solver(hc.rules).review(pos, plays[skip:]), skip
+        return self.solver(hc.rules).review(pos, plays[skip:]), first
 
     def summary(self, hc: HandCheck, line: int | None, hand: int | None = None) -> dict[str, Any]:
         """The JSON object of one hand (``status`` says why a hand is not solved)."""
@@ -82,7 +82,7 @@ class Reviewer:
             if hc.renege_text:
                 out["message"] = hc.renege_text
             return out
-        r, skipped = self.review(hc)
+        r, first = self.review(hc)
         out.update(
             {
                 "maker": hc.maker,
@@ -92,33 +92,22 @@ class Reviewer:
                 "dd_start": r.start,
                 "points": r.taken,
                 "lost": r.lost,
-                "tricks": _tricks(hc, r, skipped),
+                "tricks": _tricks(hc, r, first),
             }
         )
-        if skipped:
-            out["from_trick"] = next(t for t, c in enumerate(_counts(hc), 1) if c > skipped)
+        if first > 1:
+            out["from_trick"] = first
         return out
 
 
-def _counts(hc: HandCheck) -> list[int]:
-    """The cards played by the end of each trick."""
-    out, n = [], 0
-    for t in hc.tricks:
-        n += len(t.cards)
-        out.append(n)
-    return out
-
-
-def _tricks(hc: HandCheck, r: HandReview, skipped: int = 0) -> list[dict[str, Any]]:
-    """Each trick with each card's value before and after it; the first ``skipped``
-    cards, which the review did not value, with None for them."""
+def _tricks(hc: HandCheck, r: HandReview, first: int = 1) -> list[dict[str, Any]]:
+    """Each trick with each card's value before and after it; the tricks before
+    ``first`` (1 first), which the review did not value, with None for them."""
     rules = hc.rules
     out = []
     cards = iter(r.cards)
-    k = 0
     for t, trick in enumerate(hc.tricks):
-        if k + len(trick.cards) <= skipped:
-            k += len(trick.cards)
+        if t + 1 < first:
             plays = [
                 {"seat": s, "card": format_card(c), "before": None, "after": None, "lost": None}
                 for s, c in zip(trick.seats, trick.cards, strict=True)

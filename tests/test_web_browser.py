@@ -189,8 +189,12 @@ def test_a_bad_hand_shows_its_error_on_the_page(browser):
     browser.set_window_size(1400, 1600)
     browser.get(browser.base + "/")
     box = browser.find_element(By.ID, "hand")
+    box.clear()  # a page may bring back the last hand typed
     box.send_keys("AS KS 5S 5C 2S 9H 3D 7C 7C")
-    _wait(browser, lambda d: "duplicate card 7C" in _text(d, "error"), 20)
+    try:
+        _wait(browser, lambda d: "duplicate card 7C" in _text(d, "error"))
+    except Exception:  # say what the page showed instead
+        pytest.fail(f"error line: {_text(browser, 'error')!r}; box: {box.get_attribute('value')!r}")
 
 
 @pytest.mark.parametrize("width", WIDTHS)

@@ -114,10 +114,7 @@ def make_app(board: JobBoard | None = None) -> Flask:
     @app.post("/api/advise")
     def start_advice():
         q = queries.advise_query(body())
-        try:
-            job = jobs.submit(client(), queries.advise_stages(q))
-        except Busy as exc:
-            return fail(str(exc), 503)
+        job = jobs.submit(client(), queries.advise_stages(q))  # Busy: a 503 (above)
         return jsonify({"job": job.id, "cli": queries.cli_command(q)})
 
     @app.get("/api/jobs/<job_id>")

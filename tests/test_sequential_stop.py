@@ -124,6 +124,10 @@ def test_a_match_stops_at_the_same_look_whatever_the_threads_or_a_resume(tmp_pat
     again = api.compare("heuristic", "greedy", games=2000, seed=3, until="decided",
                         resume=tmp_path / "run")  # fmt: skip
     assert saved.summary() == s1 and again.summary() == s1
+    # the records hold the games of the stopped match, no more (chunks play in order)
+    rec = tmp_path / "games.jsonl"
+    api.compare("heuristic", "greedy", games=2000, seed=3, until="decided", records=rec)
+    assert len(rec.read_text().splitlines()) == one.games
 
 
 def test_what_the_stop_cannot_do_is_refused_in_one_line(tmp_path):

@@ -117,19 +117,19 @@ def make_app(board: JobBoard | None = None) -> Flask:
         job = jobs.submit(client(), queries.advise_stages(q))  # Busy: a 503 (above)
         return jsonify({"job": job.id, "cli": queries.cli_command(q)})
 
-    @app.get("/api/jobs/<job_id>")
-    def job_status(job_id: str):
-        job = jobs.get(job_id)
+    def job_answer(job, job_id: str):
+        """A job's view, or a 404 naming the query (finished ones are kept a while)."""
         if job is None:
             return fail(f"no query {job_id!r} (finished ones are kept a while)", 404)
         return jsonify(job.view())
 
+    @app.get("/api/jobs/<job_id>")
+    def job_status(job_id: str):
+        return job_answer(jobs.get(job_id), job_id)
+
     @app.delete("/api/jobs/<job_id>")
     def job_cancel(job_id: str):
-        job = jobs.cancel(job_id)
-        if job is None:
-            return fail(f"no query {job_id!r}", 404)
-        return jsonify(job.view())
+        return job_answer(jobs.cancel(job_id), job_id)
 
     @app.post("/api/review")
     def review():

@@ -29,7 +29,8 @@ from cinch_sim.cli.options import friendly
     type=click.IntRange(1, 16),
     default=2,
     show_default=True,
-    help="Queries run at once; more wait in a queue (at most 16 unfinished).",
+    help="Queries and game moves run at once; more wait in a queue (at most 16 "
+    "unfinished queries, 16 waiting moves).",
 )
 @friendly
 def serve(host: str, port: int, open_browser: bool, workers: int) -> None:

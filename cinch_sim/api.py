@@ -876,10 +876,14 @@ def report(
     for example hands, each number with its 95% interval.
 
     ``hands`` are simulated for each hand study, ``games`` played for each pair
-    of strategies; card values are measured for the heuristic on ``hands`` hands
-    (at most 50,000) and for the PIMC player on ``card_values_hands`` (default
-    ``hands / 400``, at most 200). With ``out`` the report is written there (report.html,
-    report.md, figures/, tables/, run.json; a folder holding files only with
+    of strategies; card values are measured for the heuristic on ``hands / 20`` hands
+    (at most 50,000); PIMC's and perfect play's card values, and PIMC's safe bids,
+    come from studies stored with cinch_sim where one answers (a preset's own rules
+    and the default dealer: ``report.stored_studies``), else PIMC plays
+    ``card_values_hands`` (default ``hands / 5000``, at most 200), which also asks for
+    PIMC's card values to be played here where a stored study would answer. With
+    ``out`` the report is written there (report.html, report.md, figures/, tables/,
+    run.json; a folder holding files only with
     ``force``). ``.table()`` lists the sections and their tables, each of which
     ``.table(name)`` gives as printed. Ctrl-C stops the whole report: it then
     holds the studies that ran and says so (``.interrupted``; ``.done`` and

@@ -6,7 +6,8 @@ Usage: python scripts/fit_hand_model.py [--hands 200000] [--seed 5] [--rule NAME
 The eldest hand is made the maker at each trump suit in turn (contract 0, so
 nothing depends on the bid) on the same deals, with the default policies
 bidding, naming trump and discarding and ``--play`` playing (the heuristic by
-default; ``dd``, perfect play, for the bidder of strong play: issue 31); the side's points are regressed by least squares on what the maker
+default; ``dd``, perfect play, for the bidder of strong play: issue 31); the
+side's points are regressed by least squares on what the maker
 was dealt in that suit: the Right and Left Pedro, A K Q J 10, the number of
 trumps. Prints the weights in the order of the bid parameter slots
 (B_INTERCEPT, B_RIGHT, B_LEFT, B_ACE, B_KING, B_QUEEN, B_JACK, B_TEN,

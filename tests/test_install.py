@@ -62,6 +62,9 @@ def test_regular_install_then_editable_reinstall_imports(tmp_path):
                      env, elsewhere).strip())  # fmt: skip
     # the web page's files ship in the package (no CDN, no network)
     assert {p.name for p in (site / "web" / "static").iterdir()} >= {"advisor.html", "style.css"}
+    # and so do the stored studies the report takes (report/stored_studies.py)
+    stored = {p.name for p in (site / "report" / "stored").iterdir()}
+    assert stored >= {"card_values_pimc_standard.npz", "hand_values_pimc_standard.npz"}
     cached = [p for p in site.rglob("*") if p.suffix in (".nbi", ".nbc")]
     assert cached == []  # nothing compiled landed inside the installed package
     assert list((tmp_path / "user-cache" / "cinch-sim").rglob("*.nbi"))  # it went here

@@ -126,4 +126,4 @@ def test_report_quick_asks_for_a_smaller_report(monkeypatch, tmp_path):
     for extra in ([], ["--hands", "5000"]):
         res = CliRunner().invoke(main, ["report", "--quick", "--out", str(tmp_path / "r"), *extra])
         assert res.exit_code == 0, res.output
-    assert asked == [(100_000, 400, 20), (5000, 400, 20)]
+    assert asked == [(100_000, 400, None), (5000, 400, None)]

@@ -383,7 +383,14 @@ def test_card_values_are_by_experiment_for_three_players(small_report):
     for player in ("heuristic", "PIMC", "perfect play"):
         assert f"{player}: points" in table.frame.columns
     assert set(table.data["player"]) == {"heuristic", "pimc", "dd"}  # tables/card_values.csv
-    assert "heuristic: 100 hands played; PIMC: 5 hands played; perfect play: 40" in table.caption
+    # PIMC's and perfect play's come from the studies stored with cinch_sim, and say so
+    from cinch_sim.report.build import ReportSettings
+
+    n = ReportSettings().card_hands()
+    played = f"PIMC: {n['pimc']:,} hands played; perfect play: {n['dd']:,} hands played"
+    assert f"heuristic: 100 hands played; {played}" in table.caption
+    (note,) = [t for t in texts if "stored with this version of cinch_sim" in t]
+    assert f"PIMC's card values ({n['pimc']:,} deals" in note and "--card-values-hands N" in note
     text = to_markdown(small_report)
     assert "Pedros he was not dealt" not in text and "not a controlled experiment" not in text
 
@@ -478,17 +485,23 @@ def test_the_progress_meter_gives_each_study_its_share():
 
 
 def test_the_report_s_work_estimate_covers_every_study():
-    from cinch_sim.report.build import ReportSettings, total_work
+    from cinch_sim.report.build import SECONDS_PER, UNIT, ReportSettings, total_work
 
     s = ReportSettings()
+    # PIMC's and perfect play's card values, and PIMC's safe bids, are stored: no work
     assert set(s.work()) == {"bids", "values", "values:dd", "ladder", "advice", "advice:dd",
-                             "cards:heuristic", "cards:pimc", "cards:dd"}  # fmt: skip
-    assert 60_000 < total_work(s) < 200_000  # about 125 s of work, in milliseconds
+                             "cards:heuristic"}  # fmt: skip
+    assert 40_000 < total_work(s) < 120_000  # about 60 s of work, in milliseconds
+    played = ReportSettings(card_values_hands=200)  # PIMC's card values played here
+    assert total_work(played) - total_work(s) == s.work().get("cards:pimc", 0) + round(
+        200 * SECONDS_PER["cards:pimc"] / UNIT
+    )
 
 
-def test_the_safe_bids_under_perfect_play_stand_beside_the_heuristic_s(small_report):
-    """The safe-bid table has a column for perfect play (dd at every seat), its CSV the
-    numbers, and a sentence counting the groups where it bids higher, lower, the same."""
+def test_the_safe_bids_under_strong_play_stand_beside_the_heuristic_s(small_report):
+    """The safe-bid table has a column for PIMC and for perfect play (dd at every seat),
+    its CSV the numbers, and a sentence each counting the groups where it bids higher,
+    lower, the same."""
     (sec,) = [s for s in small_report.sections if s.title == "The safe bid by hand type"]
     (table,) = [b for b in sec.blocks if getattr(b, "name", "") == "safe_bid_by_hand"]
     assert "safe bid, perfect play" in table.frame.columns
@@ -497,12 +510,21 @@ def test_the_safe_bids_under_perfect_play_stand_beside_the_heuristic_s(small_rep
     texts = [b for b in sec.blocks if isinstance(b, str)]
     said = [t for t in texts if t.startswith("'Safe bid, perfect play'")]
     assert len(said) == 1 and "80 hands" in said[0]
+    # and PIMC's, from the study stored with cinch_sim (20,000 hands), before it
+    from cinch_sim.report.build import ReportSettings
+
+    stored = ReportSettings().stored_value_hands()["pimc"]
+    columns = list(table.frame.columns)
+    assert columns.index("safe bid, PIMC") + 1 == columns.index("safe bid, perfect play")
+    assert 0.9 * stored < table.data["hands_pimc"].sum() <= stored  # groups the table has
+    (pimc,) = [t for t in texts if t.startswith("'Safe bid, PIMC'")]
+    assert f"{stored:,} hands" in pimc and "stored with this version" in pimc
 
 
 def test_the_perfect_play_sentence_counts_the_groups():
     import pandas as pd
 
-    from cinch_sim.report.sections import _perfect_safe_bids
+    from cinch_sim.report.sections import _strong_safe_bids
 
     class Perfect:
         hands = 40_000
@@ -510,7 +532,9 @@ def test_the_perfect_play_sentence_counts_the_groups():
     safe = pd.DataFrame({"hands": [500, 500, 500, 10], "bid_70": [7, 8, 9, 5],
                          "hands_perfect": [300, 300, 300, 300],
                          "bid_70_perfect": [8, 8, 7, 9]})  # fmt: skip
-    text = _perfect_safe_bids(safe.astype({"bid_70": "Int64", "bid_70_perfect": "Int64"}), Perfect)
+    text = _strong_safe_bids(
+        safe.astype({"bid_70": "Int64", "bid_70_perfect": "Int64"}), "dd", Perfect
+    )
     assert text.endswith(
         "Of the 3 groups with 30 hands or more and a safe bid under both, perfect play's safe "
         "bid is higher in 1 (by 1.0 on average), lower in 1 and the same in 1."
@@ -540,8 +564,8 @@ def _advice_claims_hold(folder: Path) -> int:
     md = (folder / "report.md").read_text(encoding="utf-8")
     assert not NEGATIVE_ZERO.search(md), NEGATIVE_ZERO.search(md)
     section = md.split("## Advice for a few hands", 1)[1].split("\n## ", 1)[0]
-    paragraphs = [  # the heuristic's advice, whose tables follow (not perfect play's)
-        p for p in section.split("\n\n") if "Safe bid at risk" in p and "Under perfect" not in p
+    paragraphs = [  # the heuristic's advice, whose tables follow (not PIMC's, perfect play's)
+        p for p in section.split("\n\n") if "Safe bid at risk" in p and not p.startswith("Under ")
     ]
     tables = sorted((folder / "tables").glob("advice_*.csv"), key=lambda p: int(p.stem[7:]))
     assert paragraphs and len(paragraphs) == len(tables)
@@ -607,6 +631,6 @@ def test_the_example_hands_are_advised_under_perfect_play_too():
     assert all(a.policies["play"] == ["dd"] * 4 and a.hands > 0 for a in dd.values())
     plain = run_example_advice(ReportSettings(hands=1_000_000, advice_precision=0.2))
     report = Report("t")
-    add_example_advice(report, plain, 3, s.rules, dd)
+    add_example_advice(report, plain, 3, s.rules, {"dd": dd})
     text = "\n".join(b for sec in report.sections for b in sec.blocks if isinstance(b, str))
     assert text.count("Under perfect play (every seat double-dummy, every card seen; ") == 4

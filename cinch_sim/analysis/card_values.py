@@ -159,9 +159,18 @@ class Pairs:
     """One tested card's paired results: per deal, as dealt and with the swap."""
 
     bids: list[int] = field(default_factory=list)
+    deals: list[int] = field(default_factory=list)  # each pair's hand number
     with_card: list[Replay] = field(default_factory=list)
     without: list[Replay] = field(default_factory=list)
     skipped: int = 0  # deals with the card but no stand-in
+
+    def extend(self, other: Pairs) -> None:
+        """Append ``other``'s pairs (a later run of deals of the same study)."""
+        self.bids += other.bids
+        self.deals += other.deals
+        self.with_card += other.with_card
+        self.without += other.without
+        self.skipped += other.skipped
 
     def arrays(self, what: str) -> tuple[np.ndarray, np.ndarray]:
         a = np.array([getattr(r, what) for r in self.with_card], dtype=float)
@@ -179,11 +188,13 @@ def run_experiment(
     threads: int | None = None,
     progress: Callable[[int], None] | None = None,
     chunk: int = CHUNK,
+    start: int = 0,
 ) -> tuple[dict[str, Pairs], int, bool]:
-    """Play ``hands`` hands; replay each with a maker as dealt and with each tested
-    card he was dealt swapped out. Returns (pairs by card label, hands played,
-    interrupted). A chunk's replays run on ``threads`` threads (the kernel releases
-    the GIL); each is keyed by its own hand number, so the split changes no bit."""
+    """Play ``hands`` hands (hand numbers from ``start``); replay each with a maker as
+    dealt and with each tested card he was dealt swapped out. Returns (pairs by card
+    label, hands played, interrupted). A chunk's replays run on ``threads`` threads
+    (the kernel releases the GIL); each is keyed by its own hand number, so the split
+    changes no bit, and hands 0..n then n..m are hands 0..m."""
     cards = tested_cards(rules)
     pairs = {c.label: Pairs() for c in cards}
     replayer = Replayer(rules, policies, seed, dealer)
@@ -194,10 +205,12 @@ def run_experiment(
         with ThreadPoolExecutor(n_threads) as pool:
             for rows, tr in iter_chunks(
                 rules, policies, hands, seed, dealer, chunk, threads, trace=True,
-                progress=progress,
+                start=start, progress=progress,
             ):  # fmt: skip
                 plans = [
-                    _plan(rules, dealer, done + i, rows[i], tr[i], cards, pairs, replacement)
+                    _plan(
+                        rules, dealer, start + done + i, rows[i], tr[i], cards, pairs, replacement
+                    )
                     for i in range(len(rows))
                 ]
                 jobs = [(plan, deck) for plan in plans if plan for deck in plan.decks()]
@@ -233,6 +246,7 @@ class _Plan:
         for (label, _), alt in zip(self.swaps, alts, strict=True):
             p = pairs[label]
             p.bids.append(self.bid)
+            p.deals.append(self.index)
             p.with_card.append(base)
             p.without.append(alt)
 
@@ -310,6 +324,14 @@ class CardValues(Tables):
     hands_played: int
     seconds: float = 0.0
     interrupted: bool = False
+
+    def extend(self, later: CardValues) -> None:
+        """Append a later run of the same study (its hand numbers following these)."""
+        for label, p in later.pairs.items():
+            self.pairs[label].extend(p)
+        self.hands_played += later.hands_played
+        self.seconds += later.seconds
+        self.interrupted = later.interrupted
 
     @property
     def deals(self) -> int:
@@ -452,17 +474,18 @@ def card_values(
     threads: int | None = None,
     progress: Callable[[int], None] | None = None,
     chunk: int = CHUNK,
+    start: int = 0,
 ) -> CardValues:
-    """Run the experiment (``run_experiment``, ``chunk`` deals at a time) and hold its
-    result."""
+    """Run the experiment (``run_experiment``, ``chunk`` deals at a time, hand numbers
+    from ``start``) and hold its result."""
     if replacement not in REPLACEMENTS:
         raise ValueError(f"replacement must be one of {', '.join(REPLACEMENTS)}")
-    start = time.perf_counter()
+    began = time.perf_counter()
     pairs, done, interrupted = run_experiment(
-        hands, seed, rules, policies, dealer, replacement, threads, progress, chunk
+        hands, seed, rules, policies, dealer, replacement, threads, progress, chunk, start
     )
     settings = {**settings, "replacement": replacement}
-    return CardValues(settings, rules, pairs, done, time.perf_counter() - start, interrupted)
+    return CardValues(settings, rules, pairs, done, time.perf_counter() - began, interrupted)
 
 
 def display(values: pd.DataFrame) -> pd.DataFrame:

@@ -22,14 +22,15 @@ from cinch_sim.analysis.card_values import CardValues, card_values
 from cinch_sim.analysis.hand_worth import HandValue, hand_values
 from cinch_sim.cards import RANKS
 from cinch_sim.engine.run import PolicySet
-from cinch_sim.report import sections
+from cinch_sim.report import sections, stored_studies
 from cinch_sim.report.render import Report
 from cinch_sim.rules import Rules, RulesError
 from cinch_sim.version import __version__
 
 DEFAULT_STRATEGIES = ("heuristic", "greedy", "simple", "random")
 # ``report --quick``: a smaller report, its intervals about three times as wide
-QUICK = {"hands": 100_000, "games": 400, "card_values_hands": 20}
+# (PIMC's card values: the stored study, or hands / 5000 = 20 where none answers)
+QUICK = {"hands": 100_000, "games": 400}
 # The example hands (nine cards; a preset that deals fewer takes the first ones),
 # each with the suit its label describes as the preset scores it (None: fixed text).
 EXAMPLE_HANDS = (
@@ -43,8 +44,10 @@ ROBBER_RULES = ("maker", "dealer", "none")
 # the strategies whose card values are shown: two players and the bound of perfect play
 CARD_PLAYERS = ("heuristic", "pimc", "dd")
 HEURISTIC_CARD_HANDS = 50_000  # at most: about 20 s of paired replays (measured, loaded)
-PIMC_CARD_HANDS = 200  # at most: about 0.3 s a hand with its replays, about a minute
+PIMC_CARD_HANDS = 200  # at most: about 0.135 s a hand with its replays, half a minute
 DD_CARD_HANDS = 8_000  # at most: about 2.3 ms a deal with its replays on two cores
+# the players whose safe bids by hand type are shown beside the heuristic's
+VALUE_PLAYERS = ("pimc", "dd")
 DD_VALUE_HANDS = 25_000  # at most: the safe bids under perfect play, about 0.3 ms a hand
 # deals a chunk of the card-value experiment (a progress report and a Ctrl-C point each)
 CARD_CHUNK = {"pimc": 4, "dd": 256}
@@ -52,21 +55,25 @@ CARD_CHUNK = {"pimc": 4, "dd": 256}
 # replays took 0.1 s at cutthroat3, 4 s at cutthroat5 and 180 s at heasly (6 players,
 # measured on two busy cores), so at 6 players it plays only when asked for
 PIMC_MAX_PLAYERS = 5
-# What a unit of each study costs, in seconds on two cores (measured on a quiet
-# two-core host, 2026-12-02): the progress weights, so that the time left, worked
-# out from the share of the work done, stays steady from one study to the next.
+# What a unit of each study costs, in seconds on two cores (each run_* study timed on
+# a quiet two-core AMD EPYC host, 2026-12-02): the progress weights, so that the time
+# left, worked out from the share of the work done, stays steady from study to study.
 SECONDS_PER = {
-    "bids": 4.6e-6,  # a hand
-    "values": 2.8e-6,  # a hand under one robbing rule
-    "cards:heuristic": 3e-4,  # a deal with its replays
-    "cards:pimc": 0.165,
+    "bids": 3.2e-6,  # a hand (the first study: the compiled cache's load too)
+    "values": 2.4e-6,  # a hand under one robbing rule
+    "cards:heuristic": 2.1e-4,  # a deal with its replays (and the stored studies' load)
+    "cards:pimc": 0.135,
     "cards:dd": 2.3e-3,
-    "values:dd": 3.3e-4,  # a hand played with dd at every seat
-    "ladder": 4e-5,  # a game
-    "advice": 1.0,  # an example hand
-    "advice:dd": 2.5,  # an example hand under perfect play (385 deals)
+    "values:dd": 4.9e-4,  # a hand played with dd at every seat
+    "ladder": 4.6e-5,  # a game
+    "advice": 0.55,  # an example hand
+    "advice:dd": 3.6,  # an example hand under perfect play (385 deals)
 }
 PERFECT_ADVICE_HANDS = 500_000  # a report this large advises its example hands under dd too
+# PIMC's advice on the example hands (its stored study): about 200 deals a hand, as a
+# PIMC deal with every candidate bid played costs about a second on two cores
+PIMC_ADVICE_PRECISION = 0.07
+STORED = " (stored with cinch_sim)"  # a study played once and shipped (stored_studies)
 UNIT = 1e-3  # progress units are milliseconds of estimated work
 
 
@@ -161,22 +168,44 @@ class ReportSettings:
         }
         if self.perfect_advice():
             out["advice:dd"] = len(EXAMPLE_HANDS) * SECONDS_PER["advice:dd"]
-        if self.dd_value_hands():
-            out["values:dd"] = self.dd_value_hands() * SECONDS_PER["values:dd"]
+        stored_hands, stored_cards = self.stored_value_hands(), self.stored_card_values()
+        for name, n in self.strong_value_hands().items():
+            if name not in stored_hands:  # a stored study costs nothing
+                out[f"values:{name}"] = n * SECONDS_PER[f"values:{name}"]
         for name, n in self.card_hands().items():
+            if name in stored_cards:
+                continue
             out[f"cards:{name}"] = n * SECONDS_PER.get(f"cards:{name}", SECONDS_PER["cards:pimc"])
         return {k: max(1, round(v / UNIT)) for k, v in out.items()}
 
     def card_hands(self) -> dict[str, int]:
         """Hands played for each player's card values: the heuristic's hands / 20, up to
-        ``HEURISTIC_CARD_HANDS``; PIMC's ``card_values_hands`` or hands / 400, up to
-        ``PIMC_CARD_HANDS``; perfect play's hands / 50, up to ``DD_CARD_HANDS``."""
-        pimc = self.card_values_hands or max(1, min(PIMC_CARD_HANDS, self.hands // 400))
+        ``HEURISTIC_CARD_HANDS``; for PIMC and perfect play, the stored study's where
+        one answers (``stored_card_values``), else PIMC's ``card_values_hands`` or
+        hands / 5000, up to ``PIMC_CARD_HANDS``, and perfect play's hands / 50, up to
+        ``DD_CARD_HANDS``."""
+        stored = self.stored_card_values()
+        pimc = self.card_values_hands or max(1, min(PIMC_CARD_HANDS, self.hands // 5000))
         out = {"heuristic": min(self.hands // 20, HEURISTIC_CARD_HANDS), "pimc": pimc}
         if self.card_values_hands is None and self._pimc_too_slow():
             del out["pimc"]  # see PIMC_MAX_PLAYERS; card_values_hands plays it anyway
         if self._dd_plays():
             out["dd"] = min(self.hands // 50, DD_CARD_HANDS)
+        return out | stored
+
+    def stored_card_values(self) -> dict[str, int]:
+        """The players whose card values come from a study stored with the package
+        (``report.stored_studies``), with its hands: PIMC unless ``card_values_hands``
+        asks for it to be played here, and perfect play, where the rules, dealer and
+        players are those the study was made under."""
+        names = [p for p in CARD_PLAYERS if p != "heuristic"]
+        if self.card_values_hands is not None:
+            names.remove("pimc")
+        out = {}
+        for name in names:
+            found = stored_studies.match("card_values", name, self.rules, card_question(self, name))
+            if found is not None:
+                out[name] = found["hands"]
         return out
 
     def perfect_advice(self) -> bool:
@@ -189,9 +218,24 @@ class ReportSettings:
             and self._dd_plays()
         )
 
-    def dd_value_hands(self) -> int:
-        """Hands played under perfect play for the safe bids (0: dd cannot play here)."""
-        return min(self.hands // 25, DD_VALUE_HANDS) if self._dd_plays() else 0
+    def strong_value_hands(self) -> dict[str, int]:
+        """Hands played under strong play at every seat for the safe bids: each stored
+        study that answers (``stored_value_hands``), and perfect play's hands / 25, up
+        to ``DD_VALUE_HANDS``, where it has none and can play here."""
+        out = {"dd": min(self.hands // 25, DD_VALUE_HANDS)} if self._dd_plays() else {}
+        return out | self.stored_value_hands()
+
+    def stored_value_hands(self) -> dict[str, int]:
+        """The players whose hand values (safe bids) come from a stored study, with its
+        hands."""
+        out = {}
+        for name in VALUE_PLAYERS:
+            found = stored_studies.match(
+                "hand_values", name, self.rules, value_question(self, name)
+            )
+            if found is not None:
+                out[name] = found["hands"]
+        return out
 
     def _dd_plays(self) -> bool:
         """Whether double-dummy play can play whole hands under these rules."""
@@ -244,11 +288,18 @@ class ReportSettings:
             "strategies": list(self.strategies),
             "advice_precision": self.advice_precision,
             "card_values_hands": self.card_hands(),
-            "policies_for_hand_studies": "heuristic at every seat and plug point",
+            "strong_play_value_hands": self.strong_value_hands(),
+            "stored_studies": {
+                "card_values": sorted(self.stored_card_values()),
+                "hand_values": sorted(self.stored_value_hands()),
+            },
+            "policies_for_hand_studies": "heuristic at every seat and plug point, but the "
+            "play of the strong-play studies (pimc or dd at every seat)",
         }
 
     def rows(self) -> list[tuple[str, str]]:
         """The settings and every rule as (setting, value) text, for the report's first table."""
+        cards, values = self.stored_card_values(), self.stored_value_hands()
         return (
             [
                 ("cinch_sim version", __version__),
@@ -259,8 +310,12 @@ class ReportSettings:
                 ("strategies", ", ".join(self.strategies)),
             ]
             + [
-                (f"hands played for card values, {name}", f"{n:,}")
+                (f"hands played for card values, {name}", f"{n:,}" + STORED * (name in cards))
                 for name, n in self.card_hands().items()
+            ]
+            + [
+                (f"hands played for the safe bids, {name}", f"{n:,}" + STORED * (name in values))
+                for name, n in self.strong_value_hands().items()
             ]
             + [
                 (f"rule: {k}", _setting_text(v))
@@ -276,11 +331,12 @@ class Studies:
 
     bids: Analysis | None = None  # kept if cut: it counts its own hands
     values: dict[str, HandValue] = dataclasses.field(default_factory=dict)  # finished rules
-    perfect: HandValue | None = None  # the hands played under perfect play (dd)
+    strong: dict[str, HandValue] = dataclasses.field(default_factory=dict)  # dd, pimc
     cards: dict[str, CardValues] = dataclasses.field(default_factory=dict)  # by player
     ladder: Any = None  # a Ladder; kept if cut: an unplayed strategy is shown as such
     examples: list[tuple[str, str, Advice]] = dataclasses.field(default_factory=list)
-    perfect_examples: dict[str, Advice] = dataclasses.field(default_factory=dict)  # by hand
+    # under strong play: by player (pimc, stored; dd, played here), then by hand
+    strong_examples: dict[str, dict[str, Advice]] = dataclasses.field(default_factory=dict)
     interrupted: bool = False
     card_players: int = len(CARD_PLAYERS)  # the players whose card values are measured
 
@@ -289,14 +345,16 @@ class Studies:
         return {
             "bid_success_hands": self.bids.counts.hands if self.bids is not None else 0,
             "hand_value_hands": {r: v.hands for r, v in self.values.items()},
-            "perfect_play_hand_value_hands": self.perfect.hands if self.perfect else 0,
+            "strong_play_hand_value_hands": {p: v.hands for p, v in self.strong.items()},
             "card_value_hands": {p: v.hands_played for p, v in self.cards.items()},
             "ladder_games": {
                 f"{c.a.name} vs {c.b.name}": c.games
                 for c in (self.ladder.matches if self.ladder is not None else ())
             },
             "example_hands_advised": len(self.examples),
-            "example_hands_advised_under_perfect_play": len(self.perfect_examples),
+            "example_hands_advised_under_strong_play": {
+                p: len(v) for p, v in self.strong_examples.items()
+            },
         }
 
     def not_run(self, robbers: tuple[str, ...] = ROBBER_RULES) -> list[str]:
@@ -371,7 +429,7 @@ def run_studies(s: ReportSettings, step: Callable[[int], None]) -> Studies:
         if out.bids.interrupted:
             raise KeyboardInterrupt
         run_hand_values(s, meter, out.values)  # fills in each robbing rule as it finishes
-        out.perfect = run_perfect_values(s, meter)
+        run_strong_values(s, meter, out.strong)
         run_card_values(s, meter, out.cards)  # fills in each player as it finishes
         out.ladder = run_ladder(s, meter.part("ladder", s.games * _pairs(s)))
         meter.close("ladder")
@@ -379,9 +437,12 @@ def run_studies(s: ReportSettings, step: Callable[[int], None]) -> Studies:
             raise KeyboardInterrupt
         run_example_advice(s, out.examples, meter.part("advice", len(EXAMPLE_HANDS)))
         meter.close("advice")
+        stored = stored_studies.stored_advice("pimc", s.rules, advice_question(s, "pimc"))
+        if stored is not None:
+            out.strong_examples["pimc"] = stored
         if s.perfect_advice():
             part = meter.part("advice:dd", len(EXAMPLE_HANDS))
-            run_example_advice(s, out.perfect_examples, part, play="dd")
+            run_example_advice(s, out.strong_examples.setdefault("dd", {}), part, play="dd")
             meter.close("advice:dd")
     except KeyboardInterrupt:
         out.interrupted = True
@@ -411,7 +472,7 @@ def lay_out(s: ReportSettings, studies: Studies) -> Report:
         sections.add_bid_success(report, bids)
     base = values.get(s.rules.robber)
     if base is not None:
-        sections.add_safe_bids(report, base, studies.examples, studies.perfect)
+        sections.add_safe_bids(report, base, studies.examples, studies.strong)
         sections.add_hand_features(report, base, s.dealer)
     if studies.cards:
         sections.add_card_values(report, studies.cards, s.card_players_left_out())
@@ -431,7 +492,7 @@ def lay_out(s: ReportSettings, studies: Studies) -> Report:
         sections.add_ladder(report, lad, s.games, s.rules.target)
     if studies.examples:
         sections.add_example_advice(
-            report, studies.examples, s.dealer, s.rules, studies.perfect_examples
+            report, studies.examples, s.dealer, s.rules, studies.strong_examples
         )
     sections.add_method_notes(report, used_strategies(s, studies), s.rules.teams > 2)
     return report
@@ -510,44 +571,101 @@ def run_hand_values(
     return values
 
 
-def run_perfect_values(s: ReportSettings, meter: Meter | None = None) -> HandValue | None:
-    """The hand-value study again with double-dummy play at every seat (the rules' own
-    robbing rule): the safe bids under perfect play; None where dd cannot play."""
-    n = s.dd_value_hands()
-    if not n:
-        return None
+def run_strong_values(
+    s: ReportSettings, meter: Meter | None = None, values: dict[str, HandValue] | None = None
+) -> dict[str, HandValue]:
+    """The hand-value study again under strong play at every seat, for the safe bids
+    (into ``values``, player by player): PIMC's from its stored study only (tens of
+    thousands of PIMC hands take minutes), perfect play's stored or played here."""
     meter = meter or Meter({}, lambda k: None)
-    policies = PolicySet.from_specs(s.rules.players, play="dd")
-    out = hand_values(n, s.seed, s.rules, policies, s.dealer, threads=s.threads,
-                      progress=meter.part("values:dd", n))  # fmt: skip
-    meter.close("values:dd")
-    return out
+    values = {} if values is None else values
+    stored = s.stored_value_hands()
+    for name, n in s.strong_value_hands().items():
+        if name in stored:
+            found = stored_studies.stored_hand_values(name, s.rules, value_question(s, name))
+            values[name] = found[0]  # type: ignore[index]  # stored_value_hands found it
+        else:
+            values[name] = value_study(s, name, n, meter.part(f"values:{name}", n))
+        meter.close(f"values:{name}")
+    return values
+
+
+def value_policies(s: ReportSettings, name: str) -> PolicySet:
+    """The policies of the hand-value study under ``name``'s play (the heuristic's
+    bidding, trump and discards, as in every hand study)."""
+    return PolicySet.from_specs(s.rules.players, play=name)
+
+
+def value_question(s: ReportSettings, name: str) -> dict[str, Any]:
+    """What the hand-value study under ``name``'s play is played under: what a stored
+    study must match."""
+    return {"seed": s.seed, "dealer": s.dealer, "rules": s.rules.describe(),
+            "policies": value_policies(s, name).describe()}  # fmt: skip
+
+
+def value_study(
+    s: ReportSettings, name: str, hands: int, progress: Callable[[int], None] | None = None
+) -> HandValue:
+    """Every hand played with its holder as the maker under ``name``'s play at every
+    seat (``scripts/store_studies.py`` stores the same call's result)."""
+    return hand_values(hands, s.seed, s.rules, value_policies(s, name), s.dealer,
+                       threads=s.threads, progress=progress)  # fmt: skip
 
 
 def run_card_values(
     s: ReportSettings, meter: Meter | None = None, cards: dict[str, CardValues] | None = None
 ) -> dict[str, CardValues]:
     """Each card's value by paired replays for each of ``CARD_PLAYERS`` (into ``cards``,
-    player by player); an interrupted player is kept (it counts its own hands) and
+    player by player): the stored study where one answers (``stored_card_values``),
+    else played here; an interrupted player is kept (it counts its own hands) and
     stops the report."""
-    from cinch_sim.policies.strategies import resolve_strategy
-
     meter = meter or Meter({}, lambda n: None)
     cards = {} if cards is None else cards
+    stored = s.stored_card_values()
     for name, hands in s.card_hands().items():
-        st = resolve_strategy(name)
-        policies = PolicySet.from_specs(s.rules.players, st.bid, st.trump, st.discard, st.play)
-        settings = {"hands": hands, "seed": s.seed, "dealer": s.dealer,
-                    "rules": s.rules.describe(), "policies": policies.describe()}  # fmt: skip
-        cv = card_values(
-            hands, s.seed, s.rules, policies, settings, s.dealer, threads=s.threads,
-            progress=meter.part(f"cards:{name}", hands), chunk=CARD_CHUNK.get(name, 256),
-        )  # fmt: skip
+        if name in stored:
+            cards[name] = stored_studies.card_values(name, s.rules, card_question(s, name))
+            meter.close(f"cards:{name}")
+            continue
+        cv = card_study(s, name, hands, meter.part(f"cards:{name}", hands))
         meter.close(f"cards:{name}")
         cards[name] = cv
         if cv.interrupted:
             raise KeyboardInterrupt
     return cards
+
+
+def card_question(s: ReportSettings, name: str) -> dict[str, Any]:
+    """What ``name``'s card-value study is played under: the settings its result keeps
+    (less the hands), and what a stored study must match."""
+    from cinch_sim.policies.strategies import resolve_strategy
+
+    st = resolve_strategy(name)
+    policies = PolicySet.from_specs(s.rules.players, st.bid, st.trump, st.discard, st.play)
+    return {"seed": s.seed, "dealer": s.dealer, "rules": s.rules.describe(),
+            "policies": policies.describe(), "replacement": "trump"}  # fmt: skip
+
+
+def card_study(
+    s: ReportSettings,
+    name: str,
+    hands: int,
+    progress: Callable[[int], None] | None = None,
+    start: int = 0,
+) -> CardValues:
+    """``name``'s card values played here on ``hands`` deals (hand numbers from
+    ``start``), as the report plays them (``scripts/store_studies.py`` stores the same
+    call's result)."""
+    from cinch_sim.policies.strategies import resolve_strategy
+
+    st = resolve_strategy(name)
+    policies = PolicySet.from_specs(s.rules.players, st.bid, st.trump, st.discard, st.play)
+    q = card_question(s, name)
+    settings = {"hands": hands, **{k: v for k, v in q.items() if k != "replacement"}}
+    return card_values(
+        hands, s.seed, s.rules, policies, settings, s.dealer, q["replacement"],
+        threads=s.threads, progress=progress, chunk=CARD_CHUNK.get(name, 256), start=start,
+    )  # fmt: skip
 
 
 def run_ladder(s: ReportSettings, progress: Callable[[int], None] | None = None):
@@ -567,12 +685,12 @@ def run_example_advice(
     play: str = "heuristic",
 ) -> list[tuple[str, str, Advice]] | dict[str, Advice]:
     """The advisor on each example hand, held by the eldest hand with no bid before it
-    (into ``examples``, hand by hand: a Ctrl-C keeps the hands finished). ``play="dd"``:
-    under perfect play at every seat, at ``perfect_advice_precision``, into a dict by
-    hand."""
+    (into ``examples``, hand by hand: a Ctrl-C keeps the hands finished). ``play="dd"``
+    or ``"pimc"``: under that play at every seat, at ``advice_precision``, into a dict
+    by hand."""
     eldest = (s.dealer + 1) % s.rules.players
     examples = ([] if play == "heuristic" else {}) if examples is None else examples
-    precision = s.advice_precision if play == "heuristic" else s.perfect_advice_precision
+    precision = advice_precision(s, play)
     for text, label in example_hands(s.rules):
         adv = advise(
             text,
@@ -591,3 +709,30 @@ def run_example_advice(
         if progress is not None:
             progress(1)
     return examples
+
+
+def advice_precision(s: ReportSettings, play: str) -> float:
+    """The precision the example hands are advised to under ``play``: the report's own
+    for the heuristic, ``perfect_advice_precision`` for perfect play, and
+    ``PIMC_ADVICE_PRECISION`` for PIMC (its stored study)."""
+    if play == "heuristic":
+        return s.advice_precision
+    return PIMC_ADVICE_PRECISION if play == "pimc" else s.perfect_advice_precision  # type: ignore[return-value]
+
+
+def advice_question(s: ReportSettings, play: str) -> dict[str, Any]:
+    """What the example hands' advice under ``play`` at every seat answers: what a
+    stored advice study must match."""
+    from cinch_sim.advisor.estimate import BID_MODEL
+    from cinch_sim.engine.run import checked_policies
+
+    policies = checked_policies(s.rules.players, BID_MODEL, "heuristic", "heuristic", play)
+    return {
+        "rules": s.rules.describe(),
+        "dealer": s.dealer,
+        "seat": (s.dealer + 1) % s.rules.players,
+        "policies": policies.describe(),
+        "hands": [text for text, _ in example_hands(s.rules)],
+        "precision": advice_precision(s, play),
+        "seed": s.seed,
+    }

@@ -8,7 +8,7 @@ and CSV) and charts. Nothing here runs a simulation.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import pandas as pd
 
@@ -127,17 +127,20 @@ def add_safe_bids(
     report: Report,
     base: HandValue,
     examples: Sequence[tuple[str, str, Advice]] = (),
-    perfect: HandValue | None = None,
+    strong: Mapping[str, HandValue] | None = None,
 ) -> None:
     """The highest bid made at even money and at 70%, by Pedros, trumps and top trumps
-    dealt, and (``perfect``) the safe bid when every seat plays double-dummy; then
-    where each example hand falls and what the advisor says of it."""
+    dealt, and (``strong``: by player, ``pimc`` and ``dd``) the safe bid when every seat
+    plays PIMC or double-dummy; then where each example hand falls and what the advisor
+    says of it."""
     safe = base.safe_bids(min_hands=FEW)
-    if perfect is not None:
-        dd = perfect.safe_bids(min_hands=FEW)[[*SAFE_KEYS, "hands", "bid_70"]]
-        dd = dd.rename(columns={"hands": "hands_perfect", "bid_70": "bid_70_perfect"})
-        safe = safe.merge(dd, on=SAFE_KEYS, how="left")
-        safe["hands_perfect"] = safe["hands_perfect"].fillna(0).astype(int)
+    strong = {p: strong[p] for p in STRONG_SUFFIX if strong and p in strong}
+    for player, hv in strong.items():
+        other = hv.safe_bids(min_hands=FEW)[[*SAFE_KEYS, "hands", "bid_70"]]
+        suffix = STRONG_SUFFIX[player]
+        other = other.rename(columns={"hands": f"hands_{suffix}", "bid_70": f"bid_70_{suffix}"})
+        safe = safe.merge(other, on=SAFE_KEYS, how="left")
+        safe[f"hands_{suffix}"] = safe[f"hands_{suffix}"].fillna(0).astype(int)
     sec = report.section("The safe bid by hand type")
     r = base.rules
     side = (
@@ -179,10 +182,9 @@ def add_safe_bids(
             "few hands": _few(safe["low_n"]),
         }
     )
-    if perfect is not None:
-        table.insert(
-            len(table.columns) - 1, "safe bid, perfect play", _bids(safe["bid_70_perfect"])
-        )
+    for player in strong:
+        column = f"safe bid, {PLAYER_WORDS[player].removeprefix('the ')}"
+        table.insert(len(table.columns) - 1, column, _bids(safe[f"bid_70_{STRONG_SUFFIX[player]}"]))
     sec.table(
         "safe_bid_by_hand",
         format_frame(table),
@@ -190,8 +192,8 @@ def add_safe_bids(
         f"bid, with its 95% interval. 'few hands': fewer than {FEW} hands, read with care.",
         safe,
     )
-    if perfect is not None:
-        sec.text(_perfect_safe_bids(safe, perfect))
+    for player, hv in strong.items():
+        sec.text(_strong_safe_bids(safe, player, hv))
     for text, label, adv in examples:
         sec.text(_example_in_class(base, safe, text, label, adv))
     if examples:
@@ -354,12 +356,43 @@ def add_card_values(
     )
     for paragraph in _player_dependence(tables).split(PARAGRAPH):
         sec.text(paragraph)
+    stored = {n: v for n, v in values.items() if "stored" in v.settings}
+    if stored:
+        sec.text(_stored_card_note(stored))
     if left_out:
         sec.text(left_out)
 
 
+def _stored_card_note(stored: dict[str, CardValues]) -> str:
+    """Which columns come from studies stored with cinch_sim, how large, and why."""
+    parts = [
+        f"{PLAYER_COLUMNS.get(n, n)}'s{' card values' * (i == 0)} ({v.hands_played:,} deals, "
+        f"seed {v.settings['seed']}, {_duration(v.settings['stored']['seconds'])} to play)"
+        for i, (n, v) in enumerate(stored.items())
+    ]
+    return (
+        f"{_join(parts)} were played once and stored with this version "
+        "of cinch_sim: they are the very study this report would play, too long to wait "
+        "for each time (`report --card-values-hands N` plays PIMC's here instead, on N "
+        "hands)."
+    )
+
+
+def _duration(seconds: float) -> str:
+    """``35 minutes``, ``80 seconds``."""
+    return f"{seconds / 60:.0f} minutes" if seconds >= 120 else f"{seconds:.0f} seconds"
+
+
 PLAYER_WORDS = {"heuristic": "the heuristic", "pimc": "PIMC", "dd": "perfect play"}
 PLAYER_COLUMNS = {"pimc": "PIMC", "dd": "perfect play"}
+# the safe-bid table's columns of each strong player (hands_perfect, bid_70_pimc, ...)
+STRONG_SUFFIX = {"pimc": "pimc", "dd": "perfect"}
+# how the example hands' advice under each strong player opens
+STRONG_ADVICE = {
+    "pimc": "Under PIMC (every seat plays PIMC, seeing only its own cards; stored with "
+    "this version of cinch_sim, ",
+    "dd": "Under perfect play (every seat double-dummy, every card seen; ",
+}
 MOST_SENTENCES = 6  # of each kind: the clearest first
 PARAGRAPH = "\n\n"  # between the kinds of sentence
 
@@ -442,7 +475,7 @@ def _player_dependence(tables: dict[str, pd.DataFrame]) -> str:
     if every:  # the steps down the first player's order that every player shows
         out.append(
             f"True under {_player_words(names)} alike: "
-            + "; ".join(f"{_the(a)} is worth more than {_the(b)}" for _, a, b in every)
+            + "; ".join(f"{_the(a)} {_is(a)} worth more than {_the(b)}" for _, a, b in every)
             + "."
         )
     out.append(PARAGRAPH)
@@ -451,7 +484,7 @@ def _player_dependence(tables: dict[str, pd.DataFrame]) -> str:
         for _, a, b, who in some[:MOST_SENTENCES]:
             others = [n for n in names if n not in who]
             out.append(
-                f"{_the(a)[0].upper()}{_the(a)[1:]} is worth more than {_the(b)} under "
+                f"{_the(a)[0].upper()}{_the(a)[1:]} {_is(a)} worth more than {_the(b)} under "
                 f"{_player_words(who)}, "
                 f"not clearly under {_player_words(others)}."
             )
@@ -463,28 +496,34 @@ def _player_dependence(tables: dict[str, pd.DataFrame]) -> str:
     return PARAGRAPH.join(p for p in parts if p)
 
 
-def _perfect_safe_bids(safe: pd.DataFrame, perfect: HandValue) -> str:
-    """The safe bids under perfect play against the heuristic's, counted over the groups
-    both measured with at least FEW hands."""
+def _strong_safe_bids(safe: pd.DataFrame, player: str, values: HandValue) -> str:
+    """The safe bids under ``player``'s play (``pimc``, ``dd``) against the heuristic's,
+    counted over the groups both measured with at least FEW hands."""
+    suffix = STRONG_SUFFIX[player]
+    hands, bid = f"hands_{suffix}", f"bid_70_{suffix}"
     both = safe[
-        (safe["hands"] >= FEW)
-        & (safe["hands_perfect"] >= FEW)
-        & safe["bid_70"].notna()
-        & safe["bid_70_perfect"].notna()
+        (safe["hands"] >= FEW) & (safe[hands] >= FEW) & safe["bid_70"].notna() & safe[bid].notna()
     ]
-    diff = (both["bid_70_perfect"] - both["bid_70"]).astype(int)
+    diff = (both[bid] - both["bid_70"]).astype(int)
     n = len(both)
+    who = PLAYER_WORDS[player]
     text = (
-        f"'Safe bid, perfect play': the same study with every seat playing double-dummy "
-        f"(every card seen: the bound of perfect play, not a player), "
-        f"{perfect.hands:,} hands. "
+        f"'Safe bid, {who.removeprefix('the ')}': the same study with every seat "
+        + (
+            "playing double-dummy (every card seen: the bound of perfect play, not a player), "
+            if player == "dd"
+            else "playing PIMC (each seat sees only its own cards, as the heuristic does; "
+            "played once and stored with this version of cinch_sim, as so many PIMC hands "
+            "take minutes), "
+        )
+        + f"{values.hands:,} hands. "
     )
     if n == 0:
         return text + f"No group has {FEW} hands or more and a safe bid under both."
     higher = diff[diff > 0]
     by = f" (by {N.number(higher.mean(), 1)} on average)" if len(higher) else ""
     return text + (
-        f"Of the {n} groups with {FEW} hands or more and a safe bid under both, perfect play's "
+        f"Of the {n} groups with {FEW} hands or more and a safe bid under both, {who}'s "
         f"safe bid is higher in {len(higher)}{by}, lower in {int((diff < 0).sum())} and the "
         f"same in {int((diff == 0).sum())}."
     )
@@ -493,6 +532,11 @@ def _perfect_safe_bids(safe: pd.DataFrame, perfect: HandValue) -> str:
 def _the(label: str) -> str:
     """``the Right Pedro``, ``both Pedros``."""
     return label if label.startswith("both") else f"the {label}"
+
+
+def _is(label: str) -> str:
+    """The verb for a card label: ``are`` for the pair (``both Pedros``), else ``is``."""
+    return "are" if label.startswith("both") else "is"
 
 
 def _next_below(t: pd.DataFrame, cards: Sequence[str], a: str) -> str | None:
@@ -789,11 +833,12 @@ def add_example_advice(
     examples: Iterable[tuple[str, str, Advice]],
     dealer: int,
     rules: Rules,
-    perfect: dict[str, Advice] | None = None,
+    strong: Mapping[str, Mapping[str, Advice]] | None = None,
 ) -> None:
     """For each example (hand, label, advice): the advice and, per bid, P(win the
     auction), P(make | maker) by trump and the expected gain over passing; and
-    (``perfect``, by hand) the advice when every seat plays double-dummy."""
+    (``strong``: by player, ``pimc`` and ``dd``, then by hand) the advice when every
+    seat plays PIMC or double-dummy."""
     sec = report.section("Advice for a few hands")
     eldest = (dealer + 1) % rules.players
     sec.text(
@@ -825,12 +870,10 @@ def add_example_advice(
         ]
         row[f"ev vs pass ({SUITS[best]})"] = [N.number(x, 2, signed=True) for x in ev[best, 1:]]
         sec.text(f"{label}: {text}. {advice_reason(adv)}")
-        dd = (perfect or {}).get(text)
-        if dd is not None:
-            sec.text(
-                f"Under perfect play (every seat double-dummy, every card seen; "
-                f"{dd.hands:,} deals): {advice_reason(dd)}."
-            )
+        for player in STRONG_SUFFIX:
+            other = (strong or {}).get(player, {}).get(text)
+            if other is not None:
+                sec.text(f"{STRONG_ADVICE[player]}{other.hands:,} deals): {advice_reason(other)}.")
         data = {"bid": list(adv.bids), "p_win_auction": pw[best]}
         for suit in adv.suits_run:
             data[f"p_make_{SUITS[suit]}"] = p[suit]

@@ -370,11 +370,16 @@ def _stored_card_note(stored: dict[str, CardValues]) -> str:
         f"seed {v.settings['seed']}, {_duration(v.settings['stored']['seconds'])} to play)"
         for i, (n, v) in enumerate(stored.items())
     ]
+    text = _join(parts)
+    again = (
+        " (`report --card-values-hands N` plays PIMC's here instead, on N hands)"
+        if "pimc" in stored
+        else ""
+    )
     return (
-        f"{_join(parts)} were played once and stored with this version "
-        "of cinch_sim: they are the very study this report would play, too long to wait "
-        "for each time (`report --card-values-hands N` plays PIMC's here instead, on N "
-        "hands)."
+        f"{text[0].upper()}{text[1:]} were played once and "
+        "stored with this version of cinch_sim: the very study this report would play, too "
+        f"long to wait for each time{again}."
     )
 
 

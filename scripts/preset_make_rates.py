@@ -1,6 +1,8 @@
 """Each preset's most common bid and how often the heuristic makes it.
 
-Usage: python scripts/preset_make_rates.py [--hands 200000] [--seed 32] [--write FILE]
+Usage: python scripts/preset_make_rates.py [--hands 200000] [--seed 32] [--out DIR]
+
+Writes ``presets.md`` to ``--out`` (committed: ``--out results``).
 
 Issue 32 asks that each preset's players be fitted to their own game and that
 the make rate at each preset's most common bid be reported beside the canonical
@@ -17,6 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from outdir import add_out_option, out_folder  # noqa: E402
+
 from cinch_sim import api  # noqa: E402
 from cinch_sim.rules import VARIANTS  # noqa: E402
 
@@ -30,7 +34,7 @@ def row(variant: str, hands: int, seed: int) -> dict:
     contracts = int(t["hands"].sum())
     return {
         "preset": variant,
-        "contracts": contracts,
+        "hands with a contract": contracts,
         "made overall": f"{100 * made / contracts:.1f}%",
         "most common bid": int(top["bid"]),
         "its share": f"{100 * top['hands'] / contracts:.1f}%",
@@ -39,22 +43,36 @@ def row(variant: str, hands: int, seed: int) -> dict:
     }
 
 
+def _cell(value: object) -> str:
+    """A table cell: counts with thousands separators, the rest as they are."""
+    return f"{value:,}" if isinstance(value, int) and value >= 1000 else str(value)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=200_000)
     ap.add_argument("--seed", type=int, default=32)
-    ap.add_argument("--write", type=Path, default=None, help="append the table here")
+    add_out_option(ap, "presets.md")
     a = ap.parse_args()
     rows = [row(v, a.hands, a.seed) for v in VARIANTS]
     head = list(rows[0])
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    lines += ["| " + " | ".join(f"{r[k]:,}" if isinstance(r[k], int) and k == "contracts"
-                                else str(r[k]) for k in head) + " |" for r in rows]  # fmt: skip
+    lines += ["| " + " | ".join(_cell(r[k]) for k in head) + " |" for r in rows]
     text = "\n".join(lines)
     print(text)
-    if a.write:
-        with open(a.write, "a", encoding="utf-8") as f:
-            f.write(text + "\n")
+    intro = INTRO.format(hands=a.hands, seed=a.seed)
+    (out_folder(a.out, "presets") / "presets.md").write_text(intro + text + "\n", "utf-8")
+
+
+INTRO = """# Each preset's bidding under today's heuristic
+
+The baseline for issue 32 (every preset's players fitted to their own game):
+for each playable preset, {hands:,} hands with the heuristic bidding, naming
+trump, discarding and playing at every seat (seed {seed}), its most common bid,
+that bid's share of the contracts and how often it is made, with its 95%
+Wilson interval. Made by `python scripts/preset_make_rates.py --out results`.
+
+"""
 
 
 if __name__ == "__main__":

@@ -6,15 +6,19 @@ Usage: python scripts/store_studies.py card_values|hand_values|advice pimc|dd [-
 Runs the report's own study (``report.build.card_study``: what each card is worth;
 ``report.build.value_study``: each hand played as if its holder won the bidding, for
 the safe bids) with the report's seed and dealer on ``--hands`` deals, and writes it
-to ``cinch_sim/report/stored/`` (``report.stored_studies``), where the report
-finds it: bit for bit what the report would play itself. ``--extend`` plays the
-next ``--hands`` deals of a stored card study and appends them (hands 0..n then
-n..m are hands 0..m). Made for this release with:
+to the folder ``--out`` names (without it, a new temporary folder; ``--out
+cinch_sim/report/stored`` updates the shipped studies, where the report finds
+them: ``report.stored_studies``): bit for bit what the report would play itself.
+``--extend`` plays the next ``--hands`` deals of the card study in ``--out`` and
+appends them (hands 0..n then n..m are hands 0..m). Made for this release with:
 
-    python scripts/store_studies.py card_values pimc --hands 5000    # 11 min, 2 cores
-    python scripts/store_studies.py card_values dd --hands 50000     # 2 min
-    python scripts/store_studies.py hand_values pimc --hands 20000   # 12 min
-    python scripts/store_studies.py advice pimc     # the example hands' advice
+    python scripts/store_studies.py card_values pimc --hands 5000 --out cinch_sim/report/stored
+    python scripts/store_studies.py card_values pimc --hands 11000 --extend ...  # 16,000 in all
+    python scripts/store_studies.py card_values dd --hands 50000 ...     # 80 s, 2 cores
+    python scripts/store_studies.py hand_values pimc --hands 20000 ...   # 12 min
+    python scripts/store_studies.py advice pimc ...     # the example hands' advice
+
+(``...``: the same ``--out``; the first PIMC card run took 11 min on two cores.)
 
 (``advice``: the report's example hands, advised with every seat playing the
 player, to ``report.build.PIMC_ADVICE_PRECISION``; ``--hands`` does not apply.)
@@ -29,11 +33,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from outdir import add_out_option, out_folder  # noqa: E402
+
 from cinch_sim import interrupts  # noqa: E402
-from cinch_sim.report import (
-    build,  # noqa: E402
-    stored_studies,  # noqa: E402
-)
+from cinch_sim.report import build, stored_studies  # noqa: E402
 from cinch_sim.rules import make_rules  # noqa: E402
 
 DEFAULT_HANDS = {("card_values", "pimc"): 5000, ("card_values", "dd"): 50_000,
@@ -48,19 +51,22 @@ def main() -> None:
     ap.add_argument("--extend", action="store_true", help="append to a stored card study")
     ap.add_argument("--variant", default="standard")
     ap.add_argument("--threads", type=int, default=None)
+    add_out_option(ap, "the stored study")
     a = ap.parse_args()
     hands = a.hands or DEFAULT_HANDS.get((a.kind, a.player), 0)
     if not hands and a.kind != "advice":
         ap.error("give --hands")
     s = build.ReportSettings(rules=make_rules(a.variant), threads=a.threads)
     made_by = "python scripts/store_studies.py " + " ".join(sys.argv[1:])
-    path = stored_studies.study_path(a.kind, a.player, s.rules)
+    shipped = stored_studies.study_path(a.kind, a.player, s.rules)
+    path = out_folder(a.out, "stored") / shipped.name
     start = time.perf_counter()
     with interrupts.installed():
         if a.kind == "card_values":
             before = None
             if a.extend:
                 question = build.card_question(s, a.player)
+                stored_studies.STORED = path.parent  # extend the study in --out
                 before = stored_studies.card_values(a.player, s.rules, question)
                 if before is None:
                     sys.exit(f"--extend: no stored study answers the report at {path}")
@@ -88,7 +94,7 @@ def main() -> None:
             settings = {**question, "hands": hv.hands,
                         "seconds": round(time.perf_counter() - start, 1)}  # fmt: skip
             stored_studies.save_hand_values(hv, first, settings, path, made_by)
-    print(f"{path}: {hands:,} deals, {time.perf_counter() - start:.0f} s")
+    print(f"{path}: {hands:,} deals played, {time.perf_counter() - start:.0f} s")
 
 
 def _progress(hands: int, start: float):

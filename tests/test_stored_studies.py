@@ -164,3 +164,13 @@ def test_the_report_shows_pimc_s_stored_advice_on_the_example_hands():
     assert found is not None, "no stored PIMC advice answers the report"
     assert list(found) == [text for text, _ in example_hands(s.rules)]
     assert all(a.policies["play"] == ["pimc"] * 4 and a.hands >= 100 for a in found.values())
+
+
+def test_a_damaged_stored_study_is_left_out_with_a_warning(tmp_path, monkeypatch):
+    monkeypatch.setattr(stored_studies, "STORED", tmp_path)
+    s = ReportSettings()
+    path = stored_studies.study_path("card_values", "pimc", s.rules)
+    path.write_bytes(b"not a zip file")
+    with pytest.warns(UserWarning, match="card_values_pimc_standard.npz cannot be read"):
+        assert s.stored_card_values() == {}
+        assert s.card_hands()["pimc"] == 200  # played here instead: hands / 5000, at most 200

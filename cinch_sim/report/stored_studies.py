@@ -18,6 +18,8 @@ until the studies are made again.
 from __future__ import annotations
 
 import json
+import warnings
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -59,8 +61,12 @@ def match(kind: str, player: str, rules: Rules, question: dict[str, Any]) -> dic
     path = study_path(kind, player, rules)
     if not path.exists():
         return None
-    with np.load(path) as data:
-        settings = json.loads(str(data["settings"]))
+    try:
+        with np.load(path) as data:
+            settings = json.loads(str(data["settings"]))
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:  # a damaged file
+        warnings.warn(f"stored study {path.name} cannot be read ({exc}): left out", stacklevel=2)
+        return None
     if any(settings.get(k) != _plain(question.get(k)) for k in MATCHED[kind]):
         return None
     return settings

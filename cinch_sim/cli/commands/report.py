@@ -39,8 +39,8 @@ from cinch_sim.interrupts import EXIT_STATUS
     type=Count("card-values-hands", 1),
     default=None,
     help="Play the PIMC player's card values here, on N hands (about 0.15 s each with "
-    "their replays, two cores), instead of taking the study stored with cinch_sim for a "
-    "preset's own rules (5,000 hands). The heuristic's are --hands / 20, at most 50,000; "
+    "their replays, two cores), instead of taking the study stored with cinch_sim (the "
+    "standard game's, 16,000 hands). The heuristic's are --hands / 20, at most 50,000; "
     "perfect play's are stored, or --hands / 50, at most 8,000. [default: the stored "
     "study; where none answers, --hands / 5000, at most 200]",
 )

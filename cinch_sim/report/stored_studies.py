@@ -17,6 +17,7 @@ until the studies are made again.
 
 from __future__ import annotations
 
+import functools
 import json
 import warnings
 import zipfile
@@ -104,24 +105,41 @@ def card_values(player: str, rules: Rules, question: dict[str, Any]) -> CardValu
     settings say ``stored`` with the command that made them."""
     if match("card_values", player, rules, question) is None:
         return None
-    with np.load(study_path("card_values", player, rules)) as data:
-        settings = json.loads(str(data["settings"]))
-        labels = [str(x) for x in data["labels"]]
-        pairs = {
-            label: Pairs(
-                bids=data[f"bids_{i}"].tolist(),
-                deals=np.cumsum(data[f"deals_{i}"], dtype=np.int64).tolist(),
-                with_card=[Replay(*row) for row in data[f"with_{i}"].tolist()],
-                without=[Replay(*row) for row in data[f"without_{i}"].tolist()],
-                skipped=settings["skipped"][i],
-            )
-            for i, label in enumerate(labels)
-        }
+    path = study_path("card_values", player, rules)
+    settings, stored = _card_pairs(str(path), path.stat().st_mtime_ns)
+    settings = json.loads(json.dumps(settings))  # the caller's own copy
+    pairs = {label: Pairs(*(list(x) for x in lists), skipped=k) for label, (lists, k) in stored}
     hands = settings.pop("hands_played")
-    del settings["skipped"]
     seconds = settings.pop("seconds")
     settings["stored"] = {"made_by": settings.pop("made_by"), "seconds": seconds}
     return CardValues(settings, rules, pairs, hands, seconds)
+
+
+@functools.lru_cache(maxsize=4)
+def _card_pairs(path: str, mtime_ns: int) -> tuple[dict[str, Any], tuple]:
+    """A card study's settings and pairs as read from ``path`` (``mtime_ns`` keys the
+    cache: 145,000 pairs take a second to build, and a process may build many
+    reports); ``card_values`` hands out fresh lists of the same Replays."""
+    with np.load(path) as data:
+        settings = json.loads(str(data["settings"]))
+        labels = [str(x) for x in data["labels"]]
+        stored = tuple(
+            (
+                label,
+                (
+                    (
+                        tuple(data[f"bids_{i}"].tolist()),
+                        tuple(np.cumsum(data[f"deals_{i}"], dtype=np.int64).tolist()),
+                        tuple(Replay(*row) for row in data[f"with_{i}"].tolist()),
+                        tuple(Replay(*row) for row in data[f"without_{i}"].tolist()),
+                    ),
+                    settings["skipped"][i],
+                ),
+            )
+            for i, label in enumerate(labels)
+        )
+    del settings["skipped"]
+    return settings, stored
 
 
 # ------------------------------------------------------------------ hand values

@@ -635,15 +635,19 @@ def run_card_values(
     return cards
 
 
-def card_question(s: ReportSettings, name: str) -> dict[str, Any]:
-    """What ``name``'s card-value study is played under: the settings its result keeps
-    (less the hands), and what a stored study must match."""
+def card_policies(s: ReportSettings, name: str) -> PolicySet:
+    """The policies of ``name``'s card-value study: the strategy at every seat."""
     from cinch_sim.policies.strategies import resolve_strategy
 
     st = resolve_strategy(name)
-    policies = PolicySet.from_specs(s.rules.players, st.bid, st.trump, st.discard, st.play)
+    return PolicySet.from_specs(s.rules.players, st.bid, st.trump, st.discard, st.play)
+
+
+def card_question(s: ReportSettings, name: str) -> dict[str, Any]:
+    """What ``name``'s card-value study is played under: the settings its result keeps
+    (less the hands), and what a stored study must match."""
     return {"seed": s.seed, "dealer": s.dealer, "rules": s.rules.describe(),
-            "policies": policies.describe(), "replacement": "trump"}  # fmt: skip
+            "policies": card_policies(s, name).describe(), "replacement": "trump"}  # fmt: skip
 
 
 def card_study(
@@ -656,14 +660,10 @@ def card_study(
     """``name``'s card values played here on ``hands`` deals (hand numbers from
     ``start``), as the report plays them (``scripts/store_studies.py`` stores the same
     call's result)."""
-    from cinch_sim.policies.strategies import resolve_strategy
-
-    st = resolve_strategy(name)
-    policies = PolicySet.from_specs(s.rules.players, st.bid, st.trump, st.discard, st.play)
     q = card_question(s, name)
     settings = {"hands": hands, **{k: v for k, v in q.items() if k != "replacement"}}
     return card_values(
-        hands, s.seed, s.rules, policies, settings, s.dealer, q["replacement"],
+        hands, s.seed, s.rules, card_policies(s, name), settings, s.dealer, q["replacement"],
         threads=s.threads, progress=progress, chunk=CARD_CHUNK.get(name, 256), start=start,
     )  # fmt: skip
 

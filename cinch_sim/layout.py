@@ -51,7 +51,15 @@ R_TRUMP_STRENGTH = R_LEFT_POINTS + 1  # 14 slots: ranks 0..12, then the left car
 R_TOTAL_POINTS = R_TRUMP_STRENGTH + 14
 R_SEAT_TEAM = R_TOTAL_POINTS + 1  # MAX_PLAYERS slots: each seat's side (Rules.seat_teams)
 R_DECKS = R_SEAT_TEAM + MAX_PLAYERS  # copies of the 52-card deck: 1, or 2 (two_deck)
-R_LEN = R_DECKS + 1
+# per trump slot (ranks 0..12, then the left card): its place in a hand model's slots
+# (Rules.bid_slots): 0-4 the five strongest trumps, BID_POINT_SLOT + j the j-th point
+# card outside them, BID_OTHER_POINTS a point card past the last slot, -1 none
+R_BID_SLOT = R_DECKS + 1
+R_LEN = R_BID_SLOT + 14
+BID_TOP_SLOTS = 5
+BID_POINT_SLOT = 5
+BID_POINT_SLOTS = 4
+BID_OTHER_POINTS = BID_POINT_SLOT + BID_POINT_SLOTS
 
 RULE_CHOICE_SLOT = {
     "all_pass": R_ALL_PASS,

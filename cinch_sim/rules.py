@@ -461,7 +461,36 @@ class Rules:
         a[L.R_TOTAL_POINTS] = self.total_points
         a[L.R_SEAT_TEAM : L.R_SEAT_TEAM + self.players] = self.seat_teams
         a[L.R_DECKS] = self.decks
+        a[L.R_BID_SLOT : L.R_BID_SLOT + 14] = self.bid_slots()
         return a
+
+    def bid_slots(self) -> list[int]:
+        """Per trump slot (ranks 2..A as 0..12, then 13 for the left card), where a
+        hand model counts that trump: 0-4 for the five strongest in the trump order,
+        then the point cards outside them by points, then strength (5, 6, ...; Low's
+        deuce left out, as which trump is Low is not known when bidding), -1 for the
+        rest. The standard game: A K Q J 10, then the Right and the Left Pedro.
+
+        >>> r = Rules()
+        >>> [RANKS[s] if s < 13 else "L" for s in sorted(range(14), key=r.bid_slots().__getitem__)
+        ...  if r.bid_slots()[s] >= 0]
+        ['A', 'K', 'Q', 'J', 'T', '5', 'L']
+        """
+        strongest = [13 if r == "L" else RANKS.index(r) for r in self.trump_order]
+        points = [0] * 14
+        for _, rank, pts in self.point_cards:
+            points[RANKS.index(rank)] += pts
+        points[RANKS.index("A")] += self.high_points
+        if self.left_rank:
+            points[13] += self.left_card_points
+        slots = [-1] * 14
+        for k, slot in enumerate(strongest[: L.BID_TOP_SLOTS]):
+            slots[slot] = k
+        rest = [s for s in strongest[L.BID_TOP_SLOTS :] if s != 0 and points[s] > 0]
+        rest.sort(key=lambda s: -points[s])  # stable: the stronger first among equals
+        for j, slot in enumerate(rest):
+            slots[slot] = L.BID_POINT_SLOT + min(j, L.BID_POINT_SLOTS)
+        return slots
 
 
 def _coerce(name: str, value: Any) -> Any:

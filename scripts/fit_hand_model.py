@@ -1,69 +1,151 @@
-"""Fit the heuristic bidder's hand model: expected points of the maker's side.
+"""Fit the heuristic bidder's hand model for a preset: expected points of the maker's side.
 
-Usage: python scripts/fit_hand_model.py [--hands 200000] [--seed 5] [--rule NAME=VALUE ...]
-                                        [--play heuristic|dd|pimc]
+Usage: python scripts/fit_hand_model.py [--variant standard] [--hands 200000] [--seed 5]
+                                        [--rule NAME=VALUE ...] [--play heuristic|dd|pimc]
+                                        [--write]
 
 The eldest hand is made the maker at each trump suit in turn (contract 0, so
-nothing depends on the bid) on the same deals, with the default policies
-bidding, naming trump and discarding and ``--play`` playing (the heuristic by
-default; ``dd``, perfect play, for the bidder of strong play: issue 31); the
-side's points are regressed by least squares on what the maker
-was dealt in that suit: the Right and Left Pedro, A K Q J 10, the number of
-trumps. Prints the weights in the order of the bid parameter slots
-(B_INTERCEPT, B_RIGHT, B_LEFT, B_ACE, B_KING, B_QUEEN, B_JACK, B_TEN,
-B_LENGTH) and the fit's residual spread. (B_LOW, a low trump, is not in the
-kernel's per-hand features; its weight was set by a duplicate match.)
+nothing depends on the bid) on the same deals, with the preset's default
+policies bidding, naming trump and discarding and ``--play`` playing (the
+heuristic by default; ``dd``, perfect play, or ``pimc`` for a bidder of strong
+play: issue 31). The side's points are regressed by least squares on what the
+maker was dealt in that suit, as ``heuristic.hand_features`` reads it from the
+preset's tables: the five strongest trumps, the point cards outside them, the
+number of trumps, a low trump. Prints the weights by slot name and the fit's
+residual spread; ``--write`` stores them as the preset's model
+(``cinch_sim/policies/hand_models.json``), which the heuristic then bids and names
+trump with in that preset (heuristic play only). A slot the preset has no card
+for (a fourth point card in the standard game) gets weight 0.
+
+A least-squares fit says what a hand is worth, not how far below that to bid:
+the bidder's margin was tuned in the standard game, where a hand's points
+spread less than in, say, two decks. So ``--write`` then tries each shift of
+the margin in ``MARGIN_SHIFTS`` against none, in duplicate games (rotations
+with more than two sides) on seed ``--scan-seed``, and stores the best shift
+whose 95% interval lies above an even result (else 0) as ``margin_shift``.
+scripts/preset_models_match.py measures the result on other seeds.
 """
 
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 import warnings
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cinch_sim import layout as L  # noqa: E402
-from cinch_sim.engine.run import Conditions, PolicySet, run_chunk  # noqa: E402
+from cinch_sim.api import compare  # noqa: E402
+from cinch_sim.engine.run import Conditions, PolicySet, run_chunk, run_deals  # noqa: E402
+from cinch_sim.policies.hand_models import MODEL_SLOTS, write_model  # noqa: E402
+from cinch_sim.policies.heuristic import B_MARGIN as MARGIN_SLOT  # noqa: E402
+from cinch_sim.policies.heuristic import hand_features  # noqa: E402
+from cinch_sim.policies.strategies import resolve_strategy  # noqa: E402
 from cinch_sim.rules import make_rules, parse_rule_assignments  # noqa: E402
 
-NAMES = ("intercept", "right", "left", "ace", "king", "queen", "jack", "ten", "length")
+# the regression's columns, in MODEL_SLOTS order (other_points last)
+N_FEATURES = len(MODEL_SLOTS)
+MARGIN_SHIFTS = (-1.0, -0.5, 0.5, 1.0, 1.5, 2.0, 3.0)
+
+
+@njit  # not cached: the tests load this script by path, where numba cannot cache
+def features(rules, hands, suit):
+    """Per hand, the model's columns for ``suit`` as trump (the intercept's 1 first)."""
+    obs = np.zeros(L.OBS_LEN, np.int64)
+    obs[L.O_RULES : L.O_RULES + L.R_LEN] = rules
+    out = np.zeros((hands.shape[0], N_FEATURES))
+    for i in range(hands.shape[0]):
+        t0, t1, t2, t3, t4, p0, p1, p2, p3, other, length, low = hand_features(obs, hands[i], suit)
+        out[i, 0] = 1.0
+        out[i, 1:5] = (p0, p1, p2, p3)
+        out[i, 5:10] = (t0, t1, t2, t3, t4)
+        out[i, 10] = length
+        out[i, 11] = low
+        out[i, 12] = other
+    return out
+
+
+def fit(variant: str, options: dict, hands: int, seed: int, play: str):
+    """Weights by slot name, the residual sd and R^2."""
+    rules = make_rules(variant, options)
+    policies = PolicySet.from_specs(rules.players, play=play)
+    dealer, maker = rules.players - 1, 0  # the maker is eldest
+    dealt = run_deals(rules, seed, 0, hands, dealer)[:, maker].copy()
+    xs, ys = [], []
+    for trump in range(4):
+        cond = Conditions(force_maker=maker, force_trump=trump, force_bid=0)
+        rows, _ = run_chunk(rules, policies, seed, 0, hands, dealer, cond)
+        x = features(rules.to_array(), dealt, trump)
+        # the number of trumps from the kernel's own count (both copies with two decks)
+        x[:, 10] = rows[:, L.H_MAKER_TRUMPS_DEALT]
+        xs.append(x)
+        ys.append(rows[:, L.H_POINTS + rules.seat_teams[maker]])
+    x = np.vstack(xs)
+    y = np.concatenate(ys).astype(float)
+    used = x.std(axis=0) > 0
+    used[0] = True
+    coef = np.zeros(N_FEATURES)
+    coef[used], *_ = np.linalg.lstsq(x[:, used], y, rcond=None)
+    resid = y - x @ coef
+    r2 = 1 - resid.var() / y.var()
+    return dict(zip(MODEL_SLOTS, (float(c) for c in coef), strict=True)), float(resid.std()), r2
+
+
+def scan_margin(variant: str, games: int, seed: int) -> tuple[float, list[dict]]:
+    """The best margin shift for the preset's stored model (0 unless one beats none)."""
+    rules = make_rules(variant)
+    base = resolve_strategy("heuristic")
+    margin = base.policy("bid").params[MARGIN_SLOT]
+    best, best_rate, tried = 0.0, -1.0, []
+    for shift in MARGIN_SHIFTS:
+        other = replace(base.with_params("bid", margin=margin + shift), name=f"margin{shift:+}")
+        m = compare(other, base, games=games, seed=seed, rules=rules)
+        s = m.summary()
+        rate, (lo, hi) = (s["a_share"], s["a_share_ci"]) if m.cutthroat else (
+            s["win_rate"], s["win_rate_ci"])  # fmt: skip
+        fair = 1 / rules.players if m.cutthroat else 0.5
+        tried.append(dict(shift=shift, rate=round(rate, 4), lo=round(lo, 4), hi=round(hi, 4)))
+        print(f"margin {shift:+.1f}: {100 * rate:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] "
+              f"(even: {100 * fair:.1f}%)", flush=True)  # fmt: skip
+        if lo > fair and rate - fair > best_rate:
+            best, best_rate = shift, rate - fair
+    return best, tried
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--variant", default="standard", help="the preset (default standard)")
     ap.add_argument("--hands", type=int, default=200_000, help="deals per trump suit")
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
     ap.add_argument("--play", default="heuristic", help="every seat's play policy")
+    ap.add_argument("--write", action="store_true", help="store as the preset's model")
+    ap.add_argument("--games", type=int, default=10_000, help="games a margin shift (--write)")
+    ap.add_argument("--scan-seed", type=int, default=3100, help="seed of the margin scan")
     args = ap.parse_args()
+    if args.write and (args.play != "heuristic" or args.rule):
+        ap.error("--write stores a preset's model for heuristic play, without --rule")
     warnings.simplefilter("ignore")
-    rules = make_rules(options=parse_rule_assignments(args.rule))
-    policies = PolicySet.from_specs(rules.players, play=args.play)
-    dealer, maker = 3, 0
-    xs, ys = [], []
-    for trump in range(4):
-        cond = Conditions(force_maker=maker, force_trump=trump, force_bid=0)
-        rows, _ = run_chunk(rules, policies, args.seed, 0, args.hands, dealer, cond)
-        ped, hi = rows[:, L.H_MAKER_PEDROS_DEALT], rows[:, L.H_MAKER_HONOURS_DEALT]
-        xs.append(
-            np.column_stack(
-                [np.ones(len(rows)), ped & 1, ped >> 1 & 1]
-                + [hi >> b & 1 for b in (4, 3, 2, 1, 0)]
-                + [rows[:, L.H_MAKER_TRUMPS_DEALT]]
-            )
-        )
-        ys.append(rows[:, L.H_POINTS + maker % rules.teams])
-    x = np.vstack(xs).astype(float)
-    y = np.concatenate(ys).astype(float)
-    coef, *_ = np.linalg.lstsq(x, y, rcond=None)
-    resid = y - x @ coef
-    for name, c in zip(NAMES, coef, strict=True):
-        print(f"{name:10s} {c:+.3f}")
-    print(f"residual sd {resid.std():.2f} points; R^2 {1 - resid.var() / y.var():.3f}")
+    options = parse_rule_assignments(args.rule)
+    weights, sd, r2 = fit(args.variant, options, args.hands, args.seed, args.play)
+    for name in MODEL_SLOTS:
+        print(f"{name:13s} {weights[name]:+.3f}")
+    print(f"residual sd {sd:.2f} points; R^2 {r2:.3f}")
+    if args.write:
+        command = "python scripts/fit_hand_model.py " + shlex.join(sys.argv[1:])
+        fitted = dict(command=command, hands_per_suit=args.hands, seed=args.seed,
+                      residual_sd=round(sd, 3), r2=round(r2, 4))  # fmt: skip
+        write_model(args.variant, weights | {"margin_shift": 0.0}, fitted)
+        shift, tried = scan_margin(args.variant, args.games, args.scan_seed)
+        fitted |= dict(margin_games=args.games, margin_seed=args.scan_seed, margin_scan=tried)
+        write_model(args.variant, weights | {"margin_shift": shift}, fitted)
+        print(f"stored as {args.variant}'s model, margin shift {shift:+.1f}")
 
 
 if __name__ == "__main__":

@@ -117,24 +117,38 @@ def test_sancho_keeps_the_nine_and_counts_it_a_big_point():
 
 
 @pytest.mark.parametrize(
-    "variant, scale, extra",
+    "variant, want",
     [
-        ("standard", 14 / 14, 0.0),
-        # the intercept grows with the 23 points in play; Sancho adds 9 * 0.5
-        ("sancho", 23 / 14, 9 * H._OTHER_POINTS),
-        # 26 points; Sancho 9 * 0.5, the Dom (3S) 3 * 0.5
-        ("dom_pedro", 26 / 14, 12 * H._OTHER_POINTS),
+        # A is the strongest trump (top0); 9S and 3S carry nothing; 3 trumps, a low one
+        ("standard", dict(top0=1, length=3, low=1)),
+        # Sancho (9S, 9 points) is the first point card outside A K Q J 10
+        ("sancho", dict(top0=1, pt0=1, length=3, low=1)),
+        # Dom Pedro: Sancho 9, Right Pedro 5, Left Pedro 5, then the Dom (3S) 3: pt3
+        ("dom_pedro", dict(top0=1, pt0=1, pt3=1, length=3, low=1)),
+        # bowers: J, the Left Bower, then A: the ace is the third strongest (top2)
+        ("all_hands", dict(top2=1, length=3, low=1)),
     ],
 )
-def test_the_bid_model_reads_the_point_table(variant, scale, extra):
-    """The estimate for a hand of 9S 3S AS in spades: the intercept scaled by the
-    points in play, the ace's weight, three trumps' length, a low trump (the 3),
-    plus half a point for each point of a point trump with no slot of its own."""
+def test_the_hand_features_read_the_presets_tables(variant, want):
+    """What the bid model sees of 9S 3S AS with spades trump, worked out from each
+    preset's trump order and point table (docs/rules.md section 3.1)."""
     obs, tm, left = _obs(variant)
+    names = "top0 top1 top2 top3 top4 pt0 pt1 pt2 pt3 other length low".split()
+    got = dict(zip(names, H.hand_features(obs, _cards("9S", "3S", "AS"), SPADES), strict=True))
+    assert {k: int(v) for k, v in got.items() if v} == want
+
+
+def test_the_estimate_weighs_each_slot_and_scales_an_unfitted_intercept():
+    """sancho, 9S 3S AS in spades: intercept + Sancho's slot (``right``, the first point
+    card) + the ace + 3 trumps + a low trump. A vector not fitted to the game has its
+    intercept scaled by the 23 points in play; a fitted one (game_fitted 1) as given."""
+    obs, tm, left = _obs("sancho")
     p = load_policy("bid", "heuristic").param_vector()
     hand = _cards("9S", "3S", "AS")
-    want = p[H.B_INTERCEPT] * scale + p[H.B_ACE] + 3 * p[H.B_LENGTH] + p[H.B_LOW] + extra
-    assert suit_estimate(obs, hand, SPADES, p) == pytest.approx(want)
+    rest = p[H.B_RIGHT] + p[H.B_ACE] + 3 * p[H.B_LENGTH] + p[H.B_LOW]
+    assert suit_estimate(obs, hand, SPADES, p) == pytest.approx(p[H.B_INTERCEPT] * 23 / 14 + rest)
+    p[H.B_GAME_FITTED] = 1.0
+    assert suit_estimate(obs, hand, SPADES, p) == pytest.approx(p[H.B_INTERCEPT] + rest)
 
 
 def test_without_a_left_card_the_left_slot_counts_nothing():

@@ -24,6 +24,7 @@ from cinch_sim.engine.policy_table import ADDRESSES
 from cinch_sim.engine.threads import run_split, using
 from cinch_sim.interrupts import compiling
 from cinch_sim.policies import registry as BI
+from cinch_sim.policies.hand_models import with_preset_model
 from cinch_sim.policies.loading import (
     KINDS,
     Policy,
@@ -95,10 +96,12 @@ class PolicySet:
                 out[k * L.MAX_PLAYERS + s] = _addresses(pols[s if s < len(pols) else 0].func)
         return out
 
-    def kernel_arrays(self, direct: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """What every batch kernel takes of the policies: the address table, the
-        built-in ids and the parameters."""
-        return self.table(), self.builtin_ids(direct), self.params()
+    def kernel_arrays(
+        self, rules: Rules, direct: bool = True
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """What every batch kernel takes of the policies for a game under ``rules``:
+        the address table, the built-in ids and the parameters."""
+        return self.table(), self.builtin_ids(direct), self.params(rules)
 
     def builtin_ids(self, direct: bool = True) -> np.ndarray:
         """Per [kind, seat]: the built-in's id for a direct call, 0 for a pointer call;
@@ -117,11 +120,18 @@ class PolicySet:
         ids[L.PIDS_DD] = plays_dd
         return ids
 
-    def params(self) -> np.ndarray:
+    def params(self, rules: Rules | None = None) -> np.ndarray:
+        """Per [kind, seat] the policy's parameter vector; under ``rules`` the
+        heuristic's bid and trump vectors carry the preset's own hand model
+        (policies/hand_models.py)."""
         a = np.zeros((4, L.MAX_PLAYERS, N_PARAMS))
         for k, pols in enumerate(self.by_kind().values()):
             for s, p in enumerate(pols):
                 a[k, s] = p.param_vector()
+                b = p.builtin
+                if rules is not None and b is not None and b.module == "heuristic":
+                    if b.kind in ("bid", "trump"):
+                        a[k, s] = with_preset_model(a[k, s], rules.preset)
         return a
 
 
@@ -265,7 +275,7 @@ def run_chunk(
     # zeroing them (17 MB a chunk) is wasted work (measured: about 1% of W2/W3)
     out = np.empty((n, L.row_len(rules.decks)), dtype=np.int32)
     tr = np.empty((n if trace else 0, L.trace_len(rules.decks)), dtype=np.int64)
-    table, ids, params = policies.kernel_arrays(direct)
+    table, ids, params = policies.kernel_arrays(rules, direct)
     setup = cond.to_setup(dealer, offset)
     if indices is not None:  # the kernel reads hand i's index at setup[S_LEN + i]
         setup[L.S_LISTED] = 1
@@ -296,7 +306,7 @@ class Replayer:
         self.policies = policies
         self.dealer = dealer
         self.kern = _kernel(rules)
-        self.table, self.ids, self.params = policies.kernel_arrays(True)
+        self.table, self.ids, self.params = policies.kernel_arrays(rules, True)
         self.rules_array = rules.to_array()
         self.seed = np.uint64(seed % (1 << 64))
         self.base = Conditions().to_setup(dealer, 0)
@@ -375,7 +385,7 @@ def run_games(
     tr = np.zeros((n if trace else 0, max_hands, L.trace_len(rules.decks)), dtype=np.int64)
     cond = Conditions(streams=streams)
     setup = cond.to_setup(-1 if first_dealer is None else first_dealer, offset)
-    table, ids, params = policies.kernel_arrays(direct)
+    table, ids, params = policies.kernel_arrays(rules, direct)
     args = (rules.to_array(), setup, np.uint64(seed % (1 << 64)))
 
     def play(lo: int, hi: int) -> None:

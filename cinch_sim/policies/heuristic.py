@@ -57,7 +57,11 @@ B_AHEAD = 13  # extra caution when the own side is near the target
 B_NEAR = 14  # "near the target": within this many points
 B_STEAL = 15  # bid at least this over a partner's bid before overbidding him
 B_CAP = 16  # never bid above this (62: no cap; a handicap for experiments)
-B_OTHER_POINTS = 17  # per point of a point trump the model has no slot for (Sancho, the Dom)
+B_OTHER_POINTS = 17  # per point of a point trump past the four point slots
+B_POINT3 = 18  # the third and fourth point cards outside the five strongest trumps
+B_POINT4 = 19  # (Sancho's game: the Left Pedro; Dom Pedro's: the Dom)
+B_GAME_FITTED = 20  # 1: the model was fitted to the game played: its intercept as given
+B_PRESET_MODEL = 21  # 1: the preset's own fitted model replaces these slots (hand_models.py)
 # ---- discard parameter slots
 D_KEEP_ACE_TRUMPS = 0  # keep side aces when holding at least this many trumps
 # ---- play parameter slots
@@ -115,9 +119,10 @@ DEFAULT_PARAMS = {
     "heuristic_bid": _FITTED[:B_ACE]
     + (1.85,)
     + _FITTED[B_ACE + 1 :]
-    + (1.0, 5.0, 1.625, 0.5, 8.0, 0.0, 62.0, _OTHER_POINTS),
+    + (1.0, 5.0, 1.625, 0.5, 8.0, 0.0, 62.0, _OTHER_POINTS)
+    + (0.0, 0.0, 0.0, 1.0),  # B_POINT3 .. B_PRESET_MODEL: the preset's model where fitted
     "heuristic_traditional_bid": _TRADITIONAL + (0.6, 5.0, 1.5, 1.0, 8.0, 2.0, 62.0, 0.5),
-    "heuristic_trump": _FITTED,
+    "heuristic_trump": _FITTED + (0.0,) * (B_POINT3 - B_LOW - 1) + (0.0, 0.0, 0.0, 1.0),
     # drawers that never keep a side ace (9: only with nine trumps) and a play
     # that takes a trick only when sure to win it beat keeping aces from four
     # trumps and trumping in for any point by 0.551 [0.544, 0.559] (8,000 games)
@@ -127,8 +132,9 @@ DEFAULT_PARAMS = {
     "heuristic_play": (1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 1.0),
 }
 # heuristic_v2: the heuristic before the fixes of issue 29 (its play slots 7-9 read 0)
+# and before each preset had its own hand model (issue 32)
 for _kind in ("bid", "trump", "discard"):
-    DEFAULT_PARAMS[f"heuristic_v2_{_kind}"] = DEFAULT_PARAMS[f"heuristic_{_kind}"]
+    DEFAULT_PARAMS[f"heuristic_v2_{_kind}"] = DEFAULT_PARAMS[f"heuristic_{_kind}"][:B_POINT3]
 DEFAULT_PARAMS["heuristic_v2_play"] = DEFAULT_PARAMS["heuristic_play"][:7]
 # heuristic_v1: the parameters above as they were before the play fixes
 DEFAULT_PARAMS["heuristic_v1_bid"] = _FITTED + (2.0, 5.0, 1.5, 1.0, 8.0, 0.0, 62.0, _OTHER_POINTS)
@@ -150,30 +156,80 @@ def _intercept_scale(obs):
     return scale if rules[L.R_PARTNERSHIPS] else scale * _ALONE
 
 
-@njit(**NO_REFCOUNT)
-def suit_estimate(obs, hand, s, params):
-    """Expected points of the side if suit s were trump (the linear hand model).
+@njit(forceinline=True)
+def _model_scale(obs, params):
+    """1 for a model fitted to the game played, else ``_intercept_scale``."""
+    return 1.0 if params[B_GAME_FITTED] > 0 else _intercept_scale(obs)
 
-    The slots name the standard game's cards (the 5 of trumps, the left card, A K Q
-    J 10); a variant's other point trumps count by their points, and the intercept
-    is scaled to the game (``_intercept_scale``)."""
+
+@njit(forceinline=True)
+def hand_features(obs, hand, s):
+    """What the hand model reads of a hand if suit s were trump, from the rules' tables
+    (``R_BID_SLOT``): whether it holds each of the five strongest trumps (``top0`` ..
+    ``top4``) and each point card outside them (``pt0`` .. ``pt3``), the points of any
+    further point card (``other``), its trumps (``length``, both copies with two
+    decks) and whether it holds a 2, 3 or 4 of trumps (``low``). The one definition
+    the bidder and scripts/fit_hand_model.py share."""
     left_rank = obs[L.O_RULES + L.R_LEFT_RANK]
     left = (s ^ 1) * 13 + left_rank if left_rank >= 0 else -1
     tm = suit_mask(s) | (bit(left) if left >= 0 else U0)
-    e = params[B_INTERCEPT] * _intercept_scale(obs)
-    for k in range(obs[L.O_RULES + L.R_N_RANK_POINTS]):
-        r = obs[L.O_RULES + L.R_RANK_POINTS + 2 * k]
-        if r != 3 and r != 8 and r != 9 and has(hand, s * 13 + r):
-            e += params[B_OTHER_POINTS] * obs[L.O_RULES + L.R_RANK_POINTS + 2 * k + 1]
-    e += params[B_RIGHT] * has(hand, s * 13 + 3)
-    e += params[B_LEFT] * (left >= 0 and has(hand, left))
-    e += params[B_ACE] * has(hand, s * 13 + 12)
-    e += params[B_KING] * has(hand, s * 13 + 11)
-    e += params[B_QUEEN] * has(hand, s * 13 + 10)
-    e += params[B_JACK] * has(hand, s * 13 + 9)
-    e += params[B_TEN] * has(hand, s * 13 + 8)
-    e += params[B_LENGTH] * popcount(hand & tm)
+    top0 = top1 = top2 = top3 = top4 = 0
+    pt0 = pt1 = pt2 = pt3 = 0
+    other = 0
+    m = hand & tm
+    while m:
+        c = lowbit_index(m)
+        m &= m - U1
+        k = obs[L.O_RULES + L.R_BID_SLOT + (13 if c == left else c - s * 13)]
+        if k == 0:
+            top0 = 1
+        elif k == 1:
+            top1 = 1
+        elif k == 2:
+            top2 = 1
+        elif k == 3:
+            top3 = 1
+        elif k == 4:
+            top4 = 1
+        elif k == L.BID_POINT_SLOT:
+            pt0 = 1
+        elif k == L.BID_POINT_SLOT + 1:
+            pt1 = 1
+        elif k == L.BID_POINT_SLOT + 2:
+            pt2 = 1
+        elif k == L.BID_POINT_SLOT + 3:
+            pt3 = 1
+        elif k == L.BID_OTHER_POINTS:
+            other += card_points(obs, c, s, left)
+    length = popcount(hand & tm)
+    if obs[L.O_RULES + L.R_DECKS] == 2:
+        length += popcount(np.uint64(obs[L.O_HAND2]) & tm)
     low = has(hand, s * 13) or has(hand, s * 13 + 1) or has(hand, s * 13 + 2)
+    return top0, top1, top2, top3, top4, pt0, pt1, pt2, pt3, other, length, low
+
+
+@njit(**NO_REFCOUNT)
+def suit_estimate(obs, hand, s, params):
+    """Expected points of the side if suit s were trump: the linear hand model over
+    ``hand_features``. The slots are named after the standard game's cards (the
+    Right and Left Pedro are its two point cards outside A K Q J 10); in another
+    preset the same slots hold that preset's strongest trumps and point cards
+    (``Rules.bid_slots``). A model not fitted to the game played
+    (``B_GAME_FITTED`` 0) has its intercept scaled to it (``_intercept_scale``)."""
+    t0, t1, t2, t3, t4, p0, p1, p2, p3, other, length, low = hand_features(obs, hand, s)
+    e = params[B_INTERCEPT] * _model_scale(obs, params)
+    # summed in this order so that the standard game's estimates stay bit for bit
+    e += params[B_OTHER_POINTS] * other
+    e += params[B_RIGHT] * p0
+    e += params[B_LEFT] * p1
+    e += params[B_POINT3] * p2
+    e += params[B_POINT4] * p3
+    e += params[B_ACE] * t0
+    e += params[B_KING] * t1
+    e += params[B_QUEEN] * t2
+    e += params[B_JACK] * t3
+    e += params[B_TEN] * t4
+    e += params[B_LENGTH] * length
     e += params[B_LOW] * low
     return e
 

@@ -96,7 +96,7 @@ class Table:
         from cinch_sim.engine.run import Conditions, _kernel
 
         ps = self._policies(delegate)
-        table, ids, params = ps.kernel_arrays(True)
+        table, ids, params = ps.kernel_arrays(self.rules, True)
         out = np.empty((1, L.row_len(self.rules.decks)), np.int32)
         tr = np.empty((1, L.trace_len(self.rules.decks)), np.int64)
         setup = Conditions().to_setup(self.dealer, 0)

@@ -1,0 +1,94 @@
+"""Each preset's own hand model for the heuristic bidder and trump chooser (issue 32).
+
+The heuristic bids from a linear model of the hand (``heuristic.suit_estimate``).
+Its default weights were fitted to the standard game and tuned there by
+duplicate matches. Every other preset has weights fitted to its own game by
+``scripts/fit_hand_model.py --variant NAME --write``, stored in
+``hand_models.json`` beside this file with the command and the fit's figures.
+``PolicySet.params`` puts a preset's model into each heuristic vector whose
+``preset_model`` slot is 1 (the built-in ``heuristic``'s bid and trump), so a
+strategy that sets ``preset_model = 0`` keeps the weights it names. The fit
+also tunes the bidder's margin for the preset (``margin_shift``, added to the
+vector's own margin, so a strategy's bolder or warier margin stays so). A preset
+played with options keeps its preset's model. A preset without an entry (the
+standard game, ``auction``) plays the default weights.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+MODELS_FILE = Path(__file__).with_name("hand_models.json")
+# the model's slots by name (the heuristic's B_ constants, lower-cased), in the
+# order the fit prints them
+MODEL_SLOTS = (
+    "intercept",
+    "right",
+    "left",
+    "point3",
+    "point4",
+    "ace",
+    "king",
+    "queen",
+    "jack",
+    "ten",
+    "length",
+    "low",
+    "other_points",
+)
+
+
+def _slot(name: str) -> int:
+    from cinch_sim.policies import heuristic
+
+    return int(getattr(heuristic, f"B_{name.upper()}"))
+
+
+@lru_cache(maxsize=1)
+def _models(path: str = str(MODELS_FILE)) -> dict[str, Any]:
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)["presets"]
+
+
+def preset_model(preset: str) -> dict[str, float] | None:
+    """The fitted weights of ``preset`` by slot name, or None (the defaults hold)."""
+    entry = _models().get(preset)
+    return None if entry is None else dict(entry["weights"])
+
+
+def with_preset_model(vector: np.ndarray, preset: str) -> np.ndarray:
+    """``vector`` (a heuristic bid or trump vector) with the preset's fitted model in
+    its model slots and ``game_fitted`` set, when it asks for it (``preset_model``
+    1) and the preset has one; else ``vector`` itself."""
+    if vector[_slot("preset_model")] != 1:
+        return vector
+    model = preset_model(preset)
+    if model is None:
+        return vector
+    out = vector.copy()
+    for name in MODEL_SLOTS:
+        out[_slot(name)] = model[name]
+    out[_slot("game_fitted")] = 1.0
+    out[_slot("margin")] += model["margin_shift"]  # a strategy's own margin moves with it
+    return out
+
+
+def write_model(preset: str, weights: dict[str, float], fitted: dict[str, Any]) -> None:
+    """Store ``preset``'s weights and how they were fitted (the fit script's --write)."""
+    missing = {*MODEL_SLOTS, "margin_shift"} - set(weights)
+    if missing:
+        raise ValueError(f"model for {preset} lacks {', '.join(sorted(missing))}")
+    data = json.loads(MODELS_FILE.read_text(encoding="utf-8")) if MODELS_FILE.exists() else {}
+    presets = data.setdefault("presets", {})
+    keys = (*MODEL_SLOTS, "margin_shift")
+    presets[preset] = {"weights": {k: round(weights[k], 4) for k in keys}, "fitted": fitted}
+    data["presets"] = dict(sorted(presets.items()))
+    tmp = MODELS_FILE.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    tmp.replace(MODELS_FILE)
+    _models.cache_clear()

@@ -69,7 +69,7 @@ class ScriptedPolicies(PolicySet):
 
     board: np.ndarray
 
-    def params(self) -> np.ndarray:
+    def params(self, rules: object = None) -> np.ndarray:
         return self.board
 
 

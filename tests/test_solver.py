@@ -572,12 +572,13 @@ def test_two_decks_a_review_of_the_last_tricks_accounts_for_the_points():
 
 def test_two_decks_solve_values_a_recorded_hand(tmp_path):
     """api.solve (cinch-sim solve) on a simulated two-deck record: the hand is solved,
-    not refused, and its accounting holds. Line 2 of seed 3 is one of the cheap
-    full hands (docs/solver.md: most from the start of play take minutes)."""
+    not refused, and its accounting holds. Line 2 of seed 5 is one of the cheap
+    full hands (docs/solver.md: most from the start of play take minutes); a change to
+    the heuristic that deals another hand there may need another seed."""
     from cinch_sim import api
 
     path = tmp_path / "two.jsonl"
-    api.simulate(hands=2, seed=3, variant="two_deck", records=path)
+    api.simulate(hands=2, seed=5, variant="two_deck", records=path)
     (h,) = api.solve(path, line=2).hands
     assert h["status"] == "valid" and len(h["tricks"]) == 12
     m = h["maker_team"]

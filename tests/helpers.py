@@ -8,8 +8,10 @@ independently of the kernel.
 
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 
@@ -520,3 +522,14 @@ class Referee:
                 score[1 - mt] += bid
         if [int(out[L.H_SCORE]), int(out[L.H_SCORE + 1])] != score:
             fail(f"score {out[L.H_SCORE : L.H_SCORE + 2]}, expected {score}")
+
+
+SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
+
+
+def load_script(name: str) -> ModuleType:
+    """A checkout's ``scripts/NAME.py`` loaded as a module (scripts are not a package)."""
+    spec = importlib.util.spec_from_file_location(f"{name}_script", SCRIPTS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

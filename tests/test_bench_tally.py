@@ -1,26 +1,16 @@
 """The benchmark's compiled tally counts what docs/benchmarks.md asks for (checked
 against a plain Python count of the same rows)."""
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
+from helpers import load_script
 
 from cinch_sim import layout as L
 from cinch_sim.engine.run import PolicySet, run_chunk
 from cinch_sim.rules import Rules
 
 
-def load_bench():
-    path = Path(__file__).resolve().parents[1] / "scripts" / "bench.py"
-    spec = importlib.util.spec_from_file_location("bench_script", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_compiled_tally_matches_a_plain_count():
-    bench = load_bench()
+    bench = load_script("bench")
     pol = PolicySet.from_specs(4, "simple", "simple", "simple", "random")
     out, _ = run_chunk(Rules(robber="dealer"), pol, 4, 0, 3000)
     made = np.zeros(15, np.int64)

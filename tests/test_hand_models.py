@@ -1,13 +1,12 @@
 """Each preset's own hand model (issue 32): stored, put into the heuristic's vectors
 for its preset only, and reading the same hand features as the kernel counts."""
 
-import importlib.util
 import json
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import load_script
 
 from cinch_sim import layout as L
 from cinch_sim.engine.run import Conditions, PolicySet, run_chunk, run_deals
@@ -16,14 +15,10 @@ from cinch_sim.policies import heuristic as H
 from cinch_sim.rules import VARIANTS, make_rules
 
 KIND_BID, KIND_TRUMP, KIND_PLAY = 0, 1, 3
-FIT_SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "fit_hand_model.py"
 
 
 def _fit_script():
-    spec = importlib.util.spec_from_file_location("fit_hand_model", FIT_SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("fit_hand_model")
 
 
 def test_every_preset_but_the_standard_game_has_a_stored_model():

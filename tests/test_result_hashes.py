@@ -6,11 +6,11 @@ workload) and names each workload whose hash moved. A change that is meant to
 change results rewrites the stored hashes with the script's --write.
 """
 
-import importlib.util
 import json
-from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "result_hashes.py"
+from helpers import SCRIPTS, load_script
+
+SCRIPT = SCRIPTS / "result_hashes.py"
 
 
 # Rewritten when the result row grew a fifth point-rank slot (Dom Pedro,
@@ -29,10 +29,7 @@ V2_HEURISTIC = {
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("result_hashes", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("result_hashes")
 
 
 def test_sample_hashes_match_the_stored_ones():

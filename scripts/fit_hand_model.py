@@ -97,6 +97,16 @@ def fit(variant: str, options: dict, hands: int, seed: int, play: str):
     return dict(zip(MODEL_SLOTS, (float(c) for c in coef), strict=True)), float(resid.std()), r2
 
 
+def match_rate(m) -> tuple[float, float, float, float]:
+    """A match's measure of its side A: (rate, lo, hi, fair): the win rate in duplicate
+    games against an even 0.5, or with more sides A's share of the wins against the
+    fair share 1/players."""
+    s = m.summary()
+    if m.cutthroat:
+        return s["a_share"], *s["a_share_ci"], s["fair_share"]
+    return s["win_rate"], *s["win_rate_ci"], 0.5
+
+
 def scan_margin(variant: str, games: int, seed: int) -> tuple[float, list[dict]]:
     """The best margin shift for the preset's stored model (0 unless one beats none)."""
     rules = make_rules(variant)
@@ -105,11 +115,7 @@ def scan_margin(variant: str, games: int, seed: int) -> tuple[float, list[dict]]
     best, best_rate, tried = 0.0, -1.0, []
     for shift in MARGIN_SHIFTS:
         other = replace(base.with_params("bid", margin=margin + shift), name=f"margin{shift:+}")
-        m = compare(other, base, games=games, seed=seed, rules=rules)
-        s = m.summary()
-        rate, (lo, hi) = (s["a_share"], s["a_share_ci"]) if m.cutthroat else (
-            s["win_rate"], s["win_rate_ci"])  # fmt: skip
-        fair = 1 / rules.players if m.cutthroat else 0.5
+        rate, lo, hi, fair = match_rate(compare(other, base, games=games, seed=seed, rules=rules))
         tried.append(dict(shift=shift, rate=round(rate, 4), lo=round(lo, 4), hi=round(hi, 4)))
         print(f"margin {shift:+.1f}: {100 * rate:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] "
               f"(even: {100 * fair:.1f}%)", flush=True)  # fmt: skip

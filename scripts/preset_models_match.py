@@ -32,6 +32,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from fit_hand_model import match_rate  # noqa: E402
 from outdir import add_out_option, out_folder  # noqa: E402
 
 from cinch_sim import layout as L  # noqa: E402
@@ -107,13 +108,13 @@ def match(rules: Rules, games: int, seed: int) -> dict:
     t0 = time.perf_counter()
     m = compare("heuristic", today(rules), games=games, seed=seed, rules=rules)
     s = m.summary()
-    rate, ci = (s["a_share"], s["a_share_ci"]) if m.cutthroat else (s["win_rate"], s["win_rate_ci"])
+    rate, lo, hi, fair = match_rate(m)
     return dict(
         games=s["games"],
         measure="share of wins" if m.cutthroat else "win rate",
-        fair=1 / rules.players if m.cutthroat else 0.5,
+        fair=fair,
         rate=rate,
-        ci=ci,
+        ci=[lo, hi],
         points=s["points_per_hand_diff"],
         points_ci=s["points_per_hand_diff_ci"],
         seconds=time.perf_counter() - t0,

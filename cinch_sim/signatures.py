@@ -30,5 +30,5 @@ POLICY_SIG = types.int64(
     types.uint64[::1],
 )
 POLICY_TYPE = types.FunctionType(POLICY_SIG)
-N_PARAMS = 32  # length of each seat's parameter vector
+N_PARAMS = 64  # length of each seat's parameter vector
 N_SCRATCH = 32  # length of each seat's scratch vector

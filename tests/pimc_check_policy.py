@@ -24,7 +24,8 @@ from numba import njit
 
 from cinch_sim import layout as L
 from cinch_sim.bits import popcount
-from cinch_sim.policies.pimc import deal_unseen, deal_unseen2, pimc_play
+from cinch_sim.policies.heuristic import heuristic_play
+from cinch_sim.policies.pimc import deal_unseen, deal_unseen2, enumerate_deals, pimc_play
 from cinch_sim.signatures import POLICY_SIG
 from cinch_sim.solver import position as Q
 from cinch_sim.solver.moves import from_observation
@@ -139,3 +140,57 @@ def check_deals(obs, hand, legal, params, scratch, rng):
         if failed:
             return 100 + failed
     return pimc_play(obs, hand, legal, params, scratch, rng)
+
+
+ENUM_LIMIT = 48
+ENUM_DRAWS = 600
+SMALL, COVERED, DEALS = 60, 61, 62  # parameter slots check_enumeration counts into
+
+
+@njit  # not cached, as above
+def _same_deal(pos, row, P, me):
+    for s in range(P):
+        if s != me and pos[Q.P_HANDS + s] != row[s]:
+            return False
+    return True
+
+
+@njit(POLICY_SIG)  # not cached, as above
+def check_enumeration(obs, hand, legal, params, scratch, rng):
+    """Where ``enumerate_deals`` finds at most ENUM_LIMIT deals: each passes the checks
+    above (101-107 otherwise), each appears once (108), and every deal
+    ``deal_unseen`` draws meeting every constraint is among them (109). Counts the
+    positions (``SMALL``), the deals and those the draws found (``DEALS``,
+    ``COVERED``) into its parameters, then plays as the heuristic."""
+    P = obs[L.O_PLAYERS]
+    out = np.zeros((ENUM_LIMIT + 1, L.MAX_PLAYERS), np.int64)
+    n = enumerate_deals(obs, hand, False, ENUM_LIMIT, out)
+    if n <= ENUM_LIMIT and legal & (legal - np.uint64(1)):
+        pos = np.empty(Q.P_LEN, np.int64)
+        for i in range(n):
+            from_observation(obs, hand, pos)
+            for s in range(P):
+                if s != obs[L.O_SEAT]:
+                    pos[Q.P_HANDS + s] = out[i, s]
+            failed = _check(obs, hand, pos, 0)
+            if failed:
+                return 100 + failed
+            for j in range(i):
+                if _same_deal(pos, out[j], P, obs[L.O_SEAT]):
+                    return 108
+        hit = np.zeros(n, np.bool_)
+        for _ in range(ENUM_DRAWS):
+            from_observation(obs, hand, pos)
+            if deal_unseen(obs, hand, pos, rng, False) != 0:
+                continue
+            found = False
+            for i in range(n):
+                if _same_deal(pos, out[i], P, obs[L.O_SEAT]):
+                    hit[i] = True
+                    found = True
+            if not found:
+                return 109
+        params[SMALL] += 1
+        params[DEALS] += n
+        params[COVERED] += hit.sum()
+    return heuristic_play(obs, hand, legal, params, scratch, rng)

@@ -121,17 +121,17 @@ class PolicySet:
         return ids
 
     def params(self, rules: Rules | None = None) -> np.ndarray:
-        """Per [kind, seat] the policy's parameter vector; under ``rules`` the
-        heuristic's bid and trump vectors carry the preset's own hand model
+        """Per [kind, seat] the policy's parameter vector; under ``rules`` each heuristic
+        bid model in them (the heuristic's bid and trump vectors, pimc's model of the
+        other bidders: ``Builtin.hand_models_at``) carries the preset's own hand model
         (policies/hand_models.py)."""
         a = np.zeros((4, L.MAX_PLAYERS, N_PARAMS))
         for k, pols in enumerate(self.by_kind().values()):
             for s, p in enumerate(pols):
                 a[k, s] = p.param_vector()
                 b = p.builtin
-                if rules is not None and b is not None and b.module == "heuristic":
-                    if b.kind in ("bid", "trump"):
-                        a[k, s] = with_preset_model(a[k, s], rules.preset)
+                for at in b.hand_models_at if rules is not None and b is not None else ():
+                    a[k, s, at:] = with_preset_model(a[k, s, at:], rules.preset)
         return a
 
 

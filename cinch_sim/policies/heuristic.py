@@ -246,10 +246,11 @@ def best_estimate(obs, hand, params):
     return best, best_e
 
 
-@njit(POLICY_SIG, cache=True, **NO_REFCOUNT)
-def heuristic_bid(obs, hand, legal, params, scratch, rng):
-    _, e = best_estimate(obs, hand, params)
-    seat = obs[L.O_SEAT]
+@njit(forceinline=True)
+def bid_margin(obs, seat, params):
+    """The points ``seat``'s estimate must clear its bid by: the margin, less when
+    his side is behind near the end of the game, more when it is near the target.
+    Scores do not change within a hand, so a call made earlier had the same."""
     teams = obs[L.O_TEAMS]
     my_team = team_of(obs, seat)
     target = obs[L.O_TARGET]
@@ -263,13 +264,36 @@ def heuristic_bid(obs, hand, legal, params, scratch, rng):
         margin -= params[B_BEHIND]  # behind near the end: bolder
     elif mine >= target - params[B_NEAR]:
         margin += params[B_AHEAD]  # close to the target: protect the lead
+    return margin
+
+
+@njit(forceinline=True)
+def bid_cap(obs, params):
+    """The highest bid the bidder makes: the rules' top bid or its own cap."""
+    return min(obs[L.O_BID_MAX], int(params[B_CAP]))
+
+
+@njit(forceinline=True)
+def opening_floor(obs, params):
+    """The lowest bid the bidder opens with (a real number: a bid must reach it)."""
+    return params[B_MIN_BID] * _intercept_scale(obs)
+
+
+@njit(POLICY_SIG, cache=True, **NO_REFCOUNT)
+def heuristic_bid(obs, hand, legal, params, scratch, rng):
+    """The highest bid its best suit's estimate clears by the margin (``bid_margin``),
+    capped; passes below its opening floor, when the bid is not legal, or under a
+    partner's bid it does not beat by ``steal``. policies/inference.py reads a call
+    back as an interval of the estimate: keep the two in step."""
+    _, e = best_estimate(obs, hand, params)
+    margin = bid_margin(obs, obs[L.O_SEAT], params)
     b = int(np.floor(e - margin))
-    b = min(b, obs[L.O_BID_MAX], int(params[B_CAP]))
+    b = min(b, bid_cap(obs, params))
     high_bidder = obs[L.O_HIGH_BIDDER]
     if on_my_side(obs, high_bidder):
         if b < obs[L.O_HIGH_BID] + params[B_STEAL]:
             b = 0  # let the partner play it
-    opens = b >= params[B_MIN_BID] * _intercept_scale(obs)
+    opens = b >= opening_floor(obs, params)
     if opens and b > 0 and b < 63 and (legal >> np.uint64(b)) & U1:
         return b
     if legal & U1:

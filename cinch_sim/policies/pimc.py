@@ -59,11 +59,13 @@ from cinch_sim import layout as L
 from cinch_sim.bits import lowbit_index, popcount, suit_mask
 from cinch_sim.jit.clock import monotonic_ns
 from cinch_sim.jit.two_decks import with_two_decks
+from cinch_sim.policies import heuristic as _heuristic
 from cinch_sim.policies.common import U0, U1
 from cinch_sim.policies.heuristic import DEFAULT_PARAMS as HEURISTIC_DEFAULTS
 from cinch_sim.policies.heuristic import heuristic_play
+from cinch_sim.policies.inference import calls_log_likelihood, dealt_hands
 from cinch_sim.policies.ranks import weakest_card
-from cinch_sim.rng import below
+from cinch_sim.rng import below, uniform
 from cinch_sim.signatures import N_PARAMS, POLICY_SIG
 from cinch_sim.solver import position as Q
 from cinch_sim.solver.moves import from_observation
@@ -90,7 +92,36 @@ P_MIN_SAMPLES = 6  # deals solved before the sequential test may drop a card
 P_STOP_Z = 7  # >0: a card the best beats by this many standard errors is dropped (0: no test)
 P_STOP_LOSS = 8  # and the dealing stops once choosing now is expected to cost less than this
 
-DEFAULT_PARAMS = {"pimc_play": (32.0, 0.0, 14.0, 1.0, 1.0, 1.0, 8.0, 0.0, 0.0)}
+# Inference from the auction (issue 31; policies/inference.py), off in ``pimc``:
+P_INFER = 9  # 1: deals resampled by the likelihood of the calls and the trump named
+P_NOISE = 10  # the model's error on a bidder's estimate, in points (0: exact)
+P_CANDIDATES = 11  # deals drawn for each one solved, before the resampling
+# Exact endgames: when at most this many deals of the unseen cards are possible, every
+# one is solved and weighted (by its likelihood with P_INFER) instead of sampling
+P_EXACT = 12
+EXACT_COMPLETIONS = 16  # completions of the dealt hands averaged for a deal's likelihood
+# the modelled bidder and trump chooser: a heuristic bid vector (heuristic.B_* slots)
+# from P_BID_MODEL, a heuristic trump vector from P_TRUMP_MODEL; PolicySet.params puts
+# the preset's own hand model in both, as it does for the heuristic itself
+P_BID_MODEL = 16
+MODEL_LEN = 22  # heuristic.B_INTERCEPT .. B_PRESET_MODEL
+P_TRUMP_MODEL = P_BID_MODEL + MODEL_LEN
+MAX_CANDIDATES = 4096
+# the models' slots by name for strategy files (``model_margin``: heuristic.B_MARGIN's)
+for _name, _slot in vars(_heuristic).copy().items():
+    if _name.startswith("B_") and isinstance(_slot, int) and _slot < MODEL_LEN:
+        globals()[f"P_MODEL_{_name[2:]}"] = P_BID_MODEL + _slot
+        globals()[f"P_TRUMP_MODEL_{_name[2:]}"] = P_TRUMP_MODEL + _slot
+
+_PIMC = (32.0, 0.0, 14.0, 1.0, 1.0, 1.0, 8.0, 0.0, 0.0)
+_MODELS = tuple(float(x) for x in HEURISTIC_DEFAULTS["heuristic_bid"]) + tuple(
+    float(x) for x in HEURISTIC_DEFAULTS["heuristic_trump"]
+)
+assert len(_MODELS) == 2 * MODEL_LEN
+DEFAULT_PARAMS = {
+    "pimc_play": _PIMC + (0.0, 0.5, 8.0, 0.0) + (0.0,) * (P_BID_MODEL - 13) + _MODELS,
+    "pimc_infer_play": _PIMC + (1.0, 0.5, 8.0, 32.0) + (0.0,) * (P_BID_MODEL - 13) + _MODELS,
+}
 
 ALL52 = np.uint64((1 << 52) - 1)
 ACES = np.uint64((1 << 12) | (1 << 25) | (1 << 38) | (1 << 51))
@@ -233,6 +264,107 @@ def deal_unseen(obs, hand, pos, rng, kept_aces):
         if s != me:
             pos[Q.P_HANDS + s] = np.int64(held[s])
     return level
+
+
+@njit(inline="always")
+def _gosper_next(x):
+    """The next larger integer with as many bits set as ``x`` (Gosper's hack)."""
+    c = x & (~x + U1)
+    r = x + c
+    return (((r ^ x) >> np.uint64(2)) // c) | r
+
+
+@njit(inline="always")
+def _spread(x, cards):
+    """The cards ``cards[i]`` for each bit i of ``x``, as a mask."""
+    m = U0
+    while x:
+        m |= U1 << np.uint64(cards[lowbit_index(x)])
+        x &= x - U1
+    return m
+
+
+@njit(cache=True)
+def enumerate_deals(obs, hand, kept_aces, limit, out):
+    """Every deal of the unseen cards that ``deal_unseen`` may draw at its strictest
+    (every constraint met), into ``out`` (row: the hands by seat), up to ``limit``
+    of them. Returns how many there are, or ``limit + 1`` for more than ``limit``
+    (or more search than a few such counts should take)."""
+    P = obs[L.O_PLAYERS]
+    me = obs[L.O_SEAT]
+    tm = np.uint64(obs[L.O_TRUMP_MASK])
+    seen = (
+        hand
+        | np.uint64(obs[L.O_PLAYED])
+        | np.uint64(obs[L.O_DEAD_UP])
+        | np.uint64(obs[L.O_KNOWN_OUT])
+    )
+    unseen = ALL52 & ~seen
+    keep = tm | (ACES & ~tm if kept_aces else U0)
+    need, cap, allowed = _seat_bounds(obs, P, me, tm, keep, unseen, False)
+    dealt = obs[L.O_RULES + L.R_CARDS_DEALT]
+    stock = obs[L.O_STOCK_LEFT] if obs[L.O_RULES + L.R_DRAW] == 1 else 52 - P * dealt
+    order = np.empty(L.MAX_PLAYERS, np.int64)
+    n_seats = 0
+    for s in range(P):
+        if s != me:
+            order[n_seats] = s
+            n_seats += 1
+    cards = np.empty((L.MAX_PLAYERS, 52), np.int64)  # per level: the cards it may take
+    n_cards = np.zeros(L.MAX_PLAYERS, np.int64)
+    word = np.zeros(L.MAX_PLAYERS, np.uint64)  # per level: its subset, over its cards
+    held = np.zeros(L.MAX_PLAYERS, np.uint64)
+    left = np.zeros(L.MAX_PLAYERS + 1, np.uint64)  # the unseen cards not dealt above
+    found = 0
+    budget = 64 * (limit + 1) + 4096  # subsets tried before giving up
+    left[0] = unseen
+    j = 0
+    fresh = True  # level j starts its subsets
+    while j >= 0:
+        s = order[j]
+        k = need[s]
+        if fresh:
+            n = 0
+            m = left[j] & allowed[s]
+            while m:
+                cards[j, n] = lowbit_index(m)
+                m &= m - U1
+                n += 1
+            n_cards[j] = n
+            word[j] = (U1 << np.uint64(k)) - U1  # the first k-subset
+            fresh = False
+            if k > n:
+                j -= 1
+                continue
+        else:
+            if k == 0:
+                j -= 1  # its one (empty) subset was taken
+                continue
+            word[j] = _gosper_next(word[j])
+            if word[j] >= U1 << np.uint64(n_cards[j]):
+                j -= 1  # this level is done: back to the one above
+                continue
+        budget -= 1
+        if budget < 0:
+            return limit + 1
+        h = _spread(word[j], cards[j])
+        if popcount(h & ~keep) > cap[s]:
+            continue
+        held[s] = h
+        left[j + 1] = left[j] & ~h
+        if j + 1 < n_seats:
+            j += 1
+            fresh = True
+            continue
+        if popcount(left[n_seats] & tm) > stock:
+            continue  # a trump the stock cannot hide
+        if found < limit:
+            for t in range(L.MAX_PLAYERS):
+                out[found, t] = np.int64(held[t]) if t < P and t != me else 0
+        found += 1
+        if found > limit:
+            return limit + 1
+    return found
 
 
 @njit(inline="always")
@@ -412,6 +544,94 @@ def _heuristic_card(obs, hand, legal, scratch, rng):
     return heuristic_play(obs, hand, legal, hp, scratch, rng)
 
 
+@njit(cache=True)
+def weighted_deals(obs, hand, base, params, rng, kept_aces, cand, logw):
+    """Fill ``cand`` (row i: deal i's hands by seat) with deals of the unseen cards drawn
+    as ``deal_unseen`` draws them, and ``logw`` with each one's log-likelihood of the
+    calls and the trump named (policies/inference.py: one random completion of the
+    dealt hands each). ``base``: the position ``from_observation`` gives. Returns the
+    largest log-weight."""
+    P = obs[L.O_PLAYERS]
+    model = params[P_BID_MODEL : P_BID_MODEL + MODEL_LEN]
+    trump_model = params[P_TRUMP_MODEL : P_TRUMP_MODEL + MODEL_LEN]
+    noise = params[P_NOISE]
+    dealt = np.zeros(L.MAX_PLAYERS, np.uint64)
+    pos = np.empty(Q.P_LEN, np.int64)
+    others = ((1 << P) - 1) & ~(1 << obs[L.O_SEAT])
+    top = -np.inf
+    for i in range(cand.shape[0]):
+        pos[:] = base
+        deal_unseen(obs, hand, pos, rng, kept_aces)
+        dealt_hands(obs, hand, pos, rng, dealt)
+        logw[i] = calls_log_likelihood(obs, dealt, others, model, trump_model, noise)
+        top = max(top, logw[i])
+        for s in range(P):
+            cand[i, s] = pos[Q.P_HANDS + s]
+    return top
+
+
+@njit(cache=True)
+def _deal_weights(obs, hand, base, params, rng, kept_aces, deals, n, infer):
+    """Each of the ``n`` enumerated ``deals``' share of the posterior (summing to 1): its
+    likelihood of the calls and the trump named, averaged over ``EXACT_COMPLETIONS``
+    completions of the dealt hands, with ``infer``; else every deal alike. Where
+    none is possible under the model, every one weighs alike."""
+    P = obs[L.O_PLAYERS]
+    model = params[P_BID_MODEL : P_BID_MODEL + MODEL_LEN]
+    trump_model = params[P_TRUMP_MODEL : P_TRUMP_MODEL + MODEL_LEN]
+    noise = params[P_NOISE]
+    others = ((1 << P) - 1) & ~(1 << obs[L.O_SEAT])
+    dealt = np.zeros(L.MAX_PLAYERS, np.uint64)
+    pos = np.empty(Q.P_LEN, np.int64)
+    w = np.ones(n, np.float64)
+    total = 0.0
+    if infer:
+        for i in range(n):
+            pos[:] = base
+            for s in range(L.MAX_PLAYERS):
+                pos[Q.P_HANDS + s] = deals[i, s]
+            like = 0.0
+            for _ in range(EXACT_COMPLETIONS):
+                dealt_hands(obs, hand, pos, rng, dealt)
+                like += np.exp(calls_log_likelihood(obs, dealt, others, model, trump_model, noise))
+            w[i] = like
+            total += like
+    if total <= 0.0:
+        w[:] = 1.0
+        total = n
+    return w / total
+
+
+@njit(cache=True)
+def _resampled_deals(obs, hand, base, params, rng, kept_aces, samples, chosen):
+    """``weighted_deals`` (``P_CANDIDATES`` for each deal to solve), then ``samples`` of
+    them resampled by their weights (systematic resampling: ``chosen``, in
+    increasing order). Returns the candidates' hands. Where no candidate is possible
+    under the model (a bidder that does not bid as modelled), every one weighs alike."""
+    n_cand = min(MAX_CANDIDATES, max(samples, np.int64(samples * params[P_CANDIDATES])))
+    cand = np.zeros((n_cand, L.MAX_PLAYERS), np.int64)
+    logw = np.empty(n_cand, np.float64)
+    top = weighted_deals(obs, hand, base, params, rng, kept_aces, cand, logw)
+    w = np.empty(n_cand, np.float64)
+    total = 0.0
+    for i in range(n_cand):
+        w[i] = 1.0 if top == -np.inf else np.exp(logw[i] - top)
+        total += w[i]
+    step = total / samples
+    u = uniform(rng) * step
+    acc = 0.0
+    j = 0
+    for i in range(n_cand):
+        acc += w[i]
+        while j < samples and u + j * step < acc:
+            chosen[j] = i
+            j += 1
+    while j < samples:  # rounding: the last candidate with weight
+        chosen[j] = chosen[j - 1] if j > 0 else n_cand - 1
+        j += 1
+    return cand
+
+
 @njit(inline="always")
 def _mean(util, n, c):
     """Card c's mean utility over the first n deals."""
@@ -508,12 +728,51 @@ def pimc_values(obs, hand, legal, params, rng, means):
     vals = np.empty(52, np.int64)
     util = np.empty((samples, 52), np.float64)
     bid = obs[L.O_BID]
+    infer = params[P_INFER] > 0 and not two
+    limit = 0 if two else np.int64(params[P_EXACT])
+    if limit > 0:
+        deals = np.zeros((limit + 1, L.MAX_PLAYERS), np.int64)
+        n_deals = enumerate_deals(obs, hand, kept_aces, limit, deals)
+        if 0 < n_deals <= limit:
+            weight = _deal_weights(obs, hand, base, params, rng, kept_aces, deals, n_deals, infer)
+            for c in range(52):
+                means[c] = -np.inf
+            m = legal
+            while m:
+                c = lowbit_index(m)
+                m &= m - U1
+                means[c] = 0.0
+            for i in range(n_deals):
+                pos[:] = base
+                for s in range(L.MAX_PLAYERS):
+                    pos[Q.P_HANDS + s] = deals[i, s]
+                card_values_of(pos, rules, ws, vals, legal)
+                total = points_in_play(ws)
+                m = legal
+                while m:
+                    c = lowbit_index(m)
+                    m &= m - U1
+                    u = sign * _utility(rules, objective, vals[c], total, bid, is_maker)
+                    means[c] += weight[i] * u
+            return n_deals
+    chosen = np.zeros(samples, np.int64)
+    cand = np.zeros((1, L.MAX_PLAYERS), np.int64)
+    if infer:
+        cand = _resampled_deals(obs, hand, base, params, rng, kept_aces, samples, chosen)
     start = monotonic_ns() if budget > 0 else 0
     live = legal
     n = 0
-    for _ in range(samples):
+    for i in range(samples):
+        if infer and i > 0 and chosen[i] == chosen[i - 1]:
+            util[n] = util[n - 1]  # the same deal drawn again: the same values
+            n += 1
+            continue
         pos[:] = base
-        deal_unseen(obs, hand, pos, rng, kept_aces)
+        if infer:
+            for s in range(L.MAX_PLAYERS):
+                pos[Q.P_HANDS + s] = cand[chosen[i], s]
+        else:
+            deal_unseen(obs, hand, pos, rng, kept_aces)
         card_values_of(pos, rules, ws, vals, live)
         total = points_in_play(ws)
         m = live
@@ -580,6 +839,9 @@ def _choose(obs, hand, legal, params, scratch, rng, means):
 def pimc_play(obs, hand, legal, params, scratch, rng):
     means = np.empty(52, np.float64)
     return _choose(obs, hand, legal, params, scratch, rng, means)
+
+
+pimc_infer_play = pimc_play  # the same function: its defaults infer from the auction
 
 
 @njit(cache=True)

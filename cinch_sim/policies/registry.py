@@ -29,6 +29,8 @@ PIMC_PLAY = 11  # called through its function pointer, as a user policy is
 FIXED_BID = 12  # the same
 FIXED_TRUMP = 13
 DD_PLAY = 14  # through its pointer; the kernel also hands it every hand (policies/dd.py)
+WHOLE = (0,)  # the heuristic's bid and trump vectors are themselves one
+PIMC_HAND_MODELS = (16, 38)  # pimc.P_BID_MODEL, P_TRUMP_MODEL (tests/test_inference.py checks)
 
 
 @dataclass(frozen=True)
@@ -48,25 +50,78 @@ class Builtin:
     # True: a hand with it at every seat takes milliseconds, not microseconds (the
     # advisor then plays its deals in small chunks, so that its progress shows)
     slow: bool = False
+    # where its parameter vector holds heuristic bid or trump vectors (hand models),
+    # into which PolicySet.params puts the preset's own fitted model (hand_models.py)
+    hand_models_at: tuple[int, ...] = ()
 
 
 BUILTINS: tuple[Builtin, ...] = (
     Builtin("bid", "random", "random", "random_choice", RANDOM_CHOICE),
     Builtin("bid", "simple", "simple", "simple_bid", SIMPLE_BID),
-    Builtin("bid", "heuristic", "heuristic", "heuristic_bid", HEURISTIC_BID, "B_"),
+    Builtin(
+        "bid", "heuristic", "heuristic", "heuristic_bid", HEURISTIC_BID, "B_", hand_models_at=WHOLE
+    ),
     # the same function as heuristic_bid, with the original's "Pedros first" weights
-    Builtin("bid", "traditional", "heuristic", "heuristic_traditional_bid", HEURISTIC_BID, "B_"),
+    Builtin(
+        "bid",
+        "traditional",
+        "heuristic",
+        "heuristic_traditional_bid",
+        HEURISTIC_BID,
+        "B_",
+        hand_models_at=WHOLE,
+    ),
     # today's heuristic kept for comparison: the same compiled functions with the
     # parameters of the version before the play fixes and the bid margin change
-    Builtin("bid", "heuristic_v1", "heuristic", "heuristic_v1_bid", HEURISTIC_BID, "B_"),
-    Builtin("bid", "heuristic_v2", "heuristic", "heuristic_v2_bid", HEURISTIC_BID, "B_"),
+    Builtin(
+        "bid",
+        "heuristic_v1",
+        "heuristic",
+        "heuristic_v1_bid",
+        HEURISTIC_BID,
+        "B_",
+        hand_models_at=WHOLE,
+    ),
+    Builtin(
+        "bid",
+        "heuristic_v2",
+        "heuristic",
+        "heuristic_v2_bid",
+        HEURISTIC_BID,
+        "B_",
+        hand_models_at=WHOLE,
+    ),
     # one given bid (the advisor's "what if I bid b"): parameter bid
     Builtin("bid", "fixed", "fixed", "fixed_bid", FIXED_BID, "BID_"),
     Builtin("trump", "random", "random", "random_choice", RANDOM_CHOICE),
     Builtin("trump", "simple", "simple", "simple_trump", SIMPLE_TRUMP),
-    Builtin("trump", "heuristic", "heuristic", "heuristic_trump", HEURISTIC_TRUMP, "B_"),
-    Builtin("trump", "heuristic_v1", "heuristic", "heuristic_v1_trump", HEURISTIC_TRUMP, "B_"),
-    Builtin("trump", "heuristic_v2", "heuristic", "heuristic_v2_trump", HEURISTIC_TRUMP, "B_"),
+    Builtin(
+        "trump",
+        "heuristic",
+        "heuristic",
+        "heuristic_trump",
+        HEURISTIC_TRUMP,
+        "B_",
+        hand_models_at=WHOLE,
+    ),
+    Builtin(
+        "trump",
+        "heuristic_v1",
+        "heuristic",
+        "heuristic_v1_trump",
+        HEURISTIC_TRUMP,
+        "B_",
+        hand_models_at=WHOLE,
+    ),
+    Builtin(
+        "trump",
+        "heuristic_v2",
+        "heuristic",
+        "heuristic_v2_trump",
+        HEURISTIC_TRUMP,
+        "B_",
+        hand_models_at=WHOLE,
+    ),
     Builtin("trump", "fixed", "fixed", "fixed_trump", FIXED_TRUMP, "TRUMP_"),  # parameter suit
     Builtin("discard", "random", "random", "random_discard", RANDOM_DISCARD),
     Builtin("discard", "simple", "simple", "simple_discard", SIMPLE_DISCARD),
@@ -84,7 +139,30 @@ BUILTINS: tuple[Builtin, ...] = (
     Builtin("play", "heuristic_v2", "heuristic", "heuristic_v2_play", HEURISTIC_PLAY, "P_"),
     # perfect-information Monte Carlo: deals of the unseen cards solved double-dummy
     # its objective is the score margin: it reads the contract
-    Builtin("play", "pimc", "pimc", "pimc_play", PIMC_PLAY, "P_", auction_blind=False, slow=True),
+    Builtin(
+        "play",
+        "pimc",
+        "pimc",
+        "pimc_play",
+        PIMC_PLAY,
+        "P_",
+        auction_blind=False,
+        slow=True,
+        hand_models_at=PIMC_HAND_MODELS,
+    ),
+    # the same, its deals weighted by what the calls and the trump named say of the
+    # hands (policies/inference.py; issue 31): it reads the calls
+    Builtin(
+        "play",
+        "pimc_infer",
+        "pimc",
+        "pimc_infer_play",
+        PIMC_PLAY,
+        "P_",
+        auction_blind=False,
+        slow=True,
+        hand_models_at=PIMC_HAND_MODELS,
+    ),
     # double-dummy play: the bound of perfect play, every card seen (not a player)
     Builtin("play", "dd", "dd", "dd_play", DD_PLAY, slow=True),
 )
@@ -121,6 +199,6 @@ def names(kind: str) -> tuple[str, ...]:
     """The built-in names at one plug point, in the table's order.
 
     >>> names("play")
-    ('random', 'greedy', 'heuristic', 'heuristic_v1', 'heuristic_v2', 'pimc', 'dd')
+    ('random', 'greedy', 'heuristic', 'heuristic_v1', 'heuristic_v2', 'pimc', 'pimc_infer', 'dd')
     """
     return tuple(b.name for b in BUILTINS if b.kind == kind)

@@ -150,6 +150,12 @@ BUILTIN: dict[str, Strategy] = {
         play="pimc",
         description="the heuristic's bidding, trump and discards; PIMC play (slow)",
     ),
+    "pimc_infer": Strategy(
+        "pimc_infer",
+        play="pimc_infer",
+        description="pimc whose deals are weighted by what the calls and the trump named "
+        "say of the hands (slow)",
+    ),
     "dd": Strategy(
         "dd",
         play="dd",

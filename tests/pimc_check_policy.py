@@ -25,7 +25,13 @@ from numba import njit
 from cinch_sim import layout as L
 from cinch_sim.bits import popcount
 from cinch_sim.policies.heuristic import heuristic_play
-from cinch_sim.policies.pimc import deal_unseen, deal_unseen2, enumerate_deals, pimc_play
+from cinch_sim.policies.pimc import (
+    deal_unseen,
+    deal_unseen2,
+    enumerate_deals,
+    pimc_play,
+    pimc_values,
+)
 from cinch_sim.signatures import POLICY_SIG
 from cinch_sim.solver import position as Q
 from cinch_sim.solver.moves import from_observation
@@ -193,4 +199,35 @@ def check_enumeration(obs, hand, legal, params, scratch, rng):
         params[SMALL] += 1
         params[DEALS] += n
         params[COVERED] += hit.sum()
+    return heuristic_play(obs, hand, legal, params, scratch, rng)
+
+
+EXACT_CHECKED = 63  # the parameter slot check_exact counts its positions into
+
+
+@njit(POLICY_SIG)  # not cached, as above
+def check_exact(obs, hand, legal, params, scratch, rng):
+    """Exact endgames (``P_EXACT``, here without inference): where at most 32 deals are
+    possible, ``pimc_values`` solves each once (it returns their number, else 110)
+    and its means do not depend on the random stream (111 otherwise). Counts the
+    positions into ``EXACT_CHECKED``; plays as the heuristic."""
+    if not legal & (legal - np.uint64(1)):
+        return heuristic_play(obs, hand, legal, params, scratch, rng)
+    out = np.zeros((33, L.MAX_PLAYERS), np.int64)
+    n = enumerate_deals(obs, hand, True, 32, out)
+    if n <= 32:
+        p = np.zeros(params.shape[0])
+        p[:13] = (32.0, 0.0, 14.0, 1.0, 1.0, 1.0, 8.0, 0.0, 0.0, 0.0, 0.5, 8.0, 32.0)
+        a = np.empty(52)
+        b = np.empty(52)
+        r1 = rng.copy()
+        r2 = rng.copy()
+        r2[0] += np.uint64(12345)
+        if pimc_values(obs, hand, legal, p, r1, a) != n:
+            return 110
+        pimc_values(obs, hand, legal, p, r2, b)
+        for c in range(52):
+            if (legal >> np.uint64(c)) & np.uint64(1) and a[c] != b[c]:
+                return 111
+        params[EXACT_CHECKED] += 1
     return heuristic_play(obs, hand, legal, params, scratch, rng)

@@ -143,3 +143,18 @@ def test_enumerated_deals_are_exactly_the_possible_ones(variant):
     deals = params[3, : rules.players, DEALS].sum()
     assert small >= 10, small
     assert params[3, : rules.players, COVERED].sum() >= 0.9 * deals
+
+
+def test_exact_endgames_solve_every_possible_deal_once():
+    """With ``exact`` 32 and few deals possible, pimc solves each of them once and its
+    card values are the same whatever its random stream: no sampling error left
+    (tests/pimc_check_policy.py: check_exact stops the hand otherwise)."""
+    from tests.pimc_check_policy import EXACT_CHECKED
+
+    rules = VARIANTS["standard"]
+    ps = PolicySet.from_specs(rules.players)
+    spec = f"{Path(__file__).parent / 'pimc_check_policy.py'}:check_exact"
+    for s in range(rules.players):
+        ps.play[s] = load_policy("play", spec, H_DEFAULTS["heuristic_play"])
+    params = _run(rules, ps, 400, 4)
+    assert params[3, : rules.players, EXACT_CHECKED].sum() >= 5

@@ -192,3 +192,28 @@ def check_posterior(obs, hand, legal, params, scratch, rng):
     params[SHIFT] = shift
     params[ESS] = ess
     return _play(obs, hand, legal, scratch, rng)
+
+
+@njit(POLICY_SIG)
+def remember_bid(obs, hand, legal, params, scratch, rng):
+    """The heuristic's bid; the hand it was dealt kept in scratch[0] for the play."""
+    scratch[0] = np.int64(hand)
+    return heuristic_bid(obs, hand, legal, params, scratch, rng)
+
+
+@njit(POLICY_SIG)
+def check_remembered_calls(obs, hand, legal, params, scratch, rng):
+    """``check_own_calls`` with the dealt hand ``remember_bid`` kept (a game with a
+    draw: the dealt hand is not what is held and played). A seat never asked to
+    bid is skipped."""
+    me = obs[L.O_SEAT]
+    if scratch[0] != 0:
+        hands = np.zeros(L.MAX_PLAYERS, np.uint64)
+        hands[me] = np.uint64(scratch[0])
+        bid_model = params[P_BID_MODEL : P_BID_MODEL + 22]
+        trump_model = params[P_TRUMP_MODEL : P_TRUMP_MODEL + 22]
+        ll = calls_log_likelihood(obs, hands, 1 << me, bid_model, trump_model, 0.0)
+        params[COUNT] += 1
+        if ll != 0.0:
+            params[BAD] += 1
+    return _play(obs, hand, legal, scratch, rng)

@@ -158,3 +158,20 @@ def test_exact_endgames_solve_every_possible_deal_once():
         ps.play[s] = load_policy("play", spec, H_DEFAULTS["heuristic_play"])
     params = _run(rules, ps, 400, 4)
     assert params[3, : rules.players, EXACT_CHECKED].sum() >= 5
+
+
+@pytest.mark.parametrize("variant", ["standard", "auction", "cutthroat3"])
+def test_the_dealt_hands_explain_the_calls_with_a_draw(variant):
+    """With a draw, each seat's dealt hand kept from its bid: its calls and trump have
+    likelihood 1 under the exact model at every decision of 200 hands."""
+    from tests.inference_check_policy import BAD, COUNT
+
+    rules = VARIANTS[variant]
+    vec = pimc.DEFAULT_PARAMS["pimc_infer_play"]
+    ps = PolicySet.from_specs(rules.players)
+    for s in range(rules.players):
+        ps.bid[s] = load_policy("bid", _spec("remember_bid"), tuple(ps.params(rules)[0, s]))
+        ps.play[s] = load_policy("play", _spec("check_remembered_calls"), vec)
+    params = _run(rules, ps, 200, 6, _models(rules))
+    assert params[3, : rules.players, COUNT].sum() > 2000
+    assert params[3, : rules.players, BAD].sum() == 0

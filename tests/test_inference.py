@@ -101,7 +101,7 @@ def test_the_true_hands_explain_the_calls(variant):
 def test_weighted_deals_match_the_exact_posterior():
     """In 12 hands of the game without a draw, at seat 0's decision with two cards left,
     the probability that each unseen card lies in each other hand, from 20,000 deals
-    weighted by the calls (noise 0.5), agrees with the exact posterior over every
+    weighted by the calls (noise 1), agrees with the exact posterior over every
     deal of the unseen cards to within 5 standard errors of the weighted estimate
     (its effective sample size). The calls move that posterior away from the prior
     by at least 0.05 in most hands: the test would see weights that did nothing."""

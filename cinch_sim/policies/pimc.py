@@ -119,8 +119,8 @@ _MODELS = tuple(float(x) for x in HEURISTIC_DEFAULTS["heuristic_bid"]) + tuple(
 )
 assert len(_MODELS) == 2 * MODEL_LEN
 DEFAULT_PARAMS = {
-    "pimc_play": _PIMC + (0.0, 0.5, 8.0, 0.0) + (0.0,) * (P_BID_MODEL - 13) + _MODELS,
-    "pimc_infer_play": _PIMC + (1.0, 0.5, 8.0, 32.0) + (0.0,) * (P_BID_MODEL - 13) + _MODELS,
+    "pimc_play": _PIMC + (0.0, 1.0, 8.0, 0.0) + (0.0,) * (P_BID_MODEL - 13) + _MODELS,
+    "pimc_infer_play": _PIMC + (1.0, 1.0, 8.0, 32.0) + (0.0,) * (P_BID_MODEL - 13) + _MODELS,
 }
 
 ALL52 = np.uint64((1 << 52) - 1)

@@ -33,7 +33,6 @@ from cinch_sim.policies.heuristic import (
 )
 from cinch_sim.policies.inference import call_bounds, calls_log_likelihood
 from cinch_sim.policies.pimc import P_BID_MODEL, P_NOISE, P_TRUMP_MODEL, weighted_deals
-from cinch_sim.signatures import POLICY_SIG
 from cinch_sim.solver import position as Q
 from cinch_sim.solver.moves import from_observation
 
@@ -53,7 +52,7 @@ def _play(obs, hand, legal, scratch, rng):
     return heuristic_play(obs, hand, legal, hp, scratch, rng)
 
 
-@njit(POLICY_SIG)
+@njit  # compiled when a test loads it (loading.load_policy)
 def check_bid(obs, hand, legal, params, scratch, rng):
     b = heuristic_bid(obs, hand, legal, params, scratch, rng)
     me = obs[L.O_SEAT]
@@ -72,7 +71,7 @@ def check_bid(obs, hand, legal, params, scratch, rng):
     return b
 
 
-@njit(POLICY_SIG)
+@njit  # compiled when a test loads it (loading.load_policy)
 def check_own_calls(obs, hand, legal, params, scratch, rng):
     me = obs[L.O_SEAT]
     hands = np.zeros(L.MAX_PLAYERS, np.uint64)
@@ -149,7 +148,7 @@ def _exact(obs, unseen, params, post, prior):
     prior /= count
 
 
-@njit(POLICY_SIG)
+@njit  # compiled when a test loads it (loading.load_policy)
 def check_posterior(obs, hand, legal, params, scratch, rng):
     if obs[L.O_SEAT] != 0 or popcount(hand) != 2 or params[COUNT] > 0:
         return _play(obs, hand, legal, scratch, rng)
@@ -194,14 +193,14 @@ def check_posterior(obs, hand, legal, params, scratch, rng):
     return _play(obs, hand, legal, scratch, rng)
 
 
-@njit(POLICY_SIG)
+@njit  # compiled when a test loads it (loading.load_policy)
 def remember_bid(obs, hand, legal, params, scratch, rng):
     """The heuristic's bid; the hand it was dealt kept in scratch[0] for the play."""
     scratch[0] = np.int64(hand)
     return heuristic_bid(obs, hand, legal, params, scratch, rng)
 
 
-@njit(POLICY_SIG)
+@njit  # compiled when a test loads it (loading.load_policy)
 def check_remembered_calls(obs, hand, legal, params, scratch, rng):
     """``check_own_calls`` with the dealt hand ``remember_bid`` kept (a game with a
     draw: the dealt hand is not what is held and played). A seat never asked to

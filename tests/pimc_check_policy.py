@@ -23,8 +23,7 @@ import numpy as np
 from numba import njit
 
 from cinch_sim import layout as L
-from cinch_sim.bits import popcount
-from cinch_sim.policies.heuristic import heuristic_play
+from cinch_sim.bits import lowbit_index, popcount
 from cinch_sim.policies.pimc import (
     deal_unseen,
     deal_unseen2,
@@ -148,6 +147,12 @@ def check_deals(obs, hand, legal, params, scratch, rng):
     return pimc_play(obs, hand, legal, params, scratch, rng)
 
 
+@njit  # not cached, as above
+def _lowest(legal):
+    """The lowest legal card: the checks need hands played out, not played well."""
+    return lowbit_index(legal)
+
+
 ENUM_LIMIT = 48
 ENUM_DRAWS = 600
 SMALL, COVERED, DEALS = 60, 61, 62  # parameter slots check_enumeration counts into
@@ -161,13 +166,13 @@ def _same_deal(pos, row, P, me):
     return True
 
 
-@njit(POLICY_SIG)  # not cached, as above
+@njit  # not cached, as above; compiled when a test loads it
 def check_enumeration(obs, hand, legal, params, scratch, rng):
     """Where ``enumerate_deals`` finds at most ENUM_LIMIT deals: each passes the checks
     above (101-107 otherwise), each appears once (108), and every deal
     ``deal_unseen`` draws meeting every constraint is among them (109). Counts the
     positions (``SMALL``), the deals and those the draws found (``DEALS``,
-    ``COVERED``) into its parameters, then plays as the heuristic."""
+    ``COVERED``) into its parameters, then plays its lowest card."""
     P = obs[L.O_PLAYERS]
     out = np.zeros((ENUM_LIMIT + 1, L.MAX_PLAYERS), np.int64)
     n = enumerate_deals(obs, hand, False, ENUM_LIMIT, out)
@@ -199,20 +204,20 @@ def check_enumeration(obs, hand, legal, params, scratch, rng):
         params[SMALL] += 1
         params[DEALS] += n
         params[COVERED] += hit.sum()
-    return heuristic_play(obs, hand, legal, params, scratch, rng)
+    return _lowest(legal)
 
 
 EXACT_CHECKED = 63  # the parameter slot check_exact counts its positions into
 
 
-@njit(POLICY_SIG)  # not cached, as above
+@njit  # not cached, as above; compiled when a test loads it
 def check_exact(obs, hand, legal, params, scratch, rng):
     """Exact endgames (``P_EXACT``, here without inference): where at most 32 deals are
     possible, ``pimc_values`` solves each once (it returns their number, else 110)
     and its means do not depend on the random stream (111 otherwise). Counts the
-    positions into ``EXACT_CHECKED``; plays as the heuristic."""
+    positions into ``EXACT_CHECKED``; plays its lowest card."""
     if not legal & (legal - np.uint64(1)):
-        return heuristic_play(obs, hand, legal, params, scratch, rng)
+        return _lowest(legal)
     out = np.zeros((33, L.MAX_PLAYERS), np.int64)
     n = enumerate_deals(obs, hand, True, 32, out)
     if n <= 32:
@@ -230,4 +235,4 @@ def check_exact(obs, hand, legal, params, scratch, rng):
             if (legal >> np.uint64(c)) & np.uint64(1) and a[c] != b[c]:
                 return 111
         params[EXACT_CHECKED] += 1
-    return heuristic_play(obs, hand, legal, params, scratch, rng)
+    return _lowest(legal)

@@ -124,6 +124,7 @@ def test_weighted_deals_match_the_exact_posterior():
     assert sum(s > 0.05 for s in shifts) >= len(shifts) // 2, shifts
 
 
+@pytest.mark.slow  # 1,000 hands a preset with a count of the deals at every decision
 @pytest.mark.parametrize("variant", ["standard", "cutthroat3", "heasly"])
 def test_enumerated_deals_are_exactly_the_possible_ones(variant):
     """Where ``enumerate_deals`` finds at most 48 deals of the unseen cards (late in a
@@ -138,13 +139,14 @@ def test_enumerated_deals_are_exactly_the_possible_ones(variant):
     spec = f"{Path(__file__).parent / 'pimc_check_policy.py'}:check_enumeration"
     for s in range(rules.players):
         ps.play[s] = load_policy("play", spec, vec)
-    params = _run(rules, ps, 600, 9)
+    params = _run(rules, ps, 1000, 9)
     small = params[3, : rules.players, SMALL].sum()
     deals = params[3, : rules.players, DEALS].sum()
     assert small >= 10, small
     assert params[3, : rules.players, COVERED].sum() >= 0.9 * deals
 
 
+@pytest.mark.slow  # its check policy compiles pimc_values (seconds)
 def test_exact_endgames_solve_every_possible_deal_once():
     """With ``exact`` 32 and few deals possible, pimc solves each of them once and its
     card values are the same whatever its random stream: no sampling error left

@@ -71,17 +71,24 @@ def check_bid(obs, hand, legal, params, scratch, rng):
     return b
 
 
-@njit  # compiled when a test loads it (loading.load_policy)
-def check_own_calls(obs, hand, legal, params, scratch, rng):
+@njit
+def _score_own_calls(obs, params, dealt):
+    """Count one check, and a failure unless the player's own calls and trump, with
+    ``dealt`` his dealt hand, have likelihood 1 under the exact model."""
     me = obs[L.O_SEAT]
     hands = np.zeros(L.MAX_PLAYERS, np.uint64)
-    hands[me] = hand | np.uint64(obs[L.O_PLAYED_BY + me])
+    hands[me] = dealt
     bid_model = params[P_BID_MODEL : P_BID_MODEL + 22]
     trump_model = params[P_TRUMP_MODEL : P_TRUMP_MODEL + 22]
     ll = calls_log_likelihood(obs, hands, 1 << me, bid_model, trump_model, 0.0)
     params[COUNT] += 1
     if ll != 0.0:
         params[BAD] += 1
+
+
+@njit  # compiled when a test loads it (loading.load_policy)
+def check_own_calls(obs, hand, legal, params, scratch, rng):
+    _score_own_calls(obs, params, hand | np.uint64(obs[L.O_PLAYED_BY + obs[L.O_SEAT]]))
     return _play(obs, hand, legal, scratch, rng)
 
 
@@ -205,14 +212,6 @@ def check_remembered_calls(obs, hand, legal, params, scratch, rng):
     """``check_own_calls`` with the dealt hand ``remember_bid`` kept (a game with a
     draw: the dealt hand is not what is held and played). A seat never asked to
     bid is skipped."""
-    me = obs[L.O_SEAT]
     if scratch[0] != 0:
-        hands = np.zeros(L.MAX_PLAYERS, np.uint64)
-        hands[me] = np.uint64(scratch[0])
-        bid_model = params[P_BID_MODEL : P_BID_MODEL + 22]
-        trump_model = params[P_TRUMP_MODEL : P_TRUMP_MODEL + 22]
-        ll = calls_log_likelihood(obs, hands, 1 << me, bid_model, trump_model, 0.0)
-        params[COUNT] += 1
-        if ll != 0.0:
-            params[BAD] += 1
+        _score_own_calls(obs, params, np.uint64(scratch[0]))
     return _play(obs, hand, legal, scratch, rng)

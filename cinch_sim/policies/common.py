@@ -62,6 +62,18 @@ def on_my_side(obs, seat):
 
 
 @njit(forceinline=True)
+def seen_cards(obs, hand):
+    """The cards the player has seen (one deck): his hand, every card played, the
+    face-up dead cards and those he knows are out of play (his own discards)."""
+    return (
+        hand
+        | np.uint64(obs[L.O_PLAYED])
+        | np.uint64(obs[L.O_DEAD_UP])
+        | np.uint64(obs[L.O_KNOWN_OUT])
+    )
+
+
+@njit(forceinline=True)
 def trump_mask(obs):
     return np.uint64(obs[L.O_TRUMP_MASK])
 

@@ -45,7 +45,7 @@ from numba import njit
 
 from cinch_sim import layout as L
 from cinch_sim.bits import lowbit_index, popcount
-from cinch_sim.policies.common import U0, U1, team_of
+from cinch_sim.policies.common import U0, U1, seen_cards, team_of
 from cinch_sim.policies.heuristic import (
     B_STEAL,
     bid_cap,
@@ -90,13 +90,7 @@ def dealt_hands(obs, hand, pos, rng, out):
     dealt = obs[L.O_RULES + L.R_CARDS_DEALT]
     draw = obs[L.O_RULES + L.R_DRAW] == 1
     robber = obs[L.O_ROBBER]
-    seen = (
-        hand
-        | np.uint64(obs[L.O_PLAYED])
-        | np.uint64(obs[L.O_DEAD_UP])
-        | np.uint64(obs[L.O_KNOWN_OUT])
-    )
-    pool = ALL52 & ~seen
+    pool = ALL52 & ~seen_cards(obs, hand)
     for s in range(P):
         if s != me:
             pool &= ~np.uint64(pos[Q.P_HANDS + s])

@@ -60,7 +60,7 @@ from cinch_sim.bits import lowbit_index, popcount, suit_mask
 from cinch_sim.jit.clock import monotonic_ns
 from cinch_sim.jit.two_decks import with_two_decks
 from cinch_sim.policies import heuristic as _heuristic
-from cinch_sim.policies.common import U0, U1
+from cinch_sim.policies.common import U0, U1, seen_cards
 from cinch_sim.policies.heuristic import DEFAULT_PARAMS as HEURISTIC_DEFAULTS
 from cinch_sim.policies.heuristic import heuristic_play
 from cinch_sim.policies.inference import calls_log_likelihood, dealt_hands
@@ -199,6 +199,21 @@ def _seat_bounds(obs, P, me, tm, keep, unseen, double):
     return need, cap, allowed
 
 
+@njit(inline="always")
+def _unseen_bounds(obs, hand, kept_aces):
+    """One deck: the cards the player cannot see, the cards a drawer may have kept
+    (trumps, and side aces with ``kept_aces``), each other seat's bounds
+    (``_seat_bounds``) and how many unseen cards the stock may hide."""
+    P = obs[L.O_PLAYERS]
+    tm = np.uint64(obs[L.O_TRUMP_MASK])
+    unseen = ALL52 & ~seen_cards(obs, hand)
+    keep = tm | (ACES & ~tm if kept_aces else U0)
+    need, cap, allowed = _seat_bounds(obs, P, obs[L.O_SEAT], tm, keep, unseen, False)
+    dealt = obs[L.O_RULES + L.R_CARDS_DEALT]
+    stock = obs[L.O_STOCK_LEFT] if obs[L.O_RULES + L.R_DRAW] == 1 else 52 - P * dealt
+    return unseen, keep, need, cap, allowed, stock
+
+
 @njit(cache=True)
 def _deal_with_retries(
     u1, u2, tm, keep, need, allowed, cap, stock, P, rng, cards, seats, h1, h2, weights
@@ -240,17 +255,7 @@ def deal_unseen(obs, hand, pos, rng, kept_aces):
     P = obs[L.O_PLAYERS]
     me = obs[L.O_SEAT]
     tm = np.uint64(obs[L.O_TRUMP_MASK])
-    seen = (
-        hand
-        | np.uint64(obs[L.O_PLAYED])
-        | np.uint64(obs[L.O_DEAD_UP])
-        | np.uint64(obs[L.O_KNOWN_OUT])
-    )
-    unseen = ALL52 & ~seen
-    keep = tm | (ACES & ~tm if kept_aces else U0)
-    need, cap, allowed = _seat_bounds(obs, P, me, tm, keep, unseen, False)
-    dealt = obs[L.O_RULES + L.R_CARDS_DEALT]
-    stock = obs[L.O_STOCK_LEFT] if obs[L.O_RULES + L.R_DRAW] == 1 else 52 - P * dealt
+    unseen, keep, need, cap, allowed, stock = _unseen_bounds(obs, hand, kept_aces)
     cards = np.empty(52, np.int64)
     seats = np.empty(L.MAX_PLAYERS, np.int64)
     held = np.zeros(L.MAX_PLAYERS, np.uint64)
@@ -293,17 +298,7 @@ def enumerate_deals(obs, hand, kept_aces, limit, out):
     P = obs[L.O_PLAYERS]
     me = obs[L.O_SEAT]
     tm = np.uint64(obs[L.O_TRUMP_MASK])
-    seen = (
-        hand
-        | np.uint64(obs[L.O_PLAYED])
-        | np.uint64(obs[L.O_DEAD_UP])
-        | np.uint64(obs[L.O_KNOWN_OUT])
-    )
-    unseen = ALL52 & ~seen
-    keep = tm | (ACES & ~tm if kept_aces else U0)
-    need, cap, allowed = _seat_bounds(obs, P, me, tm, keep, unseen, False)
-    dealt = obs[L.O_RULES + L.R_CARDS_DEALT]
-    stock = obs[L.O_STOCK_LEFT] if obs[L.O_RULES + L.R_DRAW] == 1 else 52 - P * dealt
+    unseen, keep, need, cap, allowed, stock = _unseen_bounds(obs, hand, kept_aces)
     order = np.empty(L.MAX_PLAYERS, np.int64)
     n_seats = 0
     for s in range(P):

@@ -565,6 +565,29 @@ def weighted_deals(obs, hand, base, params, rng, kept_aces, cand, logw):
     return top
 
 
+@njit(inline="always")
+def _set_hands(pos, base, row):
+    """``pos``: the position ``base`` with the other seats' hands of one deal (``row``)."""
+    pos[:] = base
+    for s in range(L.MAX_PLAYERS):
+        pos[Q.P_HANDS + s] = row[s]
+
+
+@njit(inline="always")
+def _solve_into(pos, rules, ws, vals, live, sign, objective, bid, is_maker, row):
+    """Solve one deal for the ``live`` cards; ``row[c]``: card c's utility to the player."""
+    card_values_of(pos, rules, ws, vals, live)
+    total = points_in_play(ws)
+    m = live
+    while m:
+        c = lowbit_index(m)
+        m &= m - U1
+        row[c] = sign * _utility(rules, objective, vals[c], total, bid, is_maker)
+
+
+_solve_into2 = with_two_decks(_solve_into, card_values_of=card_values_of2)
+
+
 @njit(cache=True)
 def _deal_weights(obs, hand, base, params, rng, kept_aces, deals, n, infer):
     """Each of the ``n`` enumerated ``deals``' share of the posterior (summing to 1): its
@@ -582,9 +605,7 @@ def _deal_weights(obs, hand, base, params, rng, kept_aces, deals, n, infer):
     total = 0.0
     if infer:
         for i in range(n):
-            pos[:] = base
-            for s in range(L.MAX_PLAYERS):
-                pos[Q.P_HANDS + s] = deals[i, s]
+            _set_hands(pos, base, deals[i])
             like = 0.0
             for _ in range(EXACT_COMPLETIONS):
                 dealt_hands(obs, hand, pos, rng, dealt)
@@ -728,27 +749,20 @@ def pimc_values(obs, hand, legal, params, rng, means):
     if limit > 0:
         deals = np.zeros((limit + 1, L.MAX_PLAYERS), np.int64)
         n_deals = enumerate_deals(obs, hand, kept_aces, limit, deals)
-        if 0 < n_deals <= limit:
+        if 0 < n_deals <= limit:  # exact: every possible deal, each solved once
             weight = _deal_weights(obs, hand, base, params, rng, kept_aces, deals, n_deals, infer)
+            exact_util = np.empty((n_deals, 52), np.float64)
+            for i in range(n_deals):
+                _set_hands(pos, base, deals[i])
+                row = exact_util[i]
+                _solve_into(pos, rules, ws, vals, legal, sign, objective, bid, is_maker, row)
             for c in range(52):
                 means[c] = -np.inf
             m = legal
             while m:
                 c = lowbit_index(m)
                 m &= m - U1
-                means[c] = 0.0
-            for i in range(n_deals):
-                pos[:] = base
-                for s in range(L.MAX_PLAYERS):
-                    pos[Q.P_HANDS + s] = deals[i, s]
-                card_values_of(pos, rules, ws, vals, legal)
-                total = points_in_play(ws)
-                m = legal
-                while m:
-                    c = lowbit_index(m)
-                    m &= m - U1
-                    u = sign * _utility(rules, objective, vals[c], total, bid, is_maker)
-                    means[c] += weight[i] * u
+                means[c] = np.sum(weight * exact_util[:, c])
             return n_deals
     chosen = np.zeros(samples, np.int64)
     cand = np.zeros((1, L.MAX_PLAYERS), np.int64)
@@ -762,19 +776,12 @@ def pimc_values(obs, hand, legal, params, rng, means):
             util[n] = util[n - 1]  # the same deal drawn again: the same values
             n += 1
             continue
-        pos[:] = base
         if infer:
-            for s in range(L.MAX_PLAYERS):
-                pos[Q.P_HANDS + s] = cand[chosen[i], s]
+            _set_hands(pos, base, cand[chosen[i]])
         else:
+            pos[:] = base
             deal_unseen(obs, hand, pos, rng, kept_aces)
-        card_values_of(pos, rules, ws, vals, live)
-        total = points_in_play(ws)
-        m = live
-        while m:
-            c = lowbit_index(m)
-            m &= m - U1
-            util[n, c] = sign * _utility(rules, objective, vals[c], total, bid, is_maker)
+        _solve_into(pos, rules, ws, vals, live, sign, objective, bid, is_maker, util[n])
         n += 1
         if z > 0 and n >= n_min and live & (live - U1):
             live, decided = _race(util, n, live, z, stop_loss)
@@ -793,7 +800,7 @@ def pimc_values(obs, hand, legal, params, rng, means):
 
 
 # pimc_values for two decks: the two-deck deal and search
-pimc_values2 = with_two_decks(pimc_values, deal_unseen=deal_unseen2, card_values_of=card_values_of2)
+pimc_values2 = with_two_decks(pimc_values, deal_unseen=deal_unseen2, _solve_into=_solve_into2)
 
 
 @njit(inline="always")

@@ -89,7 +89,7 @@ def test_the_true_hands_explain_the_calls(variant):
     ps = PolicySet.from_specs(rules.players)
     for s in range(rules.players):
         ps.play[s] = load_policy("play", _spec("check_own_calls"), vec)
-    from tests.inference_check_policy import BAD, COUNT
+    from inference_check_policy import BAD, COUNT
 
     params = _run(rules, ps, 200, 5, _models(rules))
     assert params[3, : rules.players, COUNT].sum() > 2000
@@ -105,7 +105,7 @@ def test_weighted_deals_match_the_exact_posterior():
     deal of the unseen cards to within 5 standard errors of the weighted estimate
     (its effective sample size). The calls move that posterior away from the prior
     by at least 0.05 in most hands: the test would see weights that did nothing."""
-    from tests.inference_check_policy import COUNT, ESS, SHIFT, Z
+    from inference_check_policy import COUNT, ESS, SHIFT, Z
 
     rules = VARIANTS["no_draw"]
     vec = list(pimc.DEFAULT_PARAMS["pimc_infer_play"])
@@ -131,7 +131,7 @@ def test_enumerated_deals_are_exactly_the_possible_ones(variant):
     hand), each one meets every constraint and appears once, and every deal
     ``deal_unseen`` draws is one of them (tests/pimc_check_policy.py stops the hand
     otherwise); 600 draws find nearly all of them."""
-    from tests.pimc_check_policy import COVERED, DEALS, SMALL
+    from pimc_check_policy import COVERED, DEALS, SMALL
 
     rules = VARIANTS[variant]
     vec = H_DEFAULTS["heuristic_play"]
@@ -151,7 +151,7 @@ def test_exact_endgames_solve_every_possible_deal_once():
     """With ``exact`` 32 and few deals possible, pimc solves each of them once and its
     card values are the same whatever its random stream: no sampling error left
     (tests/pimc_check_policy.py: check_exact stops the hand otherwise)."""
-    from tests.pimc_check_policy import EXACT_CHECKED
+    from pimc_check_policy import EXACT_CHECKED
 
     rules = VARIANTS["standard"]
     ps = PolicySet.from_specs(rules.players)
@@ -166,7 +166,7 @@ def test_exact_endgames_solve_every_possible_deal_once():
 def test_the_dealt_hands_explain_the_calls_with_a_draw(variant):
     """With a draw, each seat's dealt hand kept from its bid: its calls and trump have
     likelihood 1 under the exact model at every decision of 200 hands."""
-    from tests.inference_check_policy import BAD, COUNT
+    from inference_check_policy import BAD, COUNT
 
     rules = VARIANTS[variant]
     vec = pimc.DEFAULT_PARAMS["pimc_infer_play"]

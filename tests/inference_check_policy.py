@@ -32,7 +32,16 @@ from cinch_sim.policies.heuristic import (
     heuristic_play,
 )
 from cinch_sim.policies.inference import call_bounds, calls_log_likelihood
-from cinch_sim.policies.pimc import P_BID_MODEL, P_NOISE, P_TRUMP_MODEL, weighted_deals
+from cinch_sim.policies.pimc import (
+    P_BID_MODEL,
+    P_CANDIDATES,
+    P_MAX_CANDIDATES,
+    P_NOISE,
+    P_SAMPLES,
+    P_TRUMP_MODEL,
+    _resampled_deals,
+    weighted_deals,
+)
 from cinch_sim.solver import position as Q
 from cinch_sim.solver.moves import from_observation
 
@@ -40,6 +49,7 @@ U1 = np.uint64(1)
 ALL = np.uint64((1 << 52) - 1)
 COUNT, BAD = 60, 61  # check_own_calls
 Z, SHIFT, ESS = 61, 62, 63  # check_posterior (COUNT: checked yet)
+FEW_FIXED, FEW_MORE = 61, 62  # check_resampling
 N_SAMPLES = 20_000
 _PLAY = tuple(float(x) for x in DEFAULT_PARAMS["heuristic_play"])
 
@@ -214,4 +224,31 @@ def check_remembered_calls(obs, hand, legal, params, scratch, rng):
     bid is skipped."""
     if scratch[0] != 0:
         _score_own_calls(obs, params, np.uint64(scratch[0]))
+    return _play(obs, hand, legal, scratch, rng)
+
+
+@njit
+def _distinct(chosen):
+    """Distinct deals among the resampled (``chosen`` is in increasing order)."""
+    n = 1
+    for i in range(1, chosen.shape[0]):
+        n += chosen[i] != chosen[i - 1]
+    return n
+
+
+@njit  # compiled when a test loads it (loading.load_policy)
+def check_resampling(obs, hand, legal, params, scratch, rng):
+    if popcount(legal) > 1:
+        base = np.empty(Q.P_LEN, np.int64)
+        from_observation(obs, hand, base, np.uint64(0))
+        samples = np.int64(params[P_SAMPLES])
+        chosen = np.zeros(samples, np.int64)
+        fixed = params.copy()
+        fixed[P_MAX_CANDIDATES] = fixed[P_CANDIDATES]
+        _resampled_deals(obs, hand, base, fixed, rng, True, samples, chosen)
+        few_fixed = _distinct(chosen) < samples // 4
+        _resampled_deals(obs, hand, base, params, rng, True, samples, chosen)
+        params[COUNT] += 1
+        params[FEW_FIXED] += few_fixed
+        params[FEW_MORE] += _distinct(chosen) < samples // 4
     return _play(obs, hand, legal, scratch, rng)

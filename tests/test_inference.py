@@ -124,6 +124,25 @@ def test_weighted_deals_match_the_exact_posterior():
     assert sum(s > 0.05 for s in shifts) >= len(shifts) // 2, shifts
 
 
+def test_more_deals_are_drawn_where_the_weights_fall_on_few():
+    """Under the exact model (noise 0) the calls rule out most deals drawn, and the
+    weights of the ``candidates`` drawn for each deal to solve often fall on a few:
+    the player would solve fewer than 8 distinct deals of its 32. Drawing more while
+    the effective sample is short (``max_candidates``) makes that rare."""
+    from inference_check_policy import COUNT, FEW_FIXED, FEW_MORE
+
+    rules = VARIANTS["standard"]
+    vec = list(pimc.DEFAULT_PARAMS["pimc_infer_play"])
+    vec[pimc.P_NOISE] = 0.0
+    ps = PolicySet.from_specs(rules.players)
+    ps.play[0] = load_policy("play", _spec("check_resampling"), tuple(vec))
+    params = _run(rules, ps, 60, 7, _models(rules))
+    decisions, few_fixed, few_more = params[3, 0, [COUNT, FEW_FIXED, FEW_MORE]]
+    assert decisions > 100
+    assert few_fixed > 0.1 * decisions
+    assert few_more < few_fixed / 3
+
+
 @pytest.mark.slow  # 1,000 hands a preset with a count of the deals at every decision
 @pytest.mark.parametrize("variant", ["standard", "cutthroat3", "heasly"])
 def test_enumerated_deals_are_exactly_the_possible_ones(variant):

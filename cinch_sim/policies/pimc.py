@@ -96,6 +96,10 @@ P_STOP_LOSS = 8  # and the dealing stops once choosing now is expected to cost l
 P_INFER = 9  # 1: deals resampled by the likelihood of the calls and the trump named
 P_NOISE = 10  # the model's error on a bidder's estimate, in points (0: exact)
 P_CANDIDATES = 11  # deals drawn for each one solved, before the resampling
+# and while the drawn deals' effective sample is below the deals to solve, more are
+# drawn, that many at a time, up to this many for each one solved (weights that fall
+# on a few deals would otherwise have the player solve the same deals again)
+P_MAX_CANDIDATES = 13
 # Exact endgames: when at most this many deals of the unseen cards are possible, every
 # one is solved and weighted (by its likelihood with P_INFER) instead of sampling
 P_EXACT = 12
@@ -119,8 +123,8 @@ _MODELS = tuple(float(x) for x in HEURISTIC_DEFAULTS["heuristic_bid"]) + tuple(
 )
 assert len(_MODELS) == 2 * MODEL_LEN
 DEFAULT_PARAMS = {
-    "pimc_play": _PIMC + (0.0, 1.0, 8.0, 0.0) + (0.0,) * (P_BID_MODEL - 13) + _MODELS,
-    "pimc_infer_play": _PIMC + (1.0, 1.0, 8.0, 32.0) + (0.0,) * (P_BID_MODEL - 13) + _MODELS,
+    "pimc_play": _PIMC + (0.0, 1.0, 8.0, 0.0, 128.0) + (0.0,) * (P_BID_MODEL - 14) + _MODELS,
+    "pimc_infer_play": _PIMC + (1.0, 1.0, 8.0, 32.0, 128.0) + (0.0,) * (P_BID_MODEL - 14) + _MODELS,
 }
 
 ALL52 = np.uint64((1 << 52) - 1)
@@ -618,16 +622,43 @@ def _deal_weights(obs, hand, base, params, rng, kept_aces, deals, n, infer):
     return w / total
 
 
+@njit(inline="always")
+def _effective_sample(logw, n, top):
+    """Kish's effective sample size of the first ``n`` weights exp(logw - top)."""
+    if top == -np.inf:
+        return 0.0
+    s1 = 0.0
+    s2 = 0.0
+    for i in range(n):
+        w = np.exp(logw[i] - top)
+        s1 += w
+        s2 += w * w
+    return s1 * s1 / s2
+
+
 @njit(cache=True)
 def _resampled_deals(obs, hand, base, params, rng, kept_aces, samples, chosen):
-    """``weighted_deals`` (``P_CANDIDATES`` for each deal to solve), then ``samples`` of
-    them resampled by their weights (systematic resampling: ``chosen``, in
-    increasing order). Returns the candidates' hands. Where no candidate is possible
-    under the model (a bidder that does not bid as modelled), every one weighs alike."""
-    n_cand = min(MAX_CANDIDATES, max(samples, np.int64(samples * params[P_CANDIDATES])))
-    cand = np.zeros((n_cand, L.MAX_PLAYERS), np.int64)
-    logw = np.empty(n_cand, np.float64)
-    top = weighted_deals(obs, hand, base, params, rng, kept_aces, cand, logw)
+    """``weighted_deals`` (``P_CANDIDATES`` for each deal to solve, and more, to at most
+    ``P_MAX_CANDIDATES`` for each, while their effective sample is below ``samples``),
+    then ``samples`` of them resampled by their weights (systematic resampling:
+    ``chosen``, in increasing order). Returns the candidates' hands. Where no candidate
+    is possible under the model (a bidder that does not bid as modelled), every one
+    weighs alike."""
+    block = min(MAX_CANDIDATES, max(samples, np.int64(samples * params[P_CANDIDATES])))
+    cap = min(MAX_CANDIDATES, max(block, np.int64(samples * params[P_MAX_CANDIDATES])))
+    cand = np.zeros((cap, L.MAX_PLAYERS), np.int64)
+    logw = np.empty(cap, np.float64)
+    n_cand = 0
+    top = -np.inf
+    while n_cand < cap:
+        end = min(cap, n_cand + block)
+        part = weighted_deals(
+            obs, hand, base, params, rng, kept_aces, cand[n_cand:end], logw[n_cand:end]
+        )
+        top = max(top, part)
+        n_cand = end
+        if _effective_sample(logw, n_cand, top) >= samples:
+            break
     w = np.empty(n_cand, np.float64)
     total = 0.0
     for i in range(n_cand):

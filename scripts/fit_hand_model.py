@@ -14,8 +14,12 @@ preset's tables: the five strongest trumps, the point cards outside them, the
 number of trumps, a low trump. Prints the weights by slot name and the fit's
 residual spread; ``--write`` stores them as the preset's model
 (``cinch_sim/policies/hand_models.json``), which the heuristic then bids and names
-trump with in that preset (heuristic play only). A slot the preset has no card
-for (a fourth point card in the standard game) gets weight 0.
+trump with in that preset. With ``--play pimc`` they are stored as ``PRESET@pimc``,
+the model a heuristic vector with ``preset_model = 2`` takes (the strategy
+``pimc_fitted``), and the margin is not scanned: a scan under PIMC play would take
+hours, so the strategy's margin is set by the matches in results/pimc.md. A slot
+the preset has no card for (a fourth point card in the standard game) gets
+weight 0.
 
 A least-squares fit says what a hand is worth, not how far below that to bid:
 the bidder's margin was tuned in the standard game, where a hand's points
@@ -135,8 +139,8 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=10_000, help="games a margin shift (--write)")
     ap.add_argument("--scan-seed", type=int, default=3100, help="seed of the margin scan")
     args = ap.parse_args()
-    if args.write and (args.play != "heuristic" or args.rule):
-        ap.error("--write stores a preset's model for heuristic play, without --rule")
+    if args.write and (args.play not in ("heuristic", "pimc") or args.rule):
+        ap.error("--write stores a preset's model for heuristic or pimc play, without --rule")
     warnings.simplefilter("ignore")
     options = parse_rule_assignments(args.rule)
     weights, sd, r2 = fit(args.variant, options, args.hands, args.seed, args.play)
@@ -147,6 +151,11 @@ def main() -> None:
         command = "python scripts/fit_hand_model.py " + shlex.join(sys.argv[1:])
         fitted = dict(command=command, hands_per_suit=args.hands, seed=args.seed,
                       residual_sd=round(sd, 3), r2=round(r2, 4))  # fmt: skip
+        if args.play == "pimc":
+            fitted["play"] = "pimc"
+            write_model(f"{args.variant}@pimc", weights | {"margin_shift": 0.0}, fitted)
+            print(f"stored as {args.variant}@pimc (the model preset_model = 2 takes)")
+            return
         write_model(args.variant, weights | {"margin_shift": 0.0}, fitted)
         shift, tried = scan_margin(args.variant, args.games, args.scan_seed)
         fitted |= dict(margin_games=args.games, margin_seed=args.scan_seed, margin_scan=tried)

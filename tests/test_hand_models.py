@@ -26,11 +26,16 @@ def test_every_preset_but_the_standard_game_has_a_stored_model():
     every slot finite, with the command that fitted them; standard and auction (the
     standard game bid in rounds) keep the tuned defaults."""
     stored = json.loads(M.MODELS_FILE.read_text())["presets"]
-    assert set(stored) == set(VARIANTS) - {"standard", "auction"}
-    for name, entry in stored.items():
+    under_heuristic = {k for k in stored if "@" not in k}
+    assert under_heuristic == set(VARIANTS) - {"standard", "auction"}
+    for key, entry in stored.items():
+        name, _, play = key.partition("@")
         assert set(entry["weights"]) == {*M.MODEL_SLOTS, "margin_shift"}, name
         assert all(math.isfinite(v) for v in entry["weights"].values()), name
-        assert f"--variant {name}" in entry["fitted"]["command"]
+        assert name in VARIANTS and play in ("", "pimc"), key
+        command = entry["fitted"]["command"]
+        assert f"--variant {name}" in command or (name == "standard" and "--variant" not in command)
+        assert ("--play pimc" in command) == (play == "pimc"), key
         # the strongest trump (its first top slot, "ace") cannot be captured: it
         # brings its holder's side a point or more in every preset
         assert entry["weights"]["ace"] > 0.5, name
@@ -55,6 +60,20 @@ def test_the_preset_model_goes_into_the_heuristic_bid_and_trump_only():
     assert np.array_equal(sancho[KIND_PLAY], plain[KIND_PLAY])
     assert np.array_equal(ps.params(make_rules("standard")), plain)
     assert np.array_equal(ps.params(make_rules("auction")), plain)
+
+
+def test_pimc_fitted_takes_the_model_fitted_under_pimc_play():
+    """preset_model 2 (the ``pimc_fitted`` bidder): the standard game's model fitted
+    under PIMC play, which values the ace of trumps more than the heuristic's own
+    (under strong play the ace's trick is safer); a preset without one takes its
+    model fitted under heuristic play."""
+    strong = M.preset_model("standard", "@pimc")
+    assert strong is not None and strong["ace"] > H.DEFAULT_PARAMS["heuristic_trump"][H.B_ACE]
+    ps = PolicySet.from_specs(4, bid="pimc_fitted", trump="pimc_fitted")
+    for kind in (KIND_BID, KIND_TRUMP):
+        v = ps.params(make_rules("standard"))[kind, 0]
+        assert v[H.B_ACE] == strong["ace"] and v[H.B_GAME_FITTED] == 1
+        assert ps.params(make_rules("sancho"))[kind, 0, H.B_ACE] == M.preset_model("sancho")["ace"]
 
 
 def test_a_strategy_may_keep_its_own_weights():

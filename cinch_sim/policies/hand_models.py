@@ -12,6 +12,12 @@ also tunes the bidder's margin for the preset (``margin_shift``, added to the
 vector's own margin, so a strategy's bolder or warier margin stays so). A preset
 played with options keeps its preset's model. A preset without an entry (the
 standard game, ``auction``) plays the default weights.
+
+A second model per preset may be fitted to outcomes under strong play (issue 31):
+``fit_hand_model.py --play pimc --write`` stores it as ``PRESET@pimc``, and a vector
+whose ``preset_model`` slot is 2 takes it (where the preset has none, it takes what
+1 takes). Strong players make more of the hands the heuristic misplays, so that
+model values the top trumps more and the partner's help less.
 """
 
 from __future__ import annotations
@@ -55,19 +61,26 @@ def _models(path: str = str(MODELS_FILE)) -> dict[str, Any]:
         return json.load(f)["presets"]
 
 
-def preset_model(preset: str) -> dict[str, float] | None:
-    """The fitted weights of ``preset`` by slot name, or None (the defaults hold)."""
-    entry = _models().get(preset)
+# what the ``preset_model`` slot asks for: the key's suffix in hand_models.json
+PLAYS = {1: "", 2: "@pimc"}  # 1: fitted under heuristic play; 2: under PIMC play
+
+
+def preset_model(preset: str, play: str = "") -> dict[str, float] | None:
+    """The fitted weights of ``preset`` by slot name (``play`` "@pimc": those fitted
+    under PIMC play), or None (the defaults hold)."""
+    entry = _models().get(preset + play)
     return None if entry is None else dict(entry["weights"])
 
 
 def with_preset_model(vector: np.ndarray, preset: str) -> np.ndarray:
     """``vector`` (a heuristic bid or trump vector) with the preset's fitted model in
     its model slots and ``game_fitted`` set, when it asks for it (``preset_model``
-    1) and the preset has one; else ``vector`` itself."""
-    if vector[_slot("preset_model")] != 1:
+    1, or 2 for the model fitted under PIMC play) and the preset has one; else
+    ``vector`` itself."""
+    play = PLAYS.get(int(vector[_slot("preset_model")]))
+    if play is None:
         return vector
-    model = preset_model(preset)
+    model = preset_model(preset, play) or preset_model(preset)
     if model is None:
         return vector
     out = vector.copy()

@@ -136,6 +136,12 @@ DEFAULT_PARAMS = {
 for _kind in ("bid", "trump", "discard"):
     DEFAULT_PARAMS[f"heuristic_v2_{_kind}"] = DEFAULT_PARAMS[f"heuristic_{_kind}"][:B_POINT3]
 DEFAULT_PARAMS["heuristic_v2_play"] = DEFAULT_PARAMS["heuristic_play"][:7]
+# pimc_fitted: the heuristic bidder and trump chooser with the hand model fitted to
+# outcomes under PIMC play (preset_model 2: hand_models.py; issue 31, part 3)
+for _kind in ("bid", "trump"):
+    _v = list(DEFAULT_PARAMS[f"heuristic_{_kind}"])
+    _v[B_PRESET_MODEL] = 2.0
+    DEFAULT_PARAMS[f"pimc_fitted_{_kind}"] = tuple(_v)
 # heuristic_v1: the parameters above as they were before the play fixes
 DEFAULT_PARAMS["heuristic_v1_bid"] = _FITTED + (2.0, 5.0, 1.5, 1.0, 8.0, 0.0, 62.0, _OTHER_POINTS)
 DEFAULT_PARAMS["heuristic_v1_trump"] = _FITTED
@@ -544,6 +550,9 @@ def heuristic_play(obs, hand, legal, params, scratch, rng):
 
 # ``traditional``: the same compiled function with the traditional hand model
 heuristic_traditional_bid = heuristic_bid
+# ``pimc_fitted``: the same with the hand model fitted under PIMC play
+pimc_fitted_bid = heuristic_bid
+pimc_fitted_trump = heuristic_trump
 # ``heuristic_v1``: the same compiled functions with the first version's parameters
 # (every play fix off: its slots read 0), kept to measure the new default against
 heuristic_v1_bid = heuristic_bid

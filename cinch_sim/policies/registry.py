@@ -91,6 +91,16 @@ BUILTINS: tuple[Builtin, ...] = (
         "B_",
         hand_models_at=WHOLE,
     ),
+    # the same, its hand model fitted to outcomes under PIMC play (issue 31)
+    Builtin(
+        "bid",
+        "pimc_fitted",
+        "heuristic",
+        "pimc_fitted_bid",
+        HEURISTIC_BID,
+        "B_",
+        hand_models_at=WHOLE,
+    ),
     # one given bid (the advisor's "what if I bid b"): parameter bid
     Builtin("bid", "fixed", "fixed", "fixed_bid", FIXED_BID, "BID_"),
     Builtin("trump", "random", "random", "random_choice", RANDOM_CHOICE),
@@ -118,6 +128,15 @@ BUILTINS: tuple[Builtin, ...] = (
         "heuristic_v2",
         "heuristic",
         "heuristic_v2_trump",
+        HEURISTIC_TRUMP,
+        "B_",
+        hand_models_at=WHOLE,
+    ),
+    Builtin(
+        "trump",
+        "pimc_fitted",
+        "heuristic",
+        "pimc_fitted_trump",
         HEURISTIC_TRUMP,
         "B_",
         hand_models_at=WHOLE,

@@ -156,6 +156,13 @@ BUILTIN: dict[str, Strategy] = {
         description="pimc whose deals are weighted by what the calls and the trump named "
         "say of the hands (slow)",
     ),
+    "pimc_fitted": Strategy(
+        "pimc_fitted",
+        bid="pimc_fitted",
+        trump="pimc_fitted",
+        play="pimc",
+        description="pimc bidding and naming trump with a hand model fitted to PIMC play (slow)",
+    ),
     "dd": Strategy(
         "dd",
         play="dd",

@@ -136,7 +136,7 @@ def test_more_deals_are_drawn_where_the_weights_fall_on_few():
     vec[pimc.P_NOISE] = 0.0
     ps = PolicySet.from_specs(rules.players)
     ps.play[0] = load_policy("play", _spec("check_resampling"), tuple(vec))
-    params = _run(rules, ps, 60, 7, _models(rules))
+    params = _run(rules, ps, 40, 7, _models(rules))
     decisions, few_fixed, few_more = params[3, 0, [COUNT, FEW_FIXED, FEW_MORE]]
     assert decisions > 100
     assert few_fixed > 0.1 * decisions

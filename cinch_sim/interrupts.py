@@ -61,9 +61,12 @@ class _State:
         self.watching = False  # command_line(): the watcher ends the process at the second
         self.previous = None  # the handler ours replaced
         self.lock = threading.Lock()  # no re-delivery once the handler is put back
+        self.starting = False  # the re-delivery thread is starting (its first ask may come)
 
     def on_sigint(self, signum, frame) -> None:
         if self.pending:  # our own re-delivery (or a Ctrl-C merged with it)
+            if self.starting:
+                return  # inside our own handler, still in the callback: it asks again
             if self.deferring:
                 self.pending = False  # check() raises it at the chunk boundary
                 return
@@ -81,8 +84,12 @@ class _State:
         if _inside_llvmlite(frame) or _exceptions_ignored(frame):
             if not self.pending:
                 self.pending = True
-                threading.Thread(target=self._redeliver, name="cinch-ctrl-c-again",
-                                 daemon=True).start()  # fmt: skip
+                self.starting = True
+                try:
+                    threading.Thread(target=self._redeliver, name="cinch-ctrl-c-again",
+                                     daemon=True).start()  # fmt: skip
+                finally:
+                    self.starting = False
             return
         self.pending = False
         raise KeyboardInterrupt

@@ -229,6 +229,16 @@ def test_help_lists_the_choices_of_every_command():
             assert w in text, (command, w)
 
 
+def test_match_help_lists_every_builtin_strategy_a_match_takes():
+    from cinch_sim.policies.strategies import BUILTIN
+
+    players = [n for n, s in BUILTIN.items() if s.spec("play") != "dd"]  # dd is refused
+    for command in ("compare", "ladder"):
+        text = " ".join(invoke(command, "--help").output.split())
+        for name in players:
+            assert re.search(rf"\b{name}\b", text), (command, name)
+
+
 def _one_csv_table(res) -> pd.DataFrame:
     assert res.exit_code in (0, 1), res.output
     df = pd.read_csv(io.StringIO(res.stdout))

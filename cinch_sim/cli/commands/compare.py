@@ -124,8 +124,9 @@ def compare(
     stays swap).
 
     A STRATEGY is a built-in bundle (random, simple, greedy, heuristic,
-    heuristic_v1, heuristic_v2: the heuristic before its play fixes; pimc) or a
-    TOML file naming the four policies and their parameters.
+    heuristic_v1 and heuristic_v2: the heuristic before its fixes; pimc,
+    pimc_infer, pimc_fitted: PIMC play, slow) or a TOML file naming the four
+    policies and their parameters (docs/policies.md).
     """
     from cinch_sim.api import compare as run_compare
     from cinch_sim.policies.strategies import distinct_names
@@ -374,8 +375,9 @@ def ladder(
     ratings are the Luce model's, Bradley-Terry for a winner among many.
 
     A STRATEGY is a built-in bundle (random, simple, greedy, heuristic,
-    heuristic_v1, heuristic_v2: the heuristic before its play fixes; pimc) or a
-    TOML file naming the four policies and their parameters.
+    heuristic_v1 and heuristic_v2: the heuristic before its fixes; pimc,
+    pimc_infer, pimc_fitted: PIMC play, slow) or a TOML file naming the four
+    policies and their parameters (docs/policies.md).
     """
     from cinch_sim.api import ladder as run_ladder
 

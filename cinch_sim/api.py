@@ -39,6 +39,14 @@ from cinch_sim.engine.run import PolicySpec, iter_chunks, prepare_run  # noqa: F
 from cinch_sim.records.io import RefereeReport
 from cinch_sim.rules import Rules, RulesError, make_rules, resolve_rules
 from cinch_sim.runs import kinds as _kinds
+from cinch_sim.runs.chunks import (
+    HANDS_CHUNK,
+    PAIRS_CHUNK,
+    SLOW_HANDS_CHUNK,
+    SLOW_PAIRS_CHUNK,
+    default_chunk,
+    plays_slowly,
+)
 from cinch_sim.runs.driver import run_chunks
 from cinch_sim.runs.executor import LocalExecutor
 from cinch_sim.runs.store import ChunkStore, open_store
@@ -201,7 +209,7 @@ def simulate(
     play: PolicySpec = "heuristic",
     dealer: int | None = None,
     threads: int | None = None,
-    chunk: int = 65536,
+    chunk: int | None = None,
     records: str | os.PathLike | None = None,
     progress: Callable[[int], None] | None = None,
     on_chunk: Callable[[Any, Any], None] | None = None,
@@ -220,7 +228,8 @@ def simulate(
     (``"greedy"``), some seats (``{0: "greedy"}``; the others keep the
     heuristic) or one per seat (a list). ``records`` writes every hand as a
     ``cinch-hand/1`` record to that file. The same seed gives the same numbers
-    whatever ``threads`` and ``chunk`` are. Ctrl-C between chunks stops the run
+    whatever ``threads`` and ``chunk`` are (hands a chunk: 65,536 unless given; 256
+    where a seat plays pimc or dd). Ctrl-C between chunks stops the run
     and keeps what was finished (``interrupted`` is then true);
     ``on_chunk(rows, trace)`` sees every chunk. ``save`` names a folder where each
     finished chunk's counts and a manifest are kept as the run goes (one holding
@@ -247,6 +256,7 @@ def simulate(
     dealer = rules.players - 1 if dealer is None else dealer  # the last seat
     r, policies, settings = prepare_run(hands, seed, rules, dealer, bid, trump, discard, play)
     hands, seed, dealer = settings["hands"], settings["seed"], settings["dealer"]
+    chunk = default_chunk(chunk, HANDS_CHUNK, SLOW_HANDS_CHUNK, policies.slow)
     chunk = checks.whole(chunk, "chunk", at_least=1)
     _not_chunked(resume, records=records)
     _cluster(scheduler, workers, threads, records=records, on_chunk=on_chunk, trace=trace)
@@ -385,7 +395,7 @@ def stats(
     by: Sequence[str] | str = ("trumps",),
     min_hands: int = 30,
     threads: int | None = None,
-    chunk: int = 65536,
+    chunk: int | None = None,
     hand_data: str | os.PathLike | None = None,
     progress: Callable[[int], None] | None = None,
     on_chunk: Callable[[Any, Any], None] | None = None,
@@ -420,6 +430,7 @@ def stats(
     if min_hands < 1:
         raise AnalysisError(f"min_hands must be at least 1, got {min_hands}")
     r, policies, settings = prepare_run(hands, seed, rules, dealer, bid, trump, discard, play)
+    chunk = default_chunk(chunk, HANDS_CHUNK, SLOW_HANDS_CHUNK, policies.slow)
     chunk = checks.whole(chunk, "chunk", at_least=1)
     _not_chunked(resume, hand_data=hand_data)
     _cluster(scheduler, workers, threads, hand_data=hand_data, on_chunk=on_chunk)
@@ -598,7 +609,7 @@ def compare(
     on_chunk: Callable[[Any], None] | None = None,
     trace: bool = False,
     variant: str | None = None,
-    chunk: int = 1000,
+    chunk: int | None = None,
     save: str | os.PathLike | None = None,
     resume: str | os.PathLike | None = None,
     force: bool = False,
@@ -620,7 +631,8 @@ def compare(
     ``heuristic``) or a TOML file. ``games`` is rounded up to whole pairs; a
     game still going after ``max_hands`` hands is unfinished; ``pairing`` is
     ``swap`` or ``rotate``; ``records`` writes every game as a ``cinch-game/1``
-    record. ``chunk`` pairs (rotations) are played at a time; ``save``, ``resume``,
+    record. ``chunk`` pairs (rotations) are played at a time (1,000 unless given; 16
+    where a strategy plays pimc); ``save``, ``resume``,
     ``force``, ``scheduler`` and ``workers`` as in ``simulate``. ``.summary()`` holds
     the win rate of ``a`` and the points per hand difference with their 95% intervals;
     ``.table()`` each side's bids and Pedros, ``.table("games")`` one row per game.
@@ -651,11 +663,13 @@ def compare(
 
     games = checks.count(games, "games")
     seed = checks.seed(seed)
-    chunk = checks.whole(chunk, "chunk", at_least=1)
     r = _rules(rules)
     check_match(r, games, pairing)
+    if chunk is not None:
+        chunk = checks.whole(chunk, "chunk", at_least=1)
     chunk = check_until(until, r, chunk)
     sa, sb = distinct_names([a_player(resolve_strategy(a)), a_player(resolve_strategy(b))])
+    chunk = default_chunk(chunk, PAIRS_CHUNK, SLOW_PAIRS_CHUNK, plays_slowly((sa, sb)))
     _not_chunked(resume, records=records)
     _cluster(scheduler, workers, threads, records=records, on_chunk=on_chunk, trace=trace)
     settings = match_settings(r, sa, sb, games, seed, max_hands, pairing, until)
@@ -709,7 +723,7 @@ def ladder(
     progress: Callable[[int], None] | None = None,
     bootstrap: int = checks.LADDER_BOOTSTRAP,
     variant: str | None = None,
-    chunk: int = 1000,
+    chunk: int | None = None,
     save: str | os.PathLike | None = None,
     resume: str | os.PathLike | None = None,
     force: bool = False,
@@ -741,9 +755,10 @@ def ladder(
     games = checks.count(games, "games")
     seed = checks.seed(seed)
     bootstrap = checks.whole(bootstrap, "bootstrap", at_least=0)
-    chunk = checks.whole(chunk, "chunk", at_least=1)
     r = _rules(rules)
     strats = distinct_names([a_player(resolve_strategy(s)) for s in strategies])
+    chunk = default_chunk(chunk, PAIRS_CHUNK, SLOW_PAIRS_CHUNK, plays_slowly(strats))
+    chunk = checks.whole(chunk, "chunk", at_least=1)
     if len(strats) < 2:
         raise InputError("strategies", "a ladder needs at least two strategies")
     check_match(r, games, pairing)

@@ -403,3 +403,31 @@ def test_the_resume_command_is_the_command_and_its_folder():
         assert resume_command(Path("big")) == "cinch-sim stats --resume big"
     with click.Context(click.Command("simulate"), info_name="simulate"):
         assert resume_command(Path("my run")) == "cinch-sim simulate --resume 'my run'"
+
+
+def test_slow_players_run_in_small_chunks_for_the_same_numbers(tmp_path):
+    """Where a seat plays a slow built-in (dd, pimc) the default chunk is small, so
+    progress shows every few seconds and Ctrl-C keeps nearly all; a chunk given is
+    kept, and the numbers are those of one big chunk."""
+    from cinch_sim.policies.strategies import BUILTIN
+    from cinch_sim.runs.chunks import SLOW_HANDS_CHUNK, SLOW_PAIRS_CHUNK, plays_slowly
+
+    assert plays_slowly([BUILTIN["heuristic"], BUILTIN["pimc_infer"]])
+    assert not plays_slowly([BUILTIN["heuristic"], BUILTIN["greedy"]])
+
+    hands = 2 * SLOW_HANDS_CHUNK + 10
+    seen: list[int] = []
+    small = api.simulate(hands=hands, seed=4, play={1: "dd"}, progress=seen.append)
+    assert seen == [SLOW_HANDS_CHUNK, SLOW_HANDS_CHUNK, 10]  # told once a chunk
+    big = api.simulate(hands=hands, seed=4, play={1: "dd"}, chunk=hands)
+    assert small.table().equals(big.table())
+    quick: list[int] = []
+    api.simulate(hands=hands, seed=4, progress=quick.append)
+    assert quick == [hands]  # the heuristic's hands: one chunk
+
+    cheap_pimc = tmp_path / "cheap_pimc.toml"  # pimc solving two deals a decision
+    cheap_pimc.write_text('name = "cheap_pimc"\nbase = "pimc"\n[play]\nparams = { samples = 2 }\n')
+    games: list[int] = []
+    api.compare(str(cheap_pimc), "heuristic", games=4 * SLOW_PAIRS_CHUNK + 4, seed=3,
+                progress=games.append)  # fmt: skip
+    assert games == [2 * SLOW_PAIRS_CHUNK, 2 * SLOW_PAIRS_CHUNK, 4]  # games, a chunk at a time

@@ -455,7 +455,7 @@ class _Playouts:
         self.shared = blind and self.top > 0 and adv.candidates[-1] == r.bid_max
         self.rules_array = r.to_array()
         self.progress = progress
-        slow = any(p.builtin is not None and p.builtin.slow for p in policies.play)
+        slow = policies.slow
         self.chunk = REJECT_CHUNK if self.rejecting else SLOW_CHUNK if slow else CHUNK
         self.kept_per_chunk = SLOW_CHUNK if slow else REJECT_CHUNK
         # the rejection probe: the reference candidate's auction, a cheap play

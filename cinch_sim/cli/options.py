@@ -488,7 +488,7 @@ def out_folder(out: str | None, force: bool) -> Path | None:
         raise BadInput("--out", str(exc)) from None
 
 
-def chunk_options(unit: str, default: int) -> Callable[[Callable], Callable]:
+def chunk_options(unit: str, fast: int, slow: int) -> Callable[[Callable], Callable]:
     """--chunk and --resume, for the commands that run in chunks (``cinch_sim.runs``),
     and --scheduler and --workers, which send those chunks to a Dask cluster."""
 
@@ -521,9 +521,10 @@ def chunk_options(unit: str, default: int) -> Callable[[Callable], Callable]:
         return click.option(
             "--chunk",
             type=AtLeast("chunk", 1),
-            default=default,
-            help=f"{unit.capitalize()} a chunk: the unit saved under --out and where Ctrl-C "
-            "stops (results do not depend on it).",
+            default=None,
+            help=f"{unit.capitalize()} a chunk: the unit saved under --out, where Ctrl-C "
+            f"stops and progress is shown (results do not depend on it). [default: {fast:,}; "
+            f"{slow:,} where a seat plays pimc or dd, a few seconds a chunk]",
         )(f)
 
     return decorate

@@ -59,10 +59,9 @@ from cinch_sim.views import Tables
 
 UNTILS = ("decided",)
 UNTIL_LOOK_PAIRS = 50  # pairs between two looks of the sequential stop (its chunks)
-DEFAULT_CHUNK = 1000  # pairs a chunk, unless a sequential stop sets its looks
 
 
-def check_until(until: str | None, r: Rules, chunk: int) -> int:
+def check_until(until: str | None, r: Rules, chunk: int | None) -> int | None:
     """The chunk a match runs in: ``chunk``, or with a sequential stop its looks (so
     where it stops never depends on a chunk size); a one-line InputError for an
     unknown rule, a cut-throat match or a chunk given beside it."""
@@ -73,7 +72,7 @@ def check_until(until: str | None, r: Rules, chunk: int) -> int:
     if r.teams > 2:
         why = "a sequential stop is for two sides (a cut-throat match plays every rotation)"
         raise InputError("until", why)
-    if chunk != DEFAULT_CHUNK:
+    if chunk is not None:
         why = f"with until the chunks are its looks, every {UNTIL_LOOK_PAIRS} pairs: leave "
         raise InputError("chunk", why + "chunk at its default")
     return UNTIL_LOOK_PAIRS

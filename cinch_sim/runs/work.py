@@ -21,6 +21,7 @@ from cinch_sim.matches.play import play_pairs, team_policies
 from cinch_sim.matches.rotation import RotationStats, play_rotations, seat_policies
 from cinch_sim.policies.strategies import Strategy
 from cinch_sim.rules import Rules
+from cinch_sim.runs.chunks import HANDS_CHUNK, PAIRS_CHUNK
 
 Key = tuple[int, ...]
 TRACE_ROWS = 8192  # hands' trace rows played at once (they are large): as matches.compare
@@ -64,7 +65,7 @@ class HandsRun:
     seed: int
     hands: int
     dealer: int
-    chunk: int = 65536
+    chunk: int = HANDS_CHUNK
     trace: bool = False
 
     units = "hands"
@@ -112,7 +113,7 @@ class MatchRun:
     games: int
     max_hands: int = 256
     pairing: str = "swap"
-    chunk: int = 1000  # pairs or rotations a chunk
+    chunk: int = PAIRS_CHUNK  # pairs or rotations a chunk
     trace: bool = False
 
     units = "pairs"
@@ -198,7 +199,7 @@ class LadderRun:
     games: int
     max_hands: int = 256
     pairing: str = "swap"
-    chunk: int = 1000
+    chunk: int = PAIRS_CHUNK
     matchups: tuple[tuple[int, int], ...] = field(default=())
 
     units = "pairs"

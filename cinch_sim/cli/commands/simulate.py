@@ -26,6 +26,7 @@ from cinch_sim.cli.options import (
 )
 from cinch_sim.cli.progress import Progress
 from cinch_sim.cli.tables import text_table
+from cinch_sim.runs.chunks import HANDS_CHUNK, SLOW_HANDS_CHUNK
 
 TABLES = ("by_bid", "pedros")  # what simulate prints, and the files --out writes
 
@@ -45,7 +46,7 @@ TABLES = ("by_bid", "pedros")  # what simulate prints, and the files --out write
 )
 @table_option(TABLES)
 @output_options(files=("--records",))
-@chunk_options("hands", 65536)
+@chunk_options("hands", HANDS_CHUNK, SLOW_HANDS_CHUNK)
 @friendly
 def simulate(
     hands,

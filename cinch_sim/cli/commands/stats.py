@@ -24,6 +24,7 @@ from cinch_sim.cli.options import (
     stopped,
 )
 from cinch_sim.cli.progress import Progress
+from cinch_sim.runs.chunks import HANDS_CHUNK, SLOW_HANDS_CHUNK
 
 TABLE_TITLES = {
     "make_rate_by_bid": "Bid success by bid level",
@@ -110,7 +111,7 @@ FEATURES = ("seat", "trumps", "pedros", "high", "ace", "honours", "bid")
 )
 @click.option("--no-charts", is_flag=True, help="Do not draw the charts under --out.")
 @output_options()
-@chunk_options("hands", 65536)
+@chunk_options("hands", HANDS_CHUNK, SLOW_HANDS_CHUNK)
 @friendly
 def stats(
     hands,

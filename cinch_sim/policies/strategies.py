@@ -152,9 +152,11 @@ BUILTIN: dict[str, Strategy] = {
     ),
     "pimc_infer": Strategy(
         "pimc_infer",
+        bid="pimc_fitted",
+        trump="pimc_fitted",
         play="pimc_infer",
-        description="pimc whose deals are weighted by what the calls and the trump named "
-        "say of the hands (slow)",
+        description="the strongest: pimc_fitted's bidding, and PIMC play whose deals are "
+        "weighted by what the calls and the trump named say of the hands (slow)",
     ),
     "pimc_fitted": Strategy(
         "pimc_fitted",

@@ -30,13 +30,23 @@ from cinch_sim import layout as L  # noqa: E402
 from cinch_sim.analysis.card_values import maker_positions  # noqa: E402
 from cinch_sim.cards import card, left_card  # noqa: E402
 from cinch_sim.matches.play import play_pairs  # noqa: E402
+from cinch_sim.policies import heuristic as H  # noqa: E402
 from cinch_sim.policies.strategies import resolve_strategy  # noqa: E402
 from cinch_sim.rules import Rules  # noqa: E402
 
-# the heuristic bidder's fitted weights (policies/heuristic.py _FITTED): the Right and
-# Left Pedro, A K Q J 10 of trumps, each trump held (the intercept is the same for all)
-WEIGHTS = {"right": 0.43, "left": 0.10, "A": 1.6, "K": 1.0, "Q": 0.78, "J": 0.77, "T": 0.58}
-PER_TRUMP = 0.5
+# the heuristic bidder's fitted weights (policies/heuristic.py): the Right and Left
+# Pedro, A K Q J 10 of trumps, each trump held (the intercept is the same for all)
+_W = H.DEFAULT_PARAMS["heuristic_trump"]
+WEIGHTS = {
+    "right": _W[H.B_RIGHT],
+    "left": _W[H.B_LEFT],
+    "A": _W[H.B_ACE],
+    "K": _W[H.B_KING],
+    "Q": _W[H.B_QUEEN],
+    "J": _W[H.B_JACK],
+    "T": _W[H.B_TEN],
+}
+PER_TRUMP = _W[H.B_LENGTH]
 
 
 def suit_weights() -> np.ndarray:

@@ -87,7 +87,7 @@ class PolicySet:
     @property
     def slow(self) -> bool:
         """A seat plays with a slow built-in (pimc, dd): milliseconds a hand."""
-        return any(p.builtin is not None and p.builtin.slow for p in self.play)
+        return any(p.slow for p in self.play)
 
     def describe(self) -> dict[str, list[str]]:
         return {k: [p.spec for p in v] for k, v in self.by_kind().items()}

@@ -41,6 +41,11 @@ class Policy:
     params: tuple[float, ...] = ()
     builtin: Builtin | None = None  # the registry's entry (the kernel calls it directly)
 
+    @property
+    def slow(self) -> bool:
+        """A slow built-in (pimc, dd): milliseconds a hand, not microseconds."""
+        return self.builtin is not None and self.builtin.slow
+
     def param_vector(self) -> np.ndarray:
         v = np.zeros(N_PARAMS)
         v[: len(self.params)] = self.params

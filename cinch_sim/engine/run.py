@@ -361,6 +361,20 @@ def run_deals(rules: Rules, seed: int, offset: int, n: int, dealer: int = 3) -> 
 HAND_STRIDE = 1 << 16  # hand h of game g is dealt from hand index g * HAND_STRIDE + h
 
 
+def game_deals(rules: Rules, seed: int, games: np.ndarray, n_hands: int) -> np.ndarray:
+    """The first ``n_hands`` deals of each game index in ``games``, as ``run_games``
+    deals them, with dealer 0: [game, hand, seat] card masks. Under dealer d seat s
+    holds what seat (s - d) mod players holds here (the deal turns with the dealer).
+    One thread, one kernel call a game: the caller has few hands a game to deal."""
+    kern = _compiled("deal_hands2" if rules.decks == 2 else "deal_hands")
+    out = np.empty((len(games), n_hands, rules.players), dtype=np.uint64)
+    ra, setup = rules.to_array(), Conditions().to_setup(0, 0)
+    s = np.uint64(seed % (1 << 64))
+    for i, g in enumerate(games):
+        kern(ra, setup, s, np.int64(int(g) * HAND_STRIDE), out[i])
+    return out
+
+
 def run_games(
     rules: Rules,
     policies: PolicySet,

@@ -5,6 +5,8 @@ One job per module:
 - ``play``: seating two strategies and playing duplicate pairs of games
   (``team_policies``, ``play_pairs``, ``PairChunk``), and their refereed
   ``cinch-game/1`` records (``game_records``);
+- ``luck``: the luck of a pair's unshared deals, the win rate's control
+  variate (``pair_luck``);
 - ``pairs``: what each pair adds to a match's statistics (``PairStats``);
 - ``compare``: a match and its summary with intervals (``compare``,
   ``Comparison``);

@@ -13,6 +13,11 @@ The pairs are played by ``matches.play`` and added up by ``matches.pairs``.
   which switching to a Wilson interval at the sweep was not). The p-value is
   the one-sample t-test of mean s = 1/2; at a sweep, the sign test's
   2^(1 - pairs).
+- *The win rate, luck-adjusted* (a control variate): each pair's luck
+  (``matches.luck``: the deals one game played and the other did not, judged
+  by the heuristic's hand model; mean zero) is subtracted from its score in
+  proportion (``analysis.intervals.control_variate_interval``), reported
+  beside the plain estimate with the share of the variance it removed.
 - *A sequential stop* (``until="decided"``): a look every ``UNTIL_LOOK_PAIRS``
   pairs, and the match ends at the first look where the always-valid 95%
   confidence sequence of the mean pair score excludes 1/2
@@ -43,6 +48,7 @@ from cinch_sim import notation as N
 from cinch_sim.analysis.intervals import (
     bounded_mean,
     confidence_sequence,
+    control_variate_interval,
     ratio_interval,
     t_interval,
 )
@@ -135,6 +141,7 @@ class Comparison(Tables):
             wlo = whi = float("nan")
         if ps.size and wr in (0.0, 1.0):
             wp = float(min(1.0, 2 * 0.5**ps.size))  # every pair swept: the sign test
+        cm, clo, chi, cp, removed = control_variate_interval(ps, d.cat("luck"), 0.5, level)
         pm, plo, phi, pp = ratio_interval(d.cat("diff_sum"), d.cat("diff_n"), level)
         reason = d.cat("reason").astype(int)
         wins = d.cat("a_win")
@@ -151,6 +158,10 @@ class Comparison(Tables):
             "win_rate": wr,
             "win_rate_ci": [wlo, whi],
             "win_rate_p_value": wp,
+            "win_rate_luck_adjusted": cm,
+            "win_rate_luck_adjusted_ci": [float(np.clip(clo, 0, 1)), float(np.clip(chi, 0, 1))],
+            "win_rate_luck_adjusted_p_value": cp,
+            "luck_variance_share": removed,
             "points_per_hand_diff": pm,
             "points_per_hand_diff_ci": [plo, phi],
             "points_p_value": pp,

@@ -11,7 +11,9 @@ games are not independent trials. Per pair, :class:`PairStats` keeps
   pair (h below the shorter game's length) the paired difference is the mean
   over the two games of (A's change - B's change): the same deal, once with
   A holding each side's cards. Per pair the sum over paired hands and their
-  number are kept, the clusters of ``matches.compare``'s ratio interval.
+  number are kept, the clusters of ``matches.compare``'s ratio interval;
+- the pair's *luck* (``matches.luck``): a number of mean zero that moves with
+  the pair score, the control variate of the win rate.
 
 Per game it keeps A's result, the margin, the length and the end reason, and
 per side summed counts of contracts and Pedros.
@@ -25,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from cinch_sim import layout as L
+from cinch_sim.matches.luck import pair_luck
 from cinch_sim.matches.play import PairChunk
 from cinch_sim.rules import Rules
 
@@ -36,6 +39,7 @@ class PairStats:
     pair_score: list[np.ndarray] = field(default_factory=list)  # (w1 + w2) / 2
     diff_sum: list[np.ndarray] = field(default_factory=list)  # paired per-hand diffs, summed
     diff_n: list[np.ndarray] = field(default_factory=list)  # paired hands
+    luck: list[np.ndarray] = field(default_factory=list)  # matches.luck.pair_luck
     a_win: list[np.ndarray] = field(default_factory=list)  # per game: 1, 0 or 0.5
     margin: list[np.ndarray] = field(default_factory=list)  # per game: A total - B total
     length: list[np.ndarray] = field(default_factory=list)  # per game: hands
@@ -68,6 +72,7 @@ class PairStats:
         d = (nets[0] + nets[1]) / 2.0
         self.diff_sum.append(np.where(idx, d, 0.0).sum(axis=1))
         self.diff_n.append(m.astype(np.int64))
+        self.luck.append(pair_luck(chunk))
 
     def _count(self, rules: Rules, h: np.ndarray, n_hands: np.ndarray, ta: int) -> None:
         rows = played_rows(h, n_hands)
@@ -98,11 +103,15 @@ class PairStats:
 
     @classmethod
     def from_arrays(cls, arrays: dict[str, np.ndarray]) -> PairStats:
-        return cls(counts=np.array(arrays["counts"], np.int64),
-                   **split_lists(arrays, PAIR_LISTS + GAME_LISTS))  # fmt: skip
+        names = PAIR_LISTS + GAME_LISTS
+        if "luck" not in arrays:  # a chunk file of a run begun before the luck was kept
+            names = tuple(n for n in names if n != "luck")
+        lists = split_lists(arrays, names)
+        lists.setdefault("luck", [np.full(x.size, np.nan) for x in lists["pair_score"]])
+        return cls(counts=np.array(arrays["counts"], np.int64), **lists)
 
 
-PAIR_LISTS = ("pair_score", "diff_sum", "diff_n")  # PairStats' lists of one value a pair
+PAIR_LISTS = ("pair_score", "diff_sum", "diff_n", "luck")  # PairStats' lists of one value a pair
 GAME_LISTS = ("a_win", "margin", "length", "reason")  # and of one value a game
 
 

@@ -68,7 +68,7 @@ def check_two_sides(rules: Rules) -> None:
 
 @dataclass
 class PairChunk:
-    """Both games of a run of pairs: kernel arrays, A's team in each game, the rules."""
+    """Both games of a run of pairs: kernel arrays, A's team in each game, the rules, the seed."""
 
     start: int  # index of the first pair (= its game index)
     games: tuple[np.ndarray, np.ndarray]
@@ -76,6 +76,7 @@ class PairChunk:
     trace: tuple[np.ndarray, np.ndarray]
     a_team: tuple[int, int]
     rules: Rules
+    seed: int  # the match's: the deals are (seed, game index)'s
 
     @property
     def n(self) -> int:
@@ -109,7 +110,7 @@ def play_pairs(
     g1, h1, t1 = run_games(rules, ab, seed, start, n, None, max_hands, trace, streams=first)
     if pairing == "swap":
         g2, h2, t2 = run_games(rules, ba, seed, start, n, None, max_hands, trace, streams=second)
-        return PairChunk(start, (g1, g2), (h1, h2), (t1, t2), (0, 1), rules)
+        return PairChunk(start, (g1, g2), (h1, h2), (t1, t2), (0, 1), rules, seed)
     want = (g1[:, L.G_FIRST_DEALER] + 1) % rules.players
     g2, h2, t2 = np.empty_like(g1), np.empty_like(h1), np.empty_like(t1)
     for d in range(rules.players):
@@ -121,7 +122,7 @@ def play_pairs(
         g2[sel], h2[sel] = gg[sel - lo], hh[sel - lo]
         if trace:
             t2[sel] = tt[sel - lo]
-    return PairChunk(start, (g1, g2), (h1, h2), (t1, t2), (0, 0), rules)
+    return PairChunk(start, (g1, g2), (h1, h2), (t1, t2), (0, 0), rules, seed)
 
 
 def game_records(rules: Rules, chunk: PairChunk) -> list[dict[str, Any]]:

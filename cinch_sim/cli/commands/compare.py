@@ -243,6 +243,7 @@ def format_comparison(s: dict, seed: int, seconds: float) -> str:
         f"win rate of {a}: {N.rate_with_interval(s['win_rate'], lo, hi)}"
         + _no_interval(lo, hi)
         + f", p = {_p_value(s['win_rate_p_value'])}",
+        _luck_adjusted(s),
         f"points per hand, {a} - {b}: "
         + N.number_with_interval(s["points_per_hand_diff"], plo, phi, 3, signed=True)
         + _no_interval(plo, phi)
@@ -263,6 +264,20 @@ def format_comparison(s: dict, seed: int, seconds: float) -> str:
     lines.append(_sides_table(s))
     lines.append(f"({s['level']:.0%} intervals over duplicate pairs; p-values for no difference)")
     return "\n".join(lines)
+
+
+def _luck_adjusted(s: dict) -> str:
+    """The win rate with the luck of the unshared deals taken out, and how much that
+    luck explained (docs/statistics.md, "The win rate, luck-adjusted")."""
+    lo, hi = s["win_rate_luck_adjusted_ci"]
+    if any(x is None or math.isnan(x) for x in (lo, hi)):
+        return f"win rate, luck-adjusted: {N.DASH} (too few pairs, or no luck measured)"
+    share = s["luck_variance_share"]
+    return (
+        f"win rate, luck-adjusted: {N.rate_with_interval(s['win_rate_luck_adjusted'], lo, hi)}"
+        f", p = {_p_value(s['win_rate_luck_adjusted_p_value'])} (luck explained "
+        f"{N.rate(share)} of the variance)"
+    )
 
 
 def _sides_table(s: dict) -> str:

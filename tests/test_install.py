@@ -44,6 +44,7 @@ def _venv_seeing_ours(env_dir: Path) -> str:
     return str(py)
 
 
+@pytest.mark.slow  # two pip installs into a new venv: 16-20 s of one core
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX venv layout")
 def test_regular_install_then_editable_reinstall_imports(tmp_path):
     src = tmp_path / "src"  # a copy of the checkout: the install touches no real file

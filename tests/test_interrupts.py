@@ -274,6 +274,7 @@ main(sys.argv[1:], prog_name="cinch-sim")
 """
 
 
+@pytest.mark.slow  # a whole small report in a child process: 8-11 s of one core
 def test_a_ctrl_c_while_the_report_is_written_leaves_it_whole(warm, tmp_path):
     args = ["report", "--hands", "1000", "--games", "4", "--out", "rep"]
     p = _run_script(CTRL_C_WHILE_WRITING, args + ["--strategies", "random,simple"], tmp_path)

@@ -199,12 +199,13 @@ ERR_ILLEGAL = 1  # a policy returned an illegal choice
 KIND_BID, KIND_TRUMP, KIND_DISCARD, KIND_PLAY = 0, 1, 2, 3
 KIND_NAMES = ("bid", "trump", "discard", "play")
 # The built-in ids the kernel takes per [kind, seat] (KIND_* * MAX_PLAYERS + seat),
-# then two flags: 1 when some seat's policy may read the call history (O_CALLS),
+# then three flags: 1 when some seat's policy may read the call history (O_CALLS),
 # which the kernel then writes (the built-in random, simple and greedy never do),
-# and 1 when some seat plays dd.
+# 1 when some seat plays dd, and 1 when some policy may draw from its random stream.
 PIDS_READ_CALLS = 4 * MAX_PLAYERS
 PIDS_DD = PIDS_READ_CALLS + 1  # 1: some seat plays dd, which the kernel hands every hand
-PIDS_LEN = PIDS_DD + 1
+PIDS_STREAMS = PIDS_DD + 1  # 0: no policy draws a random number; the streams are not set
+PIDS_LEN = PIDS_STREAMS + 1
 # A dd seat's scratch (policies/dd.py), as the kernel leaves it at the start of play:
 # each seat's faces (two decks: then those held twice), the address of every seat's
 # scratch and the dd seats' bits, so that the first dd seat to work out the

@@ -608,10 +608,11 @@ def _start_obs(rules, setup, seed, hidx, dealer, pids, obs, scratch, rngs, score
             or pids[L.KIND_PLAY * L.MAX_PLAYERS + s] == 0
         ):
             borrow(scratch, s * N_SCRATCH, N_SCRATCH)[:] = 0
-    first = policy_streams(seed, hidx, 0)  # streams 1-4: one block for four seats
-    for s in range(P):
-        n = setup[L.S_STREAMS + s]
-        rngs[s] = first[n - 1] if n <= 4 else policy_stream(seed, hidx, n)
+    if pids[L.PIDS_STREAMS] != 0:  # else no policy at the table draws a random number
+        first = policy_streams(seed, hidx, 0)  # streams 1-4: one block for four seats
+        for s in range(P):
+            n = setup[L.S_STREAMS + s]
+            rngs[s] = first[n - 1] if n <= 4 else policy_stream(seed, hidx, n)
 
 
 @njit(**PHASE)

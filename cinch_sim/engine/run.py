@@ -51,6 +51,21 @@ BLIND_TO_CALLS = frozenset(
         BI.DD_PLAY,
     )
 )
+# Built-ins that never draw from their random stream: a seat with only these skips
+# the stream's setup (one Threefry block a hand for the table; W3 plays no random
+# number at all). A user policy (id 0) always gets its stream.
+BLIND_TO_STREAM = frozenset(
+    (
+        BI.SIMPLE_BID,
+        BI.SIMPLE_TRUMP,
+        BI.SIMPLE_DISCARD,
+        BI.GREEDY_PLAY,
+        BI.HEURISTIC_BID,
+        BI.HEURISTIC_TRUMP,
+        BI.HEURISTIC_DISCARD,
+        BI.HEURISTIC_PLAY,
+    )
+)
 
 
 @dataclass
@@ -110,19 +125,22 @@ class PolicySet:
 
     def builtin_ids(self, direct: bool = True) -> np.ndarray:
         """Per [kind, seat]: the built-in's id for a direct call, 0 for a pointer call;
-        then whether some policy may read the call history (``L.PIDS_READ_CALLS``) and
-        whether some seat plays dd (``L.PIDS_DD``)."""
+        then whether some policy may read the call history (``L.PIDS_READ_CALLS``),
+        whether some seat plays dd (``L.PIDS_DD``) and whether some policy draws from
+        its random stream (``L.PIDS_STREAMS``)."""
         ids = np.zeros(L.PIDS_LEN, np.int64)
-        reads_calls = plays_dd = False
+        reads_calls = plays_dd = streams = False
         for k, pols in enumerate(self.by_kind().values()):
             for s, p in enumerate(pols):
                 kid = p.builtin.kernel_id if p.builtin else 0
                 reads_calls |= kid not in BLIND_TO_CALLS
+                streams |= kid not in BLIND_TO_STREAM
                 if direct or kid == BI.DD_PLAY:  # dd is handed every hand: the kernel must know
                     ids[k * L.MAX_PLAYERS + s] = kid
                 plays_dd |= kid == BI.DD_PLAY
         ids[L.PIDS_READ_CALLS] = reads_calls
         ids[L.PIDS_DD] = plays_dd
+        ids[L.PIDS_STREAMS] = streams
         return ids
 
     def params(self, rules: Rules | None = None) -> np.ndarray:

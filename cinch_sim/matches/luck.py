@@ -20,19 +20,22 @@ score (``analysis.intervals.control_variate_interval``).
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from cinch_sim import layout as L
 from cinch_sim.cards import RANK_FIVE, card, left_card
 from cinch_sim.engine.run import game_deals
 from cinch_sim.matches.play import PairChunk
-from cinch_sim.policies import heuristic as H
 
 _BLOCK = 13  # a mask is read thirteen bits (one suit) at a time
 
 
 def suit_weights() -> np.ndarray:
     """[trump suit, card]: what holding the card adds to the hand model's estimate."""
+    from cinch_sim.policies import heuristic as H  # jitted: loaded when a match first needs it
+
     p = H.DEFAULT_PARAMS["heuristic_trump"]
     honours = {12: p[H.B_ACE], 11: p[H.B_KING], 10: p[H.B_QUEEN], 9: p[H.B_JACK], 8: p[H.B_TEN]}
     w = np.zeros((4, 52))
@@ -46,6 +49,7 @@ def suit_weights() -> np.ndarray:
     return w
 
 
+@cache
 def _block_tables() -> np.ndarray:
     """[trump suit, block, 13-bit value]: the summed weights of the block's cards held,
     in whole hundredths (the fitted weights have two decimals), so every sum is exact
@@ -56,9 +60,6 @@ def _block_tables() -> np.ndarray:
     return np.stack([bits @ w[:, b * _BLOCK : (b + 1) * _BLOCK].T for b in range(4)], axis=1).T
 
 
-_TABLES = _block_tables()  # [suit, block, value], hundredths
-
-
 def seat_strength(masks: np.ndarray) -> np.ndarray:
     """Each card mask's strength: its best suit's estimate (same shape, float)."""
     return _hundredths(masks) / 100
@@ -66,11 +67,12 @@ def seat_strength(masks: np.ndarray) -> np.ndarray:
 
 def _hundredths(masks: np.ndarray) -> np.ndarray:
     m = np.asarray(masks, np.uint64)
+    tables = _block_tables()  # [suit, block, value], hundredths
     best = np.zeros(m.shape, np.int64)  # no estimate is below zero
     for s in range(4):
         est = np.zeros(m.shape, np.int64)
         for b in range(4):
-            est += _TABLES[s, b][((m >> np.uint64(_BLOCK * b)) & np.uint64(8191)).astype(np.intp)]
+            est += tables[s, b][((m >> np.uint64(_BLOCK * b)) & np.uint64(8191)).astype(np.intp)]
         best = np.maximum(best, est)
     return best
 

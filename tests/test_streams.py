@@ -188,3 +188,43 @@ def test_seat_streams_are_independent_of_the_deal(draws):
     for s in range(4):
         assert _independent(ace_of_spades, first[:, s]) > ALPHA
         assert _independent(top_card_suit, first[:, s]) > ALPHA
+
+
+@pytest.mark.parametrize(
+    "specs",
+    [
+        dict(bid="heuristic", trump="heuristic", discard="heuristic", play="heuristic"),
+        dict(bid="simple", trump="simple", discard="simple", play="greedy"),
+        dict(bid="heuristic_v1", trump="heuristic_v1", discard="heuristic_v1", play="heuristic_v1"),
+    ],
+    ids=["heuristic", "simple-greedy", "heuristic_v1"],
+)
+def test_a_table_that_draws_no_random_number_plays_alike_without_its_streams(specs, monkeypatch):
+    """engine.run.BLIND_TO_STREAM's built-ins never draw: with only them at the table the
+    kernel skips the streams (``L.PIDS_STREAMS`` 0), and every hand comes out as when
+    the streams are set up (the flag forced on by emptying the set)."""
+    import cinch_sim.engine.run as run
+
+    ps = PolicySet.from_specs(4, **specs)
+    assert ps.builtin_ids()[L.PIDS_STREAMS] == 0
+    skipped, _ = run_chunk(Rules(), ps, 17, 0, 3000)
+    monkeypatch.setattr(run, "BLIND_TO_STREAM", frozenset())
+    assert ps.builtin_ids()[L.PIDS_STREAMS] == 1
+    with_streams, _ = run_chunk(Rules(), ps, 17, 0, 3000)
+    assert np.array_equal(skipped, with_streams)
+
+
+def test_a_random_policy_at_the_table_sets_the_streams(monkeypatch):
+    """The random play draws, so its table sets the streams; claimed blind (put in
+    BLIND_TO_STREAM), the kernel skips them and the hands come out otherwise: the
+    flag is what the test above turns off, not a no-op."""
+    import cinch_sim.engine.run as run
+    from cinch_sim.policies import registry as BI
+
+    ps = PolicySet.from_specs(4, bid="simple", trump="simple", discard="simple", play="random")
+    assert ps.builtin_ids()[L.PIDS_STREAMS] == 1
+    right, _ = run_chunk(Rules(), ps, 17, 0, 500)
+    monkeypatch.setattr(run, "BLIND_TO_STREAM", run.BLIND_TO_STREAM | {BI.RANDOM_CHOICE})
+    assert ps.builtin_ids()[L.PIDS_STREAMS] == 0
+    wrong, _ = run_chunk(Rules(), ps, 17, 0, 500)
+    assert not np.array_equal(right, wrong)

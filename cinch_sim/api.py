@@ -757,8 +757,8 @@ def ladder(
     bootstrap = checks.whole(bootstrap, "bootstrap", at_least=0)
     r = _rules(rules)
     strats = distinct_names([a_player(resolve_strategy(s)) for s in strategies])
-    chunk = default_chunk(chunk, PAIRS_CHUNK, SLOW_PAIRS_CHUNK, plays_slowly(strats))
-    chunk = checks.whole(chunk, "chunk", at_least=1)
+    if chunk is not None:  # else each matchup its own default (LadderRun)
+        chunk = checks.whole(chunk, "chunk", at_least=1)
     if len(strats) < 2:
         raise InputError("strategies", "a ladder needs at least two strategies")
     check_match(r, games, pairing)

@@ -431,3 +431,27 @@ def test_slow_players_run_in_small_chunks_for_the_same_numbers(tmp_path):
     api.compare(str(cheap_pimc), "heuristic", games=4 * SLOW_PAIRS_CHUNK + 4, seed=3,
                 progress=games.append)  # fmt: skip
     assert games == [2 * SLOW_PAIRS_CHUNK, 2 * SLOW_PAIRS_CHUNK, 4]  # games, a chunk at a time
+
+
+def test_a_ladder_takes_each_matchups_own_default_chunk():
+    """A slow player's matchups run in small chunks, the others in big ones (one
+    chunk size for the whole ladder made every matchup small); a chunk given is kept
+    for all. Only the runs' chunk keys are looked at: nothing is played."""
+    from cinch_sim.matches.ladder import matchup_order
+    from cinch_sim.policies.strategies import BUILTIN
+    from cinch_sim.rules import Rules
+    from cinch_sim.runs.chunks import PAIRS_CHUNK, SLOW_PAIRS_CHUNK
+    from cinch_sim.runs.work import LadderRun
+
+    strats = (BUILTIN["pimc"], BUILTIN["greedy"], BUILTIN["random"])
+    order = tuple(matchup_order(Rules(), 3))
+    games = 2 * PAIRS_CHUNK + 2
+    pairs = (games + 1) // 2  # 1,001 a matchup: two big chunks, 63 small ones
+    run = LadderRun(Rules(), strats, 1, games, matchups=order)
+    for m, (i, j) in enumerate(order):
+        slow = 0 in (i, j)  # pimc is strategy 0
+        chunk = SLOW_PAIRS_CHUNK if slow else PAIRS_CHUNK
+        assert run.match(m).chunk == chunk
+        assert len([k for k in run.keys() if k[0] == m]) == -(-pairs // chunk)
+    given = LadderRun(Rules(), strats, 1, games, chunk=100, matchups=order)
+    assert {given.match(m).chunk for m in range(len(order))} == {100}

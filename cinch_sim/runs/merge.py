@@ -65,7 +65,7 @@ def run_of(head: dict[str, Any]) -> Any:
 
     s = head["settings"]
     rules = make_rules(s["rules"]["preset"], s["rules"]["options"])
-    chunk = int(head["chunk"])
+    chunk = None if head["chunk"] is None else int(head["chunk"])  # None: a ladder's own
     if head["command"] in ("simulate", "stats"):
         return HandsRun(rules, s["policies"], s["seed"], s["hands"], s["dealer"], chunk)
     pairing = "swap" if s["pairing"] == "rotation" else s["pairing"]

@@ -21,7 +21,13 @@ from cinch_sim.matches.play import play_pairs, team_policies
 from cinch_sim.matches.rotation import RotationStats, play_rotations, seat_policies
 from cinch_sim.policies.strategies import Strategy
 from cinch_sim.rules import Rules
-from cinch_sim.runs.chunks import HANDS_CHUNK, PAIRS_CHUNK
+from cinch_sim.runs.chunks import (
+    HANDS_CHUNK,
+    PAIRS_CHUNK,
+    SLOW_PAIRS_CHUNK,
+    default_chunk,
+    plays_slowly,
+)
 
 Key = tuple[int, ...]
 TRACE_ROWS = 8192  # hands' trace rows played at once (they are large): as matches.compare
@@ -191,7 +197,10 @@ def _joined(parts: list[Any]) -> Any:
 
 @dataclass(frozen=True)
 class LadderRun:
-    """Every pair of strategies (every ordered pair, cut-throat) in a match."""
+    """Every pair of strategies (every ordered pair, cut-throat) in a match. ``chunk``
+    None: each matchup its own default, small only where one of its two strategies
+    plays slowly (``runs.chunks``), so a ladder with a PIMC player does not play its
+    fast matchups in small chunks too."""
 
     rules: Rules
     strategies: tuple[Strategy, ...]
@@ -199,7 +208,7 @@ class LadderRun:
     games: int
     max_hands: int = 256
     pairing: str = "swap"
-    chunk: int = PAIRS_CHUNK
+    chunk: int | None = None
     matchups: tuple[tuple[int, int], ...] = field(default=())
 
     units = "pairs"
@@ -209,9 +218,12 @@ class LadderRun:
         s = self.strategies
         return _loaded(self, lambda: tuple(
             MatchRun(self.rules, s[i], s[j], self.seed, self.games, self.max_hands,
-                     self.pairing, self.chunk)
+                     self.pairing, self._chunk(s[i], s[j]))
             for i, j in self.matchups
         ))[m]  # fmt: skip
+
+    def _chunk(self, a: Strategy, b: Strategy) -> int:
+        return default_chunk(self.chunk, PAIRS_CHUNK, SLOW_PAIRS_CHUNK, plays_slowly((a, b)))
 
     @property
     def total(self) -> int:

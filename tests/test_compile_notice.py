@@ -89,3 +89,51 @@ def test_a_compile_is_announced_cached_and_then_loaded_silently(tmp_path):
     entries = [p for p in snapshots[1] if "deal_hands" in p and "deal_hands2" not in p]
     assert len([p for p in entries if p.endswith(".nbc")]) == 1  # one entry, cached
     assert stats[0]["cards"] == stats[1]["cards"]
+
+
+# A built-in policy's module loaded through load_policy, with the command line's notices.
+POLICY_CHILD = textwrap.dedent(
+    """
+    import sys
+    from cinch_sim.cli.main import _tell_on_stderr
+    from cinch_sim.jit import notice
+    from cinch_sim.policies.loading import load_policy
+    _tell_on_stderr()
+    notice.NOTICE_AFTER = float(sys.argv[1])
+    load_policy("play", "random")
+    """
+)
+
+
+def test_a_policy_compile_is_announced_and_a_load_is_not(tmp_path):
+    """A first run's silent minute was the built-in policies compiling on import: now
+    it is said, as for the kernel. The random policies (the smallest module) are
+    left out of a copy of the session's cache; the first child compiles them and
+    says so (the notice lowered to 0.2 s), the second loads them silently (the usual
+    3 s: a load, numba's first-load set-up included, takes under a second)."""
+    from numba.core import config
+
+    import cinch_sim.policies.random  # noqa: F401  (in the session's cache, to copy)
+
+    cache = tmp_path / "cache"
+    shutil.copytree(config.CACHE_DIR, cache, dirs_exist_ok=True)
+    dropped = [p for p in cache.rglob("*") if p.is_file() and "random" in p.name]
+    assert dropped
+    for p in dropped:
+        p.unlink()
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", POLICY_CHILD, after],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )  # fmt: skip
+        for after in ("0.2", "3.0")
+    ]
+    for p in runs:
+        assert p.returncode == 0, p.stderr[-1500:]
+    assert "compiling the random policies: the first run does it once" in runs[0].stderr
+    assert re.search(r"compiled the random policies in \d+ s", runs[0].stderr)
+    assert "compil" not in runs[1].stderr  # loaded from the cache, well under 3 s

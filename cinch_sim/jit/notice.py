@@ -17,7 +17,8 @@ from contextlib import contextmanager
 LOG = logging.getLogger("cinch_sim")
 NOTICE_AFTER = 3.0  # seconds: longer than any cache load
 COMPILING = (
-    "compiling %s: the first run does it once, in about a minute; later runs load it from the cache"
+    "compiling %s: the first run does it once, in a minute or two; later runs load it "
+    "from the cache"
 )
 COMPILED = "compiled %s in %.0f s"
 

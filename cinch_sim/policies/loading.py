@@ -15,6 +15,7 @@ import importlib
 import importlib.util
 import numbers
 import sys
+import threading
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from cinch_sim.interrupts import compiling
+from cinch_sim.jit.notice import first_compile
 from cinch_sim.policies.registry import BUILTINS, KINDS, Builtin, find, names
 from cinch_sim.signatures import N_PARAMS, POLICY_SIG
 
@@ -71,7 +73,7 @@ def _load_policy(kind: str, spec: str, params: tuple[float, ...] | None) -> Poli
     spec = spec.strip()
     builtin = find(kind, spec)
     if builtin is not None:
-        module = importlib.import_module(f"cinch_sim.policies.{builtin.module}")
+        module = _builtin_module(builtin.module)
         fn = getattr(module, builtin.function)
         defaults = getattr(module, "DEFAULT_PARAMS", {}).get(builtin.function, ())
         return Policy(spec, kind, fn, tuple(params if params is not None else defaults), builtin)
@@ -90,6 +92,21 @@ def _load_policy(kind: str, spec: str, params: tuple[float, ...] | None) -> Poli
     if params is not None:
         return Policy(spec, kind, fn, tuple(params))
     return Policy(spec, kind, fn, _user_defaults(module, fn, fn_name, kind, spec))
+
+
+def _builtin_module(name: str):
+    """A built-in policy's module. Importing it compiles its functions on a first run
+    (the heuristic's take a minute, pimc's and dd's the solver too) or loads them from
+    the cache; past the kernel's threshold the user is told it is a compile, and how
+    long it took, as for the kernel (``jit.notice``)."""
+    full = f"cinch_sim.policies.{name}"
+    if full in sys.modules:
+        return sys.modules[full]
+    loaded = threading.Event()
+    with first_compile(f"the {name} policies", lambda: not loaded.is_set()):
+        module = importlib.import_module(full)
+        loaded.set()
+    return module
 
 
 def _user_defaults(module, fn, fn_name: str, kind: str, spec: str) -> tuple[float, ...]:

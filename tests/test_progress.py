@@ -40,6 +40,23 @@ def test_without_a_terminal_a_line_comes_every_interval_and_a_last_one_at_the_en
     assert len(lines) == 3
 
 
+def test_the_time_to_go_leaves_out_what_came_before_the_first_work():
+    """A first run compiles for minutes before its first unit of work: the estimate is
+    the work's own pace, not one that counts the compile (it said "0% done in 3 min,
+    about 10.3 h to go" for the report)."""
+    out, clock = io.StringIO(), Clock()
+    bar = Progress(1000, "building the report", unit=None, stream=out, clock=clock)
+    clock.now = 180.0  # three minutes of compiling, then the first 5 units
+    bar(5)
+    clock.now = 190.0  # 10 s later 200 done: 195 in 10 s is 19.5 a second
+    bar(195)
+    bar.close()
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "building the report: 0% done in 3 min"  # no pace yet: no estimate
+    # 800 left at 19.5 a second: 41 s (counting the compile: 800 / (200 / 190) = 13 min)
+    assert lines[1] == "building the report: 20% done in 3 min, about 41 s to go"
+
+
 def test_a_short_run_prints_nothing_and_an_unknown_total_says_the_rate():
     out, clock = io.StringIO(), Clock()
     bar = Progress(1_000_000, "simulating", stream=out, clock=clock)

@@ -58,6 +58,7 @@ class Progress:
         self.clock = clock
         self.done = 0
         self.start = clock()
+        self.first: tuple[float, int] | None = None  # when the first work was told, and how much
         self.every = EVERY if every is None else every  # read now: tests shorten it
         self.next_line = self.start + self.every
         self.lines = 0
@@ -80,6 +81,8 @@ class Progress:
     def __call__(self, n: int) -> None:
         with self.lock:
             self.done += n
+            if self.first is None:
+                self.first = (self.clock(), self.done)
         if self.heartbeat and not self.use_bar and self.beat is None:
             self.beat = threading.Thread(target=self._beat, daemon=True)
             self.beat.start()
@@ -107,12 +110,17 @@ class Progress:
             self._maybe_line()
 
     def line(self, now: float) -> str:
-        """One plain progress line: done so far, the share, the rate, the time to go."""
+        """One plain progress line: done so far, the share, the rate, the time to go.
+
+        The time to go comes from the pace since the first work was told, not since
+        the start: what came before it (a first run's compile, minutes) is not the
+        work's pace, and counting it gave "0% done in 3 min, about 10.3 h to go"."""
         elapsed = max(now - self.start, 1e-9)
         rate = self.done / elapsed
         if self.total:
             share = self.done / self.total
-            left = (self.total - self.done) / rate if rate > 0 else float("inf")
+            pace = self._pace(now)
+            left = (self.total - self.done) / pace if pace > 0 else float("inf")
             to_go = f", about {_duration(left)} to go" if left != float("inf") else ""
             if self.unit is None:  # units that mean nothing to a user: the share only
                 return f"{self.label}: {share:.0%} done in {_duration(elapsed)}{to_go}"
@@ -123,6 +131,12 @@ class Progress:
         so_far = f"{_count(self.done, self.unit)} in {_duration(elapsed)}"
         pace = f"{rate:,.0f} a second" if rate >= 1 else f"{_duration(1 / rate)} each"
         return f"{self.label}: {so_far} ({pace})"
+
+    def _pace(self, now: float) -> float:
+        """Units a second since the first work was told (0 until more came)."""
+        if self.first is None or now <= self.first[0]:
+            return 0.0
+        return (self.done - self.first[1]) / (now - self.first[0])
 
     def close(self) -> None:
         """End the bar; after plain lines, one last line says the run finished."""

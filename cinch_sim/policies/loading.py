@@ -96,9 +96,9 @@ def _load_policy(kind: str, spec: str, params: tuple[float, ...] | None) -> Poli
 
 def _builtin_module(name: str):
     """A built-in policy's module. Importing it compiles its functions on a first run
-    (the heuristic's take a minute, pimc's and dd's the solver too) or loads them from
-    the cache; past the kernel's threshold the user is told it is a compile, and how
-    long it took, as for the kernel (``jit.notice``)."""
+    (seconds for the heuristic's, 84-106 s measured for pimc's with the solver) or
+    loads them from the cache; past the kernel's threshold the user is told it is a
+    compile, and how long it took, as for the kernel (``jit.notice``)."""
     full = f"cinch_sim.policies.{name}"
     if full in sys.modules:
         return sys.modules[full]

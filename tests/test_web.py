@@ -194,6 +194,10 @@ def test_a_game_s_moves_run_on_the_board_within_its_bounds():
         board.call(lambda: (_ for _ in ()).throw(ValueError("refused")))
     with pytest.raises(Busy, match="no answer within"):
         board.call(lambda: time.sleep(1.0))
+    board.shutdown()
+    # the capacity on a board whose limit no loaded machine reaches: the two waiting
+    # moves must still wait when the third comes (at 0.5 s they could time out first)
+    board = JobBoard(workers=1, max_jobs=2, time_limit=60)
     gate = threading.Event()
     waiting = [threading.Thread(target=lambda: board.call(gate.wait)) for _ in range(2)]
     for t in waiting:

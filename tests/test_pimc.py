@@ -61,12 +61,12 @@ def test_pimc_never_reads_a_card_it_cannot_see():
     ids=["standard", "strict", "dealer-robs", "nobody-robs"],
 )
 def test_pimc_deals_respect_what_the_player_has_seen(options):
-    """Every deal of the unseen cards at every decision of 30 hands passes the
+    """Every deal of the unseen cards at every decision of 20 hands passes the
     independent checks of tests/pimc_check_policy.py (run_chunk raises on one
     that fails); simple discards keep only trumps, so the drawn-card bound holds."""
     ps = PolicySet.from_specs(4, "heuristic", "heuristic", "simple", CHECK)
-    out, _ = run_chunk(Rules(**options), ps, 3, 0, 30)
-    assert (out[:, L.H_MAKER] >= 0).sum() > 20
+    out, _ = run_chunk(Rules(**options), ps, 3, 0, 20)
+    assert (out[:, L.H_MAKER] >= 0).sum() > 14
 
 
 @pytest.mark.slow  # a match (results/pimc.md has the full one); the rest check its play

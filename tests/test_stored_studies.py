@@ -4,6 +4,8 @@ question, and the report takes it (or plays its own where asked)."""
 from __future__ import annotations
 
 import dataclasses
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -12,6 +14,8 @@ from cinch_sim.analysis.card_values import MIN_DEALS
 from cinch_sim.report import stored_studies
 from cinch_sim.report.build import (
     ReportSettings,
+    advice_question,
+    card_policies,
     card_question,
     card_study,
     value_policies,
@@ -88,6 +92,32 @@ def test_a_stored_study_answers_only_its_own_question():
     hq = value_question(s, "pimc")
     assert stored_studies.match("hand_values", "pimc", s.rules, {**hq, "seed": 7}) is not None
     assert stored_studies.match("hand_values", "pimc", s.rules, {**hq, "dealer": 1}) is None
+
+
+def test_a_study_s_question_is_told_without_loading_its_players():
+    """A stored study's question names the players' specs as loading them would, but
+    loads none: a first report would otherwise compile PIMC (a minute or two) just to
+    see that the stored study answers it."""
+    from cinch_sim.engine.run import checked_policies
+
+    s = ReportSettings()
+    for player in ("heuristic", "pimc", "dd"):
+        assert card_question(s, player)["policies"] == card_policies(s, player).describe()
+        assert value_question(s, player)["policies"] == value_policies(s, player).describe()
+        loaded = checked_policies(4, "heuristic", "heuristic", "heuristic", player)
+        assert advice_question(s, player)["policies"] == loaded.describe()
+    code = (
+        "import sys\n"
+        "from cinch_sim.report.build import *\n"
+        "s = ReportSettings()\n"
+        "for p in ('pimc', 'pimc_infer', 'dd'):\n"
+        "    card_question(s, p), value_question(s, p), advice_question(s, p)\n"
+        "print(sorted(m for m in sys.modules if m.startswith('cinch_sim.policies.')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "'cinch_sim.policies.strategies'" in out.stdout  # the list was printed
+    for module in ("pimc", "dd", "heuristic", "inference"):
+        assert f"'cinch_sim.policies.{module}'" not in out.stdout
 
 
 def test_a_card_study_saved_and_loaded_keeps_every_replay(tmp_path, monkeypatch):

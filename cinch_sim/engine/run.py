@@ -89,12 +89,8 @@ class PolicySet:
     ) -> PolicySet:
         """Each kind as ``seat_specs`` reads it (a name, ``{seat: name}``, one per seat,
         ``SEAT=POLICY`` items); seats not named get ``defaults`` (heuristic)."""
-        defaults = defaults or {}
-        loaded = {}
-        for kind, spec in zip(KINDS, (bid, trump, discard, play), strict=True):
-            specs = seat_specs(kind, spec, players, defaults.get(kind, "heuristic"))
-            loaded[kind] = _load_each(kind, specs)
-        return cls(**loaded)
+        specs = described_specs(players, bid, trump, discard, play, defaults)
+        return cls(**{kind: _load_each(kind, seats) for kind, seats in specs.items()})
 
     def by_kind(self) -> dict[str, list[Policy]]:
         return {"bid": self.bid, "trump": self.trump, "discard": self.discard, "play": self.play}
@@ -557,6 +553,24 @@ def prepare_run(
         "policies": policies.describe(),
     }
     return r, policies, settings
+
+
+def described_specs(
+    players: int = 4,
+    bid: SeatSpecs = "heuristic",
+    trump: SeatSpecs = "heuristic",
+    discard: SeatSpecs = "heuristic",
+    play: SeatSpecs = "heuristic",
+    defaults: Mapping[str, str] | None = None,
+) -> dict[str, list[str]]:
+    """What ``PolicySet.from_specs(...).describe()`` gives, with no policy loaded: a
+    stored study's question is told without compiling its players (PIMC's take a
+    minute or two on a first run)."""
+    defaults = defaults or {}
+    return {
+        kind: [s.strip() for s in seat_specs(kind, spec, players, defaults.get(kind, "heuristic"))]
+        for kind, spec in zip(KINDS, (bid, trump, discard, play), strict=True)
+    }
 
 
 def checked_policies(

@@ -16,12 +16,12 @@ from typing import Any
 
 from cinch_sim import interrupts
 from cinch_sim import notation as N
-from cinch_sim.advisor.estimate import Advice, advise
+from cinch_sim.advisor.estimate import BID_MODEL, Advice, advise
 from cinch_sim.analysis.analyse import Analysis, analyse
 from cinch_sim.analysis.card_values import CardValues, card_values
 from cinch_sim.analysis.hand_worth import HandValue, hand_values
 from cinch_sim.cards import RANKS
-from cinch_sim.engine.run import PolicySet
+from cinch_sim.engine.run import PolicySet, described_specs
 from cinch_sim.report import sections, stored_studies
 from cinch_sim.report.render import Report
 from cinch_sim.rules import Rules, RulesError
@@ -600,7 +600,7 @@ def value_question(s: ReportSettings, name: str) -> dict[str, Any]:
     """What the hand-value study under ``name``'s play is played under: what a stored
     study must match."""
     return {"seed": s.seed, "dealer": s.dealer, "rules": s.rules.describe(),
-            "policies": value_policies(s, name).describe()}  # fmt: skip
+            "policies": described_specs(s.rules.players, play=name)}  # fmt: skip
 
 
 def value_study(
@@ -637,17 +637,22 @@ def run_card_values(
 
 def card_policies(s: ReportSettings, name: str) -> PolicySet:
     """The policies of ``name``'s card-value study: the strategy at every seat."""
+    return PolicySet.from_specs(s.rules.players, **card_specs(s, name))
+
+
+def card_specs(s: ReportSettings, name: str) -> dict[str, list[str]]:
+    """``card_policies``' specs, seat by seat, with nothing loaded or compiled."""
     from cinch_sim.policies.strategies import resolve_strategy
 
     st = resolve_strategy(name)
-    return PolicySet.from_specs(s.rules.players, st.bid, st.trump, st.discard, st.play)
+    return described_specs(s.rules.players, st.bid, st.trump, st.discard, st.play)
 
 
 def card_question(s: ReportSettings, name: str) -> dict[str, Any]:
     """What ``name``'s card-value study is played under: the settings its result keeps
     (less the hands), and what a stored study must match."""
     return {"seed": s.seed, "dealer": s.dealer, "rules": s.rules.describe(),
-            "policies": card_policies(s, name).describe(), "replacement": "trump"}  # fmt: skip
+            "policies": card_specs(s, name), "replacement": "trump"}  # fmt: skip
 
 
 def card_study(
@@ -723,15 +728,11 @@ def advice_precision(s: ReportSettings, play: str) -> float:
 def advice_question(s: ReportSettings, play: str) -> dict[str, Any]:
     """What the example hands' advice under ``play`` at every seat answers: what a
     stored advice study must match."""
-    from cinch_sim.advisor.estimate import BID_MODEL
-    from cinch_sim.engine.run import checked_policies
-
-    policies = checked_policies(s.rules.players, BID_MODEL, "heuristic", "heuristic", play)
     return {
         "rules": s.rules.describe(),
         "dealer": s.dealer,
         "seat": (s.dealer + 1) % s.rules.players,
-        "policies": policies.describe(),
+        "policies": described_specs(s.rules.players, BID_MODEL, "heuristic", "heuristic", play),
         "hands": [text for text, _ in example_hands(s.rules)],
         "precision": advice_precision(s, play),
         "seed": s.seed,

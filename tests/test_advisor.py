@@ -455,3 +455,65 @@ def test_the_shared_playouts_agree_on_a_dozen_auctions(monkeypatch, seat, dealer
     no auction here opens with a pass."""
     kw = dict(seat=seat, dealer=dealer, bids=bids or None, precision=0.02, seed=31)
     _agree(*_shared_and_full(monkeypatch, **kw))
+
+
+# ------------------------------------------- chunks, progress and Ctrl-C (slow players)
+COUNTS = ("n", "win", "make", "own", "opp", "diff", "diff2", "paired", "points", "pedro")
+
+
+def _same_counts(a, b) -> None:
+    for name in COUNTS:
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
+    assert (a.hands, a.tried, a.rounds) == (b.hands, b.tried, b.rounds)
+
+
+@pytest.mark.parametrize("bids", [None, "0:7"], ids=["every deal kept", "earlier bids"])
+def test_the_counts_do_not_depend_on_the_chunks(monkeypatch, bids):
+    """Chunks of a few hundred deals, or of 3 kept deals, give the very same advice as
+    the usual ones: the kept deals are the first accepted ones and a round stops just
+    after its last (so a slow player's chunks, sized by the clock, change nothing)."""
+    from cinch_sim.advisor import estimate
+
+    kw = dict(seat=1, dealer=3, bids=bids, precision=0.04, seed=12)
+    usual = advise(ISSUE_HAND, **kw)
+    monkeypatch.setattr(estimate, "CHUNK", 100)
+    monkeypatch.setattr(estimate, "REJECT_CHUNK", 20_000)
+    small = advise(ISSUE_HAND, **kw)
+    monkeypatch.setattr(estimate, "REJECT_CHUNK", 3)  # also 3 kept deals a chunk
+    tiny = advise(ISSUE_HAND, **kw)
+    assert usual.hands > 500
+    _same_counts(usual, small)
+    _same_counts(usual, tiny)
+
+
+def test_a_slow_player_reports_its_first_deals_soon():
+    """dd is a slow player: its first chunk is SLOW_FIRST deals, so the first progress
+    line (and a Ctrl-C) need not wait for hundreds of deals; later chunks grow to take
+    about CHUNK_SECONDS."""
+    from cinch_sim.advisor import estimate
+
+    told = []
+    a = advise(ISSUE_HAND, seat=0, play="dd", max_hands=60, precision=0.02, progress=told.append)
+    assert told[0] == estimate.SLOW_FIRST and sum(told) == a.hands == 60
+    assert max(told) > estimate.SLOW_FIRST  # dd's deals take milliseconds: chunks grow
+
+
+def test_ctrl_c_keeps_the_advice_on_the_finished_deals():
+    """A Ctrl-C during an advice stops it at the next chunk: the advice stands on the
+    deals finished, says it was interrupted, and its counts are those deals'."""
+    import os
+    import signal
+
+    told = []
+
+    def press_ctrl_c_once(n):
+        told.append(n)
+        if len(told) == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    a = advise(ISSUE_HAND, seat=0, play="dd", precision=0.05, progress=press_ctrl_c_once)
+    assert a.interrupted and told == [a.hands] and 0 < a.hands < 1000
+    assert "interrupted (Ctrl-C)" in a.text() and advice_dict(a)["interrupted"] is True
+    again = advise(ISSUE_HAND, seat=0, play="dd", precision=0.05, max_hands=a.hands)
+    _same_counts(a, again)  # the same deals as a run asked for that many
+    assert not again.interrupted

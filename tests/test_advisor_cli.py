@@ -141,3 +141,27 @@ def test_advise_needs_only_the_hand():
     d = json.loads(run(HAND, "--precision", "0.1", "--dealer", "1", "--format", "json").output)
     assert d["seat"] == 2 and d["seat_assumed"] is True
     assert d["call"] == d["best_ev_bid"] or (d["call"] == "pass" and d["pass_reason"])
+
+
+def test_ctrl_c_prints_the_advice_on_the_finished_deals():
+    """SIGINT during a long advice: exit 130, the advice on the deals finished is
+    printed (JSON: ``interrupted`` true) and the last line says what was kept."""
+    import json
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    cmd = [sys.executable, "-c", "from cinch_sim.cli.main import main; main()", "advise",
+           "AS KS 5S 5C 2S 9H 3D 7C JD", "--precision", "0.001", "--threads", "1",
+           "--format", "json"]  # fmt: skip
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(4.0)  # the first chunk (65,536 deals) is under way: it is finished, then kept
+    p.send_signal(signal.SIGINT)
+    stdout, stderr = p.communicate(timeout=120)
+    assert p.returncode == 130, stderr
+    out = json.loads(stdout)
+    assert out["interrupted"] is True and 0 < out["hands"] < 960_400
+    last = stderr.strip().splitlines()[-1]
+    assert last == f"interrupted: kept the advice on the {out['hands']:,} finished deals"
+    assert "Traceback" not in stderr

@@ -67,7 +67,9 @@ DEFAULT_MAX_HANDS = 200_000
 MIN_ACCEPTANCE = 1e-4  # below this the bids before the player are "too rare to sample"
 MIN_PROBE = 50_000  # deals tried before a zero acceptance is called impossible
 CHUNK = 65_536
-SLOW_CHUNK = 256  # deals per kernel call when a seat plays slowly (pimc, dd): progress shows
+SLOW_CHUNK = 256  # the most deals a chunk holds when a seat plays slowly (pimc, dd)
+SLOW_FIRST = 8  # a slow player's first chunk: later ones are sized to take CHUNK_SECONDS
+CHUNK_SECONDS = 5.0  # so a progress line comes, and Ctrl-C stops, within seconds
 REJECT_CHUNK = 131_072  # rejected hands cost little: bigger kernel calls
 PASS = 0  # the candidate "pass" (the fixed bid policy's 0)
 # Deals as the maker a bid needs before it is advised, best or safe: at 100 the 95%
@@ -110,6 +112,7 @@ class Advice(Tables):
     seconds: float = 0.0
     min_maker: int = MIN_MAKER_DEALS  # deals as maker a bid needs to be judged
     seat_assumed: bool = False  # no seat was given: the eldest hand was assumed
+    interrupted: bool = False  # Ctrl-C: the counts are those of the deals finished
 
     # ---- views (advisor.present builds them) ----------------------------------
     def table_names(self) -> tuple[str, ...]:
@@ -400,8 +403,13 @@ def advise(
             check_threads(threads)
         except ValueError as exc:
             raise AdvisorError(str(exc)) from None
-    with using(threads):
+    from cinch_sim.engine.interrupts import chunk_boundaries
+
+    with using(threads), chunk_boundaries() as ctrl_c:
+        playouts.ctrl_c = ctrl_c
         _deal_until_precise(playouts, min_acceptance)
+        if adv.interrupted and adv.hands == 0:
+            ctrl_c.check()  # nothing finished to show: an interrupt like any other
     adv.seconds = time.perf_counter() - start
     return adv
 
@@ -459,9 +467,9 @@ class _Playouts:
         self.shared = blind and self.top > 0 and adv.candidates[-1] == r.bid_max
         self.rules_array = r.to_array()
         self.progress = progress
-        slow = policies.slow
-        self.chunk = REJECT_CHUNK if self.rejecting else SLOW_CHUNK if slow else CHUNK
-        self.kept_per_chunk = SLOW_CHUNK if slow else REJECT_CHUNK
+        self.slow = policies.slow
+        self.kept_per_chunk = SLOW_FIRST if self.slow else REJECT_CHUNK
+        self.ctrl_c = None  # advise() sets it: a Ctrl-C stops at the next chunk
         # the rejection probe: the reference candidate's auction, a cheap play
         self.sets["probe"] = PolicySet(
             self.sets[self.ref].bid,
@@ -551,12 +559,21 @@ class _Playouts:
         With earlier bids to match, a cheap probe finds the kept deals first: the
         auction up to the player is the same under any play policy, so the probe
         plays with ``random`` (a rejected deal is not played at all), and only the
-        kept deals are then played out, by their indices. A slow player's deals go in
-        chunks of ``SLOW_CHUNK`` kept deals, each reported to ``progress``."""
+        kept deals are then played out, by their indices. A slow player's kept deals go
+        in chunks sized to take about ``CHUNK_SECONDS``, each reported to ``progress``;
+        a Ctrl-C stops before the next chunk (``interrupted``).
+
+        The counts do not depend on the chunks: the kept deals are always the first
+        accepted ones, and a round stops dealing just after its last kept deal."""
         adv = self.adv
         done = 0
         while done < n and adv.hands < min(adv.max_hands, want):
-            m = min(self.chunk, n - done)
+            if self.ctrl_c is not None and self.ctrl_c.requested:
+                adv.interrupted = True
+                return
+            began = time.perf_counter()
+            step = REJECT_CHUNK if self.rejecting else self.kept_per_chunk if self.slow else CHUNK
+            m = min(step, n - done)
             start_at = offset + done
             if self.rejecting:
                 ok0 = self.run(self.probe, start_at, m)[:, L.H_REJECTED] == 0
@@ -564,8 +581,9 @@ class _Playouts:
                 ref_rows = self.run(self.ref, start_at, m)
                 ok0 = ref_rows[:, L.H_REJECTED] == 0
             accepted = np.flatnonzero(ok0)
-            cap = min(adv.max_hands - adv.hands, self.kept_per_chunk)
-            used = int(accepted[cap]) if len(accepted) > cap else m  # the rest is dealt again
+            cap = min(min(adv.max_hands, want) - adv.hands, self.kept_per_chunk)
+            # cap kept: deal on just after the last of them (the rest is dealt again)
+            used = int(accepted[cap - 1]) + 1 if len(accepted) >= cap else m
             keep = ok0[:used]
             if keep.any():
                 if self.rejecting:
@@ -573,11 +591,15 @@ class _Playouts:
                 else:
                     ref = ref_rows[:used][keep]
                 self._play_kept(start_at, used, keep, ref)
-            adv.hands += int(keep.sum())
+            kept = int(keep.sum())
+            adv.hands += kept
             adv.tried += used
             done += used
+            if self.slow and kept:
+                took = max(time.perf_counter() - began, 1e-3)
+                self.kept_per_chunk = int(min(SLOW_CHUNK, max(1, kept * CHUNK_SECONDS / took)))
             if self.progress is not None:
-                self.progress(int(keep.sum()))
+                self.progress(kept)
 
     def _play_kept(self, start_at: int, used: int, keep: np.ndarray, ref: np.ndarray) -> None:
         """Every candidate and suit on the kept deals of start_at..start_at+used-1."""
@@ -651,6 +673,8 @@ def _deal_until_precise(playouts: _Playouts, min_acceptance: float) -> None:
             tries = want
         playouts.play_range(adv.tried, tries, target)
         adv.rounds += 1
+        if adv.interrupted:
+            break
         if rejecting:
             _check_acceptance(adv, min_acceptance)
         if adv.hands >= max_hands or adv.precision_reached() <= precision:

@@ -152,6 +152,7 @@ def advice_dict(adv: Advice) -> dict[str, Any]:
         "acceptance_rate": adv.hands / adv.tried if adv.tried else None,
         "kernel_hands": adv.played,
         "rounds": adv.rounds,
+        "interrupted": adv.interrupted,
         "playouts": playout_note(adv),
         "seed": adv.seed,
         "seconds": round(adv.seconds, 3),
@@ -312,6 +313,7 @@ def _query_lines(adv: Advice) -> list[str]:
         f"{adv.hands:,} deals, the same deals for every suit and bid; "
         f"95% half-width reached {adv.precision_reached():.4f} "
         f"(target {adv.precision_target:g}); {adv.seconds:.2f} s"
+        + ("; interrupted (Ctrl-C) before the target" if adv.interrupted else "")
     )
     lines.append(f"Playouts: {playout_note(adv)}; other seats bid with {_bidders(adv)}.")
     return lines

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import click
 from click.core import ParameterSource
@@ -23,7 +24,9 @@ from cinch_sim.cli.options import (
     policy_options_with,
     rules_option,
     run_options,
+    stopped,
 )
+from cinch_sim.interrupts import EXIT_STATUS
 
 
 @click.command(short_help="Advise a bid and trump for a 9-card hand, by simulation.")
@@ -198,6 +201,9 @@ def advise(
                 click.echo(f"note: {note}")
     if plot:
         plot_advice(adv, plot)
+    if adv.interrupted:
+        stopped(f"advice on the {adv.hands:,} finished deals", None)
+        sys.exit(EXIT_STATUS)
 
 
 def _check_plot(plot: str | None, force: bool) -> None:

@@ -159,18 +159,18 @@ def test_pimc_deals_respect_what_the_player_has_seen_in_every_variant(variant):
 
 
 def test_pimc_deals_with_two_decks_count_copies():
-    """two_deck: every deal at every decision of 6 hands passes the checks counting
+    """two_deck: every deal at every decision of 4 hands passes the checks counting
     copies (tests/pimc_check_policy.py: each seat its cards left in two planes, no
     face more often than the copies unseen, voids, the drawn-card bound), and the
-    PIMC player after them plays every hand legally to its end. (Six hands of 48
+    PIMC player after them plays every hand legally to its end. (Four hands of 48
     plays: 12 took half a minute, one hand alone 16 s.)"""
     from cinch_sim.rules import make_rules
 
     r = make_rules("two_deck")
     ps = PolicySet.from_specs(4, "heuristic", "heuristic", "simple", CHECK)
-    out, _ = run_chunk(r, ps, 3, 0, 6, 3)
+    out, _ = run_chunk(r, ps, 3, 0, 4, 3)
     assert (out[:, L.H_ERROR] == 0).all()
-    assert (out[:, L.H_MAKER] >= 0).sum() >= 5
+    assert (out[:, L.H_MAKER] >= 0).sum() >= 3
     assert (out[out[:, L.H_MAKER] >= 0, L.H_N_TRICKS] == 12).all()
 
 

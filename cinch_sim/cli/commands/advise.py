@@ -148,7 +148,8 @@ def advise(
     card seen) about 6 ms a deal on two cores, a minute at the default
     precision, 15 s at --precision 0.02; --play pimc about 1.3 s a deal (PIMC
     reads the contract, so each bid is played out in full): --max-hands 20 to
-    200 and minutes.
+    200 and minutes. A long query prints its progress every 10 s; Ctrl-C stops
+    it and prints the advice on the deals finished.
     """
     from cinch_sim.advisor import AdvisorError, advice_dict, advice_table, plot_advice
     from cinch_sim.api import advise as run_advice

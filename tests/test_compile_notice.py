@@ -19,6 +19,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 # The command line's notices, one kernel entry (compiled or loaded) and its deal, then
 # what numba's cache did for it, into the file argv[1].
 CHILD = textwrap.dedent(
@@ -63,6 +65,7 @@ def _cache_without_deal_hands(tmp_path: Path) -> Path:
     return cache
 
 
+@pytest.mark.slow  # a kernel compiled in a child, 6 s; the policies' notice below stays
 def test_a_compile_is_announced_cached_and_then_loaded_silently(tmp_path):
     from cinch_sim.engine.kernel import entry
 

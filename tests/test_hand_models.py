@@ -65,15 +65,19 @@ def test_the_preset_model_goes_into_the_heuristic_bid_and_trump_only():
 def test_pimc_fitted_takes_the_model_fitted_under_pimc_play():
     """preset_model 2 (the ``pimc_fitted`` bidder): the standard game's model fitted
     under PIMC play, which values the ace of trumps more than the heuristic's own
-    (under strong play the ace's trick is safer); a preset without one takes its
-    model fitted under heuristic play."""
+    (under strong play the ace's trick is safer); a preset with its own such model
+    takes it (sancho), one without takes its model fitted under heuristic play."""
     strong = M.preset_model("standard", "@pimc")
     assert strong is not None and strong["ace"] > H.DEFAULT_PARAMS["heuristic_trump"][H.B_ACE]
     ps = PolicySet.from_specs(4, bid="pimc_fitted", trump="pimc_fitted")
     for kind in (KIND_BID, KIND_TRUMP):
         v = ps.params(make_rules("standard"))[kind, 0]
         assert v[H.B_ACE] == strong["ace"] and v[H.B_GAME_FITTED] == 1
-        assert ps.params(make_rules("sancho"))[kind, 0, H.B_ACE] == M.preset_model("sancho")["ace"]
+        sancho = ps.params(make_rules("sancho"))[kind, 0, H.B_ACE]
+        assert sancho == M.preset_model("sancho", "@pimc")["ace"] != M.preset_model("sancho")["ace"]
+        assert M.preset_model("no_draw", "@pimc") is None
+        no_draw = ps.params(make_rules("no_draw"))[kind, 0, H.B_ACE]
+        assert no_draw == M.preset_model("no_draw")["ace"]
 
 
 def test_a_strategy_may_keep_its_own_weights():

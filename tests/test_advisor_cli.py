@@ -156,7 +156,7 @@ def test_ctrl_c_prints_the_advice_on_the_finished_deals():
            "AS KS 5S 5C 2S 9H 3D 7C JD", "--precision", "0.001", "--threads", "1",
            "--format", "json"]  # fmt: skip
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(4.0)  # the first chunk (65,536 deals) is under way: it is finished, then kept
+    time.sleep(3.0)  # the first chunk (65,536 deals) is under way: it is finished, then kept
     p.send_signal(signal.SIGINT)
     stdout, stderr = p.communicate(timeout=120)
     assert p.returncode == 130, stderr

@@ -87,8 +87,8 @@ def test_the_advisor_plays_every_contract_for_pimc():
     from cinch_sim.api import advise
 
     hand = "AS KS 5S 5C 2S 9H 3D 7C JD"
-    adv = advise(hand, seat=0, play={0: "pimc", 2: "pimc"}, max_hands=3, seed=1)
-    assert adv.candidates == [0, *range(1, 15)] and adv.hands == 3
+    adv = advise(hand, seat=0, play={0: "pimc", 2: "pimc"}, max_hands=1, seed=1)
+    assert adv.candidates == [0, *range(1, 15)] and adv.hands == 1
     assert adv.policies["play"] == ["pimc", "heuristic", "pimc", "heuristic"]
 
 
@@ -178,13 +178,13 @@ STOP = f"{Path(__file__).parent / 'pimc_stop_policy.py'}:check_stop"
 
 
 def test_the_sequential_test_only_stops_early_and_drops_cards():
-    """At every decision of 6 hands (tests/pimc_stop_policy.py): with the same random
+    """At every decision of 4 hands (tests/pimc_stop_policy.py): with the same random
     stream, the test's means are those of the deals it used, equal to the full run's
     when it used every deal, and it keeps at least one card (run_chunk raises on
     a failed check)."""
     ps = PolicySet.from_specs(4, play=STOP)
-    out, _ = run_chunk(Rules(), ps, 8, 0, 6)
-    assert (out[:, L.H_MAKER] >= 0).sum() >= 4
+    out, _ = run_chunk(Rules(), ps, 8, 0, 4)
+    assert (out[:, L.H_MAKER] >= 0).sum() >= 3
 
 
 def test_the_race_drops_a_card_beaten_on_every_deal_and_keeps_ties():

@@ -143,6 +143,25 @@ def test_advise_needs_only_the_hand():
     assert d["call"] == d["best_ev_bid"] or (d["call"] == "pass" and d["pass_reason"])
 
 
+def test_an_interrupted_advice_is_printed_with_what_was_kept(monkeypatch):
+    """An advice that Ctrl-C stopped (the signal itself: tests/test_advisor.py and the
+    slow test below) is printed as JSON with ``interrupted`` true, the last stderr
+    line says what was kept, and the exit status is 130."""
+    import cinch_sim.api
+    from cinch_sim.advisor import advise
+
+    stopped = advise("AS KS 5S 5C 2S 9H 3D 7C JD", precision=0.1)
+    stopped.interrupted = True
+    monkeypatch.setattr(cinch_sim.api, "advise", lambda *a, **k: stopped)
+    res = CliRunner().invoke(main, ["advise", "AS KS 5S 5C 2S 9H 3D 7C JD", "--format", "json"])
+    assert res.exit_code == 130
+    out = json.loads(res.stdout)
+    assert out["interrupted"] is True and out["hands"] == stopped.hands > 0
+    last = res.stderr.strip().splitlines()[-1]
+    assert last == f"interrupted: kept the advice on the {stopped.hands:,} finished deals"
+
+
+@pytest.mark.slow  # waits for a whole 65,536-deal chunk on one thread: 7 s
 def test_ctrl_c_prints_the_advice_on_the_finished_deals():
     """SIGINT during a long advice: exit 130, the advice on the deals finished is
     printed (JSON: ``interrupted`` true) and the last line says what was kept."""

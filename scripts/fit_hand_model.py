@@ -16,8 +16,10 @@ residual spread; ``--write`` stores them as the preset's model
 (``cinch_sim/policies/hand_models.json``), which the heuristic then bids and names
 trump with in that preset. With ``--play pimc`` they are stored as ``PRESET@pimc``,
 the model a heuristic vector with ``preset_model = 2`` takes (the strategy
-``pimc_fitted``), and the margin is not scanned: a scan under PIMC play would take
-hours, so the strategy's margin is set by the matches in results/pimc.md. A slot
+``pimc_fitted``); its margin is scanned as below, ``pimc_fitted`` against itself
+under PIMC play, only when ``--games`` is given (a few minutes a shift in the
+six-card classic games, hours in most others; the standard game's margin is
+``pimc_fitted``'s own, set by the matches in results/pimc.md). A slot
 the preset has no card for (a fourth point card in the standard game) gets
 weight 0.
 
@@ -111,10 +113,11 @@ def match_rate(m) -> tuple[float, float, float, float]:
     return s["win_rate"], *s["win_rate_ci"], 0.5
 
 
-def scan_margin(variant: str, games: int, seed: int) -> tuple[float, list[dict]]:
-    """The best margin shift for the preset's stored model (0 unless one beats none)."""
+def scan_margin(variant: str, games: int, seed: int, strategy: str) -> tuple[float, list[dict]]:
+    """The best margin shift for ``strategy`` with the preset's stored model (0 unless
+    one beats none)."""
     rules = make_rules(variant)
-    base = resolve_strategy("heuristic")
+    base = resolve_strategy(strategy)
     margin = base.policy("bid").params[MARGIN_SLOT]
     best, best_rate, tried = 0.0, -1.0, []
     for shift in MARGIN_SHIFTS:
@@ -136,7 +139,8 @@ def main() -> None:
     ap.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
     ap.add_argument("--play", default="heuristic", help="every seat's play policy")
     ap.add_argument("--write", action="store_true", help="store as the preset's model")
-    ap.add_argument("--games", type=int, default=10_000, help="games a margin shift (--write)")
+    games_help = "games a margin shift (--write; 10,000, none with --play pimc)"
+    ap.add_argument("--games", type=int, default=None, help=games_help)
     ap.add_argument("--scan-seed", type=int, default=3100, help="seed of the margin scan")
     args = ap.parse_args()
     if args.write and (args.play not in ("heuristic", "pimc") or args.rule):
@@ -151,16 +155,20 @@ def main() -> None:
         command = "python scripts/fit_hand_model.py " + shlex.join(sys.argv[1:])
         fitted = dict(command=command, hands_per_suit=args.hands, seed=args.seed,
                       residual_sd=round(sd, 3), r2=round(r2, 4))  # fmt: skip
-        if args.play == "pimc":
+        strong = args.play == "pimc"
+        name = f"{args.variant}@pimc" if strong else args.variant
+        strategy = "pimc_fitted" if strong else "heuristic"
+        games = args.games if args.games is not None or strong else 10_000
+        if strong:
             fitted["play"] = "pimc"
-            write_model(f"{args.variant}@pimc", weights | {"margin_shift": 0.0}, fitted)
-            print(f"stored as {args.variant}@pimc (the model preset_model = 2 takes)")
+        write_model(name, weights | {"margin_shift": 0.0}, fitted)
+        if games is None:
+            print(f"stored as {name} (the model preset_model = 2 takes), margin not scanned")
             return
-        write_model(args.variant, weights | {"margin_shift": 0.0}, fitted)
-        shift, tried = scan_margin(args.variant, args.games, args.scan_seed)
-        fitted |= dict(margin_games=args.games, margin_seed=args.scan_seed, margin_scan=tried)
-        write_model(args.variant, weights | {"margin_shift": shift}, fitted)
-        print(f"stored as {args.variant}'s model, margin shift {shift:+.1f}")
+        shift, tried = scan_margin(args.variant, games, args.scan_seed, strategy)
+        fitted |= dict(margin_games=games, margin_seed=args.scan_seed, margin_scan=tried)
+        write_model(name, weights | {"margin_shift": shift}, fitted)
+        print(f"stored as {name}, margin shift {shift:+.1f}")
 
 
 if __name__ == "__main__":

@@ -158,7 +158,8 @@ def main() -> None:
         strong = args.play == "pimc"
         name = f"{args.variant}@pimc" if strong else args.variant
         strategy = "pimc_fitted" if strong else "heuristic"
-        games = args.games if args.games is not None or strong else 10_000
+        default_games = None if strong else 10_000  # PIMC play: a scan only when asked
+        games = default_games if args.games is None else args.games
         if strong:
             fitted["play"] = "pimc"
         write_model(name, weights | {"margin_shift": 0.0}, fitted)

@@ -2,7 +2,7 @@
 
 Usage: python scripts/fit_hand_model.py [--variant standard] [--hands 200000] [--seed 5]
                                         [--rule NAME=VALUE ...] [--play heuristic|dd|pimc]
-                                        [--write]
+                                        [--write] [--save DIR] [--chunk N]
 
 The eldest hand is made the maker at each trump suit in turn (contract 0, so
 nothing depends on the bid) on the same deals, with the preset's default
@@ -30,13 +30,24 @@ the margin in ``MARGIN_SHIFTS`` against none, in duplicate games (rotations
 with more than two sides) on seed ``--scan-seed``, and stores the best shift
 whose 95% interval lies above an even result (else 0) as ``margin_shift``.
 scripts/preset_models_match.py measures the result on other seeds.
+
+A fit under PIMC play takes hours (two decks: about two on two cores) and
+some presets' fits a day or more, so the hands are played in chunks with a
+progress line at least every 10 s, and ``--save DIR`` keeps each finished
+chunk there: after a Ctrl-C, a lost machine or a larger ``--hands``, the
+same command reads what is there and plays only the rest. A hand is the very
+hand it is in any chunk, so the weights do not depend on the chunking or on
+the stops; DIR records the fit's settings and refuses another fit's.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import shlex
 import sys
+import time
 import warnings
 from dataclasses import replace
 from pathlib import Path
@@ -48,6 +59,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cinch_sim import layout as L  # noqa: E402
 from cinch_sim.api import compare  # noqa: E402
+from cinch_sim.engine.interrupts import chunk_boundaries  # noqa: E402
 from cinch_sim.engine.run import Conditions, PolicySet, run_chunk, run_deals  # noqa: E402
 from cinch_sim.policies.hand_models import MODEL_SLOTS, write_model  # noqa: E402
 from cinch_sim.policies.heuristic import B_MARGIN as MARGIN_SLOT  # noqa: E402
@@ -58,6 +70,8 @@ from cinch_sim.rules import make_rules, parse_rule_assignments  # noqa: E402
 # the regression's columns, in MODEL_SLOTS order (other_points last)
 N_FEATURES = len(MODEL_SLOTS)
 MARGIN_SHIFTS = (-1.0, -0.5, 0.5, 1.0, 1.5, 2.0, 3.0)
+# deals a chunk by play: a PIMC chunk takes about one to five minutes on two cores
+DEFAULT_CHUNK = {"heuristic": 20_000, "dd": 1_000, "pimc": 25}
 
 
 @njit  # not cached: the tests load this script by path, where numba cannot cache
@@ -77,21 +91,63 @@ def features(rules, hands, suit):
     return out
 
 
-def fit(variant: str, options: dict, hands: int, seed: int, play: str):
-    """Weights by slot name, the residual sd and R^2."""
-    rules = make_rules(variant, options)
+def _played(rules, play: str, seed: int, hands: int, chunk: int, save: Path | None) -> np.ndarray:
+    """[trump, hand, 2]: the maker's trumps dealt (the kernel's count, both copies with
+    two decks) and its side's points, with the eldest hand the maker at each trump suit
+    in turn. Played in chunks of ``chunk`` deals; with ``save`` each finished chunk is
+    a file there and a chunk already there is read, not played again (a hand is the
+    very hand it is in any range, so the numbers do not depend on the chunking)."""
     policies = PolicySet.from_specs(rules.players, play=play)
     dealer, maker = rules.players - 1, 0  # the maker is eldest
+    out = np.zeros((4, hands, 2), np.int64)
+    todo = [(lo, min(lo + chunk, hands), t) for lo in range(0, hands, chunk) for t in range(4)]
+    total = 4 * hands
+    done = played_now = 0
+    started = last = time.monotonic()
+    with chunk_boundaries() as interrupts:  # Ctrl-C stops between chunks, never inside one
+        for lo, hi, trump in todo:
+            interrupts.check()
+            path = save / f"t{trump}-{lo:08d}-{hi:08d}.npy" if save else None
+            if path is not None and path.exists():
+                out[trump, lo:hi] = np.load(path)
+            else:
+                cond = Conditions(force_maker=maker, force_trump=trump, force_bid=0)
+                rows, _ = run_chunk(rules, policies, seed, lo, hi - lo, dealer, cond)
+                got = rows[:, [L.H_MAKER_TRUMPS_DEALT, L.H_POINTS + rules.seat_teams[maker]]]
+                out[trump, lo:hi] = got
+                played_now += hi - lo
+                if path is not None:
+                    tmp = path.with_suffix(".part.npy")
+                    np.save(tmp, got.astype(np.int64))
+                    os.replace(tmp, path)  # a chunk's file is whole or absent
+            done += hi - lo
+            now = time.monotonic()
+            if played_now and (now - last >= 10 or done == total):
+                left = _clock((now - started) / played_now * (total - done))
+                share = f"{done:,} of {total:,} hands ({100 * done / total:.0f}%)"
+                print(f"played {share}, {_clock(now - started)}, about {left} left", flush=True)
+                last = now
+    return out
+
+
+def _clock(seconds: float) -> str:
+    m = round(seconds / 60)
+    return f"{seconds:.0f} s" if seconds < 90 else f"{m} min" if m < 90 else f"{m / 60:.1f} h"
+
+
+def fit(variant: str, options: dict, hands: int, seed: int, play: str, chunk: int = 0,
+        save: Path | None = None):  # fmt: skip
+    """Weights by slot name, the residual sd and R^2."""
+    rules = make_rules(variant, options)
+    dealer, maker = rules.players - 1, 0
     dealt = run_deals(rules, seed, 0, hands, dealer)[:, maker].copy()
+    played = _played(rules, play, seed, hands, chunk or hands, save)
     xs, ys = [], []
     for trump in range(4):
-        cond = Conditions(force_maker=maker, force_trump=trump, force_bid=0)
-        rows, _ = run_chunk(rules, policies, seed, 0, hands, dealer, cond)
         x = features(rules.to_array(), dealt, trump)
-        # the number of trumps from the kernel's own count (both copies with two decks)
-        x[:, 10] = rows[:, L.H_MAKER_TRUMPS_DEALT]
+        x[:, 10] = played[trump, :, 0]  # the number of trumps from the kernel's own count
         xs.append(x)
-        ys.append(rows[:, L.H_POINTS + rules.seat_teams[maker]])
+        ys.append(played[trump, :, 1])
     x = np.vstack(xs)
     y = np.concatenate(ys).astype(float)
     used = x.std(axis=0) > 0
@@ -101,6 +157,23 @@ def fit(variant: str, options: dict, hands: int, seed: int, play: str):
     resid = y - x @ coef
     r2 = 1 - resid.var() / y.var()
     return dict(zip(MODEL_SLOTS, (float(c) for c in coef), strict=True)), float(resid.std()), r2
+
+
+def open_store(save: Path, settings: dict) -> None:
+    """Make ``save`` the fit's chunk store, or check that it is one of the same fit
+    (a different seed, play, chunk or rule would mix two fits' hands): ValueError."""
+    if save.exists() and not save.is_dir():
+        raise ValueError(f"--save {save}: not a directory")
+    save.mkdir(parents=True, exist_ok=True)
+    stamp = save / "settings.json"
+    if stamp.exists():
+        old = json.loads(stamp.read_text())
+        for key, value in settings.items():
+            if old.get(key) != value:
+                raise ValueError(f"--save {save} holds a fit with {key} {old.get(key)!r}, "
+                                 f"not {value!r}: use another directory")  # fmt: skip
+    else:
+        stamp.write_text(json.dumps(settings, indent=1) + "\n")
 
 
 def match_rate(m) -> tuple[float, float, float, float]:
@@ -132,7 +205,7 @@ def scan_margin(variant: str, games: int, seed: int, strategy: str) -> tuple[flo
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
     ap.add_argument("--variant", default="standard", help="the preset (default standard)")
     ap.add_argument("--hands", type=int, default=200_000, help="deals per trump suit")
     ap.add_argument("--seed", type=int, default=5)
@@ -142,17 +215,48 @@ def main() -> None:
     games_help = "games a margin shift (--write; 10,000, none with --play pimc)"
     ap.add_argument("--games", type=int, default=None, help=games_help)
     ap.add_argument("--scan-seed", type=int, default=3100, help="seed of the margin scan")
+    chunk_help = "deals a chunk (default 20,000 under heuristic play, 1,000 dd, 25 else)"
+    ap.add_argument("--chunk", type=int, default=None, help=chunk_help)
+    save_help = "keep each finished chunk in DIR; the same command goes on from there"
+    ap.add_argument("--save", type=Path, default=None, metavar="DIR", help=save_help)
     args = ap.parse_args()
     if args.write and (args.play not in ("heuristic", "pimc") or args.rule):
         ap.error("--write stores a preset's model for heuristic or pimc play, without --rule")
+    if args.hands < 1 or (args.chunk is not None and args.chunk < 1):
+        ap.error("--hands and --chunk take a whole number of deals, 1 or more")
     warnings.simplefilter("ignore")
-    options = parse_rule_assignments(args.rule)
-    weights, sd, r2 = fit(args.variant, options, args.hands, args.seed, args.play)
+    try:
+        options = parse_rule_assignments(args.rule)
+        make_rules(args.variant, options)
+    except ValueError as e:
+        ap.error(str(e))
+    chunk = args.chunk or DEFAULT_CHUNK.get(args.play, DEFAULT_CHUNK["pimc"])
+    if args.save is not None:
+        settings = dict(variant=args.variant, rules=options, seed=args.seed, play=args.play,
+                        chunk=chunk)  # fmt: skip
+        try:
+            open_store(args.save, settings)
+        except (ValueError, OSError) as e:
+            ap.error(str(e))
+    try:
+        weights, sd, r2 = fit(args.variant, options, args.hands, args.seed, args.play, chunk,
+                              args.save)  # fmt: skip
+    except KeyboardInterrupt:
+        if args.save is None:
+            print("stopped: nothing kept (--save DIR keeps each finished chunk)", file=sys.stderr)
+        else:
+            kept = f"{args.save}: the same command goes on from there"
+            print(f"stopped: the chunks finished are kept in {kept}", file=sys.stderr)
+        sys.exit(130)
     for name in MODEL_SLOTS:
         print(f"{name:13s} {weights[name]:+.3f}")
     print(f"residual sd {sd:.2f} points; R^2 {r2:.3f}")
     if args.write:
-        command = "python scripts/fit_hand_model.py " + shlex.join(sys.argv[1:])
+        argv = sys.argv[1:]
+        if args.save is not None:  # where the chunks were kept does not change the fit
+            at = next(i for i, a in enumerate(argv) if a.startswith("--save"))
+            del argv[at : at + (1 if "=" in argv[at] else 2)]
+        command = "python scripts/fit_hand_model.py " + shlex.join(argv)
         fitted = dict(command=command, hands_per_suit=args.hands, seed=args.seed,
                       residual_sd=round(sd, 3), r2=round(r2, 4))  # fmt: skip
         strong = args.play == "pimc"

@@ -17,7 +17,9 @@ from cinch_sim.rules import VARIANTS, make_rules
 KIND_BID, KIND_TRUMP, KIND_PLAY = 0, 1, 3
 
 
-def _fit_script():
+@pytest.fixture(scope="module")
+def fit_script():
+    """Loaded once: its ``features`` compiles on first use (not cached by path)."""
     return load_script("fit_hand_model")
 
 
@@ -90,12 +92,12 @@ def test_a_strategy_may_keep_its_own_weights():
 
 
 @pytest.mark.parametrize("variant", ["standard", "two_deck"])
-def test_hand_features_agree_with_the_kernels_counts(variant):
+def test_hand_features_agree_with_the_kernels_counts(variant, fit_script):
     """On 2,000 dealt hands, what the bid model reads of the maker's cards (the fit
     script's features) agrees with what the kernel counted of them: the number of
     trumps, the Pedros and A K Q J 10 of the trump suit (standard game's slots)."""
     rules = make_rules(variant)
-    fit = _fit_script()
+    fit = fit_script
     n, trump = 2000, 2
     dealt = run_deals(rules, 11, 0, n, 3)[:, 0].copy()
     cond = Conditions(force_maker=0, force_trump=trump, force_bid=0)
@@ -107,3 +109,26 @@ def test_hand_features_agree_with_the_kernels_counts(variant):
         assert np.array_equal(x[:, 5 + k], hon >> bit & 1)
     if variant == "standard":  # with two decks the features see each face once
         assert np.array_equal(x[:, 10], rows[:, L.H_MAKER_TRUMPS_DEALT])
+
+
+def test_a_fit_in_chunks_and_resumed_equals_one_run(fit_script, tmp_path):
+    """The fit's hands are the very hands in any chunking: 90 deals in one chunk,
+    in chunks of 20 kept in a directory, and again after two chunk files are lost
+    (played again, the others read) give the same weights to the last bit."""
+    one = fit_script.fit("standard", {}, 90, 13, "heuristic")
+    store = tmp_path / "fit"
+    settings = dict(variant="standard", rules={}, seed=13, play="heuristic", chunk=20)
+    fit_script.open_store(store, settings)
+    chunked = fit_script.fit("standard", {}, 90, 13, "heuristic", 20, store)
+    files = sorted(store.glob("t*.npy"))
+    assert len(files) == 4 * 5  # four trump suits, chunks 0-20 ... 80-90
+    files[3].unlink()
+    files[-1].unlink()
+    resumed = fit_script.fit("standard", {}, 90, 13, "heuristic", 20, store)
+    assert one == chunked == resumed
+    assert len(list(store.glob("t*.npy"))) == 20 and not list(store.glob("*.part*"))
+    # a store of this fit refuses another seed, and a file is no store
+    with pytest.raises(ValueError, match="seed 13"):
+        fit_script.open_store(store, settings | {"seed": 14})
+    with pytest.raises(ValueError, match="not a directory"):
+        fit_script.open_store(files[0], settings)

@@ -161,7 +161,8 @@ def fit(variant: str, options: dict, hands: int, seed: int, play: str, chunk: in
 
 def open_store(save: Path, settings: dict) -> None:
     """Make ``save`` the fit's chunk store, or check that it is one of the same fit
-    (a different seed, play, chunk or rule would mix two fits' hands): ValueError."""
+    (another seed, play or rule would mix two fits' hands; its files are named by
+    the chunk size): ValueError."""
     if save.exists() and not save.is_dir():
         raise ValueError(f"--save {save}: not a directory")
     save.mkdir(parents=True, exist_ok=True)

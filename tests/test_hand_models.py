@@ -97,12 +97,11 @@ def test_hand_features_agree_with_the_kernels_counts(variant, fit_script):
     script's features) agrees with what the kernel counted of them: the number of
     trumps, the Pedros and A K Q J 10 of the trump suit (standard game's slots)."""
     rules = make_rules(variant)
-    fit = fit_script
     n, trump = 2000, 2
     dealt = run_deals(rules, 11, 0, n, 3)[:, 0].copy()
     cond = Conditions(force_maker=0, force_trump=trump, force_bid=0)
     rows, _ = run_chunk(rules, PolicySet.from_specs(4), 11, 0, n, 3, cond)
-    x = fit.features(rules.to_array(), dealt, trump)
+    x = fit_script.features(rules.to_array(), dealt, trump)
     ped, hon = rows[:, L.H_MAKER_PEDROS_DEALT], rows[:, L.H_MAKER_HONOURS_DEALT]
     assert np.array_equal(x[:, 1], ped & 1) and np.array_equal(x[:, 2], ped >> 1 & 1)
     for k, bit in enumerate((4, 3, 2, 1, 0)):  # A K Q J T
@@ -127,6 +126,11 @@ def test_a_fit_in_chunks_and_resumed_equals_one_run(fit_script, tmp_path):
     resumed = fit_script.fit("standard", {}, 90, 13, "heuristic", 20, store)
     assert one == chunked == resumed
     assert len(list(store.glob("t*.npy"))) == 20 and not list(store.glob("*.part*"))
+    # a kept chunk is read, not played again: one altered on disk changes the fit
+    kept = np.load(files[0])
+    kept[:, 1] += 1
+    np.save(files[0], kept)
+    assert fit_script.fit("standard", {}, 90, 13, "heuristic", 20, store) != one
     # a store of this fit refuses another seed, and a file is no store
     with pytest.raises(ValueError, match="seed 13"):
         fit_script.open_store(store, settings | {"seed": 14})

@@ -104,6 +104,7 @@ def _played(rules, play: str, seed: int, hands: int, chunk: int, save: Path | No
     total = 4 * hands
     done = played_now = 0
     started = last = time.monotonic()
+    warm = None  # (time, hands played) after the first played chunk, which loads the code
     with chunk_boundaries() as interrupts:  # Ctrl-C stops between chunks, never inside one
         for lo, hi, trump in todo:
             interrupts.check()
@@ -116,6 +117,8 @@ def _played(rules, play: str, seed: int, hands: int, chunk: int, save: Path | No
                 got = rows[:, [L.H_MAKER_TRUMPS_DEALT, L.H_POINTS + rules.seat_teams[maker]]]
                 out[trump, lo:hi] = got
                 played_now += hi - lo
+                if warm is None:
+                    warm = (time.monotonic(), played_now)
                 if path is not None:
                     tmp = path.with_suffix(".part.npy")
                     np.save(tmp, got.astype(np.int64))
@@ -123,7 +126,8 @@ def _played(rules, play: str, seed: int, hands: int, chunk: int, save: Path | No
             done += hi - lo
             now = time.monotonic()
             if played_now and (now - last >= 10 or done == total):
-                left = _clock((now - started) / played_now * (total - done))
+                since, base = warm if played_now > warm[1] else (started, 0)
+                left = _clock((now - since) / (played_now - base) * (total - done))
                 share = f"{done:,} of {total:,} hands ({100 * done / total:.0f}%)"
                 print(f"played {share}, {_clock(now - started)}, about {left} left", flush=True)
                 last = now

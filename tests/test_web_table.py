@@ -122,6 +122,25 @@ def test_hints_say_what_the_advisor_and_the_bots_would_do():
     assert mine["card"] == card and mine["after"] == h["solver"][card] and mine["before"] == best
 
 
+def test_pimc_plays_the_heuristic_s_card_in_a_six_seat_first_trick_then_solves():
+    """Six seats: a first-trick solve can take minutes (a hand of PIMC at every seat took
+    212 s), so PIMC plays the heuristic's card in trick 1 and solves from trick 2, the
+    solver's first quick trick."""
+    t = Table("cutthroat6", 2, seed=11)
+    s = t.state()
+    hints = []
+    while s["status"] != "hand over" and len(hints) < 2:
+        q = s["question"]
+        if q["kind"] == "play":
+            hints.append((t.hint(), q["legal"]))
+        s = t.choose(_answer(q))
+    (first, legal1), (second, legal2) = hints
+    assert first["pimc_why"] is None and first["pimc"] == first["heuristic"]
+    assert "from trick 2 on" in first["solver_note"]
+    assert set(second["pimc_why"]) == set(legal2) and set(second["solver"]) == set(legal2)
+    assert len(legal1) > 1  # a real choice: a forced card would prove nothing
+
+
 def test_two_decks_discard_in_two_passes_and_the_solver_waits_for_trick_five():
     """Under two_deck the person keeps one copy of each card, then second copies; the
     hint gives the solver's values only once each hand holds 8 cards (trick 5)."""

@@ -30,12 +30,16 @@ face twice in the 104 cards, less the copies the player has seen: his hand's two
 planes, every copy played, ``O_PLAYED_BY2``), into both planes of each hand, under
 the same constraints (``deal_unseen2``); the face-up dead cards and his own
 discards are face masks there, so each counts as one copy seen. The search is the
-two-deck one (``search.card_values2``), and a twelve-trick hand is far dearer to
-solve (docs/solver.md gives the cost: a deal with trumps in every hand can take
-minutes from the start of play). So with two decks ``pimc`` solves only once a
-hand holds at most ``TWO_DECK_SOLVE_CARDS`` cards, with at most
-``TWO_DECK_SAMPLES`` deals while it holds more than ``TWO_DECK_FULL_CARDS``, and
-plays the heuristic's card before that.
+two-deck one (``search.card_values2``).
+
+A twelve-trick two-deck hand, or a hand of six seats, is far dearer to solve
+(docs/solver.md gives the cost: a deal can take minutes from the start of
+play; a six-seat hand with PIMC at every seat took 212 s). So ``pimc`` solves
+only from the trick at which the solver answers quickly
+(``solver.limits.first_quick_trick``: two decks from trick 5, when each hand
+holds 8 cards; six seats from trick 2; every other game from the first card)
+and plays the heuristic's card before that; with two decks, at most
+``TWO_DECK_SAMPLES`` deals while it holds more than ``TWO_DECK_FULL_CARDS``.
 
 A sequential test can stop the dealing early (off by default: ``P_STOP_Z``): after
 ``P_MIN_SAMPLES`` deals, each card the best one so far beats by ``P_STOP_Z``
@@ -68,6 +72,7 @@ from cinch_sim.policies.ranks import weakest_card
 from cinch_sim.rng import below, uniform
 from cinch_sim.signatures import N_PARAMS, POLICY_SIG
 from cinch_sim.solver import position as Q
+from cinch_sim.solver.limits import quick_trick_of
 from cinch_sim.solver.moves import from_observation
 from cinch_sim.solver.outcome import score_change
 from cinch_sim.solver.search import (
@@ -127,12 +132,15 @@ DEFAULT_PARAMS = {
     "pimc_infer_play": _PIMC + (1.0, 1.0, 8.0, 32.0, 128.0) + (0.0,) * (P_BID_MODEL - 14) + _MODELS,
 }
 
+# the trick from which the solver answers quickly (solver.limits: two decks from trick
+# 5, six seats from trick 2, else the first); before it, the heuristic's card
+_quick_trick = njit(inline="always")(quick_trick_of)
+
 ALL52 = np.uint64((1 << 52) - 1)
 ACES = np.uint64((1 << 12) | (1 << 25) | (1 << 38) | (1 << 51))
 STRICT_TRIES = 24  # attempts at a deal meeting every constraint
 LOOSE_TRIES = 8  # then attempts without the drawn-card bound, then without voids
 # Two decks: what a decision may cost (module docstring). Measured in docs/solver.md.
-TWO_DECK_SOLVE_CARDS = 8  # solve only once the player holds at most this many cards
 TWO_DECK_FULL_CARDS = 6  # more cards than this: at most TWO_DECK_SAMPLES deals
 TWO_DECK_SAMPLES = 4
 _HEURISTIC = tuple(float(x) for x in HEURISTIC_DEFAULTS["heuristic_play"])
@@ -842,9 +850,11 @@ def _choose(obs, hand, legal, params, scratch, rng, means):
         means[c] = np.nan
     if legal & (legal - U1) == U0:
         return lowbit_index(legal)
-    if obs[L.O_RULES + L.R_DECKS] == 2:
-        if obs[L.O_CARDS_LEFT + obs[L.O_SEAT]] > TWO_DECK_SOLVE_CARDS:
-            return _heuristic_card(obs, hand, legal, scratch, rng)
+    rules = obs[L.O_RULES : L.O_RULES + L.R_LEN]
+    trick = rules[L.R_HAND_SIZE] - obs[L.O_CARDS_LEFT + obs[L.O_SEAT]] + 1
+    if trick < _quick_trick(rules[L.R_DECKS], rules[L.R_PLAYERS], rules[L.R_HAND_SIZE]):
+        return _heuristic_card(obs, hand, legal, scratch, rng)
+    if rules[L.R_DECKS] == 2:
         pimc_values2(obs, hand, legal, params, rng, means)
     else:
         pimc_values(obs, hand, legal, params, rng, means)

@@ -60,9 +60,15 @@ def first_quick_trick(rules: Any) -> int:
     """The first trick (1 first) from whose start the solver answers quickly: the first,
     or (two decks, five or six seats) the first at which the hands hold at most
     ``QUICK_CARDS_IN_PLAY`` cards between them."""
-    if rules.decks == 1 and rules.players <= 4:
+    return quick_trick_of(rules.decks, rules.players, rules.hand_size)
+
+
+def quick_trick_of(decks: int, players: int, hand_size: int) -> int:
+    """``first_quick_trick`` from the three numbers it reads: plain integer code, so that
+    a jitted player compiles this very function (``pimc`` solves from there on)."""
+    if decks == 1 and players <= 4:
         return 1
     trick = 1
-    while rules.players * (rules.hand_size - trick + 1) > QUICK_CARDS_IN_PLAY:
+    while players * (hand_size - trick + 1) > QUICK_CARDS_IN_PLAY:
         trick += 1
     return trick

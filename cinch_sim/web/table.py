@@ -387,7 +387,8 @@ class Table:
     def _pimc_why(self, vector: np.ndarray, legal: int) -> dict[str, float] | None:
         """Each legal card's mean over PIMC's deals: the score margin it expects for
         the person's side (made or set, less the other side's), two decimals; None
-        where it solved nothing (two decks before it holds 8 cards)."""
+        where it solved nothing (before the solver's first quick trick:
+        two decks before each hand holds 8 cards, six seats in the first trick)."""
         from cinch_sim.policies import replay as R
 
         at = R.R_CHOICES + len(self.choices["play"])

@@ -37,12 +37,15 @@ progress line at least every 10 s, and ``--save DIR`` keeps each finished
 chunk there: after a Ctrl-C, a lost machine or a larger ``--hands``, the
 same command reads what is there and plays only the rest. A hand is the very
 hand it is in any chunk, so the weights do not depend on the chunking or on
-the stops; DIR records the fit's settings and refuses another fit's.
+the stops; DIR records the fit's settings and refuses another fit's. Presets
+that differ only in their target (heasly and cutthroat6) play the same hands,
+so one DIR serves both fits: the second reads every chunk and plays none.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import shlex
@@ -163,20 +166,45 @@ def fit(variant: str, options: dict, hands: int, seed: int, play: str, chunk: in
     return dict(zip(MODEL_SLOTS, (float(c) for c in coef), strict=True)), float(resid.std()), r2
 
 
+# what a store's chunks depend on: another value would mix two fits' hands (and its
+# files are named by the chunk size); a store's variant and rules are for the reader
+STORE_IDENTITY = ("hands", "seed", "play", "chunk")
+
+
+def hands_digest(rules) -> str:
+    """What a fit's hands depend on: every rule but the target, which only games read
+    (a fit plays lone hands, every score 0, the bid forced), so presets that differ in
+    their target alone (heasly and cutthroat6) play the very same hands and one
+    store serves the fit of each."""
+    vector = rules.to_array().copy()
+    vector[L.R_TARGET] = 0
+    return hashlib.sha256(vector.astype("<i8").tobytes()).hexdigest()[:16]
+
+
+def store_settings(variant: str, options: dict, seed: int, play: str, chunk: int) -> dict:
+    """A fit's settings as its store records them (``STORE_IDENTITY`` checked)."""
+    hands = hands_digest(make_rules(variant, options))
+    return dict(variant=variant, rules=options, hands=hands, seed=seed, play=play, chunk=chunk)
+
+
 def open_store(save: Path, settings: dict) -> None:
-    """Make ``save`` the fit's chunk store, or check that it is one of the same fit
-    (another seed, play or rule would mix two fits' hands; its files are named by
-    the chunk size): ValueError."""
+    """Make ``save`` the fit's chunk store, or check that it is one of a fit of the same
+    hands (``STORE_IDENTITY``): ValueError."""
     if save.exists() and not save.is_dir():
         raise ValueError(f"--save {save}: not a directory")
     save.mkdir(parents=True, exist_ok=True)
     stamp = save / "settings.json"
     if stamp.exists():
         old = json.loads(stamp.read_text())
-        for key, value in settings.items():
-            if old.get(key) != value:
-                raise ValueError(f"--save {save} holds a fit with {key} {old.get(key)!r}, "
-                                 f"not {value!r}: use another directory")  # fmt: skip
+        for key in STORE_IDENTITY:
+            if old.get(key) == settings[key]:
+                continue
+            if key == "hands":
+                game = f"{old.get('variant')} with rules {old.get('rules')}"
+                raise ValueError(f"--save {save} holds the hands of another game ({game}): "
+                                 "use another directory")  # fmt: skip
+            raise ValueError(f"--save {save} holds a fit with {key} {old.get(key)!r}, "
+                             f"not {settings[key]!r}: use another directory")  # fmt: skip
     else:
         stamp.write_text(json.dumps(settings, indent=1) + "\n")
 
@@ -237,8 +265,7 @@ def main() -> None:
         ap.error(str(e))
     chunk = args.chunk or DEFAULT_CHUNK.get(args.play, DEFAULT_CHUNK["pimc"])
     if args.save is not None:
-        settings = dict(variant=args.variant, rules=options, seed=args.seed, play=args.play,
-                        chunk=chunk)  # fmt: skip
+        settings = store_settings(args.variant, options, args.seed, args.play, chunk)
         try:
             open_store(args.save, settings)
         except (ValueError, OSError) as e:

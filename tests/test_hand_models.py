@@ -116,7 +116,7 @@ def test_a_fit_in_chunks_and_resumed_equals_one_run(fit_script, tmp_path):
     (played again, the others read) give the same weights to the last bit."""
     one = fit_script.fit("standard", {}, 90, 13, "heuristic")
     store = tmp_path / "fit"
-    settings = dict(variant="standard", rules={}, seed=13, play="heuristic", chunk=20)
+    settings = fit_script.store_settings("standard", {}, 13, "heuristic", 20)
     fit_script.open_store(store, settings)
     chunked = fit_script.fit("standard", {}, 90, 13, "heuristic", 20, store)
     files = sorted(store.glob("t*.npy"))
@@ -136,3 +136,20 @@ def test_a_fit_in_chunks_and_resumed_equals_one_run(fit_script, tmp_path):
         fit_script.open_store(store, settings | {"seed": 14})
     with pytest.raises(ValueError, match="not a directory"):
         fit_script.open_store(files[0], settings)
+    with pytest.raises(ValueError, match=r"another game \(standard with rules \{\}\)"):
+        fit_script.open_store(store, fit_script.store_settings("auction", {}, 13, "heuristic", 20))
+
+
+def test_presets_that_differ_in_their_target_alone_share_a_store(fit_script, tmp_path):
+    """heasly is cutthroat6 played to 62: a fit plays lone hands, so its hands are
+    cutthroat6's, and a heasly fit reads a cutthroat6 store whole (it plays no chunk)
+    to the weights of its own run."""
+    store = tmp_path / "fit"
+    fit_script.open_store(store, fit_script.store_settings("cutthroat6", {}, 3, "heuristic", 40))
+    fit_script.fit("cutthroat6", {}, 120, 3, "heuristic", 40, store)
+    files = {f: f.stat().st_mtime_ns for f in store.glob("t*.npy")}
+    assert len(files) == 4 * 3
+    fit_script.open_store(store, fit_script.store_settings("heasly", {}, 3, "heuristic", 40))
+    shared = fit_script.fit("heasly", {}, 120, 3, "heuristic", 40, store)
+    assert shared == fit_script.fit("heasly", {}, 120, 3, "heuristic")
+    assert {f: f.stat().st_mtime_ns for f in store.glob("t*.npy")} == files  # none played

@@ -845,7 +845,8 @@ pimc_values2 = with_two_decks(pimc_values, deal_unseen=deal_unseen2, _solve_into
 @njit(inline="always")
 def _choose(obs, hand, legal, params, scratch, rng, means):
     """The card ``pimc_play`` plays; ``means[c]`` each legal card's mean utility over the
-    deals solved (NaN where nothing was solved: one legal card, or two decks early)."""
+    deals solved (NaN where nothing was solved: one legal card, or before the first
+    quick trick)."""
     for c in range(52):
         means[c] = np.nan
     if legal & (legal - U1) == U0:

@@ -39,14 +39,7 @@ from cinch_sim.engine.run import PolicySpec, iter_chunks, prepare_run  # noqa: F
 from cinch_sim.records.io import RefereeReport
 from cinch_sim.rules import Rules, RulesError, make_rules, resolve_rules
 from cinch_sim.runs import kinds as _kinds
-from cinch_sim.runs.chunks import (
-    HANDS_CHUNK,
-    PAIRS_CHUNK,
-    SLOW_HANDS_CHUNK,
-    SLOW_PAIRS_CHUNK,
-    default_chunk,
-    plays_slowly,
-)
+from cinch_sim.runs.chunks import HANDS_CHUNK, SLOW_HANDS_CHUNK, default_chunk, match_chunk
 from cinch_sim.runs.driver import run_chunks
 from cinch_sim.runs.executor import LocalExecutor
 from cinch_sim.runs.store import ChunkStore, open_store
@@ -669,7 +662,7 @@ def compare(
         chunk = checks.whole(chunk, "chunk", at_least=1)
     chunk = check_until(until, r, chunk)
     sa, sb = distinct_names([a_player(resolve_strategy(a)), a_player(resolve_strategy(b))])
-    chunk = default_chunk(chunk, PAIRS_CHUNK, SLOW_PAIRS_CHUNK, plays_slowly((sa, sb)))
+    chunk = match_chunk(chunk, r, (sa, sb))
     _not_chunked(resume, records=records)
     _cluster(scheduler, workers, threads, records=records, on_chunk=on_chunk, trace=trace)
     settings = match_settings(r, sa, sb, games, seed, max_hands, pairing, until)

@@ -433,6 +433,27 @@ def test_slow_players_run_in_small_chunks_for_the_same_numbers(tmp_path):
     assert games == [2 * SLOW_PAIRS_CHUNK, 2 * SLOW_PAIRS_CHUNK, 4]  # games, a chunk at a time
 
 
+def test_a_slow_cutthroat_match_chunks_about_as_many_games_as_a_pairs_match():
+    """A cut-throat rotation is a game a seat, so a slow match's default chunk holds
+    fewer rotations the more seats: six-seat chunks of 16 rotations (96 games) left a
+    PIMC match silent for ten minutes. Nothing is played: only the runs' chunks."""
+    from cinch_sim.policies.strategies import BUILTIN
+    from cinch_sim.rules import make_rules
+    from cinch_sim.runs.chunks import PAIRS_CHUNK, SLOW_MATCH_GAMES, SLOW_PAIRS_CHUNK
+    from cinch_sim.runs.work import LadderRun
+
+    pimc, greedy = BUILTIN["pimc"], BUILTIN["greedy"]
+    for preset, slow in (("standard", 16), ("cutthroat3", 11), ("cutthroat6", 5)):
+        rules = make_rules(preset)
+        run = LadderRun(rules, (pimc, greedy), 1, 1000, matchups=((0, 1),))
+        match = run.match(0)
+        assert match.chunk == slow
+        assert abs(match.chunk * match.per_unit - SLOW_MATCH_GAMES) <= match.per_unit / 2
+        fast = LadderRun(rules, (greedy, BUILTIN["random"]), 1, 1000, matchups=((0, 1),))
+        assert fast.match(0).chunk == PAIRS_CHUNK
+    assert SLOW_PAIRS_CHUNK == 16
+
+
 def test_a_ladder_takes_each_matchups_own_default_chunk():
     """A slow player's matchups run in small chunks, the others in big ones (one
     chunk size for the whole ladder made every matchup small); a chunk given is kept

@@ -488,9 +488,11 @@ def out_folder(out: str | None, force: bool) -> Path | None:
         raise BadInput("--out", str(exc)) from None
 
 
-def chunk_options(unit: str, fast: int, slow: int) -> Callable[[Callable], Callable]:
+def chunk_options(unit: str, fast: int, slow: int | str) -> Callable[[Callable], Callable]:
     """--chunk and --resume, for the commands that run in chunks (``cinch_sim.runs``),
-    and --scheduler and --workers, which send those chunks to a Dask cluster."""
+    and --scheduler and --workers, which send those chunks to a Dask cluster. ``slow``:
+    the default where a seat plays slowly, a number or its own words."""
+    slow_text = f"{slow:,}" if isinstance(slow, int) else slow
 
     def decorate(f: Callable) -> Callable:
         f = click.option(
@@ -524,7 +526,7 @@ def chunk_options(unit: str, fast: int, slow: int) -> Callable[[Callable], Calla
             default=None,
             help=f"{unit.capitalize()} a chunk: the unit saved under --out, where Ctrl-C "
             f"stops and progress is shown (results do not depend on it). [default: {fast:,}; "
-            f"{slow:,} where a seat plays pimc or dd, a few seconds a chunk]",
+            f"{slow_text} where a seat plays pimc or dd, so that progress shows often]",
         )(f)
 
     return decorate

@@ -21,13 +21,7 @@ from cinch_sim.matches.play import play_pairs, team_policies
 from cinch_sim.matches.rotation import RotationStats, play_rotations, seat_policies
 from cinch_sim.policies.strategies import Strategy
 from cinch_sim.rules import Rules
-from cinch_sim.runs.chunks import (
-    HANDS_CHUNK,
-    PAIRS_CHUNK,
-    SLOW_PAIRS_CHUNK,
-    default_chunk,
-    plays_slowly,
-)
+from cinch_sim.runs.chunks import HANDS_CHUNK, PAIRS_CHUNK, games_per_unit, match_chunk
 
 Key = tuple[int, ...]
 TRACE_ROWS = 8192  # hands' trace rows played at once (they are large): as matches.compare
@@ -131,7 +125,7 @@ class MatchRun:
     @property
     def per_unit(self) -> int:
         """Games a unit: a pair's two, or a rotation's one a seat."""
-        return self.rules.players if self.cutthroat else 2
+        return games_per_unit(self.rules)
 
     @property
     def total(self) -> int:
@@ -223,7 +217,7 @@ class LadderRun:
         ))[m]  # fmt: skip
 
     def _chunk(self, a: Strategy, b: Strategy) -> int:
-        return default_chunk(self.chunk, PAIRS_CHUNK, SLOW_PAIRS_CHUNK, plays_slowly((a, b)))
+        return match_chunk(self.chunk, self.rules, (a, b))
 
     @property
     def total(self) -> int:

@@ -29,7 +29,10 @@ from cinch_sim.cli.options import (
 )
 from cinch_sim.cli.progress import Progress
 from cinch_sim.cli.tables import text_table
-from cinch_sim.runs.chunks import PAIRS_CHUNK, SLOW_PAIRS_CHUNK
+from cinch_sim.runs.chunks import PAIRS_CHUNK, SLOW_MATCH_GAMES, SLOW_PAIRS_CHUNK
+
+# the slow default in words: a cut-throat rotation is a game a seat, so fewer a chunk
+SLOW_MATCH_TEXT = f"{SLOW_PAIRS_CHUNK} (cut-throat: rotations of about {SLOW_MATCH_GAMES} games)"
 
 COMPARE_TABLES = ("sides", "games")  # --format csv prints one; --out writes NAME.csv each
 LADDER_TABLES = ("ladder", "matchups")
@@ -79,7 +82,7 @@ def _match_options(f):
     format_help="How results print on stdout: json, the settings and the summary; csv, "
     "one table: sides (bids, made, set, Pedros per strategy) or games (one row a game).",
 )
-@chunk_options("pairs (cut-throat: rotations)", PAIRS_CHUNK, SLOW_PAIRS_CHUNK)
+@chunk_options("pairs (cut-throat: rotations)", PAIRS_CHUNK, SLOW_MATCH_TEXT)
 @click.option(
     "--until",
     type=click.Choice(["decided"]),
@@ -361,7 +364,7 @@ def format_cutthroat(s: dict, seed: int, seconds: float) -> str:
     format_help="How results print on stdout: json, the settings, ratings and matchups; "
     "csv, one table: ladder (the ratings) or matchups.",
 )
-@chunk_options("pairs (cut-throat: rotations) of a matchup", PAIRS_CHUNK, SLOW_PAIRS_CHUNK)
+@chunk_options("pairs (cut-throat: rotations) of a matchup", PAIRS_CHUNK, SLOW_MATCH_TEXT)
 @friendly
 @match_pairing_checked
 def ladder(

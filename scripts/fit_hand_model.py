@@ -2,7 +2,8 @@
 
 Usage: python scripts/fit_hand_model.py [--variant standard] [--hands 200000] [--seed 5]
                                         [--rule NAME=VALUE ...] [--play heuristic|dd|pimc]
-                                        [--write] [--save DIR] [--chunk N]
+                                        [--write] [--games N | --borrow-margin]
+                                        [--save DIR] [--chunk N]
 
 The eldest hand is made the maker at each trump suit in turn (contract 0, so
 nothing depends on the bid) on the same deals, with the preset's default
@@ -19,7 +20,10 @@ the model a heuristic vector with ``preset_model = 2`` takes (the strategy
 ``pimc_fitted``); its margin is scanned as below, ``pimc_fitted`` against itself
 under PIMC play, only when ``--games`` is given (a few minutes a shift in the
 six-card classic games, hours in most others; the standard game's margin is
-``pimc_fitted``'s own, set by the matches in results/pimc.md). A slot
+``pimc_fitted``'s own, set by the matches in results/pimc.md). Where a scan
+under PIMC play costs more than a session, ``--borrow-margin`` stores the
+shift the preset's heuristic-play scan found instead, and says so in the
+model's record (a choice to be measured, not a scan). A slot
 the preset has no card for (a fourth point card in the standard game) gets
 weight 0.
 
@@ -64,7 +68,7 @@ from cinch_sim import layout as L  # noqa: E402
 from cinch_sim.api import compare  # noqa: E402
 from cinch_sim.engine.interrupts import chunk_boundaries  # noqa: E402
 from cinch_sim.engine.run import Conditions, PolicySet, run_chunk, run_deals  # noqa: E402
-from cinch_sim.policies.hand_models import MODEL_SLOTS, write_model  # noqa: E402
+from cinch_sim.policies.hand_models import MODEL_SLOTS, preset_model, write_model  # noqa: E402
 from cinch_sim.policies.heuristic import B_MARGIN as MARGIN_SLOT  # noqa: E402
 from cinch_sim.policies.heuristic import hand_features  # noqa: E402
 from cinch_sim.policies.strategies import resolve_strategy  # noqa: E402
@@ -248,6 +252,8 @@ def main() -> None:
     games_help = "games a margin shift (--write; 10,000, none with --play pimc)"
     ap.add_argument("--games", type=int, default=None, help=games_help)
     ap.add_argument("--scan-seed", type=int, default=3100, help="seed of the margin scan")
+    borrow_help = "--play pimc --write: store the heuristic-play model's margin shift, no scan"
+    ap.add_argument("--borrow-margin", action="store_true", help=borrow_help)
     chunk_help = "deals a chunk (default 20,000 under heuristic play, 1,000 dd, 25 else)"
     ap.add_argument("--chunk", type=int, default=None, help=chunk_help)
     save_help = "keep each finished chunk in DIR; the same command goes on from there"
@@ -255,6 +261,11 @@ def main() -> None:
     args = ap.parse_args()
     if args.write and (args.play not in ("heuristic", "pimc") or args.rule):
         ap.error("--write stores a preset's model for heuristic or pimc play, without --rule")
+    if args.borrow_margin and not (args.write and args.play == "pimc" and args.games is None):
+        ap.error("--borrow-margin goes with --play pimc --write, without --games")
+    lender = preset_model(args.variant) if args.borrow_margin else {}
+    if lender is None:
+        ap.error(f"--borrow-margin: {args.variant} has no heuristic-play model to borrow from")
     if args.hands < 1 or (args.chunk is not None and args.chunk < 1):
         ap.error("--hands and --chunk take a whole number of deals, 1 or more")
     warnings.simplefilter("ignore")
@@ -298,6 +309,12 @@ def main() -> None:
         games = default_games if args.games is None else args.games
         if strong:
             fitted["play"] = "pimc"
+        if args.borrow_margin:
+            shift = lender["margin_shift"]
+            fitted["margin_shift_from"] = f"{args.variant}'s heuristic-play scan ({shift:+.1f})"
+            write_model(name, weights | {"margin_shift": shift}, fitted)
+            print(f"stored as {name}, margin shift {shift:+.1f} borrowed, not scanned")
+            return
         write_model(name, weights | {"margin_shift": 0.0}, fitted)
         if games is None:
             print(f"stored as {name} (the model preset_model = 2 takes), margin not scanned")

@@ -153,3 +153,31 @@ def test_presets_that_differ_in_their_target_alone_share_a_store(fit_script, tmp
     shared = fit_script.fit("heasly", {}, 120, 3, "heuristic", 40, store)
     assert shared == fit_script.fit("heasly", {}, 120, 3, "heuristic")
     assert {f: f.stat().st_mtime_ns for f in store.glob("t*.npy")} == files  # none played
+
+
+def test_a_pimc_fit_may_borrow_the_heuristic_play_margin(fit_script, tmp_path, monkeypatch):
+    """``--borrow-margin`` stores the preset's heuristic-play shift with the PIMC-play
+    weights and records where it came from; it is refused with a scan, without a
+    model to borrow from, or for a heuristic-play fit (exit 2, the store untouched)."""
+    models = tmp_path / "hand_models.json"
+    models.write_text(M.MODELS_FILE.read_text())
+    monkeypatch.setattr(M, "MODELS_FILE", models)
+    lent = M.preset_model("cutthroat2")["margin_shift"]
+    argv = ["fit", "--variant", "cutthroat2", "--play", "pimc", "--hands", "3", "--seed", "9"]
+    monkeypatch.setattr("sys.argv", [*argv, "--write", "--borrow-margin"])
+    fit_script.main()
+    entry = json.loads(models.read_text())["presets"]["cutthroat2@pimc"]
+    assert entry["weights"]["margin_shift"] == lent
+    assert entry["fitted"]["margin_shift_from"] == f"cutthroat2's heuristic-play scan ({lent:+.1f})"
+    assert entry["fitted"]["command"].endswith("--seed 9 --write --borrow-margin")
+    assert entry["fitted"]["hands_per_suit"] == 3
+    before = models.read_text()
+    for bad in (["--games", "10"], ["--variant", "standard"]):
+        monkeypatch.setattr("sys.argv", [*argv, "--write", "--borrow-margin", *bad])
+        with pytest.raises(SystemExit) as stop:
+            fit_script.main()
+        assert stop.value.code == 2
+    monkeypatch.setattr("sys.argv", [*argv[:3], "--write", "--borrow-margin"])
+    with pytest.raises(SystemExit):
+        fit_script.main()
+    assert models.read_text() == before

@@ -163,6 +163,7 @@ def test_a_pimc_fit_may_borrow_the_heuristic_play_margin(fit_script, tmp_path, m
     models.write_text(M.MODELS_FILE.read_text())
     monkeypatch.setattr(M, "MODELS_FILE", models)
     lent = M.preset_model("cutthroat2")["margin_shift"]
+    assert lent != 0.0  # else an unscanned fit's stored 0 would pass for a borrowed one
     argv = ["fit", "--variant", "cutthroat2", "--play", "pimc", "--hands", "3", "--seed", "9"]
     monkeypatch.setattr("sys.argv", [*argv, "--write", "--borrow-margin"])
     fit_script.main()
@@ -178,6 +179,7 @@ def test_a_pimc_fit_may_borrow_the_heuristic_play_margin(fit_script, tmp_path, m
             fit_script.main()
         assert stop.value.code == 2
     monkeypatch.setattr("sys.argv", [*argv[:3], "--write", "--borrow-margin"])
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit) as stop:
         fit_script.main()
+    assert stop.value.code == 2
     assert models.read_text() == before

@@ -38,19 +38,15 @@ from cinch_sim.analysis.tables import bid_summary, pedro_sides
 from cinch_sim.engine.run import PolicySpec, iter_chunks, prepare_run  # noqa: F401 (re-exported)
 from cinch_sim.records.io import RefereeReport
 from cinch_sim.rules import Rules, RulesError, make_rules, resolve_rules
-from cinch_sim.runs import kinds as _kinds
-from cinch_sim.runs.chunks import HANDS_CHUNK, SLOW_HANDS_CHUNK, default_chunk, match_chunk
-from cinch_sim.runs.driver import run_chunks
-from cinch_sim.runs.executor import LocalExecutor
+from cinch_sim.runs.chunks import match_chunk
+from cinch_sim.runs.driver import execute
+from cinch_sim.runs.hands import count_run, plan_hands
 from cinch_sim.runs.store import ChunkStore, open_store
 from cinch_sim.runs.work import (
-    HandsRun,
     LadderRun,
     MatchRun,
-    count_hands,
     play_ladder,
     play_match,
-    prime,
 )
 from cinch_sim.views import Tables
 
@@ -247,39 +243,20 @@ def simulate(
     """
     rules = _rules(rules, variant)
     dealer = rules.players - 1 if dealer is None else dealer  # the last seat
-    r, policies, settings = prepare_run(hands, seed, rules, dealer, bid, trump, discard, play)
-    hands, seed, dealer = settings["hands"], settings["seed"], settings["dealer"]
-    chunk = default_chunk(chunk, HANDS_CHUNK, SLOW_HANDS_CHUNK, policies.slow)
-    chunk = checks.whole(chunk, "chunk", at_least=1)
+    run, settings = plan_hands(hands, seed, rules, dealer, (bid, trump, discard, play), chunk,
+                               trace or records is not None)  # fmt: skip
     _not_chunked(resume, records=records)
     _cluster(scheduler, workers, threads, records=records, on_chunk=on_chunk, trace=trace)
-    run = HandsRun(r, policies.describe(), seed, hands, dealer, chunk, trace or records is not None)
-    prime(run, policies)
     store = _store("simulate", settings, run, save, resume, force)
     writer = None
     if records is not None:
         from cinch_sim.records import RecordWriter
 
         with _output("records"):  # opened now: a bad path fails before any work
-            writer = RecordWriter(records, r, dealer)
-
-    def see(rows: Any, tr: Any) -> None:
-        if writer is not None:
-            writer.write_chunk(rows, tr)
-        if on_chunk is not None:
-            on_chunk(rows, tr)
-
-    hook = see if writer is not None or on_chunk is not None else None
+            writer = RecordWriter(records, run.rules, run.dealer)
     start = time.perf_counter()
-    try:
-        counts, interrupted, timing = _run(run, partial(count_hands, run, on_rows=hook), store,
-                                           threads, progress, scheduler, workers)  # fmt: skip
-    except BaseException:
-        if writer is not None:
-            writer.abort()  # an error leaves no half-written file behind
-        raise
-    if writer is not None:
-        writer.close()  # after Ctrl-C too: the finished hands are kept
+    counts, interrupted, timing = count_run(run, store, threads, progress, writer, on_chunk,
+                                            scheduler, workers)  # fmt: skip
     extra = {"records": str(records)} if records is not None else {}
     if store is not None:
         extra["saved"] = str(store.folder)
@@ -347,34 +324,6 @@ def _cluster(scheduler: str | None, workers: int | None, threads: int | None,
     return True
 
 
-def _run(
-    run: Any,
-    work: Callable,
-    store: ChunkStore | None,
-    threads: int | None,
-    progress: Callable[[int], None] | None,
-    scheduler: str | None = None,
-    workers: int | None = None,
-    stop: Callable[[Any], bool] | None = None,
-) -> tuple[Any, bool, dict[str, Any]]:
-    """A run's chunks through the local executor, or on a Dask cluster (``scheduler``:
-    an existing one; ``workers``: a local one started for the run): (aggregate,
-    interrupted, what the cluster's timing was, empty for a local run); ``stop`` as in
-    ``run_chunks``."""
-    kind = _kinds.kind_of(run)
-    if scheduler is None and workers is None:
-        return (*run_chunks(run, work, kind, store, LocalExecutor(threads), progress, stop), {})
-    from cinch_sim.runs.dask_executor import DaskExecutor
-    from cinch_sim.runs.driver import units_of
-
-    ex = DaskExecutor(scheduler, workers, threads, units=partial(units_of, run), kind=kind)
-    try:  # the cluster starts (or is reached) in the driver's Ctrl-C region
-        agg, interrupted = run_chunks(run, work, kind, store, ex, progress, stop)
-        return agg, interrupted, {"cluster": ex.summary()}
-    finally:
-        ex.close()
-
-
 # -------------------------------------------------------------------- stats
 def stats(
     hands: int = 100_000,
@@ -422,38 +371,18 @@ def stats(
     by = check_features(by)
     if min_hands < 1:
         raise AnalysisError(f"min_hands must be at least 1, got {min_hands}")
-    r, policies, settings = prepare_run(hands, seed, rules, dealer, bid, trump, discard, play)
-    chunk = default_chunk(chunk, HANDS_CHUNK, SLOW_HANDS_CHUNK, policies.slow)
-    chunk = checks.whole(chunk, "chunk", at_least=1)
+    run, settings = plan_hands(hands, seed, rules, dealer, (bid, trump, discard, play), chunk)
     _not_chunked(resume, hand_data=hand_data)
     _cluster(scheduler, workers, threads, hand_data=hand_data, on_chunk=on_chunk)
-    run = HandsRun(r, policies.describe(), settings["seed"], settings["hands"],
-                   settings["dealer"], chunk)  # fmt: skip
-    prime(run, policies)
     store = _store("stats", settings, run, save, resume, force, by=list(by), min_hands=min_hands)
     writer = None
     if hand_data is not None:
         from cinch_sim.analysis.hand_rows import HandDataWriter
 
-        writer = HandDataWriter(hand_data, r)
-
-    def see(rows: Any, tr: Any) -> None:
-        if writer is not None:
-            writer.write(rows)
-        if on_chunk is not None:
-            on_chunk(rows, tr)
-
-    hook = see if writer is not None or on_chunk is not None else None
+        writer = HandDataWriter(hand_data, run.rules)
     start = time.perf_counter()
-    try:
-        counts, interrupted, timing = _run(run, partial(count_hands, run, on_rows=hook), store,
-                                           threads, progress, scheduler, workers)  # fmt: skip
-    except BaseException:
-        if writer is not None:
-            writer.abort()
-        raise
-    if writer is not None:
-        writer.close()
+    counts, interrupted, timing = count_run(run, store, threads, progress, writer, on_chunk,
+                                            scheduler, workers)  # fmt: skip
     extra = {"hand_data": str(hand_data)} if hand_data is not None else {}
     if store is not None:
         extra["saved"] = str(store.folder)
@@ -689,7 +618,7 @@ def compare(
     hook = see if writer is not None or on_chunk is not None else None
     start = time.perf_counter()
     try:
-        data, interrupted, timing = _run(run, partial(play_match, run, on_chunk=hook), store,
+        data, interrupted, timing = execute(run, partial(play_match, run, on_chunk=hook), store,
                                          threads, progress, scheduler, workers,
                                          stop=decided if until else None)  # fmt: skip
     except BaseException:
@@ -761,7 +690,7 @@ def ladder(
     _cluster(scheduler, workers, threads)
     store = _store("ladder", settings, run, save, resume, force)
     start = time.perf_counter()
-    per_matchup, interrupted, timing = _run(run, partial(play_ladder, run), store, threads,
+    per_matchup, interrupted, timing = execute(run, partial(play_ladder, run), store, threads,
                                             progress, scheduler, workers)  # fmt: skip
     seconds = time.perf_counter() - start
     settings = {**settings, **timing}

@@ -183,6 +183,16 @@ class ChunkInterrupts:
             raise KeyboardInterrupt
 
 
+def stop_at_boundary() -> bool:
+    """Record a stop at the next chunk boundary, as a first Ctrl-C inside ``deferred()``
+    would (a caller's hook that raised KeyboardInterrupt mid-chunk); False outside
+    one, where the caller raises it instead."""
+    if not (_main_thread() and _state.deferring):
+        return False
+    _state.requested = True
+    return True
+
+
 @contextmanager
 def deferred() -> Iterator[ChunkInterrupts]:
     """A Ctrl-C inside is recorded, and raised by ``check()`` at the next boundary."""

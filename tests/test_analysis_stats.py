@@ -9,7 +9,6 @@ import pandas as pd
 import pytest
 
 from cinch_sim import layout as L
-from cinch_sim.analysis.analyse import analyse
 from cinch_sim.analysis.counts import FEATURES, AnalysisError, HandCounts, check_features
 from cinch_sim.analysis.intervals import wilson
 from cinch_sim.analysis.tables import (
@@ -22,6 +21,7 @@ from cinch_sim.analysis.tables import (
     points_distribution,
     score_by_bid,
 )
+from cinch_sim.api import stats
 from cinch_sim.rules import make_rules
 
 ALPHA = 1e-3
@@ -29,12 +29,12 @@ ALPHA = 1e-3
 
 @pytest.fixture(scope="module")
 def run_a():
-    return analyse(20_000, seed=11, by=("trumps", "pedros"))
+    return stats(20_000, seed=11, by=("trumps", "pedros"))
 
 
 @pytest.fixture(scope="module")
 def run_b():
-    return analyse(20_000, seed=12, by=("trumps", "pedros"))
+    return stats(20_000, seed=12, by=("trumps", "pedros"))
 
 
 # ------------------------------------------------------------------ coverage
@@ -118,7 +118,7 @@ def test_two_seeds_agree(run_a, run_b):
 
 
 def test_a_rules_change_is_caught(run_a):
-    other = analyse(20_000, seed=12, by=("trumps", "pedros"), rules={"robber": "dealer"})
+    other = stats(20_000, seed=12, by=("trumps", "pedros"), rules={"robber": "dealer"})
     r = compare_counts(run_a.counts, other.counts, ("trumps", "pedros"), alpha=ALPHA)
     assert not r["agree"]
 
@@ -138,7 +138,7 @@ def test_a_small_planted_shift_in_make_rate_is_caught(run_a, run_b):
 
 
 def test_a_different_bid_policy_is_caught(run_a):
-    other = analyse(20_000, seed=12, bid="simple")
+    other = stats(20_000, seed=12, bid="simple")
     assert not compare_counts(run_a.counts, other.counts, ("trumps",))["agree"]
 
 
@@ -180,7 +180,7 @@ def test_every_table_and_feature_sums_to_the_total(run_a):
 
 def test_thrown_in_hands_are_counted_apart():
     # the simple bidder passes without a Pedro-rich suit, so all four often pass
-    a = analyse(3000, seed=5, rules={"all_pass": "redeal_next"}, bid="simple")
+    a = stats(3000, seed=5, rules={"all_pass": "redeal_next"}, bid="simple")
     assert a.counts.thrown_in > 0
     check_sums(a.counts)
     assert a.summary()["played"] == 3000 - a.counts.thrown_in
@@ -206,8 +206,8 @@ def test_pedro_tables_are_consistent(run_a):
 
 # ------------------------------------------------------------------ streaming
 def test_counts_do_not_depend_on_chunks_and_merge():
-    whole = analyse(4000, seed=3, chunk=4000).counts
-    small = analyse(4000, seed=3, chunk=700).counts
+    whole = stats(4000, seed=3, chunk=4000).counts
+    small = stats(4000, seed=3, chunk=700).counts
     assert np.array_equal(whole.n, small.n) and np.array_equal(whole.pedro, small.pedro)
     from cinch_sim.engine.run import PolicySet, run_chunk
 
@@ -225,13 +225,13 @@ def test_bad_feature_is_refused():
     with pytest.raises(AnalysisError, match="unknown feature 'colour'"):
         check_features(("trumps", "colour"))
     with pytest.raises(AnalysisError):
-        analyse(10, by="nope")
+        stats(10, by="nope")
 
 
 def test_hand_data_matches_the_tables(tmp_path):
     pytest.importorskip("pyarrow")
     path = tmp_path / "hands.parquet"
-    a = analyse(3000, seed=9, hand_data=path)
+    a = stats(3000, seed=9, hand_data=path)
     df = pd.read_parquet(path)
     assert len(df) == 3000 and df["hand"].tolist() == list(range(3000))
     t = make_rate(a.counts, ("trumps", "bid")).set_index(["trumps", "bid"])
@@ -256,7 +256,24 @@ def test_ctrl_c_keeps_finished_chunks(tmp_path):
             raise KeyboardInterrupt
 
     path = tmp_path / "hands.parquet"
-    a = analyse(5000, seed=1, chunk=1000, on_chunk=stop, hand_data=path)
+    a = stats(5000, seed=1, chunk=1000, on_chunk=stop, hand_data=path)
     assert a.interrupted and a.hands == 2000
     check_sums(a.counts)
     assert len(pd.read_parquet(path)) == 2000
+
+
+def test_a_ctrl_c_from_on_chunk_keeps_that_chunk_in_the_records_and_the_counts(tmp_path):
+    from cinch_sim.api import simulate
+
+    seen = []
+
+    def stop(rows, trace):  # the second chunk's hook is interrupted
+        seen.append(len(rows))
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+
+    path = tmp_path / "hands.jsonl"
+    sim = simulate(500, seed=2, chunk=200, records=path, on_chunk=stop)
+    assert sim.interrupted and sim.hands == 400
+    lines = path.read_text().splitlines()
+    assert len(lines) == 400 and not list(tmp_path.glob(".*tmp*"))

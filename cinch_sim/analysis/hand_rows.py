@@ -105,7 +105,8 @@ class HandDataWriter:
         self.out = Output(path)
         self.writer = None
 
-    def write(self, rows: np.ndarray) -> None:
+    def write_chunk(self, rows: np.ndarray, trace: object = None) -> None:
+        """Append one chunk's result rows (``trace`` is not needed: a row per hand)."""
         import pyarrow as pa
 
         table = pa.Table.from_pandas(hand_frame(rows, self.rules, self.done), preserve_index=False)

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from contextlib import AbstractContextManager
 
-from cinch_sim.interrupts import ChunkInterrupts, deferred
+from cinch_sim.interrupts import ChunkInterrupts, deferred, stop_at_boundary
 
-__all__ = ["ChunkInterrupts", "chunk_boundaries"]
+__all__ = ["ChunkInterrupts", "chunk_boundaries", "stop_at_boundary"]
 
 
 def chunk_boundaries() -> AbstractContextManager[ChunkInterrupts]:

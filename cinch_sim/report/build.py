@@ -11,13 +11,14 @@ Text is written for players.
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Callable
 from typing import Any
 
 from cinch_sim import interrupts
 from cinch_sim import notation as N
 from cinch_sim.advisor.estimate import BID_MODEL, Advice, advise
-from cinch_sim.analysis.analyse import Analysis, analyse
+from cinch_sim.analysis.analyse import Analysis
 from cinch_sim.analysis.card_values import CardValues, card_values
 from cinch_sim.analysis.hand_worth import HandValue, hand_values
 from cinch_sim.cards import RANKS
@@ -25,6 +26,7 @@ from cinch_sim.engine.run import PolicySet, described_specs
 from cinch_sim.report import sections, stored_studies
 from cinch_sim.report.render import Report
 from cinch_sim.rules import Rules, RulesError
+from cinch_sim.runs.hands import count_run, plan_hands
 from cinch_sim.version import __version__
 
 DEFAULT_STRATEGIES = ("heuristic", "greedy", "simple", "random")
@@ -546,10 +548,11 @@ def total_work(settings: ReportSettings) -> int:
 # ------------------------------------------------------------------ the studies
 def run_bid_study(s: ReportSettings, progress: Callable[[int], None] | None = None) -> Analysis:
     """Hands bid and played by the heuristic at every seat, tallied by bid."""
-    return analyse(
-        hands=s.hands, seed=s.seed, rules=s.rules, dealer=s.dealer, threads=s.threads,
-        by=("bid",), progress=progress,
-    )  # fmt: skip
+    start = time.perf_counter()
+    run, settings = plan_hands(s.hands, s.seed, s.rules, s.dealer, ("heuristic",) * 4)
+    counts, interrupted, _ = count_run(run, threads=s.threads, progress=progress)
+    return Analysis(settings, counts, ("bid",), seconds=time.perf_counter() - start,
+                    interrupted=interrupted)  # fmt: skip
 
 
 def run_hand_values(

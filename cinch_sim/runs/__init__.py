@@ -14,8 +14,10 @@ neither the completion order nor a stop and resume changes a number.
 Modules: ``work`` (the runs and their chunk functions), ``kinds`` (how each
 aggregate merges and is written as arrays), ``store`` (``--out DIR``: the
 manifest and one atomically written file per finished chunk), ``driver`` (the
-loop: Ctrl-C between chunks, resume), ``merge`` (``cinch-sim merge``), ``chunks``
-(how big a chunk is by default: small where a seat plays slowly).
+loop: Ctrl-C between chunks, resume; ``execute`` picks the executor), ``hands``
+(a run of independent hands planned and counted, with its per-hand file),
+``merge`` (``cinch-sim merge``), ``chunks`` (how big a chunk is by default: small
+where a seat plays slowly).
 
 **Extension point: executors.** ``driver.run_chunks`` takes an executor: any
 object with ``map(work, keys)`` yielding ``(key, aggregate)`` for each key, in

@@ -13,10 +13,12 @@ where it stops depends on the chunks' order only, never on their timing.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from cinch_sim.engine.interrupts import chunk_boundaries
 from cinch_sim.runs.executor import Executor, Key, LocalExecutor
+from cinch_sim.runs.kinds import kind_of
 from cinch_sim.runs.store import ChunkStore
 
 
@@ -109,3 +111,29 @@ def run_chunks(
         except KeyboardInterrupt:
             interrupted = True
     return merged.result(), interrupted
+
+
+def execute(
+    run: Any,
+    work: Callable[[Key], Any],
+    store: ChunkStore | None = None,
+    threads: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    stop: Callable[[Any], bool] | None = None,
+) -> tuple[Any, bool, dict[str, Any]]:
+    """``run_chunks`` here on ``threads`` threads, or on a Dask cluster (``scheduler``:
+    an existing one; ``workers``: a local one started for the run): (aggregate,
+    interrupted, the cluster's timing: empty for a local run)."""
+    kind = kind_of(run)
+    if scheduler is None and workers is None:
+        return (*run_chunks(run, work, kind, store, LocalExecutor(threads), progress, stop), {})
+    from cinch_sim.runs.dask_executor import DaskExecutor
+
+    ex = DaskExecutor(scheduler, workers, threads, units=partial(units_of, run), kind=kind)
+    try:  # the cluster starts (or is reached) in the driver's Ctrl-C region
+        agg, interrupted = run_chunks(run, work, kind, store, ex, progress, stop)
+        return agg, interrupted, {"cluster": ex.summary()}
+    finally:
+        ex.close()

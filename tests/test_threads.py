@@ -44,20 +44,53 @@ def test_using_checks_and_restores():
                 pass
 
 
+def tiles(pieces, n: int) -> bool:
+    """Whether ``pieces`` ([lo, hi) ranges) cover 0..n once each, none empty."""
+    bounds = sorted(pieces)
+    return (
+        all(lo < hi for lo, hi in bounds)
+        and [lo for lo, _ in bounds] == [0] + [hi for _, hi in bounds[:-1]]
+        and bounds[-1][1] == n
+    )
+
+
 @needs_two
-def test_run_split_uses_a_thread_per_range_and_waits_for_all():
+def test_run_split_covers_the_batch_on_every_thread_and_waits_for_all():
     seen: dict[tuple[int, int], int] = {}
-    barrier = threading.Barrier(2, timeout=10)  # both ranges must run at the same time
+    started: set[int] = set()
+    lock = threading.Lock()
+    barrier = threading.Barrier(2, timeout=10)  # both threads' first pieces run together
 
     def work(lo: int, hi: int) -> None:
-        barrier.wait()
+        with lock:
+            first = threading.get_ident() not in started
+            started.add(threading.get_ident())
+        if first:
+            barrier.wait()
         time.sleep(0.01)
         seen[(lo, hi)] = threading.get_ident()
 
     with threads.using(2):
-        threads.run_split(work, 10)
-    assert sorted(seen) == [(0, 5), (5, 10)]
+        threads.run_split(work, 100)
+    assert tiles(seen, 100) and len(seen) == 2 * threads.PIECES_PER_THREAD
     assert len(set(seen.values())) == 2
+
+
+@needs_two
+def test_a_slow_piece_does_not_hold_the_rest_of_the_batch():
+    """One slow game (a long PIMC hand) keeps its thread; the other takes every other
+    piece, where a fixed half each would leave it idle after its own half."""
+    seen: dict[tuple[int, int], int] = {}
+
+    def work(lo: int, hi: int) -> None:
+        time.sleep(0.5 if lo == 0 else 0.01)
+        seen[(lo, hi)] = threading.get_ident()
+
+    with threads.using(2):
+        threads.run_split(work, 10)  # ten pieces of one
+    assert tiles(seen, 10) and len(seen) == 10
+    slow_thread = seen[(0, 1)]
+    assert [k for k, t in seen.items() if t == slow_thread] == [(0, 1)]
 
 
 @needs_two
@@ -121,7 +154,7 @@ def test_a_forked_child_runs_its_own_threads():
     ctx = mp.get_context("fork")
     with ctx.Pool(1) as pool:
         result = pool.apply_async(_split_in_child)
-        assert result.get(timeout=60) == [(0, 5), (5, 10)]
+        assert tiles(result.get(timeout=60), 10)
 
 
 def _split_in_child() -> list[tuple[int, int]]:

@@ -1691,7 +1691,7 @@ def simulate_hands(
     with ``S_LISTED`` set, the hands whose indices the setup lists after ``S_LEN``,
     from position ``offset`` on (the advisor replays only the deals it kept).
 
-    Serial and GIL-free: ``threads.run_split`` runs one range of a batch per thread."""
+    Serial and GIL-free: ``threads.run_split`` hands each thread pieces of a batch."""
     want_trace = trace.shape[0] > 0
     listed = setup[L.S_LISTED] != 0
     dealer = setup[L.S_DEALER]

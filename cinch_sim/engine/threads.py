@@ -1,7 +1,9 @@
 """The worker threads the batch kernels run on: how many, and how a batch is split.
 
 The kernels are serial loops that release the GIL (``nogil``); ``run_split``
-gives each thread one contiguous range of the batch. Every hand and game draws
+cuts the batch into contiguous pieces, several a thread, and each thread takes
+the next piece as it finishes one, so that a few slow games or PIMC hands do
+not leave a core idle while another finishes them. Every hand and game draws
 from streams keyed by its global index, so the split never changes a bit.
 numba's ``parallel=True`` made the same split with OpenMP, but lowering its
 parfor took about 4 s of a 24 s cold compile (results/BENCHMARKS.md, sixth
@@ -83,22 +85,44 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_pool_after_fork)
 
 
-def run_split(work: Callable[[int, int], None], n: int) -> None:
-    """work(lo, hi) over ``split(n, current())``, one range per thread.
+PIECES_PER_THREAD = 8  # a batch's pieces a thread: balance against a call's overhead
 
-    The calling thread takes the first range itself. Every range finishes before
-    this returns (the arrays they write stay in use until then); the first
-    exception of any range is raised here.
+
+def run_split(work: Callable[[int, int], None], n: int) -> None:
+    """work(lo, hi) over pieces covering 0..n: on one thread, the whole batch in one
+    call; on more, ``PIECES_PER_THREAD`` pieces a thread, each thread taking the next
+    as it finishes one.
+
+    The calling thread works too. Every piece taken finishes before this returns
+    (the arrays they write stay in use until then); after an exception no new
+    piece is started, and the first exception is raised here.
     """
-    ranges = split(n, current())
-    if len(ranges) == 1:
-        work(*ranges[0])
+    threads = min(current(), n)
+    if threads <= 1:
+        work(0, n)
         return
-    futures = [_workers().submit(work, lo, hi) for lo, hi in ranges[1:]]
+    pieces = split(n, threads * PIECES_PER_THREAD)
+    taken = iter(pieces)
+    lock = threading.Lock()
+    failed = threading.Event()
+
+    def drain() -> None:
+        while not failed.is_set():
+            with lock:
+                piece = next(taken, None)
+            if piece is None:
+                return
+            try:
+                work(*piece)
+            except BaseException:
+                failed.set()
+                raise
+
+    futures = [_workers().submit(drain) for _ in range(threads - 1)]
     error: BaseException | None = None
     try:
-        work(*ranges[0])
-    except BaseException as exc:  # re-raised once the other ranges are done
+        drain()
+    except BaseException as exc:  # re-raised once the other threads are done
         error = exc
     for f in futures:
         exc = f.exception()

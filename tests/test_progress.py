@@ -57,6 +57,45 @@ def test_the_time_to_go_leaves_out_what_came_before_the_first_work():
     assert lines[1] == "building the report: 20% done in 3 min, about 41 s to go"
 
 
+def test_a_resumed_runs_kept_work_is_done_but_not_in_the_pace():
+    """A resume loads the chunks kept by the run it continues, at once: counted in the
+    pace they promised the rest far too soon ("90 of 300 games in 5 min, about 13 min
+    to go" where 35 were left)."""
+    out, clock = io.StringIO(), Clock()
+    bar = Progress(300, "playing", unit="games", stream=out, clock=clock)
+    bar.resumed(30)
+    bar.resumed(30)  # two chunks kept, loaded at 0 s
+    clock.now = 300.0
+    bar(30)  # the first chunk played now: no pace yet
+    clock.now = 600.0
+    bar(30)  # 30 games in 300 s since: 180 left / 0.1 a second = 1,800 s = 30 min
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "playing: 90 of 300 games (30%; 60 from the earlier run) in 5 min"
+    assert lines[1] == (
+        "playing: 120 of 300 games (40%; 60 from the earlier run) in 10 min, about 30 min to go"
+    )
+
+
+def test_a_resume_through_the_driver_reports_its_kept_chunks_as_kept(tmp_path):
+    from cinch_sim import api
+
+    told: list[tuple[str, int]] = []
+
+    class Meter:
+        def __call__(self, n: int) -> None:
+            told.append(("played", n))
+
+        def resumed(self, n: int) -> None:
+            told.append(("kept", n))
+
+    api.simulate(3000, seed=4, chunk=1000, save=tmp_path / "run")
+    store = tmp_path / "run" / "chunks"
+    for f in sorted(store.iterdir())[1:]:  # keep the first chunk only
+        f.unlink()
+    api.simulate(3000, seed=4, chunk=1000, resume=tmp_path / "run", progress=Meter())
+    assert told == [("kept", 1000), ("played", 1000), ("played", 1000)]
+
+
 def test_a_short_run_prints_nothing_and_an_unknown_total_says_the_rate():
     out, clock = io.StringIO(), Clock()
     bar = Progress(1_000_000, "simulating", stream=out, clock=clock)

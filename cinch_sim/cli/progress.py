@@ -57,6 +57,7 @@ class Progress:
         self.stream = stream if stream is not None else sys.stderr
         self.clock = clock
         self.done = 0
+        self.kept = 0  # of ``done``: what an earlier run finished (a resume), not played now
         self.start = clock()
         self.first: tuple[float, int] | None = None  # when the first work was told, and how much
         self.every = EVERY if every is None else every  # read now: tests shorten it
@@ -87,12 +88,24 @@ class Progress:
             self.beat = threading.Thread(target=self._beat, daemon=True)
             self.beat.start()
         if self.use_bar:
-            if self.bar is None:
-                self.bar = click.progressbar(length=self.total, label=self.label, file=self.stream)
-                self.bar.__enter__()
-            self.bar.update(n)
+            self._bar(n)
             return
         self._maybe_line()
+
+    def _bar(self, n: int) -> None:
+        if self.bar is None:
+            self.bar = click.progressbar(length=self.total, label=self.label, file=self.stream)
+            self.bar.__enter__()
+        self.bar.update(n)
+
+    def resumed(self, n: int) -> None:
+        """``n`` units an earlier run finished (a resume loads them): counted as done,
+        but not in the pace, which would otherwise promise the rest far too soon."""
+        with self.lock:
+            self.done += n
+            self.kept += n
+        if self.use_bar:
+            self._bar(n)
 
     def _maybe_line(self) -> None:
         with self.lock:
@@ -124,9 +137,10 @@ class Progress:
             to_go = f", about {_duration(left)} to go" if left != float("inf") else ""
             if self.unit is None:  # units that mean nothing to a user: the share only
                 return f"{self.label}: {share:.0%} done in {_duration(elapsed)}{to_go}"
+            kept = f"; {self.kept:,} from the earlier run" if self.kept else ""
             return (
                 f"{self.label}: {self.done:,} of {self.total:,} {self.unit} "
-                f"({share:.0%}) in {_duration(elapsed)}{to_go}"
+                f"({share:.0%}{kept}) in {_duration(elapsed)}{to_go}"
             )
         so_far = f"{_count(self.done, self.unit)} in {_duration(elapsed)}"
         pace = f"{rate:,.0f} a second" if rate >= 1 else f"{_duration(1 / rate)} each"

@@ -80,11 +80,13 @@ def run_chunks(
     keys = run.keys()
     merged = Ordered(kind, keys, stop)
     done = store.done() if store is not None else set()
+    # a progress meter that knows a resumed run's kept chunks keeps them out of its pace
+    kept = getattr(progress, "resumed", progress)
     for key in keys:
         if key in done:
             merged.add(key, kind.from_arrays(store.load(key)))  # type: ignore[union-attr]
-            if progress is not None:
-                progress(units_of(run, key))
+            if kept is not None:
+                kept(units_of(run, key))
     todo = [] if merged.stopped else [k for k in keys if k not in done]
     executor = executor or LocalExecutor()
     interrupted = False

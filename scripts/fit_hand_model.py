@@ -2,7 +2,7 @@
 
 Usage: python scripts/fit_hand_model.py [--variant standard] [--hands 200000] [--seed 5]
                                         [--rule NAME=VALUE ...] [--play heuristic|dd|pimc]
-                                        [--write] [--games N | --borrow-margin]
+                                        [--write] [--games N | --borrow-margin [PRESET]]
                                         [--save DIR] [--chunk N]
 
 The eldest hand is made the maker at each trump suit in turn (contract 0, so
@@ -22,7 +22,8 @@ under PIMC play, only when ``--games`` is given (a few minutes a shift in the
 six-card classic games, hours in most others; the standard game's margin is
 ``pimc_fitted``'s own, set by the matches in results/pimc.md). Where a scan
 under PIMC play costs more than a session, ``--borrow-margin`` stores the
-shift the preset's heuristic-play scan found instead, and says so in the
+shift the preset's heuristic-play scan found instead (``--borrow-margin
+PRESET``: that preset's, one that deals the same hands), and says so in the
 model's record (a choice to be measured, not a scan). A slot
 the preset has no card for (a fourth point card in the standard game) gets
 weight 0.
@@ -252,8 +253,10 @@ def main() -> None:
     games_help = "games a margin shift (--write; 10,000, none with --play pimc)"
     ap.add_argument("--games", type=int, default=None, help=games_help)
     ap.add_argument("--scan-seed", type=int, default=3100, help="seed of the margin scan")
-    borrow_help = "--play pimc --write: store the heuristic-play model's margin shift, no scan"
-    ap.add_argument("--borrow-margin", action="store_true", help=borrow_help)
+    borrow_help = ("--play pimc --write: store the heuristic-play model's margin shift (of "
+                   "PRESET if named), no scan")  # fmt: skip
+    ap.add_argument("--borrow-margin", nargs="?", const="", default=None, metavar="PRESET",
+                    help=borrow_help)  # fmt: skip
     chunk_help = "deals a chunk (default 20,000 under heuristic play, 1,000 dd, 25 else)"
     ap.add_argument("--chunk", type=int, default=None, help=chunk_help)
     save_help = "keep each finished chunk in DIR; the same command goes on from there"
@@ -261,11 +264,13 @@ def main() -> None:
     args = ap.parse_args()
     if args.write and (args.play not in ("heuristic", "pimc") or args.rule):
         ap.error("--write stores a preset's model for heuristic or pimc play, without --rule")
-    if args.borrow_margin and not (args.write and args.play == "pimc" and args.games is None):
+    borrowing = args.borrow_margin is not None
+    if borrowing and not (args.write and args.play == "pimc" and args.games is None):
         ap.error("--borrow-margin goes with --play pimc --write, without --games")
-    lender = preset_model(args.variant) if args.borrow_margin else {}
+    lender_name = args.borrow_margin or args.variant
+    lender = preset_model(lender_name) if borrowing else {}
     if lender is None:
-        ap.error(f"--borrow-margin: {args.variant} has no heuristic-play model to borrow from")
+        ap.error(f"--borrow-margin: {lender_name} has no heuristic-play model to borrow from")
     if args.hands < 1 or (args.chunk is not None and args.chunk < 1):
         ap.error("--hands and --chunk take a whole number of deals, 1 or more")
     warnings.simplefilter("ignore")
@@ -309,9 +314,9 @@ def main() -> None:
         games = default_games if args.games is None else args.games
         if strong:
             fitted["play"] = "pimc"
-        if args.borrow_margin:
+        if borrowing:
             shift = lender["margin_shift"]
-            fitted["margin_shift_from"] = f"{args.variant}'s heuristic-play scan ({shift:+.1f})"
+            fitted["margin_shift_from"] = f"{lender_name}'s heuristic-play scan ({shift:+.1f})"
             write_model(name, weights | {"margin_shift": shift}, fitted)
             print(f"stored as {name}, margin shift {shift:+.1f} borrowed, not scanned")
             return

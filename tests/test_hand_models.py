@@ -183,3 +183,18 @@ def test_a_pimc_fit_may_borrow_the_heuristic_play_margin(fit_script, tmp_path, m
         fit_script.main()
     assert stop.value.code == 2
     assert models.read_text() == before
+    # another preset's shift, named: one that deals the same hands lends it
+    other = M.preset_model("cutthroat5")["margin_shift"]
+    assert other not in (lent, 0.0)
+    monkeypatch.setattr("sys.argv", [*argv, "--write", "--borrow-margin", "cutthroat5"])
+    fit_script.main()
+    entry = json.loads(models.read_text())["presets"]["cutthroat2@pimc"]
+    assert entry["weights"]["margin_shift"] == other
+    said = entry["fitted"]["margin_shift_from"]
+    assert said == f"cutthroat5's heuristic-play scan ({other:+.1f})"
+    assert entry["fitted"]["command"].endswith("--write --borrow-margin cutthroat5")
+    before = models.read_text()
+    monkeypatch.setattr("sys.argv", [*argv, "--write", "--borrow-margin", "nosuch"])
+    with pytest.raises(SystemExit) as stop:
+        fit_script.main()
+    assert stop.value.code == 2 and models.read_text() == before

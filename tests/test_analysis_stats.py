@@ -246,17 +246,23 @@ def test_hand_data_matches_the_tables(tmp_path):
     assert not list(tmp_path.glob(".*tmp"))
 
 
-def test_ctrl_c_keeps_finished_chunks(tmp_path):
-    pytest.importorskip("pyarrow")
+def ctrl_c_at_chunk(k: int):
+    """An ``on_chunk`` hook that raises KeyboardInterrupt as it sees chunk ``k`` (1 first),
+    as a notebook user's Ctrl-C lands in it."""
     seen = []
 
     def stop(rows, trace):
         seen.append(len(rows))
-        if len(seen) == 2:
+        if len(seen) == k:
             raise KeyboardInterrupt
 
+    return stop
+
+
+def test_ctrl_c_keeps_finished_chunks(tmp_path):
+    pytest.importorskip("pyarrow")
     path = tmp_path / "hands.parquet"
-    a = stats(5000, seed=1, chunk=1000, on_chunk=stop, hand_data=path)
+    a = stats(5000, seed=1, chunk=1000, on_chunk=ctrl_c_at_chunk(2), hand_data=path)
     assert a.interrupted and a.hands == 2000
     check_sums(a.counts)
     assert len(pd.read_parquet(path)) == 2000
@@ -265,15 +271,8 @@ def test_ctrl_c_keeps_finished_chunks(tmp_path):
 def test_a_ctrl_c_from_on_chunk_keeps_that_chunk_in_the_records_and_the_counts(tmp_path):
     from cinch_sim.api import simulate
 
-    seen = []
-
-    def stop(rows, trace):  # the second chunk's hook is interrupted
-        seen.append(len(rows))
-        if len(seen) == 2:
-            raise KeyboardInterrupt
-
     path = tmp_path / "hands.jsonl"
-    sim = simulate(500, seed=2, chunk=200, records=path, on_chunk=stop)
+    sim = simulate(500, seed=2, chunk=200, records=path, on_chunk=ctrl_c_at_chunk(2))
     assert sim.interrupted and sim.hands == 400
     lines = path.read_text().splitlines()
     assert len(lines) == 400 and not list(tmp_path.glob(".*tmp*"))

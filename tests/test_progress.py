@@ -74,6 +74,9 @@ def test_a_resumed_runs_kept_work_is_done_but_not_in_the_pace():
     assert lines[1] == (
         "playing: 120 of 300 games (40%; 60 from the earlier run) in 10 min, about 30 min to go"
     )
+    bar.close()
+    last = out.getvalue().splitlines()[-1]
+    assert last == "playing: 120 games (60 from the earlier run), done in 10 min"
 
 
 def test_a_resume_through_the_driver_reports_its_kept_chunks_as_kept(tmp_path):

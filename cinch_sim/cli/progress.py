@@ -163,7 +163,8 @@ class Progress:
             self.bar = None
         elif self.lines:
             elapsed = self.clock() - self.start
-            what = f"{_count(self.done, self.unit)}, " if self.unit is not None else ""
+            kept = f" ({self.kept:,} from the earlier run)" if self.kept else ""
+            what = f"{_count(self.done, self.unit)}{kept}, " if self.unit is not None else ""
             click.echo(f"{self.label}: {what}done in {_duration(elapsed)}", file=self.stream)
             self.lines = 0
 

@@ -110,6 +110,43 @@ def test_a_time_budget_stops_the_dealing():
     assert (out[:, L.H_ERROR] == 0).all()
 
 
+def test_the_table_is_sized_by_the_cards_held():
+    """tt_bits 0 (the default) sizes the solver's table by the cards the hands hold
+    between them: 2**14 entries up to the standard game's 24, 2**18 above; a
+    size asked for is kept within 8..22."""
+    from cinch_sim.policies.pimc import _table_bits
+    from cinch_sim.rules import make_rules
+
+    obs = np.zeros(L.OBS_LEN, np.int64)
+    rules = make_rules("no_draw").to_array()
+    obs[L.O_CARDS_LEFT : L.O_CARDS_LEFT + 4] = 9  # no_draw's first lead: 36 cards
+    assert _table_bits(obs, rules, 0) == 18
+    obs[L.O_CARDS_LEFT : L.O_CARDS_LEFT + 4] = (6, 6, 6, 6)  # 24: the standard game's
+    assert _table_bits(obs, rules, 0) == 14
+    obs[L.O_CARDS_LEFT] = 7  # 25
+    assert _table_bits(obs, rules, 0) == 18
+    assert [_table_bits(obs, rules, b) for b in (12, 3, 40)] == [12, 8, 22]
+
+
+def test_the_table_size_never_changes_a_choice():
+    """The table only holds proven bounds, so a table of 2**10 entries, 2**14 (the old
+    default) and the default (2**18 here: six seats from their second trick hold 30
+    cards) play the same cards in every one of 3 cutthroat6 hands, PIMC at every seat."""
+    from cinch_sim.policies.strategies import BUILTIN
+    from cinch_sim.rules import make_rules
+
+    rules = make_rules("cutthroat6")
+    rows = []
+    for bits in (0, 10, 14):
+        pol = BUILTIN["pimc"].with_params("play", tt_bits=bits).policies()
+        ps = PolicySet(*([pol[k]] * 6 for k in ("bid", "trump", "discard", "play")))
+        out, tr = run_chunk(rules, ps, 2, 0, 3, 5, trace=True)
+        assert (out[:, L.H_MAKER] >= 0).sum() >= 2
+        rows.append((out, tr))
+    for out, tr in rows[1:]:
+        assert (out == rows[0][0]).all() and (tr == rows[0][1]).all()
+
+
 def test_pimc_plays_for_itself_in_cutthroat():
     """cutthroat3, the same deals and the heuristic's bidding: seat 1 played by PIMC
     (paranoid: its own points against both others) takes more points in the hands

@@ -86,7 +86,7 @@ from cinch_sim.solver.search import (
 
 P_SAMPLES = 0  # deals of the unseen cards solved per decision
 P_BUDGET_MS = 1  # >0: stop dealing after this many milliseconds (machine-dependent results)
-P_TT_BITS = 2  # the solver's table holds 2**tt_bits entries (32 bytes each)
+P_TT_BITS = 2  # the solver's table: 2**tt_bits entries (32 bytes each); 0: _table_bits
 P_OBJECTIVE = 3  # 1: the hand's score margin (made or set); 0: the maker's side's points
 P_KEPT_ACES = 4  # 1: a drawer may have kept side aces besides his trumps
 P_TIES = 5  # 1: among cards of equal value, the heuristic's choice
@@ -122,7 +122,7 @@ for _name, _slot in vars(_heuristic).copy().items():
         globals()[f"P_MODEL_{_name[2:]}"] = P_BID_MODEL + _slot
         globals()[f"P_TRUMP_MODEL_{_name[2:]}"] = P_TRUMP_MODEL + _slot
 
-_PIMC = (32.0, 0.0, 14.0, 1.0, 1.0, 1.0, 8.0, 0.0, 0.0)
+_PIMC = (32.0, 0.0, 0.0, 1.0, 1.0, 1.0, 8.0, 0.0, 0.0)
 _MODELS = tuple(float(x) for x in HEURISTIC_DEFAULTS["heuristic_bid"]) + tuple(
     float(x) for x in HEURISTIC_DEFAULTS["heuristic_trump"]
 )
@@ -144,6 +144,13 @@ LOOSE_TRIES = 8  # then attempts without the drawn-card bound, then without void
 TWO_DECK_FULL_CARDS = 6  # more cards than this: at most TWO_DECK_SAMPLES deals
 TWO_DECK_SAMPLES = 4
 _HEURISTIC = tuple(float(x) for x in HEURISTIC_DEFAULTS["heuristic_play"])
+# The solver's table by default (tt_bits 0): a search over more cards than the standard
+# game's 24 overflows 2**14 entries and searches again what it lost. 2**18 took no_draw's
+# PIMC hand 2.4 times less time, cutthroat5's and two decks' 1.6 times, every choice the
+# same; up to 24 cards a larger table only costs (results/BENCHMARKS.md).
+TT_BITS_SMALL = 14
+TT_BITS_LARGE = 18
+SMALL_DEAL_CARDS = 24
 
 
 @njit(inline="always")
@@ -745,6 +752,18 @@ def _race(util, n, live, drop_z, stop_loss):
     return keep, keep & (keep - U1) == U0 or loss < stop_loss
 
 
+@njit(inline="always")
+def _table_bits(obs, rules, asked):
+    """The solver table's size, in bits: ``asked`` (kept within 8..22), or with 0 by the
+    cards the hands hold between them (``TT_BITS_LARGE`` over ``SMALL_DEAL_CARDS``)."""
+    if asked > 0:
+        return min(22, max(8, asked))
+    held = 0
+    for s in range(rules[L.R_PLAYERS]):
+        held += obs[L.O_CARDS_LEFT + s]
+    return TT_BITS_LARGE if held > SMALL_DEAL_CARDS else TT_BITS_SMALL
+
+
 @njit(cache=True)
 def pimc_values(obs, hand, legal, params, rng, means):
     """Deal and solve; ``means[c]`` each legal card's mean utility over the deals it was
@@ -758,7 +777,7 @@ def pimc_values(obs, hand, legal, params, rng, means):
     rules = obs[L.O_RULES : L.O_RULES + L.R_LEN]
     samples = max(1, np.int64(params[P_SAMPLES]))
     budget = np.int64(params[P_BUDGET_MS] * 1e6)
-    bits = min(22, max(8, np.int64(params[P_TT_BITS])))
+    bits = _table_bits(obs, rules, np.int64(params[P_TT_BITS]))
     objective = np.int64(params[P_OBJECTIVE])
     kept_aces = params[P_KEPT_ACES] > 0
     z = params[P_STOP_Z]

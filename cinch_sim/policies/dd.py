@@ -27,6 +27,7 @@ from cinch_sim.jit.memory import words_at
 from cinch_sim.policies.common import U0, U1
 from cinch_sim.signatures import N_SCRATCH, POLICY_SIG
 from cinch_sim.solver import position as Q
+from cinch_sim.solver.limits import table_bits_of
 from cinch_sim.solver.moves import from_observation, legal_mask, play, to_move
 from cinch_sim.solver.search import (
     W_SIZE,
@@ -38,7 +39,9 @@ from cinch_sim.solver.search import (
     solve2,
 )
 
-TT_BITS = 12  # 4,096 table entries (128 KiB): a hand's search from its first card
+# the table for a hand's search from its first card: sized by the cards held
+_table_bits_of = njit(inline="always")(table_bits_of)
+
 # The scratch past the kernel's slots: the principal line worked out at the first dd
 # decision, so that the next ones only read it (one search a hand, not one a card):
 # its length, the cards played when it was worked out, then its cards, ten a slot
@@ -76,8 +79,12 @@ def principal_line(pos, rules, line):
     it: one search for the value, then one null-window probe a card tried (does
     it keep the value?), all on one workspace whose table already holds most of
     the positions."""
-    ws = np.zeros(W_TT + (4 << TT_BITS), np.uint64)
-    ws[W_TT_BITS] = TT_BITS
+    held = 0
+    for s in range(rules[L.R_PLAYERS]):
+        held += popcount(np.uint64(pos[Q.P_HANDS + s])) + popcount(np.uint64(pos[Q.P_HANDS2 + s]))
+    bits = _table_bits_of(held)
+    ws = np.zeros(W_TT + (4 << bits), np.uint64)
+    ws[W_TT_BITS] = bits
     ws[W_SIZE] = ws.shape[0]
     two = rules[L.R_DECKS] == 2
     value = solve2(pos, rules, ws) if two else solve(pos, rules, ws)

@@ -72,7 +72,7 @@ from cinch_sim.policies.ranks import weakest_card
 from cinch_sim.rng import below, uniform
 from cinch_sim.signatures import N_PARAMS, POLICY_SIG
 from cinch_sim.solver import position as Q
-from cinch_sim.solver.limits import quick_trick_of
+from cinch_sim.solver.limits import quick_trick_of, table_bits_of
 from cinch_sim.solver.moves import from_observation
 from cinch_sim.solver.outcome import score_change
 from cinch_sim.solver.search import (
@@ -135,6 +135,7 @@ DEFAULT_PARAMS = {
 # the trick from which the solver answers quickly (solver.limits: two decks from trick
 # 5, six seats from trick 2, else the first); before it, the heuristic's card
 _quick_trick = njit(inline="always")(quick_trick_of)
+_table_bits_of = njit(inline="always")(table_bits_of)
 
 ALL52 = np.uint64((1 << 52) - 1)
 ACES = np.uint64((1 << 12) | (1 << 25) | (1 << 38) | (1 << 51))
@@ -144,13 +145,6 @@ LOOSE_TRIES = 8  # then attempts without the drawn-card bound, then without void
 TWO_DECK_FULL_CARDS = 6  # more cards than this: at most TWO_DECK_SAMPLES deals
 TWO_DECK_SAMPLES = 4
 _HEURISTIC = tuple(float(x) for x in HEURISTIC_DEFAULTS["heuristic_play"])
-# The solver's table by default (tt_bits 0): a search over more cards than the standard
-# game's 24 overflows 2**14 entries and searches again what it lost. 2**18 took no_draw's
-# PIMC hand 2.4 times less time, cutthroat5's and two decks' 1.6 times, every choice the
-# same; up to 24 cards a larger table only costs (results/BENCHMARKS.md).
-TT_BITS_SMALL = 14
-TT_BITS_LARGE = 18
-SMALL_DEAL_CARDS = 24
 
 
 @njit(inline="always")
@@ -755,13 +749,13 @@ def _race(util, n, live, drop_z, stop_loss):
 @njit(inline="always")
 def _table_bits(obs, rules, asked):
     """The solver table's size, in bits: ``asked`` (kept within 8..22), or with 0 by the
-    cards the hands hold between them (``TT_BITS_LARGE`` over ``SMALL_DEAL_CARDS``)."""
+    cards the hands hold between them (``solver.limits.table_bits_of``)."""
     if asked > 0:
         return min(22, max(8, asked))
     held = 0
     for s in range(rules[L.R_PLAYERS]):
         held += obs[L.O_CARDS_LEFT + s]
-    return TT_BITS_LARGE if held > SMALL_DEAL_CARDS else TT_BITS_SMALL
+    return _table_bits_of(held)
 
 
 @njit(cache=True)

@@ -30,9 +30,10 @@ def require_solvable(rules: Any, name: str, what: str) -> None:
         )
 
 
-# dd solves every hand whole from its first card: measured about 1 ms a hand with four
-# seats of six cards, 50-150 ms with 30-36 cards among four or five seats, and minutes
-# a hand with six seats or two decks, which is no analysis anyone waits for.
+# dd solves every hand whole from its first card: measured under 1 ms a hand with four
+# seats of six cards, 12-60 ms with 30-36 cards among four or five seats (one thread,
+# the table sized by table_bits_of), and minutes a hand with six seats or two decks,
+# which is no analysis anyone waits for.
 DD_MAX_PLAYERS = 5
 
 
@@ -72,3 +73,20 @@ def quick_trick_of(decks: int, players: int, hand_size: int) -> int:
     while players * (hand_size - trick + 1) > QUICK_CARDS_IN_PLAY:
         trick += 1
     return trick
+
+
+# The solver's table for one search or one decision's searches: 2**14 entries hold a
+# search over the standard game's 24 cards held; over more, a table that small loses
+# what it found and searches again (card_values at no_draw's first lead, 20 positions:
+# 232 million nodes with 2**14 entries, 70 million with 2**18), so 2**18 there (8 MiB).
+# A larger table only costs time where the search is small. It never changes a value.
+TT_BITS_SMALL = 14
+TT_BITS_LARGE = 18
+SMALL_SEARCH_CARDS = 24
+
+
+def table_bits_of(held: int) -> int:
+    """The table's size in bits (2**bits entries) for a search from a position whose
+    hands hold ``held`` cards between them: plain integer code, compiled by the jitted
+    players that size their own table (``pimc``, ``dd``)."""
+    return TT_BITS_LARGE if held > SMALL_SEARCH_CARDS else TT_BITS_SMALL

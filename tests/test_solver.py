@@ -584,3 +584,22 @@ def test_two_decks_solve_values_a_recorded_hand(tmp_path):
     m = h["maker_team"]
     assert h["points"] == h["dd_start"] - h["lost"][m] + sum(h["lost"]) - h["lost"][m]
     assert all(p["lost"] >= 0 for t in h["tricks"] for p in t["plays"])
+
+
+def test_the_solvers_table_grows_with_the_deal():
+    """Solver sizes its table by the cards held at the start of play: 2**16 entries
+    for the standard game's 24, 2**18 for no_draw's 36 and cutthroat5's 30, 2**20
+    with two decks; one asked for is kept. A bigger table gives the same values."""
+    from cinch_sim.solver.review import Solver
+    from cinch_sim.solver.search import W_TT_BITS
+
+    bits = {
+        v: int(Solver(make_rules(v)).ws[W_TT_BITS])
+        for v in ("standard", "no_draw", "cutthroat5", "two_deck")
+    }
+    assert bits == {"standard": 16, "no_draw": 18, "cutthroat5": 18, "two_deck": 20}
+    assert int(Solver(make_rules("no_draw"), tt_bits=12).ws[W_TT_BITS]) == 12
+    rules = make_rules("no_draw")
+    small, large = Solver(rules, tt_bits=10), Solver(rules)
+    for pos, _, _ in kernel_hands(rules, 3, seed=4):
+        assert small.card_values(pos) == large.card_values(pos)

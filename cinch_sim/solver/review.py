@@ -26,9 +26,11 @@ from cinch_sim.jit.memory import NO_REFCOUNT
 from cinch_sim.jit.two_decks import with_two_decks
 from cinch_sim.rules import Rules
 from cinch_sim.solver import position as Q
+from cinch_sim.solver.limits import table_bits_of
 from cinch_sim.solver.moves import legal_mask, play, to_move
 from cinch_sim.solver.position import PositionError, check_position
 from cinch_sim.solver.search import (
+    DEFAULT_TT_BITS,
     MAX_COPIES2,
     card_values,
     card_values2,
@@ -140,7 +142,8 @@ class Solver:
         self.vector = rules.to_array()
         two = rules.decks == 2
         if tt_bits is None:  # twelve-trick searches (two decks) fill a bigger table: 32 MiB
-            tt_bits = TWO_DECK_TT_BITS if two else 16
+            held = rules.players * rules.hand_size  # at the start of play
+            tt_bits = TWO_DECK_TT_BITS if two else max(DEFAULT_TT_BITS, table_bits_of(held))
         self.ws = new_workspace(tt_bits)
         self._solve = solve2 if two else solve
         self._card_values = card_values2 if two else card_values

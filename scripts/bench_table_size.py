@@ -71,7 +71,9 @@ def main() -> None:
             out, _ = run_chunk(rules, pimc_at(rules.players, bits), a.seed, 0, a.hands, 0)
             cpu = (time.process_time() - t) / a.hands
             digest = hashlib.sha1(out.tobytes()).hexdigest()[:12]
-            print(f"{a.variant} tt_bits {bits}: {cpu * 1e3:,.1f} ms of CPU a hand, results {digest}")
+            print(
+                f"{a.variant} tt_bits {bits}: {cpu * 1e3:,.1f} ms of CPU a hand, results {digest}"
+            )
     if a.nodes:
         for bits in a.bits:
             n = first_trick_nodes(rules, a.nodes, bits, a.seed)

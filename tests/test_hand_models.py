@@ -68,7 +68,8 @@ def test_pimc_fitted_takes_the_model_fitted_under_pimc_play():
     """preset_model 2 (the ``pimc_fitted`` bidder): the standard game's model fitted
     under PIMC play, which values the ace of trumps more than the heuristic's own
     (under strong play the ace's trick is safer); a preset with its own such model
-    takes it (sancho), one without takes its model fitted under heuristic play."""
+    takes it (sancho), one without takes its model fitted under heuristic play, and
+    one with no model at all (auction) the standard game's."""
     strong = M.preset_model("standard", "@pimc")
     assert strong is not None and strong["ace"] > H.DEFAULT_PARAMS["heuristic_trump"][H.B_ACE]
     ps = PolicySet.from_specs(4, bid="pimc_fitted", trump="pimc_fitted")
@@ -80,6 +81,10 @@ def test_pimc_fitted_takes_the_model_fitted_under_pimc_play():
         assert M.preset_model("no_draw", "@pimc") is None
         no_draw = ps.params(make_rules("no_draw"))[kind, 0, H.B_ACE]
         assert no_draw == M.preset_model("no_draw")["ace"]
+        # auction deals the standard game's hands and has no model of its own: it
+        # bids from the standard game's, as it does under heuristic play
+        auction = ps.params(make_rules("auction"))[kind, 0]
+        assert np.array_equal(auction, ps.params(make_rules("standard"))[kind, 0])
 
 
 def test_a_strategy_may_keep_its_own_weights():

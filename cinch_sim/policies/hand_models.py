@@ -11,7 +11,8 @@ strategy that sets ``preset_model = 0`` keeps the weights it names. The fit
 also tunes the bidder's margin for the preset (``margin_shift``, added to the
 vector's own margin, so a strategy's bolder or warier margin stays so). A preset
 played with options keeps its preset's model. A preset without an entry (the
-standard game, ``auction``) plays the default weights.
+standard game, ``auction``) deals the standard game's hands and bids as it does:
+the default weights, or the standard game's model where one is asked for.
 
 A second model per preset may be fitted to outcomes under strong play (issue 31):
 ``fit_hand_model.py --play pimc --write`` stores it as ``PRESET@pimc``, and a vector
@@ -61,6 +62,7 @@ def _models(path: str = str(MODELS_FILE)) -> dict[str, Any]:
         return json.load(f)["presets"]
 
 
+STANDARD = "standard"  # the game the default weights were fitted to
 # what the ``preset_model`` slot asks for: the key's suffix in hand_models.json
 PLAYS = {1: "", 2: "@pimc"}  # 1: fitted under heuristic play; 2: under PIMC play
 
@@ -72,6 +74,15 @@ def preset_model(preset: str, play: str = "") -> dict[str, float] | None:
     return None if entry is None else dict(entry["weights"])
 
 
+def _model_of(preset: str, play: str) -> dict[str, float] | None:
+    """The model ``preset`` bids from under ``play``: its own, else its heuristic-play
+    one; a preset with neither deals the standard game's hands (``auction``), so it
+    takes the standard game's (None under heuristic play: the defaults hold)."""
+    if preset_model(preset) is None and preset_model(preset, play) is None:
+        preset = STANDARD
+    return preset_model(preset, play) or preset_model(preset)
+
+
 def with_preset_model(vector: np.ndarray, preset: str) -> np.ndarray:
     """``vector`` (a heuristic bid or trump vector) with the preset's fitted model in
     its model slots and ``game_fitted`` set, when it asks for it (``preset_model``
@@ -80,7 +91,7 @@ def with_preset_model(vector: np.ndarray, preset: str) -> np.ndarray:
     play = PLAYS.get(int(vector[_slot("preset_model")]))
     if play is None:
         return vector
-    model = preset_model(preset, play) or preset_model(preset)
+    model = _model_of(preset, play)
     if model is None:
         return vector
     out = vector.copy()

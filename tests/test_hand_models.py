@@ -68,8 +68,7 @@ def test_pimc_fitted_takes_the_model_fitted_under_pimc_play():
     """preset_model 2 (the ``pimc_fitted`` bidder): the standard game's model fitted
     under PIMC play, which values the ace of trumps more than the heuristic's own
     (under strong play the ace's trick is safer); a preset with its own such model
-    takes it (sancho), one without takes its model fitted under heuristic play, and
-    one with no model at all (auction) the standard game's."""
+    takes it (sancho), and one with no model at all (auction) the standard game's."""
     strong = M.preset_model("standard", "@pimc")
     assert strong is not None and strong["ace"] > H.DEFAULT_PARAMS["heuristic_trump"][H.B_ACE]
     ps = PolicySet.from_specs(4, bid="pimc_fitted", trump="pimc_fitted")
@@ -78,13 +77,23 @@ def test_pimc_fitted_takes_the_model_fitted_under_pimc_play():
         assert v[H.B_ACE] == strong["ace"] and v[H.B_GAME_FITTED] == 1
         sancho = ps.params(make_rules("sancho"))[kind, 0, H.B_ACE]
         assert sancho == M.preset_model("sancho", "@pimc")["ace"] != M.preset_model("sancho")["ace"]
-        assert M.preset_model("no_draw", "@pimc") is None
-        no_draw = ps.params(make_rules("no_draw"))[kind, 0, H.B_ACE]
-        assert no_draw == M.preset_model("no_draw")["ace"]
         # auction deals the standard game's hands and has no model of its own: it
         # bids from the standard game's, as it does under heuristic play
         auction = ps.params(make_rules("auction"))[kind, 0]
         assert np.array_equal(auction, ps.params(make_rules("standard"))[kind, 0])
+
+
+def test_a_preset_without_a_pimc_play_model_takes_its_heuristic_play_one(monkeypatch):
+    """preset_model 2 where the preset has a model fitted under heuristic play only:
+    that one (no_draw's, with its PIMC-play model taken out of the table)."""
+    models = {k: v for k, v in M._models().items() if k != "no_draw@pimc"}
+    monkeypatch.setattr(M, "_models", lambda: models)
+    assert M.preset_model("no_draw", "@pimc") is None
+    ps = PolicySet.from_specs(4, bid="pimc_fitted", trump="pimc_fitted")
+    for kind in (KIND_BID, KIND_TRUMP):
+        v = ps.params(make_rules("no_draw"))[kind, 0]
+        assert v[H.B_ACE] == M.preset_model("no_draw")["ace"] and v[H.B_GAME_FITTED] == 1
+        assert v[H.B_ACE] != M.preset_model("standard", "@pimc")["ace"]
 
 
 def test_a_strategy_may_keep_its_own_weights():

@@ -261,7 +261,7 @@ def simulate(
     if store is not None:
         extra["saved"] = str(store.folder)
     settings = {**settings, **timing}  # a cluster's timing (not in the store's settings)
-    return Simulation(settings, counts, time.perf_counter() - start, interrupted, extra)
+    return Simulation(settings, counts, _seconds(store, start), interrupted, extra)
 
 
 # chunked runs (cinch_sim.runs): what the commands below share
@@ -301,6 +301,12 @@ def _store(
     }
     with _output("save"):
         return open_store(head, run.keys(), save, resume, force)
+
+
+def _seconds(store: ChunkStore | None, start: float) -> float:
+    """The run's time: this sitting's since ``start`` and, for a resumed run, the
+    sittings' before it (the manifest keeps them)."""
+    return time.perf_counter() - start + (store.earlier_seconds if store is not None else 0.0)
 
 
 LOCAL_ONLY = (
@@ -387,8 +393,7 @@ def stats(
     if store is not None:
         extra["saved"] = str(store.folder)
     settings = {**settings, **timing}
-    return Analysis(settings, counts, by, min_hands, time.perf_counter() - start, interrupted,
-                    extra)  # fmt: skip
+    return Analysis(settings, counts, by, min_hands, _seconds(store, start), interrupted, extra)
 
 
 analyse = stats  # the name the API had first
@@ -627,7 +632,7 @@ def compare(
         raise
     if writer is not None:
         writer.close()
-    seconds = time.perf_counter() - start
+    seconds = _seconds(store, start)
     settings = {**settings, **timing}
     if run.cutthroat:
         return CutThroatComparison(sa, sb, settings, data, r, seconds, interrupted)
@@ -692,7 +697,7 @@ def ladder(
     start = time.perf_counter()
     per_matchup, interrupted, timing = execute(run, partial(play_ladder, run), store, threads,
                                             progress, scheduler, workers)  # fmt: skip
-    seconds = time.perf_counter() - start
+    seconds = _seconds(store, start)
     settings = {**settings, **timing}
     return ladder_of(run, settings, per_matchup, bootstrap, seconds, interrupted)
 

@@ -476,3 +476,20 @@ def test_a_ladder_takes_each_matchups_own_default_chunk():
         assert len([k for k in run.keys() if k[0] == m]) == -(-pairs // chunk)
     given = LadderRun(Rules(), strats, 1, games, chunk=100, matchups=order)
     assert {given.match(m).chunk for m in range(len(order))} == {100}
+
+
+def test_a_resumed_run_reports_every_sittings_time(tmp_path):
+    """The manifest keeps the seconds played so far, and a resumed run adds them to its
+    own: a run stopped after 1,000 s and resumed reports more than 1,000 s, not only
+    the minutes of its last sitting."""
+    folder = tmp_path / "run"
+    first = api.simulate(hands=3000, chunk=1000, seed=4, save=folder)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert 0 < manifest["seconds"] < 1000 and first.seconds < 1000
+    manifest["seconds"] = 1000.0  # as if the first sitting had taken that long
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    (folder / "chunks" / chunk_name((2,))).unlink()  # its last chunk left to play
+    again = api.simulate(hands=3000, chunk=1000, seed=4, resume=folder)
+    assert 1000 < again.seconds < 1000 + 600
+    assert json.loads((folder / "manifest.json").read_text())["seconds"] > 1000
+    assert again.table("by_bid").equals(first.table("by_bid"))  # the same run

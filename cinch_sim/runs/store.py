@@ -142,6 +142,8 @@ class ChunkStore:
         self.chunks = self.folder / CHUNKS
         self._done: set[Key] = set()
         self._written = time.monotonic()
+        self._opened = self._written
+        self.earlier_seconds = 0.0  # the play of the sittings before (a resumed run)
         self.command_line = _OPTIONS.get()
 
     @classmethod
@@ -167,6 +169,7 @@ class ChunkStore:
         if diff is not None:
             raise InputError("resume", f"{os.fspath(folder)} holds another run: {diff}")
         store = cls(Path(folder), head, keys)
+        store.earlier_seconds = float(d.get("seconds", 0.0))
         if store.command_line is None:  # resumed from Python: the command line's stay
             store.command_line = d.get(COMMAND_LINE)
         store.chunks.mkdir(exist_ok=True)
@@ -202,6 +205,8 @@ class ChunkStore:
             "chunks": len(self.keys),
             "done": ranges(done),
             "complete": len(done) == len(self.keys),
+            # every sitting's time, so a resumed run reports the whole run's
+            "seconds": round(self.earlier_seconds + time.monotonic() - self._opened, 3),
         }
 
     def _write_manifest(self) -> None:

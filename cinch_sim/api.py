@@ -304,9 +304,9 @@ def _store(
 
 
 def _seconds(store: ChunkStore | None, start: float) -> float:
-    """The run's time: this sitting's since ``start`` and, for a resumed run, the
-    sittings' before it (the manifest keeps them)."""
-    return time.perf_counter() - start + (store.earlier_seconds if store is not None else 0.0)
+    """The run's time: with a store, over every sitting (``ChunkStore.seconds``);
+    else since ``start``."""
+    return store.seconds() if store is not None else time.perf_counter() - start
 
 
 LOCAL_ONLY = (

@@ -177,6 +177,11 @@ class ChunkStore:
         store._done = {k for k in keys if (store.chunks / chunk_name(k)).is_file()}
         return store
 
+    def seconds(self) -> float:
+        """The run's time over every sitting: the earlier ones' (a resumed run's
+        manifest keeps them) and this one's since the store was opened."""
+        return self.earlier_seconds + time.monotonic() - self._opened
+
     def done(self) -> set[Key]:
         return set(self._done)
 
@@ -205,8 +210,7 @@ class ChunkStore:
             "chunks": len(self.keys),
             "done": ranges(done),
             "complete": len(done) == len(self.keys),
-            # every sitting's time, so a resumed run reports the whole run's
-            "seconds": round(self.earlier_seconds + time.monotonic() - self._opened, 3),
+            "seconds": round(self.seconds(), 3),
         }
 
     def _write_manifest(self) -> None:

@@ -3,7 +3,9 @@
 Usage: python scripts/fit_hand_model.py [--variant standard] [--hands 200000] [--seed 5]
                                         [--rule NAME=VALUE ...] [--play heuristic|dd|pimc]
                                         [--write] [--games N | --borrow-margin [PRESET]]
-                                        [--save DIR] [--chunk N]
+                                        [--shifts S1,S2] [--save DIR] [--chunk N]
+       python scripts/fit_hand_model.py --rescan --variant NAME [--play pimc] --games N
+                                        [--shifts S1,S2] [--scan-seed 3100] [--save DIR]
 
 The eldest hand is made the maker at each trump suit in turn (contract 0, so
 nothing depends on the bid) on the same deals, with the preset's default
@@ -24,7 +26,10 @@ six-card classic games, hours in most others; the standard game's margin is
 under PIMC play costs more than a session, ``--borrow-margin`` stores the
 shift the preset's heuristic-play scan found instead (``--borrow-margin
 PRESET``: that preset's, one that deals the same hands), and says so in the
-model's record (a choice to be measured, not a scan). A slot
+model's record (a choice to be measured, not a scan); ``--rescan --games N``
+scans the stored model's margin later, without fitting it again, and stores the
+shift found with the weights it had. ``--shifts`` narrows a scan to the shifts
+named. A slot
 the preset has no card for (a fourth point card in the standard game) gets
 weight 0.
 
@@ -57,7 +62,6 @@ import shlex
 import sys
 import time
 import warnings
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -67,12 +71,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cinch_sim import layout as L  # noqa: E402
 from cinch_sim.api import compare  # noqa: E402
+from cinch_sim.checks import InputError  # noqa: E402
+from cinch_sim.cli.progress import Progress  # noqa: E402
 from cinch_sim.engine.interrupts import chunk_boundaries  # noqa: E402
 from cinch_sim.engine.run import Conditions, PolicySet, run_chunk, run_deals  # noqa: E402
-from cinch_sim.policies.hand_models import MODEL_SLOTS, preset_model, write_model  # noqa: E402
+from cinch_sim.policies.hand_models import (  # noqa: E402
+    MODEL_SLOTS,
+    preset_model,
+    stored_model,
+    write_model,
+)
 from cinch_sim.policies.heuristic import B_MARGIN as MARGIN_SLOT  # noqa: E402
 from cinch_sim.policies.heuristic import hand_features  # noqa: E402
-from cinch_sim.policies.strategies import resolve_strategy  # noqa: E402
+from cinch_sim.policies.strategies import Strategy, resolve_strategy  # noqa: E402
 from cinch_sim.rules import make_rules, parse_rule_assignments  # noqa: E402
 
 # the regression's columns, in MODEL_SLOTS order (other_points last)
@@ -224,22 +235,119 @@ def match_rate(m) -> tuple[float, float, float, float]:
     return s["win_rate"], *s["win_rate_ci"], 0.5
 
 
-def scan_margin(variant: str, games: int, seed: int, strategy: str) -> tuple[float, list[dict]]:
-    """The best margin shift for ``strategy`` with the preset's stored model (0 unless
-    one beats none)."""
+def at_shift(base: Strategy, weights: dict[str, float], margin: float) -> Strategy:
+    """``base`` bidding and naming trump from ``weights`` with bid margin ``margin``,
+    spelled out (``preset_model`` 0), as ``PolicySet.params`` would fill them in: a
+    match of it does not depend on what the models file holds when it is resumed."""
+    model = {name: weights[name] for name in MODEL_SLOTS}
+    spelled = base.with_params("bid", **model, margin=margin, preset_model=0, game_fitted=1)
+    return spelled.with_params("trump", **model, preset_model=0, game_fitted=1)
+
+
+def scan_margin(variant: str, games: int, seed: int, strategy: str, weights: dict[str, float],
+                shifts: tuple[float, ...] = MARGIN_SHIFTS,
+                save: Path | None = None) -> tuple[float, list[dict]] | None:  # fmt: skip
+    """The best margin shift for ``strategy`` bidding from ``weights`` (0 unless one beats
+    none), and every shift's result; None when stopped (Ctrl-C). With ``save`` each
+    shift's match is kept in its own folder there, and the same scan goes on from where
+    it stopped."""
     rules = make_rules(variant)
     base = resolve_strategy(strategy)
-    margin = base.policy("bid").params[MARGIN_SLOT]
+    margin = base.policy("bid").params[MARGIN_SLOT]  # the strategy's own, shift 0
+    zero = at_shift(base, weights, margin)
     best, best_rate, tried = 0.0, -1.0, []
-    for shift in MARGIN_SHIFTS:
-        other = replace(base.with_params("bid", margin=margin + shift), name=f"margin{shift:+}")
-        rate, lo, hi, fair = match_rate(compare(other, base, games=games, seed=seed, rules=rules))
+    for shift in shifts:
+        other = at_shift(base, weights, margin + shift).renamed(f"margin{shift:+}")
+        folder = None if save is None else save / f"margin{shift:+.1f}"
+        kept = dict(resume=folder) if folder is not None and folder.exists() else dict(save=folder)
+        meter = Progress(games, f"margin {shift:+.1f}", unit="games", heartbeat=True)
+        try:
+            m = compare(other, zero, games=games, seed=seed, rules=rules, progress=meter, **kept)
+        finally:
+            meter.close()
+        if m.interrupted:
+            return None
+        rate, lo, hi, fair = match_rate(m)
         tried.append(dict(shift=shift, rate=round(rate, 4), lo=round(lo, 4), hi=round(hi, 4)))
         print(f"margin {shift:+.1f}: {100 * rate:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] "
               f"(even: {100 * fair:.1f}%)", flush=True)  # fmt: skip
         if lo > fair and rate - fair > best_rate:
             best, best_rate = shift, rate - fair
     return best, tried
+
+
+def parse_shifts(text: str) -> tuple[float, ...]:
+    """``--shifts``: margin shifts, comma-separated, none of them 0 (ValueError)."""
+    try:
+        shifts = tuple(float(x) for x in text.split(","))
+    except ValueError:
+        raise ValueError(f"--shifts {text!r}: give numbers separated by commas, e.g. 1,2") from None
+    if 0.0 in shifts or len(set(shifts)) < len(shifts):
+        raise ValueError(f"--shifts {text!r}: each shift once, and not 0 (what each is "
+                         "tried against)")  # fmt: skip
+    return shifts
+
+
+def _model_name(variant: str, play: str) -> tuple[str, str]:
+    """The stored model's name and the strategy that bids from it."""
+    strong = play == "pimc"
+    return (f"{variant}@pimc", "pimc_fitted") if strong else (variant, "heuristic")
+
+
+def _command(argv: list[str]) -> str:
+    """The command as run, less ``--save`` (where chunks were kept changes nothing)."""
+    argv = list(argv)
+    at = next((i for i, a in enumerate(argv) if a.startswith("--save")), None)
+    if at is not None:
+        del argv[at : at + (1 if "=" in argv[at] else 2)]
+    return "python scripts/fit_hand_model.py " + shlex.join(argv)
+
+
+def stopped_scan(save: Path | None) -> None:
+    """A scan stopped by Ctrl-C: say what is kept, exit 130 (the model as it was)."""
+    if save is None:
+        print("stopped: the scan's matches are not kept (--save DIR keeps them)", file=sys.stderr)
+    else:
+        print(f"stopped: each shift's games so far are kept in {save}; the same command "
+              "goes on from there", file=sys.stderr)  # fmt: skip
+    sys.exit(130)
+
+
+def rescan(ap: argparse.ArgumentParser, args: argparse.Namespace, shifts) -> None:
+    """``--rescan``: the stored model's margin scanned again, its weights and its fit's
+    record kept (a scan that costs hours need not wait for, or repeat, the fit)."""
+    if args.games is None or args.write or args.rule or args.borrow_margin is not None:
+        ap.error("--rescan takes --games (and --shifts, --scan-seed, --play, --save), "
+                 "not --write, --rule or --borrow-margin")  # fmt: skip
+    try:
+        make_rules(args.variant)
+    except ValueError as e:
+        ap.error(str(e))
+    if args.play not in ("heuristic", "pimc"):
+        ap.error("--rescan: the stored models are for heuristic or pimc play")
+    name, strategy = _model_name(args.variant, args.play)
+    entry = stored_model(name)
+    if entry is None:
+        ap.error(f"--rescan: {args.variant} has no stored model for {args.play} play to scan")
+    if args.games < 1:
+        ap.error("--games takes a whole number of games, 1 or more")
+    warnings.simplefilter("ignore")
+    stored = entry["weights"]["margin_shift"]
+    try:
+        scanned = scan_margin(args.variant, args.games, args.scan_seed, strategy,
+                              entry["weights"], shifts, args.save)  # fmt: skip
+    except InputError as e:  # a --save folder holding another scan's match
+        ap.error(str(e))
+    except KeyboardInterrupt:  # before the first chunk (the first run compiles)
+        scanned = None
+    if scanned is None:
+        stopped_scan(args.save)
+    shift, tried = scanned
+    fitted = {k: v for k, v in entry["fitted"].items() if k != "margin_shift_from"}
+    fitted |= dict(margin_games=args.games, margin_seed=args.scan_seed, margin_scan=tried,
+                   margin_command=_command(sys.argv[1:]))  # fmt: skip
+    write_model(name, entry["weights"] | {"margin_shift": shift}, fitted)
+    print(f"stored as {name}, margin shift {shift:+.1f} (was {stored:+.1f})")
 
 
 def main() -> None:
@@ -257,11 +365,24 @@ def main() -> None:
                    "PRESET if named), no scan")  # fmt: skip
     ap.add_argument("--borrow-margin", nargs="?", const="", default=None, metavar="PRESET",
                     help=borrow_help)  # fmt: skip
+    shifts_help = f"margin shifts to scan (default {','.join(f'{x:g}' for x in MARGIN_SHIFTS)})"
+    ap.add_argument("--shifts", default=None, metavar="S1,S2", help=shifts_help)
+    rescan_help = ("scan the stored model's margin again (--games, no fit) and store the shift "
+                   "found with its weights")  # fmt: skip
+    ap.add_argument("--rescan", action="store_true", help=rescan_help)
     chunk_help = "deals a chunk (default 20,000 under heuristic play, 1,000 dd, 25 else)"
     ap.add_argument("--chunk", type=int, default=None, help=chunk_help)
-    save_help = "keep each finished chunk in DIR; the same command goes on from there"
+    save_help = ("keep each finished chunk (and each margin shift's match) in DIR; the same "
+                 "command goes on from there")  # fmt: skip
     ap.add_argument("--save", type=Path, default=None, metavar="DIR", help=save_help)
     args = ap.parse_args()
+    try:
+        shifts = MARGIN_SHIFTS if args.shifts is None else parse_shifts(args.shifts)
+    except ValueError as e:
+        ap.error(str(e))
+    if args.rescan:
+        rescan(ap, args, shifts)
+        return
     if args.write and (args.play not in ("heuristic", "pimc") or args.rule):
         ap.error("--write stores a preset's model for heuristic or pimc play, without --rule")
     borrowing = args.borrow_margin is not None
@@ -300,16 +421,11 @@ def main() -> None:
         print(f"{name:13s} {weights[name]:+.3f}")
     print(f"residual sd {sd:.2f} points; R^2 {r2:.3f}")
     if args.write:
-        argv = sys.argv[1:]
-        if args.save is not None:  # where the chunks were kept does not change the fit
-            at = next(i for i, a in enumerate(argv) if a.startswith("--save"))
-            del argv[at : at + (1 if "=" in argv[at] else 2)]
-        command = "python scripts/fit_hand_model.py " + shlex.join(argv)
+        command = _command(sys.argv[1:])
         fitted = dict(command=command, hands_per_suit=args.hands, seed=args.seed,
                       residual_sd=round(sd, 3), r2=round(r2, 4))  # fmt: skip
         strong = args.play == "pimc"
-        name = f"{args.variant}@pimc" if strong else args.variant
-        strategy = "pimc_fitted" if strong else "heuristic"
+        name, strategy = _model_name(args.variant, args.play)
         default_games = None if strong else 10_000  # PIMC play: a scan only when asked
         games = default_games if args.games is None else args.games
         if strong:
@@ -324,7 +440,11 @@ def main() -> None:
         if games is None:
             print(f"stored as {name} (the model preset_model = 2 takes), margin not scanned")
             return
-        shift, tried = scan_margin(args.variant, games, args.scan_seed, strategy)
+        scanned = scan_margin(args.variant, games, args.scan_seed, strategy, weights, shifts,
+                              args.save)  # fmt: skip
+        if scanned is None:
+            stopped_scan(args.save)
+        shift, tried = scanned
         fitted |= dict(margin_games=games, margin_seed=args.scan_seed, margin_scan=tried)
         write_model(name, weights | {"margin_shift": shift}, fitted)
         print(f"stored as {name}, margin shift {shift:+.1f}")

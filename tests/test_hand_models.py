@@ -212,3 +212,70 @@ def test_a_pimc_fit_may_borrow_the_heuristic_play_margin(fit_script, tmp_path, m
     with pytest.raises(SystemExit) as stop:
         fit_script.main()
     assert stop.value.code == 2 and models.read_text() == before
+
+
+def test_a_rescan_scans_the_stored_models_margin_and_keeps_its_weights(
+    fit_script, tmp_path, monkeypatch
+):
+    """``--rescan`` plays the margin scan alone and stores the rule's pick with the
+    weights and fit record the model had; with ``--save`` the same command reads each
+    shift's match and plays none again."""
+    models = tmp_path / "hand_models.json"
+    models.write_text(M.MODELS_FILE.read_text())
+    monkeypatch.setattr(M, "MODELS_FILE", models)
+    before = M.stored_model("cutthroat2")
+    stored = before["weights"]["margin_shift"]
+    assert stored not in (0.0, 1.0, -1.0)  # else a pick of the scan's could keep it
+    scans = tmp_path / "scans"
+    argv = ["fit", "--variant", "cutthroat2", "--rescan", "--games", "40", "--shifts", "1,-1"]
+    monkeypatch.setattr("sys.argv", [*argv, "--save", str(scans)])
+    fit_script.main()
+    after = M.stored_model("cutthroat2")
+    tried = after["fitted"]["margin_scan"]
+    assert [t["shift"] for t in tried] == [1.0, -1.0]
+    winners = [t for t in tried if t["lo"] > 0.5]
+    pick = max(winners, key=lambda t: t["rate"])["shift"] if winners else 0.0
+    assert after["weights"] == before["weights"] | {"margin_shift": pick}
+    assert after["fitted"]["margin_games"] == 40
+    assert after["fitted"]["margin_command"].endswith("--rescan --games 40 --shifts 1,-1")
+    assert after["fitted"]["command"] == before["fitted"]["command"]  # the fit's, kept
+    assert {p.name for p in scans.iterdir()} == {"margin+1.0", "margin-1.0"}
+    # the same command again: every chunk read, none played, the same scan stored
+    chunks = {p: p.stat().st_mtime_ns for p in scans.rglob("*.npz")}
+    assert chunks
+    fit_script.main()
+    assert M.stored_model("cutthroat2")["fitted"]["margin_scan"] == tried
+    assert {p: p.stat().st_mtime_ns for p in scans.rglob("*.npz")} == chunks
+    # usage errors: exit 2, the store untouched
+    text = models.read_text()
+    for bad in (argv[:4], [*argv, "--write"], [*argv[:2], "nosuch", *argv[3:]],
+                [*argv[:2], "standard", *argv[3:]], [*argv[:-1], "1,0"]):  # fmt: skip
+        monkeypatch.setattr("sys.argv", bad)
+        with pytest.raises(SystemExit) as stop:
+            fit_script.main()
+        assert stop.value.code == 2
+    assert models.read_text() == text
+
+
+@pytest.mark.parametrize(("preset", "strategy"), [("cutthroat2", "heuristic"),
+                                                  ("two_deck", "pimc_fitted")])  # fmt: skip
+def test_a_scans_spelled_out_model_bids_as_the_stored_one(fit_script, preset, strategy):
+    """The scan's players carry the model's weights in their own vectors (so a resumed
+    scan does not depend on the models file): at the stored shift they bid and name
+    trump from the very vectors the preset's model gives the strategy."""
+    from cinch_sim.matches.play import team_policies
+    from cinch_sim.policies.strategies import resolve_strategy
+
+    rules = make_rules(preset)
+    base = resolve_strategy(strategy)
+    name = preset + ("@pimc" if strategy == "pimc_fitted" else "")
+    weights = M.stored_model(name)["weights"]
+    margin = base.policy("bid").params[H.B_MARGIN] + weights["margin_shift"]
+    spelled = fit_script.at_shift(base, weights, margin)
+    stored = team_policies(rules, base, base).params(rules)
+    own = team_policies(rules, spelled, spelled).params(rules)
+    slots = [M._slot(n) for n in (*M.MODEL_SLOTS, "game_fitted")]
+    for kind in (KIND_BID, KIND_TRUMP):
+        np.testing.assert_array_equal(own[kind][:, slots], stored[kind][:, slots])
+    np.testing.assert_array_equal(own[KIND_BID][:, H.B_MARGIN], stored[KIND_BID][:, H.B_MARGIN])
+    assert (own[KIND_BID][:, H.B_PRESET_MODEL] == 0).all()  # nothing left to fill in

@@ -56,8 +56,16 @@ def _slot(name: str) -> int:
     return int(getattr(heuristic, f"B_{name.upper()}"))
 
 
-@lru_cache(maxsize=1)
-def _models(path: str = str(MODELS_FILE)) -> dict[str, Any]:
+def _models() -> dict[str, Any]:
+    """Every stored model by name, from ``MODELS_FILE`` as it is now (a test may point
+    it at a copy)."""
+    return _read_models(str(MODELS_FILE))
+
+
+@lru_cache(maxsize=2)
+def _read_models(path: str) -> dict[str, Any]:
+    if not Path(path).exists():
+        return {}
     with open(path, encoding="utf-8") as f:
         return json.load(f)["presets"]
 
@@ -72,6 +80,12 @@ def preset_model(preset: str, play: str = "") -> dict[str, float] | None:
     under PIMC play), or None (the defaults hold)."""
     entry = _models().get(preset + play)
     return None if entry is None else dict(entry["weights"])
+
+
+def stored_model(name: str) -> dict[str, Any] | None:
+    """``name``'s stored entry (``PRESET`` or ``PRESET@pimc``): its weights and how they
+    were fitted; None without one."""
+    return _models().get(name)
 
 
 def _model_of(preset: str, play: str) -> dict[str, float] | None:
@@ -115,4 +129,4 @@ def write_model(preset: str, weights: dict[str, float], fitted: dict[str, Any]) 
     tmp = MODELS_FILE.with_suffix(".tmp")
     tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     tmp.replace(MODELS_FILE)
-    _models.cache_clear()
+    _read_models.cache_clear()

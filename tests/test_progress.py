@@ -79,6 +79,23 @@ def test_a_resumed_runs_kept_work_is_done_but_not_in_the_pace():
     assert last == "playing: 120 games (60 from the earlier run), done in 10 min"
 
 
+def test_between_two_chunks_the_time_to_go_counts_down():
+    """A slow run's chunks come minutes apart, with heartbeat lines between: the
+    estimate counts down from the last chunk instead of growing with each line, until
+    the run is later than its pace said; then it is the pace up to now."""
+    bar = Progress(300, "playing", unit="games", stream=io.StringIO(), clock=Clock())
+    bar.clock.now = 100.0
+    bar(30)
+    bar.clock.now = 200.0
+    bar(30)  # 30 games in 100 s: 240 left at 0.3 a second, 800 s
+    assert bar.line(200.0).endswith("in 3 min, about 13 min to go")
+    # 60 s on with nothing new: 800 - 60 = 740 s (the pace up to now: 240 / (30 / 160),
+    # 1,280 s, "about 21 min")
+    assert bar.line(260.0).endswith("in 4 min, about 12 min to go")
+    # 900 s on, past the 800 promised: the pace up to now, 240 / (30 / 1,000) = 8,000 s
+    assert bar.line(1100.0).endswith("in 18 min, about 2.2 h to go")
+
+
 def test_a_resume_through_the_driver_reports_its_kept_chunks_as_kept(tmp_path):
     from cinch_sim import api
 

@@ -303,12 +303,25 @@ def _command(argv: list[str]) -> str:
     return "python scripts/fit_hand_model.py " + shlex.join(argv)
 
 
-def stopped_scan(save: Path | None) -> None:
-    """A scan stopped by Ctrl-C: say what is kept, exit 130 (the model as it was)."""
-    if save is None:
+def scan_or_stop(ap: argparse.ArgumentParser, args: argparse.Namespace, games: int,
+                 strategy: str, weights: dict[str, float],
+                 shifts: tuple[float, ...]) -> tuple[float, list[dict]]:  # fmt: skip
+    """``scan_margin`` for the command line: a ``--save`` folder holding another scan's
+    match is a usage error (exit 2); a Ctrl-C says what is kept and exits 130, the
+    stored model as it was."""
+    try:
+        scanned = scan_margin(args.variant, games, args.scan_seed, strategy, weights, shifts,
+                              args.save)  # fmt: skip
+    except InputError as e:
+        ap.error(str(e))
+    except KeyboardInterrupt:  # before a match's first chunk (a first run compiles)
+        scanned = None
+    if scanned is not None:
+        return scanned
+    if args.save is None:
         print("stopped: the scan's matches are not kept (--save DIR keeps them)", file=sys.stderr)
     else:
-        print(f"stopped: each shift's games so far are kept in {save}; the same command "
+        print(f"stopped: each shift's games so far are kept in {args.save}; the same command "
               "goes on from there", file=sys.stderr)  # fmt: skip
     sys.exit(130)
 
@@ -333,16 +346,7 @@ def rescan(ap: argparse.ArgumentParser, args: argparse.Namespace, shifts) -> Non
         ap.error("--games takes a whole number of games, 1 or more")
     warnings.simplefilter("ignore")
     stored = entry["weights"]["margin_shift"]
-    try:
-        scanned = scan_margin(args.variant, args.games, args.scan_seed, strategy,
-                              entry["weights"], shifts, args.save)  # fmt: skip
-    except InputError as e:  # a --save folder holding another scan's match
-        ap.error(str(e))
-    except KeyboardInterrupt:  # before the first chunk (the first run compiles)
-        scanned = None
-    if scanned is None:
-        stopped_scan(args.save)
-    shift, tried = scanned
+    shift, tried = scan_or_stop(ap, args, args.games, strategy, entry["weights"], shifts)
     fitted = {k: v for k, v in entry["fitted"].items() if k != "margin_shift_from"}
     fitted |= dict(margin_games=args.games, margin_seed=args.scan_seed, margin_scan=tried,
                    margin_command=_command(sys.argv[1:]))  # fmt: skip
@@ -440,11 +444,7 @@ def main() -> None:
         if games is None:
             print(f"stored as {name} (the model preset_model = 2 takes), margin not scanned")
             return
-        scanned = scan_margin(args.variant, games, args.scan_seed, strategy, weights, shifts,
-                              args.save)  # fmt: skip
-        if scanned is None:
-            stopped_scan(args.save)
-        shift, tried = scanned
+        shift, tried = scan_or_stop(ap, args, games, strategy, weights, shifts)
         fitted |= dict(margin_games=games, margin_seed=args.scan_seed, margin_scan=tried)
         write_model(name, weights | {"margin_shift": shift}, fitted)
         print(f"stored as {name}, margin shift {shift:+.1f}")

@@ -190,6 +190,10 @@ def test_a_resume_with_other_settings_is_refused_naming_the_difference(tmp_path)
     assert res.exit_code == 2 and 'command was "simulate", not "stats"' in res.output
     res = CliRunner().invoke(main, [*SIMULATE, "--resume", str(tmp_path)])
     assert res.exit_code == 2 and "holds no manifest.json" in res.output
+    # compare --resume DIR alone: the folder's problem, not the strategies left unnamed
+    res = CliRunner().invoke(main, ["compare", "--resume", str(tmp_path / "none")])
+    assert res.exit_code == 2 and "Invalid value for '--resume'" in res.output
+    assert "none holds no manifest.json" in res.output and "Missing argument" not in res.output
     assert _files(out) == before  # nothing touched
 
 

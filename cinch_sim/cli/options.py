@@ -554,12 +554,16 @@ class ResumableCommand(click.Command):
     run's own comparison, naming it."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        from cinch_sim.checks import InputError
         from cinch_sim.runs.store import stored_options
 
         given, _, _ = self.make_parser(ctx).parse_args(args=list(args))  # raw, as typed
         stored = {}
         if given.get("resume"):
-            stored = stored_options(given["resume"], ctx.info_name or "") or {}
+            try:  # first: a folder with no run in it leaves compare's strategies unnamed
+                stored = stored_options(given["resume"], ctx.info_name or "") or {}
+            except InputError as exc:
+                raise BadInput("--resume", exc.problem) from None
             ctx.default_map = {**(ctx.default_map or {}), **stored}
         typed = {k: v for k, v in given.items() if k not in NOT_RECORDED}
         ctx.meta["cinch_sim.options"] = stored or typed  # a resume keeps the run's own

@@ -56,11 +56,9 @@ def recording_options(command: str, options: dict[str, Any]) -> Iterator[None]:
 
 def stored_options(folder: str | os.PathLike, command: str) -> dict[str, Any] | None:
     """The options a run of ``command`` in ``folder`` was given on the command line, or
-    None (no readable manifest, another command, or a run started from Python)."""
-    try:
-        d = read_manifest(folder)
-    except InputError:
-        return None  # the run itself names the problem
+    None (another command, or a run started from Python); an InputError when the folder
+    holds no readable manifest."""
+    d = read_manifest(folder)
     kept = d.get(COMMAND_LINE)
     if not isinstance(kept, dict) or kept.get("command") != command:
         return None

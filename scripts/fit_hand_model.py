@@ -303,6 +303,18 @@ def _command(argv: list[str]) -> str:
     return "python scripts/fit_hand_model.py " + shlex.join(argv)
 
 
+def negative_shifts_joined(argv: list[str]) -> list[str]:
+    """``--shifts -1,-0.5`` as ``--shifts=-1,-0.5``: argparse reads a value that starts
+    with a minus sign (and is not one plain number) as an option of its own."""
+    out: list[str] = []
+    for arg in argv:
+        if out and out[-1] == "--shifts" and arg[:2].lstrip("-")[:1] in set("0123456789."):
+            out[-1] = f"--shifts={arg}"
+        else:
+            out.append(arg)
+    return out
+
+
 def scan_or_stop(ap: argparse.ArgumentParser, args: argparse.Namespace, games: int,
                  strategy: str, weights: dict[str, float],
                  shifts: tuple[float, ...]) -> tuple[float, list[dict]]:  # fmt: skip
@@ -379,7 +391,7 @@ def main() -> None:
     save_help = ("keep each finished chunk (and each margin shift's match) in DIR; the same "
                  "command goes on from there")  # fmt: skip
     ap.add_argument("--save", type=Path, default=None, metavar="DIR", help=save_help)
-    args = ap.parse_args()
+    args = ap.parse_args(negative_shifts_joined(sys.argv[1:]))
     try:
         shifts = MARGIN_SHIFTS if args.shifts is None else parse_shifts(args.shifts)
     except ValueError as e:

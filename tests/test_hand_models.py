@@ -227,17 +227,17 @@ def test_a_rescan_scans_the_stored_models_margin_and_keeps_its_weights(
     stored = before["weights"]["margin_shift"]
     assert stored not in (0.0, 1.0, -1.0)  # else a pick of the scan's could keep it
     scans = tmp_path / "scans"
-    argv = ["fit", "--variant", "cutthroat2", "--rescan", "--games", "40", "--shifts", "1,-1"]
+    argv = ["fit", "--variant", "cutthroat2", "--rescan", "--games", "40", "--shifts", "-1,1"]
     monkeypatch.setattr("sys.argv", [*argv, "--save", str(scans)])
     fit_script.main()
     after = M.stored_model("cutthroat2")
     tried = after["fitted"]["margin_scan"]
-    assert [t["shift"] for t in tried] == [1.0, -1.0]
+    assert [t["shift"] for t in tried] == [-1.0, 1.0]  # "-1,1" read as a value
     winners = [t for t in tried if t["lo"] > 0.5]
     pick = max(winners, key=lambda t: t["rate"])["shift"] if winners else 0.0
     assert after["weights"] == before["weights"] | {"margin_shift": pick}
     assert after["fitted"]["margin_games"] == 40
-    assert after["fitted"]["margin_command"].endswith("--rescan --games 40 --shifts 1,-1")
+    assert after["fitted"]["margin_command"].endswith("--rescan --games 40 --shifts -1,1")
     assert after["fitted"]["command"] == before["fitted"]["command"]  # the fit's, kept
     assert {p.name for p in scans.iterdir()} == {"margin+1.0", "margin-1.0"}
     # the same command again: every chunk read, none played, the same scan stored

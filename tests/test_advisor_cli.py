@@ -57,8 +57,8 @@ def test_json_output_has_the_promised_fields():
 
 def test_notations_give_the_same_answer():
     outs = set()
-    for hand in (HAND, HAND.lower(), "A♠ K♠ 5♠ 5♣ 2♠ 9♥ 3♦ 7♣ J♦"):
-        res = run(hand, "--seat", "2", "--format", "json", *FAST)
+    for hand in ([HAND], [HAND.lower()], ["A♠ K♠ 5♠ 5♣ 2♠ 9♥ 3♦ 7♣ J♦"], HAND.split()):
+        res = run(*hand, "--seat", "2", "--format", "json", *FAST)  # quoted, or not
         assert res.exit_code == 0, res.output
         d = json.loads(res.output)
         outs.add(json.dumps([d["by_trump"], d["best_ev_bid"]]))
@@ -109,6 +109,8 @@ def test_plot(tmp_path):
         (["AS KS 5S 5C 2S 9H 3D 7C", "--seat", "2"], "a hand needs 9 cards, got 8"),
         (["AS KS 5S 5C 2S 9H 3D 7C JD QD", "--seat", "2"], "a hand needs 9 cards, got 10"),
         (["AS KS 5S 5C 2S 9H 3D 7C AS", "--seat", "2"], "duplicate card AS"),
+        ([*"AS KS 5S 5C 2S 9H 3D 7C AS".split(), "--seat", "2"], "duplicate card AS"),
+        ([*"AS KS 5S 5C".split(), "--seat", "2"], "a hand needs 9 cards, got 4"),
         (["AS KS 5S 5C 2S 9H 3D 7C 1S", "--seat", "2"], "unknown card '1S'"),
         ([HAND, "--seat", "4"], "seat 4 is out of range 0..3"),
         ([HAND, "--seat", "2", "--dealer", "7"], "'--dealer': seat 7 is out of range 0..3"),

@@ -336,6 +336,18 @@ class CardsType(click.ParamType):
         return value
 
 
+def cards_argument(name: str) -> Callable:
+    """A hand as one argument or as several: ``"AS KS 5S"`` quoted, or ``AS KS 5S`` as
+    a player types it, joined and read as one (so a card repeated across them is
+    caught)."""
+
+    def joined(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> str:
+        return CardsType().convert(" ".join(value), param, ctx)
+
+    return click.argument(name, nargs=-1, required=True, callback=joined,
+                          metavar=name.upper())  # fmt: skip
+
+
 def dealer_option(f: Callable) -> Callable:
     """--dealer, the same in every command: a seat of the table the rules lay out,
     checked once the rules are known (a usage error, exit 2, otherwise)."""

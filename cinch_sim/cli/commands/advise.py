@@ -12,10 +12,10 @@ from cinch_sim import notation as N
 from cinch_sim.cli.files import output_file, results_on_stderr_if_stdout_taken
 from cinch_sim.cli.options import (
     BadInput,
-    CardsType,
     Count,
     Share,
     builtin_names,
+    cards_argument,
     check_seat,
     dealer_option,
     force_option,
@@ -30,7 +30,7 @@ from cinch_sim.interrupts import EXIT_STATUS
 
 
 @click.command(short_help="Advise a bid and trump for a 9-card hand, by simulation.")
-@click.argument("hand", type=CardsType())
+@cards_argument("hand")
 @click.option(
     "--seat",
     type=click.IntRange(min=0),
@@ -119,8 +119,8 @@ def advise(
     plot,
     force,
 ):
-    """Advise on HAND (9 cards, e.g. "AS KS 5S 5C 2S 9H 3D 7C JD"; TS, 10S,
-    10♠ and lower case all read).
+    """Advise on HAND (9 cards, e.g. AS KS 5S 5C 2S 9H 3D 7C JD, quoted or not;
+    TS, 10S, 10♠ and lower case all read).
 
     Fixes your cards, seat and dealer, deals the other 43 cards at random
     (keeping only deals where the earlier seats' bidding policies make the

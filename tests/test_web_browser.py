@@ -237,6 +237,8 @@ def test_play_a_whole_hand_to_the_review(browser, width, variant):
     browser.get(browser.base + "/play")
     _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#variant option"))
     _select(browser, "variant", variant)
+    hint = browser.find_element(By.ID, "hint")  # no game yet: nothing to hint, and it shows
+    assert not hint.is_enabled() and float(hint.value_of_css_property("opacity")) < 1
     browser.find_element(By.ID, "new").click()
     hinted = False
     for _ in range(40):
@@ -246,6 +248,10 @@ def test_play_a_whole_hand_to_the_review(browser, width, variant):
         if prompt.startswith("Hand over"):
             break
         if prompt.startswith("Your bid") or prompt.startswith("Name trump"):
+            hand = browser.find_elements(By.CSS_SELECTOR, "#hand button.card")
+            assert hand and all(  # your cards to read while you bid: not clickable, not faded
+                not b.is_enabled() and b.value_of_css_property("opacity") == "1" for b in hand
+            )
             browser.find_elements(By.CSS_SELECTOR, "#choices button")[-1].click()
         elif "click the cards to keep" in prompt:
             lo = int(re.search(r"keep \((\d+)", prompt).group(1))

@@ -40,8 +40,9 @@ function show(s) {
   }
   const q = s.question;
   keep = new Set();
+  // a card to click, or (onClick left out) one shown to read while bidding: not faded
   const cardButton = (c, enabled, onClick) => {
-    const b = el("button", { type: "button", class: "card" + (red(c) ? " red" : ""), "data-card": c, text: pretty(c) });
+    const b = el("button", { type: "button", class: "card" + (red(c) ? " red" : "") + (onClick ? "" : " view"), "data-card": c, text: pretty(c) });
     b.disabled = !enabled;
     if (enabled) b.addEventListener("click", () => onClick(c, b));
     return b;

@@ -57,6 +57,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import logging
 import os
 import shlex
 import sys
@@ -392,6 +393,10 @@ def main() -> None:
                  "command goes on from there")  # fmt: skip
     ap.add_argument("--save", type=Path, default=None, metavar="DIR", help=save_help)
     args = ap.parse_args(negative_shifts_joined(sys.argv[1:]))
+    notices = logging.getLogger("cinch_sim")  # "compiling ...": a first run's minutes said
+    if not notices.handlers:
+        notices.addHandler(logging.StreamHandler())
+        notices.setLevel(logging.INFO)
     try:
         shifts = MARGIN_SHIFTS if args.shifts is None else parse_shifts(args.shifts)
     except ValueError as e:

@@ -50,6 +50,7 @@ _API = (
     "Rules",
     "Simulation",
     "advise",
+    "analyse",
     "card_values",
     "compare",
     "ladder",

@@ -71,6 +71,7 @@ __all__ = [
     "Simulation",
     "CardValues",
     "advise",
+    "analyse",
     "card_values",
     "compare",
     "ladder",

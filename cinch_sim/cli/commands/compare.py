@@ -248,7 +248,7 @@ def format_comparison(s: dict, seed: int, seconds: float) -> str:
         + f", p = {_p_value(s['win_rate_p_value'])}",
         _luck_adjusted(s),
         f"points per hand, {a} - {b}: "
-        + N.number_with_interval(s["points_per_hand_diff"], plo, phi, 3, signed=True)
+        + N.number_with_interval(s["points_per_hand_diff"], plo, phi, 2, signed=True)
         + _no_interval(plo, phi)
         + f", p = {_p_value(s['points_p_value'])} ({s['paired_hands']:,} paired hands)",
         f"average game length: {s['mean_game_length']:.2f} hands",
@@ -335,7 +335,7 @@ def format_cutthroat(s: dict, seed: int, seconds: float) -> str:
         + _no_interval(blo, bhi)
         + f"; fair share {fair}",
         f"points per hand, {a} - the mean {b} seat: "
-        + N.number_with_interval(s["points_per_hand_diff"], plo, phi, 3, signed=True)
+        + N.number_with_interval(s["points_per_hand_diff"], plo, phi, 2, signed=True)
         + _no_interval(plo, phi)
         + f", p = {_p_value(s['points_p_value'])} ({s['paired_hands']:,} paired hands)",
         f"average game length: {s['mean_game_length']:.2f} hands",

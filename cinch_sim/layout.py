@@ -74,6 +74,7 @@ RULE_CHOICE_SLOT = {
 }
 # codes of the enumerated options (their position in rules.CHOICES)
 ALL_PASS_NO_CONTRACT, ALL_PASS_FORCED_MIN, ALL_PASS_REDEAL_NEXT, ALL_PASS_REDEAL_SAME = 0, 1, 2, 3
+ALL_PASS_FORCED_ANY = 4  # the dealer may not pass: his policy is asked without the pass
 ROBBER_MAKER, ROBBER_DEALER, ROBBER_NONE = 0, 1, 2
 SHORT_ROUND_ROBIN, SHORT_IN_ORDER, SHORT_LIMIT_DISCARDS = 0, 1, 2
 FOLLOW_MAY_TRUMP, FOLLOW_STRICT = 0, 1

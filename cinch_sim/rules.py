@@ -22,7 +22,13 @@ from cinch_sim.cards import RANKS
 # Enumerated options: the first value of each tuple is the default, and the
 # position of a value is its code in the kernel's rules vector.
 CHOICES: dict[str, tuple[str, ...]] = {
-    "all_pass": ("dealer_no_contract", "dealer_forced_min", "redeal_next", "redeal_same"),
+    "all_pass": (
+        "dealer_no_contract",
+        "dealer_forced_min",
+        "redeal_next",
+        "redeal_same",
+        "dealer_forced_any",
+    ),
     "excess_trump_discard": ("any", "non_point_only"),
     "robber": ("maker", "dealer", "none"),
     "shortage": ("round_robin", "in_order", "limit_discards"),
@@ -127,9 +133,10 @@ class Rules:
     all_pass: str = "dealer_no_contract"
     """When everyone passes (§2): ``dealer_no_contract`` the dealer names trumps
     with contract 0 and cannot be set (the default, a choice of this project);
-    ``dealer_forced_min`` the dealer must bid exactly ``bid_min``; ``redeal_next``
-    the hand is thrown in and the next dealer deals; ``redeal_same`` the same dealer
-    deals again."""
+    ``dealer_forced_min`` the dealer must bid exactly ``bid_min``;
+    ``dealer_forced_any`` the dealer may not pass and bids what he likes, from
+    ``bid_min`` up (Finnish Pidro); ``redeal_next`` the hand is thrown in and the next
+    dealer deals; ``redeal_same`` the same dealer deals again."""
     must_discard_nontrumps: bool = False
     """Whether a drawer must discard every non-trump (§2; the original: may keep
     them). Binds the drawers, not the robber."""

@@ -276,6 +276,8 @@ class Referee:
         if forced:  # a contract forced by the test (Conditions.force_maker)
             high, high_bidder = int(out[L.H_BID]), int(out[L.H_MAKER])
         if high_bidder < 0:
+            if r.all_pass == "dealer_forced_any":
+                fail("all passed, the dealer too, under all_pass=dealer_forced_any")
             if r.all_pass in ("redeal_next", "redeal_same"):
                 if out[L.H_THROWN_IN] != 1 or out[L.H_MAKER] != -1:
                     fail("all passed but the hand was not thrown in")

@@ -186,3 +186,19 @@ def test_ctrl_c_prints_the_advice_on_the_finished_deals():
     last = stderr.strip().splitlines()[-1]
     assert last == f"interrupted: kept the advice on the {out['hands']:,} finished deals"
     assert "Traceback" not in stderr
+
+
+def test_a_stuck_dealer_is_advised_a_bid_never_a_pass():
+    """Under all_pass=dealer_forced_any the dealer may not pass once the others have:
+    the pass row is marked not allowed, no deal stands as its baseline, and the
+    advice is a bid, ranked by its own margin, with the reason said."""
+    stuck = ["--seat", "3", "--bids", "0:pass,1:pass,2:pass", "--rule", "bid_min=7"]
+    rule = ["--rule", "all_pass=dealer_forced_any", "--precision", "0.05"]
+    res = run("9S 8C 6D 4D 3S 7H 6H 2C 8S", *stuck, *rule, "--format", "json")
+    assert res.exit_code == 0, res.output
+    d = json.loads(res.output)
+    assert d["call"] in range(7, 15) and d["pass_reason"] is None
+    assert "may not pass" in d["reason"]
+    assert d["by_trump"]["S"]["bids"]["pass"]["deals"] == 0
+    text = run("9S 8C 6D 4D 3S 7H 6H 2C 8S", *stuck, *rule).output
+    assert "not allowed" in text and "may not pass" in text

@@ -171,6 +171,28 @@ def test_all_pass_dealer_forced_min():
     assert h.score == (14, -2)
 
 
+def test_all_pass_dealer_forced_any():
+    # The dealer may not pass but bids what he likes: 5 here, asked with every bid from
+    # bid_min and no pass. The same play as above gives team 0 all 14 points, so the
+    # dealer's side (team 1) takes 0 < 5 and is set by 5: scores 14 and -5.
+    rules = Rules(robber="none", all_pass="dealer_forced_any")
+    bids = {0: 0, 1: 0, 2: 0, 3: 5}
+    h = checked(
+        run_deal(D1, rules=rules, bids=bids, name_trump="H", keeps=D1_KEEP, plays=ALL_PASS_PLAYS),
+        rules,
+    )
+    assert bid_legal(h, 2) == [0, *range(1, 15)]  # the others may pass
+    assert bid_legal(h, 3) == list(range(1, 15))  # he may not
+    assert [h.h(L.H_BIDS + s) for s in range(4)] == [-1, -1, -1, 5]
+    assert (h.h(L.H_MAKER), h.h(L.H_BID)) == (3, 5)
+    assert h.points == (14, 0) and h.h(L.H_MADE) == 0
+    assert h.score == (14, -5)
+    # a bid before him: he may pass again
+    h = run_deal(D1, rules=rules, bids={0: 0, 1: 6, 2: 0, 3: 0}, name_trump="H")
+    assert bid_legal(h, 3) == [0, *range(7, 15)]
+    assert (h.h(L.H_MAKER), h.h(L.H_BID)) == (1, 6)
+
+
 @pytest.mark.parametrize("rule", ["redeal_next", "redeal_same"])
 def test_all_pass_thrown_in(rule):
     h = run_deal(D1, rules=Rules(all_pass=rule), bids={s: 0 for s in range(4)})

@@ -34,6 +34,14 @@ CONFIGS = {
     ),
     "difference": (Rules(scoring="difference", bid_min=3, bid_max=9), RANDOM),
     "forced_min": (Rules(all_pass="dealer_forced_min", bid_min=5), SIMPLE),
+    # simple passes below 6: with bid_min 5 a stuck dealer bids 5, or his own 6..14
+    "forced_any": (Rules(all_pass="dealer_forced_any", bid_min=5), SIMPLE),
+    # random passes one time in three at bid_min 13: all three pass in 1/27 of hands
+    "forced_any_random": (Rules(all_pass="dealer_forced_any", bid_min=13), RANDOM),
+    "forced_any_heuristic": (
+        Rules(all_pass="dealer_forced_any", bid_min=10),
+        dict(bid="heuristic", trump="heuristic", discard="heuristic", play="heuristic"),
+    ),
     "redeal": (Rules(all_pass="redeal_next"), SIMPLE),
     "bench_w2": (Rules(robber="dealer"), dict(SIMPLE, play="random")),
 }
@@ -64,6 +72,12 @@ def test_referee_rule_options(name):
         assert out[:, L.H_SHORTAGE].sum() > 0  # the shortage path was exercised
     if name == "redeal":
         assert out[:, L.H_THROWN_IN].sum() > 0
+    if name.startswith("forced_any"):  # the dealer was stuck, and bid (never thrown in)
+        dealer = 7 % 4
+        others_passed = (out[:, [L.H_BIDS + s for s in range(4) if s != dealer]] < 0).all(axis=1)
+        assert others_passed.sum() > 20 and (out[others_passed, L.H_MAKER] == dealer).all()
+        assert (out[others_passed, L.H_BID] >= CONFIGS[name][0].bid_min).all()
+        assert out[:, L.H_THROWN_IN].sum() == 0
 
 
 @pytest.mark.slow

@@ -38,6 +38,7 @@ OPTION_SETS += [
     {"must_discard_nontrumps": True, "robber": "none"},
     {"robber": "none", "shortage": "in_order", "must_discard_nontrumps": True},
     {"robber": "dealer", "all_pass": "dealer_forced_min", "bid_min": 6},
+    {"all_pass": "dealer_forced_any", "bid_min": 7},
 ]
 
 

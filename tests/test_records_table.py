@@ -193,6 +193,9 @@ def test_forced_dealer_bid():
     rec = thrown_in(all_pass="dealer_forced_min")
     v = referee_record(rec)
     assert v.status == "invalid" and v.field == "bids[3]" and "must bid 1" in v.message
+    rec = thrown_in(all_pass="dealer_forced_any")
+    v = referee_record(rec)
+    assert v.status == "invalid" and v.field == "bids[3]" and "may not pass" in v.message
 
 
 def test_rotated_hand_keeps_its_verdict():

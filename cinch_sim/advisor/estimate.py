@@ -496,7 +496,10 @@ class _Playouts:
         q = adv.query
         r = q.rules
         team = q.team
-        ok = np.ones(len(rows), bool)
+        # a stuck dealer may not pass: the fixed policy's "pass" is then his lowest
+        # bid, no baseline, so the pass candidate counts no deal (as when later passes
+        # fit none) and the bids are ranked by their own margins
+        ok = np.full(len(rows), c > 0 or q.may_pass)
         for t in q.later_passes:
             ok &= rows[:, L.H_BIDS + t] == -1
         maker = rows[:, L.H_MAKER]

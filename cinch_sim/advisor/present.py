@@ -97,12 +97,17 @@ def advice_reason(adv: Advice) -> str:
     return advice_line(adv).removeprefix("Advice: ").removesuffix(".") + _dealer_note(adv)
 
 
+STUCK_DEALER = "all others passed: as dealer you may not pass, under all_pass=dealer_forced_any"
+
+
 def _dealer_note(adv: Advice) -> str:
     """The dealer after three passes still names trump (under the default all-pass rule)."""
     q = adv.query
     everyone_before = len(q.bids) == q.rules.players - 1 and q.seat == q.dealer
     if everyone_before and q.high_bid == 0 and q.rules.all_pass == "dealer_no_contract":
         return " (all passed: as dealer you still name trump, at contract 0, if you pass)"
+    if not q.may_pass:
+        return f" ({STUCK_DEALER})"
     return ""
 
 
@@ -288,6 +293,8 @@ def advice_table(adv: Advice) -> str:
     lines += _suit_summary_lines(adv)
     lines.append("")
     lines.append(advice_line(adv))
+    if not adv.query.may_pass:
+        lines.append(f"({STUCK_DEALER}: the bids are ranked by their own margins)")
     lines.append(f"({RISK_NOTE}; {EV_NOTE}.)")
     return "\n".join(lines)
 
@@ -343,7 +350,8 @@ def _bid_lines(adv: Advice) -> list[str]:
     )
     for c, b in enumerate(adv.candidates):
         if c == 0:
-            cells = [f"{'own ' + N.number(sc['own'][s, 0], 2, signed=True):^27}" for s in run]
+            own = [f"own {N.number(sc['own'][s, 0], 2, signed=True)}" for s in run]
+            cells = [f"{t if adv.query.may_pass else 'not allowed':^27}" for t in own]
             lines.append(f"{'pass':>4}  " + " ".join(cells))
             continue
         i = c - 1
@@ -382,7 +390,7 @@ def _suit_summary_lines(adv: Advice) -> list[str]:
         ped = " ".join(f"{N.rate(pp[s, j]):>17}" for j in range(len(names)))
         lines.append(
             f"{SUIT_NAMES[SUITS[s]]:<9} {N.number(mean[s], 2):>11} {ped} {ev:>14} "
-            f"{_bid_text(d['safe_bid']):>12}"
+            f"{_bid_text(d['safe_bid']) if adv.query.may_pass else d['safe_bid'] or '-':>12}"
         )
     return lines
 

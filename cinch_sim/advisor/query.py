@@ -151,6 +151,16 @@ class Query:
         return max([b for _, b in self.bids if b > 0], default=0)
 
     @property
+    def may_pass(self) -> bool:
+        """False for the dealer once every other seat has passed under
+        ``all_pass=dealer_forced_any``: he must bid (what he likes)."""
+        if self.rules.all_pass != "dealer_forced_any" or self.seat != self.dealer:
+            return True
+        passed = {s for s, b in self.bids if b == L.BID_PASS}
+        others = set(range(self.rules.players)) - {self.seat}
+        return self.high_bid > 0 or not others <= passed
+
+    @property
     def bid_levels(self) -> list[int]:
         """Every bid the rules allow, lowest first."""
         return list(range(self.rules.bid_min, self.rules.bid_max + 1))

@@ -5,7 +5,8 @@ policies, so the rest of the auction plays out around a chosen bid and, when
 that seat ends as the maker, the hand is played in the chosen trump.
 
 - bid: ``bid`` (slot 0) when it is legal at that turn, else pass (a later
-  round of an auction, once the bidding has passed it). In an auction the
+  round of an auction, once the bidding has passed it), or, where pass is not
+  legal (``all_pass=dealer_forced_any``), the lowest legal bid. In an auction the
   seat may have called before the turn asked about: its first ``n_earlier``
   calls are ``earlier`` (slots 2...), counted off the call history;
 - trump: ``suit`` (slot 0, the package's suit number) when legal, else the
@@ -42,7 +43,7 @@ def fixed_bid(obs, hand, legal, params, scratch, rng):
         b = np.int64(params[BID_BID])
     if 0 < b < 63 and (legal >> np.uint64(b)) & U1:
         return b
-    return 0
+    return 0 if legal & U1 else lowbit_index(legal)  # no pass (a stuck dealer): the lowest
 
 
 @njit(POLICY_SIG, cache=True, **NO_REFCOUNT)

@@ -185,12 +185,18 @@ def calls_log_likelihood(obs, hands, seats, model, trump_model, noise):
     high = 0
     high_bidder = -1
     n_active = P
-    forced_min = obs[L.O_RULES + L.R_ALL_PASS] == L.ALL_PASS_FORCED_MIN
+    all_pass = obs[L.O_RULES + L.R_ALL_PASS]
     bid_max = obs[L.O_BID_MAX]
     for i in range(obs[L.O_N_CALLS]):
         s = obs[L.O_CALLS + 2 * i]
         call = obs[L.O_CALLS + 2 * i + 1]
-        forced = s == dealer and high_bidder < 0 and n_active == 1 and forced_min
+        stuck = s == dealer and high_bidder < 0 and n_active == 1
+        # a stuck dealer's bid_min says nothing: forced, or (free to bid) the lowest
+        # bid the bidder makes in place of the pass he may not make
+        forced = stuck and (
+            all_pass == L.ALL_PASS_FORCED_MIN
+            or (all_pass == L.ALL_PASS_FORCED_ANY and call == obs[L.O_BID_MIN])
+        )
         no_bid = max(obs[L.O_BID_MIN], high + 1) > bid_max
         if (seats >> s) & 1 and not forced and not no_bid:
             a, b = call_bounds(obs, s, call, high, high_bidder, model)

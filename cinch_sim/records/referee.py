@@ -404,13 +404,13 @@ def _check_bids(obj: dict, hc: HandCheck) -> None:
         f = f"bids[{i}]"
         if seat != s:
             raise RecordError(f"seat {seat} bid out of turn; it is seat {s}'s turn", f, seat)
-        forced = (
-            s == hc.dealer
-            and high_bidder < 0
-            and n_active == 1
-            and rules.all_pass == "dealer_forced_min"
-        )
+        stuck = s == hc.dealer and high_bidder < 0 and n_active == 1  # all others passed
+        forced = stuck and rules.all_pass == "dealer_forced_min"
         lo = max(rules.bid_min, high + 1)
+        if stuck and b is None and rules.all_pass == "dealer_forced_any":
+            raise RecordError(
+                "all others passed: the dealer may not pass (all_pass=dealer_forced_any)", f, s
+            )
         if forced:
             if b != rules.bid_min:
                 raise RecordError(

@@ -660,16 +660,26 @@ def _auction(
                 break
             legal = U1
             forced = 0
-            stuck = s == dealer and high_bidder < 0 and n_active == 1  # all others passed
-            if stuck and rules[L.R_ALL_PASS] == L.ALL_PASS_FORCED_MIN:
-                legal = bit(bid_min)
-                forced = 1
+            if (
+                s == dealer
+                and high_bidder < 0
+                and n_active == 1  # all others passed: the dealer may be stuck
+                and (
+                    rules[L.R_ALL_PASS] == L.ALL_PASS_FORCED_MIN
+                    or rules[L.R_ALL_PASS] == L.ALL_PASS_FORCED_ANY
+                )
+            ):
+                if rules[L.R_ALL_PASS] == L.ALL_PASS_FORCED_MIN:
+                    legal = bit(bid_min)
+                    forced = 1
+                else:  # no pass: he bids what he likes, bid_min..bid_max
+                    legal = ((U1 << np.uint64(bid_max + 1)) - U1) & ~(
+                        (U1 << np.uint64(bid_min)) - U1
+                    )
             else:
                 lo = max(bid_min, high + 1)
                 if lo <= bid_max:  # bits lo..bid_max
                     legal |= ((U1 << np.uint64(bid_max + 1)) - U1) & ~((U1 << np.uint64(lo)) - U1)
-                if stuck and rules[L.R_ALL_PASS] == L.ALL_PASS_FORCED_ANY:
-                    legal &= ~U1  # no pass: he bids, what he likes
             obs[L.O_SEAT] = s
             obs[L.O_FORCED] = forced
             if legal == U1 and forced == 0:

@@ -101,7 +101,8 @@ STUCK_DEALER = "all others passed: as dealer you may not pass, under all_pass=de
 
 
 def _dealer_note(adv: Advice) -> str:
-    """The dealer after three passes still names trump (under the default all-pass rule)."""
+    """The dealer after all others passed: still names trump if he passes (the default
+    all-pass rule), or may not pass (``dealer_forced_any``)."""
     q = adv.query
     everyone_before = len(q.bids) == q.rules.players - 1 and q.seat == q.dealer
     if everyone_before and q.high_bid == 0 and q.rules.all_pass == "dealer_no_contract":

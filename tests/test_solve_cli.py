@@ -149,8 +149,10 @@ def test_records_that_cannot_be_solved_say_why(tmp_path):
     objs = [json.loads(ln) for ln in res.stdout.splitlines()]
     assert [o["status"] for o in objs] == ["valid", "invalid", "thrown_in", "invalid"]
     assert [o["dd_start"] is None for o in objs] == [False, True, True, True]
+    # where the record is wrong, as the referee says it (field, seat, trick)
+    assert objs[1]["message"].startswith("tricks[0].cards[1], seat 3, trick 1: ")
     table = invoke("solve", str(path))
-    assert "thrown in: no play" in table.stdout and "invalid: " in table.stdout
+    assert "thrown in: no play" in table.stdout and "invalid: tricks[0].cards[1]" in table.stdout
 
 
 def test_a_game_record_is_solved_hand_by_hand(tmp_path):

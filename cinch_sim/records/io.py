@@ -73,11 +73,14 @@ class Verdict:
             parts.append(f"trick {self.trick + 1}")
         return ", ".join(parts)
 
+    def detail(self) -> str:
+        """Where and what: ``tricks[2].winner, seat 3, trick 3: ...`` ('' if nothing)."""
+        return ": ".join(x for x in (self.where(), self.message) if x)
+
     def describe(self) -> str:
         """One line: ``line 7: invalid: tricks[2].winner, seat 3, trick 3: ...``."""
         head = f"line {self.line}" if self.line is not None else "record"
-        w = self.where()
-        text = ": ".join(x for x in (w, self.message) if x)
+        text = self.detail()
         return f"{head}: {self.status}" + (f": {text}" if text else "")
 
     def problem(self) -> dict[str, Any]:

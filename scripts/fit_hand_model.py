@@ -59,6 +59,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import shlex
 import sys
 import time
@@ -309,7 +310,7 @@ def negative_shifts_joined(argv: list[str]) -> list[str]:
     with a minus sign (and is not one plain number) as an option of its own."""
     out: list[str] = []
     for arg in argv:
-        if out and out[-1] == "--shifts" and arg[:2].lstrip("-")[:1] in set("0123456789."):
+        if out and out[-1] == "--shifts" and re.match(r"-[\d.]", arg):
             out[-1] = f"--shifts={arg}"
         else:
             out.append(arg)

@@ -77,7 +77,7 @@ ALL_PASS_NO_CONTRACT, ALL_PASS_FORCED_MIN, ALL_PASS_REDEAL_NEXT, ALL_PASS_REDEAL
 ALL_PASS_FORCED_ANY = 4  # the dealer may not pass: his policy is asked without the pass
 ROBBER_MAKER, ROBBER_DEALER, ROBBER_NONE = 0, 1, 2
 SHORT_ROUND_ROBIN, SHORT_IN_ORDER, SHORT_LIMIT_DISCARDS = 0, 1, 2
-FOLLOW_MAY_TRUMP, FOLLOW_STRICT = 0, 1
+FOLLOW_MAY_TRUMP, FOLLOW_STRICT, FOLLOW_TRUMPS_ONLY = 0, 1, 2
 
 # ---------------------------------------------------------- observation vector
 # What a policy may see: public information plus its own seat. Masks are

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from cinch_sim import layout as L
-from cinch_sim.cards import RANKS
+from cinch_sim.cards import RANKS, left_card, suit_mask
 
 # Enumerated options: the first value of each tuple is the default, and the
 # position of a value is its code in the kernel's rules vector.
@@ -32,7 +32,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "excess_trump_discard": ("any", "non_point_only"),
     "robber": ("maker", "dealer", "none"),
     "shortage": ("round_robin", "in_order", "limit_discards"),
-    "follow_rule": ("may_trump", "strict"),
+    "follow_rule": ("may_trump", "strict", "trumps_only"),
     "low_rule": ("lowest_in_play", "deuce_only"),
     "low_to": ("capturer", "player"),
     "scoring": ("setback", "difference"),
@@ -157,7 +157,10 @@ class Rules:
     follow_rule: str = "may_trump"
     """When a plain suit is led (§1.11, §2): ``may_trump`` follow suit or play
     any trump (the All Fours rule, the default where the original contradicts
-    itself); ``strict`` follow suit when able, trump only when void."""
+    itself); ``strict`` follow suit when able, trump only when void;
+    ``trumps_only`` only trumps are played (Finnish Pidro): plain cards are dead
+    once the draw is over, a seat without a trump sits the hand out, a trick has
+    a card from each seat still holding one, and the hand may end early."""
     low_rule: str = "lowest_in_play"
     """Which card scores Low (§1.13, §2): ``lowest_in_play`` the lowest trump
     held after the draw (the original); ``deuce_only`` only the 2 of trumps."""
@@ -300,6 +303,11 @@ class Rules:
             + self.left_card_points
         )
         return one * self.decks
+
+    def trump_cards(self, trump: int) -> int:
+        """The mask of the trump suit's cards: its own and the left card, if any."""
+        left = 1 << left_card(trump, RANKS.index(self.left_rank)) if self.left_rank else 0
+        return suit_mask(trump) | left
 
     @property
     def left_card_points(self) -> int:

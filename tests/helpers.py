@@ -403,7 +403,10 @@ class Referee:
         if len(in_play) + len(dead) != 52 or in_play & dead:
             fail("cards in play and dead cards do not partition the deck")
 
-        # ---- tricks (§1.10 - §1.12)
+        # ---- tricks (§1.10 - §1.12); under trumps_only plain cards are dead (docs/rules.md)
+        if r.follow_rule == "trumps_only":
+            hands = [set(h) & tset for h in hands]
+            in_play = set().union(*hands)
         held = [set(h) for h in hands]
         leader = maker
         n_tricks = int(tr[L.T_N_TRICKS])

@@ -63,6 +63,24 @@ def d1(rules=NONE, bid=3, **kw):
     return checked(run_deal(D1, rules=rules, bid=bid, keeps=D1_KEEP, plays=D1_PLAYS, **kw), rules)
 
 
+def test_d1_trumps_only_plain_cards_dead_the_hand_ends_early():
+    # follow_rule=trumps_only: only trumps are played, a seat with none sits out.
+    # T1 s0 AH, s1 QH, s2 JH, s3 9H -> s0.  T2 s0 2H, s1 5D, s2 5H, s3 TH -> TH: s3.
+    # Now only s0 holds a trump (KH): s3 is out, so s0 leads T3 alone, and with no
+    # trump left anywhere the hand ends after 3 tricks; the plain cards are dead.
+    # Points as in the full deal: team 0 High 1 + Jack 1 = 2 < bid 3, set;
+    # team 1 Low (2H) 1 + Game (TH) 1 + both Pedros 10 = 12.  Scores -3 and 12.
+    rules = Rules(robber="none", follow_rule="trumps_only")
+    h = d1(rules)
+    assert h.tricks() == [*D1_TRICKS[:2], {0: "KH"}]
+    assert h.leaders() == [0, 0, 0] and h.winners() == [0, 3, 0]
+    assert h.n_tricks == 3
+    assert h.play_legal(0, 0) == {"AH", "KH", "2H"}  # no plain lead
+    assert h.play_legal(2, 0) == {"JH", "5H"}  # no AS, KS, TC or 3C
+    assert h.points == (2, 12) and h.h(L.H_MADE) == 0
+    assert h.score == (-3, 12)
+
+
 @pytest.mark.parametrize("follow", ["may_trump", "strict"])
 def test_d1_full_deal_left_pedro_on_trump_lead(follow):
     h = d1(Rules(robber="none", follow_rule=follow))

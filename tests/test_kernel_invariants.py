@@ -34,6 +34,23 @@ CONFIGS = {
     ),
     "difference": (Rules(scoring="difference", bid_min=3, bid_max=9), RANDOM),
     "forced_min": (Rules(all_pass="dealer_forced_min", bid_min=5), SIMPLE),
+    "trumps_only": (Rules(follow_rule="trumps_only"), RANDOM),
+    # Finnish Pidro's options (docs/rules.md, the presets) on the standard deal
+    "pidro_options": (
+        Rules(
+            follow_rule="trumps_only",
+            all_pass="dealer_forced_any",
+            must_discard_nontrumps=True,
+            excess_trump_discard="non_point_only",
+            robber="dealer",
+            shortage="in_order",
+            low_rule="deuce_only",
+            low_to="player",
+            bid_min=6,
+            target=62,
+        ),  # fmt: skip
+        dict(bid="heuristic", trump="heuristic", discard="heuristic", play="heuristic"),
+    ),
     # simple passes below 6: with bid_min 5 a stuck dealer bids 5, or his own 6..14
     "forced_any": (Rules(all_pass="dealer_forced_any", bid_min=5), SIMPLE),
     # random passes one time in three at bid_min 13: all three pass in 1/27 of hands
@@ -72,6 +89,8 @@ def test_referee_rule_options(name):
         assert out[:, L.H_SHORTAGE].sum() > 0  # the shortage path was exercised
     if name == "redeal":
         assert out[:, L.H_THROWN_IN].sum() > 0
+    if name in ("trumps_only", "pidro_options"):  # hands end early: a seat ran out
+        assert (out[:, L.H_N_TRICKS] < 6).mean() > 0.2
     if name.startswith("forced_any"):  # the dealer was stuck, and bid (never thrown in)
         dealer = 7 % 4
         others_passed = (out[:, [L.H_BIDS + s for s in range(4) if s != dealer]] < 0).all(axis=1)

@@ -39,6 +39,14 @@ OPTION_SETS += [
     {"robber": "none", "shortage": "in_order", "must_discard_nontrumps": True},
     {"robber": "dealer", "all_pass": "dealer_forced_min", "bid_min": 6},
     {"all_pass": "dealer_forced_any", "bid_min": 7},
+    {"follow_rule": "trumps_only"},
+    {
+        "follow_rule": "trumps_only",
+        "must_discard_nontrumps": True,
+        "robber": "dealer",
+        "low_rule": "deuce_only",
+        "low_to": "player",
+    },  # fmt: skip
 ]
 
 

@@ -1606,6 +1606,11 @@ def play_hand(
         params, scratch, rngs, work, iwork, out, trace, trace_w, want_trace,
     ):  # fmt: skip
         return
+    if unlikely(rules[L.R_FOLLOW] == L.FOLLOW_TRUMPS_ONLY):  # only trumps are played:
+        for s in range(L.MAX_PLAYERS):  # plain cards are dead, a seat with none sits out
+            hands[s] &= tmask
+            if TWO_DECKS:
+                hands[TWICE + s] &= tmask
     # ---- features of the maker's side (what a player knows before bidding)
     in_play, in_play2 = _maker_features(rules, maker, trump, left, tmask, obs, hands, work, out)
     if unlikely(pids[L.PIDS_DD] != 0):  # the double-dummy bound (policies/dd.py): every hand

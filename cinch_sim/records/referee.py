@@ -763,33 +763,42 @@ def _check_tricks(obj: dict, hc: HandCheck) -> None:
     # lists, not sets: with two decks a hand may hold a card twice (one copy leaves
     # per play); the first played of two identical cards wins (``_winner``)
     holding = [list(h) for h in hc.after_draw]
+    trumps_only = rules.follow_rule == "trumps_only"
+
+    def live(s: int) -> bool:
+        """Whether seat s is still in the hand: it holds a card (under trumps_only, a
+        trump: a seat with none sits out, its plain cards dead)."""
+        return any(ts.is_trump(c) for c in holding[s]) if trumps_only else bool(holding[s])
+
     played_in: dict[int, list[int]] = {}  # card -> the tricks its copies were played in
     tricks_v = get_list(require(obj, "tricks"), "tricks")
     leader = hc.maker
     for t, tv in enumerate(tricks_v):
         f = f"tricks[{t}]"
-        if not any(holding):
+        if not any(live(s) for s in range(P)):
             raise RecordError("every card has been played; there is no further trick", f, trick=t)
         tv = get_dict(tv, f)
         for k in tv:
             if k not in ("leader", "cards", "winner"):
                 raise RecordError(f"unknown field {short(k)}", f, trick=t)
         lead = leader
-        while not holding[lead]:
+        while not live(lead):
             lead = (lead + 1) % P
         given = get_int(require(tv, "leader", f + "."), f + ".leader", 0, P - 1, trick=t)
         if given != lead:
             why = "the maker leads the first trick" if t == 0 else f"seat {leader} won trick {t}"
             if lead != leader:
-                why += f"; seat {leader} has no cards, the next seat clockwise leads"
+                what = "trumps" if trumps_only else "cards"
+                why += f"; seat {leader} has no {what}, the next seat clockwise leads"
             raise RecordError(
                 f"record says seat {given}, seat {lead} leads ({why})", f + ".leader", lead, t
             )
-        seats = [(lead + k) % P for k in range(P) if holding[(lead + k) % P]]
+        seats = [(lead + k) % P for k in range(P) if live((lead + k) % P)]
         cards_v = get_list(require(tv, "cards", f + "."), f + ".cards", trick=t)
         if len(cards_v) != len(seats):
+            what = "trumps" if trumps_only else "cards"
             raise RecordError(
-                f"{len(seats)} seats hold cards ({', '.join(map(str, seats))}) and each plays "
+                f"{len(seats)} seats hold {what} ({', '.join(map(str, seats))}) and each plays "
                 f"one; record has {len(cards_v)} cards",
                 f + ".cards",
                 trick=t,
@@ -817,6 +826,10 @@ def _check_tricks(obj: dict, hc: HandCheck) -> None:
                     )
                     msg = f"seat {s} plays {format_card(c)}, which it does not hold ({where})"
                 raise RecordError(msg, fk, s, t)
+            if trumps_only and not ts.is_trump(c) and hc.renege is None:
+                why = f"plays {format_card(c)} while holding a trump (follow_rule=trumps_only)"
+                hc.renege = {"seat": s, "trick": t}
+                hc.renege_text = f"seat {s} {why}"
             if k == 0:
                 led_suit = ts.suit(c)
             elif hc.renege is None:
@@ -840,9 +853,9 @@ def _check_tricks(obj: dict, hc: HandCheck) -> None:
                 )
         hc.tricks.append(Trick(lead, cards, seats, winner))
         leader = winner
-    if any(holding):
+    if any(live(s) for s in range(P)):
         left = "; ".join(
-            f"seat {s} holds {cards_text(sorted(holding[s]))}" for s in range(P) if holding[s]
+            f"seat {s} holds {cards_text(sorted(holding[s]))}" for s in range(P) if live(s)
         )
         raise RecordError(f"the hand is not finished: {left}", "tricks", trick=len(tricks_v))
 

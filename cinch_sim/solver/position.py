@@ -54,15 +54,17 @@ def start_position(
 ) -> np.ndarray:
     """The position at the start of play: each seat's cards after the discard and draw
     (card numbers; with two decks a card may appear twice), the trump suit, the
-    maker (who leads the first trick)."""
+    maker (who leads the first trick). Under ``follow_rule=trumps_only`` the plain
+    cards are dead: only the trumps are in play."""
     if len(hands) != rules.players:
         raise PositionError(f"{rules.players} hands needed, got {len(hands)}")
     pos = new_position()
     pos[P_TRUMP] = trump
     pos[P_MAKER] = maker
     pos[P_LEADER] = maker
+    live = rules.trump_cards(trump) if rules.follow_rule == "trumps_only" else (1 << 52) - 1
     for s, h in enumerate(hands):
-        once, twice = planes(h)
+        once, twice = planes([c for c in h if live >> c & 1])
         if twice and rules.decks == 1:
             c = (twice & -twice).bit_length() - 1
             raise PositionError(f"{format_card(c)} appears twice (seat {s}'s hand)")

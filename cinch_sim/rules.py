@@ -676,6 +676,22 @@ PRESETS: tuple[Preset, ...] = (
         "sancho_classic plus the 3 of trumps (Dom) worth 3",
         {**_CLASSIC, "point_cards": DOM_CARDS, "bid_max": 21},
     ),
+    Preset(
+        "pidro",
+        "Finnish Pidro: bids 6-14, the dealer may not pass, only trumps are played",
+        {
+            "bid_min": 6,
+            "all_pass": "dealer_forced_any",
+            "must_discard_nontrumps": True,
+            "excess_trump_discard": "non_point_only",
+            "robber": "dealer",
+            "shortage": "in_order",
+            "low_rule": "deuce_only",
+            "low_to": "player",
+            "follow_rule": "trumps_only",
+            "target": 62,
+        },
+    ),
 )
 PRESET_BY_NAME: dict[str, Preset] = {p.name: p for p in PRESETS}
 

@@ -11,6 +11,7 @@ from collections import Counter
 import pytest
 
 from cinch_sim import api
+from cinch_sim.cards import parse_card
 from cinch_sim.policies.strategies import resolve_strategy
 from cinch_sim.records.referee import check_hand
 from cinch_sim.rules import PRESETS, VARIANTS, RulesError, make_rules, preset_rows
@@ -33,6 +34,7 @@ EXPECTED: dict[str, tuple] = {
     "heasly": (6, 6, 6, 6, 14, 62, (*BASE, "left_pedro")),
     "sancho_classic": (4, 2, 6, 6, 18, 50, (*BASE, "sancho")),
     "dom_pedro_classic": (4, 2, 6, 6, 21, 50, (*BASE, "sancho", "dom")),
+    "pidro": (4, 2, 9, 6, 14, 62, (*BASE, "left_pedro")),
 }
 PLAYABLE = [p.name for p in PRESETS if p.playable]
 POLICIES = ("random", "heuristic", "greedy", "simple")
@@ -53,7 +55,8 @@ def test_listed_row(name):
         kept,
         kept,
     )
-    assert (row["points"], row["bids"], row["target"]) == (points, f"1-{points}", target)
+    low = make_rules(name).bid_min if keys is not None else 1  # pidro bids from 6
+    assert (row["points"], row["bids"], row["target"]) == (points, f"{low}-{points}", target)
     assert row["sides"] == ("two pairs" if sides == 2 and players == 4 else "each alone")
     assert (row["playable"] == "yes") == (keys is not None)
     if keys is None:  # refused by --variant in one line saying what is missing
@@ -149,9 +152,17 @@ def _invariants(rec: dict, name: str) -> None:
     assert tuple(res["captured"]) == tuple(r.point_slots)
     assert set(res["captured"]) == set(keys)
     # every trick has one card per player; tricks = cards kept (no shortage here:
-    # no preset asks for more than the stock holds, but cut-throat 5/6 may limit)
-    assert all(len(t["cards"]) == players for t in rec["tricks"])
-    assert len(rec["tricks"]) == kept
+    # no preset asks for more than the stock holds, but cut-throat 5/6 may limit);
+    # under trumps_only (pidro) one per player still holding a trump, trumps only,
+    # and the hand ends when none is left
+    if r.follow_rule == "trumps_only":
+        trumps = r.trump_cards("CSDH".index(rec["trump"]))
+        assert all(1 <= len(t["cards"]) <= players for t in rec["tricks"])
+        assert all(trumps >> parse_card(c) & 1 for t in rec["tricks"] for c in t["cards"])
+        assert len(rec["tricks"]) <= kept
+    else:
+        assert all(len(t["cards"]) == players for t in rec["tricks"])
+        assert len(rec["tricks"]) == kept
     # the points are the point cards in play, each to the side credited
     value = {"high": 1, "low": 1, "jack": 1, "game": 1, "right_pedro": 5, "left_pedro": 5}
     value |= {"left_bower": 5, "sancho": 9, "dom": 3}

@@ -1291,6 +1291,7 @@ def _tricks(
     # Selects rather than branches where the deal decides (which cards are legal,
     # which card is stronger): measured faster here (BENCHMARKS.md, de05ee5).
     follow_strict = rules[L.R_FOLLOW] == L.FOLLOW_STRICT
+    trumps_only = rules[L.R_FOLLOW] == L.FOLLOW_TRUMPS_ONLY
     # the trick's public state in obs (cards in it, cards left, points taken), kept
     # only when a policy will read it: the built-in random and greedy plays read none
     public = _reads_trick(pids, P)
@@ -1323,7 +1324,9 @@ def _tricks(
             s = iwork[np.uint64(IW_ORDER + leader * P + k)]
             us = np.uint64(s)  # unsigned indices: numba adds no negative-index fix-up
             h = hands[us]
-            if unlikely(h == U0):
+            if unlikely(h == U0):  # out of cards, or (trumps_only) out: seen to hold no trump
+                if public and trumps_only:
+                    obs[np.uint64(L.O_VOIDS) + us] |= 1 << L.VOID_TRUMP
                 continue
             legal = h & allowed if h & test else h
             if legal & (legal - U1):
@@ -1606,13 +1609,15 @@ def play_hand(
         params, scratch, rngs, work, iwork, out, trace, trace_w, want_trace,
     ):  # fmt: skip
         return
-    if unlikely(rules[L.R_FOLLOW] == L.FOLLOW_TRUMPS_ONLY):  # only trumps are played:
-        for s in range(L.MAX_PLAYERS):  # plain cards are dead, a seat with none sits out
-            hands[s] &= tmask
-            if TWO_DECKS:
-                hands[TWICE + s] &= tmask
     # ---- features of the maker's side (what a player knows before bidding)
     in_play, in_play2 = _maker_features(rules, maker, trump, left, tmask, obs, hands, work, out)
+    if unlikely(rules[L.R_FOLLOW] == L.FOLLOW_TRUMPS_ONLY):  # only trumps are played:
+        for s in range(L.MAX_PLAYERS):  # plain cards are dead, a seat with none sits out
+            hands[s] &= tmask  # (its cards left, as the others count them, keep them)
+            if TWO_DECKS:
+                hands[TWICE + s] &= tmask
+        in_play &= tmask
+        in_play2 &= tmask
     if unlikely(pids[L.PIDS_DD] != 0):  # the double-dummy bound (policies/dd.py): every hand
         P = rules[L.R_PLAYERS]
         dd_seats = 0

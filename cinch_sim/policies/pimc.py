@@ -213,21 +213,6 @@ def _seat_bounds(obs, P, me, tm, keep, unseen, double):
 
 
 @njit(inline="always")
-def _only_trumps(P, tm, u1, u2, need, allowed):
-    """Under follow_rule=trumps_only the other seats hold trumps alone (plain cards are
-    dead once the draw is over): only the unseen trumps are dealt, and those no seat
-    needs lie dead with the plain cards. The unseen copies (once, twice) and how many
-    of them lie dead."""
-    u1 &= tm
-    u2 &= tm
-    held = 0
-    for s in range(P):
-        allowed[s] &= tm
-        held += need[s]
-    return u1, u2, popcount(u1) + popcount(u2) - held
-
-
-@njit(inline="always")
 def _unseen_bounds(obs, hand, kept_aces):
     """One deck: the cards the player cannot see, the cards a drawer may have kept
     (trumps, and side aces with ``kept_aces``), each other seat's bounds
@@ -284,8 +269,6 @@ def deal_unseen(obs, hand, pos, rng, kept_aces):
     me = obs[L.O_SEAT]
     tm = np.uint64(obs[L.O_TRUMP_MASK])
     unseen, keep, need, cap, allowed, stock = _unseen_bounds(obs, hand, kept_aces)
-    if obs[L.O_FOLLOW_RULE] == L.FOLLOW_TRUMPS_ONLY:
-        unseen, _, stock = _only_trumps(P, tm, unseen, U0, need, allowed)
     cards = np.empty(52, np.int64)
     seats = np.empty(L.MAX_PLAYERS, np.int64)
     held = np.zeros(L.MAX_PLAYERS, np.uint64)
@@ -329,8 +312,6 @@ def enumerate_deals(obs, hand, kept_aces, limit, out):
     me = obs[L.O_SEAT]
     tm = np.uint64(obs[L.O_TRUMP_MASK])
     unseen, keep, need, cap, allowed, stock = _unseen_bounds(obs, hand, kept_aces)
-    if obs[L.O_FOLLOW_RULE] == L.FOLLOW_TRUMPS_ONLY:
-        unseen, _, stock = _only_trumps(P, tm, unseen, U0, need, allowed)
     order = np.empty(L.MAX_PLAYERS, np.int64)
     n_seats = 0
     for s in range(P):
@@ -523,8 +504,6 @@ def deal_unseen2(obs, hand, pos, rng, kept_aces):
     need, cap, allowed = _seat_bounds(obs, P, me, tm, keep, u1, True)
     dealt = obs[L.O_RULES + L.R_CARDS_DEALT]
     stock = obs[L.O_STOCK_LEFT] if obs[L.O_RULES + L.R_DRAW] == 1 else 104 - P * dealt
-    if obs[L.O_FOLLOW_RULE] == L.FOLLOW_TRUMPS_ONLY:
-        u1, u2, stock = _only_trumps(P, tm, u1, u2, need, allowed)
     cards = np.empty(104, np.int64)
     seats = np.empty(L.MAX_PLAYERS, np.int64)
     h1 = np.zeros(L.MAX_PLAYERS, np.uint64)
@@ -608,8 +587,13 @@ def _set_hands(pos, base, row):
 
 
 @njit(inline="always")
-def _solve_into(pos, rules, ws, vals, live, sign, objective, bid, is_maker, row):
-    """Solve one deal for the ``live`` cards; ``row[c]``: card c's utility to the player."""
+def _solve_into(pos, rules, ws, vals, live, sign, objective, bid, is_maker, row, playable):
+    """Solve one deal for the ``live`` cards; ``row[c]``: card c's utility to the player.
+    ``playable``: the cards that can be played at all (the trumps under trumps_only,
+    where a deal's plain cards are dead), the rest taken out of the hands first."""
+    for s in range(L.MAX_PLAYERS):
+        pos[Q.P_HANDS + s] &= np.int64(playable)
+        pos[Q.P_HANDS2 + s] &= np.int64(playable)
     card_values_of(pos, rules, ws, vals, live)
     total = points_in_play(ws)
     m = live
@@ -819,7 +803,9 @@ def pimc_values(obs, hand, legal, params, rng, means):
     bid = obs[L.O_BID]
     # the inference rebuilds each hand as dealt from what it holds: under trumps_only the
     # dead plain cards are gone from the hands, so pimc_infer plays as pimc there
-    infer = params[P_INFER] > 0 and not two and obs[L.O_FOLLOW_RULE] != L.FOLLOW_TRUMPS_ONLY
+    trumps_only = obs[L.O_FOLLOW_RULE] == L.FOLLOW_TRUMPS_ONLY
+    playable = np.uint64(obs[L.O_TRUMP_MASK]) if trumps_only else ALL52
+    infer = params[P_INFER] > 0 and not two and not trumps_only
     limit = 0 if two else np.int64(params[P_EXACT])
     if limit > 0:
         deals = np.zeros((limit + 1, L.MAX_PLAYERS), np.int64)
@@ -830,7 +816,8 @@ def pimc_values(obs, hand, legal, params, rng, means):
             for i in range(n_deals):
                 _set_hands(pos, base, deals[i])
                 row = exact_util[i]
-                _solve_into(pos, rules, ws, vals, legal, sign, objective, bid, is_maker, row)
+                _solve_into(pos, rules, ws, vals, legal, sign, objective, bid, is_maker, row,
+                            playable)  # fmt: skip
             for c in range(52):
                 means[c] = -np.inf
             m = legal
@@ -856,7 +843,8 @@ def pimc_values(obs, hand, legal, params, rng, means):
         else:
             pos[:] = base
             deal_unseen(obs, hand, pos, rng, kept_aces)
-        _solve_into(pos, rules, ws, vals, live, sign, objective, bid, is_maker, util[n])
+        _solve_into(pos, rules, ws, vals, live, sign, objective, bid, is_maker, util[n],
+                    playable)  # fmt: skip
         n += 1
         if z > 0 and n >= n_min and live & (live - U1):
             live, decided = _race(util, n, live, z, stop_loss)

@@ -224,7 +224,6 @@ def test_game_records_round_trip(tmp_path, name):
 def _play(rules, hands, dealer, maker, trump, bid, keeps=None, plays=None):
     from helpers import SUIT, cards, mask, scripted_policies
 
-    from cinch_sim.cards import parse_card
     from cinch_sim.engine.run import Conditions, run_chunk
     from cinch_sim.records.writer import hand_record
 

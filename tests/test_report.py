@@ -548,7 +548,7 @@ SAFE_RE = re.compile(
 )
 BID_RE = re.compile(r"\. (?:bid (\d+) in (\w+): wins the auction (\d+)% of the time|pass: )")
 CLASS_RE = re.compile(r"safe up to (\d+|–)(?: \(made ([\d.]+)% \[([\d.]+), ([\d.]+)\]\))?")
-NEGATIVE_ZERO = re.compile(r"(?<![\d.])-0(?:\.0+)?(?![\d.])")
+NEGATIVE_ZERO = re.compile(r"(?<![\w.])-0(?:\.0+)?(?![\d.])")
 
 
 def _advice_claims_hold(folder: Path) -> int:

@@ -170,11 +170,9 @@ class Simulation(Tables):
 
     def headline(self) -> str:
         c = self.counts
-        rate = int(c.made.sum()) / c.played if c.played else float("nan")
         return (
             f"Simulation: {c.hands:,} hands, {N.seeds(self.settings)}, dealer seat "
-            f"{self.settings['dealer']}; made {N.rate(rate)} of {c.played:,} contracts; "
-            f"{c.thrown_in:,} thrown in"
+            f"{self.settings['dealer']}; {c.contracts_line()}"
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -184,6 +182,8 @@ class Simulation(Tables):
         d["interrupted"] = self.interrupted
         d["seconds"] = round(self.seconds, 3)
         d["thrown_in"] = self.counts.thrown_in
+        d["contracts"] = self.counts.contracts
+        d["contracts_made"] = self.counts.contracts_made
         d["by_bid"] = self.by_bid().to_dict(orient="records")
         d["pedros"] = self.pedros().to_dict(orient="records")
         return d
@@ -422,7 +422,7 @@ def card_values(
     ``replacement`` (``"trump"``: the lowest trump he was not dealt that is no
     point card; ``"plain"``: the lowest non-trump), on the same random streams.
     ``.table()`` has one row per card: ``value`` is the mean paired difference in
-    the maker's side's points (``lo``, ``hi``: the paired 95% t interval), with
+    the maker's side's points (``lo``, ``hi``: the paired 95% interval), with
     the same for making the contract and the score change;
     ``.table("card_values_by_bid")`` the make rate at each bid. Ctrl-C between
     chunks keeps the finished deals (``interrupted``).

@@ -276,3 +276,25 @@ def test_a_ctrl_c_from_on_chunk_keeps_that_chunk_in_the_records_and_the_counts(t
     assert sim.interrupted and sim.hands == 400
     lines = path.read_text().splitlines()
     assert len(lines) == 400 and not list(tmp_path.glob(".*tmp*"))
+
+
+def test_a_hand_everybody_passed_is_no_contract_made():
+    # the simple bidder passes out about 1 hand in 150: the dealer names trumps at
+    # contract 0, and "made" would be true of every such hand
+    import cinch_sim as cs
+
+    sim = cs.simulate(hands=4000, seed=1, bid="simple")
+    by_bid = sim.table("by_bid").set_index("bid")
+    passed = int(by_bid.loc[0, "hands"])
+    assert passed > 0 and pd.isna(by_bid.loc[0, "made"]) and np.isnan(by_bid.loc[0, "make_rate"])
+    c = sim.counts
+    assert c.contracts == 4000 - passed == int(by_bid.loc[1:, "hands"].sum())
+    assert c.contracts_made == int(by_bid.loc[1:, "made"].sum())
+    rate = 100 * c.contracts_made / c.contracts
+    assert f"made {rate:.1f}% of {c.contracts:,} contracts" in repr(sim)
+    assert f"{passed} passed out (no contract)" in repr(sim)
+    # a table by another feature counts the contracts only
+    a = cs.stats(hands=4000, seed=1, bid="simple")
+    by_trumps = a.table("make_rate_by_trumps")
+    assert by_trumps["hands"].sum() == c.contracts and by_trumps["made"].sum() == c.contracts_made
+    assert a.summary()["contracts"] == c.contracts

@@ -44,23 +44,22 @@ class Analysis(Tables):
         return one_table(self.counts, name, self.by, self.min_hands)
 
     def headline(self) -> str:
-        s = self.summary()
         return (
-            f"Analysis: {s['hands']:,} hands, {N.seeds(self.settings)}; made "
-            f"{N.rate(s['make_rate'])} of {s['played']:,} contracts; {s['thrown_in']:,} thrown in"
+            f"Analysis: {self.counts.hands:,} hands, {N.seeds(self.settings)}; "
+            f"{self.counts.contracts_line()}"
         )
 
     def summary(self) -> dict[str, Any]:
         c = self.counts
-        made = int(c.made.sum())
         return {
             "hands": c.hands,
             "hands_requested": self.settings.get("hands"),
             "played": c.played,
             "thrown_in": c.thrown_in,
+            "contracts": c.contracts,
             "shortages": c.shortages,
-            "made": made,
-            "make_rate": made / c.played if c.played else float("nan"),
+            "made": c.contracts_made,
+            "make_rate": c.make_rate,
             "interrupted": self.interrupted,
             "seconds": round(self.seconds, 3),
         }

@@ -101,6 +101,34 @@ class HandCounts:
     def played(self) -> int:
         return self.hands - self.thrown_in
 
+    @property
+    def contracts(self) -> int:
+        """Played hands with a contract: bid 0 is a hand everybody passed, played out
+        with the dealer's trump and no contract to make (``all_pass``)."""
+        return int(self.n.reshape(self.shape)[:, 1:].sum())
+
+    @property
+    def contracts_made(self) -> int:
+        """Contracts made (bid 1 and up: a hand without a contract is neither)."""
+        return int(self.made.reshape(self.shape)[:, 1:].sum())
+
+    @property
+    def make_rate(self) -> float:
+        """Contracts made over contracts; NaN with none."""
+        return self.contracts_made / self.contracts if self.contracts else float("nan")
+
+    def contracts_line(self) -> str:
+        """``made 63.5% of 19,872 contracts; 128 passed out; 0 thrown in``: what every
+        headline says of the hands (a hand everybody passed is not a contract made)."""
+        from cinch_sim import notation as N
+
+        passed = self.played - self.contracts
+        return (
+            f"made {N.rate(self.make_rate)} of {self.contracts:,} contracts; "
+            + (f"{passed:,} passed out (no contract); " if passed else "")
+            + f"{self.thrown_in:,} thrown in"
+        )
+
     def add(self, rows: np.ndarray) -> None:
         """Count one chunk of the kernel's result rows (one compiled pass, row_codes)."""
         slots = np.array([slot for _, slot in self.pedros], np.int64)

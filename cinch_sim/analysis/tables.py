@@ -52,7 +52,9 @@ def make_rate(counts: HandCounts, by: Sequence[str] | str = ("bid",), min_hands:
     by = check_features(by)
     if not by:
         raise ValueError("make_rate needs at least one feature")
-    cells = counts.cells(by)
+    cells = counts.cells(by if "bid" in by else ("bid", *by))
+    if "bid" not in by:  # a hand everybody passed (bid 0) has no contract to make
+        cells = cells[cells["bid"] > 0]
     g = cells.groupby(list(by), sort=True).sum().reset_index()
     n = g["hands"].to_numpy()
     k = g["made"].to_numpy()
@@ -64,6 +66,11 @@ def make_rate(counts: HandCounts, by: Sequence[str] | str = ("bid",), min_hands:
         out["make_rate"] = k / n
     out["make_rate_lo"] = lo
     out["make_rate_hi"] = hi
+    if "bid" in by:  # bid 0's row keeps its hands and points, but made means nothing
+        none = g["bid"].to_numpy() == 0
+        out["made"] = pd.array(np.where(none, 0, k), dtype="Int64")
+        out.loc[none, "made"] = pd.NA
+        out.loc[none, ["make_rate", "make_rate_lo", "make_rate_hi"]] = np.nan
     pts, pts_lo, pts_hi = _mean(g, "points", n, counts)
     sc, sc_lo, sc_hi = _mean(g, "score", n, counts)
     out["mean_points"] = pts

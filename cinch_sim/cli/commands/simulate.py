@@ -133,7 +133,7 @@ def _print(sim, fmt: str, csv_table: str | None, seed: int, dealer: int, players
         rel = ", ".join(f"{s}={seat_name(s, dealer, players)}" for s in range(players))
         click.echo(
             f"{sim.hands:,} hands, seed {seed}, dealer seat {dealer} ({rel}); "
-            f"{sim.counts.thrown_in:,} thrown in; {sim.seconds:.2f} s"
+            f"{sim.counts.contracts_line()}; {sim.seconds:.2f} s"
         )
         note = dd_note(sim.settings["policies"])
         if note:
@@ -147,9 +147,9 @@ def _print(sim, fmt: str, csv_table: str | None, seed: int, dealer: int, players
 def _format_by_bid(df) -> str:
     rows = [
         [
-            f"{r.bid}",
+            f"{r.bid}" + (" (passed out)" if r.bid == 0 else ""),
             f"{r.hands:,}",
-            f"{r.made:,}",
+            N.DASH if r.bid == 0 else f"{r.made:,}",
             N.rate(r.make_rate),
             N.rate_interval(r.make_rate_lo, r.make_rate_hi),
         ]

@@ -145,7 +145,7 @@ def stats(
 
     With --card-values: what each high trump, point card and the Pedro pair
     is worth to the maker, by replaying each deal with the card swapped for
-    a stand-in and the contract forced (paired 95% t intervals).
+    a stand-in and the contract forced (paired 95% intervals).
 
     With --out DIR: every table as CSV, charts as PNG and SVG, run.json with
     the settings, and with --hand-data the per-hand rows as Parquet. Every
@@ -280,8 +280,7 @@ def _print(result, tables, fmt, dealer, players, values=None) -> None:
     rel = ", ".join(f"{p}={seat_name(p, dealer, players)}" for p in range(players))
     click.echo(
         f"{s['hands']:,} hands, {N.seeds(result.settings)}, dealer seat {dealer} ({rel}); "
-        f"{s['thrown_in']:,} thrown in; {s['played']:,} contracts, "
-        f"{N.rate(s['make_rate'])} made; {s['seconds']:.2f} s"
+        f"{result.counts.contracts_line()}; {s['seconds']:.2f} s"
     )
     note = dd_note(result.settings["policies"])
     if note:

@@ -117,8 +117,12 @@ def test_stand_ins_and_tested_cards_follow_the_rules():
 
 
 def test_paired_interval_worked_by_hand():
-    # with the card 10, 12, 9 points; without 7, 9, 8: differences 3, 3, 1, mean 7/3,
-    # sd 2/sqrt(3), se 2/3, t(0.975, 2) = 4.302653: [2.333 - 2.868, 2.333 + 2.868]
+    # with the card 10, 12, 9 points; without 7, 9, 8: differences 3, 3, 1, mean 7/3.
+    # The interval adds one pseudo-difference at each end of [-14, 14] (statistics.md):
+    # 3, 3, 1, -14, 14: k 5, centre 7/5 = 1.4, squares 9 + 9 + 1 + 196 + 196 = 411,
+    # ss 411 - 5 * 1.96 = 401.2, se sqrt(401.2 / 4 / 5) = 4.47884, t(0.975, 4) = 2.776445:
+    # 1.4 -+ 12.43520 = [-11.0352, 13.8352] (a plain t gave [-0.535, 5.202]: 3 deals
+    # say little)
     p = Pairs(
         bids=[7, 7, 7],
         with_card=[Replay(10, 7, 1), Replay(12, 7, 1), Replay(9, 7, 1)],
@@ -128,10 +132,11 @@ def test_paired_interval_worked_by_hand():
     cv = CardValues({"seed": 0, "replacement": "trump", "policies": {"play": ["x"]}},
                     Rules(), pairs, 3)  # fmt: skip
     row = cv.table().set_index("card").loc["Right Pedro"]
-    half = 4.302653 * (2 / 3)
+    half = 2.776445 * (401.2 / 20) ** 0.5
     assert row["deals"] == 3
     assert row["value"] == pytest.approx(7 / 3)
-    assert (row["lo"], row["hi"]) == pytest.approx((7 / 3 - half, 7 / 3 + half), abs=1e-5)
+    assert (row["lo"], row["hi"]) == pytest.approx((1.4 - half, 1.4 + half), abs=1e-5)
+    assert row["lo"] == pytest.approx(-11.0352, abs=1e-4)
     assert row["made_diff"] == pytest.approx(1 / 3)
     assert row["made_hi"] == 1.0  # a difference of rates is kept within [-1, 1]
     assert row["score_diff"] == pytest.approx(14 / 3)

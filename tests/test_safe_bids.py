@@ -81,3 +81,21 @@ def test_example_hand_is_placed_in_its_class():
     # Wilson (90 of 100): [0.82563, 0.94477], shown rounded outwards
     assert "safe up to 14 (made 90.0% [82.5, 94.5])" in text
     assert "finds it safe at 12" in text
+
+
+def test_only_the_bids_the_rules_allow_are_safe():
+    # 400 hands took 7 or 8 points: every one takes 7, 100 of 400 take 8, so the
+    # standard game (bids 1-14) calls 7 safe
+    t = _value().safe_bids()
+    std = _row(t, "no Pedro", 2, "neither")
+    assert std["bid_70"] == 7
+    v = HandValue.empty(Rules(bid_min=8))
+    v.counts[0, 0, 2, NEITHER, 7] = 300
+    v.counts[0, 0, 2, 0, 8] = 100
+    # with bids from 8 up, 7 is no bid; 8 is made by 100 of 400 (25%): none is safe
+    row = _row(v.safe_bids(), "no Pedro", 2, "neither")
+    assert row["bid_70"] is pd.NA and row["bid_50"] is pd.NA
+    # and a bid_max below the points caps the safe bid
+    v = HandValue.empty(Rules(bid_max=6))
+    v.counts[0, 0, 2, NEITHER, 7] = 300
+    assert _row(v.safe_bids(), "no Pedro", 2, "neither")["bid_70"] == 6

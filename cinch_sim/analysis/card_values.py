@@ -28,7 +28,7 @@ import pandas as pd
 
 from cinch_sim import layout as L
 from cinch_sim import notation as N
-from cinch_sim.analysis.intervals import t_interval
+from cinch_sim.analysis.intervals import bounded_mean
 from cinch_sim.cards import RANKS, card, left_card
 from cinch_sim.engine.run import PolicySet, Replayer, iter_chunks
 from cinch_sim.engine.threads import check as check_threads
@@ -297,17 +297,16 @@ def _plan(
     return _Plan(index, maker, trump, bid, deck, swaps)
 
 
-def _paired(a: np.ndarray, b: np.ndarray, bound: float | None = None) -> dict[str, float]:
-    """Mean of a, of b, and of a - b with its paired 95% t interval (kept within
-    +-``bound``, what a difference of rates can be, when given)."""
-    m, lo, hi, _ = t_interval(a - b, 0.0)
-    if bound is not None and lo == lo:
-        lo, hi = max(lo, -bound), min(hi, bound)
+def _paired(a: np.ndarray, b: np.ndarray, bound: float) -> dict[str, float]:
+    """Mean of a, of b, and of a - b with its 95% interval by ``bounded_mean`` over
+    [-bound, bound], the range such a difference has. Why not a plain paired t: seven
+    deals that all came out alike gave [0.0, 0.0], certain where little is known."""
     nan = float("nan")
+    diff, lo, hi = bounded_mean(a - b, -bound, bound) if a.size else (nan, nan, nan)
     return {
         "with": float(a.mean()) if a.size else nan,
         "without": float(b.mean()) if b.size else nan,
-        "diff": m,
+        "diff": diff,
         "lo": lo,
         "hi": hi,
     }
@@ -360,7 +359,8 @@ class CardValues(Tables):
             "Each deal whose maker was dealt the card is played twice with the same contract, "
             f"seats and random streams: as dealt, and with the card swapped for {stand_in} "
             "(two of them for a pair), wherever that lay; the value is the mean paired "
-            "difference in the maker's side's points, with a paired 95% t interval."
+            "difference in the maker's side's points, with a paired 95% t interval (one "
+            "pseudo-difference added at each end of the possible range)."
             + (
                 " With two decks one copy is swapped (the maker may hold the other), "
                 "for a stand-in of which he was dealt no copy."
@@ -397,11 +397,13 @@ class CardValues(Tables):
         """Per tested card: deals, mean points with and without it, the difference (the
         value) with its interval, and the same for making the contract and the score."""
         rows = []
+        points = self.rules.total_points
         for tc in tested_cards(self.rules):
             p = self.pairs[tc.label]
-            pts = _paired(*p.arrays("points"))
+            pts = _paired(*p.arrays("points"), bound=points)
             made = _paired(*p.arrays("made"), bound=1.0)
-            score = _paired(*p.arrays("score"))
+            # a score change runs from minus the bid (set) to the points taken
+            score = _paired(*p.arrays("score"), bound=points + self.rules.bid_max)
             rows.append(
                 {
                     "card": tc.label,

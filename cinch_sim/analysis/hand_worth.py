@@ -152,9 +152,11 @@ class HandValue:
             "mean_points_lo": float(mean_lo),
             "mean_points_hi": float(mean_hi),
         }
+        # only the bids the rules allow (Pidro's start at 6)
+        bids = range(self.rules.bid_min, min(self.rules.bid_max, dist.size - 1) + 1)
         for level in levels:
             tag = _tag(level)
-            best = highest_safe(range(1, dist.size), at_least[1:], [n] * (dist.size - 1), level)
+            best = highest_safe(bids, at_least[bids.start : bids.stop], [n] * len(bids), level)
             row[f"bid_{tag}"] = pd.NA if best is None else best
             row[f"make_{tag}"] = at_least[best] / n if best else np.nan
             row[f"make_{tag}_lo"] = float(lo[best]) if best else np.nan
@@ -228,13 +230,17 @@ def hand_values(
     threads: int | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> HandValue:
-    """Make each of ``seats`` (default: every seat, equal shares) the maker at contract 0."""
+    """Make each of ``seats`` (default: every seat) the maker at contract 0, on
+    consecutive hand numbers: equal shares, the first seats one more where ``hands``
+    does not divide (so the hands played are the hands asked for)."""
     seats = tuple(range(rules.players)) if seats is None else seats
     value = HandValue.empty(rules)
-    share = hands // len(seats)
+    base, extra = divmod(hands, len(seats))
+    start = 0
     for i, seat in enumerate(seats):
+        share = base + (i < extra)
         cond = Conditions(force_maker=seat, force_bid=0)
-        for rows, _ in iter_chunks(
+        chunks = iter_chunks(
             rules,
             policies,
             share,
@@ -242,8 +248,10 @@ def hand_values(
             dealer,
             threads=threads,
             conditions=cond,
-            start=i * share,
+            start=start,
             progress=progress,
-        ):
+        )
+        start += share
+        for rows, _ in chunks:
             value.add(rows, dealer)
     return value

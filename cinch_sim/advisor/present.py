@@ -83,13 +83,32 @@ def advice_line(adv: Advice) -> str:
     safe = adv.safe_bid
     _, lo, _ = adv.p_make()
     if safe is None:
-        safe_part = f"no bid is made at least {N.rate(adv.risk, 0)} of the time with 95% confidence"
+        safe_part = (
+            f"no bid is made at least {N.rate(adv.risk, 0)} of the time with 95% confidence"
+            + _unproven_note(adv, s)
+        )
     else:
         low = N.rate_floor(lo[s, _col(adv, safe)], 0)
         safe_part = (
             f"bid {safe} in {SUIT_NAMES[SUITS[s]]} (makes it at least {low}, 95% lower bound)"
         )
-    return f"Advice: {main}. Safe bid at risk {N.rate(adv.risk, 0)}: {safe_part}."
+    return f"Advice: {main}. Safe bid at {N.rate(adv.risk, 0)}: {safe_part}."
+
+
+def _unproven_note(adv: Advice, s: int) -> str:
+    """When no bid is safe only for want of deals (a judged bid's make rate is at the
+    risk or above, its interval's lower end under it), say so: else a strong hand
+    advised on a few hundred deals reads as a hand with no safe bid at all."""
+    pm, lo, hi = adv.p_make()
+    judged = adv.judged()[s]
+    near = [i for i, b in enumerate(adv.bids) if judged[i] and pm[s, i] >= adv.risk > lo[s, i]]
+    if not near:
+        return ""
+    i = max(near, key=lambda j: adv.bids[j])
+    return (
+        f" on these {adv.hands:,} deals (bid {adv.bids[i]} makes it "
+        f"{N.rate_with_interval(pm[s, i], lo[s, i], hi[s, i], 0)}: more deals may show it safe)"
+    )
 
 
 def advice_reason(adv: Advice) -> str:

@@ -72,6 +72,10 @@ def test_dd_at_some_seats_plays_against_the_others():
 def test_dd_refuses_what_it_cannot_search_in_time(preset):
     with pytest.raises(InputError, match="dd cannot play"):
         api.simulate(variant=preset, hands=2, play="dd")
+    # on the command line a usage error: exit 2, naming the option
+    r = CliRunner().invoke(main, ["simulate", "--variant", preset, "--play-policy", "dd"])
+    assert r.exit_code == 2, r.output
+    assert "Invalid value for '--play-policy': dd cannot play" in r.output
 
 
 def test_matches_refuse_dd():

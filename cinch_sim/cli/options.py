@@ -644,6 +644,8 @@ INPUT_OPTIONS = {
     "threads": "--threads",
     "until": "--until",
     "dirs": "DIRS",
+    "play": "--play-policy",
+    "pairing": "--pairing",
 }
 
 

@@ -313,7 +313,7 @@ def test_an_interrupted_ladder_shows_the_unplayed_strategy_as_unplayed():
     rows = json.loads(json.dumps(_records(r)))  # valid JSON: null, never NaN
     assert rows[-1]["rank"] is None and rows[-1]["rating"] is None
     doc = Report("t")
-    sections.add_ladder(doc, lad, 20, 51)
+    sections.add_ladder(doc, lad, 51)
     table = doc.table("ladder")
     assert table.iloc[-1].tolist()[:4] == ["–", "greedy", "unplayed", "–"]
 

@@ -436,6 +436,35 @@ def test_player_dependence_is_read_from_the_intervals():
     )
     assert _player_dependence({"heuristic": a}) == "Only the heuristic player was measured here."
 
+    # an ordering one player reverses is one sentence that says so, not two that seem
+    # to disagree ("... not clearly under PIMC" beside its mirror image)
+    h = _card_frame([("Ace", 500, 2.5, 3.0), ("Jack", 500, 1.0, 1.5)])
+    p = _card_frame([("Ace", 500, 1.0, 1.4), ("Jack", 500, 2.0, 2.4)])
+    d = _card_frame([("Ace", 500, 1.6, 2.2), ("Jack", 500, 1.5, 2.1)])
+    text = _player_dependence({"heuristic": h, "pimc": p, "dd": d})
+    assert (
+        "The Ace is worth more than the Jack under the heuristic, the reverse under PIMC and "
+        "not clearly under perfect play." in text
+    )
+    assert "The Jack is worth more than the Ace" not in text
+
+
+def test_a_card_worth_less_than_nothing_is_said_and_explained():
+    from cinch_sim.report.sections import _below_nothing
+
+    h = _card_frame([("Left Pedro", 500, -0.9, -0.5), ("Ace", 500, 1.0, 2.0),
+                     ("Game", 10, -3.0, -1.0)])  # fmt: skip
+    d = _card_frame([("Left Pedro", 500, -0.7, -0.3), ("Ace", 500, 1.0, 2.0),
+                     ("Game", 500, -0.2, 0.1)])  # fmt: skip
+    text = _below_nothing({"heuristic": h, "dd": d})
+    assert text.startswith(
+        "Worth less than nothing here: the Left Pedro, -0.70 [-0.90, -0.50] under the "
+        "heuristic and -0.50 [-0.70, -0.30] under perfect play. The maker's side"
+    )
+    # the Game: too few deals for the heuristic, an interval across 0 for perfect play
+    assert "Game" not in text and "Ace" not in text
+    assert _below_nothing({"dd": _card_frame([("Ace", 500, 1.0, 2.0)])}) == ""
+
 
 @pytest.mark.parametrize(
     "variant", ["cutthroat3", pytest.param("no_draw", marks=pytest.mark.slow)]
@@ -543,7 +572,7 @@ def test_the_perfect_play_sentence_counts_the_groups():
 
 # ---------------------------------------------------- the sentences against the tables
 SAFE_RE = re.compile(
-    r"Safe bid at risk (\d+)%: (?:bid (\d+) in (\w+) \(makes it at least (\d+)%, 95% lower "
+    r"Safe bid at (\d+)%: (?:bid (\d+) in (\w+) \(makes it at least (\d+)%, 95% lower "
     r"bound\)|no bid is made)"
 )
 BID_RE = re.compile(r"\. (?:bid (\d+) in (\w+): wins the auction (\d+)% of the time|pass: )")
@@ -565,7 +594,7 @@ def _advice_claims_hold(folder: Path) -> int:
     assert not NEGATIVE_ZERO.search(md), NEGATIVE_ZERO.search(md)
     section = md.split("## Advice for a few hands", 1)[1].split("\n## ", 1)[0]
     paragraphs = [  # the heuristic's advice, whose tables follow (not PIMC's, perfect play's)
-        p for p in section.split("\n\n") if "Safe bid at risk" in p and not p.startswith("Under ")
+        p for p in section.split("\n\n") if "Safe bid at" in p and not p.startswith("Under ")
     ]
     tables = sorted((folder / "tables").glob("advice_*.csv"), key=lambda p: int(p.stem[7:]))
     assert paragraphs and len(paragraphs) == len(tables)

@@ -318,6 +318,13 @@ class Ladder(Tables):
         return pd.DataFrame(rows)
 
 
+def games_per_matchup(r: Rules, games: int) -> int:
+    """The games a matchup plays when ``games`` are asked: whole units, a duplicate
+    pair (2 games) or a cut-throat rotation (a game per seat), rounded up."""
+    per = r.players if r.teams > 2 else 2
+    return per * (-(-games // per))
+
+
 def ladder_settings(
     r: Rules,
     strats: Sequence[Strategy],
@@ -328,12 +335,11 @@ def ladder_settings(
     bootstrap: int,
 ) -> dict[str, Any]:
     """What a ladder's outputs record of the settings that made it."""
-    per = r.players if r.teams > 2 else 2  # games a unit: a rotation, or a pair
     return {
         "command": "ladder",
         "version": __version__,
         "sides": r.teams,
-        "games_per_matchup": per * (-(-games // per)),
+        "games_per_matchup": games_per_matchup(r, games),
         "seed": seed,
         "max_hands": max_hands,
         "pairing": pairing,

@@ -301,12 +301,14 @@ class ReportSettings:
 
     def rows(self) -> list[tuple[str, str]]:
         """The settings and every rule as (setting, value) text, for the report's first table."""
+        from cinch_sim.matches.ladder import games_per_matchup
+
         cards, values = self.stored_card_values(), self.stored_value_hands()
         return (
             [
                 ("cinch_sim version", __version__),
                 ("hands simulated per study", f"{self.hands:,}"),
-                ("games per strategy pair", f"{self.games:,}"),
+                ("games per strategy pair", f"{games_per_matchup(self.rules, self.games):,}"),
                 ("seed", str(self.seed)),
                 ("dealer", f"seat {self.dealer}"),
                 ("strategies", ", ".join(self.strategies)),
@@ -491,7 +493,7 @@ def lay_out(s: ReportSettings, studies: Studies) -> Report:
     if has_bids:
         sections.add_pedro_capture(report, bids)
     if lad is not None and lad.matches:
-        sections.add_ladder(report, lad, s.games, s.rules.target)
+        sections.add_ladder(report, lad, s.rules.target)
     if studies.examples:
         sections.add_example_advice(
             report, studies.examples, s.dealer, s.rules, studies.strong_examples

@@ -220,6 +220,8 @@ def to_markdown(report: Report) -> str:
 
 # ---------------------------------------------------------------------- HTML
 # Text columns are left-aligned and number columns right-aligned (``numeric_columns``).
+# The text keeps a readable measure (60rem); a wider table's box grows past it, centred,
+# up to the window (84rem at most), so a wide screen shows its intervals unwrapped.
 # A table wider than the screen scrolls sideways inside its box, never the page, and
 # shadows at the box's edges show that there is more; on a phone the tables' text and
 # padding shrink a little so most fit without scrolling. Charts are shown at their
@@ -229,7 +231,8 @@ CSS = """
 body{font-family:Georgia,serif;max-width:60rem;margin:0 auto;padding:1rem;line-height:1.45;
 color:#222;background:#fff}
 h1{font-size:1.7rem}h2{font-size:1.3rem;border-bottom:1px solid #ccc;margin-top:2rem}
-.tbl{overflow-x:auto;margin:1rem 0;
+.tbl{overflow-x:auto;margin:1rem 0;width:max-content;min-width:100%;
+max-width:min(100vw - 2rem,84rem);position:relative;left:50%;transform:translateX(-50%);
 background:linear-gradient(to right,#fff 30%,rgba(255,255,255,0)),
 linear-gradient(to left,#fff 30%,rgba(255,255,255,0)) 100% 0,
 radial-gradient(farthest-side at 0 50%,rgba(0,0,0,.35),rgba(0,0,0,0)),
@@ -242,10 +245,17 @@ th{background:rgba(0,0,0,.06);vertical-align:bottom}
 .num{text-align:right;font-variant-numeric:tabular-nums}.nb{white-space:nowrap}
 figure{margin:1.5rem 0}img{display:block;max-width:100%;height:auto}
 figcaption,.caption{font-size:.85rem;color:#555;font-style:italic}
+code{font-size:.9em}
 @media (max-width:36rem){body{padding:.6rem}table{font-size:.78rem}th,td{padding:.2rem .25rem}}
 @media print{body{max-width:none}h2{page-break-after:avoid}figure,table{page-break-inside:avoid}
-.tbl{background:none}}
+.tbl{background:none;transform:none;left:0;width:auto;max-width:none}}
 """
+
+
+def _inline_html(text: str) -> str:
+    """Escaped text with its Markdown code spans (a command, an option) as ``<code>``:
+    the same sentences feed report.md, where the backticks are markup already."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
 
 
 def _number_html(cell: str) -> str:
@@ -273,7 +283,7 @@ def _html_table(t: Table) -> str:
         + "</tr>"
         for row in t.frame.itertuples(index=False)
     )
-    cap = f'<p class="caption">{e(t.caption)}</p>' if t.caption else ""
+    cap = f'<p class="caption">{_inline_html(t.caption)}</p>' if t.caption else ""
     return (
         f'<div class="tbl" id="table-{e(t.name)}"><table><thead><tr>{head}</tr>'
         f"</thead><tbody>{rows}</tbody></table></div>{cap}"
@@ -294,7 +304,7 @@ def to_html(report: Report) -> str:
         parts.append(f'<section id="s{i + 1}"><h2>{e(sec.title)}</h2>')
         for b in sec.blocks:
             if isinstance(b, str):
-                parts.append(f"<p>{e(b)}</p>")
+                parts.append(f"<p>{_inline_html(b)}</p>")
             elif isinstance(b, Table):
                 parts.append(_html_table(b))
             elif isinstance(b, Chart):
@@ -303,7 +313,7 @@ def to_html(report: Report) -> str:
                 parts.append(
                     f'<figure id="chart-{e(b.name)}"><img alt="{e(b.alt)}" '
                     f'width="{w}" height="{h}" src="data:image/png;base64,{data}">'
-                    f"<figcaption>{e(b.caption)}</figcaption></figure>"
+                    f"<figcaption>{_inline_html(b.caption)}</figcaption></figure>"
                 )
         parts.append("</section>")
     parts.append("</body></html>")

@@ -85,13 +85,14 @@ def add_bid_success(report: Report, an: Analysis) -> None:
     """How often the heuristic bidder's contracts are made, by bid level."""
     by_bid = an.make_rate(("bid",))
     sec = report.section("How often each bid is made")
-    made = by_bid["made"].sum() / by_bid["hands"].sum()
+    c = an.counts
     sec.text(
         f"With the heuristic strategy at every seat, the bidding side made its contract in "
-        f"{_pct(made)} of {an.counts.played:,} hands."
+        f"{_pct(c.make_rate)} of {c.contracts:,} contracts."
         + (
-            " Bid 0 means everybody passed and the dealer named trumps without a contract."
-            if (by_bid["bid"] == 0).any()
+            f" In {c.played - c.contracts:,} hands (bid 0) everybody passed and the dealer "
+            "named trumps without a contract: no make rate."
+            if c.played > c.contracts
             else ""
         )
     )
@@ -107,7 +108,9 @@ def add_bid_success(report: Report, an: Analysis) -> None:
     sec.table(
         "make_rate_by_bid",
         format_frame(tbl),
-        "Make rate of the contracts the heuristic bidder chose, by bid level.",
+        "Make rate of the contracts the heuristic bidder chose, by bid level. Each row "
+        "holds only the hands on which the bidder chose that bid: a high bid comes from a "
+        "hand strong enough for it, so the rate need not fall as the bid rises.",
         by_bid[["bid", "hands", "made", "make_rate", "make_rate_lo", "make_rate_hi", "low_n"]],
     )
     sec.chart(
@@ -184,12 +187,23 @@ def add_safe_bids(
     )
     for player in strong:
         column = f"safe bid, {PLAYER_WORDS[player].removeprefix('the ')}"
-        table.insert(len(table.columns) - 1, column, _bids(safe[f"bid_70_{STRONG_SUFFIX[player]}"]))
+        suffix = STRONG_SUFFIX[player]
+        table.insert(
+            len(table.columns) - 1,
+            column,
+            _bids_of_enough(safe[f"bid_70_{suffix}"], safe[f"hands_{suffix}"]),
+        )
     sec.table(
         "safe_bid_by_hand",
         format_frame(table),
         f"'made at safe bid': the share of the group's hands that took at least the safe "
-        f"bid, with its 95% interval. 'few hands': fewer than {FEW} hands, read with care.",
+        f"bid, with its 95% interval. 'few hands': fewer than {FEW} hands, read with care."
+        + (
+            f" 'few (N)' under {_player_words(list(strong))}: that player played only N "
+            f"hands of the group (fewer than {FEW}), too few for a safe bid; 'no hands': none."
+            if strong
+            else ""
+        ),
         safe,
     )
     for player, hv in strong.items():
@@ -209,6 +223,15 @@ def add_safe_bids(
 def _bids(bids: pd.Series) -> list[str]:
     """A bid column for the page: a dash where no bid reaches the mark."""
     return [N.DASH if b is pd.NA else f"{int(b)}" for b in bids]
+
+
+def _bids_of_enough(bids: pd.Series, hands: pd.Series) -> list[str]:
+    """A strong player's bid column: ``few (N)`` where that player's own sample of the
+    group is under FEW hands, since its (cautious) safe bid then says little."""
+    return [
+        "no hands" if n == 0 else f"few ({int(n)})" if n < FEW else text
+        for text, n in zip(_bids(bids), hands, strict=True)
+    ]
 
 
 def _example_in_class(
@@ -293,9 +316,36 @@ def add_hand_features(report: Report, base: HandValue, dealer: int) -> None:
         "Points of the maker's side by the maker's seat relative to the dealer. As in the "
         "safe-bid table, each hand is played as if its maker had won the bidding, and the "
         f"maker's seat turns with the hand number ({_per_seat(by_seat)} hands each): with no "
-        "auction to win, the seat changes only who leads and who robs the pack, so nearly "
-        "equal rows say that the seat itself is worth little once the contract is won.",
+        "auction to win, the seat changes only the order of the discards, the draw and the "
+        "play"
+        + (
+            ", and whether the maker's side robs the pack (the dealer robs)"
+            if r.robber == "dealer"
+            else ""
+        )
+        + f". {_seat_verdict(by_seat, r.partnerships)}",
         by_seat,
+    )
+
+
+def _seat_verdict(by_seat: pd.DataFrame, partnerships: bool) -> str:
+    """Whether the maker's seat matters, read from the rows' intervals."""
+    rows = list(by_seat.itertuples())
+    if not any(a.mean_lo > b.mean_hi for a in rows for b in rows):
+        return (
+            "The rows' intervals overlap: the seat itself is worth little once the contract is won."
+        )
+    best = max(rows, key=lambda t: t.mean_points)
+    worst = min(rows, key=lambda t: t.mean_points)
+
+    def seat(name: str) -> str:
+        return "the dealer" if name == "dealer" else name
+
+    who = "the maker's side" if partnerships else "the maker"
+    return (
+        f"The seat matters here (intervals apart): {who} takes "
+        f"{N.number(best.mean_points, 2)} points when the maker is {seat(best.maker_seat)}, "
+        f"{N.number(worst.mean_points, 2)} when the maker is {seat(worst.maker_seat)}."
     )
 
 
@@ -356,11 +406,37 @@ def add_card_values(
     )
     for paragraph in _player_dependence(tables).split(PARAGRAPH):
         sec.text(paragraph)
+    if below := _below_nothing(tables):
+        sec.text(below)
     stored = {n: v for n, v in values.items() if "stored" in v.settings}
     if stored:
         sec.text(_stored_card_note(stored))
     if left_out:
         sec.text(left_out)
+
+
+def _below_nothing(tables: dict[str, pd.DataFrame]) -> str:
+    """The cards some player values below zero (the whole interval), with why that can
+    be: else a player reads a Pedro worth less than nothing as a bug."""
+    found: dict[str, list[str]] = {}
+    for name, t in tables.items():
+        for c in t.index:
+            if t.loc[c, "deals"] >= MIN_DEALS and t.loc[c, "hi"] < 0:
+                value, lo, hi = t.loc[c, ["value", "lo", "hi"]]
+                found.setdefault(c, []).append(
+                    f"{N.number_with_interval(value, lo, hi, signed=True)} under "
+                    f"{PLAYER_WORDS.get(name, name)}"
+                )
+    if not found:
+        return ""
+    return (
+        "Worth less than nothing here: "
+        + "; ".join(f"{_the(c)}, {_join(v)}" for c, v in found.items())
+        + ". The maker's side ends with fewer points holding such a card than holding the "
+        "stand-in, the card then lying where the stand-in lay. That happens when holding "
+        "the card means exposing it (a point card its holder must play into a trick the "
+        "other side can take) while in another hand the maker's high trumps capture it."
+    )
 
 
 def _stored_card_note(stored: dict[str, CardValues]) -> str:
@@ -465,17 +541,23 @@ def _player_dependence(tables: dict[str, pd.DataFrame]) -> str:
             "these deals do not tell the players apart on any one card."
         )
     every, some = [], []
-    for a in cards:
-        for b in cards:
-            if a == b:
-                continue
-            gaps = {n: tables[n].loc[a, "lo"] - tables[n].loc[b, "hi"] for n in names}
-            who = [n for n in names if gaps[n] > 0]
-            if len(who) == len(names):
-                if _next_below(tables[names[0]], cards, a) == b:
-                    every.append((min(gaps.values()), a, b))
-            elif who:
-                some.append((max(gaps.values()), a, b, who))
+    for i, a in enumerate(cards):
+        for b in cards[i + 1 :]:
+            # per player: how far a's interval clears b's (> 0) or b's clears a's (< 0)
+            up = {n: tables[n].loc[a, "lo"] - tables[n].loc[b, "hi"] for n in names}
+            down = {n: tables[n].loc[b, "lo"] - tables[n].loc[a, "hi"] for n in names}
+            over = [n for n in names if up[n] > 0]
+            under = [n for n in names if down[n] > 0]
+            if len(over) == len(names) or len(under) == len(names):
+                hi, lo, gaps = (a, b, up) if over else (b, a, down)
+                if _next_below(tables[names[0]], cards, hi) == lo:
+                    every.append((min(gaps.values()), hi, lo))
+            elif over or under:
+                # told the way most players (then the widest gap) tell it
+                key = (len(over), max(up.values())) >= (len(under), max(down.values()))
+                hi, lo, who, rev = (a, b, over, under) if key else (b, a, under, over)
+                gap = max(up.values()) if key else max(down.values())
+                some.append((gap, hi, lo, who, rev))
     out.append(PARAGRAPH)
     if every:  # the steps down the first player's order that every player shows
         out.append(
@@ -485,13 +567,14 @@ def _player_dependence(tables: dict[str, pd.DataFrame]) -> str:
         )
     out.append(PARAGRAPH)
     if some:
-        some.sort(reverse=True)
-        for _, a, b, who in some[:MOST_SENTENCES]:
-            others = [n for n in names if n not in who]
+        some.sort(key=lambda x: x[0], reverse=True)
+        for _, a, b, who, rev in some[:MOST_SENTENCES]:
+            unclear = [n for n in names if n not in who and n not in rev]
+            tail = [f"the reverse under {_player_words(rev)}"] if rev else []
+            tail += [f"not clearly under {_player_words(unclear)}"] if unclear else []
             out.append(
                 f"{_the(a)[0].upper()}{_the(a)[1:]} {_is(a)} worth more than {_the(b)} under "
-                f"{_player_words(who)}, "
-                f"not clearly under {_player_words(others)}."
+                f"{_player_words(who)}, {_join(tail)}."
             )
     else:
         out.append("No ordering of two cards holds for one player and not for another.")
@@ -624,22 +707,41 @@ def add_pedro_capture(report: Report, an: Analysis) -> None:
     sec = report.section("When the Pedros are saved and lost")
     pc = an.tables()["pedro_capture"]
     pc = pc[pc["holder_hands"] > 0]
+    # a Pedro nobody held after the draw has one fate: its row would be 100% by
+    # definition, so it is said in words and kept only in the CSV
+    out = pc[pc["holder"] == "none"]
+    shown = pc[pc["holder"] != "none"]
+    keeper = "the holder's side" if an.counts.rules.partnerships else "the holder himself"
+    other = "the other side" if an.counts.rules.partnerships else "another player"
+    played = max(an.counts.played, 1)
+    unplayed = (
+        " Not in play (left in the stock or among the discards): "
+        + _join(
+            [
+                f"{_the(N.label(p))} in {N.count(h)} hands ({_pct(h / played)} of those played)"
+                for p, h in zip(out["pedro"], out["hands"], strict=True)
+            ]
+        )
+        + "."
+        if len(out)
+        else ""
+    )
     sec.text(
-        "Who held each Pedro after the draw, and whether that side kept it (saved) or the "
-        "other side caught it (lost)."
+        f"Who held each Pedro after the draw, and whether {keeper} took it (saved) or "
+        f"{other} caught it (lost).{unplayed}"
     )
     sec.table(
         "pedro_capture",
         format_frame(
             pd.DataFrame(
                 {
-                    "Pedro": pc["pedro"].str.replace("_", " ").str.title(),
-                    "holder": pc["holder"],
-                    "fate": pc["fate"],
-                    "hands": pc["hands"],
-                    "rate": pc["rate"].map(_pct),
-                    "95% interval": _intervals(pc["rate_lo"], pc["rate_hi"]),
-                    "few hands": _few(pc["low_n"]),
+                    "Pedro": shown["pedro"].str.replace("_", " ").str.title(),
+                    "holder": shown["holder"],
+                    "fate": shown["fate"],
+                    "hands": shown["hands"],
+                    "rate": shown["rate"].map(_pct),
+                    "95% interval": _intervals(shown["rate_lo"], shown["rate_hi"]),
+                    "few hands": _few(shown["low_n"]),
                 }
             )
         ),
@@ -653,16 +755,19 @@ def add_pedro_capture(report: Report, an: Analysis) -> None:
     sec.chart(
         "pedro_capture",
         charts.pedro_holder_chart(an),
-        "Who held each Pedro after the draw, as a share of all played hands: blue, the "
-        "holder's side took it (saved); red, the other side caught it (lost)"
-        f"{_hatched(an)}. {_provenance(an)}",
+        f"Who held each Pedro after the draw, as a share of all played hands: blue, {keeper} "
+        f"took it (saved); red, {other} caught it (lost)"
+        f"{_hatched(an)}"
+        + ("; grey, not in play (the mean of the Pedros)" if len(out) else "")
+        + f". {_provenance(an)}",
         "Stacked bars: who held each Pedro after the draw, saved or lost",
     )
     sec.chart(
         "pedro_by_trick",
         charts.pedro_trick_chart(an),
-        "The trick each Pedro fell in, as a share of all played hands, and whether the side "
-        "that held it after the draw kept it; the same hands as the chart above.",
+        "The trick each Pedro fell in, as a share of all played hands, and whether "
+        + ("the side that held it" if an.counts.rules.partnerships else "the player who held it")
+        + " after the draw kept it; the same hands as the chart above.",
         "Stacked bars: the trick each Pedro fell in, saved or lost",
     )
 
@@ -678,10 +783,11 @@ def add_left_out(report: Report, title: str, why: str) -> None:
     report.section(title).text(why)
 
 
-def add_ladder(report: Report, lad, games: int, target: int) -> None:
+def add_ladder(report: Report, lad, target: int) -> None:
     """The strategies' ratings and every pair's duplicate match (``lad``: a ``Ladder``);
     at a cut-throat table, every ordered pair's cut-throat match."""
     sec = report.section("Which strategy wins")
+    games = lad.settings["games_per_matchup"]  # the games asked, rounded up to whole units
     ratings = lad.ratings()
     if lad.cutthroat:
         _cutthroat_ladder(sec, lad, ratings, games, target)
@@ -874,7 +980,7 @@ def add_example_advice(
             for k, ok in zip(adv.win[best, 1:], judged, strict=True)
         ]
         row[f"ev vs pass ({SUITS[best]})"] = [N.number(x, 2, signed=True) for x in ev[best, 1:]]
-        sec.text(f"{label}: {text}. {advice_reason(adv)}")
+        sec.text(f"{label}: {text}. {advice_reason(adv)}.")
         for player in STRONG_SUFFIX:
             other = (strong or {}).get(player, {}).get(text)
             if other is not None:
@@ -889,8 +995,10 @@ def add_example_advice(
         sec.table(
             f"advice_{number}",  # the example's number: stable whatever the text around
             format_frame(pd.DataFrame(row)),
-            f"{adv.hands:,} deals; the widest 95% interval of P(win) and P(win and make) "
-            f"is ± {100 * adv.precision_reached():.1f} percentage points.",
+            f"{adv.hands:,} deals: enough that the share of deals on which the hand wins "
+            "the auction, and on which it wins and makes its bid, is known to within "
+            f"± {100 * adv.precision_reached():.1f} percentage points (95%). P(make) counts "
+            "only the deals won, so a bid won on few deals has a wide interval.",
             pd.DataFrame(data),
         )
 
@@ -925,7 +1033,8 @@ def add_method_notes(
             if cutthroat
             else ""
         )
-        + "; card values, paired Student's t intervals over deals; the ladder's intervals "
+        + "; card values, paired Student's t intervals over deals (with a pseudo-difference "
+        "at each end of the range); the ladder's intervals "
         "come from resampling the games"
         + (" by pairs or rotations." if cutthroat else " by duplicate pairs.")
         + (f" The strategies used: {told}." if told else "")

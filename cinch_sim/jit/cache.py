@@ -10,6 +10,7 @@ the package's cache index files there, so everything recompiles once.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from pathlib import Path
 
@@ -31,6 +32,7 @@ JIT_SOURCES = (
 _done: set[str] = set()
 
 
+@functools.cache
 def source_digest() -> str:
     h = hashlib.sha256()
     paths = {p for pattern in JIT_SOURCES for p in _PACKAGE.glob(pattern)}
@@ -68,6 +70,35 @@ def refresh(func) -> None:
         for index in folder.glob("*.nbi"):
             if index.name.split(".", 1)[0] in modules:
                 index.unlink(missing_ok=True)
+        stamp.write_text(digest)
+    except OSError:
+        pass
+
+
+def refresh_user_file(path: Path) -> None:
+    """Flush a user's policy file's entries in our cache folder when they were not
+    compiled against these sources: numba watches only the file itself, so a layout
+    change would leave the policy reading old slots; and a cinch_sim that imported
+    the file under another module name left entries that load as that module."""
+    from numba.core import config
+    from numba.core.caching import UserProvidedCacheLocator
+
+    if not config.CACHE_DIR:
+        return
+    path = path.resolve()
+    sub = UserProvidedCacheLocator.get_suitable_cache_subpath(str(path))
+    folder = Path(config.CACHE_DIR) / sub
+    stamp = folder / f"{path.stem}.{_STAMP}"
+    digest = source_digest()
+    try:
+        if stamp.read_text() == digest:
+            return
+    except OSError:
+        pass
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for entry in [*folder.glob(f"{path.stem}.*.nbi"), *folder.glob(f"{path.stem}.*.nbc")]:
+            entry.unlink(missing_ok=True)
         stamp.write_text(digest)
     except OSError:
         pass

@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from cinch_sim.interrupts import compiling
+from cinch_sim.jit.cache import refresh_user_file
 from cinch_sim.jit.notice import first_compile
 from cinch_sim.policies.registry import BUILTINS, KINDS, Builtin, find, names
 from cinch_sim.signatures import N_PARAMS, POLICY_SIG
@@ -132,6 +133,16 @@ def _user_defaults(module, fn, fn_name: str, kind: str, spec: str) -> tuple[floa
     return ()
 
 
+def user_module_name(path: Path) -> str:
+    """The module name a policy file is imported under: its stem and a digest of its
+    resolved path, the same in every process (numba's cache) and unique to the file."""
+    import hashlib
+
+    digest = hashlib.sha1(str(path.resolve()).encode("utf-8")).hexdigest()[:12]
+    stem = "".join(c if c.isalnum() else "_" for c in path.stem)
+    return f"cinch_user_{stem}_{digest}"
+
+
 def _import_user_module(where: str, spec: str):
     if where.endswith(".py") or "/" in where or "\\" in where:
         path = Path(where)
@@ -139,23 +150,19 @@ def _import_user_module(where: str, spec: str):
             raise PolicyError(f"policy {spec!r}: no such file {where}")
         # Not runpy (a policy file run with runpy.run_path crashed the cached kernel
         # in the next process): importing under a stable name lets numba's cache
-        # find the module's functions again in the next process.
-        # The module's own stem as its name, as a plain import would give it:
-        # numba's cache records the module name, so the same file must always
-        # load under the same name (a stem that shadows another module gets a
-        # prefixed name instead).
+        # find the module's functions again in the next process. The name is the
+        # file's own path's: numba's compiled symbols carry the module's name, so two
+        # files of one stem (a/bot.py and b/bot.py, each cached in its own run) would
+        # otherwise resolve to one function when loaded together, silently.
         resolved = str(path.resolve())
-        name = path.stem
+        name = user_module_name(path)
         loaded = sys.modules.get(name)
-        if loaded is not None:
-            if getattr(loaded, "__file__", None) == resolved:
-                return loaded
-            name = f"cinch_user_{path.stem}"
-            if getattr(sys.modules.get(name), "__file__", None) == resolved:
-                return sys.modules[name]
+        if loaded is not None and getattr(loaded, "__file__", None) == resolved:
+            return loaded
         module_spec = importlib.util.spec_from_file_location(name, resolved)
         if module_spec is None or module_spec.loader is None:
             raise PolicyError(f"policy {spec!r}: cannot load {where}")
+        refresh_user_file(path)  # before the import: @njit(SIG, cache=True) loads there
         module = importlib.util.module_from_spec(module_spec)
         sys.modules[name] = module
         try:

@@ -1,0 +1,96 @@
+"""Policy files loaded by path: each file its own module, whatever its name, so two
+files of one name never stand for each other (numba's compiled symbols carry the
+module's name), and a file's cache is flushed when cinch_sim's sources change."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cinch_sim.policies.loading import load_policy, user_module_name
+
+LOWEST = """
+from numba import njit
+from cinch_sim.signatures import POLICY_SIG
+from cinch_sim.bits import lowbit_index
+
+@njit(POLICY_SIG, cache=True)
+def play(obs, hand, legal, params, scratch, rng):
+    return lowbit_index(legal)
+"""
+
+HIGHEST = """
+from numba import njit
+from cinch_sim.signatures import POLICY_SIG
+
+@njit(POLICY_SIG, cache=True)
+def play(obs, hand, legal, params, scratch, rng):
+    for c in range(51, -1, -1):
+        if legal >> c & 1:
+            return c
+    return -1
+"""
+
+
+def _bots(tmp_path: Path) -> tuple[Path, Path]:
+    a, b = tmp_path / "a" / "bot.py", tmp_path / "b" / "bot.py"
+    for path, text in ((a, LOWEST), (b, HIGHEST)):
+        path.parent.mkdir()
+        path.write_text(text)
+    return a, b
+
+
+def test_two_files_of_one_name_are_two_modules(tmp_path):
+    a, b = _bots(tmp_path)
+    assert user_module_name(a) != user_module_name(b)
+    assert user_module_name(a) == user_module_name(tmp_path / "a" / ".." / "a" / "bot.py")
+    fa = load_policy("play", f"{a}:play")
+    fb = load_policy("play", f"{b}:play")
+    assert fa.func is not fb.func and fa.func.py_func.__module__ != fb.func.py_func.__module__
+    assert sys.modules[fa.func.py_func.__module__].__file__ == str(a.resolve())
+
+
+def _make_rate(cwd: Path, *specs: str) -> str:
+    args = [sys.executable, "-m", "cinch_sim", "simulate", "--hands", "4000", "--seed", "1"]
+    for seat, spec in enumerate(specs):
+        args += ["--play-policy", f"{seat}={spec}"]
+    out = subprocess.run(args, cwd=cwd, capture_output=True, text=True, check=True).stdout
+    return out.split("made ", 1)[1].split(" of", 1)[0]
+
+
+@pytest.mark.slow
+def test_cached_files_of_one_name_mix_as_themselves(tmp_path):
+    # each file cached by a run of its own, then both loaded together: before the
+    # fix the mixed table played b's function at every seat, silently
+    _bots(tmp_path)
+    low = _make_rate(tmp_path, *["a/bot.py:play"] * 4)
+    high = _make_rate(tmp_path, *["b/bot.py:play"] * 4)
+    mixed = _make_rate(tmp_path, "a/bot.py:play", "b/bot.py:play", "a/bot.py:play", "b/bot.py:play")
+    assert low != high and mixed not in (low, high)
+
+
+def test_a_files_cache_is_flushed_once_for_these_sources(tmp_path, monkeypatch):
+    # numba watches only the policy's own file: entries compiled against other
+    # cinch_sim sources (a layout change) or under an older module name must go
+    from numba.core import config
+    from numba.core.caching import UserProvidedCacheLocator
+
+    from cinch_sim.jit.cache import refresh_user_file
+
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "cache"))
+    a, _ = _bots(tmp_path)
+    folder = tmp_path / "cache" / UserProvidedCacheLocator.get_suitable_cache_subpath(str(a))
+    folder.mkdir(parents=True)
+    old = [folder / "bot.play-5.py311.nbi", folder / "bot.play-5.py311.1.nbc"]
+    other = folder / "helpers.f-3.py311.nbi"  # another file of the same folder
+    for f in (*old, other):
+        f.write_bytes(b"x")
+    refresh_user_file(a)
+    assert not any(f.exists() for f in old) and other.exists()
+    new = folder / "bot.play-5.py311.nbi"
+    new.write_bytes(b"y")
+    refresh_user_file(a)  # stamped: these sources compiled it, nothing to flush
+    assert new.read_bytes() == b"y"

@@ -94,3 +94,33 @@ def test_a_files_cache_is_flushed_once_for_these_sources(tmp_path, monkeypatch):
     new.write_bytes(b"y")
     refresh_user_file(a)  # stamped: these sources compiled it, nothing to flush
     assert new.read_bytes() == b"y"
+
+
+@pytest.mark.parametrize(
+    ("defaults", "said"),
+    [
+        ('{"play": 2.0}', "DEFAULT_PARAMS['play'] must be a tuple of numbers, not float"),
+        ('{"play": ("x",)}', "DEFAULT_PARAMS['play'][0] is 'x': every parameter is a finite"),
+        ('{"play": (1.0,) * 65}', "DEFAULT_PARAMS['play'] has 65 values (at most 64)"),
+        ('{"play": (float("nan"),)}', "DEFAULT_PARAMS['play'][0] is nan"),
+        ("[1.0, 2.0]", "DEFAULT_PARAMS must be a dict of function name to a tuple"),
+    ],
+)
+def test_a_malformed_default_params_is_one_line_naming_the_policy(tmp_path, defaults, said):
+    from click.testing import CliRunner
+
+    from cinch_sim.cli.main import main
+    from cinch_sim.policies.loading import PolicyError
+
+    path = tmp_path / "p.py"
+    path.write_text(LOWEST.replace("@njit", f"DEFAULT_PARAMS = {defaults}\n\n@njit"))
+    with pytest.raises(PolicyError) as caught:
+        load_policy("play", f"{path}:play")
+    message = str(caught.value)
+    assert message.startswith(f"play policy '{path}:play': ") and said in message
+    r = CliRunner().invoke(main, ["simulate", "--hands", "10", "--play-policy", f"{path}:play"])
+    assert r.exit_code == 2 and said in r.output and "Traceback" not in r.output
+    # a good vector loads as floats
+    good = tmp_path / "good.py"
+    good.write_text(LOWEST.replace("@njit", 'DEFAULT_PARAMS = {"play": (1, 2.5)}\n\n@njit'))
+    assert load_policy("play", f"{good}:play").params == (1.0, 2.5)

@@ -77,7 +77,9 @@ def _load_policy(kind: str, spec: str, params: tuple[float, ...] | None) -> Poli
         module = _builtin_module(builtin.module)
         fn = getattr(module, builtin.function)
         defaults = getattr(module, "DEFAULT_PARAMS", {}).get(builtin.function, ())
-        return Policy(spec, kind, fn, tuple(params if params is not None else defaults), builtin)
+        if params is not None:
+            defaults = param_tuple(params, f"{kind} policy {spec!r}: params")
+        return Policy(spec, kind, fn, tuple(defaults), builtin)
     if ":" not in spec:
         known = ", ".join(names(kind))
         raise PolicyError(
@@ -91,7 +93,7 @@ def _load_policy(kind: str, spec: str, params: tuple[float, ...] | None) -> Poli
         raise PolicyError(f"{kind} policy {spec!r}: {where} has no function {fn_name!r}")
     _compile_for_kernel(fn, kind, spec)
     if params is not None:
-        return Policy(spec, kind, fn, tuple(params))
+        return Policy(spec, kind, fn, param_tuple(params, f"{kind} policy {spec!r}: params"))
     return Policy(spec, kind, fn, _user_defaults(module, fn, fn_name, kind, spec))
 
 
@@ -110,6 +112,23 @@ def _builtin_module(name: str):
     return module
 
 
+def param_tuple(raw: object, what: str) -> tuple[float, ...]:
+    """A parameter vector as the policies read it: at most N_PARAMS finite numbers.
+    A one-line PolicyError naming ``what`` otherwise (numpy's own words name neither
+    the policy nor the mistake)."""
+    if isinstance(raw, (str, bytes)) or not isinstance(raw, Sequence | np.ndarray):
+        raise PolicyError(f"{what} must be a tuple of numbers, not {type(raw).__name__}")
+    if len(raw) > N_PARAMS:
+        raise PolicyError(f"{what} has {len(raw)} values (at most {N_PARAMS})")
+    out = []
+    for i, v in enumerate(raw):
+        ok = isinstance(v, numbers.Real) and not isinstance(v, bool)
+        if not ok or not np.isfinite(float(v)):
+            raise PolicyError(f"{what}[{i}] is {v!r}: every parameter is a finite number")
+        out.append(float(v))
+    return tuple(out)
+
+
 def _user_defaults(module, fn, fn_name: str, kind: str, spec: str) -> tuple[float, ...]:
     """A user policy's default parameters. Without a ``DEFAULT_PARAMS`` entry every
     slot reads 0, which silently changes a policy that reads parameters (the
@@ -117,8 +136,13 @@ def _user_defaults(module, fn, fn_name: str, kind: str, spec: str) -> tuple[floa
     the built-in's defaults, and a function whose slots are named in
     ``PARAM_NAMES`` but given no defaults is refused."""
     table = getattr(module, "DEFAULT_PARAMS", {})
+    if not isinstance(table, Mapping):
+        raise PolicyError(
+            f"{kind} policy {spec!r}: DEFAULT_PARAMS must be a dict of function name to "
+            f"a tuple of numbers, not {type(table).__name__}"
+        )
     if fn_name in table:
-        return tuple(table[fn_name])
+        return param_tuple(table[fn_name], f"{kind} policy {spec!r}: DEFAULT_PARAMS[{fn_name!r}]")
     for b in BUILTINS:
         if b.kind != kind:
             continue

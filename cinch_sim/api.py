@@ -767,7 +767,7 @@ def merge(
 
     if out is not None:
         with _output("out"):
-            prepare_out_dir(out, force)  # before the work
+            prepare_out_dir(out, force, resumable=False)  # before the work
     m = merge_folders(list(folders))
     if out is not None:
         save_merged(m, out)

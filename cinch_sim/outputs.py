@@ -385,11 +385,12 @@ def _files_of_our_kinds(out: Path) -> list[str]:
     return sorted(found)
 
 
-def check_out_dir(out: str | os.PathLike, force: bool) -> list[str]:
+def check_out_dir(out: str | os.PathLike, force: bool, resumable: bool = True) -> list[str]:
     """Raise :class:`OutputError` unless ``out`` can take a run's files: a folder
     (or a path where one can be made) that is empty or, with ``force``, holds an
     earlier run's outputs. Returns those (what ``force`` will replace). Stale
-    temporary files of ours are removed first: a killed run does not block the next."""
+    temporary files of ours are removed first: a killed run does not block the next.
+    ``resumable``: the command can resume a run there (merge cannot)."""
     out = Path(out)
     shown = os.fspath(out)
     if out.exists() and not out.is_dir():
@@ -411,7 +412,7 @@ def check_out_dir(out: str | os.PathLike, force: bool) -> list[str]:
     if not entries:
         return []
     if not force:
-        more = " (or --resume to continue its run)" if store_files(out) else ""
+        more = " (or resume its run)" if resumable and store_files(out) else ""
         raise OutputError(f"{shown} already holds files; use --force to replace them{more}")
     earlier = earlier_files(out)
     if earlier is None:
@@ -424,10 +425,10 @@ def check_out_dir(out: str | os.PathLike, force: bool) -> list[str]:
     return earlier
 
 
-def prepare_out_dir(out: str | os.PathLike, force: bool) -> Path:
+def prepare_out_dir(out: str | os.PathLike, force: bool, resumable: bool = True) -> Path:
     """Check ``out`` (``check_out_dir``) and make it; nothing of an earlier run is
     removed until ``write_run_json`` ends the new one."""
-    earlier = check_out_dir(out, force)
+    earlier = check_out_dir(out, force, resumable)
     out = Path(out)
     try:
         out.mkdir(parents=True, exist_ok=True)

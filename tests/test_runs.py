@@ -497,3 +497,29 @@ def test_a_resumed_run_reports_every_sittings_time(tmp_path):
     assert 1000 < again.seconds < 1000 + 600
     assert json.loads((folder / "manifest.json").read_text())["seconds"] > 1000
     assert again.table("by_bid").equals(first.table("by_bid"))  # the same run
+
+
+def test_merge_with_force_over_a_longer_run_keeps_only_its_own_chunks(tmp_path):
+    # a run of 5 chunks, then a merge of two 1-chunk runs written over it with --force:
+    # the merge's folder holds its 2 chunk files and lists only them
+    big, a, b = (tmp_path / n for n in ("big", "a", "b"))
+    _cli(*SIMULATE[:-1], "5", "--chunk", "1000", "--out", str(big))
+    assert len(list((big / "chunks").glob("*.npz"))) == 5
+    _cli(*SIMULATE[:-1], "6", "--hands", "1000", "--chunk", "1000", "--out", str(a))
+    _cli(*SIMULATE[:-1], "7", "--hands", "1000", "--chunk", "1000", "--out", str(b))
+    _cli("merge", str(a), str(b), "--out", str(big), "--force")
+    chunks = sorted(p.name for p in (big / "chunks").glob("*.npz"))
+    assert chunks == ["c000000.npz", "c000001.npz"]
+    listed = json.loads((big / "run.json").read_text())["files"]
+    assert [f for f in listed if f.startswith("chunks/")] == [f"chunks/{c}" for c in chunks]
+    assert api.merge([str(big)]).hands == 2000
+
+
+def test_a_taken_folder_suggests_resume_only_where_a_run_can_resume(tmp_path):
+    run = tmp_path / "run"
+    _cli(*SIMULATE, "--out", str(run))
+    res = CliRunner().invoke(main, [*SIMULATE, "--out", str(run)])
+    assert res.exit_code == 2 and "use --force to replace them (or resume its run)" in res.output
+    res = CliRunner().invoke(main, ["merge", str(run), "--out", str(run)])
+    assert res.exit_code == 2 and "use --force to replace them" in res.output
+    assert "resume" not in res.output  # merge has no --resume

@@ -486,7 +486,7 @@ def force_option(files: tuple[str, ...] = (), out: bool = True) -> Callable[[Cal
     )
 
 
-def out_folder(out: str | None, force: bool) -> Path | None:
+def out_folder(out: str | None, force: bool, resumable: bool = True) -> Path | None:
     """The --out folder, made ready before any work (nothing in it is removed yet);
     one that holds files (without --force), holds files but no run.json of ours, or
     is a file is a usage error naming --out (``cinch_sim.outputs`` has the rules)."""
@@ -495,7 +495,7 @@ def out_folder(out: str | None, force: bool) -> Path | None:
     if out is None:
         return None
     try:
-        return prepare_out_dir(out, force)
+        return prepare_out_dir(out, force, resumable)
     except OutputError as exc:
         raise BadInput("--out", str(exc)) from None
 

@@ -198,6 +198,10 @@ def save_merged(merged: Merged, folder: str | os.PathLike) -> list[str]:
 
     folder = Path(folder)
     (folder / CHUNKS).mkdir(parents=True, exist_ok=True)
+    # an earlier run's chunks there (``--force``) are not this run's: as ChunkStore.create
+    for entry in os.listdir(folder / CHUNKS):
+        if entry.endswith(".npz"):
+            os.unlink(folder / CHUNKS / entry)
     kind = kind_of(merged.run)
     for i, p in enumerate(merged.parts):
         write_output(folder / CHUNKS / chunk_name((i,)), pack(kind.to_arrays(p.agg)))

@@ -36,7 +36,7 @@ def merge(dirs, fmt, out, force):
 
     if out is None:
         raise BadInput("--out", "name the folder for the merged run")
-    out_dir = out_folder(out, force)
+    out_dir = out_folder(out, force, resumable=False)
     result = run_merge(list(dirs), out_dir, force)
     _write(result, COMMAND_OF.get(type(result).__name__, "compare"), out_dir)
     if fmt == "json":

@@ -13,6 +13,7 @@ import html
 from typing import Any
 
 HTML_ROWS = 30  # rows of the main table a notebook shows (the DataFrame holds all)
+INTERRUPTED = "Interrupted (Ctrl-C): the numbers below are of the work finished before it"
 
 
 class Tables:
@@ -40,13 +41,15 @@ class Tables:
 
     def __repr__(self) -> str:
         names = self.table_names()
+        # a run Ctrl-C cut short says so first: a notebook reader takes it as complete
+        head = (INTERRUPTED + "\n" if getattr(self, "interrupted", False) else "") + self.headline()
         if len(names) < 2:
-            return self.headline()
+            return head
         if len(names) > 4:  # a line, not a list: .table_names() has them all
             shown = f"{', '.join(names[:3])}, ... ({len(names)} in all: .table_names())"
         else:
             shown = f"{', '.join(names)} (.table(name))"
-        return f"{self.headline()}\ntables: {shown}"
+        return f"{head}\ntables: {shown}"
 
     def _repr_html_(self) -> str:
         head = "<br>".join(html.escape(line) for line in repr(self).splitlines())

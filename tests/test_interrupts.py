@@ -137,6 +137,27 @@ def test_an_early_ctrl_c_stops_the_command_at_once(warm, tmp_path, after):
     _check_outputs(tmp_path, out)
 
 
+def test_an_interrupted_run_says_so_in_its_table_and_its_repr(warm, tmp_path):
+    """The table on stdout (saved with > file, away from stderr's resume hint) and a
+    result's repr in a notebook open with the interruption, and what was asked."""
+    p = _run_script(MARK_HANDLER, ["simulate", "--hands", "1000000000"], tmp_path)
+    _ctrl_c_once_ready(p, tmp_path, 4.0)  # past the loading: some hands are played
+    rc, out, err = _finish(p, 30)
+    assert rc == 130, err[-1500:]
+    assert "interrupted: kept the" in err, err[-1500:]
+    first = out.splitlines()[0]
+    assert first.startswith("Interrupted (Ctrl-C): the numbers below are of the work finished")
+    assert first.endswith(" of 1,000,000,000 hands")
+    import dataclasses
+
+    from cinch_sim import api
+
+    sim = api.simulate(hands=100, seed=1)
+    assert not repr(sim).startswith("Interrupted")
+    cut = dataclasses.replace(sim, interrupted=True)
+    assert repr(cut).startswith("Interrupted (Ctrl-C)") and "Simulation: 100 hands" in repr(cut)
+
+
 # A real SIGINT raised from inside llvmlite's ctypes callback (numba's object-cache
 # hook, which every load and compile goes through): the moment an early Ctrl-C was lost.
 CTRL_C_IN_CALLBACK = """

@@ -598,6 +598,14 @@ def resume_command(out: Path) -> str:
     return shlex.join(["cinch-sim", command, "--resume", str(out)])
 
 
+def interrupted_line(done: int, asked: int, unit: str) -> str:
+    """The first line of a text result Ctrl-C cut short: on stdout, so a table saved
+    with ``> file`` says so too (the resume hint goes to stderr)."""
+    from cinch_sim.views import INTERRUPTED
+
+    return f"{INTERRUPTED}: {done:,} of {asked:,} {unit}"
+
+
 def stopped(what: str, out: Path | None, per_hand: bool = False) -> None:
     """The line an interrupted run ends with: what it kept and, with a folder, how to
     resume it."""

@@ -18,6 +18,7 @@ from cinch_sim.cli.options import (
     StrategyType,
     chunk_options,
     friendly,
+    interrupted_line,
     match_pairing_checked,
     one_csv_table,
     output_options,
@@ -173,10 +174,11 @@ def compare(
         elif fmt == "csv":
             df = cmp.table() if csv_table == "sides" else cmp.games_frame()
             click.echo(N.csv_text(df), nl=False)
-        elif cmp.cutthroat:
-            click.echo(format_cutthroat(s, seed, cmp.seconds))
         else:
-            click.echo(format_comparison(s, seed, cmp.seconds))
+            if cmp.interrupted:
+                click.echo(interrupted_line(cmp.games, cmp.settings["games_requested"], "games"))
+            form = format_cutthroat if cmp.cutthroat else format_comparison
+            click.echo(form(s, seed, cmp.seconds))
     if out_dir is not None:
         write_compare_outputs(cmp, out_dir, records)
     if cmp.interrupted:
@@ -231,7 +233,10 @@ def _no_interval(lo: float | None, hi: float | None) -> str:
 
 
 def _p_value(p: float | None) -> str:
-    return N.DASH if p is None or math.isnan(p) else f"{p:.3g}"
+    """``p = 0.0192``; one too small for a float is ``p < 1e-300``, never ``p = 0``."""
+    if p is None or math.isnan(p):
+        return f"p = {N.DASH}"
+    return "p < 1e-300" if p < 1e-300 else f"p = {p:.3g}"
 
 
 def format_comparison(s: dict, seed: int, seconds: float) -> str:
@@ -245,18 +250,18 @@ def format_comparison(s: dict, seed: int, seconds: float) -> str:
         "",
         f"win rate of {a}: {N.rate_with_interval(s['win_rate'], lo, hi)}"
         + _no_interval(lo, hi)
-        + f", p = {_p_value(s['win_rate_p_value'])}",
+        + f", {_p_value(s['win_rate_p_value'])}",
         _luck_adjusted(s),
         f"points per hand, {a} - {b}: "
         + N.number_with_interval(s["points_per_hand_diff"], plo, phi, 2, signed=True)
         + _no_interval(plo, phi)
-        + f", p = {_p_value(s['points_p_value'])} ({s['paired_hands']:,} paired hands)",
+        + f", {_p_value(s['points_p_value'])} ({s['paired_hands']:,} paired hands)",
         f"average game length: {s['mean_game_length']:.2f} hands",
         "",
     ]
     if "until" in s:
         clo, chi = s["win_rate_sequence_ci"]
-        seq = N.rate_with_interval(s["win_rate"], clo, chi)
+        seq = _sequence_shown(s["win_rate"], clo, chi, s["stopped_early"])
         if s["stopped_early"]:
             said = f"stopped after {s['games']:,} games: the win rate's always-valid 95% "
             said += f"interval {seq} leaves out 50%"
@@ -269,6 +274,17 @@ def format_comparison(s: dict, seed: int, seconds: float) -> str:
     return "\n".join(lines)
 
 
+def _sequence_shown(p: float, lo: float, hi: float, decided: bool) -> str:
+    """The confidence sequence as printed: where it decided, with as many decimals as
+    it takes for the shown interval to leave out 50% too (0.5006 is not '50.0')."""
+    for digits in range(1, 5):
+        down = math.floor(lo * 100 * 10**digits) / 10**digits
+        up = math.ceil(hi * 100 * 10**digits) / 10**digits
+        if not decided or down > 50 or up < 50:
+            break
+    return N.rate_with_interval(p, lo, hi, digits)
+
+
 def _luck_adjusted(s: dict) -> str:
     """The win rate with the luck of the unshared deals taken out, and how much that
     luck explained (docs/statistics.md, "The win rate, luck-adjusted")."""
@@ -278,7 +294,7 @@ def _luck_adjusted(s: dict) -> str:
     share = s["luck_variance_share"]
     return (
         f"win rate, luck-adjusted: {N.rate_with_interval(s['win_rate_luck_adjusted'], lo, hi)}"
-        f", p = {_p_value(s['win_rate_luck_adjusted_p_value'])} (luck explained "
+        f", {_p_value(s['win_rate_luck_adjusted_p_value'])} (luck explained "
         f"{N.rate(share)} of the variance)"
     )
 
@@ -329,7 +345,7 @@ def format_cutthroat(s: dict, seed: int, seconds: float) -> str:
         "",
         f"share of the wins, {a} (one seat): {N.rate_with_interval(s['a_share'], lo, hi)}"
         + _no_interval(lo, hi)
-        + f"; fair share {fair}, p = {_p_value(s['a_share_p_value'])}",
+        + f"; fair share {fair}, {_p_value(s['a_share_p_value'])}",
         f"share of the wins per seat, {b} (the field, {p - 1} seats): "
         + N.rate_with_interval(s["b_share_per_seat"], blo, bhi)
         + _no_interval(blo, bhi)
@@ -337,7 +353,7 @@ def format_cutthroat(s: dict, seed: int, seconds: float) -> str:
         f"points per hand, {a} - the mean {b} seat: "
         + N.number_with_interval(s["points_per_hand_diff"], plo, phi, 2, signed=True)
         + _no_interval(plo, phi)
-        + f", p = {_p_value(s['points_p_value'])} ({s['paired_hands']:,} paired hands)",
+        + f", {_p_value(s['points_p_value'])} ({s['paired_hands']:,} paired hands)",
         f"average game length: {s['mean_game_length']:.2f} hands",
         "",
         _sides_table(s),
@@ -436,6 +452,10 @@ def ladder(
         df = ratings if csv_table == "ladder" else matchups
         click.echo(N.csv_text(df), nl=False)
     else:
+        if lad.interrupted:
+            done = sum(m.games for m in lad.matches)
+            asked = lad.settings["games_per_matchup"] * len(lad.matches)
+            click.echo(interrupted_line(done, asked, "games"))
         click.echo(
             format_ladder(
                 ratings, matchups, lad.settings["games_per_matchup"], seed, lad.seconds,

@@ -15,6 +15,7 @@ from cinch_sim.cli.options import (
     chunk_options,
     dealer_option,
     friendly,
+    interrupted_line,
     one_csv_table,
     output_options,
     policy_options,
@@ -130,6 +131,8 @@ def _print(sim, fmt: str, csv_table: str | None, seed: int, dealer: int, players
     elif fmt == "csv":
         click.echo(N.csv_text({"by_bid": by_bid, "pedros": pedros}[csv_table]), nl=False)
     else:
+        if sim.interrupted:
+            click.echo(interrupted_line(sim.hands, sim.settings["hands"], "hands"))
         rel = ", ".join(f"{s}={seat_name(s, dealer, players)}" for s in range(players))
         click.echo(
             f"{sim.hands:,} hands, seed {seed}, dealer seat {dealer} ({rel}); "

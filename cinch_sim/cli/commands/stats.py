@@ -15,6 +15,7 @@ from cinch_sim.cli.options import (
     chunk_options,
     dealer_option,
     friendly,
+    interrupted_line,
     one_csv_table,
     output_options,
     policy_options,
@@ -277,6 +278,8 @@ def _print(result, tables, fmt, dealer, players, values=None) -> None:
         click.echo(N.csv_text(df), nl=False)
         return
     s = result.summary()
+    if result.interrupted:
+        click.echo(interrupted_line(s["hands"], s["hands_requested"], "hands"))
     rel = ", ".join(f"{p}={seat_name(p, dealer, players)}" for p in range(players))
     click.echo(
         f"{s['hands']:,} hands, {N.seeds(result.settings)}, dealer seat {dealer} ({rel}); "

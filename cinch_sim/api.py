@@ -375,9 +375,12 @@ def stats(
 
     rules = _rules(rules, variant)
     dealer = rules.players - 1 if dealer is None else dealer  # the last seat
-    by = check_features(by)
+    try:
+        by = check_features(by)
+    except AnalysisError as exc:  # named as the argument, as everywhere in the API
+        raise AnalysisError(f"by: {exc}") from None
     if min_hands < 1:
-        raise AnalysisError(f"min_hands must be at least 1, got {min_hands}")
+        raise AnalysisError(f"min_hands: must be at least 1, got {min_hands}")
     run, settings = plan_hands(hands, seed, rules, dealer, (bid, trump, discard, play), chunk)
     _not_chunked(resume, hand_data=hand_data)
     _cluster(scheduler, workers, threads, hand_data=hand_data, on_chunk=on_chunk)
@@ -497,11 +500,17 @@ def advise(
     rules = _rules(rules, variant)
     dealer = rules.players - 1 if dealer is None else dealer  # the last seat
     from cinch_sim.advisor import advise as _advise
+    from cinch_sim.cards import CardError, parse_hand
 
     seed = checks.seed(seed)
     max_hands = checks.count(max_hands, "max_hands")
     r = _rules(rules)
     dealer = checks.seat(dealer, r.players, "dealer")
+    if isinstance(hand, str):  # its own error first, named as the argument
+        try:
+            parse_hand(hand, size=r.cards_dealt, copies=r.decks)
+        except CardError as exc:
+            raise CardError(f"hand: {exc}") from None
     return _advise(
         hand,
         seat,

@@ -12,6 +12,8 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from cinch_sim.policies.registry import dd_note
+
 HTML_ROWS = 30  # rows of the main table a notebook shows (the DataFrame holds all)
 INTERRUPTED = "Interrupted (Ctrl-C): the numbers below are of the work finished before it"
 
@@ -43,6 +45,10 @@ class Tables:
         names = self.table_names()
         # a run Ctrl-C cut short says so first: a notebook reader takes it as complete
         head = (INTERRUPTED + "\n" if getattr(self, "interrupted", False) else "") + self.headline()
+        # double-dummy play sees every card: every output that uses it says so
+        note = dd_note(getattr(self, "settings", {}).get("policies") or {})
+        if note:
+            head += f"\n{note}"
         if len(names) < 2:
             return head
         if len(names) > 4:  # a line, not a list: .table_names() has them all

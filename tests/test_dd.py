@@ -66,6 +66,9 @@ def test_dd_at_some_seats_plays_against_the_others():
     sim = api.simulate(hands=300, seed=4, play={0: "dd", 2: "dd"})
     assert sim.settings["policies"]["play"] == ["dd", "heuristic", "dd", "heuristic"]
     assert sim.counts.played == 300
+    # a notebook's repr says it too, as the command line does
+    assert "play dd at seats 0, 2: the double-dummy bound (every card seen)" in repr(sim)
+    assert "double-dummy" not in repr(api.simulate(hands=10, seed=4))
 
 
 @pytest.mark.parametrize("preset", ["cutthroat6", "two_deck"])

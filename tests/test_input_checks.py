@@ -367,3 +367,31 @@ def test_seed_random_on_the_command_line_lands_in_run_json(tmp_path):
     bad = CliRunner().invoke(main, ["simulate", "--hands", "10", "--seed", "randomly"])
     assert bad.exit_code == 2 and "Traceback" not in bad.output
     assert "'--seed': 'randomly' is neither a whole number nor 'random'" in bad.output
+
+
+def test_api_errors_name_their_argument():
+    import cinch_sim as cs
+    from cinch_sim.analysis.counts import AnalysisError
+    from cinch_sim.cards import CardError
+
+    with pytest.raises(CardError, match=r"^hand: a hand needs 9 cards, got 3$"):
+        cs.advise("AS KS 5S")
+    with pytest.raises(AnalysisError, match=r"^by: unknown feature 'trump' \(known: bid,"):
+        cs.stats(hands=10, by="trump")
+    with pytest.raises(AnalysisError, match=r"^min_hands: must be at least 1, got 0$"):
+        cs.stats(hands=10, min_hands=0)
+
+
+def test_a_stuck_dealers_pass_is_named_as_such(tmp_path):
+    from cinch_sim.policies.loading import PolicyError
+
+    path = tmp_path / "p.py"
+    path.write_text(
+        "from numba import njit\nfrom cinch_sim.signatures import POLICY_SIG\n\n"
+        "@njit(POLICY_SIG)\ndef always_pass(obs, hand, legal, params, scratch, rng):\n"
+        "    return 0\n"
+    )
+    import cinch_sim as cs
+
+    with pytest.raises(PolicyError, match="returned a pass, which its legal mask did not allow"):
+        cs.simulate(hands=20, variant="pidro", bid=f"{path}:always_pass")

@@ -651,7 +651,7 @@ INPUT_OPTIONS = {
     "workers": "--workers",
     "threads": "--threads",
     "until": "--until",
-    "dirs": "DIRS",
+    "folders": "DIRS",
     "play": "--play-policy",
     "pairing": "--pairing",
 }

@@ -478,7 +478,10 @@ def check_errors(out: np.ndarray, policies: PolicySet, dealer: int, players: int
     value = error_value(row)
     spec = policies.by_kind()[kind][seat].spec
     what = {
-        "bid": f"an illegal bid {value}",
+        "bid": f"an illegal bid {value}"
+        if value != 0  # a bid policy passes by returning 0 (bit 0 of legal)
+        else "a pass, which its legal mask did not allow (under all_pass=dealer_forced_any "
+        "the dealer may not pass once all others have)",
         "trump": f"an illegal suit {value}",
         "discard": f"an illegal set of cards to keep (mask {value & (2**64 - 1):#x})",
         "play": f"an illegal card {format_card(value) if 0 <= value < 52 else value}",

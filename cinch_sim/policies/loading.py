@@ -214,6 +214,12 @@ def _compile_for_kernel(fn, kind: str, spec: str) -> None:
                 fn.compile(POLICY_SIG.args)
     except Exception as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        if fn.signatures and "compilation disabled" in first:  # @njit(its own signature)
+            shown = ", ".join(str(s) for s in fn.signatures)
+            first = (
+                f"it was compiled for its own signature ({shown}) only: use "
+                "@njit(POLICY_SIG) from cinch_sim.signatures, or @njit with none"
+            )
         raise PolicyError(
             f"{kind} policy {spec!r} does not compile with the policy signature "
             f"(obs, hand, legal, params, scratch, rng) -> int64: {first}"

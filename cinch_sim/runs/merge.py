@@ -40,7 +40,7 @@ from cinch_sim.runs.work import HandsRun, LadderRun, MatchRun, chunk_count
 
 # settings that say how much was run, not what: free to differ between merged runs
 AMOUNTS = ("seed", "hands", "games_requested", "games_per_matchup", "merged")
-NAME = "dirs"  # what a refusal names (the command line: DIRS)
+NAME = "folders"  # what a refusal names: the argument (the command line: DIRS)
 
 
 @dataclass

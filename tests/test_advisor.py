@@ -538,3 +538,12 @@ def test_ctrl_c_keeps_the_advice_on_the_finished_deals():
     again = advise(ISSUE_HAND, seat=0, play="dd", precision=0.05, max_hands=a.hands)
     _same_counts(a, again)  # the same deals as a run asked for that many
     assert not again.interrupted
+
+
+def test_earlier_calls_not_given_are_named_as_such():
+    # one round, seat 2 with only the eldest's call given: seat 1's call is left to its
+    # bidder on each deal, and the query says so rather than hiding it
+    q = make_query(ISSUE_HAND, seat=2, dealer=3, bids="0:8")
+    assert q.bids_text() == "seat 0 8, seat 1 not given"
+    full = make_query(ISSUE_HAND, seat=2, dealer=3, bids="0:8,1:pass")
+    assert full.bids_text() == "seat 0 8, seat 1 pass"

@@ -176,8 +176,16 @@ class Query:
         return [b for s, b in self.bids if s == self.seat]
 
     def bids_text(self) -> str:
-        """The bids before the player as a phrase: ``seat 0 pass, seat 1 9``."""
-        return ", ".join(f"seat {s} {'pass' if b == L.BID_PASS else b}" for s, b in self.bids)
+        """The bids before the player as a phrase: ``seat 0 pass, seat 1 9``; in one
+        round, the earlier seats whose calls were not given (their bidders make them on
+        each deal) are named too: ``seat 0 8, seat 1 not given``."""
+        given = [f"seat {s} {'pass' if b == L.BID_PASS else b}" for s, b in self.bids]
+        if self.rules.bid_rounds == 1:
+            order = self.rules.turn_order(self.dealer)
+            called = {s for s, _ in self.bids}
+            given += [f"seat {s} not given" for s in order[: order.index(self.seat)]
+                      if s not in called]  # fmt: skip
+        return ", ".join(given)
 
     def later_text(self) -> str:
         """The later seats' passes as a phrase: ``seat 3 pass``."""

@@ -7,7 +7,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from records_cases import base_hand
+from records_cases import base_hand, defenders_renege
 
 from cinch_sim.cli.main import main
 from cinch_sim.records import RecordFileError, read_records, referee_file, referee_record
@@ -90,7 +90,15 @@ CASES = [
         ["record says [8, 6]", "[9, 5]"],
     ),
     ("wrong score", _set(["result", "score"]), [-7, 5], "result.score", None, None, ["[9, 5]"]),
-    ("wrong made", _set(["result", "made"]), False, "result.made", None, None, ["True"]),
+    (
+        "wrong made",
+        _set(["result", "made"]),
+        False,
+        "result.made",
+        None,
+        None,
+        ["record says false, referee computes true"],  # JSON's words, not Python's
+    ),
     (
         "wrong captured",
         _set(["result", "captured", "left_pedro"]),
@@ -156,8 +164,8 @@ CASES = [
         None,
         ["duplicate card 8H"],
     ),
-    ("malformed token", _set(["hands", 0, 0]), "QX", "hands[0][0]", 0, None, ["unknown card 'QX'"]),
-    ("eleven", _set(["hands", 0, 0]), "11H", "hands[0][0]", 0, None, ["unknown card '11H'"]),
+    ("malformed token", _set(["hands", 0, 0]), "QX", "hands[0][0]", 0, None, ['unknown card "QX"']),
+    ("eleven", _set(["hands", 0, 0]), "11H", "hands[0][0]", 0, None, ['unknown card "11H"']),
     ("card as a number", _set(["stock", 0]), 42, "stock[0]", None, None, ["unknown card 42"]),
     (
         "malformed trick card",
@@ -166,10 +174,10 @@ CASES = [
         "tricks[2].cards[0]",
         2,
         2,
-        ["unknown card '6DD'"],
+        ['unknown card "6DD"'],
     ),
-    ("missing bids", _del(["bids"]), None, "bids", None, None, ["missing field 'bids'"]),
-    ("missing hands", _del(["hands"]), None, "hands", None, None, ["missing field 'hands'"]),
+    ("missing bids", _del(["bids"]), None, "bids", None, None, ['missing field "bids"']),
+    ("missing hands", _del(["hands"]), None, "hands", None, None, ['missing field "hands"']),
     (
         "missing trick cards",
         _del(["tricks", 4, "cards"]),
@@ -177,9 +185,9 @@ CASES = [
         "tricks[4].cards",
         None,
         None,
-        ["missing field 'cards'"],
+        ['missing field "cards"'],
     ),
-    ("missing format", _del(["format"]), None, "format", None, None, ["missing field 'format'"]),
+    ("missing format", _del(["format"]), None, "format", None, None, ['missing field "format"']),
     (
         "unknown rule option",
         _set(["rules", "options", "robbers"]),
@@ -187,7 +195,7 @@ CASES = [
         "rules.options",
         None,
         None,
-        ["unknown rule option 'robbers'"],
+        ['unknown rule option "robbers"'],
     ),
     (
         "bad option value",
@@ -196,7 +204,7 @@ CASES = [
         "rules.options.robber",
         None,
         None,
-        ["robber='nobody'"],
+        ['robber="nobody"'],
     ),
     (
         "unknown preset",
@@ -205,7 +213,7 @@ CASES = [
         "rules.preset",
         None,
         None,
-        ["unknown rules preset 'pinochle'"],
+        ['unknown rules preset "pinochle"'],
     ),
     ("unknown format", _set(["format"]), "cinch-hand/2", "format", None, None, ["unknown format"]),
     ("unknown field", _set(["comment"]), "x", "comment", None, None, ["unknown field"]),
@@ -307,8 +315,8 @@ BAD_LINES = [
     (b'"just a string"', "a record must be a JSON object"),
     (b"[1, 2, 3]", "a record must be a JSON object"),
     (b"[" * 100000, "bad JSON"),
-    (b"{}", "missing field 'format'"),
-    (b'{"format": "cinch-hand/1"}', "missing field 'rules'"),
+    (b"{}", 'missing field "format"'),
+    (b'{"format": "cinch-hand/1"}', 'missing field "rules"'),
     (b"NaN", "a record must be a JSON object"),
     (b'{"format": "cinch-hand/1", "rules": {"preset": "standard"}, "dealer": 1e400}', "dealer"),
     (b"1" * 5000, "bad JSON"),
@@ -341,6 +349,60 @@ def test_bom_and_crlf_are_read(tmp_path):
     path = tmp_path / "bom.jsonl"
     path.write_bytes(b"\xef\xbb\xbf" + json.dumps(base_hand()).encode() + b"\r\n")
     assert referee_file(path).summary() == "1 valid, 0 renege, 0 misdeal, 0 invalid"
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n", "  \n"], ids=["lf", "crlf", "spaces"])
+def test_a_line_cut_short_is_reported_at_its_last_column(tmp_path, end):
+    """A record cut mid-way (``head -c``) is wrong where it stops, on its own line: the
+    line's end is not JSON's next line, whose column 1 would point nowhere. Columns
+    count characters, as an editor shows them (``Q♥`` is 4 bytes but 2 columns)."""
+    rec = base_hand()
+    rec["hands"][0][0] = "Q♥"
+    text = json.dumps(rec, ensure_ascii=False)
+    cut = text.index('"stock":') + len('"stock":')  # a value should follow
+    path = tmp_path / "cut.jsonl"
+    path.write_text(text[:cut] + end, encoding="utf-8", newline="")
+    res = CliRunner().invoke(main, ["referee", str(path)])
+    assert res.output.splitlines()[0] == (
+        f"line 1: invalid: bad JSON: Expecting value (column {cut + 1})"
+    )
+
+
+def test_messages_quote_values_as_json():
+    """What a record says is quoted as the JSON the person typed: null, true/false,
+    {"seat": 3, "trick": 2} and "QX", never Python's None, True, {'seat': 3} or 'QX'."""
+    rec = defenders_renege()
+    rec["result"] = referee_record(defenders_renege()).check.result()
+    rec["result"]["renege"] = None
+    v = referee_record(json.loads(json.dumps(rec)))
+    assert v.field == "result.renege" and (v.seat, v.trick) == (3, 2)
+    assert v.message.startswith(
+        'record says null, referee computes {"seat": 3, "trick": 2} (seat 3 plays 3C'
+    ), v.message
+    rec = base_hand()
+    rec["result"]["renege"] = {"seat": 3, "trick": 2}
+    assert referee_record(rec).message == (
+        'record says {"seat": 3, "trick": 2}, referee computes null'
+    )
+    rec = base_hand()
+    rec["format"] = "cinch-hand/2"
+    assert referee_record(rec).message == (
+        'unknown format "cinch-hand/2" (expected "cinch-hand/1" or "cinch-game/1")'
+    )
+    for bad in ({"x": None}, [True, None], "5X"):
+        rec = base_hand()
+        rec["hands"][0][0] = bad
+        v = referee_record(rec)
+        assert v.message.startswith(f"unknown card {json.dumps(bad, ensure_ascii=False)} ")
+
+
+def test_a_card_nobody_holds_is_said_without_nested_brackets():
+    rec = base_hand()
+    rec["tricks"][0]["cards"][1] = "2S"  # seat 0 discarded it
+    v = referee_record(rec)
+    assert v.message == (
+        "seat 3 plays 2S, which it does not hold (no seat holds it after the draw)"
+    )
 
 
 def test_file_that_cannot_be_opened(tmp_path):

@@ -10,6 +10,7 @@ command's outputs and exit codes.
 from __future__ import annotations
 
 import json
+import re
 from inspect import signature
 
 import numpy as np
@@ -23,7 +24,7 @@ from cinch_sim.checks import InputError
 from cinch_sim.cli.main import main
 from cinch_sim.engine.run import PolicySet, run_chunk
 from cinch_sim.records.writer import hand_record
-from cinch_sim.rules import Rules
+from cinch_sim.rules import Rules, make_rules
 from cinch_sim.solver import position as Q
 from cinch_sim.solver.moves import play
 from cinch_sim.solver.review import Solver
@@ -135,6 +136,49 @@ def test_solve_table_lists_hands_and_shows_one_in_full(kernel_file):
     assert "Line 3: seat" in text and "Given away against double-dummy play: team 0" in text
     tricks = [ln.split()[0] for ln in text.splitlines() if ln[:5].strip().isdigit()]
     assert tricks == ["1", "2", "3", "4", "5", "6"]
+
+
+def _raised_to(bid: int) -> dict:
+    """The base hand with seat 2's bid raised to ``bid`` (its 9 points then set it)."""
+    rec = base_hand(result=False)
+    rec["bids"][2] = [2, bid]
+    rec["bid"] = bid
+    return rec
+
+
+def test_one_hand_says_what_was_named_and_whether_it_was_made(tmp_path):
+    """'made trumps' read as 'made the bid' even for a hand that was set: the text says
+    which suit was named at what bid, and made or set, as the referee scores it."""
+    path = tmp_path / "two.jsonl"
+    path.write_text(json.dumps(base_hand()) + "\n" + json.dumps(_raised_to(10)) + "\n")
+    made = invoke("solve", str(path), "--line", "1").stdout.splitlines()[0]
+    assert made.startswith("Line 1: seat 2 (team 0) named hearts at 7 and made it; it took 9."), (
+        made
+    )
+    set_ = invoke("solve", str(path), "--line", "2").stdout.splitlines()[0]
+    assert set_.startswith("Line 2: seat 2 (team 0) named hearts at 10 and was set; it took 9.")
+    assert "made trumps" not in made + set_
+
+
+def test_cutthroat_hands_name_sides_by_seat(tmp_path):
+    """Each player a side of his own: ``seat 2``, not ``seat 2 (team 2)`` nor ``team 2``."""
+    rules = make_rules("cutthroat3")
+    out, tr = run_chunk(rules, PolicySet.from_specs(3), 4, 0, 6, dealer=2, trace=True)
+    path = tmp_path / "cut.jsonl"
+    path.write_text("".join(json.dumps(hand_record(rules, out[i], tr[i])) + "\n" for i in range(6)))
+    line = next(h["line"] for h in api.solve(path).hands if h["status"] == "valid")
+    text = invoke("solve", str(path), "--line", str(line)).stdout
+    assert "team" not in text, text
+    assert re.match(rf"Line {line}: seat \d named \w+ at \d+ and (made it|was set); ", text), text
+    assert "Given away against double-dummy play: seat 0 " in text and ", seat 2 " in text
+
+
+def test_nothing_solved_counts_hands_in_words(tmp_path):
+    path = tmp_path / "thrown.jsonl"
+    path.write_text(json.dumps(thrown_in()) + "\n")
+    assert invoke("solve", str(path)).stdout.splitlines()[-1] == "1 hand, none solved"
+    path.write_text(json.dumps(thrown_in()) + "\n" + json.dumps(thrown_in()) + "\n")
+    assert invoke("solve", str(path)).stdout.splitlines()[-1] == "2 hands, none solved"
 
 
 def test_records_that_cannot_be_solved_say_why(tmp_path):

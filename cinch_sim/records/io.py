@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from cinch_sim.records.parse import GAME_FORMAT, HAND_FORMAT, RecordError, short, type_name
-from cinch_sim.records.referee import GameCheck, HandCheck, check_game, check_hand
+from cinch_sim.records.referee import GameCheck, HandCheck, check_game, check_hand, side_name
 from cinch_sim.views import Tables
 
 STATUSES = ("valid", "renege", "misdeal", "invalid")
@@ -152,8 +152,14 @@ def _open(path: str | os.PathLike):
         raise RecordFileError(f"cannot open {str(p)!r}: {e.strerror or e}") from None
 
 
+# JSON's whitespace. The line's own end ("\n", "\r\n") is cut before parsing, so a
+# line cut short is reported at its last column, not at column 1 of a "line 2".
+_JSON_SPACE = " \t\r\n"
+
+
 def iter_lines(raw_lines: Iterable[bytes]) -> Iterator[Line]:
-    """Decode and parse lines of bytes one by one, never raising."""
+    """Decode and parse lines of bytes one by one, never raising. A JSON error's column
+    counts characters from the start of the line, as an editor shows it."""
     for i, raw in enumerate(raw_lines, 1):
         if i == 1 and raw.startswith(b"\xef\xbb\xbf"):
             raw = raw[3:]
@@ -167,9 +173,9 @@ def iter_lines(raw_lines: Iterable[bytes]) -> Iterator[Line]:
             )
             continue
         try:
-            obj = json.loads(text)
+            obj = json.loads(text.rstrip(_JSON_SPACE))
         except json.JSONDecodeError as e:
-            yield Line(i, raw, error=f"bad JSON: {e.msg} (column {e.colno})")
+            yield Line(i, raw, error=f"bad JSON: {e.msg} (column {e.pos + 1})")
             continue
         except RecursionError:
             yield Line(i, raw, error="bad JSON: nested too deeply")
@@ -241,9 +247,9 @@ def referee_record(obj: Any, line: int | None = None) -> Verdict:
             status = gc.status
             return Verdict(line, kind, status, "; ".join(gc.notes()), check=gc)
         if "format" not in obj:
-            raise RecordError("missing field 'format'", field="format")
+            raise RecordError('missing field "format"', field="format")
         raise RecordError(
-            f"unknown format {short(fmt)} (expected {HAND_FORMAT!r} or {GAME_FORMAT!r})",
+            f"unknown format {short(fmt)} (expected {short(HAND_FORMAT)} or {short(GAME_FORMAT)})",
             field="format",
         )
     except RecordError as e:
@@ -257,7 +263,7 @@ def referee_record(obj: Any, line: int | None = None) -> Verdict:
 
 
 def _renege_message(hc: HandCheck) -> str:
-    pen = ", ".join(f"team {t} {s:+d}" for t, s in enumerate(hc.score))
+    pen = ", ".join(f"{side_name(hc.rules, t)} {s:+d}" for t, s in enumerate(hc.score))
     return f"{hc.renege_text}; penalty (docs/rules.md §1.16): score {pen}"
 
 

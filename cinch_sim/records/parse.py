@@ -8,6 +8,7 @@ print one clear line and go on to the next record.
 from __future__ import annotations
 
 import dataclasses
+import json
 from typing import Any
 
 from cinch_sim.cards import CardError, format_card, parse_card
@@ -80,17 +81,19 @@ def what_it_is(v: Any) -> str:
 
 
 def short(v: Any, limit: int = 40) -> str:
-    """A value quoted for a message, cut to a readable length."""
+    """A value quoted for a message as JSON (``null``, ``false``, ``"5X"``,
+    ``{"seat": 1}``), as the person editing the record typed it; cut to a readable
+    length."""
     try:
+        text = json.dumps(v, ensure_ascii=False)
+    except (TypeError, ValueError):  # not a JSON value (a caller's own object)
         text = repr(v)
-    except Exception:  # pragma: no cover - repr of JSON values does not fail
-        text = "?"
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def require(obj: dict, key: str, path: str = "") -> Any:
     if key not in obj:
-        raise RecordError(f"missing field {key!r}", field=f"{path}{key}")
+        raise RecordError(f"missing field {short(key)}", field=f"{path}{key}")
     return obj[key]
 
 
@@ -135,7 +138,7 @@ def get_card(v: Any, field: str, **where: Any) -> int:
         return parse_card(v)
     except CardError:
         raise RecordError(
-            f"unknown card {short(v)} (cards are rank then suit, e.g. 'TS', '5C', '10♠')",
+            f'unknown card {short(v)} (cards are rank then suit, e.g. "TS", "5C", "10♠")',
             field=field,
             **where,
         ) from None

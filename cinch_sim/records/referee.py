@@ -94,6 +94,19 @@ def _missing_from(cards: list[int], wanted: list[int]) -> tuple[int, int] | None
     return None
 
 
+# ---------------------------------------------------------------- names for people
+def side_name(rules: Rules, team: int) -> str:
+    """``team 1`` with partners; ``seat 3`` in cut-throat, where each player is a side of
+    his own and the side's number is his seat's (``Rules.seat_teams``)."""
+    return f"team {team}" if rules.teams < rules.players else f"seat {team}"
+
+
+def left_title(rules: Rules) -> str:
+    """The left card as people name it, from the rules' own name for it: ``Left Pedro``,
+    ``Left Bower`` (all_hands); '' when the rules have no left card."""
+    return rules.left_name.replace("_", " ").title() if rules.left_rank else ""
+
+
 # ---------------------------------------------------------------- the trump suit
 @functools.lru_cache(maxsize=256)
 def trump_suit(rules: Rules, trump: int) -> TrumpSuit:
@@ -106,6 +119,7 @@ class TrumpSuit:
     def __init__(self, rules: Rules, trump: int) -> None:
         self.trump = trump
         self.left = left_card(trump, RANKS.index(rules.left_rank)) if rules.left_rank else -1
+        self.left_title = left_title(rules)
         order = rules.trump_order  # highest first, "L" the left card
         self.strength: dict[int, int] = {}
         for i, r in enumerate(order):
@@ -122,12 +136,12 @@ class TrumpSuit:
         return c in self.cards
 
     def suit(self, c: int) -> int:
-        """The suit a card plays as: trump for the Left Pedro (§1.11)."""
+        """The suit a card plays as: trump for the left card (§1.11)."""
         return self.trump if c in self.cards else suit_of(c)
 
     def name(self, c: int) -> str:
         if c == self.left:
-            return f"{format_card(c)} (the Left Pedro)"
+            return f"{format_card(c)} (the {self.left_title})"
         return format_card(c)
 
 
@@ -287,7 +301,7 @@ def check_hand(obj: Any, game_rules: Rules | None = None) -> HandCheck:
     if game_rules is None or "format" in obj:
         fmt = require(obj, "format")
         if fmt != HAND_FORMAT:
-            raise RecordError(f"{short(fmt)} is not {HAND_FORMAT!r}", field="format")
+            raise RecordError(f"{short(fmt)} is not {short(HAND_FORMAT)}", field="format")
     if game_rules is None:
         rules = parse_rules(require(obj, "rules"))
     else:
@@ -453,7 +467,7 @@ def _check_bids(obj: dict, hc: HandCheck) -> None:
                 raise RecordError(f"all passed and the hand is thrown in: {k} must be null", k)
         for k in PLAY_KEYS:
             if k in obj:
-                raise RecordError(f"a thrown-in hand has no {k!r}", k)
+                raise RecordError(f"a thrown-in hand has no {short(k)}", k)
         hc.points = [0] * rules.teams
         hc.score = [0] * rules.teams
         return
@@ -487,7 +501,7 @@ def _check_draw(obj: dict, hc: HandCheck) -> None:
     if not rules.draw:  # docs/records.md "Variants": no draw, no draw's keys
         for k in ("discards", "draws", "robber_discards"):
             if k in obj:
-                raise RecordError(f"{rules.preset} has no draw: the record has no {k!r}", k)
+                raise RecordError(f"{rules.preset} has no draw: the record has no {short(k)}", k)
         hc.discards = [[] for _ in range(P)]
         hc.draws = [[] for _ in range(P)]
         hc.robber_discards = []
@@ -819,11 +833,7 @@ def _check_tricks(obj: dict, hc: HandCheck) -> None:
                     msg = f"duplicate card {format_card(c)} in this trick"
                 else:
                     owner = [x for x in range(P) if c in holding[x]]
-                    where = (
-                        f"seat {owner[0]} holds it"
-                        if owner
-                        else "it is not in play (not held after the draw)"
-                    )
+                    where = f"seat {owner[0]} holds it" if owner else _nobody_holds(rules)
                     msg = f"seat {s} plays {format_card(c)}, which it does not hold ({where})"
                 raise RecordError(msg, fk, s, t)
             if trumps_only and not ts.is_trump(c) and hc.renege is None:
@@ -858,6 +868,11 @@ def _check_tricks(obj: dict, hc: HandCheck) -> None:
             f"seat {s} holds {cards_text(sorted(holding[s]))}" for s in range(P) if live(s)
         )
         raise RecordError(f"the hand is not finished: {left}", "tricks", trick=len(tricks_v))
+
+
+def _nobody_holds(rules: Rules) -> str:
+    """Why a played card is no seat's: not in the hands the play starts from."""
+    return "no seat holds it after the draw" if rules.draw else "no seat was dealt it"
 
 
 def _renege(ts: TrumpSuit, hand: list[int], c: int, led_suit: int, strict: bool) -> str | None:
@@ -1002,11 +1017,11 @@ def _check_result(obj: dict, hc: HandCheck) -> None:
             continue
         if k == "thrown_in":
             raise RecordError(
-                "the hand was played, not thrown in: its result has no 'thrown_in'",
+                'the hand was played, not thrown in: its result has no "thrown_in"',
                 "result.thrown_in",
             )
         if k in RESULT_KEYS and hc.thrown_in:
-            raise RecordError(f"a thrown-in hand's result has no {k!r}", f"result.{k}")
+            raise RecordError(f"a thrown-in hand's result has no {short(k)}", f"result.{k}")
         raise RecordError(f"unknown field {short(k)}", "result")
     for k in keys:
         require(given, k, "result.")
@@ -1080,7 +1095,7 @@ def check_game(obj: Any) -> GameCheck:
             raise RecordError(f"unknown field {short(k)}", field=str(k))
     fmt = require(obj, "format")
     if fmt != GAME_FORMAT:
-        raise RecordError(f"{short(fmt)} is not {GAME_FORMAT!r}", field="format")
+        raise RecordError(f"{short(fmt)} is not {short(GAME_FORMAT)}", field="format")
     rules = parse_rules(require(obj, "rules"))
     target = get_int(require(obj, "target"), "target")
     if target != rules.target:
@@ -1099,9 +1114,9 @@ def check_game(obj: Any) -> GameCheck:
     ended = None
     for i, h in enumerate(hands_v):
         if ended is not None:
+            won = side_name(rules, winner)
             raise RecordError(
-                f"the game was over after hands[{ended}] (team {winner} won, {reason})",
-                f"hands[{i}]",
+                f"the game was over after hands[{ended}] ({won} won, {reason})", f"hands[{i}]"
             )
         try:
             hc = check_hand(h, game_rules=rules)
@@ -1147,7 +1162,7 @@ def _check_game_end(obj: dict, gc: GameCheck) -> None:
     for k in GAME_END_KEYS:
         if k not in obj:
             raise RecordError(
-                f"missing field {k!r} (a game gives totals, winner and reason "
+                f"missing field {short(k)} (a game gives totals, winner and reason "
                 "together, or leaves all three out)",
                 k,
             )
@@ -1156,12 +1171,14 @@ def _check_game_end(obj: dict, gc: GameCheck) -> None:
         raise RecordError(f"{len(tv)} running totals for {len(gc.totals)} hands", "totals")
     for i, (g, w) in enumerate(zip(tv, gc.totals, strict=True)):
         if not _same(g, w):
-            raise RecordError(f"record says {short(g)}, referee computes {w}", f"totals[{i}]")
+            raise RecordError(
+                f"record says {short(g)}, referee computes {short(w)}", f"totals[{i}]"
+            )
     if not _same(obj["winner"], gc.winner):
         raise RecordError(
-            f"record says {short(obj['winner'])}, referee computes {gc.winner}", "winner"
+            f"record says {short(obj['winner'])}, referee computes {short(gc.winner)}", "winner"
         )
     if not _same(obj["reason"], gc.reason):
         raise RecordError(
-            f"record says {short(obj['reason'])}, referee computes {gc.reason!r}", "reason"
+            f"record says {short(obj['reason'])}, referee computes {short(gc.reason)}", "reason"
         )

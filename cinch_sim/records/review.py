@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from cinch_sim import notation as N
-from cinch_sim.cards import SUITS, format_card
+from cinch_sim.cards import SUIT_NAMES, SUITS, format_card
 from cinch_sim.records.io import Line, read_records, referee_record
-from cinch_sim.records.referee import GameCheck, HandCheck
+from cinch_sim.records.referee import GameCheck, HandCheck, side_name
 from cinch_sim.rules import Rules
 from cinch_sim.solver import position as Q
 from cinch_sim.solver.limits import first_quick_trick
@@ -30,6 +30,15 @@ def hand_line(hc: HandCheck) -> tuple[Any, list[tuple[int, int]]]:
     pos = Q.start_position(hc.rules, hc.after_draw, hc.trump, hc.maker)
     plays = [(s, c) for t in hc.tricks for s, c in zip(t.seats, t.cards, strict=True)]
     return pos, plays
+
+
+class Summary(dict):
+    """One hand's summary: a plain dict, the JSON object ``solve --format json`` prints,
+    that also keeps what its text needs and the JSON leaves out: the rules (to name the
+    sides: teams, or seats in cut-throat) and whether the contract was made."""
+
+    rules: Rules | None = None
+    made: bool | None = None
 
 
 class Reviewer:
@@ -68,7 +77,8 @@ class Reviewer:
 
     def summary(self, hc: HandCheck, line: int | None, hand: int | None = None) -> dict[str, Any]:
         """The JSON object of one hand (``status`` says why a hand is not solved)."""
-        out: dict[str, Any] = {"line": line}
+        out = Summary(line=line)
+        out.rules, out.made = hc.rules, hc.made
         if hand is not None:
             out["hand"] = hand
         status = hc.status
@@ -232,6 +242,28 @@ def _shown(x: int | None) -> str:
     return "-" if x is None else str(x)
 
 
+def _side(s: dict[str, Any], team: int) -> str:
+    """A side as the hand's rules name it (``team 1``; ``seat 3`` in cut-throat); a
+    summary without its rules (a dict read back from JSON) says ``team``."""
+    rules = getattr(s, "rules", None)
+    return f"team {team}" if rules is None else side_name(rules, team)
+
+
+def _contract(s: dict[str, Any]) -> str:
+    """``seat 2 (team 0) named spades at 9 and was set``: who named which trump at
+    what bid, and how it ended (made: the maker's side took at least the bid)."""
+    maker = f"seat {s['maker']}"
+    if _side(s, s["maker_team"]) != maker:
+        maker += f" ({_side(s, s['maker_team'])})"
+    suit = SUIT_NAMES[s["trump"]]
+    if not s["bid"]:  # all passed and the dealer named trumps at no bid
+        return f"{maker} named {suit} with no contract"
+    made = getattr(s, "made", None)
+    if made is None:
+        made = s["points"] >= s["bid"]
+    return f"{maker} named {suit} at {s['bid']} and " + ("made it" if made else "was set")
+
+
 def hand_text(s: dict[str, Any]) -> str:
     """One hand in full: each trick's cards as played (a card that gave points away
     followed by how many), its double-dummy value at the start, what each team lost."""
@@ -241,9 +273,8 @@ def hand_text(s: dict[str, Any]) -> str:
     teams = len(s["lost"])
     start = "play" if "from_trick" not in s else f"trick {s['from_trick']} (the first solved)"
     lines = [
-        f"{where}: seat {s['maker']} (team {s['maker_team']}) made trumps "
-        f"{s['trump']} for {s['bid']}. Double-dummy {s['dd_start']} for the maker's side "
-        f"at the start of {start}; it took {s['points']}.",
+        f"{where}: {_contract(s)}; it took {s['points']}. Double-dummy {s['dd_start']} "
+        f"for the maker's side at the start of {start}.",
         "",
         f"{'trick':>5}  {'leader':>6}  {'dd start':>8}  {'cards as played':<34}"
         + "".join(f"  lost {t}" for t in range(teams)),
@@ -254,7 +285,7 @@ def hand_text(s: dict[str, Any]) -> str:
             f"{t['trick']:>5}  {t['leader']:>6}  {_shown(t['dd_start']):>8}  {cards:<34}"
             + "".join(f"  {_shown(x):>6}" for x in t["lost"] or ["-"] * teams)
         )
-    lost = ", ".join(f"team {t} {x}" for t, x in enumerate(s["lost"]))
+    lost = ", ".join(f"{_side(s, t)} {x}" for t, x in enumerate(s["lost"]))
     lines += [
         "",
         "dd start: the maker's side's points under best play from the trick's start; "
@@ -320,7 +351,8 @@ class SolveReport(Tables):
     def headline(self) -> str:
         done = self.solved()
         if not done:
-            return f"Solve: {len(self.hands):,} hands, none solved"
+            n = len(self.hands)
+            return f"Solve: {n:,} hand{'' if n == 1 else 's'}, none solved"
         m = self.means()
         hands = f"{len(done):,} hand{'' if len(done) == 1 else 's'}"
         return (

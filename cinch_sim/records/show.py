@@ -15,24 +15,25 @@ from cinch_sim.cards import (
     rank_of,
     suit_of,
 )
-from cinch_sim.records.referee import GameCheck, HandCheck, trump_suit
+from cinch_sim.records.referee import GameCheck, HandCheck, left_title, side_name, trump_suit
 from cinch_sim.rules import seat_name
 
 DISPLAY_SUITS = (1, 3, 2, 0)  # spades, hearts, diamonds, clubs
 
 
 def seat_label(hc: HandCheck, s: int) -> str:
-    """``seat 2 (third, team 0)``: the seat, its place from the dealer and its side."""
+    """``seat 2 (third, team 0)``: the seat, its place from the dealer and its side (none
+    in cut-throat, where the seat is the side)."""
     role = seat_name(s, hc.dealer, hc.rules.players)
-    team = f", team {hc.team(s)}" if hc.rules.partnerships else ""
+    team = f", team {hc.team(s)}" if hc.rules.teams < hc.rules.players else ""
     return f"seat {s} ({role}{team})"
 
 
 def by_suit(cards: list[int], trump: int | None = None, left: int = -1) -> str:
     """``♠ A K 5  ♥ 9  ♦ —  ♣ Q 10 3``: highest first within each suit.
 
-    Once trump is named, the Left Pedro is shown with the trumps it belongs to
-    (``♦ K 5 2 +5♥``), not under its natural suit.
+    Once trump is named, the left card (the Left Pedro, or the Left Bower) is shown
+    with the trumps it belongs to (``♦ K 5 2 +5♥``), not under its natural suit.
     """
     parts = []
     for s in DISPLAY_SUITS:
@@ -66,25 +67,13 @@ def point_values(r) -> dict[str, int]:
 
 
 def show_hand(hc: HandCheck, title: str = "") -> str:
+    """The hand for people, in the order it was played; only the steps its rules have
+    (no discard and draw without a draw), named as its rules name them."""
     r = hc.rules
-    P = r.players
-    lines = []
-    opts = ", ".join(f"{k}={v}" for k, v in r.options().items()) or "defaults"
-    lines.append(f"{title}{r.preset} rules ({opts})")
-    lines.append(f"Dealer: seat {hc.dealer}.  Eldest: seat {(hc.dealer + 1) % P}.")
-    lines.append("")
-    lines.append("Dealt:")
-    width = max(len(seat_label(hc, s)) for s in range(P))
-    for s in range(P):
-        lines.append(f"  {seat_label(hc, s):<{width}}  {by_suit(hc.hands[s])}")
-    lines.append(f"  {'stock':<{width}}  {pretty(hc.stock)}")
-    if hc.exposed:
-        lines.append(f"  exposed: {pretty(hc.exposed)}")
+    width = max(len(seat_label(hc, s)) for s in range(r.players))
+    lines = [*_deal_lines(hc, title, width), ""]
     if hc.misdeal:
-        lines.append("")
-        lines.append(f"MISDEAL: {hc.misdeal}")
-        return "\n".join(lines)
-    lines.append("")
+        return "\n".join([*lines, f"MISDEAL: {hc.misdeal}"])
     bids = ", ".join(f"seat {s} {'pass' if b is None else b}" for s, b in hc.bids)
     lines.append(f"Bids: {bids}")
     if hc.thrown_in:
@@ -93,10 +82,51 @@ def show_hand(hc: HandCheck, title: str = "") -> str:
     sym = SUIT_SYMBOLS[SUITS[hc.trump]]
     contract = f"bids {hc.bid}" if hc.bid else "names trumps with no contract (all passed)"
     lines.append(f"Maker: seat {hc.maker} {contract}.  Trump: {sym} ({SUITS[hc.trump]})")
-    lines.append("")
-    lines.append("Discard and draw:")
+    before_play = _draw_lines(hc, width) + _in_play_lines(hc, width)
+    if before_play:
+        lines += ["", *before_play]
+    lines += ["", "Tricks:", *_trick_lines(hc), "", "Points:", *_point_lines(hc)]
+    verdict = "made" if hc.made else "set"
+    if hc.renege:
+        lines.append(
+            f"Renege: {hc.renege_text} (trick {hc.renege['trick'] + 1}); "
+            "penalty as docs/rules.md §1.16 says"
+        )
+    lines.append(
+        f"Bid {hc.bid}: {verdict}.  Score: "
+        + ", ".join(f"{side_name(r, t)} {s:+d}" for t, s in enumerate(hc.score))
+    )
+    return "\n".join(lines)
+
+
+def _deal_lines(hc: HandCheck, title: str, width: int) -> list[str]:
+    """The rules, the dealer and each seat's cards as dealt, suit by suit."""
+    r = hc.rules
+    opts = ", ".join(f"{k}={v}" for k, v in r.options().items()) or "defaults"
+    lines = [
+        f"{title}{r.preset} rules ({opts})",
+        f"Dealer: seat {hc.dealer}.  Eldest: seat {(hc.dealer + 1) % r.players}.",
+        "",
+        "Dealt:",
+    ]
+    for s in range(r.players):
+        lines.append(f"  {seat_label(hc, s):<{width}}  {by_suit(hc.hands[s])}")
+    rest = "stock" if r.draw else "undealt"  # without a draw nobody draws from it
+    lines.append(f"  {rest:<{width}}  {pretty(hc.stock)}")
+    if hc.exposed:
+        lines.append(f"  exposed: {pretty(hc.exposed)}")
+    return lines
+
+
+def _draw_lines(hc: HandCheck, width: int) -> list[str]:
+    """Each seat's discard and draw, and the robber's; nothing when the rules have no draw
+    (a line of dashes for every seat would say nothing)."""
+    r = hc.rules
+    if not r.draw:
+        return []
     ts = trump_suit(r, hc.trump)
-    for s in range(P):
+    lines = ["Discard and draw:"]
+    for s in range(r.players):
         if s == hc.robber:
             lines.append(
                 f"  {seat_label(hc, s):<{width}}  robs: takes {pretty(hc.draws[s])}; "
@@ -109,49 +139,79 @@ def show_hand(hc: HandCheck, title: str = "") -> str:
             )
     if hc.shortage:
         lines.append(f"  (the stock ran short: shortage={r.shortage})")
-    lines.append("After the draw (the Left Pedro shown with the trumps):")
-    left = trump_suit(r, hc.trump).left
-    for s in range(P):
-        lines.append(f"  {seat_label(hc, s):<{width}}  {by_suit(hc.after_draw[s], hc.trump, left)}")
-    lines.append("")
-    lines.append("Tricks:")
+    return lines
+
+
+def _in_play_lines(hc: HandCheck, width: int) -> list[str]:
+    """The hands play starts from, the left card with the trumps: after the draw; without
+    a draw only when the rules have a left card (else they are the hands dealt)."""
+    r = hc.rules
+    left = left_title(r)
+    if not r.draw and not left:
+        return []
+    head = "After the draw" if r.draw else "At the start of play"
+    if left:
+        head += f" (the {left} shown with the trumps)"
+    lines = [f"{head}:"]
+    card = trump_suit(r, hc.trump).left
+    for s in range(r.players):
+        lines.append(f"  {seat_label(hc, s):<{width}}  {by_suit(hc.after_draw[s], hc.trump, card)}")
+    return lines
+
+
+def _trick_lines(hc: HandCheck) -> list[str]:
+    """A line a trick, numbered from 1, each card under the last: the numbers padded to
+    the widest (trick 10 of a two-deck hand), every card to the widest (``10♠``) and
+    the plays to a full table's, so that ``won by`` lines up when seats sit a trick out
+    (follow_rule=trumps_only)."""
+    r = hc.rules
+    num = len(str(len(hc.tricks)))
+    full = r.players * len("0: 10♠") + (r.players - 1) * 2
+    lines = []
     for t, tr in enumerate(hc.tricks):
         plays = "  ".join(
-            f"{s}:{pretty_card(c):>3}" for s, c in zip(tr.seats, tr.cards, strict=True)
-        )
+            f"{s}: {pretty_card(c):<3}" for s, c in zip(tr.seats, tr.cards, strict=True)
+        ).ljust(full)
         mark = ""
         if hc.renege and hc.renege["trick"] == t:
             mark = f"   <- renege by seat {hc.renege['seat']}"
-        team = f" (team {hc.team(tr.winner)})" if r.partnerships else ""
-        lines.append(f"  {t + 1}. {plays}   won by seat {tr.winner}{team}{mark}")
-    lines.append("")
-    lines.append("Points:")
+        team = f" (team {hc.team(tr.winner)})" if r.teams < r.players else ""
+        lines.append(f"  {t + 1:>{num}}. {plays}   won by seat {tr.winner}{team}{mark}")
+    return lines
+
+
+def _point_lines(hc: HandCheck) -> list[str]:
+    """Each point: its card, its worth and the side that took it; then each side's total."""
+    r = hc.rules
     values = point_values(r)
+    lines = []
     for name, team in hc.captured.items():
         c = hc.point_cards.get(name)
         label = name.replace("_", " ")
         if c is None:
             lines.append(f"  {label:<12} not in play")
-        elif isinstance(team, list):  # two decks: one side per copy in play
-            who = " and ".join(f"team {t}" for t in team)
-            each = f"{values[name]} each to" if len(team) > 1 else f"{values[name]} to"
-            copies = "both copies" if len(team) > 1 else "one copy in play"
-            lines.append(f"  {label:<12} {pretty_card(c):>3}  {each} {who} ({copies})")
+            continue
+        if isinstance(team, list):  # two decks: one side per copy in play
+            took = _copies_taken(r, values[name], team)
         else:
-            lines.append(f"  {label:<12} {pretty_card(c):>3}  {values[name]} to team {team}")
-    pts = ", ".join(f"team {t} {p}" for t, p in enumerate(hc.points))
+            took = f"{values[name]} to {side_name(r, team)}"
+        lines.append(f"  {label:<12} {pretty_card(c):>3}  {took}")
+    pts = ", ".join(f"{side_name(r, t)} {p}" for t, p in enumerate(hc.points))
     lines.append(f"  taken: {pts}")
-    verdict = "made" if hc.made else "set"
-    if hc.renege:
-        lines.append(
-            f"Renege: {hc.renege_text} (trick {hc.renege['trick'] + 1}); "
-            "penalty as docs/rules.md §1.16 says"
-        )
-    lines.append(
-        f"Bid {hc.bid}: {verdict}.  Score: "
-        + ", ".join(f"team {t} {s:+d}" for t, s in enumerate(hc.score))
-    )
-    return "\n".join(lines)
+    return lines
+
+
+def _copies_taken(r, value: int, teams: list[int]) -> str:
+    """Two decks (§3.4): who took each copy of a point card in play, one side named once
+    (``2 to team 1 (both copies)``, not ``1 each to team 1 and team 1``)."""
+    if not teams:
+        return "taken by nobody"
+    if len(teams) == 1:
+        return f"{value} to {side_name(r, teams[0])} (one copy in play)"
+    if len(set(teams)) == 1:
+        return f"{value * len(teams)} to {side_name(r, teams[0])} (both copies)"
+    who = " and ".join(side_name(r, t) for t in teams)
+    return f"{value} each to {who} (a copy each)"
 
 
 def show_game(gc: GameCheck, hand: int | None = None) -> str:
@@ -172,7 +232,7 @@ def show_game(gc: GameCheck, hand: int | None = None) -> str:
         sc = " ".join(f"{s:+d}" for s in h.score) if not h.misdeal else ""
         lines.append(f"  {i + 1:>3}. dealer {h.dealer}  {what:<28} {sc:>9}   totals {tot}")
     if gc.winner is not None:
-        lines.append(f"Winner: team {gc.winner} ({gc.reason})")
+        lines.append(f"Winner: {side_name(gc.rules, gc.winner)} ({gc.reason})")
     else:
         lines.append(f"No winner ({gc.reason})")
     if hand is not None:

@@ -67,6 +67,12 @@ def test_the_advice_is_refined_to_the_command_line_s(base):
         ({"hand": HAND, "risk": 2}, "risk 2 must be above 0 and at most 1"),
         ({"hand": HAND, "seat": True}, "seat must be int"),
         ({"hand": HAND, "precision": 0.001}, "precision 0.001 must be at least 0.005"),
+        # no seat chosen: the eldest hand is assumed, and bids that fit another seat say so
+        (
+            {"hand": HAND, "bids": "0:8"},
+            "seat 0 is your own seat; give only earlier bids. "
+            "No seat was chosen, so the eldest hand (seat 0) was assumed: choose your seat",
+        ),
     ],
 )
 def test_a_bad_advice_request_gets_a_400_and_its_message(base, body, message):
@@ -288,3 +294,78 @@ def test_a_game_through_the_endpoints(base):
     ]:
         status, answer = request(base, "POST", path, body)
         assert status == 400 and message in answer["error"], (path, answer)
+
+
+def test_a_bids_error_that_no_seat_mends_does_not_ask_for_the_seat(base):
+    status, answer = request(base, "POST", "/api/advise", {"hand": HAND, "bids": "0:8,1:banana"})
+    assert status == 400
+    assert answer["error"] == "bids: seat 1's bid 'banana' is not a number or 'pass'"
+
+
+def test_after_the_highest_bid_the_answer_is_pass_without_dealing(base):
+    """An earlier 14 is legal: the answer is that you must pass (it was "impossible or
+    too rare to sample: 0 of 50,000 deals matched")."""
+    body = {"hand": HAND, "seat": 2, "bids": "0:14,1:pass"}
+    status, started = request(base, "POST", "/api/advise", body)
+    assert status == 200
+    view = _finish(base, started["job"])
+    r = view["result"]
+    assert view["status"] == "done" and view["stages"] == 1 and r["call"] == "pass"
+    assert r["summary"] == "Pass: 14 is the highest bid there is, so no bid is left for you."
+    assert r["hands"] == 0 and r["legal_bids"] == [] and r["verdict"]
+
+
+def test_pimc_s_command_line_plays_the_page_s_deals():
+    from cinch_sim.web import queries
+
+    q = queries.advise_query({"hand": HAND, "play": "pimc"})
+    assert queries.cli_command(q).endswith(f"--play pimc --max-hands {queries.PIMC_DEALS}")
+    assert queries.ADVISE_STAGES["pimc"][-1] == {"max_hands": queries.PIMC_DEALS}
+
+
+def test_too_few_deals_are_no_verdict_and_show_no_intervals():
+    """On a few deals (PIMC's) no bid is won as the maker on the 100 deals that judge it:
+    the page says "no verdict yet", not the advisor's "pass", heads the table with
+    the suit taking most points (not clubs, the first suit), and shows no interval
+    for a bid not judged (+-37 points on four deals)."""
+    from cinch_sim.api import advise
+    from cinch_sim.web import queries
+
+    few = advise(HAND, dealer=3, max_hands=40)
+    assert few.call == "pass"  # the advisor's word: for want of deals
+    v = queries.verdict_of(few)
+    assert not v["verdict"] and v["summary"].startswith("No verdict yet: after 40 deals")
+    assert "pass" not in v["summary"] and v["table_trump"] == "S"
+    rows = queries.advice_rows(few)["S"]
+    assert all(r["interval"] == r["ev_interval"] == "–" for r in rows if not r["judged"])
+    full = advise(HAND, dealer=3)
+    v = queries.verdict_of(full)
+    assert v["verdict"] and v["summary"] == full.to_dict()["advice"].removeprefix("Advice: ")
+    judged = [r for r in queries.advice_rows(full)["S"] if r["judged"]]
+    assert judged and all(r["interval"].startswith("[") for r in judged)
+
+
+def test_some_bids_judged_and_others_open_is_no_verdict_on_those():
+    from cinch_sim.api import advise
+    from cinch_sim.web import queries
+
+    adv = advise(HAND, dealer=3, max_hands=150)  # the top bids won on every deal
+    v = queries.verdict_of(adv)
+    assert not v["verdict"] and v["open_bids"]
+    assert v["summary"].startswith("No verdict yet on bids ")
+    assert "So far, among the bids judged: " in v["summary"]
+
+
+def test_a_move_of_the_wrong_type_or_an_earlier_one_gets_a_plain_400(base):
+    status, s = request(base, "POST", "/api/table", {"variant": "standard", "seat": 0})
+    table = s["table"]
+    for value, message in [(None, "a bid is a whole number (0: pass), not null"),
+                           (True, "a bid is a whole number (0: pass), not true")]:  # fmt: skip
+        status, answer = request(base, "POST", f"/api/table/{table}/choose", {"value": value})
+        assert status == 400 and answer["error"] == message
+    move = s["move"]
+    body = {"value": s["question"]["legal"][0], "move": move}
+    status, after = request(base, "POST", f"/api/table/{table}/choose", body)
+    assert status == 200 and after["move"] == move + 1
+    status, answer = request(base, "POST", f"/api/table/{table}/choose", body)  # again
+    assert status == 400 and "earlier question" in answer["error"]

@@ -223,14 +223,26 @@ def test_upload_a_record_and_read_a_trick_s_values(browser, width, tmp_path):
     _shot(browser, f"review-{width}")
 
 
+def _keep_enough(browser) -> None:
+    """A discard: click cards the page offers until it lets them be kept, then keep."""
+    from selenium.webdriver.common.by import By
+
+    go = browser.find_element(By.ID, "keepgo")
+    for b in browser.find_elements(By.CSS_SELECTOR, "#hand button.card"):
+        if go.is_enabled():
+            break
+        if "keep" not in b.get_attribute("class") and b.is_enabled():
+            b.click()
+    assert go.is_enabled(), _text(browser, "prompt") + _text(browser, "choices")
+    go.click()
+
+
 @pytest.mark.parametrize(
     "width, variant",
     [(1400, "standard"), (1400, "two_deck")]
     + [pytest.param(420, v, marks=pytest.mark.slow) for v in ("standard", "two_deck")],
 )
 def test_play_a_whole_hand_to_the_review(browser, width, variant):
-    import re
-
     from selenium.webdriver.common.by import By
 
     browser.set_window_size(width, 1600)
@@ -253,14 +265,8 @@ def test_play_a_whole_hand_to_the_review(browser, width, variant):
                 not b.is_enabled() and b.value_of_css_property("opacity") == "1" for b in hand
             )
             browser.find_elements(By.CSS_SELECTOR, "#choices button")[-1].click()
-        elif "click the cards to keep" in prompt:
-            lo = int(re.search(r"keep \((\d+)", prompt).group(1))
-            for b in browser.find_elements(By.CSS_SELECTOR, "#hand button.card"):
-                if len(browser.find_elements(By.CSS_SELECTOR, "#hand button.card.keep")) >= lo:
-                    break
-                if "keep" not in b.get_attribute("class") and b.is_enabled():
-                    b.click()
-            browser.find_element(By.ID, "keepgo").click()
+        elif prompt.startswith(("Discard", "Rob the pack")):
+            _keep_enough(browser)
         else:
             if not hinted:
                 browser.find_element(By.ID, "hint").click()
@@ -275,9 +281,240 @@ def test_play_a_whole_hand_to_the_review(browser, width, variant):
     assert _text(browser, "prompt").startswith("Hand over")
     tricks = browser.find_elements(By.CSS_SELECTOR, "#review .trick")
     assert len(tricks) == (12 if variant == "two_deck" else 6)
-    assert "totals side 0:" in _text(browser, "score")
+    assert "totals: you and your partner " in _text(browser, "score")
+    assert ", the opponents " in _text(browser, "score")
     if variant == "two_deck":  # the solver values the cards from trick 5 (solver.limits)
         assert "start of trick 5" in _text(browser, "prompt")
         assert "not solved" in tricks[3].text and "value " in tricks[4].text
     assert _fits(browser)
     _shot(browser, f"play-over-{variant}-{width}")
+
+
+def _answer_shown(driver) -> dict:
+    """What the advisor page shows as its answer: the sentence, the status, whether a
+    chart and a table are drawn."""
+    return driver.execute_script(
+        "return { advice: document.getElementById('advice').textContent,"
+        " status: document.getElementById('status').textContent,"
+        " chart: document.querySelectorAll('#chart svg').length,"
+        " rows: document.querySelectorAll('#table tr').length,"
+        " cli: document.getElementById('cli').textContent };"
+    )
+
+
+def _pick(browser, hand: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    box = browser.find_element(By.ID, "hand")
+    box.clear()
+    box.send_keys(hand)
+
+
+def test_an_answer_is_never_shown_beside_inputs_it_was_not_computed_for(browser):
+    """Bad bids, a bid for another seat, another variant, another play: the chart, the
+    table and the status go at once with the sentence (they stayed, or the status
+    stuck at "dealing..." beside the last answer)."""
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(1400, 1600)
+    browser.get(browser.base + "/")
+    _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#cards button.card"))
+    _pick(browser, HAND)
+    _wait(browser, lambda d: "(final)" in _text(d, "status"))
+    shown = _answer_shown(browser)
+    assert shown["chart"] == 1 and shown["rows"] > 10 and "percentage points" in shown["status"]
+    browser.find_element(By.ID, "bids").send_keys("0:8,1:banana")
+    gone = _answer_shown(browser)  # at once, before the server is asked
+    assert gone == {"advice": "", "status": "", "chart": 0, "rows": 0, "cli": ""}
+    _wait(browser, lambda d: "banana" in _text(d, "error"))
+    assert _answer_shown(browser) == gone
+    browser.find_element(By.ID, "bids").clear()
+    _select(browser, "seat", "2")
+    browser.find_element(By.ID, "bids").send_keys("0:14,1:pass")
+    _wait(browser, lambda d: "(final)" in _text(d, "status"))
+    shown = _answer_shown(browser)  # an earlier 14: pass, no deal, nothing to draw
+    assert shown["advice"] == "Pass: 14 is the highest bid there is, so no bid is left for you."
+    assert shown["chart"] == 0 and shown["rows"] == 0 and _text(browser, "error") == ""
+    browser.find_element(By.ID, "bids").clear()
+    _wait(browser, lambda d: "(final)" in _text(d, "status"))
+    _select(browser, "play", "pimc")  # the heuristic's answer goes at once
+    assert _answer_shown(browser)["chart"] == 0 and _text(browser, "advice") == ""
+    _select(browser, "play", "heuristic")  # (cancels PIMC's query)
+    _wait(browser, lambda d: "(final)" in _text(d, "status"))
+    _select(browser, "variant", "cutthroat6")  # six cards a hand: nine are too many
+    assert _answer_shown(browser)["chart"] == 0
+    _wait(browser, lambda d: _text(d, "advice").startswith("Too many cards: 9 given"))
+    assert _answer_shown(browser)["status"] == "" and _answer_shown(browser)["rows"] == 0
+    _select(browser, "variant", "standard")
+
+
+def test_the_grid_holds_a_hand_and_two_decks_copies(browser):
+    """A tenth card is refused, saying why; with two decks a face typed twice counts
+    twice, and a click takes one copy out, not both."""
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(1400, 1600)
+    browser.get(browser.base + "/")
+    _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#variant option"))
+    _pick(browser, HAND)
+    browser.find_element(By.CSS_SELECTOR, '#cards button[data-card="QH"]').click()
+    assert _text(browser, "count").startswith("9 of 9 cards: the hand is full")
+    assert "QH" not in browser.find_element(By.ID, "hand").get_attribute("value")
+    _select(browser, "variant", "two_deck")
+    twice = "AS AS KS 5S 5C 2S 9H 3D 7C JD JD 4H 6H 8H TH QC KC AC"
+    _pick(browser, twice)
+    assert _text(browser, "count") == "18 of 18 cards"
+    ace = browser.find_element(By.CSS_SELECTOR, '#cards button[data-card="AS"]')
+    assert ace.get_attribute("data-count") == "2"
+    ace.click()
+    assert _text(browser, "count") == "17 of 18 cards"
+    assert browser.find_element(By.ID, "hand").get_attribute("value").split().count("AS") == 1
+    ace.click()  # not full: the second copy back
+    assert _text(browser, "count") == "18 of 18 cards" and ace.get_attribute("data-count") == "2"
+    _select(browser, "variant", "standard")
+
+
+@pytest.mark.parametrize("width", [1400, 420])
+def test_the_seat_menu_s_words_fit(browser, width):
+    """The seat box shows its option whole ("eldest hand (assumed)" was cut off)."""
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(width, 1600)
+    browser.get(browser.base + "/")
+    _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#seat option"))
+    room = browser.execute_script(
+        "const s = document.getElementById('seat'), c = document.createElement('canvas')"
+        ".getContext('2d'), st = getComputedStyle(s);"
+        "c.font = st.font || `${st.fontSize} ${st.fontFamily}`;"
+        "const pad = parseFloat(st.paddingLeft) + parseFloat(st.paddingRight) + 24;"
+        "return [...s.options].map((o) => s.clientWidth - pad - c.measureText(o.text).width);"
+    )
+    assert min(room) > 0, room
+
+
+def test_a_bad_seed_shows_its_error_alone(browser):
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(1400, 1600)
+    browser.get(browser.base + "/review")
+    seed = browser.find_element(By.ID, "seed")
+    seed.clear()
+    seed.send_keys("-3")
+    browser.find_element(By.ID, "deal").click()
+    assert "seed must be a whole number" in _text(browser, "error")
+    assert _text(browser, "hands") == ""  # not "dealing and solving..."
+
+
+def _new_game(browser, variant: str, seat: int = 0) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.get(browser.base + "/play")
+    _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#variant option"))
+    _select(browser, "variant", variant)
+    _select(browser, "myseat", str(seat))
+    browser.find_element(By.ID, "new").click()
+    _wait(browser, lambda d: _text(d, "prompt"))
+
+
+def _step(browser) -> str:
+    from selenium.webdriver.common.by import By
+
+    return browser.find_element(By.ID, "board").get_attribute("data-step")
+
+
+def test_a_double_click_answers_one_question_once(browser):
+    """While a move is out every button is off: a double click on "pass" answered the
+    next question with 0 ("'int' object is not iterable")."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(1400, 1600)
+    _new_game(browser, "standard")
+    assert _text(browser, "prompt") == "Your bid:"
+    step = _step(browser)
+    # the server's answer held back a second: the buttons must be off meanwhile
+    browser.execute_script(
+        "const f = window.fetch; window.fetch = (...a) => new Promise((ok) =>"
+        " setTimeout(() => ok(f(...a)), 1000));"
+    )
+    ActionChains(browser).double_click(
+        browser.find_element(By.CSS_SELECTOR, '#choices button[data-bid="0"]')
+    ).perform()
+    off = browser.execute_script(
+        "return [...document.querySelectorAll('#board button')].every((b) => b.disabled)"
+    )
+    _wait(browser, lambda d: _step(d) != step)
+    time.sleep(1.5)  # a second request, had one gone, would be answered by now
+    assert off and _text(browser, "error") == ""
+    assert not _text(browser, "prompt").startswith("Your bid")  # one answer was taken
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_pidro_hand_tells_who_played_and_won_each_trick(browser, width):
+    """pidro: only trumps are played, so a seat may sit a trick out. Every card of a
+    trick names its seat, every finished trick its winner (short ones too), each
+    trick is one block, the discard offers only trumps, and the end says who won."""
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(width, 1600)
+    _new_game(browser, "pidro")
+    assert _text(browser, "setup-title") == "A game against three bots"
+    shot = False
+    for _ in range(40):
+        prompt = _text(browser, "prompt")
+        step = _step(browser)
+        if prompt.startswith("Hand over"):
+            break
+        if prompt.startswith(("Your bid", "Name trump")):
+            browser.find_elements(By.CSS_SELECTOR, "#choices button")[-1].click()
+        elif prompt.startswith(("Discard", "Rob the pack")):
+            if prompt.startswith("Discard"):
+                assert "every non-trump goes under these rules" in prompt
+                offered = [b.get_attribute("data-card") for b in browser.find_elements(
+                    By.CSS_SELECTOR, "#hand button.card") if b.is_enabled()]  # fmt: skip
+                trumps = browser.execute_script("return state.question.trumps")
+                assert set(offered) <= set(trumps)
+            _keep_enough(browser)
+        else:
+            if not shot and len(browser.find_elements(By.CSS_SELECTOR, ".trick-row")) > 1:
+                _shot(browser, f"play-pidro-{width}")
+                shot = True
+            cards = [b for b in browser.find_elements(By.CSS_SELECTOR, "#hand button.card")
+                     if b.is_enabled()]  # fmt: skip
+            cards[0].click()
+        _wait(browser, lambda d, was=step: _step(d) != was, 60)
+    assert _text(browser, "prompt").startswith("Hand over. ")
+    assert " and made it" in _text(browser, "prompt") or " set" in _text(browser, "prompt")
+    rows = browser.find_elements(By.CSS_SELECTOR, "#tricks .trick-row")
+    assert rows and not browser.find_elements(By.CSS_SELECTOR, "#tricks .trick-row.current")
+    for row in rows:
+        assert ", won by " in row.find_element(By.CSS_SELECTOR, ".label").text
+        seats = [p.find_element(By.TAG_NAME, "small").text
+                 for p in row.find_elements(By.CSS_SELECTOR, ".played")]  # fmt: skip
+        assert seats and all(s == "you" or s.startswith("seat ") for s in seats)
+    # one block a trick: each card inside its row's box, the rows one under another
+    assert browser.execute_script(
+        "const rows = [...document.querySelectorAll('#tricks .trick-row')];"
+        "return rows.every((r, i) => { const b = r.getBoundingClientRect();"
+        " const inside = [...r.querySelectorAll('.played')].every((p) => {"
+        "  const c = p.getBoundingClientRect();"
+        "  return c.top >= b.top && c.bottom <= b.bottom"
+        "   && c.left >= b.left && c.right <= b.right; });"
+        " return inside && (i === 0 || rows[i - 1].getBoundingClientRect().bottom <= b.top); });"
+    )
+    assert "you and your partner" in _text(browser, "score")
+    assert _text(browser, "review").startswith("hand 1")  # not "line 1"
+    assert _fits(browser)
+    _shot(browser, f"play-pidro-over-{width}")
+
+
+def test_the_setup_counts_the_bots_of_the_variant(browser):
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(1400, 1600)
+    browser.get(browser.base + "/play")
+    _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#variant option"))
+    _select(browser, "variant", "cutthroat3")
+    assert _text(browser, "setup-title") == "A game against two bots"
+    _select(browser, "variant", "heasly")
+    assert _text(browser, "setup-title") == "A game against five bots"

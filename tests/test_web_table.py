@@ -22,7 +22,7 @@ def _answer(q: dict) -> object:
         for c in q["hand"]:
             if len(keep) >= q["keep"][1]:
                 break
-            if c not in keep:
+            if c not in keep and c not in q["must_throw"]:
                 keep.append(c)
         return " ".join(keep)
     return q["legal"][0]
@@ -94,7 +94,7 @@ def test_a_move_that_is_not_allowed_is_refused_in_one_line():
 def test_hints_say_what_the_advisor_and_the_bots_would_do():
     t = Table("standard", 0, seed=5)
     h = t.hint()
-    assert h["kind"] == "bid" and h["advice"].startswith("Advice: ")
+    assert h["kind"] == "bid" and h["advice"].startswith(("bid ", "pass"))  # no "Advice: "
     s = t.state()
     while s["question"]["kind"] != "play":
         s = t.choose(_answer(s["question"]))
@@ -169,3 +169,183 @@ def test_two_decks_discard_in_two_passes_and_the_solver_waits_for_trick_five():
     fifth, legal = hints[4]
     assert set(fifth["solver"]) == set(legal) and "solver_note" not in fifth
     assert set(fifth["pimc_why"]) == set(legal)
+
+
+def _until(t: Table, stop, limit: int = 60) -> dict:
+    """The table's state once ``stop(state)`` holds (the person answering by ``_answer``)."""
+    s = t.state()
+    for _ in range(limit):
+        if stop(s):
+            return s
+        s = t.choose(_answer(s["question"]))
+    raise AssertionError("never reached")
+
+
+def test_two_decks_hint_while_bidding_reads_both_copies():
+    """The advisor gets the 18 cards dealt, a face held twice listed twice (it was
+    refused, "a hand needs 18 cards, got 16", and the page said "CardError")."""
+    t = Table("two_deck", 1, seed=8)
+    q = t.state()["question"]
+    assert len(q["hand"]) == 18 and len(set(q["hand"])) < 18  # some face held twice
+    assert sorted(t._dealt()) == sorted(q["hand"])
+    h = t.hint()
+    assert h["kind"] == "bid" and not h["advice"].startswith("no advice")
+    assert h["call"] == "pass" or h["call"] in q["legal"]
+
+
+def test_a_short_trick_is_finished_and_shows_its_winner():
+    """pidro (follow_rule=trumps_only): a seat without trumps sits out, so a trick may
+    hold fewer cards than seats; once played it has a winner, during the hand and
+    after it (it stayed "current", winner None, while the next trick was asked)."""
+    t = Table("pidro", 0, seed=6)
+    s = _until(t, lambda s: s["status"] == "your turn" and len(s["tricks"]) == 4)
+    short = s["tricks"][2]
+    assert len(short["cards"]) == 2 and short["winner"] is not None
+    assert all(tr["winner"] is not None for tr in s["tricks"][:-1])
+    done = _play_hand(t)
+    assert any(len(tr["cards"]) < 4 for tr in done["tricks"])
+    assert [tr["winner"] for tr in done["tricks"]] == [
+        tr["winner"] for tr in done["record"]["tricks"]
+    ]
+
+
+def test_each_card_of_a_trick_names_its_seat():
+    """The trick list labels each card with who played it: the review's seats."""
+    t = Table("pidro", 0, seed=12)
+    done = _play_hand(t)
+    for mine, solved in zip(done["tricks"], done["review"]["tricks"], strict=True):
+        assert [(p["seat"], p["card"]) for p in mine["plays"]] == [
+            (p["seat"], p["card"]) for p in solved["plays"]
+        ]
+        assert mine["plays"][0]["seat"] == mine["leader"]
+
+
+@pytest.mark.parametrize(
+    "value, message",
+    [(None, "not null"), (True, "not true"), (5, "not 5"), ({"a": 1}, 'not {"a": 1}'),
+     ([1, 2], "not [1, 2]"), ("ZZ", "is not a list of cards")],
+)  # fmt: skip
+def test_a_discard_of_the_wrong_type_is_refused_in_plain_words(value, message):
+    """null, true, a number: a one-line message naming what is expected, not Python's
+    "'NoneType' object is not iterable"."""
+    t = Table("standard", 0, seed=3)
+    _until(t, lambda s: s["question"]["kind"] == "discard")
+    with pytest.raises(TableError, match="discard is the cards you keep|not a list") as exc:
+        t.choose(value)
+    assert message in str(exc.value) and "object" not in str(exc.value)
+
+
+def test_wrong_types_for_a_bid_a_trump_and_a_card_are_refused_in_plain_words():
+    t = Table("standard", 0, seed=3)
+    with pytest.raises(TableError, match=r"^a bid is a whole number \(0: pass\), not \[0\]$"):
+        t.choose([0])
+    with pytest.raises(TableError, match="not true"):
+        t.choose(True)
+    s = _until(t, lambda s: s["question"]["kind"] == "trump")
+    with pytest.raises(TableError, match=r"^trump is a suit letter \(.*\), not 1$"):
+        t.choose(1)
+    s = _until(t, lambda s: s["question"]["kind"] == "play")
+    with pytest.raises(TableError, match=r"^a play is one card, one of .*, not null$"):
+        t.choose(None)
+    with pytest.raises(TableError, match="a play is one card"):
+        t.choose(" ".join(s["question"]["legal"][:2]) or "AS KS")
+
+
+def test_an_answer_to_an_earlier_question_is_refused():
+    """A double click sends its second answer with the move it was given for: the
+    table has moved on, so it is refused, and the question shown stands."""
+    t = Table("standard", 0, seed=3)
+    s = t.state()
+    after = t.choose(s["question"]["legal"][0], s["move"])  # pass (or the lowest)
+    assert after["move"] == s["move"] + 1
+    with pytest.raises(TableError, match="earlier question"):
+        t.choose(s["question"]["legal"][0], s["move"])
+    assert t.state()["question"] == after["question"]
+    t.choose(_answer(after["question"]), after["move"])  # the right move is taken
+
+
+def test_pidro_discard_offers_only_trumps_and_says_non_trumps_go():
+    """must_discard_nontrumps: every non-trump must go (the page offered them, and the
+    kernel refused the discard); the robber is not bound by it."""
+    t = Table("pidro", 0, seed=1)
+    q = _until(t, lambda s: s["question"]["kind"] == "discard")["question"]
+    assert q["phase"] == "discard"
+    assert set(q["must_throw"]) == set(q["hand"]) - set(q["trumps"]) and q["must_throw"]
+    plain = q["must_throw"][0]
+    with pytest.raises(TableError, match=f"every non-trump goes under these rules: {plain}"):
+        t.choose(" ".join(q["trumps"] + [plain]))
+    s = t.choose(" ".join(q["trumps"]))
+    assert s["status"] == "hand over" or s["question"]["kind"] != "discard"
+    robber = Table("pidro", 3, seed=1)  # the dealer robs
+    q = _until(robber, lambda s: s["question"]["kind"] == "discard")["question"]
+    assert q["phase"] == "rob" and q["must_throw"] == []
+
+
+def test_robbing_says_exactly_how_many_cards_to_keep():
+    t = Table("standard", 3, seed=1)
+    q = _until(t, lambda s: s["question"]["kind"] == "discard")["question"]
+    assert q["phase"] == "rob" and q["keep"] == [6, 6]
+    with pytest.raises(TableError, match="^keep exactly 6 cards, not 2$"):
+        t.choose(" ".join(q["trumps"]))
+
+
+def test_the_trump_hint_is_one_sentence_naming_the_suit():
+    """After winning the bid: which suit to name, in words, with each suit's make rate
+    at the contract; no "pass" (no longer possible) and no "Advice:" mid-sentence."""
+    t = Table("standard", 0, seed=5)
+    s = _until(t, lambda s: s["question"]["kind"] == "trump")
+    contract = max(b["bid"] or 0 for b in s["bids"] if b["seat"] == 0)
+    h = t.hint()
+    text = h["advice"]
+    assert h["kind"] == "trump" and h["best_trump"] in s["question"]["legal"]
+    names = {"C": "clubs", "S": "spades", "D": "diamonds", "H": "hearts"}
+    assert text.startswith(f"name {names[h['best_trump']]}: ")
+    assert f"your bid of {contract} is made" in text
+    assert "Advice" not in text and "pass" not in text and text.count(". ") == 0
+    assert all(n in text for n in names.values())
+
+
+def test_a_bid_hint_with_only_pass_left_says_so_without_dealing():
+    t = Table("standard", 2, seed=3)
+    t.last = None
+    t.state()
+    t.last["question"]["legal"] = [0]  # as after an earlier seat's 14
+    h = t.hint()
+    assert h["call"] == "pass" and "highest bid there is" in h["advice"]
+
+
+@pytest.mark.parametrize(
+    "variant, seat, sides",
+    [("standard", 1, ["the opponents", "you and your partner"]),
+     ("cutthroat3", 1, ["seat 0", "you", "seat 2"])],
+)  # fmt: skip
+def test_the_sides_and_the_hand_s_end_are_told_from_the_person_s_seat(variant, seat, sides):
+    """Totals name "you and your partner" and "the opponents" (cut-throat: "you"),
+    and the hand's end says who bid what, made or set, and each side's change."""
+    t = Table(variant, seat, seed=7)
+    s = t.state()
+    assert s["sides"] == sides and s["my_side"] == t.rules.team_of(seat)
+    done = _play_hand(t)
+    rec = done["record"]
+    made = "made it" if rec["result"]["made"] else "set"
+    assert made in done["summary"] and f"bid {rec['bid']} in " in done["summary"]
+    change = ", ".join(f"{n} {v:+d}" for n, v in zip(sides, rec["result"]["score"], strict=True))
+    assert done["summary"].endswith(f"This hand: {change}.")
+    assert t._winner_text(t.rules.team_of(seat)).startswith("You ")  # "and your partner"
+    other = next(i for i in range(t.rules.teams) if i != t.rules.team_of(seat))
+    assert t._winner_text(other) in ("The opponents win the game", f"Seat {other} wins the game")
+
+
+def test_the_game_s_end_names_the_winner_from_the_person_s_seat():
+    """cutthroat3 played to its end: the winner as the person reads it."""
+    t = Table("cutthroat3", 1, seed=7)
+    for _ in range(30):
+        done = _play_hand(t)
+        if done["game"]["winner"] is not None:
+            break
+        t.next_hand()
+    game = done["game"]
+    assert game["winner"] == 2 and game["winner_text"] == "Seat 2 wins the game"
+    assert game["totals"][2] >= game["target"]
+    with pytest.raises(TableError, match="game is over"):
+        t.next_hand()

@@ -14,8 +14,9 @@ library's WSGI server in a local tool; every page and script ships in
   ``POST /api/sample``: one hand from a run, as records;
 - ``GET /api/variants``: the presets the pages offer;
 - ``GET /play`` and ``POST /api/table`` (new game: variant, seat, bots),
-  ``GET /api/table/<id>``, ``POST /api/table/<id>/choose`` (``{"value": ...}``),
-  ``.../hint`` and ``.../next``: a game against three bots (``table.Table``).
+  ``GET /api/table/<id>``, ``POST /api/table/<id>/choose`` (``{"value": ...,
+  "move": ...}``), ``.../hint`` and ``.../next``: a game against the bots
+  (``table.Table``).
 
 A bad request is a 400 with ``{"error": message}``, a busy server a 503; no
 route ever answers with a traceback.
@@ -191,7 +192,8 @@ def _game_routes(app: Flask, jobs: JobBoard, body: Callable[[], dict[str, Any]])
         b = body()
         if "value" not in b:
             raise TableError("give your choice as value")
-        return on_table(table_id, lambda t: t.choose(b["value"]))
+        # "move": the state answered, so a double click's second answer is refused
+        return on_table(table_id, lambda t: t.choose(b["value"], b.get("move")))
 
     @app.post("/api/table/<table_id>/hint")
     def table_hint(table_id: str):

@@ -10,9 +10,12 @@ CLI accepts, and ``cli_command`` writes that command out.
 from __future__ import annotations
 
 import json
+import math
 import shlex
 from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 from cinch_sim import checks
 from cinch_sim.rules import VARIANTS, Rules
@@ -20,13 +23,21 @@ from cinch_sim.rules import VARIANTS, Rules
 PLAYS = ("heuristic", "pimc", "dd")
 MAX_RECORD_BYTES = 2_000_000  # a pasted or uploaded records file
 MAX_RECORDS = 200  # hands reviewed in one request
+PIMC_DEALS = 100  # the last PIMC stage's deals (about a second each)
 # The advisor's stages per play: a quick answer first, then the command line's
-# precision (0.01). PIMC costs about a second a deal, so it stops at a few deals.
+# precision (0.01). PIMC costs about a second a deal, so it stops at a few deals
+# (the stages are whole queries: 124 deals, about two minutes, under the time limit);
+# so few deals judge only the bids won nearly every time, and the page says so
+# (``verdict``), as the command line marks a bid not judged with "*".
 ADVISE_STAGES: dict[str, tuple[dict[str, Any], ...]] = {
     "heuristic": ({"precision": 0.05}, {"precision": 0.02}, {"precision": 0.01}),
     "dd": ({"max_hands": 150}, {"precision": 0.03}, {"precision": 0.02}, {"precision": 0.01}),
-    "pimc": ({"max_hands": 4}, {"max_hands": 20}, {"max_hands": 100}),
+    "pimc": ({"max_hands": 4}, {"max_hands": 20}, {"max_hands": PIMC_DEALS}),
 }
+# A bid not judged (won as the maker on fewer than the advisor's 100 deals) though won
+# at least this share of the auctions was cut short by the deals played, not by its
+# rarity: while one is left, the answer is no verdict yet.
+OPEN_SHARE = 0.1
 
 
 class BadRequest(ValueError):
@@ -89,9 +100,13 @@ def advise_query(body: dict[str, Any]) -> dict[str, Any]:
         checks.seat(dealer, rules.players, "dealer")
         if seat is not None:
             checks.seat(seat, rules.players, "seat")
-        make_query(hand, seat, dealer, bids or None, rules=rules)
+        make_query(hand, seat, dealer, None, rules=rules)  # the hand's own errors first
     except (AdvisorError, CardError, checks.InputError) as exc:
         raise BadRequest(str(exc)) from None
+    try:
+        make_query(hand, seat, dealer, bids or None, rules=rules)
+    except AdvisorError as exc:
+        raise BadRequest(_bids_error(hand, seat, dealer, bids, rules, str(exc))) from None
     return {
         "hand": hand,
         "seat": seat,
@@ -102,6 +117,29 @@ def advise_query(body: dict[str, Any]) -> dict[str, Any]:
         "precision": float(precision),
         "variant": variant,
     }
+
+
+def _bids_error(
+    hand: str, seat: int | None, dealer: int, bids: str, rules: Rules, message: str
+) -> str:
+    """A bids error; with no seat chosen, and bids that fit another seat, it says that the
+    eldest hand was assumed (the bids were read as those before it): choose your seat."""
+    from cinch_sim.advisor import AdvisorError
+    from cinch_sim.advisor.query import make_query
+
+    if seat is not None:
+        return message
+    for other in range(rules.players):
+        try:
+            make_query(hand, other, dealer, bids, rules=rules)
+        except AdvisorError:
+            continue
+        eldest = rules.turn_order(dealer)[0]
+        return (
+            f"{message}. No seat was chosen, so the eldest hand (seat {eldest}) was assumed: "
+            "choose your seat"
+        )
+    return message
 
 
 def cli_command(q: dict[str, Any]) -> str:
@@ -116,6 +154,8 @@ def cli_command(q: dict[str, Any]) -> str:
         parts += ["--variant", q["variant"]]
     if q["play"] != "heuristic":
         parts += ["--play", q["play"]]
+    if q["play"] == "pimc":  # the page's last PIMC stage: so many deals, no more
+        parts += ["--max-hands", str(PIMC_DEALS)]
     if q["risk"] != 0.7:
         parts += ["--risk", f"{q['risk']:g}"]
     if q["precision"] != 0.01:
@@ -137,11 +177,15 @@ def advise_stages(q: dict[str, Any]) -> list[Callable[[Callable[..., None]], dic
             )  # fmt: skip
             out = advice_dict(adv)
             out["cli"] = cli_command(q)
+            out.update(verdict_of(adv))
             out["rows"] = advice_rows(adv)
             return out
 
         return run
 
+    no_bid = _no_bid_left(q)
+    if no_bid is not None:  # nothing to deal: the earlier bids took the top one
+        return [lambda check: no_bid]
     want = q["precision"]  # the last stage's: the command line's 0.01 unless asked
     stages = [s for s in ADVISE_STAGES[q["play"]] if s.get("precision", 1.0) > want]
     if q["play"] != "pimc":
@@ -149,9 +193,90 @@ def advise_stages(q: dict[str, Any]) -> list[Callable[[Callable[..., None]], dic
     return [stage(s) for s in stages]
 
 
+def _no_bid_left(q: dict[str, Any]) -> dict[str, Any] | None:
+    """The answer when an earlier seat made the highest bid there is: pass, with no deal
+    played (the advisor would deal to match a bid the bots rarely make, and refuse it
+    as too rare to sample); None while a bid is left."""
+    from cinch_sim.advisor.query import make_query
+
+    rules = VARIANTS[q["variant"]]
+    query = make_query(q["hand"], q["seat"], q["dealer"], q["bids"], rules=rules)
+    if query.legal_bids or not query.may_pass:
+        return None
+    advice = f"Pass: {query.high_bid} is the highest bid there is, so no bid is left for you."
+    return {
+        "advice": f"Advice: {advice[0].lower()}{advice[1:]}",
+        "summary": advice,
+        "verdict": True,
+        "call": "pass",
+        "seat": query.seat,
+        "legal_bids": [],
+        "best_trump": None,
+        "risk": q["risk"],
+        "hands": 0,
+        "precision": None,
+        "by_trump": {},
+        "rows": {},
+        "table_trump": None,
+        "cli": cli_command(q),
+    }
+
+
+def verdict_of(adv: Any) -> dict[str, Any]:
+    """What the page says beside the advisor's sentence: ``summary``, the advice as
+    the page shows it; ``verdict``, False while a bid won often enough to matter is not
+    yet judged (too few deals: PIMC's, a first stage's), when the advisor's "pass" only
+    means "no bid judged yet"; ``table_trump``, the suit the table shows (the best, or
+    with no bid judged, the one taking the most points as the maker)."""
+    from cinch_sim.cards import SUITS
+
+    judged = adv.judged()
+    s = adv.best_trump_index
+    if not judged[adv.suits_run].any():
+        mean = np.nan_to_num(adv.mean_points(), nan=-1.0)
+        s = max(adv.suits_run, key=lambda x: mean[x])
+    pw, _, _ = adv.p_win()
+    bids = [int(b) for b in adv.bids]
+    open_bids = [b for i, b in enumerate(bids) if not judged[s, i] and pw[s, i] >= OPEN_SHARE]
+    line = adv.to_dict()["advice"].removeprefix("Advice: ")
+    out = {"verdict": not open_bids, "table_trump": SUITS[s], "open_bids": open_bids}
+    if not open_bids:
+        return {**out, "summary": line}
+    need = _deals_needed(pw[s], judged[s], adv.min_maker)
+    more = f"about {need:,} deals would judge them (the command below with --max-hands {need})"
+    if not judged[s].any():
+        head = (
+            f"No verdict yet: after {adv.hands:,} deals no bid has been won as the maker on the "
+            f"{adv.min_maker} deals the advisor needs to judge it; {more}."
+        )
+    else:
+        head = (
+            f"No verdict yet on bids {_span(open_bids)}: in {adv.hands:,} deals they were won "
+            f"as the maker fewer than the {adv.min_maker} times the advisor needs to judge a "
+            f"bid; {more}. So far, among the bids judged: {line}"
+        )
+    return {**out, "summary": head}
+
+
+def _deals_needed(p_win: Any, judged: Any, min_maker: int) -> int:
+    """Deals that would judge every bid won at least ``OPEN_SHARE`` of the time: the
+    least often won of them needs ``min_maker`` wins, rounded up to a hundred."""
+    shares = [p for p, j in zip(p_win, judged, strict=True) if not j and p >= OPEN_SHARE]
+    return int(math.ceil(min_maker / min(shares) / 100) * 100)
+
+
+def _span(bids: list[int]) -> str:
+    """``[7, 8, 9]`` -> ``7 to 9``; one bid alone; gaps listed."""
+    if len(bids) > 1 and bids == list(range(bids[0], bids[-1] + 1)):
+        return f"{bids[0]} to {bids[-1]}"
+    return ", ".join(map(str, bids))
+
+
 def advice_rows(adv: Any) -> dict[str, list[dict[str, Any]]]:
     """Per trump run, one row a bid as the page shows it (the notation's strings:
-    intervals rounded outwards), with ``judged`` (enough deals as maker)."""
+    intervals rounded outwards), with ``judged`` (enough deals as maker); a bid not
+    judged shows its estimates without intervals, which so few deals make meaningless
+    (four deals: an ev interval of +-37 points)."""
     from cinch_sim import notation as N
     from cinch_sim.cards import SUITS
 
@@ -169,11 +294,15 @@ def advice_rows(adv: Any) -> dict[str, list[dict[str, Any]]]:
                     "bid": int(b),
                     "p_win": N.rate(pw[s, i], 0),
                     "p_make": N.rate(pm[s, i], 1),
-                    "interval": N.rate_interval(lo[s, i], hi[s, i]),
+                    "interval": N.rate_interval(lo[s, i], hi[s, i]) if judged[s, i] else N.DASH,
                     "as_maker": int(adv.win[s, c]),
                     "judged": bool(judged[s, i]),
                     "ev": N.number(sc["ev"][s, c], 2, signed=True),
-                    "ev_interval": N.interval(sc["ev_lo"][s, c], sc["ev_hi"][s, c], 2, True),
+                    "ev_interval": (
+                        N.interval(sc["ev_lo"][s, c], sc["ev_hi"][s, c], 2, True)
+                        if judged[s, i]
+                        else N.DASH
+                    ),
                 }
             )
         out[SUITS[s]] = rows

@@ -1,4 +1,4 @@
-"""A game at a table: one seat played by a person through the page, three bots.
+"""A game at a table: one seat played by a person through the page, bots at the others.
 
 Each request replays the current hand from its deal (same seed, same hand
 number) with the person's seat on the ``replay`` policies
@@ -39,6 +39,27 @@ def _cards(mask: int, twice: int = 0) -> list[str]:
     return [format_card(c) for c in range(52) for m in (mask, twice) if m >> c & 1]
 
 
+def _shown(value: Any) -> str:
+    """A wrong answer as the page sent it (JSON), cut short: ``null``, ``true``, ``5``."""
+    import json
+
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):
+        text = type(value).__name__
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _parsed(text: str) -> list[int] | None:
+    """The cards of a text, or None when it is not cards."""
+    from cinch_sim.cards import CardError, parse_cards
+
+    try:
+        return parse_cards(text)
+    except CardError:
+        return None
+
+
 class Table:
     """One game: the rules, the person's seat, the bots, the hands played so far."""
 
@@ -63,6 +84,7 @@ class Table:
         self.records: list[dict[str, Any]] = []  # the hands finished
         self.choices: dict[str, list[int]] = {k: [] for k in KINDS}
         self.last: dict[str, Any] | None = None
+        self.moves = 0  # answers taken and hands dealt: an answer naming an older count is stale
         self.lock = threading.Lock()  # one request at a time changes a game
 
     # ---- the kernel ----------------------------------------------------------
@@ -113,7 +135,9 @@ class Table:
 
         out, tr, params = self._run()
         base = {"seat": self.seat, "dealer": self.dealer, "hand_number": len(self.records) + 1,
-                "variant": self.variant, "bots": self.bots, "game": self._game()}  # fmt: skip
+                "variant": self.variant, "bots": self.bots, "move": self.moves,
+                "sides": self._side_names(), "my_side": self.rules.team_of(self.seat),
+                "game": self._game()}  # fmt: skip
         if out[L.H_ERROR]:
             kind = L.KIND_NAMES[int(out[L.H_ERROR_KIND])]
             p = params[L.KIND_NAMES.index(kind), self.seat]
@@ -121,36 +145,12 @@ class Table:
                 raise TableError(f"the rules do not allow that {kind}")  # the last answer
             if int(out[L.H_ERROR_SEAT]) != self.seat:
                 raise RuntimeError(f"the hand stopped at seat {int(out[L.H_ERROR_SEAT])}'s {kind}")
-            legal, hand = int(p[R.R_LEGAL]), int(p[R.R_HAND])
-            phase = PHASES[int(p[R.R_PHASE])]
-            second = int(p[R.R_PASS]) if kind == "discard" else 0  # two decks' second pass
-            question = {
-                "kind": kind,
-                "phase": phase,
-                # a discard pass asks about the faces once (or the second copies) only
-                "hand": _cards(hand, 0 if kind == "discard" else int(p[R.R_HAND2])),
-                "trump": SUITS[int(p[R.R_TRUMP])] if p[R.R_TRUMP] >= 0 else None,
-            }
-            if kind == "bid":
-                question["legal"] = [b for b in range(63) if legal >> b & 1]  # 0: pass
-            elif kind == "trump":
-                question["legal"] = [SUITS[s] for s in range(4) if legal >> s & 1]
-            elif kind == "discard":
-                question["legal"] = _cards(legal)  # may be thrown
-                question["keep"] = [int(p[R.R_MIN_KEEP]), int(p[R.R_MAX_KEEP])]
-                if self.rules.decks == 2:  # docs/policies.md: a discard in two passes
-                    question["pass"] = second
-                    question["kept"] = _cards(int(p[R.R_KEPT])) if second else []
-                    question["second_copies"] = [] if second else _cards(int(p[R.R_HAND2]))
-                # trumps are kept first: as many as the cards kept allow (docs/rules.md)
-                question["trumps"] = _cards(hand & self._trump_mask(int(p[R.R_TRUMP])))
-            else:
-                question["legal"] = _cards(legal)
+            question = self._question(kind, p)
             self.last = {
                 "kind": kind,
-                "legal": legal,
-                "hand": hand,
-                "held": bin(hand).count("1") + bin(int(p[R.R_HAND2])).count("1"),
+                "legal": int(p[R.R_LEGAL]),
+                "hand": int(p[R.R_HAND]),
+                "held": bin(int(p[R.R_HAND])).count("1") + bin(int(p[R.R_HAND2])).count("1"),
                 "question": question,
                 "min_keep": int(p[R.R_MIN_KEEP]),
                 "max_keep": int(p[R.R_MAX_KEEP]),
@@ -164,7 +164,109 @@ class Table:
         review = solve([record], from_trick="quick").hands[0]
         game = self._game(extra=record)
         return {**base, "status": "hand over", "record": record, "review": review,
-                "game": game, **self._so_far(tr)}  # fmt: skip
+                "summary": self._hand_summary(record), "game": game,
+                **self._so_far(tr)}  # fmt: skip
+
+    def _question(self, kind: str, p: np.ndarray) -> dict[str, Any]:
+        """The person's question from the replay vector of its kind: what is asked,
+        the hand, the trump, and what may be answered."""
+        from cinch_sim.policies import replay as R
+
+        legal, hand = int(p[R.R_LEGAL]), int(p[R.R_HAND])
+        question: dict[str, Any] = {
+            "kind": kind,
+            "phase": PHASES[int(p[R.R_PHASE])],
+            # a discard pass asks about the faces once (or the second copies) only
+            "hand": _cards(hand, 0 if kind == "discard" else int(p[R.R_HAND2])),
+            "trump": SUITS[int(p[R.R_TRUMP])] if p[R.R_TRUMP] >= 0 else None,
+        }
+        if kind == "bid":
+            question["legal"] = [b for b in range(63) if legal >> b & 1]  # 0: pass
+        elif kind == "trump":
+            question["legal"] = [SUITS[s] for s in range(4) if legal >> s & 1]
+        elif kind == "discard":
+            question.update(self._discard_question(question["phase"], p))
+        else:
+            question["legal"] = _cards(legal)
+        return question
+
+    def _discard_question(self, phase: str, p: np.ndarray) -> dict[str, Any]:
+        """A discard's (or a rob's) choices: what may go, how many cards are kept, the
+        trumps (kept first), and under must_discard_nontrumps the cards that must go,
+        so the page never offers a keep the rules refuse."""
+        from cinch_sim.policies import replay as R
+
+        legal, hand = int(p[R.R_LEGAL]), int(p[R.R_HAND])
+        trumps = hand & self._trump_mask(int(p[R.R_TRUMP]))
+        out: dict[str, Any] = {
+            "legal": _cards(legal),  # may be thrown
+            "keep": [int(p[R.R_MIN_KEEP]), int(p[R.R_MAX_KEEP])],
+            # trumps are kept first: as many as the cards kept allow (docs/rules.md)
+            "trumps": _cards(trumps),
+            "must_throw": _cards(self._must_throw(phase, hand, trumps)),
+        }
+        if self.rules.decks == 2:  # docs/policies.md: a discard in two passes
+            second = int(p[R.R_PASS])
+            out["pass"] = second
+            out["kept"] = _cards(int(p[R.R_KEPT])) if second else []
+            out["second_copies"] = [] if second else _cards(int(p[R.R_HAND2]))
+        return out
+
+    def _must_throw(self, phase: str, hand: int, trumps: int) -> int:
+        """The cards a drawer must discard: every non-trump under must_discard_nontrumps
+        (it binds the drawers, not the robber), unless a short stock lets some stay
+        (shortage=limit_discards: the kernel then judges how many)."""
+        r = self.rules
+        if phase != "discard" or not r.must_discard_nontrumps or r.shortage == "limit_discards":
+            return 0
+        return hand & ~trumps
+
+    def _side_names(self) -> list[str]:
+        """Each side as the person reads it: "you and your partner", "the opponents";
+        cut-throat, "you" and "seat 2"."""
+        mine = self.rules.team_of(self.seat)
+        names = []
+        for t in range(self.rules.teams):
+            seats = [s for s in range(self.rules.players) if self.rules.team_of(s) == t]
+            if t == mine:
+                names.append("you" if len(seats) == 1 else "you and your partner")
+            elif len(seats) > 1 and self.rules.teams == 2:
+                names.append("the opponents")
+            else:
+                names.append(" and ".join(f"seat {s}" for s in seats))
+        return names
+
+    def _who(self, seat: int) -> str:
+        """A seat as the person reads it: "you", "your partner (seat 2)", "seat 1"."""
+        if seat == self.seat:
+            return "you"
+        if self.rules.team_of(seat) == self.rules.team_of(self.seat):
+            return f"your partner (seat {seat})"
+        if self.rules.teams == 2 and self.rules.players > 2:
+            return f"seat {seat} (the opponents)"
+        return f"seat {seat}"
+
+    def _hand_summary(self, record: dict[str, Any]) -> str:
+        """The hand's end in a sentence: who bid what, made or set, the points taken
+        and each side's score change."""
+        from cinch_sim.cards import SUIT_NAMES
+
+        result, maker = record["result"], record.get("maker")
+        sides = self._side_names()
+        change = ", ".join(f"{n} {v:+d}" for n, v in zip(sides, result["score"], strict=True))
+        if maker is None or maker < 0:
+            return f"The hand was thrown in: nobody bid. This hand: {change}."
+        who, bid = self._who(maker), record["bid"]
+        suit = SUIT_NAMES[record["trump"]]
+        took = result["points"][self.rules.team_of(maker)]
+        of = self.rules.total_points
+        if not bid:
+            head = f"Everyone passed: {who}, the dealer, named {suit} at no contract"
+            text = f"{head} and took {took} of {of} points"
+        else:
+            outcome = "made it" if result["made"] else "were set" if who == "you" else "was set"
+            text = f"{who} bid {bid} in {suit} and {outcome}: took {took} of {of} points"
+        return f"{text[0].upper()}{text[1:]}. This hand: {change}."
 
     def _trump_mask(self, trump: int) -> int:
         from cinch_sim.cards import RANKS, suit_mask, trump_mask
@@ -184,22 +286,28 @@ class Table:
             b = int(tr[L.T_BIDS + 2 * i + 1])
             bids.append({"seat": s, "bid": None if b < 0 else b})
         tricks = []
+        players = self.rules.players
         for t in range(L.MAX_TRICKS):
-            row = [
-                int(c)
-                for c in tr[L.T_PLAYS + t * L.MAX_PLAYERS : L.T_PLAYS + (t + 1) * L.MAX_PLAYERS]
-            ]
-            cards = [c for c in row if c >= 0]
-            if not cards:
-                break
+            row = tr[L.T_PLAYS + t * L.MAX_PLAYERS : L.T_PLAYS + t * L.MAX_PLAYERS + players]
             leader = int(tr[L.T_LEADER + t])
+            # the card at position k is the seat k places after the leader's; a seat out
+            # of cards (or, under trumps_only, of trumps) keeps -1 there and sits it out
+            plays = [
+                {"seat": (leader + k) % players, "card": format_card(int(c))}
+                for k, c in enumerate(row)
+                if c >= 0
+            ]
+            if not plays:
+                break
+            # the kernel writes a trick's winner once every seat still holding a card has
+            # played to it: a short trick (trumps_only) is finished too
             winner = int(tr[L.T_WINNER + t])
-            done = winner >= 0 and len(cards) == self.rules.players
             tricks.append(
                 {
                     "leader": leader,
-                    "cards": [format_card(c) for c in cards],
-                    "winner": winner if done else None,
+                    "cards": [p["card"] for p in plays],
+                    "plays": plays,
+                    "winner": winner if winner >= 0 else None,
                 }
             )
         return {"bids": bids, "tricks": tricks}
@@ -212,12 +320,20 @@ class Table:
         if not hands:
             return {"totals": [0] * self.rules.teams, "target": self.rules.target, "winner": None}
         rec = game_record(self.rules, hands, self.first_dealer)
+        winner = rec["winner"]
         return {
             "totals": rec["totals"][-1],  # each side's total after the last hand
             "target": self.rules.target,
-            "winner": rec["winner"],
+            "winner": winner,
             "reason": rec["reason"],
+            "winner_text": None if winner is None else self._winner_text(winner),
         }
+
+    def _winner_text(self, side: int) -> str:
+        """The game's end as the person reads it: "You win the game", "Seat 2 wins"."""
+        name = self._side_names()[side]
+        verb = "wins" if name.startswith("seat ") and " and " not in name else "win"
+        return f"{name[0].upper()}{name[1:]} {verb} the game"
 
     # ---- the person's moves ------------------------------------------------------
     def _asked(self, when_over: str) -> dict[str, Any]:
@@ -229,59 +345,97 @@ class Table:
             raise TableError(when_over)
         return self.last
 
-    def choose(self, value: Any) -> dict[str, Any]:
+    def choose(self, value: Any, move: Any = None) -> dict[str, Any]:
         """Answer the question ``state`` asked: a bid (0: pass), a suit letter, the
-        cards to keep (discard), or a card to play."""
-        from cinch_sim.cards import CardError, parse_cards
-
+        cards to keep (discard), or a card to play. ``move``, when given, is the
+        ``move`` of the state the answer was given to: an answer to an older question
+        (a double click, a second tab) is refused rather than taken for this one."""
         ask = self._asked("the hand is over: deal the next one")
+        if move is not None and (isinstance(move, bool) or move != self.moves):
+            raise TableError(
+                "that answer was for an earlier question: the table has moved on, "
+                "answer the question shown now"
+            )
         kind = ask["kind"]
         if kind == "bid":
-            if (
-                isinstance(value, bool)
-                or not isinstance(value, int)
-                or value not in ask["question"]["legal"]
-            ):
-                raise TableError(
-                    f"bid {value!r} is not one of {ask['question']['legal']} (0: pass)"
-                )
-            choice = value
+            choice = self._bid_choice(ask, value)
         elif kind == "trump":
-            if value not in ask["question"]["legal"]:
-                raise TableError(
-                    f"trump {value!r} is not one of {', '.join(ask['question']['legal'])}"
-                )
-            choice = SUITS.index(value)
+            choice = self._trump_choice(ask, value)
+        elif kind == "play":
+            choice = self._play_choice(ask, value)
         else:
-            try:
-                cards = parse_cards(value if isinstance(value, str) else " ".join(map(str, value)))
-            except (CardError, TypeError) as exc:
-                raise TableError(str(exc)) from None
-            mask = sum(1 << c for c in set(cards))
-            if kind == "play":
-                if len(cards) != 1 or not ask["legal"] >> cards[0] & 1:
-                    raise TableError(f"play one of {', '.join(ask['question']['legal'])}")
-                choice = cards[0]
-            else:  # the cards kept
-                must = ask["hand"] & ~ask["legal"]
-                if mask & ~ask["hand"] or must & ~mask:
-                    raise TableError("keep cards of your hand, and every card you may not throw")
-                n = bin(mask).count("1")
-                if not ask["min_keep"] <= n <= ask["max_keep"]:
-                    raise TableError(f"keep {ask['min_keep']} to {ask['max_keep']} cards, not {n}")
-                trumps = ask["hand"] & self._trump_mask(SUITS.index(ask["question"]["trump"]))
-                # (two decks: the kernel judges, its two passes have their own exceptions)
-                if self.rules.decks == 1 and bin(mask & trumps).count("1") != min(
-                    n, bin(trumps).count("1")
-                ):
-                    raise TableError("keep your trumps first: as many as the cards you keep")
-                choice = mask
+            choice = self._keep_choice(ask, value)
         self.choices[kind].append(int(choice))
         try:
-            return self.state()
+            state = self.state()
         except TableError:
             self.choices[kind].pop()  # the rules refused it: the question stands
             raise
+        self.moves += 1
+        return {**state, "move": self.moves}
+
+    @staticmethod
+    def _bid_choice(ask: dict[str, Any], value: Any) -> int:
+        """A bid: a whole number among the legal ones (0: pass)."""
+        legal = ask["question"]["legal"]
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TableError(f"a bid is a whole number (0: pass), not {_shown(value)}")
+        if value not in legal:
+            raise TableError(f"bid {value} is not one of {', '.join(map(str, legal))} (0: pass)")
+        return value
+
+    @staticmethod
+    def _trump_choice(ask: dict[str, Any], value: Any) -> int:
+        """A trump: one of the legal suit letters."""
+        legal = ask["question"]["legal"]
+        if not isinstance(value, str):
+            raise TableError(f"trump is a suit letter ({', '.join(legal)}), not {_shown(value)}")
+        if value not in legal:
+            raise TableError(f"trump {_shown(value)} is not one of {', '.join(legal)}")
+        return SUITS.index(value)
+
+    @staticmethod
+    def _play_choice(ask: dict[str, Any], value: Any) -> int:
+        """A play: one legal card, as text ("AS")."""
+        legal = ", ".join(ask["question"]["legal"])
+        cards = _parsed(value) if isinstance(value, str) else None
+        if cards is None or len(cards) != 1 or not ask["legal"] >> cards[0] & 1:
+            raise TableError(f"a play is one card, one of {legal}, not {_shown(value)}")
+        return cards[0]
+
+    def _keep_choice(self, ask: dict[str, Any], value: Any) -> int:
+        """A discard: the cards kept, as text ("AS KS") or a list of cards, checked as
+        the rules check it (the kernel judges two decks' passes)."""
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            value = " ".join(value)
+        if not isinstance(value, str):
+            raise TableError(
+                "a discard is the cards you keep, as text like 'AS KS' or a list of cards, "
+                f"not {_shown(value)}"
+            )
+        cards = _parsed(value)
+        if cards is None:
+            raise TableError(f"{_shown(value)} is not a list of cards (like 'AS KS 5S')")
+        mask = sum(1 << c for c in set(cards))
+        must = ask["hand"] & ~ask["legal"]
+        if mask & ~ask["hand"] or must & ~mask:
+            raise TableError("keep cards of your hand, and every card you may not throw")
+        thrown = [c for c in ask["question"]["must_throw"] if c in _cards(mask)]
+        if thrown:
+            raise TableError(
+                f"every non-trump goes under these rules: {' '.join(thrown)} cannot be kept"
+            )
+        n, lo, hi = bin(mask).count("1"), ask["min_keep"], ask["max_keep"]
+        if not lo <= n <= hi:
+            span = f"exactly {lo}" if lo == hi else f"{lo} to {hi}"
+            raise TableError(f"keep {span} cards, not {n}")
+        trumps = ask["hand"] & self._trump_mask(SUITS.index(ask["question"]["trump"]))
+        # (two decks: the kernel judges, its two passes have their own exceptions)
+        if self.rules.decks == 1 and bin(mask & trumps).count("1") != min(
+            n, bin(trumps).count("1")
+        ):
+            raise TableError("keep your trumps first: as many as the cards you keep")
+        return mask
 
     def next_hand(self) -> dict[str, Any]:
         """Deal the next hand (the dealer moves on), after a finished one."""
@@ -293,6 +447,7 @@ class Table:
         self.records.append(self.last["record"])
         self.choices = {k: [] for k in KINDS}
         self.last = None
+        self.moves += 1
         return self.state()
 
     def hint(self) -> dict[str, Any]:
@@ -341,23 +496,34 @@ class Table:
 
     def _advice_hint(self, kind: str) -> dict[str, Any]:
         """The advisor on the hand as dealt, with the bids made before the person (in
-        one round of bidding; in an auction, every call so far)."""
+        one round of bidding; in an auction, every call so far); for the trump, each
+        suit's make rate at the person's contract."""
         from cinch_sim.advisor import AdvisorError, advise
 
         _, tr, _ = self._run()
-        calls = [(b["seat"], b["bid"]) for b in self._so_far(tr)["bids"]]
+        bids = self._so_far(tr)["bids"]
+        if kind == "bid" and self.last["question"]["legal"] == [0]:
+            high = max((b["bid"] or 0 for b in bids), default=0)
+            text = f"pass: {high} is the highest bid there is, so no bid is left for you"
+            return {"kind": kind, "call": "pass", "advice": text}
+        calls = [(b["seat"], b["bid"]) for b in bids]
+        contract = max((b["bid"] or 0 for b in bids if b["seat"] == self.seat), default=0)
         if kind == "bid" and self.rules.bid_rounds == 1:
             calls = [c for c in calls if c[0] != self.seat]
         elif kind == "trump":
             calls = []  # the auction is over: the hand's worth in each trump
+        bid_levels = range(self.rules.bid_min, self.rules.bid_max + 1)
+        # the trump: as the maker at the contract (all passed: at the top bid, its points)
+        at = contract if contract in bid_levels else self.rules.bid_max
         try:
             adv = advise(self._dealt(), self.seat, self.dealer, bids=calls or None,
-                         rules=self.rules, precision=0.03, seed=self.seed)  # fmt: skip
+                         rules=self.rules, precision=0.03, seed=self.seed,
+                         candidates=[at] if kind == "trump" else None)  # fmt: skip
         except AdvisorError as exc:
             return {"kind": kind, "advice": f"no advice here: {exc}"}
-        text = adv.to_dict()["advice"]
         if kind == "trump":
-            text = f"name {adv.best_trump}: the trump whose best bid gains most. {text}"
+            return {"kind": kind, **_trump_advice(adv, contract)}
+        text = adv.to_dict()["advice"].removeprefix("Advice: ")
         return {"kind": kind, "advice": text, "call": adv.call, "best_trump": adv.best_trump}
 
     def _dealt(self) -> list[str]:
@@ -370,7 +536,9 @@ class Table:
             _, _, params = self._run()
         finally:
             self.choices["bid"] = saved
-        return _cards(int(params[KINDS.index("bid"), self.seat, R.R_HAND]))
+        p = params[KINDS.index("bid"), self.seat]
+        # two decks: the faces held twice listed twice (the advisor wants all 18 cards)
+        return _cards(int(p[R.R_HAND]), int(p[R.R_HAND2]))
 
     def _bot_choice(self, kind: str, name: str) -> tuple[str, np.ndarray]:
         """The card (or the cards kept) a bot's policy picks in the person's place, and
@@ -397,3 +565,31 @@ class Table:
         if np.isnan(means).all():
             return None
         return {format_card(c): round(float(v), 2) for c, v in zip(cards, means, strict=True)}
+
+
+def _trump_advice(adv: Any, contract: int) -> dict[str, Any]:
+    """Which trump to name, in one sentence: the suit the maker makes the contract in
+    most often (judged on enough deals as the maker), else, at no contract or too few
+    deals, the one taking the most points; the other suits' figures beside it."""
+    from cinch_sim import notation as N
+    from cinch_sim.cards import SUIT_NAMES
+
+    pm, _, _ = adv.p_make()
+    judged = adv.judged()
+    mean = adv.mean_points()
+    run = list(adv.suits_run)
+    by_make = contract > 0 and all(judged[s, 0] for s in run)
+    if by_make:
+        order = sorted(run, key=lambda s: -pm[s, 0])
+        figure = {s: N.rate(pm[s, 0], 0) for s in run}
+        what = f"your bid of {contract} is made in it {figure[order[0]]} of the time"
+    else:
+        order = sorted(run, key=lambda s: -np.nan_to_num(mean[s], nan=-1.0))
+        figure = {s: N.number(mean[s], 1) for s in run}
+        what = f"as the maker you take {figure[order[0]]} points in it on average"
+    best = SUITS[order[0]]
+    others = ", ".join(f"{SUIT_NAMES[SUITS[s]]} {figure[s]}" for s in order[1:])
+    text = (
+        f"name {SUIT_NAMES[best]}: {what} ({others}), on {adv.hands:,} deals of your hand as dealt"
+    )
+    return {"advice": text, "best_trump": best}

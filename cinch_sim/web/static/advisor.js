@@ -4,14 +4,16 @@ const COLOURS = { C: "#1e8449", S: "#17202a", D: "#d35400", H: "#c0392b" };
 const NAMES = { C: "clubs", S: "spades", D: "diamonds", H: "hearts" };
 const $ = (id) => document.getElementById(id);
 let variants = {}, job = null, timer = null, poller = null;
-const picked = new Set();
+const picked = new Map();  // card -> copies held (two with two decks)
 
 function players() { return (variants[$("variant").value] || { players: 4 }).players; }
 function handSize() { return (variants[$("variant").value] || { cards: 9 }).cards; }
+function decks() { return (variants[$("variant").value] || { decks: 1 }).decks || 1; }
+function held() { let n = 0; for (const k of picked.values()) n += k; return n; }
 
 function fillSeats() {
   const p = players(), seat = $("seat").value, dealer = $("dealer").value;
-  $("seat").replaceChildren(el("option", { value: "", text: "eldest hand (assumed)" }),
+  $("seat").replaceChildren(el("option", { value: "", text: "eldest hand" }),
     ...Array.from({ length: p }, (_, s) => el("option", { value: s, text: `seat ${s}` })));
   $("dealer").replaceChildren(...Array.from({ length: p }, (_, s) => el("option", { value: s, text: `seat ${s}` })));
   $("seat").value = seat !== "" && seat < p ? seat : "";
@@ -24,24 +26,36 @@ function drawGrid() {
   for (const s of SUITS) for (const r of RANKS) {
     const card = r + s;
     const b = el("button", { class: "card" + (s === "D" || s === "H" ? " red" : ""), type: "button",
-      "data-card": card, "aria-pressed": "false", text: pretty(card) });
+      "data-card": card, "data-count": "0", "aria-pressed": "false", text: pretty(card) });
     b.addEventListener("click", () => { toggle(card); });
     grid.append(b);
   }
 }
 
-function syncGrid() {
+function syncGrid(note) {
   for (const b of document.querySelectorAll("#cards button.card")) {
-    const on = picked.has(b.dataset.card);
-    b.classList.toggle("on", on);
-    b.setAttribute("aria-pressed", String(on));
+    const k = picked.get(b.dataset.card) || 0;
+    b.classList.toggle("on", k > 0);
+    b.dataset.count = String(k);
+    b.setAttribute("aria-pressed", String(k > 0));
+    b.setAttribute("aria-label", `${pretty(b.dataset.card)}${k > 1 ? ", both copies" : ""}`);
   }
-  $("count").textContent = `${picked.size} of ${handSize()} cards`;
+  const n = held(), size = handSize();
+  const over = n > size ? `: ${n - size} too many, remove ${n - size === 1 ? "one" : "some"}` : "";
+  $("count").textContent = `${n} of ${size} cards${over}${note ? `: ${note}` : ""}`;
+  $("count").classList.toggle("bad", n > size || Boolean(note));
 }
 
+// A click adds a copy, up to the decks' copies, and then takes the card out again (two
+// decks: none, one, both, none); with the hand full a click only takes one copy out, and
+// a card not held is refused, so the grid never holds more than a hand.
 function toggle(card) {
-  if (picked.has(card)) picked.delete(card); else picked.add(card);
-  $("hand").value = [...picked].join(" ");
+  const k = picked.get(card) || 0, full = held() >= handSize();
+  if (full && k === 0) { syncGrid("the hand is full: click one of its cards to take it out"); return; }
+  if (full) { if (k > 1) picked.set(card, k - 1); else picked.delete(card); }
+  else if (k < decks()) picked.set(card, k + 1);
+  else picked.delete(card);
+  $("hand").value = [...picked].flatMap(([c, n]) => Array(n).fill(c)).join(" ");
   syncGrid();
   changed();
 }
@@ -50,7 +64,7 @@ function readTyped() {  // the text box: every token that is a card turns its bu
   picked.clear();
   for (const tok of $("hand").value.toUpperCase().replace(/10/g, "T").split(/[\s,]+/)) {
     const t = tok.replace("♠", "S").replace("♣", "C").replace("♦", "D").replace("♥", "H");
-    if (/^[AKQJT2-9][CSDH]$/.test(t)) picked.add(t);
+    if (/^[AKQJT2-9][CSDH]$/.test(t)) picked.set(t, (picked.get(t) || 0) + 1);
   }
   syncGrid();
 }
@@ -63,40 +77,60 @@ function query() {
   return q;
 }
 
+// The answer shown belongs to the inputs it was computed for: any change takes it down
+// at once (and forgets the running query), before the new one is asked for.
+function clearAnswer(advice) {
+  clearTimeout(poller);
+  if (job) { call("DELETE", `/api/jobs/${job}`).catch(() => {}); job = null; }
+  $("advice").textContent = advice;
+  $("advice").classList.remove("pending");
+  delete $("advice").dataset.call;
+  for (const id of ["status", "chart", "legend", "table", "tablenote", "cli"]) $(id).replaceChildren();
+}
+
 function changed() {  // debounce: ask once the user stops clicking
   clearTimeout(timer);
+  $("error").textContent = "";
+  clearAnswer("");
   timer = setTimeout(ask, 250);
 }
 
 async function ask() {
-  clearTimeout(poller);
-  if (job) { call("DELETE", `/api/jobs/${job}`).catch(() => {}); job = null; }
+  clearAnswer("");
   $("error").textContent = "";
   const typed = $("hand").value.trim().split(/[\s,]+/).filter(Boolean).length;
   if (typed !== handSize()) {
-    $("advice").textContent = `Pick ${handSize()} cards (${typed} so far).`;
-    $("status").textContent = "";
+    $("advice").textContent = typed > handSize()
+      ? `Too many cards: ${typed} given, a hand holds ${handSize()}.`
+      : `Pick ${handSize()} cards (${typed} so far).`;
     return;
   }
+  const asked = query();
   try {
-    const started = await call("POST", "/api/advise", query());
+    const started = await call("POST", "/api/advise", asked);
+    if (JSON.stringify(asked) !== JSON.stringify(query())) return;  // changed meanwhile
     job = started.job;
     $("cli").textContent = started.cli;
     $("status").textContent = "dealing...";
     poll(job);
   } catch (e) {
+    if (JSON.stringify(asked) !== JSON.stringify(query())) return;
     $("error").textContent = e.message;
-    $("advice").textContent = "";
   }
 }
 
 async function poll(id) {
   if (id !== job) return;
   let view;
-  try { view = await call("GET", `/api/jobs/${id}`); } catch (e) { $("error").textContent = e.message; return; }
+  try { view = await call("GET", `/api/jobs/${id}`); } catch (e) {
+    if (id === job) { clearAnswer(""); $("error").textContent = e.message; }
+    return;
+  }
   if (id !== job) return;
+  if (view.status === "error" || view.status === "timeout") {
+    clearAnswer(""); $("error").textContent = view.error; return;
+  }
   if (view.result) show(view.result, view);
-  if (view.status === "error" || view.status === "timeout") { $("error").textContent = view.error; return; }
   if (view.status === "cancelled") return;
   if (view.final) { $("status").textContent += " (final)"; return; }
   if (view.status === "running" && view.done) {  // a long stage (dd, pimc): how far it has come
@@ -107,10 +141,11 @@ async function poll(id) {
 }
 
 function show(r, view) {
-  $("advice").textContent = r.advice.replace(/^Advice: /, "");
+  $("advice").textContent = (r.summary || r.advice).replace(/^Advice: /, "");
+  $("advice").classList.toggle("pending", r.verdict === false);
   $("advice").dataset.call = String(r.call);
-  $("status").textContent = `${r.hands.toLocaleString()} deals, ` +
-    `stage ${view.stage} of ${view.stages}, 95% half-width ${(100 * r.precision).toFixed(1)} points`;
+  $("status").textContent = r.hands ? `${r.hands.toLocaleString()} deals, stage ${view.stage} of ${view.stages}, ` +
+    `95% half-width ${(100 * r.precision).toFixed(1)} percentage points` : "no deal needed";
   $("cli").textContent = r.cli;
   chart(r);
   table(r);
@@ -121,7 +156,7 @@ function chart(r) {
   const W = Math.max(340, Math.min(640, $("chart").clientWidth || 640)), H = W < 500 ? 260 : 300;
   const L = 44, R = 12, T = 12, B = 34;
   const bids = r.legal_bids;
-  if (!bids.length) { $("chart").replaceChildren(); return; }
+  if (!bids.length) { $("chart").replaceChildren(); $("legend").replaceChildren(); return; }
   const x = (b) => L + (bids.length === 1 ? 0.5 : (b - bids[0]) / (bids[bids.length - 1] - bids[0])) * (W - L - R);
   const y = (p) => T + (1 - p) * (H - T - B);
   const ns = "http://www.w3.org/2000/svg";
@@ -136,7 +171,8 @@ function chart(r) {
     add("line", { x1: L, x2: W - R, y1: y(p), y2: y(p), stroke: "#e5e8ec" });
     add("text", { x: L - 6, y: y(p) + 4, "text-anchor": "end", "font-size": 11, fill: "#5b6675" }, `${p * 100}%`);
   }
-  for (const b of bids) add("text", { x: x(b), y: H - 14, "text-anchor": "middle", "font-size": 11, fill: "#5b6675" }, b);
+  const every = Math.ceil(bids.length / Math.max(1, Math.floor((W - L - R) / 18)));  // labels 18 px apart at least
+  for (const b of bids) if ((b - bids[0]) % every === 0) add("text", { x: x(b), y: H - 14, "text-anchor": "middle", "font-size": 11, fill: "#5b6675" }, b);
   add("text", { x: (L + W) / 2, y: H - 1, "text-anchor": "middle", "font-size": 11, fill: "#5b6675" }, "bid");
   add("line", { x1: L, x2: W - R, y1: y(r.risk), y2: y(r.risk), stroke: "#888", "stroke-dasharray": "2 3" });
   const legend = [];
@@ -149,29 +185,33 @@ function chart(r) {
     add("polygon", { points: band, fill: COLOURS[s], opacity: 0.12 });
     add("polyline", { points: pts.map(([b, e]) => `${x(b)},${y(e.p_make)}`).join(" "), fill: "none",
       stroke: COLOURS[s], "stroke-width": s === r.best_trump ? 2.5 : 1.3 });
-    legend.push(el("span", { style: `color:${COLOURS[s]}`, text: `${NAMES[s]}${s === r.best_trump ? " (best)" : ""}` }));
+    if (pts.length === 1) add("circle", { cx: x(pts[0][0]), cy: y(pts[0][1].p_make), r: 3, fill: COLOURS[s] });  // one bid: no line, a dot
+    legend.push(el("span", { style: `color:${COLOURS[s]}`, text: `${NAMES[s]}${s === r.best_trump && r.verdict !== false ? " (best)" : ""}` }));
   }
-  legend.push(el("span", { text: `dotted: safe at ${Math.round(r.risk * 100)}%; bands: 95% intervals` }));
+  legend.push(el("span", { text: legend.length ? `dotted: safe at ${Math.round(r.risk * 100)}%; bands: 95% intervals`
+    : `no bid judged yet (won as the maker on ${r.min_maker_deals} deals): nothing to draw` }));
   $("chart").replaceChildren(svg);
   $("legend").replaceChildren(...legend);
 }
 
 function table(r) {
-  const s = r.best_trump, rows = r.rows[s] || [];
-  const head = el("tr", {}, ...["bid", "P(win auction)", `P(make) in ${NAMES[s]}`, "95% interval",
+  const s = r.table_trump || r.best_trump, rows = (r.rows || {})[s] || [];
+  if (!rows.length) { $("table").replaceChildren(); $("tablenote").replaceChildren(); return; }
+  const which = r.verdict === false ? " (leading so far)" : "";
+  const head = el("tr", {}, ...["bid", "P(win auction)", `P(make) in ${NAMES[s]}${which}`, "95% interval",
     "as maker", "ev vs pass", "95% interval"].map((h) => el("th", { text: h })));
   const body = rows.map((x) => el("tr", { "data-bid": x.bid },
     el("td", { text: String(x.bid) }), el("td", { text: x.p_win }),
     el("td", { class: x.judged ? "" : "few", text: x.p_make + (x.judged ? "" : " *") }),
-    el("td", { text: x.interval }), el("td", { text: x.as_maker.toLocaleString() }),
-    el("td", { text: x.ev }), el("td", { text: x.ev_interval })));
-  const note = el("tr", {}, el("td", { colspan: 7, class: "few",
-    text: `* won the auction on fewer than ${r.min_maker_deals} deals: shown, not judged` }));
-  $("table").replaceChildren(head, ...body, note);
+    el("td", { class: x.judged ? "" : "few", text: x.interval }), el("td", { text: x.as_maker.toLocaleString() }),
+    el("td", { class: x.judged ? "" : "few", text: x.ev }), el("td", { class: x.judged ? "" : "few", text: x.ev_interval })));
+  $("table").replaceChildren(head, ...body);
+  $("tablenote").textContent = rows.some((x) => !x.judged)
+    ? `* won the auction on fewer than ${r.min_maker_deals} deals: shown, not judged (no interval)` : "";
 }
 
 async function start() {
-  try { variants = await call("GET", "/api/variants"); } catch (e) { variants = { standard: { players: 4, cards: 9 } }; }
+  try { variants = await call("GET", "/api/variants"); } catch (e) { variants = { standard: { players: 4, cards: 9, decks: 1 } }; }
   $("variant").replaceChildren(...Object.keys(variants).map((v) => el("option", { value: v, text: v })));
   $("variant").value = "standard";
   fillSeats();

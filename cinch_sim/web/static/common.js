@@ -31,38 +31,46 @@ function el(tag, attrs = {}, ...kids) {
   return e;
 }
 
-// One reviewed hand (solve's JSON), trick by trick: the review page and the end of a played hand.
-function handView(h, k) {
+// One reviewed hand (solve's JSON), trick by trick: the review page and the end of a
+// played hand. ``opts``: ``title`` (else the record's line), ``me`` (that seat reads
+// "you") and ``sides`` (each side's name, else "side 0", "side 1").
+function handView(h, k, opts = {}) {
   const box = el("div", { class: "hand", "data-hand": k });
   if (h.status !== "valid" && h.status !== "renege") {
     box.append(el("p", { class: "error", text: `line ${h.line}: ${h.status}${h.message ? ": " + h.message : ""}` }));
     return box;
   }
   const team = (s) => (h.lost.length === 2 ? s % 2 : s);
+  const side = (i) => (opts.sides ? opts.sides[i] : `side ${i}`);
+  const who = (s) => {  // "you", "your partner", "seat 1 (the opponents)", cut-throat "seat 1"
+    if (s === opts.me) return "you";
+    if (opts.me !== undefined && h.lost.length === 2 && team(s) === team(opts.me)) return `your partner (seat ${s})`;
+    const name = side(team(s));
+    return h.lost.length > 2 || name === `seat ${s}` ? `seat ${s}` : `seat ${s} (${name})`;
+  };
   const head = el("div", { class: "hand-head" },
-    el("span", { text: `line ${h.line}` }),
-    el("span", { text: `maker seat ${h.maker}, bid ${h.bid}${h.trump ? " in " + pretty("A" + h.trump).slice(1) : ""}` }),
+    el("span", { text: opts.title || `line ${h.line}` }),
+    el("span", { text: `maker ${who(h.maker)}, bid ${h.bid}${h.trump ? " in " + pretty("A" + h.trump).slice(1) : ""}` }),
     el("span", { text: h.from_trick ? `double-dummy value at the start of trick ${h.from_trick}: ${h.dd_start} (the tricks before are too dear to solve under these rules)`
       : `double-dummy value at the start: ${h.dd_start}` }),
     el("span", { text: `the maker's side took ${h.points}` }));
   box.append(head);
   for (const t of h.tricks || []) {
     const row = el("div", { class: "trick", "data-trick": t.trick },
-      el("div", { class: "label", text: `trick ${t.trick}, won by seat ${t.winner}` }));
+      el("div", { class: "label", text: `trick ${t.trick}, won by ${t.winner === opts.me ? "you" : `seat ${t.winner}`}` }));
     for (const p of t.plays) {
       const lost = p.lost > 0;
       const cell = el("div", { class: "play" + (lost ? " lost" : "") + (p.seat === t.winner ? " won" : ""),
         "data-card": p.card, "data-before": p.before ?? "", "data-after": p.after ?? "" },
         el("span", { class: "face" + (/[DH]$/.test(p.card) ? " red" : ""), text: pretty(p.card) }),
-        el("small", { text: `seat ${p.seat} (side ${team(p.seat)})` }),
+        el("small", { text: who(p.seat) }),
         el("small", { text: p.before === null ? "not solved" : `value ${p.before} → ${p.after}` }));
       if (lost) cell.append(el("small", { text: `gave away ${p.lost} point${p.lost === 1 ? "" : "s"}` }));
       row.append(cell);
     }
     box.append(row);
   }
-  const totals = h.lost.map((n, i) => `side ${i}: ${n} point${n === 1 ? "" : "s"} given away`).join("; ");
+  const totals = h.lost.map((n, i) => `${side(i)}: ${n} point${n === 1 ? "" : "s"} given away`).join("; ");
   box.append(el("p", { class: "totals", text: totals }));
   return box;
 }
-

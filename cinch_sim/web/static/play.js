@@ -1,85 +1,171 @@
-// The play page: one seat against three bots, a decision at a time.
+// The play page: one seat against the bots, a decision at a time.
 "use strict";
 const $ = (id) => document.getElementById(id);
-let table = null, variants = {}, state = null, keep = new Set();
+const NAMES = { C: "clubs", S: "spades", D: "diamonds", H: "hearts" };
+const COUNT = ["no", "one", "two", "three", "four", "five"];
+let table = null, variants = {}, state = null, keep = new Set(), busy = false;
 
 function red(card) { return /[DH]$/.test(card); }
+function seatName(seat) { return state && seat === state.seat ? "you" : `seat ${seat}`; }
 
 function fillSeats() {
   const p = (variants[$("variant").value] || { players: 4 }).players;
   $("myseat").replaceChildren(...Array.from({ length: p }, (_, s) => el("option", { value: s, text: `seat ${s}` })));
+  const bots = p - 1;
+  $("setup-title").textContent = `A game against ${COUNT[bots] || bots} bot${bots === 1 ? "" : "s"}`;
+}
+
+// One move at a time: while a request is out every button of the board is off, so a
+// double click cannot answer the next question with the last one's choice.
+function setBusy(on) {
+  busy = on;
+  $("board").classList.toggle("busy", on);
+  for (const b of document.querySelectorAll("#board button, #new")) {
+    if (on) { b.dataset.was = b.disabled ? "1" : ""; b.disabled = true; }
+    else if ("was" in b.dataset) { b.disabled = b.dataset.was === "1"; delete b.dataset.was; }
+  }
 }
 
 async function act(method, path, body) {
+  if (busy) return;
   $("error").textContent = "";
-  try { show(await call(method, path, body)); } catch (e) { $("error").textContent = e.message; }
+  setBusy(true);
+  let s = null;
+  try { s = await call(method, path, body); } catch (e) { $("error").textContent = e.message; }
+  setBusy(false);
+  if (s) show(s);
+}
+
+function choose(value) { act("POST", `/api/table/${table}/choose`, { value, move: state.move }); }
+
+function scoreLine(s) {
+  const g = s.game, sides = s.sides;
+  return `hand ${s.hand_number}, dealer ${seatName(s.dealer)}; totals: ` +
+    g.totals.map((t, i) => `${sides[i]} ${t}`).join(", ") + ` (to ${g.target})`;
+}
+
+function trickRow(t, i) {
+  const row = el("div", { class: "trick-row" + (t.winner === null ? " current" : ""), "data-trick": i + 1 },
+    el("span", { class: "label", text: `trick ${i + 1}` + (t.winner === null ? "" : `, won by ${seatName(t.winner)}`) }));
+  const plays = el("span", { class: "plays" });
+  for (const p of t.plays) {
+    plays.append(el("span", { class: "played" + (p.seat === t.winner ? " won" : ""), "data-seat": p.seat },
+      el("span", { class: "face" + (red(p.card) ? " red" : ""), text: pretty(p.card) }),
+      el("small", { text: seatName(p.seat) })));
+  }
+  row.append(plays);
+  return row;
 }
 
 function show(s) {
   state = s;
   $("board").dataset.step = String(Number($("board").dataset.step || 0) + 1);  // for tests
   if (s.table) table = s.table;
-  const g = s.game;
-  $("score").textContent = `hand ${s.hand_number}, dealer seat ${s.dealer}; totals ` +
-    g.totals.map((t, i) => `side ${i}: ${t}`).join(", ") + ` (to ${g.target})` +
-    (g.winner !== null && g.winner !== undefined ? `; side ${g.winner} wins the game` : "");
-  $("where").textContent = `You are seat ${s.seat}` + (s.question && s.question.trump ? `; trump ${SYMBOL[s.question.trump]}` : "");
-  $("auction").textContent = "bids: " + (s.bids.length ? s.bids.map((b) => `seat ${b.seat} ${b.bid === null ? "pass" : b.bid}`).join(", ") : "none yet");
-  $("tricks").replaceChildren(...s.tricks.map((t, i) => el("div", { class: "trick-row" + (t.winner === null ? " current" : ""), "data-trick": i + 1 },
-    el("span", { text: `trick ${i + 1} (led by seat ${t.leader})${t.winner === null ? "" : `, won by seat ${t.winner}`}:` }),
-    ...t.cards.map((c) => el("span", { class: "face" + (red(c) ? " red" : ""), text: pretty(c) })))));
+  const g = s.game, over = g.winner !== null && g.winner !== undefined;
+  $("score").textContent = scoreLine(s);
+  $("gameover").textContent = over ? `${g.winner_text}: ${g.totals.map((t, i) => `${s.sides[i]} ${t}`).join(", ")}.` : "";
+  $("gameover").hidden = !over;
+  $("gameover").classList.toggle("lost", over && g.winner !== s.my_side);
+  $("where").textContent = `You are seat ${s.seat}` + (s.question && s.question.trump ? `; trump ${SYMBOL[s.question.trump]} ${NAMES[s.question.trump]}` : "");
+  $("auction").textContent = "bids: " + (s.bids.length ? s.bids.map((b) => `${seatName(b.seat)} ${b.bid === null ? "pass" : b.bid}`).join(", ") : "none yet");
+  $("tricks").replaceChildren(...s.tricks.map(trickRow));
   $("choices").replaceChildren(); $("hand").replaceChildren(); $("review").replaceChildren();
   $("hinttext").textContent = "";
-  $("next").hidden = s.status !== "hand over" || (g.winner !== null && g.winner !== undefined);
+  $("next").hidden = s.status !== "hand over" || over;
   $("hint").disabled = s.status !== "your turn";
   if (s.status === "hand over") {
     const at = s.review.from_trick ? `at the start of trick ${s.review.from_trick}, the first solved under these rules,` : "at the start";
-    $("prompt").textContent = `Hand over: the maker's side took ${s.review.points} (double-dummy value ${at} ${s.review.dd_start}).`;
-    $("review").append(handView(s.review, 0));
+    $("prompt").textContent = `Hand over. ${s.summary}`;
+    $("prompt").append(el("small", { class: "status", text: ` (double-dummy value of the maker's side ${at}: ${s.review.dd_start}.)` }));
+    $("review").append(handView(s.review, 0, { title: `hand ${s.hand_number}`, me: s.seat, sides: s.sides }));
     return;
   }
   const q = s.question;
   keep = new Set();
-  // a card to click, or (onClick left out) one shown to read while bidding: not faded
-  const cardButton = (c, enabled, onClick) => {
-    const b = el("button", { type: "button", class: "card" + (red(c) ? " red" : "") + (onClick ? "" : " view"), "data-card": c, text: pretty(c) });
-    b.disabled = !enabled;
-    if (enabled) b.addEventListener("click", () => onClick(c, b));
-    return b;
-  };
   if (q.kind === "bid") {
     $("prompt").textContent = "Your bid:";
     $("choices").append(...q.legal.map((b) => { const x = el("button", { type: "button", "data-bid": b, text: b === 0 ? "pass" : String(b) });
-      x.addEventListener("click", () => act("POST", `/api/table/${table}/choose`, { value: b })); return x; }));
+      x.addEventListener("click", () => choose(b)); return x; }));
     $("hand").append(...q.hand.map((c) => cardButton(c, false)));
   } else if (q.kind === "trump") {
     $("prompt").textContent = "Name trump:";
-    $("choices").append(...q.legal.map((t) => { const x = el("button", { type: "button", "data-suit": t, text: SYMBOL[t] });
-      x.addEventListener("click", () => act("POST", `/api/table/${table}/choose`, { value: t })); return x; }));
+    $("choices").append(...q.legal.map((t) => { const x = el("button", { type: "button", "data-suit": t, text: `${SYMBOL[t]} ${NAMES[t]}` });
+      x.addEventListener("click", () => choose(t)); return x; }));
     $("hand").append(...q.hand.map((c) => cardButton(c, false)));
   } else if (q.kind === "discard") {
-    const [lo, hi] = q.keep;
-    const must = q.hand.filter((c) => !q.legal.includes(c));
-    must.forEach((c) => keep.add(c));
-    for (const c of q.trumps) if (keep.size < hi) keep.add(c);  // trumps are kept first
-    const what = q.pass === 1 ? `your second copies (you kept ${q.kept.map(pretty).join(" ") || "none"} once)`
-      : q.pass === 0 ? `one copy of each card you hold (your second copies, ${q.second_copies.map(pretty).join(" ") || "none"}, come next)` : "";
-    $("prompt").textContent = `${q.phase === "rob" ? "Rob the pack" : "Discard"}: click the cards to keep (${lo === hi ? lo : `${lo} to ${hi}`}; your trumps first)${what ? ` among ${what}` : ""}, then keep them.`;
-    $("hand").append(...q.hand.map((c) => { const b = cardButton(c, !must.includes(c), (card, btn) => {
-      if (keep.has(card)) keep.delete(card); else keep.add(card); btn.classList.toggle("keep", keep.has(card)); });
-      if (keep.has(c)) b.classList.add("keep"); return b; }));
-    const go = el("button", { type: "button", id: "keepgo", text: "Keep these" });
-    go.addEventListener("click", () => act("POST", `/api/table/${table}/choose`, { value: [...keep].join(" ") }));
-    $("choices").append(go);
+    discardQuestion(q);
   } else {
     $("prompt").textContent = "Your card:";
-    $("hand").append(...q.hand.map((c) => cardButton(c, q.legal.includes(c), (card) =>
-      act("POST", `/api/table/${table}/choose`, { value: card }))));
+    $("hand").append(...q.hand.map((c) => cardButton(c, q.legal.includes(c), (card) => choose(card))));
   }
 }
 
+// a card to click, or (onClick left out) one shown to read while bidding: not faded
+function cardButton(c, enabled, onClick) {
+  const b = el("button", { type: "button", class: "card" + (red(c) ? " red" : "") + (onClick ? "" : " view"), "data-card": c, text: pretty(c) });
+  b.disabled = !enabled;
+  if (enabled) b.addEventListener("click", () => onClick(c, b));
+  return b;
+}
+
+// What a discard (or a rob) leaves to choose: the cards that must stay (trumps, as the
+// rules keep them first, and any that may not go), those that must go (every non-trump
+// under must_discard_nontrumps, or no room left beside the trumps), and how many to keep.
+function discardPlan(q) {
+  let [lo, hi] = q.keep;
+  const fixedIn = new Set(q.hand.filter((c) => !q.legal.includes(c)));
+  const fixedOut = new Set(q.must_throw || []);
+  const trumps = q.trumps.filter((c) => !fixedOut.has(c));
+  if (q.pass === undefined) {  // one deck: the trumps stay, as many as the hand holds
+    if (trumps.length <= hi) trumps.forEach((c) => fixedIn.add(c));
+    if (trumps.length >= hi) { q.hand.filter((c) => !q.trumps.includes(c)).forEach((c) => fixedOut.add(c)); lo = hi; }
+  }
+  if (fixedOut.size && q.hand.every((c) => fixedIn.has(c) || fixedOut.has(c))) lo = hi = fixedIn.size;
+  lo = Math.max(lo, Math.min(fixedIn.size, hi));
+  return { lo, hi, fixedIn, fixedOut };
+}
+
+function keepCount(lo, hi) { return lo === hi ? `exactly ${lo}` : `${lo} to ${hi}`; }
+
+function discardQuestion(q) {
+  const plan = discardPlan(q);
+  plan.fixedIn.forEach((c) => keep.add(c));
+  if (q.pass !== undefined) for (const c of q.trumps) if (keep.size < plan.hi) keep.add(c);  // trumps first
+  const free = q.hand.filter((c) => !plan.fixedIn.has(c) && !plan.fixedOut.has(c));
+  const what = q.pass === 1 ? ` among your second copies (you kept ${q.kept.map(pretty).join(" ") || "none"} once)`
+    : q.pass === 0 ? ` among one copy of each card you hold (your second copies, ${q.second_copies.map(pretty).join(" ") || "none"}, come next)` : "";
+  const rules = (q.must_throw || []).length ? "every non-trump goes under these rules" : "";
+  const stay = [...plan.fixedIn].filter((c) => q.trumps.includes(c));
+  const head = q.phase === "rob" ? "Rob the pack" : "Discard";
+  const parts = [`keep ${keepCount(plan.lo, plan.hi)} cards${what}`, rules,
+    stay.length ? `your trumps stay (${stay.map(pretty).join(" ")})` : ""].filter(Boolean);
+  const line = free.length ? `${head}: ${parts.join("; ")}. Click the cards to keep, then keep them.`
+    : `${head}: ${rules ? rules + "; " : ""}you keep ${[...plan.fixedIn].map(pretty).join(" ") || "nothing"}${what}, the rest go.`;
+  $("prompt").textContent = line;
+  const go = el("button", { type: "button", id: "keepgo", text: free.length ? "Keep these" : "Discard the rest" });
+  const tally = el("span", { id: "keepcount", class: "status" });
+  const recount = () => {
+    const n = keep.size, ok = n >= plan.lo && n <= plan.hi;
+    go.disabled = !ok;
+    tally.textContent = free.length ? ` ${n} chosen` + (ok ? "" : n < plan.lo ? `: choose ${plan.lo - n} more` : `: ${n - plan.hi} too many`) : "";
+  };
+  $("hand").append(...q.hand.map((c) => {
+    const b = cardButton(c, free.includes(c), (card, btn) => {
+      if (keep.has(card)) keep.delete(card); else keep.add(card);
+      btn.classList.toggle("keep", keep.has(card)); recount(); });
+    if (keep.has(c)) b.classList.add("keep");
+    if (plan.fixedOut.has(c)) { b.classList.add("out"); b.title = "must go"; }
+    return b;
+  }));
+  go.addEventListener("click", () => choose([...keep].join(" ")));
+  $("choices").append(go, tally);
+  recount();
+}
+
 async function hint() {
+  if (busy) return;
   $("hinttext").textContent = "thinking...";
+  setBusy(true);
   try {
     const h = await call("POST", `/api/table/${table}/hint`);
     if (h.advice) $("hinttext").textContent = `The advisor: ${h.advice.replace(/^Advice: /, "")}`;
@@ -97,6 +183,7 @@ async function hint() {
       $("hinttext").textContent = bots.join("; ");
     }
   } catch (e) { $("hinttext").textContent = ""; $("error").textContent = e.message; }
+  setBusy(false);
 }
 
 async function start() {

@@ -5,7 +5,7 @@ const $ = (id) => document.getElementById(id);
 function showHands(data) {
   const hands = data.hands || [];
   if (!hands.length) { $("hands").textContent = "No hand in those records."; return; }
-  $("hands").replaceChildren(...hands.map(handView));
+  $("hands").replaceChildren(...hands.map((h, k) => handView(h, k)));
 }
 
 async function review(text) {
@@ -22,9 +22,13 @@ $("file").addEventListener("change", async () => {
 });
 $("deal").addEventListener("click", async () => {
   $("error").textContent = "";
-  $("hands").textContent = "dealing and solving...";
   const seed = Number($("seed").value);
-  if (!Number.isInteger(seed) || seed < 0) { $("error").textContent = "seed must be a whole number, 0 or more"; return; }
+  if ($("seed").value.trim() === "" || !Number.isInteger(seed) || seed < 0) {
+    $("error").textContent = "seed must be a whole number, 0 or more";
+    $("hands").textContent = "";
+    return;
+  }
+  $("hands").textContent = "dealing and solving...";
   try {
     const data = await call("POST", "/api/sample", { seed, play: $("play").value });
     $("records").value = data.records.map((r) => JSON.stringify(r)).join("\n");

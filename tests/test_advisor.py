@@ -139,9 +139,10 @@ def test_bids_before_change_the_answer_in_the_expected_direction():
 
 
 def test_impossible_bids_raise_a_clear_error():
-    # holding all four 5s, nobody else can reach the heuristic's 14
+    # holding all four 5s, nobody else can reach the heuristic's 13 (a 14 would leave
+    # no bid to choose: the answer is pass, with no deal to sample)
     with pytest.raises(AdvisorError, match="impossible or too rare"):
-        advise("5S 5C 5H 5D 2S 3S 4S 6S 7S", seat=1, dealer=3, bids="0:14")
+        advise("5S 5C 5H 5D 2S 3S 4S 6S 7S", seat=1, dealer=3, bids="0:13")
 
 
 def test_known_cards_are_respected_and_move_the_estimate():
@@ -547,3 +548,11 @@ def test_earlier_calls_not_given_are_named_as_such():
     assert q.bids_text() == "seat 0 8, seat 1 not given"
     full = make_query(ISSUE_HAND, seat=2, dealer=3, bids="0:8,1:pass")
     assert full.bids_text() == "seat 0 8, seat 1 pass"
+
+
+def test_after_the_top_bid_the_answer_is_pass_with_no_deal():
+    # the bots seldom bid 14, so matching deals were "too rare to sample": the advisor
+    # refused a question whose answer needs no deal at all
+    a = advise(ISSUE_HAND, seat=2, dealer=3, bids="0:14,1:pass")
+    assert a.call == "pass" and a.hands == 0 and a.query.legal_bids == []
+    assert advice_dict(a)["advice"] == "Advice: pass (no legal bid is left above 14)."

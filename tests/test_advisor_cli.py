@@ -130,7 +130,7 @@ def test_bad_input_is_one_line(args, message):
 
 
 def test_impossible_bids_error_is_one_line():
-    res = run("5S 5C 5H 5D 2S 3S 4S 6S 7S", "--seat", "1", "--bids", "0:14")
+    res = run("5S 5C 5H 5D 2S 3S 4S 6S 7S", "--seat", "1", "--bids", "0:13")
     assert res.exit_code != 0
     assert "impossible or too rare" in res.output
     assert res.output.strip().count("\n") == 0

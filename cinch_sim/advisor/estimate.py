@@ -397,6 +397,9 @@ def advise(
         min_maker=min_maker,
         seat_assumed=seat is None,
     )
+    if not legal and q.may_pass:  # an earlier seat bid the top: nothing to choose, no deal
+        adv.seconds = time.perf_counter() - start
+        return adv
     playouts = _Playouts(adv, policies, progress)
     if threads is not None:
         try:

@@ -306,6 +306,9 @@ def suits_frame(adv: Advice):
 # ---------------------------------------------------------------------- text
 def advice_table(adv: Advice) -> str:
     """The advice and its estimates for people (what the command line prints)."""
+    q = adv.query
+    if not q.legal_bids and adv.hands == 0:  # nothing to choose: no deal was played
+        return "\n".join([_hand_line(adv), f"Bids before you: {q.bids_text()}", advice_line(adv)])
     lines = _query_lines(adv)
     lines.append("")
     lines += _bid_lines(adv)
@@ -319,14 +322,20 @@ def advice_table(adv: Advice) -> str:
     return "\n".join(lines)
 
 
-def _query_lines(adv: Advice) -> list[str]:
-    """The hand, seat, earlier bids and known cards, and how many deals were played."""
+def _hand_line(adv: Advice) -> str:
+    """``Hand 7♣ 5♣ A♠ …: seat 2 (third), dealer seat 3``."""
     q = adv.query
-    lines = [
+    return (
         f"Hand {' '.join(pretty_card(c) for c in sorted(q.hand, key=_display_key))}: "
         f"seat {q.seat} ({seat_name(q.seat, q.dealer, q.rules.players)}), dealer seat {q.dealer}"
         + (ASSUMED_SEAT if adv.seat_assumed else "")
-    ]
+    )
+
+
+def _query_lines(adv: Advice) -> list[str]:
+    """The hand, seat, earlier bids and known cards, and how many deals were played."""
+    q = adv.query
+    lines = [_hand_line(adv)]
     if q.bids:
         lines.append(
             f"Bids before you: {q.bids_text()}; {adv.hands:,} of {adv.tried:,} deals matched "

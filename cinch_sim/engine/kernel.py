@@ -1906,22 +1906,35 @@ def entry(name: str):
     is then disabled so no call can add a specialisation.
     """
     disp = globals()[name]
-    if not disp.overloads:
-        refresh(entry)  # a stale cache of this folder is flushed first (cache.py says why)
-        # a cache load takes under a second; past NOTICE_AFTER it is a compile, so say so
-        notice = threading.Timer(NOTICE_AFTER, LOG.info, (COMPILE_NOTICE, name))
-        notice.daemon = True
-        notice.start()
-        start = time.perf_counter()
-        try:
-            disp.compile(_SIGNATURES[name].args)
-        finally:
-            notice.cancel()
-        seconds = time.perf_counter() - start
-        if seconds >= NOTICE_AFTER:
-            LOG.info(COMPILED_NOTICE, name, seconds)
-        disp.disable_compile()
+    if disp.overloads:
+        return disp
+    # one thread loads it (the web page's queries run in threads): a second compile
+    # racing the first's disable_compile failed with "compilation disabled"
+    with _ENTRY_LOCK:
+        if not disp.overloads:
+            _load_entry(disp, name)
     return disp
+
+
+_ENTRY_LOCK = threading.Lock()
+
+
+def _load_entry(disp, name: str) -> None:
+    """Compile (or load from the disk cache) one batch kernel, then disable compiling."""
+    refresh(entry)  # a stale cache of this folder is flushed first (cache.py says why)
+    # a cache load takes under a second; past NOTICE_AFTER it is a compile, so say so
+    notice = threading.Timer(NOTICE_AFTER, LOG.info, (COMPILE_NOTICE, name))
+    notice.daemon = True
+    notice.start()
+    start = time.perf_counter()
+    try:
+        disp.compile(_SIGNATURES[name].args)
+    finally:
+        notice.cancel()
+    seconds = time.perf_counter() - start
+    if seconds >= NOTICE_AFTER:
+        LOG.info(COMPILED_NOTICE, name, seconds)
+    disp.disable_compile()
 
 
 LOG = logging.getLogger("cinch_sim")

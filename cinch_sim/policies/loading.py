@@ -103,8 +103,14 @@ def _builtin_module(name: str):
     loads them from the cache; past the kernel's threshold the user is told it is a
     compile, and how long it took, as for the kernel (``jit.notice``)."""
     full = f"cinch_sim.policies.{name}"
-    if full in sys.modules:
-        return sys.modules[full]
+    module = sys.modules.get(full)
+    if module is not None:
+        if not getattr(module.__spec__, "_initializing", False):
+            return module
+        # another thread is importing it (the web page's queries run in threads):
+        # importlib waits for that import to finish instead of handing out a
+        # half-made module ("has no attribute 'heuristic_bid'")
+        return importlib.import_module(full)
     loaded = threading.Event()
     with first_compile(f"the {name} policies", lambda: not loaded.is_set()):
         module = importlib.import_module(full)

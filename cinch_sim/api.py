@@ -175,6 +175,12 @@ class Simulation(Tables):
             f"{self.settings['dealer']}; {c.contracts_line()}"
         )
 
+    def notes(self) -> list[str]:
+        from cinch_sim.policies.registry import dd_note
+
+        note = dd_note(self.settings.get("policies") or {})
+        return [note] if note else []
+
     def to_dict(self) -> dict[str, Any]:
         d = dict(self.settings)
         d["hands"] = self.counts.hands

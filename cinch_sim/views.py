@@ -12,8 +12,6 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from cinch_sim.policies.registry import dd_note
-
 HTML_ROWS = 30  # rows of the main table a notebook shows (the DataFrame holds all)
 INTERRUPTED = "Interrupted (Ctrl-C): the numbers below are of the work finished before it"
 
@@ -32,6 +30,11 @@ class Tables:
         """One line: what this is, how many, the headline numbers."""
         raise NotImplementedError
 
+    def notes(self) -> list[str]:
+        """Lines the repr adds under the headline (a result played with double-dummy
+        play says so, as the command line does)."""
+        return []
+
     def table(self, name: str | None = None) -> Any:
         """The table called ``name`` as a pandas DataFrame (the main one by default)."""
         names = self.table_names()
@@ -45,10 +48,7 @@ class Tables:
         names = self.table_names()
         # a run Ctrl-C cut short says so first: a notebook reader takes it as complete
         head = (INTERRUPTED + "\n" if getattr(self, "interrupted", False) else "") + self.headline()
-        # double-dummy play sees every card: every output that uses it says so
-        note = dd_note(getattr(self, "settings", {}).get("policies") or {})
-        if note:
-            head += f"\n{note}"
+        head += "".join(f"\n{note}" for note in self.notes())
         if len(names) < 2:
             return head
         if len(names) > 4:  # a line, not a list: .table_names() has them all

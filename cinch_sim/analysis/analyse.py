@@ -49,6 +49,12 @@ class Analysis(Tables):
             f"{self.counts.contracts_line()}"
         )
 
+    def notes(self) -> list[str]:
+        from cinch_sim.policies.registry import dd_note
+
+        note = dd_note(self.settings.get("policies") or {})
+        return [note] if note else []
+
     def summary(self) -> dict[str, Any]:
         c = self.counts
         return {

@@ -17,7 +17,8 @@ import numbers
 import sys
 import threading
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -164,13 +165,27 @@ def _user_defaults(module, fn, fn_name: str, kind: str, spec: str) -> tuple[floa
 
 
 def user_module_name(path: Path) -> str:
-    """The module name a policy file is imported under: its stem and a digest of its
-    resolved path, the same in every process (numba's cache) and unique to the file."""
+    """The name a policy file is imported under when another module already has its
+    stem: its stem and a digest of its resolved path, unique to the file."""
     import hashlib
 
     digest = hashlib.sha1(str(path.resolve()).encode("utf-8")).hexdigest()[:12]
     stem = "".join(c if c.isalnum() else "_" for c in path.stem)
     return f"cinch_user_{stem}_{digest}"
+
+
+@contextmanager
+def _no_disk_cache() -> Iterator[None]:
+    """numba's ``cache=True`` ignored while a module is imported: it neither loads nor
+    saves compiled code (the module compiles afresh)."""
+    from numba.core.dispatcher import Dispatcher
+
+    enable = Dispatcher.enable_caching
+    Dispatcher.enable_caching = lambda self: None
+    try:
+        yield
+    finally:
+        Dispatcher.enable_caching = enable
 
 
 def _import_user_module(where: str, spec: str):
@@ -180,13 +195,20 @@ def _import_user_module(where: str, spec: str):
             raise PolicyError(f"policy {spec!r}: no such file {where}")
         # Not runpy (a policy file run with runpy.run_path crashed the cached kernel
         # in the next process): importing under a stable name lets numba's cache
-        # find the module's functions again in the next process. The name is the
-        # file's own path's: numba's compiled symbols carry the module's name, so two
-        # files of one stem (a/bot.py and b/bot.py, each cached in its own run) would
-        # otherwise resolve to one function when loaded together, silently.
+        # find the module's functions again in the next process. The module's own
+        # stem, as a plain import would name it: numba keys its cache by the file but
+        # records the module's name in it, so a file must load under one name.
         resolved = str(path.resolve())
-        name = user_module_name(path)
+        name = path.stem
+        own_cache = True
         loaded = sys.modules.get(name)
+        if loaded is not None and getattr(loaded, "__file__", None) != resolved:
+            # another file of this stem (a/bot.py, then b/bot.py) is loaded already. Its
+            # cached code would load as that module, and numba's compiled symbols carry
+            # the module's name: b's function would silently be a's. So this one loads
+            # under a name of its own, compiled afresh and never cached.
+            name, own_cache = user_module_name(path), False
+            loaded = sys.modules.get(name)
         if loaded is not None and getattr(loaded, "__file__", None) == resolved:
             return loaded
         module_spec = importlib.util.spec_from_file_location(name, resolved)
@@ -196,7 +218,8 @@ def _import_user_module(where: str, spec: str):
         module = importlib.util.module_from_spec(module_spec)
         sys.modules[name] = module
         try:
-            module_spec.loader.exec_module(module)
+            with nullcontext() if own_cache else _no_disk_cache():
+                module_spec.loader.exec_module(module)
         except Exception as exc:  # user code: report, never crash
             del sys.modules[name]
             raise PolicyError(f"policy {spec!r}: {where} failed to load: {exc}") from None

@@ -49,6 +49,7 @@ _API = (
     "Report",
     "Rules",
     "Simulation",
+    "SolveReport",
     "advise",
     "analyse",
     "card_values",

@@ -37,6 +37,7 @@ from cinch_sim.analysis.counts import HandCounts
 from cinch_sim.analysis.tables import bid_summary, pedro_sides
 from cinch_sim.engine.run import PolicySpec, iter_chunks, prepare_run  # noqa: F401 (re-exported)
 from cinch_sim.records.io import RefereeReport
+from cinch_sim.records.review import SolveReport
 from cinch_sim.rules import Rules, RulesError, make_rules, resolve_rules
 from cinch_sim.runs.chunks import match_chunk
 from cinch_sim.runs.driver import execute
@@ -67,6 +68,7 @@ __all__ = [
     "Ladder",
     "RefereeReport",
     "Report",
+    "SolveReport",
     "Rules",
     "Simulation",
     "CardValues",

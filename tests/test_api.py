@@ -124,6 +124,14 @@ def test_compare_and_its_records(tmp_path):
     assert repr(cmp).startswith("Comparison: greedy vs random, 20 games (10 duplicate pairs)")
     assert len(path.read_text().splitlines()) == 20
     assert api.referee(path).summary() == "20 valid, 0 renege, 0 misdeal, 0 invalid"
+    # every result with a --format json on the command line has to_dict, JSON-ready
+    d = json.loads(json.dumps(api.referee(path).to_dict()))
+    assert d["counts"]["valid"] == 20 and d["problems"] == []
+    report = api.solve(path)  # 20 games, one summary per hand of each
+    solved = json.loads(json.dumps(report.to_dict()))
+    assert len(solved["hands"]) == len(report.hands) > 20 and solved["hands"][0]["line"] == 1
+    assert solved["means"] == report.means()
+    assert "SolveReport" in cinch_sim.__all__
     same = api.compare("greedy", "greedy", games=2)  # two of one name are told apart
     assert list(same.table()["strategy"]) == ["greedy", "greedy#2"]
 

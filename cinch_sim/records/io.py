@@ -314,6 +314,15 @@ class RefereeReport(Tables):
     def ok(self) -> bool:
         return all(v.status != "invalid" for v in self.verdicts)
 
+    def to_dict(self) -> dict[str, Any]:
+        """The counts, the summary and every record's problem, as ``cinch-sim referee
+        --format json`` prints them (without the file's name)."""
+        return {
+            "counts": self.counts(),
+            "summary": self.summary(),
+            "problems": [v.problem() for v in self.verdicts if not v.clean],
+        }
+
     def to_frame(self):
         """A pandas DataFrame, one row per record."""
         import pandas as pd

@@ -334,6 +334,11 @@ class SolveReport(Tables):
                     rows.extend({**where, "trick": t["trick"], **p} for p in t["plays"])
         return pd.DataFrame(rows)
 
+    def to_dict(self) -> dict[str, Any]:
+        """Every hand's summary (each the object ``cinch-sim solve --format json``
+        prints on its line) and the means over the solved hands."""
+        return {"hands": list(self.hands), "means": self.means()}
+
     def means(self) -> dict[str, float]:
         """Per solved hand: the maker's side's double-dummy value at the start of play,
         its points, and what the maker's side and the other sides gave away."""

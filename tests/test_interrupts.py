@@ -137,9 +137,10 @@ def test_an_early_ctrl_c_stops_the_command_at_once(warm, tmp_path, after):
     _check_outputs(tmp_path, out)
 
 
-def test_an_interrupted_run_says_so_in_its_table_and_its_repr(warm, tmp_path):
-    """The table on stdout (saved with > file, away from stderr's resume hint) and a
-    result's repr in a notebook open with the interruption, and what was asked."""
+@pytest.mark.slow  # 5 s: a real Ctrl-C of a real run
+def test_an_interrupted_run_says_so_in_its_table(warm, tmp_path):
+    """The table on stdout (saved with > file, away from stderr's resume hint) opens
+    with the interruption, and what was asked."""
     p = _run_script(MARK_HANDLER, ["simulate", "--hands", "1000000000"], tmp_path)
     _ctrl_c_once_ready(p, tmp_path, 4.0)  # past the loading: some hands are played
     rc, out, err = _finish(p, 30)
@@ -148,14 +149,20 @@ def test_an_interrupted_run_says_so_in_its_table_and_its_repr(warm, tmp_path):
     first = out.splitlines()[0]
     assert first.startswith("Interrupted (Ctrl-C): the numbers below are of the work finished")
     assert first.endswith(" of 1,000,000,000 hands")
+
+
+def test_an_interrupted_result_says_so_in_its_repr():
+    """A notebook reader of a result Ctrl-C cut short is told so first."""
     import dataclasses
 
     from cinch_sim import api
+    from cinch_sim.cli.options import interrupted_line
 
     sim = api.simulate(hands=100, seed=1)
     assert not repr(sim).startswith("Interrupted")
     cut = dataclasses.replace(sim, interrupted=True)
     assert repr(cut).startswith("Interrupted (Ctrl-C)") and "Simulation: 100 hands" in repr(cut)
+    assert interrupted_line(917_504, 3_000_000, "hands").endswith(": 917,504 of 3,000,000 hands")
 
 
 # A real SIGINT raised from inside llvmlite's ctypes callback (numba's object-cache

@@ -128,6 +128,7 @@ def test_the_table_is_sized_by_the_cards_held():
     assert [_table_bits(obs, rules, b) for b in (12, 3, 40)] == [12, 8, 22]
 
 
+@pytest.mark.slow  # 7 s: the table sizes change no value (the solver tests hold the rest)
 def test_the_table_size_never_changes_a_choice():
     """The table only holds proven bounds, so a table of 2**10 entries, 2**14 (the old
     default) and the default (2**18 here: six seats from their second trick hold 30

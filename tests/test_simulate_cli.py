@@ -144,6 +144,7 @@ def test_a_broken_policy_is_named_with_its_seat(policy_file, fn, words, code):
         assert w in errors[0], res.output
 
 
+@pytest.mark.slow  # 7 s; test_runs and test_interrupts stop runs with Ctrl-C by default
 def test_ctrl_c_keeps_the_finished_hands(tmp_path):
     """SIGINT mid-run: exit 130, tables, run.json and records hold exactly the finished hands."""
     import signal

@@ -239,7 +239,7 @@ def _keep_enough(browser) -> None:
 
 @pytest.mark.parametrize(
     "width, variant",
-    [(1400, "standard"), (1400, "two_deck")]
+    [(1400, "standard"), pytest.param(1400, "two_deck", marks=pytest.mark.slow)]
     + [pytest.param(420, v, marks=pytest.mark.slow) for v in ("standard", "two_deck")],
 )
 def test_play_a_whole_hand_to_the_review(browser, width, variant):
@@ -422,6 +422,7 @@ def _step(browser) -> str:
     return browser.find_element(By.ID, "board").get_attribute("data-step")
 
 
+@pytest.mark.slow  # 3 s; the server refuses a stale move in test_web.py too
 def test_a_double_click_answers_one_question_once(browser):
     """While a move is out every button is off: a double click on "pass" answered the
     next question with 0 ("'int' object is not iterable")."""

@@ -94,6 +94,15 @@ def number_with_interval(
     return f"{number(x, digits, signed)} {interval(lo, hi, digits, signed)}"
 
 
+def counted(n: int, noun: str) -> str:
+    """``1 game``, ``2,000 games``: a count and its noun, plural but for one.
+
+    >>> counted(1, "duplicate pair"), counted(1000, "game")
+    ('1 duplicate pair', '1,000 games')
+    """
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
 def count(n: int) -> str:
     """A count with thousands separators: ``1,829``."""
     return f"{int(n):,}"

@@ -239,8 +239,9 @@ class Comparison(Tables):
         if any(np.isnan(x) for x in s["win_rate_ci"]):
             win += " (too few games for an interval)"
         return (
-            f"Comparison: {s['a']} vs {s['b']}, {s['games']:,} games ({s['pairs']:,} "
-            f"duplicate pairs), {N.seeds(self.settings)}; win rate of {s['a']} {win}"
+            f"Comparison: {s['a']} vs {s['b']}, {N.counted(s['games'], 'game')} "
+            f"({N.counted(s['pairs'], 'duplicate pair')}), {N.seeds(self.settings)}; "
+            f"win rate of {s['a']} {win}"
         )
 
     def sides_frame(self) -> pd.DataFrame:

@@ -244,7 +244,8 @@ def format_comparison(s: dict, seed: int, seconds: float) -> str:
     lo, hi = s["win_rate_ci"]
     plo, phi = s["points_per_hand_diff_ci"]
     lines = [
-        f"{a} vs {b}: {s['games']:,} games ({s['pairs']:,} duplicate pairs), seed {seed}; "
+        f"{a} vs {b}: {N.counted(s['games'], 'game')} "
+        f"({N.counted(s['pairs'], 'duplicate pair')}), seed {seed}; "
         f"{seconds:.2f} s",
         f"games won: {a} {s['a_wins']:,}, {b} {s['b_wins']:,}, unfinished {s['unfinished']:,}",
         "",

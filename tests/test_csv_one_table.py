@@ -6,6 +6,7 @@ import io
 from inspect import signature
 
 import pandas as pd
+import pytest
 from click.testing import CliRunner
 
 from cinch_sim.analysis.tables import make_rate, pedro_capture
@@ -53,3 +54,13 @@ def test_two_tables_as_csv_is_a_usage_error_before_any_work():
     )  # fmt: skip
     assert r.exit_code == 2
     assert "--format csv prints one table" in r.stderr and r.stdout == ""
+
+
+@pytest.mark.parametrize("cmd", ["simulate", "compare", "ladder"])
+def test_table_without_csv_is_refused_not_ignored(cmd):
+    # it chose nothing: the table format prints every table, and said nothing of it
+    args = {"simulate": ["--hands", "10"], "compare": ["greedy", "random", "--games", "2"],
+            "ladder": ["greedy", "random", "--games", "2"]}[cmd]  # fmt: skip
+    name = {"simulate": "pedros", "compare": "games", "ladder": "matchups"}[cmd]
+    r = invoke(cmd, *args, "--table", name)
+    assert r.exit_code == 2 and "Invalid value for '--table': chooses the one table" in r.output

@@ -433,6 +433,21 @@ def one_csv_table(names: list[str], chosen: tuple[str, ...] | list[str]) -> str:
     return names[0]
 
 
+def csv_table_of(names: list[str], table: str | None, fmt: str) -> str | None:
+    """The table a command's --format csv prints (``one_csv_table``), None for the
+    other formats; --table with them is a usage error, not silently ignored (they
+    print every table; ``stats`` alone prints the ones named)."""
+    if fmt != "csv":
+        if table is not None:
+            raise BadInput(
+                "--table",
+                f"chooses the one table --format csv prints; --format {fmt} prints them "
+                "all (--out DIR writes each as its own CSV file)",
+            )
+        return None
+    return one_csv_table(names, (table,) if table else ())
+
+
 def format_option(
     formats: tuple[str, ...] = ("table", "csv", "json"), help: str = "How results print on stdout."
 ) -> Callable[[Callable], Callable]:

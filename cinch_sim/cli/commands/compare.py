@@ -17,10 +17,10 @@ from cinch_sim.cli.options import (
     ResumableCommand,
     StrategyType,
     chunk_options,
+    csv_table_of,
     friendly,
     interrupted_line,
     match_pairing_checked,
-    one_csv_table,
     output_options,
     rules_option,
     run_folder,
@@ -137,9 +137,7 @@ def compare(
     from cinch_sim.policies.strategies import distinct_names
 
     a, b = distinct_names([strategy_a, strategy_b])
-    csv_table = (
-        one_csv_table(list(COMPARE_TABLES), (table,) if table else ()) if fmt == "csv" else None
-    )
+    csv_table = csv_table_of(list(COMPARE_TABLES), table, fmt)
     out_dir = run_folder(out, resume, force)
     output_file("--records", records, force)
     n_games = _match_games(rules, games)
@@ -420,9 +418,7 @@ def ladder(
     strats = list(strategies)
     if len(strats) < 2:
         raise BadInput("STRATEGIES", "a ladder needs at least two strategies")
-    csv_table = (
-        one_csv_table(list(LADDER_TABLES), (table,) if table else ()) if fmt == "csv" else None
-    )
+    csv_table = csv_table_of(list(LADDER_TABLES), table, fmt)
     out_dir = run_folder(out, resume, force)
     n_pairs = len(strats) * (len(strats) - 1) // 2
     if rules.teams > 2:

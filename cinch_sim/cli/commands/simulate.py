@@ -13,10 +13,10 @@ from cinch_sim.cli.options import (
     Count,
     ResumableCommand,
     chunk_options,
+    csv_table_of,
     dealer_option,
     friendly,
     interrupted_line,
-    one_csv_table,
     output_options,
     policy_options,
     rules_option,
@@ -77,7 +77,7 @@ def simulate(
     """
     from cinch_sim.api import simulate as run_simulation
 
-    csv_table = one_csv_table(list(TABLES), (table,) if table else ()) if fmt == "csv" else None
+    csv_table = csv_table_of(list(TABLES), table, fmt)
     out_dir = run_folder(out, resume, force)
     output_file("--records", records, force)
     bar = Progress(hands, "simulating")

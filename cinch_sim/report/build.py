@@ -72,6 +72,14 @@ SECONDS_PER = {
     "advice:dd": 3.6,  # an example hand under perfect play (385 deals)
 }
 PERFECT_ADVICE_HANDS = 500_000  # a report this large advises its example hands under dd too
+# A whole hand under double-dummy play at every seat, one thread (2,000 hands; 100 for
+# the last two; 2026-12-05, Intel Xeon host): standard (24 cards in play) 0.71 ms,
+# sancho 1.07, cutthroat3 (18 cards) 0.24, cutthroat5 (30, five seats) 12, no_draw (36)
+# 58; PIMC's searches grow alike (a card-value deal 0.135 s standard, about 4 s at
+# cutthroat5). The strong studies' sizes above are the standard game's: a costlier game
+# plays fewer hands (``search_cost``), so that its report takes about as long.
+STANDARD_CARDS_IN_PLAY = 24
+PIMC_MIN_CARD_HANDS = 20  # fewer deals than the quick report's say nothing: left out
 # PIMC's advice on the example hands (its stored study): about 200 deals a hand, as a
 # PIMC deal with every candidate bid played costs about a second on two cores
 PIMC_ADVICE_PRECISION = 0.07
@@ -86,6 +94,15 @@ def _setting_text(value: Any) -> str:
     if value is None:
         return N.DASH
     return str(value)
+
+
+def search_cost(rules: Rules) -> float:
+    """What a whole hand under strong play costs against the standard game's: doubling
+    with every two cards in play past 24, and more with more seats (a rough fit of the
+    figures at ``STANDARD_CARDS_IN_PLAY``: 16 for cutthroat5 and 64 for no_draw, measured
+    17 and 80); never below 1, so that a cheaper game keeps the standard sizes."""
+    held = rules.players * rules.hand_size
+    return max(1.0, 2.0 ** ((held - STANDARD_CARDS_IN_PLAY) / 2) * (rules.players / 4) ** 3)
 
 
 def robbing_rules(rules: Rules) -> tuple[str, ...]:
@@ -115,6 +132,27 @@ def example_hands(rules: Rules) -> tuple[tuple[str, str], ...]:
         words = label or _describe(list(dict.fromkeys(cards)), suit, rules)
         out.append((" ".join(cards), words + (", each twice" if rules.decks > 1 else "")))
     return tuple(out)
+
+
+def example_label(text: str, rules: Rules, suit: str) -> str:
+    """An example hand's label once the advisor has chosen its trump ``suit``: the fixed
+    words of ``EXAMPLE_HANDS`` where the preset leaves them true (no card worth 3 or
+    more in any suit: no Pedro, Sancho, Dom or Left Bower), else its A, K and point
+    cards in that suit (``_describe``)."""
+    from cinch_sim.cards import SUITS, left_card, parse_card
+
+    first = text.split()[:6]  # every preset deals at least the first six
+    fixed = next(label for hand, _, label in EXAMPLE_HANDS if hand.split()[:6] == first)
+    cards = list(dict.fromkeys(text.split()))
+    big = {rank for _, rank, points in rules.point_cards if points >= 3}
+    lefts = set()
+    if rules.left_rank:
+        lefts = {left_card(t, RANKS.index(rules.left_rank)) for t in range(len(SUITS))}
+    held_big = any(c[0] in big for c in cards) or any(parse_card(c) in lefts for c in cards)
+    twice = ", each twice" if rules.decks > 1 else ""
+    if fixed and not held_big:
+        return fixed + twice
+    return _describe(cards, suit, rules) + twice
 
 
 def _describe(cards: list[str], suit: str, rules: Rules) -> str:
@@ -168,16 +206,18 @@ class ReportSettings:
             "ladder": self.games * pairs * SECONDS_PER["ladder"],
             "advice": len(EXAMPLE_HANDS) * SECONDS_PER["advice"],
         }
+        cost = search_cost(self.rules)  # the strong studies' weights are the standard game's
         if self.perfect_advice():
-            out["advice:dd"] = len(EXAMPLE_HANDS) * SECONDS_PER["advice:dd"]
+            out["advice:dd"] = len(EXAMPLE_HANDS) * SECONDS_PER["advice:dd"] * cost
         stored_hands, stored_cards = self.stored_value_hands(), self.stored_card_values()
         for name, n in self.strong_value_hands().items():
             if name not in stored_hands:  # a stored study costs nothing
-                out[f"values:{name}"] = n * SECONDS_PER[f"values:{name}"]
+                out[f"values:{name}"] = n * SECONDS_PER[f"values:{name}"] * cost
         for name, n in self.card_hands().items():
             if name in stored_cards:
                 continue
-            out[f"cards:{name}"] = n * SECONDS_PER.get(f"cards:{name}", SECONDS_PER["cards:pimc"])
+            per = SECONDS_PER[f"cards:{name}"]
+            out[f"cards:{name}"] = n * per * (cost if name != "heuristic" else 1.0)
         return {k: max(1, round(v / UNIT)) for k, v in out.items()}
 
     def card_hands(self) -> dict[str, int]:
@@ -187,13 +227,27 @@ class ReportSettings:
         hands / 5000, up to ``PIMC_CARD_HANDS``, and perfect play's hands / 50, up to
         ``DD_CARD_HANDS``."""
         stored = self.stored_card_values()
-        pimc = self.card_values_hands or max(1, min(PIMC_CARD_HANDS, self.hands // 5000))
-        out = {"heuristic": min(self.hands // 20, HEURISTIC_CARD_HANDS), "pimc": pimc}
-        if self.card_values_hands is None and self._pimc_too_slow():
-            del out["pimc"]  # see PIMC_MAX_PLAYERS; card_values_hands plays it anyway
+        out = {"heuristic": min(self.hands // 20, HEURISTIC_CARD_HANDS)}
+        if self.card_values_hands is not None:
+            out["pimc"] = self.card_values_hands  # asked for: played whatever it costs
+        elif not self._pimc_too_slow():
+            out["pimc"] = self._pimc_card_hands()
         if self._dd_plays():
-            out["dd"] = min(self.hands // 50, DD_CARD_HANDS)
-        return out | stored
+            out["dd"] = self._scaled(min(self.hands // 50, DD_CARD_HANDS))
+        found = {k: n for k, n in out.items() if n > 0} | stored
+        return {p: found[p] for p in CARD_PLAYERS if p in found}  # the columns' order
+
+    def _pimc_card_hands(self) -> int:
+        """PIMC's card-value deals where no study is stored: hands / 5000, up to
+        ``PIMC_CARD_HANDS``, fewer in a costlier game (``search_cost``); none (left out)
+        when that is below ``PIMC_MIN_CARD_HANDS``."""
+        n = self._scaled(max(1, min(PIMC_CARD_HANDS, self.hands // 5000)))
+        return n if n >= PIMC_MIN_CARD_HANDS else 0
+
+    def _scaled(self, hands: int) -> int:
+        """A strong study's hands for the standard game, divided by what a hand costs
+        here against it (``search_cost``)."""
+        return int(hands / search_cost(self.rules))
 
     def stored_card_values(self) -> dict[str, int]:
         """The players whose card values come from a study stored with the package
@@ -213,19 +267,22 @@ class ReportSettings:
     def perfect_advice(self) -> bool:
         """Whether the example hands are advised under perfect play too: not in a small
         report (``--quick``, or fewer than ``PERFECT_ADVICE_HANDS`` hands), where its
-        10 s would be most of the time."""
+        10 s would be most of the time, nor in a game whose hands cost more than the
+        standard game's (``search_cost``: its deals are set by the precision asked)."""
         return (
             self.perfect_advice_precision is not None
             and self.hands >= PERFECT_ADVICE_HANDS
             and self._dd_plays()
+            and search_cost(self.rules) <= 1.0  # its deals are fixed by the precision
         )
 
     def strong_value_hands(self) -> dict[str, int]:
         """Hands played under strong play at every seat for the safe bids: each stored
         study that answers (``stored_value_hands``), and perfect play's hands / 25, up
-        to ``DD_VALUE_HANDS``, where it has none and can play here."""
-        out = {"dd": min(self.hands // 25, DD_VALUE_HANDS)} if self._dd_plays() else {}
-        return out | self.stored_value_hands()
+        to ``DD_VALUE_HANDS`` (fewer in a costlier game: ``search_cost``), where it has
+        none and can play here."""
+        n = self._scaled(min(self.hands // 25, DD_VALUE_HANDS)) if self._dd_plays() else 0
+        return ({"dd": n} if n > 0 else {}) | self.stored_value_hands()
 
     def stored_value_hands(self) -> dict[str, int]:
         """The players whose hand values (safe bids) come from a stored study, with its
@@ -256,25 +313,37 @@ class ReportSettings:
         return self.rules.players > PIMC_MAX_PLAYERS or self.rules.decks > 1
 
     def card_players_left_out(self) -> str | None:
-        """Why a card player is not measured (PIMC at a table of 6, double-dummy play
-        with two decks), or None."""
-        where = (
-            "with two decks (twelve tricks)"
-            if self.rules.decks > 1
-            else f"at a table of {self.rules.players}"
-        )
+        """Why a card player is not measured (PIMC at a table of 6 or with two decks,
+        double-dummy play with two decks; either where a hand costs so much more than
+        the standard game's that this report's share of hands is too few), or None."""
+        r, hands = self.rules, self.card_hands()
+        cost = search_cost(r)
+        if r.decks > 1:
+            where = "with two decks (twelve tricks)"
+        elif r.players > PIMC_MAX_PLAYERS:
+            where = f"at a table of {r.players}"
+        else:
+            where = f"with {r.players * r.hand_size} cards in play"
         out = []
-        if "pimc" not in self.card_hands():
-            out.append(
-                f"The PIMC player is left out {where}: its double-dummy searches grow fast "
-                "with the cards in play, and one hand with its replays takes minutes here "
-                "(--card-values-hands N plays N hands)."
+        if "pimc" not in hands:
+            why = (
+                "its double-dummy searches grow fast with the cards in play, and one hand "
+                "with its replays takes minutes here"
+                if self._pimc_too_slow()
+                else f"a hand costs about {cost:.0f} times the standard game's here, so "
+                f"this report's share would be fewer than {PIMC_MIN_CARD_HANDS} hands"
             )
-        if "dd" not in self.card_hands():
             out.append(
-                f"Perfect play (double-dummy) is left out {where}: the solver's search "
-                "is too slow there to play whole hands."
+                f"The PIMC player is left out {where}: {why} (--card-values-hands N plays N hands)."
             )
+        if "dd" not in hands:
+            why = (
+                "the solver's search is too slow there to play whole hands"
+                if not self._dd_plays()
+                else f"a hand costs about {cost:.0f} times the standard game's here, too "
+                f"costly for a report of {self.hands:,} hands"
+            )
+            out.append(f"Perfect play (double-dummy) is left out {where}: {why}.")
         return " ".join(out) or None
 
     def describe(self) -> dict[str, Any]:
@@ -701,7 +770,7 @@ def run_example_advice(
     eldest = (s.dealer + 1) % s.rules.players
     examples = ([] if play == "heuristic" else {}) if examples is None else examples
     precision = advice_precision(s, play)
-    for text, label in example_hands(s.rules):
+    for text, _ in example_hands(s.rules):
         adv = advise(
             text,
             seat=eldest,
@@ -715,7 +784,7 @@ def run_example_advice(
         if isinstance(examples, dict):
             examples[text] = adv
         else:
-            examples.append((text, label, adv))
+            examples.append((text, example_label(text, s.rules, adv.best_trump), adv))
         if progress is not None:
             progress(1)
     return examples

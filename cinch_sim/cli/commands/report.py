@@ -41,8 +41,11 @@ from cinch_sim.interrupts import EXIT_STATUS
     help="Play the PIMC player's card values here, on N hands (about 0.15 s each with "
     "their replays, two cores), instead of taking the study stored with cinch_sim (the "
     "standard game's, 16,000 hands). The heuristic's are --hands / 20, at most 50,000; "
-    "perfect play's are stored, or --hands / 50, at most 8,000. [default: the stored "
-    "study; where none answers, --hands / 5000, at most 200]",
+    "perfect play's are stored, or --hands / 50, at most 8,000. A game whose hands cost "
+    "more to search than the standard game's (no_draw, cutthroat5) plays its strong "
+    "studies on that many times fewer hands, so that its report takes about as long. "
+    "[default: the stored study; where none answers, --hands / 5000, at most 200, and "
+    "none below 20]",
 )
 @click.option(
     "--seed",

@@ -327,7 +327,7 @@ NUMERIC_TABLES = {
     "safe_bid_by_hand": ({"hands"}, {"mean_points", "make_70", "make_70_lo", "make_70_hi"}),
     "points_by_trumps": ({"trumps", "hands"}, {"mean_points", "mean_lo", "mean_hi"}),
     "points_by_seat": ({"hands"}, {"mean_points", "mean_lo", "mean_hi"}),
-    "robbing": ({"hands"}, {"mean_points", "at_least_7", "at_least_7_lo"}),
+    "robbing": ({"hands"}, {"mean_points", "at_least_7", "at_least_7_lo"}),  # 7 of 14
     "pedro_capture": ({"hands", "holder_hands"}, {"rate", "rate_lo", "rate_hi"}),
     "ladder": ({"games"}, {"rating", "rating_lo", "vs_best", "vs_best_hi", "score"}),
     "matchups": ({"games", "unfinished"}, {"win_rate_a", "win_rate_lo", "win_rate_hi"}),
@@ -663,3 +663,67 @@ def test_the_example_hands_are_advised_under_perfect_play_too():
     add_example_advice(report, plain, 3, s.rules, {"dd": dd})
     text = "\n".join(b for sec in report.sections for b in sec.blocks if isinstance(b, str))
     assert text.count("Under perfect play (every seat double-dummy, every card seen; ") == 4
+
+
+def test_costlier_games_play_fewer_strong_hands():
+    """A game whose hands cost more under strong play plays fewer of them, so that its
+    report takes about as long as the standard game's (no_draw's quick report ran past
+    20 minutes when it played the standard sizes: 36 cards in play, a dd hand about 80
+    times the standard game's); the progress weights grow to match, and PIMC, left
+    with too few deals, is left out with the reason."""
+    from cinch_sim.report.build import QUICK, ReportSettings, search_cost
+    from cinch_sim.rules import VARIANTS, Rules
+
+    assert search_cost(Rules()) == 1.0
+    assert search_cost(VARIANTS["cutthroat3"]) == 1.0  # cheaper games keep the sizes
+    std = ReportSettings(**QUICK)
+    nd = ReportSettings(rules=VARIANTS["no_draw"], **QUICK)
+    cost = search_cost(nd.rules)
+    assert 30 < cost < 200
+    assert nd.strong_value_hands()["dd"] == int(std.strong_value_hands()["dd"] / cost)
+    assert 0 < nd.card_hands()["dd"] < std.card_hands()["dd"] / 30
+    assert "pimc" not in nd.card_hands()
+    assert "36 cards in play" in nd.card_players_left_out()
+    # the same estimated seconds for the strong studies, within their rounding
+    for study in ("values:dd",):
+        assert abs(nd.work()[study] - std.work()[study]) <= 0.02 * std.work()[study] + cost
+    assert sum(nd.work().values()) < 2 * sum(std.work().values())
+    # asked for, PIMC plays whatever it costs; a standard-cost game keeps its 20 deals
+    assert ReportSettings(rules=nd.rules, card_values_hands=5, **QUICK).card_hands()["pimc"] == 5
+    assert ReportSettings(rules=VARIANTS["cutthroat3"], **QUICK).card_hands()["pimc"] == 20
+
+
+def test_variant_reports_speak_of_their_own_game():
+    """What helpers reading the variants' reports as players found false: example labels
+    blind to the Sancho, a deck of 52 with two decks, a robbing rule "best" on a tie."""
+    import pandas as pd
+
+    from cinch_sim.analysis.card_values import stand_in_ranks
+    from cinch_sim.report.build import example_hands, example_label
+    from cinch_sim.report.sections import _groups_note, _robbing_verdict
+    from cinch_sim.rules import VARIANTS, Rules
+
+    # "Nothing at all" holds the 9 of spades: the Sancho, 9 points, in sancho
+    nothing = example_hands(Rules())[3][0]
+    assert example_label(nothing, Rules(), "S").startswith("Nothing at all")
+    assert example_label(nothing, VARIANTS["sancho"], "S") == "The Sancho of spades"
+    assert example_label(nothing, VARIANTS["dom_pedro"], "S") == "The Sancho and Dom of spades"
+    # the label follows the suit the advisor chose
+    first = example_hands(Rules())[0][0]
+    assert example_label(first, Rules(), "H") == "No point card in hearts"
+    # groups that cannot see the Sancho or the Bowers say so; the standard game's add nothing
+    assert _groups_note(Rules()) == ""
+    assert "the Sancho (9 points)" in _groups_note(VARIANTS["sancho"])
+    assert "the Right Bower and the Left Bower outrank the ace" in _groups_note(
+        VARIANTS["all_hands"]
+    )
+    # heasly: the dealer never gets to rob, so dealer and none tie to the last digit
+    data = pd.DataFrame({"robber": ["maker", "dealer", "none"], "mean_points": [3.31, 4.41, 4.41]})
+    text = _robbing_verdict(data, "the maker")
+    assert "most under robber=dealer and robber=none alike" in text
+    assert "least under robber=maker" in text
+    tie = pd.DataFrame({"robber": ["maker", "none"], "mean_points": [2.0, 2.0]})
+    assert "the same under each" in _robbing_verdict(tie, "the maker")
+    # Pidro's Low is the 2 itself: it never stands in for a tested card
+    assert stand_in_ranks(Rules())[0] == "2"
+    assert "2" not in stand_in_ranks(VARIANTS["pidro"])

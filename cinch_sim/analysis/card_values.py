@@ -91,15 +91,23 @@ def maker_positions(rules: Rules, dealer: int, maker: int) -> list[int]:
     return [r * 3 * P + j * 3 + k for r in range(D // 3) for k in range(3)]
 
 
+def stand_in_ranks(rules: Rules) -> list[str]:
+    """The trumps that may stand in for a tested card, lowest first: the trump order's
+    ranks that score nothing of themselves under ``rules`` (nor the left card, nor the
+    2 where Low is the 2 and no other card: ``low_rule=deuce_only``)."""
+    scoring = {r for _, r, _ in rules.point_cards} | {"L"}
+    if rules.low_rule == "deuce_only":
+        scoring.add("2")
+    return [c for c in reversed(rules.trump_order) if c not in scoring]
+
+
 def replacements(
     rules: Rules, trump: int, dealt: set[int], k: int, kind: str = "trump"
 ) -> list[int] | None:
     """The ``k`` cards that stand in for the tested cards (``REPLACEMENTS``), lowest
     first; None when there are not enough."""
     if kind == "trump":
-        scoring = {r for _, r, _ in rules.point_cards} | {"L"}
-        order = [c for c in reversed(rules.trump_order) if c not in scoring]
-        pool = [trump_card(rules, trump, c) for c in order]
+        pool = [trump_card(rules, trump, c) for c in stand_in_ranks(rules)]
     else:
         trumps = {trump_card(rules, trump, c) for c in rules.trump_order}
         pool = sorted((c for c in range(52) if c not in trumps), key=lambda c: (c % 13, c // 13))
@@ -371,23 +379,32 @@ class CardValues(Tables):
 
     def method_for_players(self) -> str:
         """The method again, in a player's words, with what the stand-in card is."""
+        low = [r.replace("T", "10") for r in stand_in_ranks(self.rules)[:2]]
         stand_in = {
-            "trump": "a low trump that scores nothing of itself (the lowest such trump "
-            "the maker was not dealt: the 3 or the 4 of trumps, say)",
+            "trump": "a low trump that is no point card by its rank (the lowest such "
+            f"trump the maker was not dealt: usually the {low[0]} of trumps, else the "
+            f"{low[1]})",
             "plain": "a low card of another suit (the lowest one the maker was not dealt)",
         }[self.settings["replacement"]]
+        draw = self.rules.draw
+        luck = ", every player's luck in the draw" if draw else ""
+        where = (
+            "still in play, and a strong maker's side often takes it there anyway"
+            if draw
+            else "in another hand, where a strong maker's side often takes it anyway, "
+            "or among the cards nobody was dealt, out of play"
+        )
         return (
             "Put simply: take real deals in which the maker was dealt, say, the Right "
             f"Pedro, and play each one again with that card exchanged for {stand_in}, "
             "the stand-in card, wherever the stand-in lay. Everything else stays: the "
-            "other hands, the contract, the trump suit, every player's luck in the draw. "
+            f"other hands, the contract, the trump suit{luck}. "
             "So the difference in the points the maker's side ends with is what the card "
             "itself is worth, not the company it keeps (a hand dealt the Right Pedro is "
             "usually a strong hand anyway). A value of +2 means the maker's side takes 2 "
             "points more, on average, holding the card than holding the stand-in. For a "
             "Pedro that is far less than its 5 points: swapped out, it lies where the "
-            "stand-in lay, still in play, and a strong maker's side often takes it there "
-            "anyway. Each "
+            f"stand-in lay, {where}. Each "
             "column plays the same kind of deals with other players: the heuristic and "
             "PIMC see only their own cards; perfect play (double-dummy) has every seat "
             "see every card, the bound of what the cards can give."

@@ -175,9 +175,11 @@ class HandValue:
         }
 
     def by_trumps(self, min_hands: int = 30) -> pd.DataFrame:
-        """Mean points of the maker's side by the number of trumps dealt."""
+        """Mean points of the maker's side by the number of trumps dealt (the last row
+        pools ``MAX_TRUMPS`` and more: two decks deal up to 18)."""
         dist = self.counts.sum(axis=(0, 1, 3))
-        return _mean_table(dist, "trumps", list(range(MAX_TRUMPS + 1)), min_hands)
+        counts = [*range(MAX_TRUMPS), f"{MAX_TRUMPS}+"]
+        return _mean_table(dist, "trumps", counts, min_hands)
 
     def by_seat(self, dealer: int = 3, min_hands: int = 30) -> pd.DataFrame:
         """Mean points of the maker's side by the maker's seat relative to the dealer."""
@@ -187,14 +189,20 @@ class HandValue:
         names = [seat_name(order[r], dealer, players) for r in range(dist.shape[0])]
         return _mean_table(dist, "maker_seat", names, min_hands)
 
+    @property
+    def half_points(self) -> int:
+        """Half the rules' points, rounded up: 7 of the standard game's 14."""
+        return -(-self.rules.total_points // 2)
+
     def overall(self, min_hands: int = 30) -> pd.DataFrame:
-        """Mean points of the maker's side over every hand, and the share taking 7 or more."""
+        """Mean points of the maker's side over every hand, and the share taking at least
+        half the points (``at_least_7`` in the standard game: ``half_points``)."""
         dist = self.counts.reshape(-1, self.counts.shape[-1]).sum(axis=0)
         out = _mean_table(dist[None, :], "all", ["all hands"], min_hands)
-        n = int(dist.sum())
-        lo, hi = wilson(dist[7:].sum(), n)
-        out["at_least_7"] = dist[7:].sum() / n if n else np.nan
-        out["at_least_7_lo"], out["at_least_7_hi"] = float(lo), float(hi)
+        n, k = int(dist.sum()), self.half_points
+        lo, hi = wilson(dist[k:].sum(), n)
+        out[f"at_least_{k}"] = dist[k:].sum() / n if n else np.nan
+        out[f"at_least_{k}_lo"], out[f"at_least_{k}_hi"] = float(lo), float(hi)
         return out.drop(columns="all")
 
 

@@ -87,7 +87,7 @@ def add_bid_success(report: Report, an: Analysis) -> None:
     sec = report.section("How often each bid is made")
     c = an.counts
     sec.text(
-        f"With the heuristic strategy at every seat, the bidding side made its contract in "
+        f"With the heuristic strategy at every seat, {_makers(c.rules)} made the contract in "
         f"{_pct(c.make_rate)} of {c.contracts:,} contracts."
         + (
             f" In {c.played - c.contracts:,} hands (bid 0) everybody passed and the dealer "
@@ -165,7 +165,7 @@ def add_safe_bids(
         "highest bid the group makes at least half the time (even money) or at least 70% of "
         f"the time (safe), counting {side}{robbing}. Here, as everywhere in this report, "
         f"{SAFE_MEANING}. So a group of few hands gets a lower bid rather than a lucky one, "
-        "and a dash means no bid reaches the mark with that confidence."
+        "and a dash means no bid reaches the mark with that confidence." + _groups_note(r)
     )
     table = pd.DataFrame(
         {
@@ -306,25 +306,81 @@ def add_hand_features(report: Report, base: HandValue, dealer: int) -> None:
     sec.table(
         "points_by_trumps",
         _mean_points_table(by_trumps, "trumps", "trumps dealt"),
-        f"Points of the maker's side by trumps{left} in the {r.cards_dealt} dealt cards. "
+        f"Points of {_makers(r)} by trumps{left} in the {r.cards_dealt} dealt cards. "
         "Hands with more trumps differ in other ways too: this is a plain comparison.",
         by_trumps,
     )
     sec.table(
         "points_by_seat",
         _mean_points_table(by_seat, "maker_seat", "maker's seat"),
-        "Points of the maker's side by the maker's seat relative to the dealer. As in the "
+        f"Points of {_makers(r)} by the maker's seat relative to the dealer. As in the "
         "safe-bid table, each hand is played as if its maker had won the bidding, and the "
         f"maker's seat turns with the hand number ({_per_seat(by_seat)} hands each): with no "
-        "auction to win, the seat changes only the order of the discards, the draw and the "
-        "play"
+        "auction to win, the seat changes only the order of "
+        + ("the discards, the draw and the play" if r.draw else "the play")
         + (
-            ", and whether the maker's side robs the pack (the dealer robs)"
-            if r.robber == "dealer"
+            f", and whether {_makers(r)} robs the pack (the dealer robs)"
+            if r.robber == "dealer" and r.draw
             else ""
         )
         + f". {_seat_verdict(by_seat, r.partnerships)}",
         by_seat,
+    )
+
+
+def _groups_note(rules: Rules) -> str:
+    """What the safe-bid groups, the standard game's (Pedros, trumps, ace and king),
+    leave out under ``rules``: a big point card of the preset's own (the Sancho, the
+    Dom), and trumps that outrank the ace (the Bowers)."""
+    own = [
+        f"the {N.label(name)} ({points} points)"
+        for name, rank, points in rules.point_cards
+        if points >= 3 and rank != "5"
+    ]
+    out = ""
+    if own:
+        out += (
+            f" The groups are the standard game's: they do not split hands by {_join(own)}, "
+            "so each group mixes hands with and without "
+            + ("it" if len(own) == 1 else "them")
+            + ", and the advisor below judges such a hand better."
+        )
+    above = rules.trump_order[: rules.trump_order.index("A")]
+    if above:
+        bowers = rules.left_name == "left_bower"  # the jack of trumps is the Right Bower
+        names = [
+            f"the {N.label(rules.left_name)}" if c == "L"
+            else "the Right Bower" if bowers and c == "J" else f"the {c}"
+            for c in above
+        ]  # fmt: skip
+        out += (
+            f" Here {_join(names)} outrank the ace, so 'ace, king of trumps' are not the "
+            "top trumps."
+        )
+    return out
+
+
+def _makers(rules: Rules) -> str:
+    """Who a contract's points belong to: the maker's side, or in cut-throat the maker."""
+    return "the maker's side" if rules.partnerships else "the maker"
+
+
+def _robbing_verdict(data: pd.DataFrame, who: str) -> str:
+    """Which robbing rule gives the most and which the least; rules whose mean points
+    are equal to the last digit name it (the same points on every hand: at heasly
+    the stock runs out before the dealer's turn to rob)."""
+    means = dict(zip(data["robber"], data["mean_points"], strict=True))
+    hi, lo = max(means.values()), min(means.values())
+    if hi == lo:
+        return f"{who.capitalize()} takes the same under each ({hi:.2f} points on average)."
+
+    def named(value: float) -> str:
+        rules = [f"robber={r}" for r, m in means.items() if m == value]
+        return " and ".join(rules) + (" alike" if len(rules) > 1 else "")
+
+    return (
+        f"{who.capitalize()} takes most under {named(hi)} ({hi:.2f} points on average) "
+        f"and least under {named(lo)} ({lo:.2f})."
     )
 
 
@@ -361,6 +417,7 @@ def add_card_values(
     measured, said after the table."""
     sec = report.section("What each card is worth")
     first = next(iter(values.values()))
+    partnerships = first.rules.partnerships
     sec.text(first.method())
     sec.text(first.method_for_players())
     tables = {name: v.values().set_index("card") for name, v in values.items()}
@@ -399,7 +456,9 @@ def add_card_values(
     sec.table(
         "card_values",
         format_frame(pd.DataFrame(cols)),
-        "Points: the mean paired difference in the maker's side's points, with its 95% "
+        "Points: the mean paired difference in the points of the maker"
+        + ("'s side" if partnerships else "")
+        + ", with its 95% "
         "interval; make rate: the difference in the share of contracts made, in percentage "
         f"points. {played}; * fewer than {MIN_DEALS} deals, too few to trust the interval.",
         data[["player", *[c for c in data.columns if c != "player"]]],
@@ -671,17 +730,13 @@ def add_robbing(report: Report, values: dict[str, HandValue], default: str = "ma
         [v.overall(FEW).assign(robber=robber) for robber, v in values.items()], ignore_index=True
     )
     data = data[["robber", *[c for c in data.columns if c != "robber"]]]
-    means = dict(zip(data["robber"], data["mean_points"], strict=True))
-    best = max(means, key=means.get)
-    worst = min(means, key=means.get)
+    half = next(iter(values.values())).half_points
+    the_rules = next(iter(values.values())).rules
     rules = [f"{ROBBING_WORDS[r]}" + (", the rule of this report" if r == default else "")
              for r in values]  # fmt: skip
     sec.text(
         f"The same hands under {_NUMBERS.get(len(values), len(values))} rules for the "
-        f"stock: {'; '.join(rules)}. "
-        f"The maker's side takes most when the rule is robber={best} "
-        f"({means[best]:.2f} points on average) and least under robber={worst} "
-        f"({means[worst]:.2f})."
+        f"stock: {'; '.join(rules)}. " + _robbing_verdict(data, _makers(the_rules))
     )
     sec.table(
         "robbing",
@@ -692,19 +747,27 @@ def add_robbing(report: Report, values: dict[str, HandValue], default: str = "ma
                     "hands": data["hands"],
                     "mean points": _fixed(data["mean_points"], ".2f"),
                     "95% interval": _intervals(data["mean_lo"], data["mean_hi"], pct=False),
-                    "P(at least 7)": data["at_least_7"].map(_pct),
+                    f"P(at least {half})": data[f"at_least_{half}"].map(_pct),
                     "few hands": _few(data["low_n"]),
                 }
             )
         ),
-        "Points of the maker's side under each robbing rule (heuristic strategy).",
+        f"Points of {_makers(the_rules)} under each robbing rule (heuristic strategy); "
+        f"P(at least {half}): the share of hands in which it took at least half the "
+        f"{the_rules.total_points} points.",
         data,
     )
 
 
 def add_pedro_capture(report: Report, an: Analysis) -> None:
-    """Who held each Pedro after the draw, and how often that side kept it."""
-    sec = report.section("When the Pedros are saved and lost")
+    """Who held each Pedro after the draw (as dealt, with none), and how often that side
+    kept it."""
+    rules = an.counts.rules
+    sec = report.section(
+        "When the Pedros are saved and lost" if len(rules.pedros) > 1 else
+        f"When the {N.label(rules.pedros[0][0])} is saved and lost"
+    )  # fmt: skip
+    after = " after the draw" if rules.draw else ""
     pc = an.tables()["pedro_capture"]
     pc = pc[pc["holder_hands"] > 0]
     # a Pedro nobody held after the draw has one fate: its row would be 100% by
@@ -715,7 +778,9 @@ def add_pedro_capture(report: Report, an: Analysis) -> None:
     other = "the other side" if an.counts.rules.partnerships else "another player"
     played = max(an.counts.played, 1)
     unplayed = (
-        " Not in play (left in the stock or among the discards): "
+        " Not in play ("
+        + ("left in the stock or among the discards" if rules.draw else "not dealt")
+        + "): "
         + _join(
             [
                 f"{_the(N.label(p))} in {N.count(h)} hands ({_pct(h / played)} of those played)"
@@ -727,7 +792,7 @@ def add_pedro_capture(report: Report, an: Analysis) -> None:
         else ""
     )
     sec.text(
-        f"Who held each Pedro after the draw, and whether {keeper} took it (saved) or "
+        f"Who held each Pedro{after}, and whether {keeper} took it (saved) or "
         f"{other} caught it (lost).{unplayed}"
     )
     sec.table(
@@ -755,19 +820,19 @@ def add_pedro_capture(report: Report, an: Analysis) -> None:
     sec.chart(
         "pedro_capture",
         charts.pedro_holder_chart(an),
-        f"Who held each Pedro after the draw, as a share of all played hands: blue, {keeper} "
+        f"Who held each Pedro{after}, as a share of all played hands: blue, {keeper} "
         f"took it (saved); red, {other} caught it (lost)"
         f"{_hatched(an)}"
         + ("; grey, not in play (the mean of the Pedros)" if len(out) else "")
         + f". {_provenance(an)}",
-        "Stacked bars: who held each Pedro after the draw, saved or lost",
+        f"Stacked bars: who held each Pedro{after}, saved or lost",
     )
     sec.chart(
         "pedro_by_trick",
         charts.pedro_trick_chart(an),
         "The trick each Pedro fell in, as a share of all played hands, and whether "
         + ("the side that held it" if an.counts.rules.partnerships else "the player who held it")
-        + " after the draw kept it; the same hands as the chart above.",
+        + f"{after} kept it; the same hands as the chart above.",
         "Stacked bars: the trick each Pedro fell in, saved or lost",
     )
 
@@ -954,11 +1019,11 @@ def add_example_advice(
     eldest = (dealer + 1) % rules.players
     sec.text(
         f"Each hand sits at seat {eldest}, eldest hand, with the dealer at seat {dealer} and "
-        f"no bid before it. The other {52 - rules.cards_dealt} cards are dealt at random many "
-        "times; for each bid and trump the hand bids it, the later seats bid with the "
-        "simulator's own bidder (they may overbid), and the hand is played out. We count how "
-        "often the hand wins the auction, how often it then makes the bid, and the expected "
-        "score margin over the whole hand against passing on the same deals. A bid is "
+        f"no bid before it. The other {52 * rules.decks - rules.cards_dealt} cards are dealt "
+        "at random many times; for each bid and trump the hand bids it, the later seats bid "
+        "with the simulator's own bidder (they may overbid), and the hand is played out. We "
+        "count how often the hand wins the auction, how often it then makes the bid, and the "
+        "expected score margin over the whole hand against passing on the same deals. A bid is "
         "advised, best or safe, only where the hand won the auction with it on at least "
         f"{MIN_MAKER_DEALS} deals ('as maker'); below that its make rate is shown but "
         "judges nothing (marked *). Safe means what it means in the safe-bid table: "
@@ -1024,18 +1089,18 @@ def add_method_notes(
         "to each row's number of hands, with one make-believe hand at each end of the "
         "possible range added, and never run past that range (no points to every point of "
         "a deal): so a row of few hands gets a wide interval, never a falsely certain one, "
-        f"and rows of fewer than {FEW} hands are marked in every table. Win rates between "
-        "strategies use the same t interval over duplicate pairs (never empty, even when one "
-        "side won every game)"
+        f"and rows of fewer than {FEW} hands are marked in every table. "
         + (
-            ", and the share of the wins at this table of sides of one the same interval "
-            "over rotations (one game per seat on the same deals)"
+            "Shares of the wins between strategies use the same t interval over rotations "
+            "(one game per seat on the same deals; never empty, even when one strategy won "
+            "every game)"
             if cutthroat
-            else ""
+            else "Win rates between strategies use the same t interval over duplicate pairs "
+            "(never empty, even when one side won every game)"
         )
         + "; card values, paired Student's t intervals over deals (with a pseudo-difference "
         "at each end of the range); the ladder's intervals "
         "come from resampling the games"
-        + (" by pairs or rotations." if cutthroat else " by duplicate pairs.")
+        + (" by rotations." if cutthroat else " by duplicate pairs.")
         + (f" The strategies used: {told}." if told else "")
     )

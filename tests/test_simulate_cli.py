@@ -193,3 +193,18 @@ def test_dealer_is_checked_the_same_way_everywhere(command):
     assert res.exit_code == 2
     last = res.output.strip().splitlines()[-1]
     assert last == "Error: Invalid value for '--dealer': seat 4 is out of range 0..3"
+
+
+def test_a_random_seed_run_resumes_with_the_seed_drawn(tmp_path):
+    """--seed random --out DIR records the number drawn, not the word: the printed
+    resume command used to draw a new seed and be refused ("settings.seed was ...")."""
+    out = tmp_path / "run"
+    args = ["simulate", "--hands", "20000", "--chunk", "5000", "--format", "json"]
+    first = CliRunner().invoke(main, [*args, "--seed", "random", "--out", str(out)])
+    assert first.exit_code == 0, first.output
+    seed = json.loads(first.output)["seed"]
+    stored = json.loads((out / "manifest.json").read_text())["command_line"]["options"]
+    assert stored["seed"] == str(seed)
+    again = CliRunner().invoke(main, ["simulate", "--resume", str(out), "--format", "json"])
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.output)["seed"] == seed

@@ -599,7 +599,10 @@ class ResumableCommand(click.Command):
     def invoke(self, ctx: click.Context) -> Any:
         from cinch_sim.runs.store import recording_options
 
-        with recording_options(ctx.info_name or "", ctx.meta.get("cinch_sim.options", {})):
+        options = dict(ctx.meta.get("cinch_sim.options", {}))
+        if "seed" in options and isinstance(ctx.params.get("seed"), int):
+            options["seed"] = str(ctx.params["seed"])  # --seed random: the number drawn
+        with recording_options(ctx.info_name or "", options):
             return super().invoke(ctx)
 
 

@@ -882,14 +882,10 @@ def report(
         progress.set_total(total_work(settings))
     doc = build_report(settings, progress=progress)
     if out_dir is not None:
-        # a Ctrl-C while the files are written waits for them to be whole, then stops us
-        with interrupts.deferred() as ctrl_c:
-            before = ctrl_c.requested
+        with interrupts.finishing():  # a Ctrl-C now waits for the files to be whole
             write_report(doc, out_dir)
             facts = {"interrupted": doc.interrupted, "done": doc.done}
             write_run_json(out_dir, {**settings.describe(), **facts})
-            if ctrl_c.requested and not before:
-                raise KeyboardInterrupt
     return doc
 
 

@@ -208,6 +208,23 @@ def deferred() -> Iterator[ChunkInterrupts]:
 
 
 @contextmanager
+def finishing() -> Iterator[None]:
+    """Around a finished (or stopped) run's printing and writing: a Ctrl-C that comes
+    inside waits until every table, chart and run.json is out, then stops the command
+    (KeyboardInterrupt at the end), so that no folder is left half-written; a second
+    Ctrl-C still ends the process at once. One that came before is the run's own."""
+    if not _main_thread():
+        yield
+        return
+    before = _state.requested
+    with deferred():
+        yield
+    if _state.requested and not before:
+        _state.pending = False
+        raise KeyboardInterrupt
+
+
+@contextmanager
 def compiling() -> Iterator[None]:
     """Around a numba import, load or compile: a Ctrl-C stops it at once, even inside
     a deferred region (nothing is half done yet), but never inside llvmlite's

@@ -386,3 +386,54 @@ def test_a_second_ctrl_c_ends_a_policy_that_never_returns(warm, tmp_path, thread
     assert time.monotonic() - sent < 2
     assert HINT in err  # the first Ctrl-C, unanswered, said what the second would do
     _clean(err)
+
+
+# -------------------------------------------------- a Ctrl-C as a run's files are written
+def test_finishing_holds_a_ctrl_c_until_the_block_is_done():
+    """Inside ``finishing()`` a Ctrl-C waits for the block, then stops the caller; one
+    that came before (the run's own, already obeyed) is not raised again."""
+    import signal
+
+    from cinch_sim import interrupts
+
+    done = []
+    with interrupts.installed():
+        with pytest.raises(KeyboardInterrupt):
+            with interrupts.finishing():
+                signal.raise_signal(signal.SIGINT)
+                done.append("every file written")
+        assert done == ["every file written"]
+        with interrupts.finishing():  # the request stands, but it is not this block's
+            done.append("written again")
+    assert done[-1] == "written again"
+
+
+# A real SIGINT as compare draws its first chart, after the last chunk.
+CTRL_C_WHILE_COMPARE_WRITES = """
+import signal, sys
+from cinch_sim.matches import plots
+save = plots.save
+sent = []
+def ctrl_c_then_save(*args, **kwargs):
+    if not sent:
+        sent.append(1)
+        signal.raise_signal(signal.SIGINT)
+    return save(*args, **kwargs)
+plots.save = ctrl_c_then_save
+from cinch_sim.cli.main import main
+main(sys.argv[1:], prog_name="cinch-sim")
+"""
+
+
+def test_a_ctrl_c_while_compare_writes_leaves_its_folder_whole(warm, tmp_path):
+    """It used to stop at once: stdout complete, the manifest complete, and run.json
+    and both charts missing."""
+    args = ["compare", "heuristic", "greedy", "--games", "100", "--out", "cmp"]
+    p = _run_script(CTRL_C_WHILE_COMPARE_WRITES, args, tmp_path)
+    rc, out, err = _finish(p, 120)
+    assert rc == 130, err[-1500:]
+    _clean(err)
+    folder = tmp_path / "cmp"
+    assert json.loads((folder / "run.json").read_text())["games_done"] == 100
+    assert (folder / "win_rate.png").stat().st_size > 0
+    assert (folder / "margins.png").stat().st_size > 0

@@ -30,6 +30,7 @@ from cinch_sim.cli.options import (
 )
 from cinch_sim.cli.progress import Progress
 from cinch_sim.cli.tables import text_table
+from cinch_sim.interrupts import finishing
 from cinch_sim.runs.chunks import PAIRS_CHUNK, SLOW_MATCH_GAMES, SLOW_PAIRS_CHUNK
 
 # the slow default in words: a cut-throat rotation is a game a seat, so fewer a chunk
@@ -164,6 +165,17 @@ def compare(
         )
     finally:
         bar.close()
+    with finishing():  # a Ctrl-C now waits for every table, chart and file
+        _print_comparison(cmp, fmt, csv_table, seed, records)
+        if out_dir is not None:
+            write_compare_outputs(cmp, out_dir, records)
+    if cmp.interrupted:
+        stopped(f"{cmp.games:,} finished games", out_dir, bool(records))
+        sys.exit(130)
+
+
+def _print_comparison(cmp, fmt: str, csv_table: str | None, seed: int, records) -> None:
+    """The match's result on stdout (on stderr when the records take stdout)."""
     s = cmp.summary()
     with results_on_stderr_if_stdout_taken(records):
         if fmt == "json":
@@ -177,11 +189,6 @@ def compare(
                 click.echo(interrupted_line(cmp.games, cmp.settings["games_requested"], "games"))
             form = format_cutthroat if cmp.cutthroat else format_comparison
             click.echo(form(s, seed, cmp.seconds))
-    if out_dir is not None:
-        write_compare_outputs(cmp, out_dir, records)
-    if cmp.interrupted:
-        stopped(f"{cmp.games:,} finished games", out_dir, bool(records))
-        sys.exit(130)
 
 
 def write_compare_outputs(cmp, out_dir, records=None) -> None:
@@ -432,6 +439,17 @@ def ladder(
         bar.close()
     ratings = lad.ratings(seed)
     matchups = lad.matchups()
+    with finishing():  # a Ctrl-C now waits for every table, chart and file
+        _print_ladder(lad, ratings, matchups, fmt, csv_table, seed)
+        if out_dir is not None:
+            write_ladder_outputs(lad, out_dir, ratings, matchups)
+    if lad.interrupted:
+        stopped("finished games (rated them only)", out_dir)
+        sys.exit(130)
+
+
+def _print_ladder(lad, ratings, matchups, fmt: str, csv_table: str | None, seed: int) -> None:
+    """The ladder's ratings and matchups on stdout."""
     if fmt == "json":
         click.echo(
             json.dumps(
@@ -459,11 +477,6 @@ def ladder(
                 lad.players if lad.cutthroat else None,
             )
         )  # fmt: skip
-    if out_dir is not None:
-        write_ladder_outputs(lad, out_dir, ratings, matchups)
-    if lad.interrupted:
-        stopped("finished games (rated them only)", out_dir)
-        sys.exit(130)
 
 
 def write_ladder_outputs(lad, out_dir, ratings=None, matchups=None) -> None:

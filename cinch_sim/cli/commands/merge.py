@@ -8,6 +8,7 @@ import click
 
 from cinch_sim import notation as N
 from cinch_sim.cli.options import friendly, out_folder, output_options
+from cinch_sim.interrupts import finishing
 
 # the command whose outputs a merged result's files are, by the result's class
 COMMAND_OF = {"Simulation": "simulate", "Analysis": "stats", "Ladder": "ladder"}
@@ -38,14 +39,15 @@ def merge(dirs, fmt, out, force):
         raise BadInput("--out", "name the folder for the merged run")
     out_dir = out_folder(out, force, resumable=False)
     result = run_merge(list(dirs), out_dir, force)
-    _write(result, COMMAND_OF.get(type(result).__name__, "compare"), out_dir)
-    if fmt == "json":
-        d = result.to_dict() if hasattr(result, "to_dict") else dict(result.settings)
-        click.echo(json.dumps(d, default=str))
-    elif fmt == "csv":
-        click.echo(N.csv_text(result.table()), nl=False)
-    else:
-        click.echo(result.headline())
+    with finishing():  # a Ctrl-C now waits for every table, chart and file
+        _write(result, COMMAND_OF.get(type(result).__name__, "compare"), out_dir)
+        if fmt == "json":
+            d = result.to_dict() if hasattr(result, "to_dict") else dict(result.settings)
+            click.echo(json.dumps(d, default=str))
+        elif fmt == "csv":
+            click.echo(N.csv_text(result.table()), nl=False)
+        else:
+            click.echo(result.headline())
 
 
 def _write(result, command: str, out_dir) -> None:

@@ -27,6 +27,7 @@ from cinch_sim.cli.options import (
 )
 from cinch_sim.cli.progress import Progress
 from cinch_sim.cli.tables import text_table
+from cinch_sim.interrupts import finishing
 from cinch_sim.runs.chunks import HANDS_CHUNK, SLOW_HANDS_CHUNK
 
 TABLES = ("by_bid", "pedros")  # what simulate prints, and the files --out writes
@@ -100,10 +101,11 @@ def simulate(
         )
     finally:
         bar.close()
-    with results_on_stderr_if_stdout_taken(records):
-        _print(sim, fmt, csv_table, seed, dealer, rules.players)
-    if out_dir is not None:
-        write_outputs(sim, out_dir)
+    with finishing():  # a Ctrl-C now waits for every table and file
+        with results_on_stderr_if_stdout_taken(records):
+            _print(sim, fmt, csv_table, seed, dealer, rules.players)
+        if out_dir is not None:
+            write_outputs(sim, out_dir)
     if sim.interrupted:
         stopped(f"{sim.hands:,} finished hands", out_dir, bool(records))
         sys.exit(130)

@@ -25,6 +25,7 @@ from cinch_sim.cli.options import (
     stopped,
 )
 from cinch_sim.cli.progress import Progress
+from cinch_sim.interrupts import finishing
 from cinch_sim.runs.chunks import HANDS_CHUNK, SLOW_HANDS_CHUNK
 
 TABLE_TITLES = {
@@ -217,9 +218,10 @@ def stats(
     if values is not None:
         tables.update({name: values.table(name) for name in CARD_TITLES})
     shown = {k: v for k, v in tables.items() if not only or k in only}
-    _print(result, shown, fmt, dealer, rules.players, values)
-    if out_dir is not None:
-        write_outputs(result, out_dir, tables, no_charts, hand_data, values)
+    with finishing():  # a Ctrl-C now waits for every table, chart and file
+        _print(result, shown, fmt, dealer, rules.players, values)
+        if out_dir is not None:
+            write_outputs(result, out_dir, tables, no_charts, hand_data, values)
     if result.interrupted or (values is not None and values.interrupted):
         stopped(f"{result.hands:,} finished hands", out_dir, hand_data)
         sys.exit(130)

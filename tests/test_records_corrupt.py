@@ -437,7 +437,9 @@ def test_cli_exit_statuses(tmp_path):
         "line 1: invalid: tricks[1].winner, seat 2, trick 2: "
         "record says seat 3, seat 2 wins with KH"
     )
-    assert out.read_text() == ""  # invalid records are not written back
+    # an invalid record is written back as it was, so line 1 is still line 1
+    assert out.read_text() == badf.read_text()
+    assert "1 invalid record(s) copied unchanged to" in res.stderr
     res = CliRunner().invoke(main, ["show", str(badf)])
     assert res.exit_code == 1 and "tricks[1].winner" in res.output
 

@@ -137,7 +137,7 @@ def _hand_row(c: HandCheck) -> dict[str, Any]:
     return row
 
 
-def _open(path: str | os.PathLike):
+def open_record_file(path: str | os.PathLike):
     """A binary file object for ``path`` (``-``: standard input)."""
     if str(path) == "-":
         import sys
@@ -192,7 +192,7 @@ def read_records(path: str | os.PathLike) -> Iterator[Line]:
     Raises RecordFileError (at once, not on first iteration) only when the file
     cannot be opened, or reading it fails part way.
     """
-    fh = _open(path)
+    fh = open_record_file(path)
 
     def gen() -> Iterator[Line]:
         try:

@@ -21,8 +21,9 @@ from cinch_sim.cli.progress import Progress
     "write_to",
     type=click.Path(dir_okay=False, allow_dash=True),
     default=None,
-    help="Write the records back, computed fields (winners, result, totals) filled in "
-    "('-': stdout, the verdicts then on stderr).",
+    help="Write the records back, line for line: each checked record with its computed "
+    "fields (winners, result, totals) filled in, each invalid line copied unchanged, so "
+    "line N is still line N ('-': stdout, the verdicts then on stderr).",
 )
 @force_option(files=("--write",), out=False)
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary (json: the counts).")
@@ -45,20 +46,25 @@ def referee(file: str, write_to: str | None, force: bool, quiet: bool, fmt: str)
     A renege is penalised (docs/rules.md §1.16) and reported, not an error; a
     misdeal is reported as such. Exit status: 0 when nothing is invalid, 1
     when something is, 2 when FILE cannot be opened or --write cannot be written.
+
+    --write keeps every line where it is: an invalid line (bad JSON included)
+    is copied byte for byte, so the verdicts' line numbers still point at the
+    lines to fix. Writing over FILE itself (--force) is safe: the new file
+    replaces it whole once every line is written.
     """
     from cinch_sim.outputs import Output, OutputError
-    from cinch_sim.records.io import STATUSES, RecordFileError, iter_referee_file
+    from cinch_sim.records.io import STATUSES, RecordFileError
     from cinch_sim.records.writer import dumps
 
     output_file("--write", write_to, force)
     try:
-        verdicts = iter_referee_file(file)
+        verdicts = _verdicts_with_lines(file)
     except RecordFileError as e:
         click.echo(f"Error: {e}", err=True)
         sys.exit(2)
     counts = dict.fromkeys(STATUSES, 0)
     problems: list[dict] = []
-    skipped = 0
+    copied = 0  # invalid lines written back as they were
     rows = None
     if fmt == "csv":
         columns = ["line", "kind", "status", "field", "seat", "trick", "message"]
@@ -69,8 +75,13 @@ def referee(file: str, write_to: str | None, force: bool, quiet: bool, fmt: str)
     bar = Progress(None, "refereeing", unit="records")  # a line every 10 s on stderr
 
     def run(out) -> None:
-        nonlocal skipped
-        for v in verdicts:
+        nonlocal copied
+        for v, before, raw in verdicts:
+            if out is not None:
+                for blank in before:  # blank lines keep their place too
+                    out.write(blank)
+            if v is None:  # the blank lines after the last record
+                continue
             bar(1)
             counts[v.status] += 1
             if rows is not None:
@@ -81,9 +92,10 @@ def referee(file: str, write_to: str | None, force: bool, quiet: bool, fmt: str)
                 else:
                     click.echo(v.describe())
             if out is not None:
-                rec = v.record
-                if rec is None:
-                    skipped += 1
+                rec = None if v.status == "invalid" else v.record
+                if rec is None:  # the line as it was, byte for byte, for the user to fix
+                    copied += 1
+                    out.write(raw)
                 else:
                     out.write(dumps(rec) + "\n")
 
@@ -109,9 +121,49 @@ def referee(file: str, write_to: str | None, force: bool, quiet: bool, fmt: str)
             click.echo(json.dumps(d))
         else:
             click.echo(summary, err=fmt == "csv")  # CSV on stdout is the one table
-    if write_to and skipped:
-        click.echo(f"{skipped} invalid record(s) not written to {write_to}", err=True)
+    if write_to and copied:
+        where = "stdout" if write_to == "-" else write_to
+        click.echo(
+            f"{copied} invalid record(s) copied unchanged to {where} (same line numbers)",
+            err=True,
+        )
     sys.exit(1 if counts["invalid"] else 0)
+
+
+def _verdicts_with_lines(file: str):
+    """The referee's verdict on each record line of ``file``, streamed, with the file's
+    own bytes: ``(verdict, blank lines before it, its line)``, then ``(None, blank lines
+    at the end, None)``. Together the bytes are the whole file (a byte-order mark
+    included), so ``--write`` can copy any line unchanged and keep every line number.
+
+    Raises RecordFileError at once if ``file`` cannot be opened, and while iterating
+    if reading it fails part way (as ``records.io.read_records`` does).
+    """
+    from cinch_sim.records.io import RecordFileError, iter_lines, open_record_file, referee_lines
+
+    fh = open_record_file(file)
+    taken: list[bytes] = []  # the raw lines read since the last verdict
+
+    def tap():
+        for raw in fh:
+            taken.append(raw)
+            yield raw
+
+    def gen():
+        try:
+            try:
+                for v in referee_lines(iter_lines(tap())):
+                    before, raw = taken[:-1], taken[-1]
+                    taken.clear()
+                    yield v, before, raw
+            except OSError as e:
+                raise RecordFileError(f"cannot read {file!r}: {e.strerror or e}") from None
+            yield None, list(taken), None
+        finally:
+            if fh is not getattr(sys.stdin, "buffer", None):
+                fh.close()
+
+    return gen()
 
 
 @click.command(short_help="Print one recorded hand for people.")

@@ -1118,17 +1118,21 @@ def check_game(obj: Any) -> GameCheck:
             raise RecordError(
                 f"the game was over after hands[{ended}] ({won} won, {reason})", f"hands[{i}]"
             )
+        # The rotation first: a wrong dealer would otherwise surface as a later step
+        # (a bid out of turn) of a hand replayed from the wrong seat. A dealer that is
+        # missing or not a seat is check_hand's to report.
+        said = h.get("dealer") if isinstance(h, dict) else None
+        if type(said) is int and 0 <= said < P and said != dealer:
+            raise RecordError(
+                f"record says seat {said}, seat {dealer} deals ({why})",
+                f"hands[{i}].dealer",
+                dealer,
+            )
         try:
             hc = check_hand(h, game_rules=rules)
         except RecordError as e:
             e.field = f"hands[{i}]" + ("." + e.field if e.field else "")
             raise
-        if hc.dealer != dealer:
-            raise RecordError(
-                f"record says seat {hc.dealer}, seat {dealer} deals ({why})",
-                f"hands[{i}].dealer",
-                dealer,
-            )
         checks.append(hc)
         if not hc.misdeal:
             totals = [a + b for a, b in zip(totals, hc.score, strict=True)]

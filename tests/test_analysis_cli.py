@@ -143,3 +143,19 @@ def test_help_lists_stats():
     assert "stats" in r.output
     r = CliRunner().invoke(main, ["stats", "--help"])
     assert "--by FEATURE" in r.output and "--hand-data" in r.output
+
+
+def test_what_a_resume_adds_is_kept_by_the_next_resume(tmp_path):
+    """stats --resume DIR --card-values used to run the card values and not record the
+    option, so the next plain --resume DIR deleted their files from the folder."""
+    out = tmp_path / "run"
+    base = ["stats", "--hands", "4000", "--chunk", "1000", "--no-charts", "--out", str(out)]
+    assert CliRunner().invoke(main, base).exit_code == 0
+    added = ["stats", "--resume", str(out), "--card-values", "--card-values-hands", "200"]
+    first = CliRunner().invoke(main, [*added, "--no-charts"])
+    assert first.exit_code == 0, first.output
+    assert (out / "card_values.csv").exists()
+    again = CliRunner().invoke(main, ["stats", "--resume", str(out)])
+    assert again.exit_code == 0, again.output
+    assert (out / "card_values.csv").exists()
+    assert "card_values.csv" in json.loads((out / "run.json").read_text())["files"]

@@ -578,7 +578,7 @@ class ResumableCommand(click.Command):
     """A chunked command whose ``--resume DIR`` alone runs it again: the options its
     ``--out`` run was given (kept in the manifest, ``runs.store``) are the defaults of
     the options not given now; one given that changes a setting is refused by the
-    run's own comparison, naming it."""
+    run's own comparison, naming it, and one that adds to it is kept."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         from cinch_sim.checks import InputError
@@ -593,7 +593,10 @@ class ResumableCommand(click.Command):
                 raise BadInput("--resume", exc.problem) from None
             ctx.default_map = {**(ctx.default_map or {}), **stored}
         typed = {k: v for k, v in given.items() if k not in NOT_RECORDED}
-        ctx.meta["cinch_sim.options"] = stored or typed  # a resume keeps the run's own
+        # a resume keeps the run's own options, with those given now on top (a setting
+        # they change is refused by the run's comparison; what they add, such as stats'
+        # --card-values, is kept for the next resume, which would otherwise drop it)
+        ctx.meta["cinch_sim.options"] = {**stored, **typed} if stored else typed
         return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:

@@ -159,3 +159,16 @@ def test_what_a_resume_adds_is_kept_by_the_next_resume(tmp_path):
     assert again.exit_code == 0, again.output
     assert (out / "card_values.csv").exists()
     assert "card_values.csv" in json.loads((out / "run.json").read_text())["files"]
+
+
+def test_merge_says_it_leaves_card_values_out(tmp_path):
+    """Card values are played after the chunks, so a merge cannot add them up: it says
+    so, where it used to drop them without a word."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    run = ["stats", "--hands", "2000", "--chunk", "1000", "--no-charts"]
+    cards = ["--card-values", "--card-values-hands", "100"]
+    assert CliRunner().invoke(main, [*run, "--seed", "1", *cards, "--out", str(a)]).exit_code == 0
+    assert CliRunner().invoke(main, [*run, "--seed", "2", "--out", str(b)]).exit_code == 0
+    merged = CliRunner().invoke(main, ["merge", str(a), str(b), "--out", str(tmp_path / "m")])
+    assert merged.exit_code == 0, merged.output
+    assert f"card values not merged (from {a})" in merged.output

@@ -39,6 +39,7 @@ def merge(dirs, fmt, out, force):
         raise BadInput("--out", "name the folder for the merged run")
     out_dir = out_folder(out, force, resumable=False)
     result = run_merge(list(dirs), out_dir, force)
+    _left_out(dirs)
     with finishing():  # a Ctrl-C now waits for every table, chart and file
         _write(result, COMMAND_OF.get(type(result).__name__, "compare"), out_dir)
         if fmt == "json":
@@ -48,6 +49,20 @@ def merge(dirs, fmt, out, force):
             click.echo(N.csv_text(result.table()), nl=False)
         else:
             click.echo(result.headline())
+
+
+def _left_out(dirs) -> None:
+    """Say which of a run's files a merge cannot hold: stats' card values are a study of
+    their own, played after the chunks, so there is nothing to add up."""
+    from pathlib import Path
+
+    with_cards = [d for d in dirs if (Path(d) / "card_values.csv").exists()]
+    if with_cards:
+        click.echo(
+            f"card values not merged (from {', '.join(with_cards)}): they are not counted "
+            "chunk by chunk; run stats --card-values for them",
+            err=True,
+        )
 
 
 def _write(result, command: str, out_dir) -> None:

@@ -135,7 +135,7 @@ def test_what_the_stop_cannot_do_is_refused_in_one_line(tmp_path):
         api.compare("heuristic", "greedy", games=20, until="soon")
     with pytest.raises(InputError, match="until: a sequential stop is for two sides"):
         api.compare("heuristic", "greedy", games=30, until="decided", variant="cutthroat3")
-    with pytest.raises(InputError, match="chunk: with until the chunks are its looks"):
+    with pytest.raises(InputError, match="chunk: cannot be set with until"):
         api.compare("heuristic", "greedy", games=20, until="decided", chunk=10)
     api.compare("heuristic", "greedy", games=200, seed=1, until="decided", save=tmp_path / "a")
     api.compare("heuristic", "greedy", games=200, seed=2, until="decided", save=tmp_path / "b")

@@ -79,8 +79,12 @@ def check_until(until: str | None, r: Rules, chunk: int | None) -> int | None:
         why = "a sequential stop is for two sides (a cut-throat match plays every rotation)"
         raise InputError("until", why)
     if chunk is not None:
-        why = f"with until the chunks are its looks, every {UNTIL_LOOK_PAIRS} pairs: leave "
-        raise InputError("chunk", why + "chunk at its default")
+        why = (
+            f"cannot be set with until: a sequential stop looks at the match every "
+            f"{UNTIL_LOOK_PAIRS} pairs, its own chunks (a run begun with a chunk size "
+            "cannot add until on resume: start a new one)"
+        )
+        raise InputError("chunk", why)
     return UNTIL_LOOK_PAIRS
 
 

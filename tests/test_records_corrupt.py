@@ -536,3 +536,14 @@ def test_referee_and_show_errors_start_as_every_command_does(tmp_path):
         res = CliRunner().invoke(main, [command, missing])
         assert res.exit_code == 2
         assert res.output.startswith("Error: "), res.output
+
+
+def test_an_invisible_character_in_a_bad_card_is_shown():
+    """ "AS" with an emoji selector after the letter is no card; the message used to
+    print the selector as nothing, so the token looked valid."""
+    from cinch_sim.records.parse import RecordError, get_card
+
+    with pytest.raises(RecordError, match=r'unknown card "AS\\ufe0f"'):
+        get_card("AS\ufe0f", "hands[0][0]")
+    with pytest.raises(RecordError, match='unknown card "1♠"'):  # symbols stay as typed
+        get_card("1♠", "hands[0][0]")

@@ -85,10 +85,24 @@ def short(v: Any, limit: int = 40) -> str:
     ``{"seat": 1}``), as the person editing the record typed it; cut to a readable
     length."""
     try:
-        text = json.dumps(v, ensure_ascii=False)
+        text = _visible(json.dumps(v, ensure_ascii=False))
     except (TypeError, ValueError):  # not a JSON value (a caller's own object)
         text = repr(v)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _visible(text: str) -> str:
+    """``text`` with the characters a terminal shows as nothing escaped as JSON does
+    (``"AS\ufe0f"``: an emoji selector after a letter), so a bad token never looks
+    like a good one; symbols such as ``♠`` stay as typed."""
+    import unicodedata
+
+    def shown(ch: str) -> str:
+        cat = unicodedata.category(ch)
+        hidden = cat in ("Cf", "Cc", "Mn", "Me", "Zl", "Zp") or (cat == "Zs" and ch != " ")
+        return f"\\u{ord(ch):04x}" if hidden else ch
+
+    return "".join(shown(ch) for ch in text)
 
 
 def require(obj: dict, key: str, path: str = "") -> Any:

@@ -312,6 +312,8 @@ BAD_LINES = [
     (b"{not json", "bad JSON"),
     (b'{"format": "cinch-hand/1", ', "bad JSON"),
     (b"\xff\xfe{}", "not UTF-8: byte 0xff at column 1"),
+    # columns count characters, as a JSON error's do: "♠" is three bytes, one column
+    ('{"hands": [["A♠"'.encode() + b"\xff", "not UTF-8: byte 0xff at column 17"),
     (b'"just a string"', "a record must be a JSON object"),
     (b"[1, 2, 3]", "a record must be a JSON object"),
     (b"[" * 100000, "bad JSON"),

@@ -168,9 +168,9 @@ def iter_lines(raw_lines: Iterable[bytes]) -> Iterator[Line]:
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as e:
-            yield Line(
-                i, raw, error=f"not UTF-8: byte 0x{raw[e.start]:02x} at column {e.start + 1}"
-            )
+            # the column in characters, as for bad JSON: the good text before the byte
+            column = len(raw[: e.start].decode("utf-8", errors="replace")) + 1
+            yield Line(i, raw, error=f"not UTF-8: byte 0x{raw[e.start]:02x} at column {column}")
             continue
         try:
             obj = json.loads(text.rstrip(_JSON_SPACE))

@@ -252,6 +252,9 @@ def test_from_trick_in_the_command_and_its_bad_values(kernel_file):
     assert "at the start of trick 5 (the first solved)" in one.stdout
     rows = [ln.split() for ln in one.stdout.splitlines() if ln[:5].strip().isdigit()]
     assert [r[2] for r in rows[:4]] == ["-"] * 4 and rows[4][2].isdigit()
+    table = invoke("solve", path, "--from-trick", "5")  # the hands' column says from where
+    assert "dd start: the value at the first trick solved (5)" in table.stdout
+    assert "first trick solved" not in invoke("solve", path).stdout
     for bad in ("0", "x", "-1"):
         res = invoke("solve", path, "--from-trick", bad)
         assert res.exit_code == 2 and "--from-trick" in res.stderr, res.output

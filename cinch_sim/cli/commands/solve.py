@@ -92,6 +92,13 @@ def solve(file: str, line_no: int | None, from_trick: str, fmt: str) -> None:
     if fmt == "table" and line_no is None:
         click.echo("")
         click.echo(report.headline().removeprefix("Solve: "))
+        firsts = sorted({s["from_trick"] for s in done if s.get("from_trick", 1) > 1})
+        if firsts:  # --from-trick: the tricks before were listed, not solved
+            tricks = ", ".join(str(t) for t in firsts)
+            click.echo(
+                f"dd start: the value at the first trick solved ({tricks}), not at the "
+                "start of play (--from-trick)"
+            )
     sys.exit(1 if any(s["status"] == "invalid" for s in done) else 0)
 
 

@@ -574,6 +574,9 @@ NOT_RECORDED = ("out", "resume", "force", "records", "hand_data", "threads", "wo
                 "scheduler", "help")  # fmt: skip
 
 
+PRINTING = ("fmt", "table")  # how a sitting prints its results, not the run's work
+
+
 class ResumableCommand(click.Command):
     """A chunked command whose ``--resume DIR`` alone runs it again: the options its
     ``--out`` run was given (kept in the manifest, ``runs.store``) are the defaults of
@@ -593,10 +596,15 @@ class ResumableCommand(click.Command):
                 raise BadInput("--resume", exc.problem) from None
             ctx.default_map = {**(ctx.default_map or {}), **stored}
         typed = {k: v for k, v in given.items() if k not in NOT_RECORDED}
-        # a resume keeps the run's own options, with those given now on top (a setting
-        # they change is refused by the run's comparison; what they add, such as stats'
-        # --card-values, is kept for the next resume, which would otherwise drop it)
-        ctx.meta["cinch_sim.options"] = {**stored, **typed} if stored else typed
+        # a resume keeps the run's own options, and adds to its work what it adds (stats'
+        # --card-values: the next resume would drop it); a setting it changes is refused
+        # by the run's comparison, and how the results print is this sitting's own
+        added = {
+            k: v
+            for k, v in typed.items()
+            if k not in stored and k not in PRINTING and isinstance(v, str | bool | tuple | list)
+        }  # (an argument not given is click's own marker, not a value)
+        ctx.meta["cinch_sim.options"] = {**stored, **added} if stored else typed
         return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:

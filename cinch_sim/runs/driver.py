@@ -7,7 +7,9 @@ order (or as they come, for an order-free aggregate), so the executor's
 completion order and a stop and resume change no number. A ``stop`` rule (a
 sequential test: ``compare --until``) is asked after each chunk merged in key
 order; once it holds, the run ends there and the chunks past it are dropped, so
-where it stops depends on the chunks' order only, never on their timing.
+where it stops depends on the chunks' order only, never on their timing. A kept
+chunk whose file cannot be read back (``store.DamagedChunk``) is played again,
+with a warning naming the file.
 """
 
 from __future__ import annotations
@@ -18,8 +20,8 @@ from typing import Any
 
 from cinch_sim.engine.interrupts import chunk_boundaries
 from cinch_sim.runs.executor import Executor, Key, LocalExecutor
-from cinch_sim.runs.kinds import kind_of
-from cinch_sim.runs.store import ChunkStore
+from cinch_sim.runs.kinds import kind_of, read_chunk
+from cinch_sim.runs.store import ChunkStore, DamagedChunk
 
 
 class Ordered:
@@ -59,6 +61,12 @@ class Ordered:
         return self.total
 
 
+def span_of(run: Any, key: Key) -> dict[int, int]:
+    """What a chunk holds: {matchup: its units}."""
+    m, (lo, hi) = run.span(key)
+    return {m: hi - lo}
+
+
 def units_of(run: Any, key: Key) -> int:
     """What a chunk adds to the progress bar: hands, or games."""
     _, (lo, hi) = run.span(key)
@@ -75,16 +83,23 @@ def run_chunks(
     stop: Callable[[Any], bool] | None = None,
 ) -> tuple[Any, bool]:
     """Every chunk of ``run`` merged, or those up to where ``stop`` held: (aggregate,
-    interrupted). Chunks the store holds are loaded, not run again; each new one is
-    saved as soon as it is done."""
+    interrupted). Chunks the store holds are loaded, not run again (but one whose file
+    cannot be read back: ``ChunkStore.replay``); each new one is saved as soon as it
+    is done."""
     keys = run.keys()
     merged = Ordered(kind, keys, stop)
     done = store.done() if store is not None else set()
     # a progress meter that knows a resumed run's kept chunks keeps them out of its pace
     kept = getattr(progress, "resumed", progress)
     for key in keys:
-        if key in done:
-            merged.add(key, kind.from_arrays(store.load(key)))  # type: ignore[union-attr]
+        if key in done and store is not None:
+            try:
+                agg = read_chunk(kind, store.path(key), span_of(run, key))
+            except DamagedChunk as damage:
+                store.replay(damage, key)
+                done.discard(key)
+                continue
+            merged.add(key, agg)
             if kept is not None:
                 kept(units_of(run, key))
     todo = [] if merged.stopped else [k for k in keys if k not in done]

@@ -9,13 +9,16 @@ the same seed's unit twice (the same hands counted twice would look like
 twice the evidence). Parts are merged in (seed, first unit) order, whatever
 order the folders are named in, and each merge is exact (``kinds``), so
 merging is associative and commutative to the last bit. The merged folder
-holds its parts as a store of its own, so it can be merged again.
+holds its parts as a store of its own, so it can be merged again. A chunk file
+that cannot be read back is refused in one line naming it and how to replay it
+(``--resume`` plays a run's damaged chunks again).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,18 +26,18 @@ from typing import Any
 from cinch_sim.checks import InputError
 from cinch_sim.policies.strategies import KINDS, Strategy
 from cinch_sim.rules import make_rules
-from cinch_sim.runs.driver import Ordered
-from cinch_sim.runs.kinds import kind_of
+from cinch_sim.runs.driver import Ordered, span_of
+from cinch_sim.runs.kinds import kind_of, read_chunk
 from cinch_sim.runs.store import (
     CHUNKS,
     FORMAT,
     MANIFEST,
+    DamagedChunk,
     chunk_name,
     first_difference,
     pack,
     ranges,
     read_manifest,
-    unpack,
 )
 from cinch_sim.runs.work import HandsRun, LadderRun, MatchRun, chunk_count
 
@@ -89,18 +92,43 @@ def _what(head: dict[str, Any]) -> dict[str, Any]:
     return {"command": head["command"], "settings": s, "shown": head.get("shown")}
 
 
+def _covered(covers: list[list[int]]) -> dict[int, int]:
+    """A part's covers ([matchup, lo, hi) each) as {matchup: units}."""
+    out: dict[int, int] = {}
+    for m, lo, hi in covers:
+        out[m] = out.get(m, 0) + hi - lo
+    return out
+
+
+def _damaged(folder: str | os.PathLike, head: dict[str, Any], damage: DamagedChunk,
+             merged: bool) -> InputError:  # fmt: skip
+    """The refusal of a chunk file that cannot be read: one line naming it, and how to
+    replay it (a run's --resume plays its damaged chunks again; a merged folder's part
+    is remade by merging its runs again)."""
+    if merged:
+        fix = "merge the runs it was merged from again"
+    else:
+        fix = "play it again with: " + shlex.join(["cinch-sim", str(head["command"]),
+                                                   "--resume", os.fspath(folder)])  # fmt: skip
+    return InputError(NAME, f"{damage}; {fix}")
+
+
 def read_parts(folder: str | os.PathLike) -> tuple[dict[str, Any], Any, list[Part]]:
-    """(head, run, parts) of a run folder or of a merged one."""
+    """(head, run, parts) of a run folder or of a merged one; a chunk file that cannot
+    be read is an InputError naming it and how to replay it."""
     d = read_manifest(folder, NAME)
     head = _head(d)
     run = run_of(head)
     kind = kind_of(run)
     chunks = Path(folder) / CHUNKS
     if "merged" in d:
-        parts = [
-            Part(int(p["seed"]), p["covers"], kind.from_arrays(unpack(chunks / chunk_name((i,)))))
-            for i, p in enumerate(d["merged"])
-        ]
+        parts = []
+        for i, p in enumerate(d["merged"]):
+            try:
+                agg = read_chunk(kind, chunks / chunk_name((i,)), _covered(p["covers"]))
+            except DamagedChunk as damage:
+                raise _damaged(folder, head, damage, merged=True) from None
+            parts.append(Part(int(p["seed"]), p["covers"], agg))
         return head, run, parts
     keys = [k for k in run.keys() if (chunks / chunk_name(k)).is_file()]
     if not keys:
@@ -108,7 +136,11 @@ def read_parts(folder: str | os.PathLike) -> tuple[dict[str, Any], Any, list[Par
     merged = Ordered(kind, run.keys())
     covers: list[list[int]] = []
     for key in keys:
-        merged.add(key, kind.from_arrays(unpack(chunks / chunk_name(key))))
+        try:
+            agg = read_chunk(kind, chunks / chunk_name(key), span_of(run, key))
+        except DamagedChunk as damage:
+            raise _damaged(folder, head, damage, merged=False) from None
+        merged.add(key, agg)
         m, (lo, hi) = run.span(key)
         if covers and covers[-1][0] == m and covers[-1][2] == lo:
             covers[-1][2] = hi

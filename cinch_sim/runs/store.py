@@ -10,6 +10,12 @@ before a kill, not yet in the manifest, counts as done. Chunk files are zip
 archives of ``.npy`` arrays with fixed dates, so the same chunk always has the
 same bytes.
 
+A chunk file that cannot be read back (cut short, not an archive, an array
+missing or of the wrong shape: ``DamagedChunk``) is played again by a resumed
+run, with a warning naming it: a chunk is a pure function of (run, key), so
+its replay holds the same numbers. A folder written by ``cinch-sim merge`` is
+the sum of finished runs, not a run: it cannot be resumed (``resumable``).
+
 A run started from the command line also keeps the options it was given
 (``command_line``, set by ``recording_options``), so ``--resume DIR`` alone can
 run it again; they are not compared on a resume (the settings are).
@@ -19,6 +25,7 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 import os
 import time
 import zipfile
@@ -39,6 +46,12 @@ CHUNKS = "chunks"
 MANIFEST_EVERY = 2.0  # seconds between the manifest's updates while a run goes
 Key = tuple[int, ...]
 COMMAND_LINE = "command_line"  # the manifest's record of the options a command was given
+ZIP_MAGIC = b"PK\x03\x04"  # how a chunk file (a zip archive of .npy arrays) begins
+MERGED = "merged"  # the manifest's list of the parts of a folder ``cinch-sim merge`` wrote
+# settings compared before the others, whatever their place: a different command or
+# preset changes many settings, and the first of those would hide what the user changed
+COMPARED_FIRST = ("command", "settings.rules.preset")
+LOG = logging.getLogger("cinch_sim")
 
 _OPTIONS: ContextVar[dict[str, Any] | None] = ContextVar("command_line", default=None)
 
@@ -58,7 +71,7 @@ def stored_options(folder: str | os.PathLike, command: str) -> dict[str, Any] | 
     """The options a run of ``command`` in ``folder`` was given on the command line, or
     None (another command, or a run started from Python); an InputError when the folder
     holds no readable manifest."""
-    d = read_manifest(folder)
+    d = resumable(folder)
     kept = d.get(COMMAND_LINE)
     if not isinstance(kept, dict) or kept.get("command") != command:
         return None
@@ -83,9 +96,44 @@ def pack(arrays: dict[str, Any]) -> bytes:
     return buf.getvalue()
 
 
+class DamagedChunk(ValueError):
+    """A chunk file that cannot be read back: cut short, not an archive, an array
+    missing or of the wrong shape. ``path`` names it and ``why`` says what failed."""
+
+    def __init__(self, path: str | os.PathLike, why: str) -> None:
+        super().__init__(f"{os.fspath(path)} cannot be read ({why})")
+        self.path = os.fspath(path)
+        self.why = why
+
+
+def failure(exc: BaseException) -> str:
+    """What went wrong reading a file, short and on one line (numpy's own words, up to
+    their first sentence: its advice to load pickles is not for a damaged chunk)."""
+    if isinstance(exc, KeyError) and exc.args:
+        return f"no array {exc.args[0]}"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror  # the file is named already
+    lines = str(exc).strip().splitlines()
+    text = lines[0].split(". ")[0].strip() if lines else ""
+    if not text:
+        return type(exc).__name__
+    return text if len(text) <= 100 else text[:97] + "..."
+
+
 def unpack(path: Path) -> dict[str, np.ndarray]:
-    with np.load(path, allow_pickle=False) as z:
-        return {k: z[k] for k in z.files}
+    """The arrays of a chunk file, or ``DamagedChunk`` naming it (numpy's reader fails
+    in many ways on a damaged file: a bad archive, a bad header, a short stream)."""
+    try:
+        with open(path, "rb") as f:  # np.load takes what is not an archive for a pickle
+            start = f.read(len(ZIP_MAGIC))
+        if start != ZIP_MAGIC:
+            raise DamagedChunk(path, "an empty file" if not start else "not an .npz archive")
+        with np.load(path, allow_pickle=False) as z:
+            return {k: z[k] for k in z.files}
+    except DamagedChunk:
+        raise
+    except Exception as exc:
+        raise DamagedChunk(path, failure(exc)) from None
 
 
 def ranges(positions: list[int]) -> list[list[int]]:
@@ -99,8 +147,26 @@ def ranges(positions: list[int]) -> list[list[int]]:
     return out
 
 
+_ABSENT = object()
+
+
+def _at(d: Any, dotted: str) -> Any:
+    for k in dotted.split("."):
+        if not isinstance(d, dict) or k not in d:
+            return _ABSENT
+        d = d[k]
+    return d
+
+
 def first_difference(old: Any, new: Any, path: str = "") -> str | None:
-    """The first setting that differs, as ``name: old, not new`` (None: the same)."""
+    """The first setting that differs, as ``name: old, not new`` (None: the same):
+    those of ``COMPARED_FIRST`` first (another preset is named as such, not by the
+    first of the rules it sets), then the rest in the order ``old`` has them."""
+    if not path:
+        for dotted in COMPARED_FIRST:
+            a, b = _at(old, dotted), _at(new, dotted)
+            if a is not _ABSENT and b is not _ABSENT and a != b:
+                return f"{dotted} was {json.dumps(a)}, not {json.dumps(b)}"
     if isinstance(old, dict) and isinstance(new, dict):
         for k in list(old) + [k for k in new if k not in old]:
             if k not in old or k not in new:
@@ -126,6 +192,19 @@ def read_manifest(folder: str | os.PathLike, name: str = "resume") -> dict[str, 
         raise InputError(name, f"cannot read {path}: {exc}") from None
     if not isinstance(d, dict) or d.get("format") != FORMAT:
         raise InputError(name, f"{path} is not a {FORMAT} manifest")
+    return d
+
+
+def resumable(folder: str | os.PathLike) -> dict[str, Any]:
+    """The manifest of a run folder that ``--resume`` can go on with; an InputError
+    (one line) for a folder ``cinch-sim merge`` wrote: it is the sum of finished runs,
+    with no chunks left to play and no one hand count of its own."""
+    d = read_manifest(folder)
+    settings = d.get("settings")
+    if MERGED in d or (isinstance(settings, dict) and MERGED in settings):
+        raise InputError("resume", f"{os.fspath(folder)} was written by cinch-sim merge, and a "
+                         "merged folder cannot be resumed (it is the sum of finished runs): "
+                         "resume each run it merged, then merge them again")  # fmt: skip
     return d
 
 
@@ -160,7 +239,7 @@ class ChunkStore:
     def resume(cls, folder: str | os.PathLike, head: dict[str, Any], keys: list[Key]):
         """The store of an earlier run with exactly these settings; any difference is an
         InputError naming it (``resume: DIR was run with seed ...``)."""
-        d = read_manifest(folder)
+        d = resumable(folder)
         new = json.loads(json.dumps(head, default=str))  # as the manifest holds it
         old = {k: d.get(k) for k in new}
         diff = first_difference(old, new)
@@ -183,8 +262,20 @@ class ChunkStore:
     def done(self) -> set[Key]:
         return set(self._done)
 
+    def path(self, key: Key) -> Path:
+        return self.chunks / chunk_name(key)
+
     def load(self, key: Key) -> dict[str, np.ndarray]:
-        return unpack(self.chunks / chunk_name(key))
+        """The arrays of a finished chunk (``DamagedChunk`` where its file cannot be read)."""
+        return unpack(self.path(key))
+
+    def replay(self, damage: DamagedChunk, key: Key) -> None:
+        """A chunk whose file cannot be read is not done: the run plays it again (its
+        numbers are a pure function of the run and the key) and writes its file anew.
+        One line on stderr names the file (the ``cinch_sim`` logger's warning)."""
+        self._done.discard(key)
+        LOG.warning("warning: %s cannot be read (%s): playing its chunk again", damage.path,
+                    damage.why)  # fmt: skip
 
     def save(self, key: Key, arrays: dict[str, Any]) -> None:
         """The chunk's file, whole; the manifest that names it at most every

@@ -437,3 +437,52 @@ def test_a_ctrl_c_while_compare_writes_leaves_its_folder_whole(warm, tmp_path):
     assert json.loads((folder / "run.json").read_text())["games_done"] == 100
     assert (folder / "win_rate.png").stat().st_size > 0
     assert (folder / "margins.png").stat().st_size > 0
+
+
+# The two-deck solver's first call on a hand marks that the search has begun.
+MARK_SOLVE_START = """
+import pathlib, sys
+from cinch_sim.solver import review
+inner = review.line_values2
+class Marked:
+    def __getattr__(self, name):
+        return getattr(inner, name)
+    def __call__(self, *args):
+        pathlib.Path("solve-started").touch()
+        return inner(*args)
+review.line_values2 = Marked()
+from cinch_sim.cli.main import main
+main(sys.argv[1:], prog_name="cinch-sim")
+"""
+
+
+@pytest.mark.slow  # a two-deck hand solved from its first trick: about 12 s of it
+def test_a_second_ctrl_c_ends_a_long_solve(warm, tmp_path):
+    """The solver held the GIL, so Ctrl-C's watcher never ran: `solve` on a two-deck
+    hand ignored every Ctrl-C for minutes and printed no hint."""
+    from click.testing import CliRunner
+
+    from cinch_sim.cli.main import main
+    from cinch_sim.interrupts import ENDED
+
+    made = CliRunner().invoke(
+        main, ["simulate", "--variant", "two_deck", "--hands", "1", "--seed", "1",
+               "--records", str(tmp_path / "td.jsonl")],
+    )  # fmt: skip
+    assert made.exit_code == 0, made.output
+    p = _run_script(MARK_SOLVE_START, ["solve", "td.jsonl"], tmp_path)
+    deadline = time.monotonic() + 300
+    while not (tmp_path / "solve-started").exists():
+        assert p.poll() is None and time.monotonic() < deadline, p.communicate()[1][-1500:]
+        time.sleep(0.05)
+    time.sleep(5)  # the cached solver loaded, the search under way (it runs for minutes)
+    p.send_signal(signal.SIGINT)
+    time.sleep(3.5)  # the hint comes 2 s after an unanswered Ctrl-C
+    assert p.poll() is None  # the hand in hand goes on
+    p.send_signal(signal.SIGINT)
+    sent = time.monotonic()
+    rc, _, err = _finish(p, 10)
+    assert rc == 130, err[-1500:]
+    assert time.monotonic() - sent < 2
+    assert HINT in err and ENDED in err
+    _clean(err)

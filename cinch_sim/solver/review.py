@@ -40,7 +40,7 @@ from cinch_sim.solver.search import (
 )
 
 
-@njit(cache=True, **NO_REFCOUNT)
+@njit(cache=True, nogil=True, **NO_REFCOUNT)  # a hand can take minutes: Ctrl-C's watcher runs
 def line_values(pos, rules, ws, cards, after, values):
     """Step ``pos`` (in place) through ``cards`` in play order; ``after[k]`` the value
     once card k is down. Returns the start value, or -1 - k when card k is not

@@ -1120,7 +1120,7 @@ def _mtd(wsp, rem, trick, led, seat, todo, tval, depth, guess):
     return lower
 
 
-@njit(cache=True, **NO_REFCOUNT)
+@njit(cache=True, nogil=True, **NO_REFCOUNT)  # called from Python: Ctrl-C's watcher runs
 def solve(pos, rules, ws):
     """The points the maker's side ends the hand with under best play from ``pos``
     (a ``position.P_*`` vector; ``rules`` the ``Rules.to_array`` vector; ``ws`` from
@@ -1129,7 +1129,7 @@ def solve(pos, rules, ws):
     return decided + _exact(address(ws), rem, trick, led, seat, todo, tval, np.int64(0))
 
 
-@njit(cache=True, **NO_REFCOUNT)
+@njit(cache=True, nogil=True, **NO_REFCOUNT)  # called from Python: Ctrl-C's watcher runs
 def at_least(pos, rules, ws, target):
     """Whether ``solve`` would give at least ``target``: one null-window probe, where
     the exact value takes several (a principal line tests each card this way)."""
@@ -1142,7 +1142,7 @@ def at_least(pos, rules, ws, target):
     return _search(address(ws), rem, trick, led, seat, todo, tval, np.int64(0), t - 1, t) >= t
 
 
-@njit(cache=True, **NO_REFCOUNT)
+@njit(cache=True, nogil=True, **NO_REFCOUNT)  # called from Python: Ctrl-C's watcher runs
 def card_values(pos, rules, ws, out):
     """Each legal card's value for the player to move: ``out[card]`` the points the
     maker's side ends the hand with if that card is played and then everyone plays
@@ -1151,7 +1151,7 @@ def card_values(pos, rules, ws, out):
     return card_values_of(pos, rules, ws, out, ALL_CARDS)
 
 
-@njit(cache=True, **NO_REFCOUNT)
+@njit(cache=True, nogil=True, **NO_REFCOUNT)  # called from Python: Ctrl-C's watcher runs
 def card_values_of(pos, rules, ws, out, wanted):
     """``card_values`` for the legal cards of the mask ``wanted`` (card numbers) only;
     the others read -1 (a PIMC player that has ruled some cards out asks for the

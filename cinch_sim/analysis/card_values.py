@@ -71,6 +71,8 @@ def tested_cards(rules: Rules) -> list[TestedCard]:
     each point card, the left card and the pair of same-rank point cards (the
     Pedros), highest first."""
     points = {rank: name for name, rank, _ in rules.point_cards}
+    if rules.left_name == "left_bower":  # all_hands: the Jack point is the Right Bower's
+        points = {r: "right_bower" if n == "jack" else n for r, n in points.items()}
     out = [TestedCard(f"{RANK_WORDS[r]} of trumps", (r,)) for r in "AKQ" if r not in points]
     order = [c for c in rules.trump_order if c in points]
     out += [TestedCard(N.label(points[r]), (r,)) for r in order]

@@ -682,8 +682,9 @@ def _the(label: str) -> str:
 
 
 def _is(label: str) -> str:
-    """The verb for a card label: ``are`` for the pair (``both Pedros``), else ``is``."""
-    return "are" if label.startswith("both") else "is"
+    """The verb for a card label: ``are`` for a pair (``both Pedros``, ``Right Bower
+    and Left Bower``), else ``is``."""
+    return "are" if label.startswith("both") or " and " in label else "is"
 
 
 def _next_below(t: pd.DataFrame, cards: Sequence[str], a: str) -> str | None:
@@ -763,10 +764,16 @@ def add_pedro_capture(report: Report, an: Analysis) -> None:
     """Who held each Pedro after the draw (as dealt, with none), and how often that side
     kept it."""
     rules = an.counts.rules
-    sec = report.section(
-        "When the Pedros are saved and lost" if len(rules.pedros) > 1 else
-        f"When the {N.label(rules.pedros[0][0])} is saved and lost"
-    )  # fmt: skip
+    names = [N.label(name) for name, _ in rules.pedros]  # all_hands: the Left Bower
+    pedros = all(n.endswith("Pedro") for n in names)
+    if len(names) == 1:
+        title, each = f"the {names[0]} is", f"the {names[0]}"
+    elif pedros:
+        title, each = "the Pedros are", "each Pedro"
+    else:
+        both = _join([_the(n) for n in names])  # all_hands: a Pedro and a Bower
+        title, each = f"{both} are", both
+    sec = report.section(f"When {title} saved and lost")
     after = " after the draw" if rules.draw else ""
     pc = an.tables()["pedro_capture"]
     pc = pc[pc["holder_hands"] > 0]
@@ -791,9 +798,10 @@ def add_pedro_capture(report: Report, an: Analysis) -> None:
         if len(out)
         else ""
     )
+    copies = " With two decks each row follows the copy played first." if rules.decks > 1 else ""
     sec.text(
-        f"Who held each Pedro{after}, and whether {keeper} took it (saved) or "
-        f"{other} caught it (lost).{unplayed}"
+        f"Who held {each}{after}, and whether {keeper} took it (saved) or "
+        f"{other} caught it (lost).{unplayed}{copies}"
     )
     sec.table(
         "pedro_capture",
@@ -820,20 +828,20 @@ def add_pedro_capture(report: Report, an: Analysis) -> None:
     sec.chart(
         "pedro_capture",
         charts.pedro_holder_chart(an),
-        f"Who held each Pedro{after}, as a share of all played hands: blue, {keeper} "
+        f"Who held {each}{after}, as a share of all played hands: blue, {keeper} "
         f"took it (saved); red, {other} caught it (lost)"
         f"{_hatched(an)}"
         + ("; grey, not in play (the mean of the Pedros)" if len(out) else "")
         + f". {_provenance(an)}",
-        f"Stacked bars: who held each Pedro{after}, saved or lost",
+        f"Stacked bars: who held {each}{after}, saved or lost",
     )
     sec.chart(
         "pedro_by_trick",
         charts.pedro_trick_chart(an),
-        "The trick each Pedro fell in, as a share of all played hands, and whether "
+        f"The trick {each} fell in, as a share of all played hands, and whether "
         + ("the side that held it" if an.counts.rules.partnerships else "the player who held it")
         + f"{after} kept it; the same hands as the chart above.",
-        "Stacked bars: the trick each Pedro fell in, saved or lost",
+        f"Stacked bars: the trick {each} fell in, saved or lost",
     )
 
 

@@ -56,6 +56,22 @@ def test_shares_by_hand_and_their_p_value():
     assert share_p_value(np.ones(6), 1 / 2) == pytest.approx(2**-5)
 
 
+def test_a_strategy_against_itself_wins_exactly_its_fair_share():
+    """Every rotation of a strategy against itself gives it one game in three: a share
+    of exactly 1/3 but for rounding, so p is 1. The t-test of the rounding noise
+    (standard deviation 6e-17) said p = 0.000338 in a 60-game match."""
+    third = np.full(20, 1.0) / 3 + np.tile([0.0, 5.551115123125783e-17], 10)
+    assert np.std(third) > 0  # the noise the t-test used to see
+    assert share_p_value(third, 1 / 3) == 1.0
+    assert share_p_value(third, 0.3) == 0.0  # no spread, another mean: no doubt either
+    res = CliRunner().invoke(
+        main, ["compare", "heuristic", "heuristic", "--variant", "cutthroat3", "--games", "60",
+               "--format", "json"],
+    )  # fmt: skip
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["a_share_p_value"] == 1.0
+
+
 def test_the_rotation_seats_a_once_in_each_seat_over_the_same_deals():
     """Game k of a rotation has A at seat k; the deals are the game index's, so the
     first dealer (the game's own cut) is the same in every game of a rotation; A's

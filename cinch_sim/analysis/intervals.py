@@ -105,8 +105,11 @@ def t_interval(
         return m, float("nan"), float("nan"), float("nan")
     se = float(v.std(ddof=1)) / np.sqrt(k)
     q = float(stdtrit(k - 1, 0.5 + level / 2))
-    if se == 0:
-        return m, m, m, (1.0 if m == null else 0.0)
+    # units that are all alike but for rounding (a cut-throat rotation's share, 1/3 as a
+    # float) have no spread: a t-test of their 1e-17 noise would call 1/3 not 1/3
+    tol = 1e-12 * max(1.0, abs(m), abs(null))
+    if se <= tol:
+        return m, m, m, (1.0 if abs(m - null) <= tol else 0.0)
     p = float(2 * stdtr(k - 1, -abs(m - null) / se))
     return m, m - q * se, m + q * se, p
 

@@ -556,3 +556,18 @@ def test_after_the_top_bid_the_answer_is_pass_with_no_deal():
     a = advise(ISSUE_HAND, seat=2, dealer=3, bids="0:14,1:pass")
     assert a.call == "pass" and a.hands == 0 and a.query.legal_bids == []
     assert advice_dict(a)["advice"] == "Advice: pass (no legal bid is left above 14)."
+
+
+def test_cutthroat_margin_is_against_the_average_opponent():
+    """In cut-throat ``opp`` is the average opponent's score change, as compare's margin
+    is: four opponents' points taken together made a bid that loses points against
+    passing look better than passing (cutthroat5, bid 13 in spades: ev +2.78 while its
+    own change was -5.0). Under setback scoring an opponent only gains the points he
+    takes, so at five players the average one gains at most 14 / 4 a hand."""
+    from cinch_sim import api
+
+    adv = api.advise("AS JS TS 5S 5C 2S", variant="cutthroat5", precision=0.05, seed=3)
+    opp = adv.score_change()["opp"][adv.suits_run]
+    assert opp.max() <= 14 / 4
+    assert opp.max() > 0.5  # the opponents do take points: not an empty bound
+    assert "average opponent" in advice_dict(adv)["score_change"]

@@ -99,7 +99,7 @@ class Advice(Tables):
     win: np.ndarray  # [suit, cand] deals the player's seat became the maker
     make: np.ndarray  # [suit, cand] ... and made the contract
     own: np.ndarray  # [suit, cand] sum of the side's score changes
-    opp: np.ndarray  # [suit, cand] sum of the opponents' score changes
+    opp: np.ndarray  # [suit, cand] sum of the opponents' (cut-throat: mean opponent's) changes
     diff: np.ndarray  # [suit, cand] sum over paired deals of margin(cand) - margin(pass)
     diff2: np.ndarray  # [suit, cand] sum of its squares
     paired: np.ndarray  # [suit, cand] deals accepted at both the candidate and pass
@@ -509,7 +509,10 @@ class _Playouts:
         we = ok & (maker == q.seat)
         made = we & (rows[:, L.H_MADE] == 1)
         own = rows[:, L.H_SCORE + team].astype(np.float64)
-        opp = rows[:, L.H_SCORE : L.H_SCORE + r.teams].sum(axis=1) - own
+        # the other sides' score change: the opponents' in partnership, in cut-throat the
+        # average opponent's (as compare's margin: A against the mean B seat), never all
+        # of them at once against one player
+        opp = (rows[:, L.H_SCORE : L.H_SCORE + r.teams].sum(axis=1) - own) / (r.teams - 1)
         margin = own - opp
         if c == 0:
             for s in suits:

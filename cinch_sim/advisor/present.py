@@ -30,6 +30,16 @@ EV_NOTE = (
     "the opponents', being overbid and the defence's points included) against passing "
     "on the same deals; own, opp: each side's expected score change"
 )
+EV_NOTE_ALONE = (  # cut-throat: every player a side of his own
+    "ev: the expected score margin over the whole hand (your score change minus the "
+    "average opponent's, being overbid and the other players' points included) against "
+    "passing on the same deals; own: yours, opp: the average opponent's"
+)
+
+
+def ev_note(adv: Advice) -> str:
+    """What ``ev``, ``own`` and ``opp`` mean at this table (sides of one in cut-throat)."""
+    return EV_NOTE if adv.query.rules.partnerships else EV_NOTE_ALONE
 
 
 ASSUMED_SEAT = " (no seat given: the eldest hand assumed; --seat to change)"
@@ -168,7 +178,7 @@ def advice_dict(adv: Advice) -> dict[str, Any]:
         "advice": advice_line(adv),
         "reason": advice_reason(adv),
         "risk_note": RISK_NOTE,
-        "score_change": EV_NOTE,
+        "score_change": ev_note(adv),
         "precision": adv.precision_reached(),
         "precision_target": adv.precision_target,
         "hands": adv.hands,
@@ -318,7 +328,7 @@ def advice_table(adv: Advice) -> str:
     lines.append(advice_line(adv))
     if not adv.query.may_pass:
         lines.append(f"({STUCK_DEALER}: the bids are ranked by their own margins)")
-    lines.append(f"({RISK_NOTE}; {EV_NOTE}.)")
+    lines.append(f"({RISK_NOTE}; {ev_note(adv)}.)")
     return "\n".join(lines)
 
 

@@ -128,12 +128,22 @@ def heading(column: str) -> str:
 
 
 def csv_ready(frame: Any) -> Any:
-    """A DataFrame with its float columns rounded for CSV (a copy; ints untouched)."""
+    """A DataFrame with its float columns rounded for CSV (a copy; ints untouched): to
+    ``CSV_DECIMALS`` places, but a value those places would make 0 (a p-value of 2.5e-19)
+    keeps ``CSV_DECIMALS`` significant digits instead."""
+    import numpy as np
+
     floats = frame.select_dtypes(include="float").columns
     if len(floats) == 0:
         return frame
     out = frame.copy()
-    out[floats] = out[floats].round(CSV_DECIMALS)
+    for name in floats:
+        x = out[name].to_numpy(dtype=float, na_value=np.nan)
+        rounded = np.round(x, CSV_DECIMALS)
+        tiny = (rounded == 0) & (x != 0) & np.isfinite(x)
+        if tiny.any():
+            rounded[tiny] = [float(f"{v:.{CSV_DECIMALS}g}") for v in x[tiny]]
+        out[name] = rounded
     return out
 
 

@@ -59,3 +59,13 @@ def test_csv_floats_are_rounded_and_ints_kept():
     text = N.csv_ready(df).to_csv(index=False)
     assert text.splitlines() == ["n,rate", "3,1.0", "4,0.333333"]
     assert df["rate"][1] == 1 / 3  # the caller's frame is not changed
+
+
+def test_csv_keeps_a_tiny_value_s_digits():
+    """Six decimals turned a ladder's p-value of 2.5e-19 into 0.0 in the CSV while the
+    JSON said 2.5e-19; a value the rounding would zero keeps six significant digits."""
+    import pandas as pd
+
+    frame = pd.DataFrame({"p": [2.5e-19, 0.12345678, 0.0, 1 / 3 - 1e-17], "n": [1, 2, 3, 4]})
+    lines = N.csv_text(frame).splitlines()
+    assert lines[1:] == ["2.5e-19,1", "0.123457,2", "0.0,3", "0.333333,4"]

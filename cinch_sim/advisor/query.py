@@ -369,6 +369,17 @@ def _check_auction(bids: list[tuple[int, int]], seat: int, dealer: int, r: Rules
         raise AdvisorError(f"bids: after these calls it is seat {turn}'s turn, not yours ({seat})")
 
 
+def _placed_text(where: list[str], decks: int) -> str:
+    """Why a known card is one too many: ``is already in your hand``; with two decks
+    ``is in the pack twice, and both are already placed: your hand and seat 1's known
+    cards`` (each place once, with how many copies it holds)."""
+    if decks == 1:
+        return f"is already in {where[0]}"
+    places = {w: where.count(w) for w in dict.fromkeys(where)}
+    named = " and ".join(w + (" (both copies)" if n == 2 else "") for w, n in places.items())
+    return f"is in the pack twice, and both copies are already placed: {named}"
+
+
 def _call(b: int) -> str:
     return "pass" if b == L.BID_PASS else str(b)
 
@@ -387,5 +398,5 @@ def _check_known(known: dict[int, list[int]], hand: list[int], seat: int, r: Rul
         for c in cards:
             where = placed.setdefault(c, [])
             if len(where) >= r.decks:
-                raise AdvisorError(f"known: {format_card(c)} is already in {' and '.join(where)}")
+                raise AdvisorError(f"known: {format_card(c)} {_placed_text(where, r.decks)}")
             where.append(f"seat {s}'s known cards")

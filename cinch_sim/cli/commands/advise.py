@@ -29,14 +29,15 @@ from cinch_sim.cli.options import (
 from cinch_sim.interrupts import EXIT_STATUS
 
 
-@click.command(short_help="Advise a bid and trump for a 9-card hand, by simulation.")
+@click.command(short_help="Advise a bid and trump for a hand, by simulation.")
 @cards_argument("hand")
 @click.option(
     "--seat",
     type=click.IntRange(min=0),
     default=None,
-    help="Your seat (0 to players - 1, clockwise; 0 and 2 are partners) [default: the "
-    "eldest hand, the seat after the dealer: 0 with the default dealer].",
+    help="Your seat (0 to players - 1, clockwise; at four, 0 and 2 are partners; in "
+    "cut-throat each plays alone) [default: the eldest hand, the seat after the dealer: "
+    "0 with the default dealer].",
 )
 @dealer_option
 @click.option(
@@ -44,9 +45,10 @@ from cinch_sim.interrupts import EXIT_STATUS
     default=None,
     metavar="SEAT:BID,...",
     help="Bids made before you, from the eldest hand, e.g. '0:8,1:9'; passes of "
-    "seats after you may be added where known (e.g. '3:pass'). In an auction "
-    "(--variant auction, or bid_rounds=auction) every call so far in the order "
-    "made, your own included, up to your turn: '0:7,1:8,2:pass,3:pass'.",
+    "seats after you may be added where known (e.g. '3:pass'). Where bidding goes "
+    "in rounds (--variant auction, sancho_classic, dom_pedro_classic, or "
+    "bid_rounds=auction) every call so far in the order made, your own included, up "
+    "to your turn: '0:7,1:8,2:pass,3:pass'.",
 )
 @click.option(
     "--known",
@@ -119,10 +121,12 @@ def advise(
     plot,
     force,
 ):
-    """Advise on HAND (9 cards, e.g. AS KS 5S 5C 2S 9H 3D 7C JD, quoted or not;
-    TS, 10S, 10♠ and lower case all read).
+    """Advise on HAND (the cards the preset deals: 9 in the standard game, e.g. AS KS
+    5S 5C 2S 9H 3D 7C JD, quoted or not; 6 at five or six players and in the
+    classic presets; 18 with two decks, a card at most twice; TS, 10S, 10♠ and
+    lower case all read).
 
-    Fixes your cards, seat and dealer, deals the other 43 cards at random
+    Fixes your cards, seat and dealer, deals the rest of the pack at random
     (keeping only deals where the earlier seats' bidding policies make the
     --bids given), and for pass and every legal bid, in each trump, you bid
     it and the rest of the auction and the hand play out under the other
@@ -142,7 +146,9 @@ def advise(
     maker); a lower risk gives a higher, bolder safe bid.
 
     Cost: the default query (precision 0.01, about 9,600 deals) takes about
-    half a second under the heuristic's play. Under strong play (--play, short
+    half a second in the standard game under the heuristic's play (measured
+    in-process; from the command add a second to start, and longer with more
+    players or two decks: 0.8 to 5 s). Under strong play (--play, short
     for --play-policy) the table and the sentences are the same, and the cost
     is the player's: --play dd (double-dummy, the bound of perfect play: every
     card seen) about 6 ms a deal on two cores, a minute at the default

@@ -342,7 +342,7 @@ def ladder_settings(
         "games_per_matchup": games_per_matchup(r, games),
         "seed": seed,
         "max_hands": max_hands,
-        "pairing": pairing,
+        "pairing": "rotation" if r.teams > 2 else pairing,  # as compare records it
         "rules": r.describe(),
         "strategies": [s.describe() for s in strats],
         "bootstrap": bootstrap,

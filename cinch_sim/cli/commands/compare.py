@@ -363,7 +363,8 @@ def format_cutthroat(s: dict, seed: int, seconds: float) -> str:
         f"average game length: {s['mean_game_length']:.2f} hands",
         "",
         _sides_table(s),
-        f"({s['level']:.0%} intervals over rotations; p-values for the fair share; "
+        f"({s['level']:.0%} intervals over rotations; p-values for the fair share of the "
+        "wins and for no difference in points; "
         f"{b}'s bids and Pedros are its {p - 1} seats' together)",
     ]
     return "\n".join(lines)

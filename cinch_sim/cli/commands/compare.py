@@ -53,7 +53,8 @@ def _match_options(f):
         "--max-hands",
         type=click.IntRange(1, 65535),
         default=256,
-        help="A game still going after this many hands is unfinished (half a win each).",
+        help="A game still going after this many hands is unfinished: half a win each "
+        "(in cut-throat, a share of 1/players each).",
     )(f)
     f = run_options(f)
     f = click.option(
@@ -75,7 +76,8 @@ def _match_options(f):
     type=click.Path(dir_okay=False, allow_dash=True),
     default=None,
     help="Write every game as a cinch-game/1 JSON Lines record (pair by pair: the game "
-    "with A in seats 0 and 2, then its replay); '-': stdout, the results then on stderr.",
+    "with A in seats 0 and 2, then its replay; in cut-throat rotation by rotation, A "
+    "alone in seat 0, then 1, ...); '-': stdout, the results then on stderr.",
 )
 @table_option(COMPARE_TABLES)
 @output_options(

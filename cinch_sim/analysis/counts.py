@@ -56,6 +56,21 @@ def check_features(by: Sequence[str] | str) -> tuple[str, ...]:
     return tuple(out)
 
 
+def pedro_labels(rules) -> tuple[str, ...]:
+    """The ``pedros`` feature's values under these rules: PEDRO_LABELS, or where the left
+    card is no Pedro (the Left Bower of all_hands) each card by its name, so that no
+    value says 'left' for a Bower (hand_worth.pedro_classes words the classes the same).
+
+    >>> from cinch_sim.rules import make_rules
+    >>> pedro_labels(make_rules("all_hands"))
+    ('none', 'right_pedro', 'left_bower', 'right_pedro_and_left_bower')
+    """
+    if not rules.left_rank or rules.left_name == "left_pedro":
+        return PEDRO_LABELS
+    left = rules.left_name
+    return ("none", "right_pedro", left, f"right_pedro_and_{left}")
+
+
 def honours_label(code: int) -> str:
     """'AKT' for the bits of A, K and 10; '-' for none."""
     s = "".join(HONOUR_LETTERS[b] for b in range(4, -1, -1) if code >> b & 1)
@@ -231,7 +246,8 @@ class HandCounts:
         if feature == "seat":
             return [seat_name(int(c), self.players - 1, self.players) for c in codes]
         if feature == "pedros":
-            return [PEDRO_LABELS[int(c)] for c in codes]
+            labels = pedro_labels(self.rules)
+            return [labels[int(c)] for c in codes]
         if feature == "ace":
             return codes.astype(bool)
         if feature == "honours":

@@ -66,14 +66,14 @@ def _caption(fig, text: str) -> None:
     fig.text(0.01, 0.012, text, fontsize=7.5, color="#333333", va="bottom", ha="left")
 
 
-def _class_label(row, by: tuple[str, ...]) -> str:
+def _class_label(row, by: tuple[str, ...], rules=None) -> str:
     parts = []
     for f in by:
         v = row[f]
         if f == "trumps":
-            parts.append(f"{v} trumps")
+            parts.append(f"{v} trump" + ("" if v == 1 else "s"))
         elif f == "pedros":
-            parts.append(f"pedros: {v}")
+            parts.append(_pedros_class(v, rules))
         elif f == "high":
             parts.append(f"{v} of AKQJ10")
         elif f == "ace":
@@ -85,6 +85,20 @@ def _class_label(row, by: tuple[str, ...]) -> str:
         else:
             parts.append(f"{f} {v}")
     return ", ".join(parts)
+
+
+def _pedros_class(value: str, rules=None) -> str:
+    """A ``pedros`` value in a legend: 'pedros: both'; where the left card is no Pedro
+    (all_hands) the cards by name: 'Right Pedro and Left Bower', 'neither ... nor ...'."""
+    from cinch_sim.analysis.counts import PEDRO_LABELS, pedro_labels
+
+    labels = PEDRO_LABELS if rules is None else pedro_labels(rules)
+    if labels == PEDRO_LABELS:
+        return f"pedros: {value}"
+    names = [N.label(n) for n in labels[3].split("_and_")]
+    if value == labels[0]:
+        return f"neither {' nor '.join(names)}"
+    return " and ".join(N.label(n) for n in value.split("_and_"))
 
 
 def make_rate_figure(analysis):
@@ -126,7 +140,7 @@ def draw_make_rate(ax, analysis) -> str:
     by = tuple(f for f in analysis.by if f != "bid")
     mr = analysis.min_hands
     overall = analysis.make_rate(("bid",))
-    overall = overall[~overall["low_n"]]
+    overall = overall[~overall["low_n"] & (overall["bid"] > 0)]  # bid 0: no contract
     drawn = [overall]
     ax.plot(
         overall["bid"],
@@ -161,7 +175,7 @@ def draw_make_rate(ax, analysis) -> str:
             if d.empty:
                 continue
             drawn.append(d)
-            label = _class_label(dict(zip(by, key, strict=True)), by)
+            label = _class_label(dict(zip(by, key, strict=True)), by, analysis.counts.rules)
             ax.plot(
                 d["bid"],
                 100 * d["make_rate"],
@@ -266,27 +280,54 @@ def heatmap_figure(analysis):
     return fig
 
 
+def pedro_titles(rules) -> tuple[str, str, str]:
+    """The Pedro chart's two titles and its caption's note, in the rules' words (as the
+    report words them): the Left Bower by its name, no 'after the draw' without a draw,
+    the holder himself in cut-throat, and with two decks the copy played first."""
+    from cinch_sim.analysis.tables import (
+        after_the_draw,
+        all_pedros,
+        copies_note,
+        pedro_noun,
+        pedros_phrase,
+    )
+
+    cards = pedros_phrase(rules)
+    one = len(rules.pedros) == 1
+    each = "each Pedro" if all_pedros(rules) else cards
+    took = "it" if all_pedros(rules) or one else "each"
+    keeper = "the holder's side" if rules.partnerships else "the holder himself"
+    first = f"Who held {each}, and who took {took}"
+    second = f"When {cards} fall{'s' if one else ''}: saved by {keeper} or lost"
+    if len(first) > 45:  # two lines rather than past the panel
+        first = first.replace(", ", ",\n", 1)
+    if len(second) > 70:
+        second = second.replace(": ", ":\n", 1)
+    who = "the side of the player" if rules.partnerships else "the player"
+    noun = pedro_noun(rules)
+    note = (
+        f"Bar heights: share of all played hands; 'saved': taken by {who} "
+        f"who held the {noun}{after_the_draw(rules)}."
+    )
+    copies = copies_note(rules, "bar")
+    if copies:
+        note += f" {copies[0].upper()}{copies[1:]}."
+    return first, second, note
+
+
 def pedro_figure(analysis):
     """Pedro capture as stacked bars: by holder, and by the trick the Pedro fell in."""
     fig = _figure(11, 6)
     ax1, ax2 = fig.subplots(1, 2, width_ratios=(1, 1.4))
     draw_pedro_holders(ax1, analysis)
     draw_pedro_tricks(ax2, analysis)
-    ax1.set_title("Who held each Pedro, and who took it")
-    ax2.set_title("When the Pedros fall: saved by the holder's side or lost")
+    first, second, note = pedro_titles(analysis.counts.rules)
+    ax1.set_title(first)
+    ax2.set_title(second)
     # one legend for both panels, above them, so it covers no bar; its swatches show
     # which Pedro is hatched
     fig.legend(*ax1.get_legend_handles_labels(), loc="outside upper center", ncols=5, fontsize=8)
-    _caption(
-        fig,
-        caption(
-            analysis,
-            (
-                "Bar heights: share of all played hands; 'saved': taken by the side of the player "
-                "who held the Pedro after the draw."
-            ),
-        ),
-    )
+    _caption(fig, caption(analysis, note))
     return fig
 
 
@@ -294,8 +335,9 @@ def draw_pedro_holders(ax, analysis) -> list[str]:
     """Stacked bars on ``ax``: who held each Pedro after the draw, and whether that side
     kept it; each bar is labelled with a legend entry. Returns the Pedros in drawing order
     (the second one's bars are hatched)."""
-    from cinch_sim.analysis.tables import pedro_capture
+    from cinch_sim.analysis.tables import after_the_draw, all_pedros, pedro_capture, pedro_noun
 
+    rules = analysis.counts.rules
     pc = pedro_capture(analysis.counts, analysis.min_hands)
     pedros = [name for name, _ in analysis.counts.pedros]
     holders = [h for h in dict.fromkeys(pc["holder"]) if h != "none"]
@@ -320,17 +362,24 @@ def draw_pedro_holders(ax, analysis) -> list[str]:
                 )
     out = [_get(pc[pc["pedro"] == p], "none", "out_of_play") for p in pedros]
     if any(out):
+        mean = (
+            ""
+            if len(pedros) == 1
+            else " (mean of the Pedros)"
+            if all_pedros(rules)
+            else f" (mean of the {len(pedros)} cards)"
+        )
         ax.bar(
             len(holders),
             sum(out) / total / len(pedros) * 100,
             0.5,
             color=OUT,
-            label="not in play (mean of the Pedros)",
+            label=f"not in play{mean}",
         )
         holders = [*holders, "not in play"]
-    ax.set_xticks(np.arange(len(holders)), [_holder_label(h) for h in holders])
+    ax.set_xticks(np.arange(len(holders)), [_holder_label(h, rules.partnerships) for h in holders])
     ax.set_ylabel("share of hands (%)")
-    ax.set_xlabel("who held the Pedro after the draw")
+    ax.set_xlabel(f"who held the {pedro_noun(rules)}{after_the_draw(rules)}")
     ax.margins(y=0.08)  # room for the labels over the tallest bars
     ax.grid(axis="y", alpha=0.3)
     return pedros
@@ -338,7 +387,7 @@ def draw_pedro_holders(ax, analysis) -> list[str]:
 
 def draw_pedro_tricks(ax, analysis) -> None:
     """Stacked bars on ``ax``: the trick each Pedro fell in, saved or lost."""
-    from cinch_sim.analysis.tables import pedro_by_trick
+    from cinch_sim.analysis.tables import pedro_by_trick, pedro_noun
 
     pt = pedro_by_trick(analysis.counts, analysis.min_hands)
     played = pt[pt["holder"] != "none"]
@@ -354,7 +403,7 @@ def draw_pedro_tricks(ax, analysis) -> None:
         lost = d["lost"].to_numpy() / total * 100
         _saved_lost_bars(ax, x, saved, lost, width, k, _nice(pedro))
     ax.set_xticks(tricks)
-    ax.set_xlabel("trick the Pedro fell in (1 = first)")
+    ax.set_xlabel(f"trick the {pedro_noun(analysis.counts.rules)} fell in (1 = first)")
     ax.set_ylabel("share of hands (%)")
     ax.grid(axis="y", alpha=0.3)
 
@@ -388,23 +437,42 @@ def _nice(name: str) -> str:
     return name.replace("_", " ").title()
 
 
-def _holder_label(h: str) -> str:
-    return {"maker": "maker", "partner": "maker's partner", "defender": "a defender"}.get(h, h)
+def _holder_label(h: str, partnerships: bool = True) -> str:
+    """A holder role on the axis: in cut-throat every other player is 'another player'."""
+    other = "a defender" if partnerships else "another player"
+    return {"maker": "maker", "partner": "maker's partner", "defender": other}.get(h, h)
+
+
+def points_ticks(top: int, most: int = 16) -> np.ndarray:
+    """The points axis' ticks, 0 to ``top``: every point (the standard game's 0-14), or
+    every second, fifth... where that many would run together (two decks' 0-28)."""
+    step = next(s for s in (1, 2, 5, 10, 20, 50, 100) if top // s + 1 <= most or s == 100)
+    return np.arange(0, top + 1, step)
 
 
 def points_figure(analysis):
-    """Points taken by each side, and the expected score change by bid level."""
-    from cinch_sim.analysis.tables import points_distribution, score_by_bid
+    """Points taken by each side, and the expected score change by bid level (in
+    cut-throat the maker's points against the other players' together, and his score
+    change against the average opponent's: tables.opponent_share)."""
+    from cinch_sim.analysis.tables import (
+        mean_columns,
+        mean_labels,
+        opponent_share,
+        points_distribution,
+        score_by_bid,
+        side_columns,
+        side_labels,
+    )
 
-    pd_ = points_distribution(analysis.counts, analysis.min_hands)
-    sb = score_by_bid(analysis.counts, analysis.min_hands)
+    counts = analysis.counts
+    pd_ = points_distribution(counts, analysis.min_hands)
+    sb = score_by_bid(counts, analysis.min_hands)
+    others = opponent_share(counts)
     fig = _figure(11, 5.5)
     ax1, ax2 = fig.subplots(1, 2)
     x = pd_["points"].to_numpy()
-    for off, col, color, label in (
-        (-0.2, "bidding_side", SAVED, "bidding side"),
-        (0.2, "defenders", LOST, "defenders"),
-    ):
+    split = zip((-0.2, 0.2), side_columns(counts), (SAVED, LOST), side_labels(counts), strict=True)
+    for off, col, color, label in split:
         share = 100 * pd_[f"{col}_share"].to_numpy()
         err = 100 * np.vstack(
             [pd_[f"{col}_share"] - pd_[f"{col}_lo"], pd_[f"{col}_hi"] - pd_[f"{col}_share"]]
@@ -422,13 +490,15 @@ def points_figure(analysis):
     ax1.set_xlabel("points taken in the hand")
     ax1.set_ylabel("share of hands (%)")
     ax1.set_title("Distribution of points per hand")
-    ax1.set_xticks(x)
+    ax1.set_xticks(points_ticks(int(x.max())) if len(x) else x)
     ax1.legend(fontsize=8)
     ax1.grid(axis="y", alpha=0.3)
     d = sb[~sb["low_n"]]
+    theirs = mean_columns(counts)[1]
+    mine_label, theirs_label = mean_labels(counts)
     for col, color, label in (
-        ("score_change", SAVED, "bidding side"),
-        ("defenders_score_change", LOST, "defenders"),
+        ("score_change", SAVED, mine_label),
+        (f"{theirs}_score_change", LOST, theirs_label),
     ):
         ax2.errorbar(
             d["bid"],
@@ -453,6 +523,12 @@ def points_figure(analysis):
             (
                 "Error bars: 95% intervals (Wilson for shares, normal for means); bid levels with "
                 f"fewer than {analysis.min_hands} hands are not drawn."
+                + (
+                    f"\nOther players: the {others} other players together; average opponent: "
+                    f"their score change together, divided by {others}."
+                    if others > 1
+                    else ""
+                )
             ),
         ),
     )

@@ -4,7 +4,15 @@ Every table has its sample size on each row (``hands``), 95% intervals
 (Wilson for rates; for means Student's t fitted to the row's n and clipped to
 the values possible, ``intervals.mean_interval``) and a ``low_n`` column
 marking rows with fewer than ``min_hands`` hands: such rows are kept, not hidden. The ``hands``
-of a table's rows add up to the played hands (per Pedro for Pedro tables).
+of a table's rows add up to the played hands (per Pedro for Pedro tables), but for the
+make-rate tables, which count contracts only: a hand everybody passed (bid 0) has no
+contract, and only the table by bid alone keeps a row for it (its hands and points).
+
+In cut-throat (``rules.partnerships`` false) every other player is an opponent of the
+maker: what a partnership game gives the defenders (all the other seats together) is
+the *other players'* in a split that adds up (who took a Pedro, points per hand), and
+the *average opponent's*, the other players' total divided by their number, in a mean
+(the score change by bid: ``opponent_share``), so that it reads as one player's.
 """
 
 from __future__ import annotations
@@ -19,13 +27,95 @@ from cinch_sim.analysis.counts import FATES, HOLDERS, SIDES, HandCounts, check_f
 from cinch_sim.analysis.intervals import mean_interval, wilson
 
 BID_FEATURES = ("bid", "trumps", "pedros", "seat")
+PASSED_OUT = "0 (passed out)"  # how a bid-0 row's bid is shown, as ``simulate`` shows it
+
+
+# ------------------------------------------------------------------ words
+# The report (cinch_sim/report/sections.py) words these the same way.
+def opponent_share(counts: HandCounts) -> int:
+    """What the defenders' total is divided by: 1 in a partnership game, in cut-throat the
+    number of the maker's opponents (their average is one player's value)."""
+    return 1 if counts.partnerships else counts.players - 1
+
+
+def side_columns(counts: HandCounts) -> tuple[str, str]:
+    """The stems of a split's two columns (who took a Pedro, points per hand): the
+    bidding side and the defenders, or in cut-throat the maker and the other players."""
+    return ("bidding_side", "defenders") if counts.partnerships else ("maker", "other_players")
+
+
+def mean_columns(counts: HandCounts) -> tuple[str, str]:
+    """The stems of a mean's two columns (score change by bid): the bidding side and the
+    defenders, or in cut-throat the maker and the average opponent."""
+    return ("bidding_side", "defenders") if counts.partnerships else ("maker", "average_opponent")
+
+
+def side_labels(counts: HandCounts) -> tuple[str, str]:
+    """``side_columns`` as people write them: 'bidding side', 'other players'."""
+    return tuple(N.heading(c) for c in side_columns(counts))
+
+
+def mean_labels(counts: HandCounts) -> tuple[str, str]:
+    """``mean_columns`` as people write them: 'bidding side', 'average opponent'."""
+    return tuple(N.heading(c) for c in mean_columns(counts))
+
+
+def pedro_names(rules) -> list[str]:
+    """The rules' Pedros by their own names: ['Right Pedro', 'Left Bower'] in all_hands."""
+    return [N.label(name) for name, _ in rules.pedros]
+
+
+def all_pedros(rules) -> bool:
+    """Whether the rules' Pedro cards are two or more, and each of them a Pedro (not the
+    Left Bower of all_hands): then they are 'the Pedros'."""
+    names = pedro_names(rules)
+    return len(names) > 1 and all(n.endswith("Pedro") for n in names)
+
+
+def pedros_phrase(rules) -> str:
+    """'the Pedros', 'the Right Pedro' (one Pedro), 'the Right Pedro and the Left Bower'."""
+    names = [f"the {n}" for n in pedro_names(rules)]
+    if all_pedros(rules) or not names:
+        return "the Pedros"
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def pedro_noun(rules) -> str:
+    """One of the rules' Pedro cards, said in general: 'Pedro', 'card' where one is the
+    Left Bower, or the one card's name."""
+    names = pedro_names(rules)
+    if len(names) == 1:
+        return names[0]
+    return "Pedro" if all_pedros(rules) else "card"
+
+
+def after_the_draw(rules) -> str:
+    """' after the draw', or nothing where there is no draw (who held a card: as dealt)."""
+    return " after the draw" if rules.draw else ""
+
+
+def copies_note(rules, each: str = "row") -> str:
+    """With two decks the Pedro tables follow the copy of each card played first
+    (docs/rules.md §3.4): the words that say so of ``each`` row (bar), or nothing."""
+    return f"with two decks each {each} follows the copy played first" if rules.decks > 1 else ""
+
+
+def pedro_capture_title(rules, by_trick: bool = False) -> str:
+    """The Pedro capture tables' title: 'Pedro capture by holder after the draw' in the
+    standard game, in all_hands 'Capture of the Right Pedro and the Left Bower ...'."""
+    subject = "Pedro capture" if all_pedros(rules) else f"Capture of {pedros_phrase(rules)}"
+    title = subject + (" by holder and trick (1 = first)" if by_trick else " by holder")
+    title += "" if by_trick else after_the_draw(rules)
+    note = copies_note(rules)
+    return title + (f"; {note}" if note else "")
 
 
 def value_ranges(counts: HandCounts) -> dict[str, tuple[float, float]]:
     """The least and most each running sum's value can be in one hand (the range a
     mean's interval is clipped to): points 0 to every point of the deal; a set
     contract costs at most ``bid_max``; under ``difference`` scoring each other
-    side may also gain the bid."""
+    side may also gain the bid. A hand everybody passed (bid 0) cannot be set: its
+    score change starts at 0 (``_mean`` sees to it, row by row)."""
     rules = counts.rules
     total, top = float(counts.total_points), float(rules.bid_max)
     gain = (counts.teams - 1) * top if rules.scoring == "difference" else 0.0
@@ -38,8 +128,12 @@ def value_ranges(counts: HandCounts) -> dict[str, tuple[float, float]]:
 
 
 def _mean(g: pd.DataFrame, key: str, n: np.ndarray, counts: HandCounts):
-    """``mean_interval`` of one running sum over the rows of ``g``."""
-    return mean_interval(g[key], g[key + "_sq"], n, *value_ranges(counts)[key])
+    """``mean_interval`` of one running sum over the rows of ``g`` (a row of bid 0, with no
+    contract to be set, has a score change of 0 at least)."""
+    low, high = value_ranges(counts)[key]
+    if key == "score" and "bid" in g:
+        low = np.where(g["bid"].to_numpy() == 0, 0.0, low)
+    return mean_interval(g[key], g[key + "_sq"], n, low, high)
 
 
 def make_rate(counts: HandCounts, by: Sequence[str] | str = ("bid",), min_hands: int = 30):
@@ -48,12 +142,16 @@ def make_rate(counts: HandCounts, by: Sequence[str] | str = ("bid",), min_hands:
     Columns: the features, ``hands``, ``made``, ``make_rate`` and its 95%
     Wilson interval, the bidding side's mean points and mean score change
     with 95% t intervals (``mean_interval``), ``low_n``.
+
+    A hand everybody passed (bid 0) has no contract to make: it is left out, but
+    for the table by bid alone, which keeps its row (hands and points; ``made``
+    and the make rate empty), as ``simulate`` shows it.
     """
     by = check_features(by)
     if not by:
         raise ValueError("make_rate needs at least one feature")
     cells = counts.cells(by if "bid" in by else ("bid", *by))
-    if "bid" not in by:  # a hand everybody passed (bid 0) has no contract to make
+    if tuple(by) != ("bid",):  # only the table by bid keeps the passed-out hands' row
         cells = cells[cells["bid"] > 0]
     g = cells.groupby(list(by), sort=True).sum().reset_index()
     n = g["hands"].to_numpy()
@@ -94,11 +192,13 @@ def bid_summary(counts: HandCounts) -> pd.DataFrame:
 
 
 def pedro_sides(counts: HandCounts) -> pd.DataFrame:
-    """For each Pedro: how often the bidding side, the defenders or nobody took it."""
+    """For each Pedro: how often the bidding side, the defenders or nobody took it (in
+    cut-throat the fates are ``maker``, ``other_players`` and ``not_in_play``)."""
     rows = []
+    fates = (*side_columns(counts), SIDES[2])
     for i, (name, _) in enumerate(counts.pedros):
         n = int(counts.pedro_side[i].sum())
-        for j, side in enumerate(SIDES):
+        for j, side in enumerate(fates):
             k = int(counts.pedro_side[i, j])
             lo, hi = wilson(k, n)
             rows.append(
@@ -116,18 +216,23 @@ def pedro_sides(counts: HandCounts) -> pd.DataFrame:
 
 
 def score_by_bid(counts: HandCounts, min_hands: int = 30) -> pd.DataFrame:
-    """Per bid level: both sides' mean points and mean score change, with 95% intervals."""
+    """Per bid level: both sides' mean points and mean score change, with 95% intervals
+    (in cut-throat the maker's and the average opponent's: ``opponent_share``)."""
     cells = counts.cells(("bid",))
     g = cells.groupby("bid", sort=True).sum().reset_index()
     n = g["hands"].to_numpy()
     out = pd.DataFrame({"bid": g["bid"].to_numpy().astype(np.int64), "hands": n})
+    other = mean_columns(counts)[1]
+    share = opponent_share(counts)
     for col, key in (
         ("points", "points"),
-        ("defenders_points", "def_points"),
+        (f"{other}_points", "def_points"),
         ("score_change", "score"),
-        ("defenders_score_change", "def_score"),
+        (f"{other}_score_change", "def_score"),
     ):
         m, lo, hi = _mean(g, key, n, counts)
+        if key.startswith("def_") and share != 1:  # the average opponent's: a linear scale
+            m, lo, hi = m / share, lo / share, hi / share
         out[f"mean_{col}"] = m
         out[f"{col}_lo"] = lo
         out[f"{col}_hi"] = hi
@@ -136,7 +241,8 @@ def score_by_bid(counts: HandCounts, min_hands: int = 30) -> pd.DataFrame:
 
 
 def points_distribution(counts: HandCounts, min_hands: int = 30, by_bid: bool = False):
-    """How often the bidding side and the defenders took each number of points.
+    """How often the bidding side and the defenders (in cut-throat the maker and the
+    other players together) took each number of points.
 
     One row per points value (per bid level too with ``by_bid``); ``hands``
     is the sample size of the distribution, the counts of each column sum to it.
@@ -154,8 +260,8 @@ def points_distribution(counts: HandCounts, min_hands: int = 30, by_bid: bool = 
         d = {} if b is None else {"bid": np.full(len(pts), b, np.int64)}
         d["points"] = pts
         d["hands"] = np.full(len(pts), n, np.int64)
-        for side, name in enumerate(("bidding_side", "defenders")):
-            k = hist[side]
+        for side, name in enumerate(side_columns(counts)):
+            k = hist[side].astype(np.int64)
             lo, hi = wilson(k, np.full(len(k), n))
             d[name] = k
             d[f"{name}_share"] = k / n if n else np.full(len(k), np.nan)
@@ -164,7 +270,7 @@ def points_distribution(counts: HandCounts, min_hands: int = 30, by_bid: bool = 
         d["low_n"] = np.full(len(pts), n < min_hands)
         frames.append(pd.DataFrame(d))
     if not frames:
-        return pd.DataFrame(columns=["points", "hands", "bidding_side", "defenders", "low_n"])
+        return pd.DataFrame(columns=["points", "hands", *side_columns(counts), "low_n"])
     return pd.concat(frames, ignore_index=True)
 
 
@@ -376,8 +482,8 @@ def compare_counts(
                     xs, ys, ["holder", "trick"], ["saved", "lost", "out_of_play"]
                 )
         elif name == "points":
-            tests[f"{name}:bidding_side"] = homogeneity(x, y, ["points"], ["bidding_side"])
-            tests[f"{name}:defenders"] = homogeneity(x, y, ["points"], ["defenders"])
+            for side in side_columns(a):
+                tests[f"{name}:{side}"] = homogeneity(x, y, ["points"], [side])
     level = alpha / max(len(tests), 1)
     return {
         "agree": all(t["p_value"] >= level for t in tests.values()),
@@ -409,11 +515,13 @@ SHARES = {"rate", "share"}  # columns that are shares of 1 besides *_rate and *_
 
 
 def to_text(df: pd.DataFrame, title: str = "", min_hands: int | None = None) -> str:
-    """A table for people: intervals as [lo, hi], low-n rows starred."""
+    """A table for people: intervals as [lo, hi], low-n rows starred; a bid-0 row (a hand
+    everybody passed) as ``simulate`` shows it: '0 (passed out)', '–' for what it has not."""
     d = df.copy()
     cols = list(d.columns)
     shown: dict[str, pd.Series] = {}
     low = d["low_n"] if "low_n" in d else pd.Series(False, index=d.index)
+    passed = (d["bid"] == 0).to_numpy() if "bid" in d else np.zeros(len(d), bool)
     for c in cols:
         if c == "low_n" or c.endswith("_lo") or c.endswith("_hi"):
             continue
@@ -421,15 +529,28 @@ def to_text(df: pd.DataFrame, title: str = "", min_hands: int | None = None) -> 
         stem = c.removeprefix("mean_").removesuffix("_rate").removesuffix("_share")
         pair = [(f"{x}_lo", f"{x}_hi") for x in (c, stem, c.removesuffix("_rate"))]
         lohi = next(((lo, hi) for lo, hi in pair if lo in d and hi in d), None)
-        if pd.api.types.is_float_dtype(s):
+        if c == "bid":
+            shown[c] = pd.Series(
+                [PASSED_OUT if p else f"{v}" for v, p in zip(s, passed, strict=True)], d.index
+            )
+        elif c == "points" and pd.api.types.is_float_dtype(s):  # cut-throat: 3.5 points
+            shown[c] = s.map(lambda v: f"{v:g}")
+        elif pd.api.types.is_float_dtype(s):
             share = c.endswith(("_rate", "_share")) or c in SHARES
             one = N.rate if share else N.number
             pair = N.rate_interval if share else N.interval
-            shown[c] = s.map(lambda v, f=one: "" if pd.isna(v) else f(v))
+            shown[c] = pd.Series(
+                [
+                    (N.DASH if p else "") if pd.isna(v) else one(v)
+                    for v, p in zip(s, passed, strict=True)
+                ],
+                d.index,
+            )
             if lohi:
                 lo, hi = d[lohi[0]], d[lohi[1]]
                 shown[f"{c} 95%"] = [
-                    "" if pd.isna(x) else pair(x, y) for x, y in zip(lo, hi, strict=True)
+                    (N.DASH if p else "") if pd.isna(x) else pair(x, y)
+                    for x, y, p in zip(lo, hi, passed, strict=True)
                 ]
         elif pd.api.types.is_integer_dtype(s) and c in (
             "hands",
@@ -437,11 +558,13 @@ def to_text(df: pd.DataFrame, title: str = "", min_hands: int | None = None) -> 
             "holder_hands",
             "bidding_side",
             "defenders",
+            "maker",
+            "other_players",
             "saved",
             "lost",
             "out_of_play",
         ):
-            shown[c] = s.map(lambda v: f"{v:,}")
+            shown[c] = s.map(lambda v: N.DASH if pd.isna(v) else f"{v:,}")
         else:
             words = N.label if c == "pedro" else N.heading  # right_pedro -> Right Pedro
             shown[c] = s.astype(object).map(lambda v, w=words: "-" if pd.isna(v) else w(str(v)))

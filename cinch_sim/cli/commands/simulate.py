@@ -145,8 +145,8 @@ def _print(sim, fmt: str, csv_table: str | None, seed: int, dealer: int, players
             click.echo(note)
         click.echo("\nBid success (95% Wilson interval)")
         click.echo(_format_by_bid(by_bid))
-        click.echo("\nPedro capture")
-        click.echo(_format_pedros(pedros))
+        click.echo("\n" + _pedros_title(sim.counts.rules))
+        click.echo(_format_pedros(pedros, sim.counts))
 
 
 def _format_by_bid(df) -> str:
@@ -163,17 +163,27 @@ def _format_by_bid(df) -> str:
     return text_table(rows, ["bid", "hands", "made", "make rate", "95% interval"], "rrrrl")
 
 
-def _format_pedros(df) -> str:
+def _pedros_title(rules) -> str:
+    """'Pedro capture'; in all_hands 'Capture of the Right Pedro and the Left Bower'; with
+    two decks, that each row follows the copy played first (docs/rules.md §3.4)."""
+    from cinch_sim.analysis.tables import all_pedros, copies_note, pedros_phrase
+
+    title = "Pedro capture" if all_pedros(rules) else f"Capture of {pedros_phrase(rules)}"
+    note = copies_note(rules)
+    return title + (f" ({note})" if note else "")
+
+
+def _format_pedros(df, counts) -> str:
+    """Who took each Pedro: the bidding side, the defenders, nobody; in cut-throat the
+    maker, another player (any of the others) or nobody."""
+    from cinch_sim.analysis.tables import pedro_names, side_columns
+
+    sides = side_columns(counts)
     wide = df.pivot(index="pedro", columns="fate", values="rate")
     rows = []
     for name in dict.fromkeys(df["pedro"]):  # the rules' Pedros, in their order
         r = wide.loc[name]
-        rows.append(
-            [
-                N.label(name),
-                N.rate(r["bidding_side"]),
-                N.rate(r["defenders"]),
-                N.rate(r["not_in_play"]),
-            ]
-        )
-    return text_table(rows, ["pedro", "bidding side", "defenders", "not in play"], "lrrr")
+        rows.append([N.label(name), *(N.rate(r[c]) for c in (*sides, "not_in_play"))])
+    card = "pedro" if all(n.endswith("Pedro") for n in pedro_names(counts.rules)) else "card"
+    head = [card, *(N.heading(c) for c in sides), "not in play"]
+    return text_table(rows, head, "lrrr")

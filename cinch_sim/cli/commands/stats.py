@@ -43,6 +43,29 @@ TABLE_TITLES = {
 # The names analysis.tables.table_names and analysis.counts.FEATURES give (a test keeps
 # them the same), written out so `stats --help` lists them without loading the kernel.
 TABLES = tuple(TABLE_TITLES)
+
+
+def table_title(name: str, rules) -> str:
+    """A table's title under these rules: TABLE_TITLES' words for the standard game; the
+    rules' own names for their Pedros (all_hands: the Right Pedro and the Left Bower),
+    no 'after the draw' without a draw, and with two decks that the Pedro tables follow
+    the copy played first (docs/rules.md §3.4)."""
+    from cinch_sim.analysis.tables import all_pedros, pedro_capture_title, pedros_phrase
+
+    if name == "pedro_capture":
+        return pedro_capture_title(rules)
+    if name == "pedro_by_trick":
+        return pedro_capture_title(rules, by_trick=True)
+    if name == "make_rate_by_pedros" and not all_pedros(rules):
+        cards = pedros_phrase(rules)
+        if len(rules.pedros) == 1:
+            return f"Bid success by whether the maker was dealt {cards}"
+        return f"Bid success by which of {cards} the maker was dealt"
+    if name == "score_by_bid" and not rules.partnerships:
+        return "Points and score change by bid level: the maker and the average opponent"
+    return TABLE_TITLES[name].format(dealt=rules.cards_dealt)
+
+
 CARD_TITLES = {
     "card_values": "What each card is worth to the maker (paired replays)",
     "card_values_by_bid": "Make rate at each bid with and without each card (paired replays)",
@@ -300,5 +323,25 @@ def _print(result, tables, fmt, dealer, players, values=None) -> None:
             click.echo(shown.to_string(index=False))
             click.echo(f"{values.hands_played:,} hands played. {values.method()}")
             continue
-        title = TABLE_TITLES[name].format(dealt=result.counts.rules.cards_dealt)
+        title = table_title(name, result.counts.rules)
         click.echo(to_text(df, f"{title} [{name}]", result.min_hands))
+        note = table_note(name, result.counts)
+        if note:
+            click.echo(note)
+
+
+def table_note(name: str, counts) -> str:
+    """A line under a table that needs one: in cut-throat, what 'average opponent' is."""
+    from cinch_sim.analysis.tables import opponent_share
+
+    others = opponent_share(counts)
+    if others == 1:
+        return ""
+    if name == "points":
+        return f"other players: the points the {others} other players took together."
+    if name == "score_by_bid":
+        return (
+            f"average opponent: the {others} other players' points (score change) together, "
+            f"divided by {others}."
+        )
+    return ""

@@ -519,3 +519,195 @@ def test_the_setup_counts_the_bots_of_the_variant(browser):
     assert _text(browser, "setup-title") == "A game against two bots"
     _select(browser, "variant", "heasly")
     assert _text(browser, "setup-title") == "A game against five bots"
+
+
+def _advise_on_page(browser, width: int, variant: str, hand: str, **fields: str) -> None:
+    """The advisor page asked about ``hand`` under ``variant`` (seat, dealer, bids)."""
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(width, 1600)
+    browser.get(browser.base + "/")
+    _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#variant option"))
+    _select(browser, "variant", variant)
+    for name in ("seat", "dealer"):
+        if name in fields:
+            _select(browser, name, fields[name])
+    browser.find_element(By.ID, "bids").clear()
+    if fields.get("bids"):
+        browser.find_element(By.ID, "bids").send_keys(fields["bids"])
+    _pick(browser, hand)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_cut_throat_advice_says_what_its_margin_means(browser, width):
+    """cutthroat3: the note under the table says what ev is there, "your score change
+    minus the average opponent's" (the page never said), as the command line does."""
+    from selenium.webdriver.common.by import By
+
+    from cinch_sim.advisor.present import EV_NOTE_ALONE
+
+    _advise_on_page(browser, width, "cutthroat3", HAND, dealer="2")
+    _wait(browser, lambda d: "average opponent's" in _text(d, "tablenote"))
+    assert f"({EV_NOTE_ALONE}.)" in _text(browser, "tablenote")
+    heads = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#table th")]
+    assert "ev vs pass" in heads
+    assert _fits(browser)
+    browser.execute_script("document.getElementById('tablenote').scrollIntoView()")
+    _shot(browser, f"advisor-cutthroat3-{width}")
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_stuck_dealer_s_table_shows_the_bids_own_margins(browser, width):
+    """pidro, the dealer after three passes: no ev against pass exists, so each bid's
+    own margin (own - opp) fills the column, and the note says why (every cell was "–"
+    beside "expected margin +9.5")."""
+
+    from cinch_sim.advisor.present import STUCK_DEALER
+
+    _advise_on_page(browser, width, "pidro", HAND, seat="3", dealer="3",
+                    bids="0:pass,1:pass,2:pass")  # fmt: skip
+    _wait(browser, lambda d: STUCK_DEALER in _text(d, "tablenote"))
+    heads, margins = browser.execute_script(  # at once: a finer stage redraws the table
+        "const t = document.getElementById('table');"
+        "return [[...t.querySelectorAll('th')].map((h) => h.textContent),"
+        " [...t.querySelectorAll('tr[data-bid]')].map((r) => r.lastChild.textContent)];"
+    )
+    assert heads[-1] == "margin (own − opp)" and "ev vs pass" not in heads
+    assert len(margins) == 9 and all(m[0] in "+-" for m in margins), margins
+    assert "expected margin " in _text(browser, "advice")
+    assert _fits(browser)
+    browser.execute_script("document.getElementById('table').scrollIntoView()")
+    _shot(browser, f"advisor-pidro-stuck-{width}")
+
+
+@pytest.mark.parametrize("width", [1400, 420])
+def test_more_copies_than_the_decks_hold_are_marked_and_counts_fit(browser, width):
+    """two_deck: A♠ typed three times is bad input, marked on the grid and in the count
+    (it read "18 of 18 cards" in grey); a face held twice shows its 2 whole, 10♥ too
+    (the mark was clipped); dd is not offered where the server cannot play it."""
+    from selenium.webdriver.common.by import By
+
+    _advise_on_page(browser, width, "standard", HAND)
+    _select(browser, "play", "dd")
+    _select(browser, "variant", "two_deck")  # dd goes back to the heuristic, and is off
+    dd = browser.find_element(By.CSS_SELECTOR, '#play option[value="dd"]')
+    assert not dd.is_enabled() and dd.text == "double-dummy (not with two decks)"
+    assert "dd cannot play two_deck" in dd.get_attribute("title")
+    assert browser.find_element(By.ID, "play").get_attribute("value") == "heuristic"
+    _pick(browser, "AS AS AS KS 5S 5C 2S 9H 3D 7C JD JD 4H 6H TH TH QC KC")
+    ace = browser.find_element(By.CSS_SELECTOR, '#cards button[data-card="AS"]')
+    count = browser.find_element(By.ID, "count")
+    assert "bad" in ace.get_attribute("class").split() and ace.get_attribute("data-count") == "3"
+    assert "bad" in count.get_attribute("class").split()
+    assert count.text == "18 of 18 cards: A♠ 3 times (two decks hold each card twice)"
+    _wait(browser, lambda d: "AS is given 3 times" in _text(d, "error"))
+    ten = browser.find_element(By.CSS_SELECTOR, '#cards button[data-card="TH"]')
+    assert "bad" not in ten.get_attribute("class").split()
+    # the mark sits on the corner, out of the face's way, and the face fits its button
+    shown = browser.execute_script(
+        "const b = arguments[0], r = document.createRange(); r.selectNodeContents(b);"
+        "const a = getComputedStyle(b, '::after');"
+        "return [a.content, a.position, getComputedStyle(b).overflow,"
+        " r.getBoundingClientRect().width <= b.clientWidth + 0.5];",
+        ten,
+    )
+    assert shown == ['"2"', "absolute", "visible", True]
+    assert _fits(browser)
+    _shot(browser, f"advisor-two-deck-bad-{width}")
+    _select(browser, "variant", "standard")
+    assert dd.is_enabled() and dd.text == "double-dummy (perfect play)"
+
+
+def _hint_shown(browser, hint: dict, state: dict) -> str:
+    """The play page's hint text for a hint the server sent (``call`` stubbed: the
+    words, not the bots, are tried here) at a question ``state``."""
+    browser.execute_script(
+        "state = arguments[1]; table = 'stub'; window.call = async () => arguments[0];"
+        "document.getElementById('hint').disabled = false;",
+        hint,
+        state,
+    )
+    browser.find_element("id", "hint").click()
+    _wait(browser, lambda d: _text(d, "hinttext") not in ("", "thinking..."))
+    return _text(browser, "hinttext")
+
+
+def test_the_play_page_s_hints_say_what_their_numbers_are(browser):
+    """PIMC's means at a cut-throat table are the maker's own score change or a
+    defender's own points, not "your side's gain on the other"; a discard keeping no
+    card is an answer; a bid hint says what its margin means, and why there is no pass."""
+    from cinch_sim.advisor.present import EV_NOTE_ALONE, STUCK_DEALER
+
+    browser.set_window_size(1400, 1600)
+    browser.get(browser.base + "/play")
+    _wait(browser, lambda d: d.find_elements("css selector", "#variant option"))
+    alone = {"partnerships": False, "question": {"kind": "play", "hand": ["3D", "AS"]}}
+    partners = {"partnerships": True, "question": alone["question"]}
+    play = {"kind": "play", "heuristic": "3D", "pimc": "3D",
+            "pimc_why": {"3D": -6.0, "AS": -14.0}, "solver": {"3D": 5, "AS": 2}}  # fmt: skip
+    text = _hint_shown(browser, {**play, "pimc_means": "score"}, alone)
+    assert "PIMC expects your score to change by, on average over its deals, -6.00 after 3♦" in text
+    assert "the maker ends with 5 after 3♦" in text and "side" not in text
+    text = _hint_shown(browser, {**play, "pimc_why": {"3D": 4.5, "AS": 0.0},
+                                 "pimc_means": "points"}, alone)  # fmt: skip
+    want = "PIMC expects you to end the hand with, on average over its deals, 4.50 points after 3♦"
+    assert want in text
+    assert "0.00 points after A♠" in text
+    text = _hint_shown(browser, {**play, "pimc_means": "margin"}, partners)
+    assert "PIMC expects your side to gain on the other" in text
+    assert "the maker's side ends with 5 after 3♦" in text
+    discard = {"partnerships": True, "question": {"kind": "discard", "hand": ["3D"] * 9}}
+    text = _hint_shown(browser, {"kind": "discard", "heuristic": ""}, discard)
+    assert text == "the heuristic would keep none: discard all 9"
+    note = f"{STUCK_DEALER}: the bids are ranked by their own margins"
+    bid = {"kind": "bid", "advice": "bid 6 in spades: ...; expected margin +9.5.", "call": 6,
+           "note": note, "score_change": EV_NOTE_ALONE}  # fmt: skip
+    text = _hint_shown(browser, bid, {"question": {"kind": "bid", "hand": []}})
+    assert text.splitlines() == [f"The advisor: {bid['advice']}", f"({note}.)",
+                                 f"({EV_NOTE_ALONE}.)"]  # fmt: skip
+
+
+def test_the_hand_s_end_says_from_which_trick_it_was_solved(browser):
+    """two_deck: "at the start of trick 5, the first solved under these rules,: 15."
+    lost its stray comma; cut-throat says "the maker", not "the maker's side"."""
+    browser.set_window_size(1400, 1600)
+    browser.get(browser.base + "/play")
+    _wait(browser, lambda d: d.find_elements("css selector", "#variant option"))
+    review = {"status": "valid", "line": 1, "maker": 0, "bid": 20, "trump": "S", "dd_start": 15,
+              "points": 15, "lost": [0, 0], "tricks": [], "from_trick": 5}  # fmt: skip
+    state = {"status": "hand over", "seat": 0, "dealer": 3, "hand_number": 1, "move": 9,
+             "sides": ["you and your partner", "the opponents"], "my_side": 0,
+             "partnerships": True, "bids": [], "tricks": [], "summary": "You bid 20.",
+             "game": {"totals": [20, 0], "target": 101, "winner": None},
+             "review": {**review, "partnerships": True}}  # fmt: skip
+    browser.execute_script("show(arguments[0])", state)
+    assert _text(browser, "prompt") == (
+        "Hand over. You bid 20. (double-dummy value of the maker's side at the start of "
+        "trick 5: 15; the tricks before are too dear to solve under these rules.)"
+    )
+    alone = {**state, "partnerships": False, "sides": ["you", "seat 1", "seat 2"],
+             "review": {**review, "lost": [0, 0, 0], "partnerships": False}}  # fmt: skip
+    alone["review"].pop("from_trick")
+    alone["game"] = {"totals": [0, 0, 0], "target": 51, "winner": None}
+    browser.execute_script("show(arguments[0])", alone)
+    assert "(double-dummy value of the maker at the start: 15.)" in _text(browser, "prompt")
+    assert "the maker took 15" in _text(browser, "review")
+
+
+def test_a_cut_throat_review_names_seats_and_the_maker(browser, tmp_path):
+    """The review page: a cut-throat hand's totals name the seats ("side 0" and "the
+    maker's side" there were sides of one)."""
+    from selenium.webdriver.common.by import By
+
+    from cinch_sim.api import simulate
+
+    path = tmp_path / "cut.jsonl"
+    simulate(hands=1, seed=5, variant="cutthroat3", records=str(path), threads=1)
+    browser.set_window_size(1400, 1600)
+    browser.get(browser.base + "/review")
+    browser.find_element(By.ID, "file").send_keys(str(path))
+    _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".totals"))
+    totals = browser.find_element(By.CSS_SELECTOR, ".totals").text
+    assert totals.startswith("seat 0: ") and "seat 2: " in totals and "side" not in totals
+    head = browser.find_element(By.CSS_SELECTOR, ".hand-head").text
+    assert "the maker took " in head and "side" not in head

@@ -103,14 +103,7 @@ def make_app(board: JobBoard | None = None) -> Flask:
 
     @app.get("/api/variants")
     def variants():
-        from cinch_sim.rules import VARIANTS
-
-        return jsonify(
-            {
-                name: {"players": r.players, "cards": r.cards_dealt, "decks": r.decks}
-                for name, r in VARIANTS.items()
-            }
-        )
+        return jsonify(queries.variants())
 
     @app.post("/api/advise")
     def start_advice():

@@ -179,6 +179,7 @@ def advise_stages(q: dict[str, Any]) -> list[Callable[[Callable[..., None]], dic
             out["cli"] = cli_command(q)
             out.update(verdict_of(adv))
             out["rows"] = advice_rows(adv)
+            out.update(table_notes(adv))
             return out
 
         return run
@@ -272,11 +273,38 @@ def _span(bids: list[int]) -> str:
     return ", ".join(map(str, bids))
 
 
+def ranked_by_margin(adv: Any) -> bool:
+    """Whether no deal fits passing (the dealer stuck after all others passed, under
+    ``all_pass=dealer_forced_any``): there is no ev against pass, and the advisor ranks
+    the bids by their own expected margins (own - opp), as the page's table then does."""
+    return int(adv.n[0]) == 0
+
+
+def table_notes(adv: Any) -> dict[str, Any]:
+    """What the page says under the table, as the command line does under its own:
+    ``margins`` (the table's ev column holds each bid's own margin, no pass to compare
+    with), ``stuck_note`` (why: the dealer may not pass; None otherwise) and
+    ``score_change`` (what ev, own and opp mean at this table: cut-throat, "your score
+    change minus the average opponent's"), the advisor's own words."""
+    from cinch_sim.advisor.present import STUCK_DEALER, ev_note
+
+    margins = ranked_by_margin(adv)
+    note = None
+    if not adv.query.may_pass:
+        note = f"({STUCK_DEALER}: the bids are ranked by their own margins)"
+    elif margins:
+        note = "(no deal fits passing: the bids are ranked by their own margins)"
+    return {"margins": margins, "stuck_note": note, "score_change": ev_note(adv)}
+
+
 def advice_rows(adv: Any) -> dict[str, list[dict[str, Any]]]:
     """Per trump run, one row a bid as the page shows it (the notation's strings:
     intervals rounded outwards), with ``judged`` (enough deals as maker); a bid not
     judged shows its estimates without intervals, which so few deals make meaningless
-    (four deals: an ev interval of +-37 points)."""
+    (four deals: an ev interval of +-37 points). A bid never won as the maker has no
+    ev (its deals are passing's: "0.00" read as a judgement); where no deal fits
+    passing (``ranked_by_margin``) ``ev`` is the bid's own expected margin, own - opp,
+    without an interval, as the advisor ranks the bids then."""
     from cinch_sim import notation as N
     from cinch_sim.cards import SUITS
 
@@ -284,11 +312,14 @@ def advice_rows(adv: Any) -> dict[str, list[dict[str, Any]]]:
     pm, lo, hi = adv.p_make()
     sc = adv.score_change()
     judged = adv.judged()
+    margins = ranked_by_margin(adv)
+    ev = sc["own"] - sc["opp"] if margins else sc["ev"]
     out: dict[str, list[dict[str, Any]]] = {}
     for s in adv.suits_run:
         rows = []
         for i, b in enumerate(adv.bids):
             c = i + 1
+            won = adv.win[s, c] > 0
             rows.append(
                 {
                     "bid": int(b),
@@ -297,10 +328,10 @@ def advice_rows(adv: Any) -> dict[str, list[dict[str, Any]]]:
                     "interval": N.rate_interval(lo[s, i], hi[s, i]) if judged[s, i] else N.DASH,
                     "as_maker": int(adv.win[s, c]),
                     "judged": bool(judged[s, i]),
-                    "ev": N.number(sc["ev"][s, c], 2, signed=True),
+                    "ev": N.number(ev[s, c], 2, signed=True) if won else N.DASH,
                     "ev_interval": (
                         N.interval(sc["ev_lo"][s, c], sc["ev_hi"][s, c], 2, True)
-                        if judged[s, i]
+                        if judged[s, i] and not margins
                         else N.DASH
                     ),
                 }
@@ -337,7 +368,35 @@ def review(records: list[dict[str, Any]]) -> dict[str, Any]:
     from cinch_sim.api import solve
 
     rep = solve(records, from_trick="quick")  # two decks, six seats: the early tricks take minutes
-    return {"hands": rep.hands}
+    return {"hands": [with_sides(h) for h in rep.hands]}
+
+
+def with_sides(hand: dict[str, Any]) -> dict[str, Any]:
+    """A solved hand with ``partnerships`` (from its rules, where it was solved): the page
+    names the sides "side 0" and "the maker's side", or in cut-throat "seat 0" and "the
+    maker"."""
+    rules = getattr(hand, "rules", None)
+    if rules is not None:
+        hand["partnerships"] = bool(rules.partnerships)
+    return hand
+
+
+def variants() -> dict[str, dict[str, Any]]:
+    """The presets the pages offer: players, cards, decks, partnerships, and ``dd``,
+    why double-dummy play cannot advise under it, the server's refusal (None where it
+    can: ``solver.limits.require_dd``)."""
+    from cinch_sim.solver.limits import require_dd
+
+    out = {}
+    for name, r in VARIANTS.items():
+        try:
+            require_dd(r, "play")
+            dd = None
+        except checks.InputError as exc:
+            dd = exc.problem
+        out[name] = {"players": r.players, "cards": r.cards_dealt, "decks": r.decks,
+                     "partnerships": bool(r.partnerships), "dd": dd}  # fmt: skip
+    return out
 
 
 def sample_records(body: dict[str, Any]) -> list[dict[str, Any]]:

@@ -137,7 +137,7 @@ class Table:
         base = {"seat": self.seat, "dealer": self.dealer, "hand_number": len(self.records) + 1,
                 "variant": self.variant, "bots": self.bots, "move": self.moves,
                 "sides": self._side_names(), "my_side": self.rules.team_of(self.seat),
-                "game": self._game()}  # fmt: skip
+                "partnerships": bool(self.rules.partnerships), "game": self._game()}  # fmt: skip
         if out[L.H_ERROR]:
             kind = L.KIND_NAMES[int(out[L.H_ERROR_KIND])]
             p = params[L.KIND_NAMES.index(kind), self.seat]
@@ -162,6 +162,7 @@ class Table:
         record = hand_record(self.rules, out, tr)
         self.last = {"kind": None, "record": record}
         review = solve([record], from_trick="quick").hands[0]
+        review["partnerships"] = bool(self.rules.partnerships)  # "the maker's side", "the maker"
         game = self._game(extra=record)
         return {**base, "status": "hand over", "record": record, "review": review,
                 "summary": self._hand_summary(record), "game": game,
@@ -462,6 +463,7 @@ class Table:
             out[name], vector = self._bot_choice(kind, name)
             if name == "pimc":
                 out["pimc_why"] = self._pimc_why(vector, ask["legal"])
+                out["pimc_means"] = self._pimc_means()
         if kind == "play":
             from cinch_sim.solver.limits import first_quick_trick
 
@@ -523,8 +525,14 @@ class Table:
             return {"kind": kind, "advice": f"no advice here: {exc}"}
         if kind == "trump":
             return {"kind": kind, **_trump_advice(adv, contract)}
+        from cinch_sim.advisor.present import STUCK_DEALER, ev_note
+
         text = adv.to_dict()["advice"].removeprefix("Advice: ")
-        return {"kind": kind, "advice": text, "call": adv.call, "best_trump": adv.best_trump}
+        out = {"kind": kind, "advice": text, "call": adv.call, "best_trump": adv.best_trump,
+               "score_change": ev_note(adv)}  # fmt: skip
+        if not adv.query.may_pass:  # the dealer after all others passed (dealer_forced_any)
+            out["note"] = f"{STUCK_DEALER}: the bids are ranked by their own margins"
+        return out
 
     def _dealt(self) -> list[str]:
         """The person's cards as dealt: the hand their first bid was asked with."""
@@ -553,10 +561,9 @@ class Table:
         return " ".join(_cards(answer)), vector
 
     def _pimc_why(self, vector: np.ndarray, legal: int) -> dict[str, float] | None:
-        """Each legal card's mean over PIMC's deals: the score margin it expects for
-        the person's side (made or set, less the other side's), two decimals; None
-        where it solved nothing (before the solver's first quick trick:
-        two decks before each hand holds 8 cards, six seats in the first trick)."""
+        """Each legal card's mean over PIMC's deals, two decimals (what it is:
+        ``_pimc_means``); None where it solved nothing (before the solver's first quick
+        trick: two decks before each hand holds 8 cards, six seats in the first trick)."""
         from cinch_sim.policies import replay as R
 
         at = R.R_CHOICES + len(self.choices["play"])
@@ -565,6 +572,18 @@ class Table:
         if np.isnan(means).all():
             return None
         return {format_card(c): round(float(v), 2) for c, v in zip(cards, means, strict=True)}
+
+    def _pimc_means(self) -> str:
+        """What PIMC's means are at this table (``policies.pimc._utility``, the score
+        margin objective): with two sides (partners, or cut-throat for two),
+        ``"margin"``, the person's side's score change less the other's; with more,
+        each player maximises his own: the maker's own score change (``"score"``: his
+        points made, the bid lost when set), a defender's own points at the hand's end
+        (``"points"``)."""
+        if self.rules.teams == 2:
+            return "margin"
+        out, _, _ = self._run()
+        return "score" if int(out[L.H_MAKER]) == self.seat else "points"
 
 
 def _trump_advice(adv: Any, contract: int) -> dict[str, Any]:

@@ -32,18 +32,34 @@ function drawGrid() {
   }
 }
 
+// A card typed more often than the decks hold it (twice with one deck, three times with
+// two) is marked bad, as the count is, in the grid's words ("A♠ 3 times").
 function syncGrid(note) {
+  const copies = decks(), extra = [];
   for (const b of document.querySelectorAll("#cards button.card")) {
-    const k = picked.get(b.dataset.card) || 0;
+    const k = picked.get(b.dataset.card) || 0, bad = k > copies;
     b.classList.toggle("on", k > 0);
+    b.classList.toggle("bad", bad);
     b.dataset.count = String(k);
     b.setAttribute("aria-pressed", String(k > 0));
-    b.setAttribute("aria-label", `${pretty(b.dataset.card)}${k > 1 ? ", both copies" : ""}`);
+    b.setAttribute("aria-label", `${pretty(b.dataset.card)}${bad ? `, ${k} times: too many` : k > 1 ? ", both copies" : ""}`);
+    if (bad) extra.push(`${pretty(b.dataset.card)} ${k} times`);
   }
   const n = held(), size = handSize();
   const over = n > size ? `: ${n - size} too many, remove ${n - size === 1 ? "one" : "some"}` : "";
-  $("count").textContent = `${n} of ${size} cards${over}${note ? `: ${note}` : ""}`;
-  $("count").classList.toggle("bad", n > size || Boolean(note));
+  const dup = extra.length ? `: ${extra.join(", ")} (${copies === 1 ? "one deck holds each card once" : "two decks hold each card twice"})` : "";
+  $("count").textContent = `${n} of ${size} cards${over}${dup}${note ? `: ${note}` : ""}`;
+  $("count").classList.toggle("bad", n > size || extra.length > 0 || Boolean(note));
+}
+
+// Double-dummy play only where the server can play it (one deck, at most five seats):
+// elsewhere its option is off, saying why, and a query asking for it goes back to the heuristic.
+function syncPlay() {
+  const why = (variants[$("variant").value] || {}).dd, dd = $("play").querySelector('option[value="dd"]');
+  dd.disabled = Boolean(why);
+  dd.textContent = why ? `double-dummy (not with ${decks() > 1 ? "two decks" : `${players()} players`})` : "double-dummy (perfect play)";
+  dd.title = why || "";
+  if (why && $("play").value === "dd") $("play").value = "heuristic";
 }
 
 // A click adds a copy, up to the decks' copies, and then takes the card out again (two
@@ -198,16 +214,23 @@ function table(r) {
   const s = r.table_trump || r.best_trump, rows = (r.rows || {})[s] || [];
   if (!rows.length) { $("table").replaceChildren(); $("tablenote").replaceChildren(); return; }
   const which = r.verdict === false ? " (leading so far)" : "";
+  // the dealer who may not pass: no pass to compare with, each bid's own margin (own - opp)
+  // (a margin alone has no interval: no column for it)
   const head = el("tr", {}, ...["bid", "P(win auction)", `P(make) in ${NAMES[s]}${which}`, "95% interval",
-    "as maker", "ev vs pass", "95% interval"].map((h) => el("th", { text: h })));
+    "as maker", ...(r.margins ? ["margin (own − opp)"] : ["ev vs pass", "95% interval"])].map((h) => el("th", { text: h })));
   const body = rows.map((x) => el("tr", { "data-bid": x.bid },
     el("td", { text: String(x.bid) }), el("td", { text: x.p_win }),
     el("td", { class: x.judged ? "" : "few", text: x.p_make + (x.judged ? "" : " *") }),
     el("td", { class: x.judged ? "" : "few", text: x.interval }), el("td", { text: x.as_maker.toLocaleString() }),
-    el("td", { class: x.judged ? "" : "few", text: x.ev }), el("td", { class: x.judged ? "" : "few", text: x.ev_interval })));
+    el("td", { class: x.judged ? "" : "few", text: x.ev }),
+    ...(r.margins ? [] : [el("td", { class: x.judged ? "" : "few", text: x.ev_interval })])));
   $("table").replaceChildren(head, ...body);
-  $("tablenote").textContent = rows.some((x) => !x.judged)
-    ? `* won the auction on fewer than ${r.min_maker_deals} deals: shown, not judged (no interval)` : "";
+  // under the table, as the command line says under its own: why no pass, what * marks,
+  // and what ev, own and opp mean here (cut-throat: against the average opponent)
+  const notes = [r.stuck_note,
+    rows.some((x) => !x.judged) ? `* won the auction on fewer than ${r.min_maker_deals} deals: shown, not judged (no interval)` : "",
+    r.score_change ? `(${r.score_change}.)` : ""].filter(Boolean);
+  $("tablenote").replaceChildren(...notes.map((t) => el("span", { class: "note", text: t })));
 }
 
 async function start() {
@@ -215,12 +238,13 @@ async function start() {
   $("variant").replaceChildren(...Object.keys(variants).map((v) => el("option", { value: v, text: v })));
   $("variant").value = "standard";
   fillSeats();
+  syncPlay();
   drawGrid();
   syncGrid();
   $("hand").addEventListener("input", () => { readTyped(); changed(); });
   for (const id of ["seat", "dealer", "bids", "play", "risk"]) $(id).addEventListener("change", changed);
   $("bids").addEventListener("input", changed);
-  $("variant").addEventListener("change", () => { fillSeats(); syncGrid(); changed(); });
+  $("variant").addEventListener("change", () => { fillSeats(); syncPlay(); syncGrid(); changed(); });
   const params = new URLSearchParams(location.search);
   if (params.get("hand")) { $("hand").value = params.get("hand"); readTyped(); changed(); }
 }

@@ -33,7 +33,8 @@ function el(tag, attrs = {}, ...kids) {
 
 // One reviewed hand (solve's JSON), trick by trick: the review page and the end of a
 // played hand. ``opts``: ``title`` (else the record's line), ``me`` (that seat reads
-// "you") and ``sides`` (each side's name, else "side 0", "side 1").
+// "you") and ``sides`` (each side's name, else "side 0", "side 1"; cut-throat, where
+// each player is a side of his own (``h.partnerships`` false), "seat 0", "seat 1").
 function handView(h, k, opts = {}) {
   const box = el("div", { class: "hand", "data-hand": k });
   if (h.status !== "valid" && h.status !== "renege") {
@@ -41,7 +42,8 @@ function handView(h, k, opts = {}) {
     return box;
   }
   const team = (s) => (h.lost.length === 2 ? s % 2 : s);
-  const side = (i) => (opts.sides ? opts.sides[i] : `side ${i}`);
+  const alone = h.partnerships === false;
+  const side = (i) => (opts.sides ? opts.sides[i] : `${alone ? "seat" : "side"} ${i}`);
   const who = (s) => {  // "you", "your partner", "seat 1 (the opponents)", cut-throat "seat 1"
     if (s === opts.me) return "you";
     if (opts.me !== undefined && h.lost.length === 2 && team(s) === team(opts.me)) return `your partner (seat ${s})`;
@@ -53,7 +55,7 @@ function handView(h, k, opts = {}) {
     el("span", { text: `maker ${who(h.maker)}, bid ${h.bid}${h.trump ? " in " + pretty("A" + h.trump).slice(1) : ""}` }),
     el("span", { text: h.from_trick ? `double-dummy value at the start of trick ${h.from_trick}: ${h.dd_start} (the tricks before are too dear to solve under these rules)`
       : `double-dummy value at the start: ${h.dd_start}` }),
-    el("span", { text: `the maker's side took ${h.points}` }));
+    el("span", { text: `${alone ? "the maker" : "the maker's side"} took ${h.points}` }));
   box.append(head);
   for (const t of h.tricks || []) {
     const row = el("div", { class: "trick", "data-trick": t.trick },

@@ -74,9 +74,12 @@ function show(s) {
   $("next").hidden = s.status !== "hand over" || over;
   $("hint").disabled = s.status !== "your turn";
   if (s.status === "hand over") {
-    const at = s.review.from_trick ? `at the start of trick ${s.review.from_trick}, the first solved under these rules,` : "at the start";
+    const maker = s.partnerships === false ? "the maker" : "the maker's side";
+    const value = s.review.from_trick
+      ? `at the start of trick ${s.review.from_trick}: ${s.review.dd_start}; the tricks before are too dear to solve under these rules`
+      : `at the start: ${s.review.dd_start}`;
     $("prompt").textContent = `Hand over. ${s.summary}`;
-    $("prompt").append(el("small", { class: "status", text: ` (double-dummy value of the maker's side ${at}: ${s.review.dd_start}.)` }));
+    $("prompt").append(el("small", { class: "status", text: ` (double-dummy value of ${maker} ${value}.)` }));
     $("review").append(handView(s.review, 0, { title: `hand ${s.hand_number}`, me: s.seat, sides: s.sides }));
     return;
   }
@@ -162,23 +165,38 @@ function discardQuestion(q) {
   recount();
 }
 
+// PIMC's mean over its deals, each card: what it is depends on the table (pimc's
+// utility): two sides, the margin one gains on the other; with more, each plays for
+// himself: the maker his own score change, a defender the points he ends with.
+function pimcWhy(h) {
+  const signed = (v) => `${v > 0 ? "+" : ""}${v.toFixed(2)}`, plain = (v) => v.toFixed(2);
+  const [what, fmt] = {
+    score: ["your score to change by", signed],
+    points: ["you to end the hand with", plain],
+  }[h.pimc_means] || [state.partnerships === false ? "you to gain on your opponent" : "your side to gain on the other", signed];
+  return `PIMC expects ${what}, on average over its deals, ` +
+    Object.entries(h.pimc_why).map(([c, v]) => `${fmt(v)}${h.pimc_means === "points" ? " points" : ""} after ${pretty(c)}`).join(", ");
+}
+
 async function hint() {
   if (busy) return;
   $("hinttext").textContent = "thinking...";
   setBusy(true);
   try {
     const h = await call("POST", `/api/table/${table}/hint`);
-    if (h.advice) $("hinttext").textContent = `The advisor: ${h.advice.replace(/^Advice: /, "")}`;
-    else {
-      const bots = ["heuristic", "pimc"].filter((k) => h[k]).map((who) =>
-        `${who === "pimc" ? "PIMC" : "the heuristic"} would ${h.kind === "play" ? "play" : "keep"} ${h[who].split(" ").map(pretty).join(" ")}`);
-      if (h.pimc_why) {  // why: PIMC's mean over its deals, each card
-        bots.push(`PIMC expects your side to gain on the other, on average over its deals, ` +
-          Object.entries(h.pimc_why).map(([c, v]) => `${v > 0 ? "+" : ""}${v.toFixed(2)} after ${pretty(c)}`).join(", "));
-      }
-      if (h.solver) {  // every card seen: the points the maker's side ends with after each card
-        bots.push("with every card seen, the maker's side ends with " + Object.entries(h.solver)
-          .map(([c, v]) => `${v} after ${pretty(c)}`).join(", "));
+    if (h.advice) {
+      $("hinttext").textContent = `The advisor: ${h.advice.replace(/^Advice: /, "")}`;
+      // what its numbers mean (cut-throat: against the average opponent), as the command line says
+      for (const note of [h.note, h.score_change]) if (note) $("hinttext").append(el("small", { class: "note", text: `(${note}.)` }));
+    } else {
+      // "" is an answer too: a discard keeping no card (no trump held)
+      const bots = ["heuristic", "pimc"].filter((k) => typeof h[k] === "string").map((who) =>
+        `${who === "pimc" ? "PIMC" : "the heuristic"} would ` + (h.kind === "play" ? `play ${pretty(h[who])}`
+          : h[who] ? `keep ${h[who].split(" ").map(pretty).join(" ")}` : `keep none: discard all ${state.question.hand.length}`));
+      if (h.pimc_why) bots.push(pimcWhy(h));
+      if (h.solver) {  // every card seen: the points the maker (his side) ends with after each card
+        bots.push(`with every card seen, ${state.partnerships === false ? "the maker" : "the maker's side"} ends with ` +
+          Object.entries(h.solver).map(([c, v]) => `${v} after ${pretty(c)}`).join(", "));
       } else if (h.solver_note) bots.push(h.solver_note);
       $("hinttext").textContent = bots.join("; ");
     }

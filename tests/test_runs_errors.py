@@ -9,7 +9,6 @@ a folder ``merge`` wrote is refused by ``--resume`` as what it is.
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -19,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from test_runs import _files  # every file of a folder, JSON without its timing
 
 import cinch_sim
 from cinch_sim import api
@@ -39,26 +39,6 @@ def _ok(*args: str):
     res = _run(*args)
     assert res.exit_code == 0, res.output
     return res
-
-
-def _untimed(x):
-    if isinstance(x, dict):
-        return {k: _untimed(v) for k, v in x.items() if k != "seconds"}
-    if isinstance(x, list):
-        return [_untimed(v) for v in x]
-    return x
-
-
-def _files(folder: Path) -> dict[str, bytes]:
-    """Every file under ``folder``; JSON without its timing (``seconds``)."""
-    out = {}
-    for p in sorted(folder.rglob("*")):
-        if p.is_file():
-            data = p.read_bytes()
-            if p.suffix == ".json":
-                data = json.dumps(_untimed(json.loads(data)), sort_keys=True).encode()
-            out[p.relative_to(folder).as_posix()] = data
-    return out
 
 
 def _one_line_refusal(res, *words: str) -> str:

@@ -688,6 +688,13 @@ def test_costlier_games_play_fewer_strong_hands():
     for study in ("values:dd",):
         assert abs(nd.work()[study] - std.work()[study]) <= 0.02 * std.work()[study] + cost
     assert sum(nd.work().values()) < 2 * sum(std.work().values())
+    # a standard-cost report too small for 20 PIMC deals says so, not that it costs more
+    import dataclasses
+
+    small = ReportSettings(rules=dataclasses.replace(Rules(), robber="dealer"), hands=50_000)
+    assert "pimc" not in small.card_hands()
+    assert "from a report of 50,000 hands" in small.card_players_left_out()
+    assert "times the standard game's" not in small.card_players_left_out()
     # asked for, PIMC plays whatever it costs; a standard-cost game keeps its 20 deals
     assert ReportSettings(rules=nd.rules, card_values_hands=5, **QUICK).card_hands()["pimc"] == 5
     assert ReportSettings(rules=VARIANTS["cutthroat3"], **QUICK).card_hands()["pimc"] == 20

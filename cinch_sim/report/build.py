@@ -322,16 +322,21 @@ class ReportSettings:
             where = "with two decks (twelve tricks)"
         elif r.players > PIMC_MAX_PLAYERS:
             where = f"at a table of {r.players}"
-        else:
+        elif cost > 1:
             where = f"with {r.players * r.hand_size} cards in play"
+        else:
+            where = f"from a report of {self.hands:,} hands"
         out = []
         if "pimc" not in hands:
+            few = f"would be fewer than {PIMC_MIN_CARD_HANDS} hands"
             why = (
                 "its double-dummy searches grow fast with the cards in play, and one hand "
                 "with its replays takes minutes here"
                 if self._pimc_too_slow()
                 else f"a hand costs about {cost:.0f} times the standard game's here, so "
-                f"this report's share would be fewer than {PIMC_MIN_CARD_HANDS} hands"
+                f"this report's share (--hands / 5000, divided by that) {few}"
+                if cost > 1
+                else f"its share (--hands / 5000) {few}"
             )
             out.append(
                 f"The PIMC player is left out {where}: {why} (--card-values-hands N plays N hands)."

@@ -43,7 +43,8 @@ from cinch_sim.interrupts import EXIT_STATUS
     "standard game's, 16,000 hands). The heuristic's are --hands / 20, at most 50,000; "
     "perfect play's are stored, or --hands / 50, at most 8,000. A game whose hands cost "
     "more to search than the standard game's (no_draw, cutthroat5) plays its strong "
-    "studies on that many times fewer hands, so that its report takes about as long. "
+    "studies on that many times fewer hands, so that its report takes about as long; "
+    "an N given here is played as asked (at no_draw about 10 s a hand). "
     "[default: the stored study; where none answers, --hands / 5000, at most 200, and "
     "none below 20]",
 )

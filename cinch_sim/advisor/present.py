@@ -127,6 +127,8 @@ def advice_reason(adv: Advice) -> str:
 
 
 STUCK_DEALER = "all others passed: as dealer you may not pass, under all_pass=dealer_forced_any"
+# what the table shows instead of ev when passing is not open to the dealer
+STUCK_NOTE = f"{STUCK_DEALER}: the bids are ranked by their own margins"
 
 
 def _dealer_note(adv: Advice) -> str:
@@ -327,7 +329,7 @@ def advice_table(adv: Advice) -> str:
     lines.append("")
     lines.append(advice_line(adv))
     if not adv.query.may_pass:
-        lines.append(f"({STUCK_DEALER}: the bids are ranked by their own margins)")
+        lines.append(f"({STUCK_NOTE})")
     lines.append(f"({RISK_NOTE}; {ev_note(adv)}.)")
     return "\n".join(lines)
 

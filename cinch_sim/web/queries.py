@@ -286,12 +286,12 @@ def table_notes(adv: Any) -> dict[str, Any]:
     with), ``stuck_note`` (why: the dealer may not pass; None otherwise) and
     ``score_change`` (what ev, own and opp mean at this table: cut-throat, "your score
     change minus the average opponent's"), the advisor's own words."""
-    from cinch_sim.advisor.present import STUCK_DEALER, ev_note
+    from cinch_sim.advisor.present import STUCK_NOTE, ev_note
 
     margins = ranked_by_margin(adv)
     note = None
     if not adv.query.may_pass:
-        note = f"({STUCK_DEALER}: the bids are ranked by their own margins)"
+        note = f"({STUCK_NOTE})"
     elif margins:
         note = "(no deal fits passing: the bids are ranked by their own margins)"
     return {"margins": margins, "stuck_note": note, "score_change": ev_note(adv)}

@@ -525,13 +525,13 @@ class Table:
             return {"kind": kind, "advice": f"no advice here: {exc}"}
         if kind == "trump":
             return {"kind": kind, **_trump_advice(adv, contract)}
-        from cinch_sim.advisor.present import STUCK_DEALER, ev_note
+        from cinch_sim.advisor.present import STUCK_NOTE, ev_note
 
         text = adv.to_dict()["advice"].removeprefix("Advice: ")
         out = {"kind": kind, "advice": text, "call": adv.call, "best_trump": adv.best_trump,
                "score_change": ev_note(adv)}  # fmt: skip
         if not adv.query.may_pass:  # the dealer after all others passed (dealer_forced_any)
-            out["note"] = f"{STUCK_DEALER}: the bids are ranked by their own margins"
+            out["note"] = STUCK_NOTE
         return out
 
     def _dealt(self) -> list[str]:

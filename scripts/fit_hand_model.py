@@ -6,6 +6,7 @@ Usage: python scripts/fit_hand_model.py [--variant standard] [--hands 200000] [-
                                         [--shifts S1,S2] [--save DIR] [--chunk N]
        python scripts/fit_hand_model.py --rescan --variant NAME [--play pimc] --games N
                                         [--shifts S1,S2] [--scan-seed 3100] [--save DIR]
+       python scripts/fit_hand_model.py --left-capture --variant NAME [--hands N] [--seed S]
 
 The eldest hand is made the maker at each trump suit in turn (contract 0, so
 nothing depends on the bid) on the same deals, with the preset's default
@@ -40,6 +41,13 @@ the margin in ``MARGIN_SHIFTS`` against none, in duplicate games (rotations
 with more than two sides) on seed ``--scan-seed``, and stores the best shift
 whose 95% interval lies above an even result (else 0) as ``margin_shift``.
 scripts/preset_models_match.py measures the result on other seeds.
+
+In a game with a left card the fit also regresses, on the same features, how
+many copies of the left card the maker's side takes; ``--write`` stores it as
+the model's ``left_capture``, and ``--left-capture`` adds it alone to a stored
+model (on the hands its command played: the same --hands and --seed). An option
+that changes what the left card scores (``left_bower_points``) then moves the
+model by the change in points times that regression (policies/hand_models.py).
 
 A fit under PIMC play takes hours (two decks: about two on two cores) and
 some presets' fits a day or more, so the hands are played in chunks with a
@@ -113,14 +121,19 @@ def features(rules, hands, suit):
 
 
 def _played(rules, play: str, seed: int, hands: int, chunk: int, save: Path | None) -> np.ndarray:
-    """[trump, hand, 2]: the maker's trumps dealt (the kernel's count, both copies with
-    two decks) and its side's points, with the eldest hand the maker at each trump suit
-    in turn. Played in chunks of ``chunk`` deals; with ``save`` each finished chunk is
+    """[trump, hand, 3]: the maker's trumps dealt (the kernel's count, both copies with
+    two decks), its side's points and the copies of the left card its side took (0
+    without one), with the eldest hand the maker at each trump suit in turn. Played
+    in chunks of ``chunk`` deals; with ``save`` each finished chunk is
     a file there and a chunk already there is read, not played again (a hand is the
     very hand it is in any range, so the numbers do not depend on the chunking)."""
     policies = PolicySet.from_specs(rules.players, play=play)
     dealer, maker = rules.players - 1, 0  # the maker is eldest
-    out = np.zeros((4, hands, 2), np.int64)
+    out = np.zeros((4, hands, 3), np.int64)
+    side = rules.seat_teams[maker]
+    left_copies = [L.H_SLOT_TEAM + L.SLOT_LEFT]
+    if rules.decks == 2:
+        left_copies.append(L.H2_SLOT_TEAM + L.SLOT_LEFT)
     todo = [(lo, min(lo + chunk, hands), t) for lo in range(0, hands, chunk) for t in range(4)]
     total = 4 * hands
     done = played_now = 0
@@ -135,7 +148,10 @@ def _played(rules, play: str, seed: int, hands: int, chunk: int, save: Path | No
             else:
                 cond = Conditions(force_maker=maker, force_trump=trump, force_bid=0)
                 rows, _ = run_chunk(rules, policies, seed, lo, hi - lo, dealer, cond)
-                got = rows[:, [L.H_MAKER_TRUMPS_DEALT, L.H_POINTS + rules.seat_teams[maker]]]
+                got = np.empty((hi - lo, 3), np.int64)
+                got[:, 0] = rows[:, L.H_MAKER_TRUMPS_DEALT]
+                got[:, 1] = rows[:, L.H_POINTS + side]
+                got[:, 2] = (rows[:, left_copies] == side).sum(axis=1)
                 out[trump, lo:hi] = got
                 played_now += hi - lo
                 if warm is None:
@@ -162,7 +178,9 @@ def _clock(seconds: float) -> str:
 
 def fit(variant: str, options: dict, hands: int, seed: int, play: str, chunk: int = 0,
         save: Path | None = None):  # fmt: skip
-    """Weights by slot name, the residual sd and R^2."""
+    """Weights by slot name, the residual sd, R^2 and, in a game with a left card, the
+    same regression of the copies of it the maker's side takes (else None): what the
+    side's points gain per point the left card is worth (``hand_models.left_capture``)."""
     rules = make_rules(variant, options)
     dealer, maker = rules.players - 1, 0
     dealt = run_deals(rules, seed, 0, hands, dealer)[:, maker].copy()
@@ -181,12 +199,21 @@ def fit(variant: str, options: dict, hands: int, seed: int, play: str, chunk: in
     coef[used], *_ = np.linalg.lstsq(x[:, used], y, rcond=None)
     resid = y - x @ coef
     r2 = 1 - resid.var() / y.var()
-    return dict(zip(MODEL_SLOTS, (float(c) for c in coef), strict=True)), float(resid.std()), r2
+    capture = None
+    if rules.left_rank:
+        took = np.concatenate([played[t, :, 2] for t in range(4)]).astype(float)
+        c = np.zeros(N_FEATURES)
+        c[used], *_ = np.linalg.lstsq(x[:, used], took, rcond=None)
+        capture = dict(zip(MODEL_SLOTS, (float(v) for v in c), strict=True))
+    weights = dict(zip(MODEL_SLOTS, (float(c) for c in coef), strict=True))
+    return weights, float(resid.std()), r2, capture
 
 
 # what a store's chunks depend on: another value would mix two fits' hands (and its
 # files are named by the chunk size); a store's variant and rules are for the reader
-STORE_IDENTITY = ("hands", "seed", "play", "chunk")
+STORE_IDENTITY = ("hands", "seed", "play", "chunk", "columns")
+# what a chunk's file holds per deal: trumps dealt, the side's points, left copies taken
+COLUMNS = "trumps,points,left"
 
 
 def hands_digest(rules) -> str:
@@ -202,7 +229,8 @@ def hands_digest(rules) -> str:
 def store_settings(variant: str, options: dict, seed: int, play: str, chunk: int) -> dict:
     """A fit's settings as its store records them (``STORE_IDENTITY`` checked)."""
     hands = hands_digest(make_rules(variant, options))
-    return dict(variant=variant, rules=options, hands=hands, seed=seed, play=play, chunk=chunk)
+    return dict(variant=variant, rules=options, hands=hands, seed=seed, play=play, chunk=chunk,
+                columns=COLUMNS)  # fmt: skip
 
 
 def open_store(save: Path, settings: dict) -> None:
@@ -364,8 +392,38 @@ def rescan(ap: argparse.ArgumentParser, args: argparse.Namespace, shifts) -> Non
     fitted = {k: v for k, v in entry["fitted"].items() if k != "margin_shift_from"}
     fitted |= dict(margin_games=args.games, margin_seed=args.scan_seed, margin_scan=tried,
                    margin_command=_command(sys.argv[1:]))  # fmt: skip
-    write_model(name, entry["weights"] | {"margin_shift": shift}, fitted)
+    write_model(name, entry["weights"] | {"margin_shift": shift}, fitted, entry.get("left_capture"))
     print(f"stored as {name}, margin shift {shift:+.1f} (was {stored:+.1f})")
+
+
+def check_capture_args(ap: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """``--left-capture``: a preset with a left card and a stored heuristic-play model,
+    refitted on its own hands (its command's --hands and --seed), nothing else."""
+    if args.write or args.rule or args.games is not None or args.play != "heuristic":
+        ap.error("--left-capture goes alone with --variant (and --hands, --seed, --save)")
+    try:
+        rules = make_rules(args.variant)
+    except ValueError as e:
+        ap.error(str(e))
+    entry = stored_model(args.variant)
+    if entry is None or not rules.left_rank:
+        ap.error(f"--left-capture: {args.variant} needs a stored model and a left card")
+    fitted = entry["fitted"]
+    if (fitted["hands_per_suit"], fitted["seed"]) != (args.hands, args.seed):
+        ap.error(f"--left-capture: {args.variant}'s model was fitted with --hands "
+                 f"{fitted['hands_per_suit']} --seed {fitted['seed']}: give the same")  # fmt: skip
+
+
+def add_capture(args: argparse.Namespace, weights: dict, capture: dict) -> None:
+    """Store ``capture`` beside the preset's model, which stays as it is: the refit's
+    weights are shown beside the stored ones (equal where the players are unchanged
+    since the fit)."""
+    entry = stored_model(args.variant)
+    worst = max(abs(weights[k] - entry["weights"][k]) for k in MODEL_SLOTS)
+    print(f"the refit's weights differ from the stored ones by {worst:.4f} at most")
+    fitted = entry["fitted"] | {"left_capture_command": _command(sys.argv[1:])}
+    write_model(args.variant, entry["weights"], fitted, capture)
+    print(f"stored the left card's capture regression in {args.variant}'s model")
 
 
 def main() -> None:
@@ -393,6 +451,9 @@ def main() -> None:
     save_help = ("keep each finished chunk (and each margin shift's match) in DIR; the same "
                  "command goes on from there")  # fmt: skip
     ap.add_argument("--save", type=Path, default=None, metavar="DIR", help=save_help)
+    capture_help = ("store only the left card's capture regression in the preset's stored "
+                    "model, fitted on the hands it was (no margin scan)")  # fmt: skip
+    ap.add_argument("--left-capture", action="store_true", help=capture_help)
     args = ap.parse_args(negative_shifts_joined(sys.argv[1:]))
     notices = logging.getLogger("cinch_sim")  # "compiling ...": a first run's minutes said
     if not notices.handlers:
@@ -405,6 +466,8 @@ def main() -> None:
     if args.rescan:
         rescan(ap, args, shifts)
         return
+    if args.left_capture:
+        check_capture_args(ap, args)
     if args.write and (args.play not in ("heuristic", "pimc") or args.rule):
         ap.error("--write stores a preset's model for heuristic or pimc play, without --rule")
     borrowing = args.borrow_margin is not None
@@ -430,8 +493,8 @@ def main() -> None:
         except (ValueError, OSError) as e:
             ap.error(str(e))
     try:
-        weights, sd, r2 = fit(args.variant, options, args.hands, args.seed, args.play, chunk,
-                              args.save)  # fmt: skip
+        weights, sd, r2, capture = fit(args.variant, options, args.hands, args.seed, args.play,
+                                       chunk, args.save)  # fmt: skip
     except KeyboardInterrupt:
         if args.save is None:
             print("stopped: nothing kept (--save DIR keeps each finished chunk)", file=sys.stderr)
@@ -440,8 +503,12 @@ def main() -> None:
             print(f"stopped: the chunks finished are kept in {kept}", file=sys.stderr)
         sys.exit(130)
     for name in MODEL_SLOTS:
-        print(f"{name:13s} {weights[name]:+.3f}")
+        left = f"   left card taken {capture[name]:+.4f}" if capture else ""
+        print(f"{name:13s} {weights[name]:+.3f}{left}")
     print(f"residual sd {sd:.2f} points; R^2 {r2:.3f}")
+    if args.left_capture:
+        add_capture(args, weights, capture)
+        return
     if args.write:
         command = _command(sys.argv[1:])
         fitted = dict(command=command, hands_per_suit=args.hands, seed=args.seed,
@@ -455,16 +522,16 @@ def main() -> None:
         if borrowing:
             shift = lender["margin_shift"]
             fitted["margin_shift_from"] = f"{lender_name}'s heuristic-play scan ({shift:+.1f})"
-            write_model(name, weights | {"margin_shift": shift}, fitted)
+            write_model(name, weights | {"margin_shift": shift}, fitted, capture)
             print(f"stored as {name}, margin shift {shift:+.1f} borrowed, not scanned")
             return
-        write_model(name, weights | {"margin_shift": 0.0}, fitted)
+        write_model(name, weights | {"margin_shift": 0.0}, fitted, capture)
         if games is None:
             print(f"stored as {name} (the model preset_model = 2 takes), margin not scanned")
             return
         shift, tried = scan_or_stop(ap, args, games, strategy, weights, shifts)
         fitted |= dict(margin_games=games, margin_seed=args.scan_seed, margin_scan=tried)
-        write_model(name, weights | {"margin_shift": shift}, fitted)
+        write_model(name, weights | {"margin_shift": shift}, fitted, capture)
         print(f"stored as {name}, margin shift {shift:+.1f}")
 
 

@@ -100,9 +100,10 @@ def test_a_strategy_may_keep_its_own_weights():
     """preset_model 0 in a vector: the preset's model is not put in."""
     v = np.zeros(32)
     v[H.B_ACE] = 7.0
-    assert M.with_preset_model(v, "sancho") is v
+    sancho = make_rules("sancho")
+    assert M.with_preset_model(v, sancho) is v
     v[H.B_PRESET_MODEL] = 1.0
-    assert M.with_preset_model(v, "sancho")[H.B_ACE] == M.preset_model("sancho")["ace"]
+    assert M.with_preset_model(v, sancho)[H.B_ACE] == M.preset_model("sancho")["ace"]
 
 
 @pytest.mark.parametrize("variant", ["standard", "two_deck"])
@@ -279,3 +280,70 @@ def test_a_scans_spelled_out_model_bids_as_the_stored_one(fit_script, preset, st
         np.testing.assert_array_equal(own[kind][:, slots], stored[kind][:, slots])
     np.testing.assert_array_equal(own[KIND_BID][:, H.B_MARGIN], stored[KIND_BID][:, H.B_MARGIN])
     assert (own[KIND_BID][:, H.B_PRESET_MODEL] == 0).all()  # nothing left to fill in
+
+
+def test_a_left_card_worth_other_points_moves_the_model_by_its_capture():
+    """all_hands with ``left_bower_points=0``: every model slot moves by -5 times the
+    stored regression of the Left Bower's capture (least squares is linear in what
+    it fits); at the preset's own 5 points the stored weights go in unchanged."""
+    capture = M.left_capture("all_hands")
+    assert capture is not None and capture["king"] > 0.4  # top1: the Left Bower, held
+    v = np.zeros(32)
+    v[H.B_PRESET_MODEL] = 1.0
+    stored = M.preset_model("all_hands")
+    plain = M.with_preset_model(v, make_rules("all_hands"))
+    zero = M.with_preset_model(v, make_rules("all_hands", {"left_bower_points": 0}))
+    two = M.with_preset_model(v, make_rules("all_hands", {"left_bower_points": 2}))
+    for name in M.MODEL_SLOTS:
+        at = getattr(H, f"B_{name.upper()}")
+        assert plain[at] == stored[name]
+        assert zero[at] == pytest.approx(stored[name] - 5 * capture[name])
+        assert two[at] == pytest.approx(stored[name] - 3 * capture[name])
+    # PIMC play's model borrows the heuristic-play capture (no PIMC fit of it stored)
+    v[H.B_PRESET_MODEL] = 2.0
+    strong = M.with_preset_model(v, make_rules("all_hands", {"left_bower_points": 0}))
+    pimc = M.preset_model("all_hands", "@pimc")
+    assert strong[H.B_KING] == pytest.approx(pimc["king"] - 5 * capture["king"])
+
+
+def test_a_left_bower_worth_nothing_is_bid_as_such():
+    """Before the capture correction the heuristic bid all_hands with a pointless
+    Left Bower as if it scored 5 and made 24.5% of 40,000 contracts (seed 5). Now
+    the bidder's contracts are made about as often as in the preset itself."""
+    from cinch_sim import api
+
+    for points in (0, 2):
+        rules = make_rules("all_hands", {"left_bower_points": points})
+        sim = api.simulate(hands=6000, seed=21, rules=rules)
+        assert sim.counts.make_rate > 0.62, (points, sim.counts.contracts_line())
+
+
+def test_the_fit_regresses_the_left_cards_capture(fit_script, tmp_path, monkeypatch):
+    """The fit's second regression: the side holding the Left Bower takes it nearly
+    always. ``--left-capture`` stores it beside the model and leaves the weights and
+    their record; it refuses another fit's hands or a preset without a left card."""
+    weights, _, _, capture = fit_script.fit("all_hands", {}, 400, 5, "heuristic")
+    assert 0.85 < capture["intercept"] + capture["king"] < 1.1
+    assert 0.2 < capture["intercept"] < 0.7  # not held: a partner's, or won from one
+    assert fit_script.fit("sancho_classic", {}, 50, 5, "heuristic")[3] is None
+    models = tmp_path / "hand_models.json"
+    data = json.loads(M.MODELS_FILE.read_text())
+    entry = data["presets"]["all_hands"]
+    del entry["left_capture"]
+    entry["fitted"]["hands_per_suit"] = 400
+    models.write_text(json.dumps(data))
+    monkeypatch.setattr(M, "MODELS_FILE", models)
+    argv = ["fit", "--variant", "all_hands", "--hands", "400", "--seed", "5", "--left-capture"]
+    monkeypatch.setattr("sys.argv", argv)
+    fit_script.main()
+    after = M.stored_model("all_hands")
+    assert after["weights"] == entry["weights"]
+    assert after["left_capture"] == {k: round(v, 5) for k, v in capture.items()}
+    assert after["fitted"]["left_capture_command"].endswith("--seed 5 --left-capture")
+    text = models.read_text()
+    for bad in (argv[:4] + argv[6:], [*argv, "--write"], [*argv[:2], "sancho_classic", *argv[3:]]):
+        monkeypatch.setattr("sys.argv", bad)
+        with pytest.raises(SystemExit) as stop:
+            fit_script.main()
+        assert stop.value.code == 2
+    assert models.read_text() == text

@@ -45,7 +45,7 @@ def _models(rules: Rules, margin_shift: float = 0.0):
     def prepare(params):
         for s in range(rules.players):
             for at in registry.PIMC_HAND_MODELS:
-                params[3, s, at:] = with_preset_model(params[3, s, at:], rules.preset)
+                params[3, s, at:] = with_preset_model(params[3, s, at:], rules)
             params[3, s, pimc.P_BID_MODEL + 10] += margin_shift  # heuristic.B_MARGIN
 
     return prepare

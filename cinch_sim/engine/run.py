@@ -150,7 +150,7 @@ class PolicySet:
                 a[k, s] = p.param_vector()
                 b = p.builtin
                 for at in b.hand_models_at if rules is not None and b is not None else ():
-                    a[k, s, at:] = with_preset_model(a[k, s, at:], rules.preset)
+                    a[k, s, at:] = with_preset_model(a[k, s, at:], rules)
         return a
 
 

@@ -10,7 +10,13 @@ duplicate matches. Every other preset has weights fitted to its own game by
 strategy that sets ``preset_model = 0`` keeps the weights it names. The fit
 also tunes the bidder's margin for the preset (``margin_shift``, added to the
 vector's own margin, so a strategy's bolder or warier margin stays so). A preset
-played with options keeps its preset's model. A preset without an entry (the
+played with options keeps its preset's model, with one correction: where an
+option changes what the left card scores (``left_bower_points``), the fit's
+second regression, of the copies of the left card the maker's side takes on the
+same hands (``left_capture``), moves every weight by the change in points times
+its own weight. Least squares is linear in what it fits, so that is the model a
+fit of the new points would give on the same hands, up to how the players'
+choices change with the points. A preset without an entry (the
 standard game, ``auction``) deals the standard game's hands and bids as it does:
 the default weights, or the standard game's model where one is asked for.
 
@@ -24,11 +30,14 @@ model values the top trumps more and the partner's help less.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from cinch_sim.rules import Rules
 
 MODELS_FILE = Path(__file__).with_name("hand_models.json")
 # the model's slots by name (the heuristic's B_ constants, lower-cased), in the
@@ -88,36 +97,71 @@ def stored_model(name: str) -> dict[str, Any] | None:
     return _models().get(name)
 
 
-def _model_of(preset: str, play: str) -> dict[str, float] | None:
-    """The model ``preset`` bids from under ``play``: its own, else its heuristic-play
-    one; a preset with neither deals the standard game's hands (``auction``), so it
-    takes the standard game's (None under heuristic play: the defaults hold)."""
+def _entry_of(preset: str, play: str) -> str:
+    """The stored model ``preset`` bids from under ``play``: its own, else its
+    heuristic-play one; a preset with neither deals the standard game's hands
+    (``auction``), so it takes the standard game's (an entry that may be absent:
+    under heuristic play the defaults hold)."""
     if preset_model(preset) is None and preset_model(preset, play) is None:
         preset = STANDARD
-    return preset_model(preset, play) or preset_model(preset)
+    return preset + play if preset_model(preset, play) is not None else preset
 
 
-def with_preset_model(vector: np.ndarray, preset: str) -> np.ndarray:
-    """``vector`` (a heuristic bid or trump vector) with the preset's fitted model in
-    its model slots and ``game_fitted`` set, when it asks for it (``preset_model``
-    1, or 2 for the model fitted under PIMC play) and the preset has one; else
-    ``vector`` itself."""
+def left_capture(name: str) -> dict[str, float] | None:
+    """The left-card capture regression of stored model ``name`` (``PRESET`` or
+    ``PRESET@pimc``), else of its preset's heuristic-play model (a fit under PIMC
+    play takes hours; who takes a card its holder keeps changes little with the
+    play); None without one."""
+    for key in (name, name.split("@")[0]):
+        entry = _models().get(key)
+        if entry is not None and "left_capture" in entry:
+            return dict(entry["left_capture"])
+    return None
+
+
+@cache
+def _fitted_left_points(preset: str) -> int:
+    """What the left card scores in ``preset`` without options: what its model was
+    fitted to."""
+    from cinch_sim.rules import make_rules
+
+    return make_rules(preset).left_card_points
+
+
+def with_preset_model(vector: np.ndarray, rules: Rules) -> np.ndarray:
+    """``vector`` (a heuristic bid or trump vector) with the fitted model of the
+    rules' preset in its model slots and ``game_fitted`` set, when it asks for it
+    (``preset_model`` 1, or 2 for the model fitted under PIMC play) and the preset
+    has one; else ``vector`` itself. Where the rules score the left card otherwise
+    than the preset does, the model moves by its ``left_capture`` regression."""
     play = PLAYS.get(int(vector[_slot("preset_model")]))
     if play is None:
         return vector
-    model = _model_of(preset, play)
+    name = _entry_of(rules.preset, play)
+    model = preset_model(name)
     if model is None:
         return vector
     out = vector.copy()
-    for name in MODEL_SLOTS:
-        out[_slot(name)] = model[name]
+    for slot in MODEL_SLOTS:
+        out[_slot(slot)] = model[slot]
+    change = rules.left_card_points - _fitted_left_points(rules.preset)
+    capture = left_capture(name) if change else None
+    for slot in MODEL_SLOTS if capture else ():
+        out[_slot(slot)] += change * capture[slot]
     out[_slot("game_fitted")] = 1.0
     out[_slot("margin")] += model["margin_shift"]  # a strategy's own margin moves with it
     return out
 
 
-def write_model(preset: str, weights: dict[str, float], fitted: dict[str, Any]) -> None:
-    """Store ``preset``'s weights and how they were fitted (the fit script's --write)."""
+def write_model(
+    preset: str,
+    weights: dict[str, float],
+    fitted: dict[str, Any],
+    capture: dict[str, float] | None = None,
+) -> None:
+    """Store ``preset``'s weights and how they were fitted (the fit script's --write)
+    and, for a game with a left card, the regression of its capture (``capture``,
+    stored as ``left_capture``)."""
     missing = {*MODEL_SLOTS, "margin_shift"} - set(weights)
     if missing:
         raise ValueError(f"model for {preset} lacks {', '.join(sorted(missing))}")
@@ -125,6 +169,8 @@ def write_model(preset: str, weights: dict[str, float], fitted: dict[str, Any]) 
     presets = data.setdefault("presets", {})
     keys = (*MODEL_SLOTS, "margin_shift")
     presets[preset] = {"weights": {k: round(weights[k], 4) for k in keys}, "fitted": fitted}
+    if capture is not None:
+        presets[preset]["left_capture"] = {k: round(capture[k], 5) for k in MODEL_SLOTS}
     data["presets"] = dict(sorted(presets.items()))
     tmp = MODELS_FILE.with_suffix(".tmp")
     tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")

@@ -497,6 +497,11 @@ def test_a_resumed_run_reports_every_sittings_time(tmp_path):
     assert 1000 < again.seconds < 1000 + 600
     assert json.loads((folder / "manifest.json").read_text())["seconds"] > 1000
     assert again.table("by_bid").equals(first.table("by_bid"))  # the same run
+    # a finished run resumed to print its tables again plays nothing and adds no time
+    said = json.loads((folder / "manifest.json").read_text())["seconds"]
+    once_more = api.simulate(hands=3000, chunk=1000, seed=4, resume=folder)
+    assert once_more.seconds == said
+    assert json.loads((folder / "manifest.json").read_text())["seconds"] == said
 
 
 def test_merge_with_force_over_a_longer_run_keeps_only_its_own_chunks(tmp_path):

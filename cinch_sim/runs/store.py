@@ -221,6 +221,7 @@ class ChunkStore:
         self._written = time.monotonic()
         self._opened = self._written
         self.earlier_seconds = 0.0  # the play of the sittings before (a resumed run)
+        self._played_here = False  # a chunk saved in this sitting
         self.command_line = _OPTIONS.get()
 
     @classmethod
@@ -256,8 +257,10 @@ class ChunkStore:
 
     def seconds(self) -> float:
         """The run's time over every sitting: the earlier ones' (a resumed run's
-        manifest keeps them) and this one's since the store was opened."""
-        return self.earlier_seconds + time.monotonic() - self._opened
+        manifest keeps them) and this one's since the store was opened, where it
+        played a chunk (resuming a finished run to print its tables again adds none)."""
+        here = time.monotonic() - self._opened if self._played_here else 0.0
+        return self.earlier_seconds + here
 
     def done(self) -> set[Key]:
         return set(self._done)
@@ -283,6 +286,7 @@ class ChunkStore:
         at ``close``."""
         write_output(self.chunks / chunk_name(key), pack(arrays))
         self._done.add(key)
+        self._played_here = True
         if time.monotonic() - self._written >= MANIFEST_EVERY:
             self._write_manifest()
 

@@ -169,3 +169,4 @@ def test_wilson_is_scipys_including_the_ends():
             lo, hi = wilson(k, n)
             ci = sst.binomtest(k, n).proportion_ci(0.95, method="wilson")
             assert (float(lo), float(hi)) == pytest.approx((ci.low, ci.high), abs=1e-9)
+            assert lo <= k / n <= hi  # exactly: 0 and 1 at the ends, not 1e-19 or 1 - 1e-16

@@ -23,8 +23,10 @@ def wilson(successes, trials, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
         denom = 1 + z * z / n
         centre = (p + z * z / (2 * n)) / denom
         half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    lo = np.where(n > 0, np.clip(centre - half, 0, 1), np.nan)
-    hi = np.where(n > 0, np.clip(centre + half, 0, 1), np.nan)
+    # at k = 0 and k = n the ends are 0 and 1 exactly (rounding left 1e-19 and 1 - 1e-16,
+    # an interval that did not hold its own estimate)
+    lo = np.where(n > 0, np.where(k <= 0, 0.0, np.clip(centre - half, 0, 1)), np.nan)
+    hi = np.where(n > 0, np.where(k >= n, 1.0, np.clip(centre + half, 0, 1)), np.nan)
     return lo, hi
 
 

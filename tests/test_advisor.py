@@ -329,6 +329,16 @@ def test_the_safe_bid_is_the_highest_judged_bid_that_clears_the_risk(min_maker):
         assert a.call == best
 
 
+@pytest.mark.parametrize("precision", [0.2, 0.1])
+def test_a_coarse_precision_still_deals_enough_to_judge_a_bid(precision):
+    """Precision 0.1 is met by about 100 deals, too few for any bid to be won on
+    MIN_MAKER_DEALS deals: eight trumps with both Pedros were told to pass. The query
+    now goes on until a bid can be judged."""
+    a = advise("AS KS QS JS TS 5S 5C 2S 3S", seat=0, precision=precision, seed=1)
+    assert a.call != "pass" and a.safe_bid is not None, a.pass_reason
+    assert a.judged()[S["S"]].any() and a.precision_reached() <= precision
+
+
 def test_a_hand_with_nothing_is_told_to_pass():
     # no five, no ace, no face card: no bid beats passing
     a = advise("9S 8C 6D 4D 3S 7H 6H 2C 8S", seat=0, precision=0.03)

@@ -76,6 +76,9 @@ PASS = 0  # the candidate "pass" (the fixed bid policy's 0)
 # interval of a make rate near 70% is about +-9 points, narrow enough to tell a
 # safe bid from a risky one; fewer, and a make rate of "100%" may be 3 deals of 3.
 MIN_MAKER_DEALS = 100
+# a candidate that fits the later passes on fewer deals than this share is rare: its
+# interval is shown as it is, and it is neither chased for precision nor advised
+COMMON_SHARE = 0.05
 
 
 @dataclass(repr=False)
@@ -213,7 +216,7 @@ class Advice(Tables):
         """The widest 95% half-width among P(win) and P(win and make) of the suits run."""
         # candidates that later passes make rare (under 5% of the deals) would need
         # ever more deals; their intervals are shown as they are
-        common = self.n[1:] >= 0.05 * max(self.hands, 1)
+        common = self.n[1:] >= COMMON_SHARE * max(self.hands, 1)
         widths = []
         for f in (self.p_win, self.p_win_make):
             _, lo, hi = f()
@@ -243,7 +246,7 @@ class Advice(Tables):
             row: dict[str, Any] = {"suit": s, "top_ev_bid": None, "top_ev": None, "top_ev_lo": None}
             if s in self.suits_run and self.top is not None:
                 evs = sc["ev"][s, 1:] if can_pass else (sc["own"] - sc["opp"])[s, 1:]
-                common = self.n[1:] >= 0.05 * max(self.hands, 1)
+                common = self.n[1:] >= COMMON_SHARE * max(self.hands, 1)
                 evs = np.where(common & judged[s], evs, np.nan)
                 if not np.isnan(evs).all():
                     i = int(np.nanargmax(evs))
@@ -686,12 +689,27 @@ def _deal_until_precise(playouts: _Playouts, min_acceptance: float) -> None:
             break
         if rejecting:
             _check_acceptance(adv, min_acceptance)
-        if adv.hands >= max_hands or adv.precision_reached() <= precision:
+        judgeable = _judgeable(adv)
+        if adv.hands >= max_hands or (adv.precision_reached() <= precision and judgeable):
             break
         run = adv.suits_run
         k_all = np.concatenate([adv.win[run, 1:].ravel(), adv.make[run, 1:].ravel()])
         need = _needed(k_all, adv.hands, precision)
+        if not judgeable:  # enough deals for the most-won bid to reach min_maker as maker
+            won = adv.win[run, 1:].max() / max(adv.hands, 1)
+            need = max(need, int(math.ceil(adv.min_maker / max(won, COMMON_SHARE))))
         target = min(max_hands, max(int(need * 1.05), adv.hands + max(200, adv.hands // 10)))
+
+
+def _judgeable(adv: Advice) -> bool:
+    """Whether the deals so far can give a verdict: some bid was won on ``min_maker``
+    deals, or enough deals were played that a bid won on fewer is won under
+    ``COMMON_SHARE`` of the time. A coarse precision (0.1 is met by about 100 deals)
+    must not stop the query before any bid could be judged: it would advise a pass
+    on any hand."""
+    if adv.judged()[adv.suits_run].any():
+        return True
+    return adv.hands * COMMON_SHARE >= adv.min_maker
 
 
 def _needed(k: np.ndarray, n: int, precision: float) -> int:

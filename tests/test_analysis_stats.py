@@ -234,6 +234,7 @@ def test_hand_data_matches_the_tables(tmp_path):
     a = stats(3000, seed=9, hand_data=path)
     df = pd.read_parquet(path)
     assert len(df) == 3000 and df["hand"].tolist() == list(range(3000))
+    assert set(df["trump"]) == set("CDHS")  # the letters every table and record uses
     t = make_rate(a.counts, ("trumps", "bid")).set_index(["trumps", "bid"])
     g = df.groupby(["trumps", "bid"]).agg(hands=("made", "size"), made=("made", "sum"))
     assert g["hands"].to_dict() == t["hands"].to_dict()

@@ -142,8 +142,8 @@ def test_paired_interval_worked_by_hand():
     assert row["score_diff"] == pytest.approx(14 / 3)
     by_bid = cv.table("card_values_by_bid").set_index(["card", "bid"])
     # at 8 the pairs make (1, 0), (1, 1), (1, 1); at 10 (1, 0), (1, 0), (0, 0)
-    assert by_bid.loc[("Right Pedro", 8), "difference"] == pytest.approx(1 / 3)
-    assert by_bid.loc[("Right Pedro", 10), "difference"] == pytest.approx(2 / 3)
+    assert by_bid.loc[("Right Pedro", 8), "made_diff"] == pytest.approx(1 / 3)
+    assert by_bid.loc[("Right Pedro", 10), "made_diff"] == pytest.approx(2 / 3)
     assert np.isnan(cv.table().set_index("card").loc["Jack", "value"])  # no deals
 
 

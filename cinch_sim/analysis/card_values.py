@@ -459,11 +459,12 @@ class CardValues(Tables):
                         "card": tc.label,
                         "bid": bid,
                         "deals": int(a.size),
-                        "make_with": d["with"],
-                        "make_without": d["without"],
-                        "difference": d["diff"],
-                        "lo": d["lo"],
-                        "hi": d["hi"],
+                        # named as the main table's make-rate columns
+                        "made_with": d["with"],
+                        "made_without": d["without"],
+                        "made_diff": d["diff"],
+                        "made_lo": d["lo"],
+                        "made_hi": d["hi"],
                     }
                 )
         return pd.DataFrame(rows)
@@ -553,11 +554,11 @@ def display_by_bid(by_bid: pd.DataFrame) -> pd.DataFrame:
             "card": b["card"],
             "bid": b["bid"],
             "deals": b["deals"].map(N.count),
-            "made with": b["make_with"].map(N.rate),
-            "made without": b["make_without"].map(N.rate),
+            "made with": b["made_with"].map(N.rate),
+            "made without": b["made_without"].map(N.rate),
             "difference (pct points)": [
                 _signed_rate(x, lo, hi)
-                for x, lo, hi in zip(b["difference"], b["lo"], b["hi"], strict=True)
+                for x, lo, hi in zip(b["made_diff"], b["made_lo"], b["made_hi"], strict=True)
             ],
         }
     )

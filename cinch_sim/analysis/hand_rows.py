@@ -19,6 +19,7 @@ from cinch_sim.analysis.counts import (
     AnalysisError,
 )
 from cinch_sim.analysis.row_codes import pedro_code_rows, side_values_rows
+from cinch_sim.cards import SUITS
 
 FATE_NAMES = ("saved", "lost", "out_of_play")
 
@@ -63,7 +64,8 @@ def hand_frame(rows: np.ndarray, rules, first: int = 0):
             "maker": maker.astype(np.int8),
             "seat": seat.astype(np.int8),
             "bid": rows[:, L.H_BID].astype(np.int16),
-            "trump": rows[:, L.H_TRUMP].astype(np.int8),
+            # the suit's letter, as every table and record names it (none: thrown in)
+            "trump": pd.Categorical.from_codes(played(rows[:, L.H_TRUMP]), list(SUITS)),
             "made": rows[:, L.H_MADE] == 1,
             "trumps": played(rows[:, L.H_MAKER_TRUMPS_DEALT]).astype(np.int8),
             "pedros": pd.Categorical.from_codes(

@@ -104,6 +104,7 @@ def test_advise_and_best_trump_is_a_letter_in_every_view():
     assert bids.attrs["advice"]["best_trump"] == "S"
     suits = adv.table("suits")
     assert suits.loc[suits["best"], "trump"].tolist() == ["S"]
+    assert {str(suits[c].dtype) for c in ("best_ev_bid", "safe_bid")} == {"Int64"}  # whole bids
     assert "in spades" in repr(adv) and "Advice: " in repr(adv)
 
 

@@ -312,7 +312,10 @@ def suits_frame(adv: Advice):
             hands=adv.hands,
         )
         rows.append(row)
-    return pd.DataFrame(rows)
+    frame = pd.DataFrame(rows)
+    for col in ("best_ev_bid", "safe_bid"):  # whole bids, or <NA>: not floats
+        frame[col] = frame[col].astype("Int64")
+    return frame
 
 
 # ---------------------------------------------------------------------- text

@@ -187,7 +187,7 @@ def bid_summary(counts: HandCounts) -> pd.DataFrame:
     t = make_rate(counts, "bid")
     return t[
         ["bid", "hands", "made", "make_rate", "make_rate_lo", "make_rate_hi", "mean_points"]
-        + ["mean_score_change", "score_change_lo", "score_change_hi"]
+        + ["points_lo", "points_hi", "mean_score_change", "score_change_lo", "score_change_hi"]
     ]
 
 

@@ -103,6 +103,18 @@ class PolicySet:
     def describe(self) -> dict[str, list[str]]:
         return {k: [p.spec for p in v] for k, v in self.by_kind().items()}
 
+    def digests(self) -> dict[str, dict[str, str]]:
+        """Per kind, each user policy's spec and the digest of its file and parameters
+        (``Policy.digest``): a spec names a file, not what it held when the run was made.
+        Empty with only built-ins, whose code the version names."""
+        out: dict[str, dict[str, str]] = {}
+        for kind, pols in self.by_kind().items():
+            for p in pols:
+                digest = p.digest()
+                if digest is not None:
+                    out.setdefault(kind, {})[p.spec] = digest
+        return out
+
     def table(self) -> np.ndarray:
         """The kernel's policy table: per [kind * MAX_PLAYERS + seat], the policy's two
         addresses (policy_table.py); unused seats repeat seat 0."""
@@ -309,7 +321,7 @@ def run_chunk(
     with warnings.catch_warnings(), _policy_exceptions(policies):
         warnings.simplefilter("ignore")
         run_split(hands, n)
-    check_errors(out, policies, dealer, rules.players)
+    check_errors(out, policies, rules)
     return out, tr
 
 
@@ -353,7 +365,7 @@ class Replayer:
             self.kern(self.rules_array, setup, self.seed, np.int64(index), np.int64(1),
                       self.table, self.ids, self.params, out, self.no_trace)  # fmt: skip
         if out[0, L.H_ERROR]:
-            check_errors(out, self.policies, self.dealer, self.rules.players)
+            check_errors(out, self.policies, self.rules)
         return out[0]
 
 
@@ -430,7 +442,7 @@ def run_games(
         warnings.simplefilter("ignore")
         run_split(play, n)
     played = hands.reshape(-1, hands.shape[2])
-    check_errors(played, policies, 0, rules.players)
+    check_errors(played, policies, rules)
     return games, hands, tr
 
 
@@ -467,7 +479,9 @@ def error_value(row: np.ndarray) -> int:
     return (int(row[L.H_ERROR_VALUE_HIGH]) << 32) | low
 
 
-def check_errors(out: np.ndarray, policies: PolicySet, dealer: int, players: int) -> None:
+def check_errors(out: np.ndarray, policies: PolicySet, rules: Rules) -> None:
+    """The first hand a policy broke, as one PolicyError naming the policy, the seat,
+    what it returned and what the rules allowed there, as far as the row tells."""
     bad = np.flatnonzero(out[:, L.H_ERROR])
     if bad.size == 0:
         return
@@ -478,17 +492,66 @@ def check_errors(out: np.ndarray, policies: PolicySet, dealer: int, players: int
     value = error_value(row)
     spec = policies.by_kind()[kind][seat].spec
     what = {
-        "bid": f"an illegal bid {value}"
-        if value != 0  # a bid policy passes by returning 0 (bit 0 of legal)
-        else "a pass, which its legal mask did not allow (under all_pass=dealer_forced_any "
-        "the dealer may not pass once all others have)",
-        "trump": f"an illegal suit {value}",
-        "discard": f"an illegal set of cards to keep (mask {value & (2**64 - 1):#x})",
-        "play": f"an illegal card {format_card(value) if 0 <= value < 52 else value}",
-    }[kind]
+        "bid": _illegal_bid,
+        "trump": _illegal_suit,
+        "discard": _illegal_keep,
+        "play": _illegal_card,
+    }[kind](row, rules, seat, value)
     raise PolicyError(
-        f"{kind} policy {spec!r} at seat {seat} ({seat_name(seat, dealer, players)}) "
+        f"{kind} policy {spec!r} at seat {seat} ({seat_name(seat, dealer, rules.players)}) "
         f"returned {what}"
+    )
+
+
+def _illegal_bid(row: np.ndarray, rules: Rules, seat: int, value: int) -> str:
+    """The bid, and the legal ones then: above the high bid of the calls so far (the
+    row's), bid_min..bid_max, and pass unless the dealer is stuck (dealer_forced_any)."""
+    bids = [int(b) for b in row[L.H_BIDS : L.H_BIDS + rules.players]]  # -2 not yet, -1 pass
+    lo = max(rules.bid_min, max(bids) + 1)
+    stuck = (
+        rules.all_pass == "dealer_forced_any"
+        and seat == int(row[L.H_DEALER])
+        and all(b == -1 for s, b in enumerate(bids) if s != seat)
+    )
+    span = f"{lo}..{rules.bid_max}" if lo < rules.bid_max else f"{lo}"
+    if value == 0:  # a bid policy passes by returning 0 (bit 0 of legal)
+        return (
+            "a pass, which its legal mask did not allow (under all_pass=dealer_forced_any "
+            f"the dealer may not pass once all others have: he bids {span})"
+        )
+    legal = span if stuck else "pass only" if lo > rules.bid_max else f"pass (0) or {span}"
+    return f"an illegal bid {value} (legal here: {legal})"
+
+
+def _illegal_suit(row: np.ndarray, rules: Rules, seat: int, value: int) -> str:
+    return f"an illegal suit {value} (a suit is 0..3: clubs, spades, diamonds, hearts)"
+
+
+def _illegal_card(row: np.ndarray, rules: Rules, seat: int, value: int) -> str:
+    return f"an illegal card {format_card(value) if 0 <= value < 52 else value}"
+
+
+def _illegal_keep(row: np.ndarray, rules: Rules, seat: int, value: int) -> str:
+    """The cards kept, and what the question asked: the robber's take (the seat that
+    robs under the rules never discards before the draw) or the discard before it."""
+    mask = value & (2**64 - 1)
+    cards = " ".join(format_card(c) for c in range(52) if mask >> c & 1) or "no card"
+    extra = ", and bits past card 51" if mask >> 52 else ""
+    kept = f"(mask {mask:#x}: {cards}{extra})"
+    hs = rules.hand_size
+    passes = " over its two passes" if rules.decks == 2 else ""
+    robber = {"maker": int(row[L.H_MAKER]), "dealer": int(row[L.H_DEALER])}.get(rules.robber)
+    if seat == robber:
+        return (
+            f"an illegal set of cards to keep when robbing the pack {kept}: the robber "
+            f"keeps exactly {hs} cards{passes}, as many of them trumps as he holds (up to {hs})"
+        )
+    rule = ", and no non-trump (must_discard_nontrumps)" if rules.must_discard_nontrumps else ""
+    if rules.shortage == "limit_discards":
+        rule += ", and at least what the stock cannot replace (shortage=limit_discards)"
+    return (
+        f"an illegal set of cards to keep in the discard before the draw {kept}: keep "
+        f"every trump (exactly {hs} when holding more) and at most {hs} cards{passes}{rule}"
     )
 
 
@@ -555,6 +618,9 @@ def prepare_run(
         "rules": r.describe(),
         "policies": policies.describe(),
     }
+    digests = policies.digests()
+    if digests:  # only then: a run of built-ins records what it always has (and resumes)
+        settings["policy_digests"] = digests
     return r, policies, settings
 
 

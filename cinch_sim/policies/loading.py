@@ -11,16 +11,21 @@ seat, the one reading of ``SEAT=POLICY`` for the command line and the API.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.util
+import inspect
 import numbers
+import re
 import sys
 import threading
 import warnings
+import weakref
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 
@@ -44,6 +49,16 @@ class Policy:
     func: object = field(repr=False, compare=False)
     params: tuple[float, ...] = ()
     builtin: Builtin | None = None  # the registry's entry (the kernel calls it directly)
+    source: str = field(default="", repr=False)  # a user policy's module text, hashed
+
+    def digest(self) -> str | None:
+        """What decides a user policy's behaviour, hashed: its module's text and its
+        parameters (None for a built-in: the version names its code). Runs record it,
+        so merge and --resume refuse a run whose policy file or parameters changed."""
+        if self.builtin is not None:
+            return None
+        text = f"{self.source}\n{[float(v) for v in self.params]!r}"
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
     @property
     def slow(self) -> bool:
@@ -92,10 +107,14 @@ def _load_policy(kind: str, spec: str, params: tuple[float, ...] | None) -> Poli
     fn = getattr(module, fn_name, None)
     if fn is None:
         raise PolicyError(f"{kind} policy {spec!r}: {where} has no function {fn_name!r}")
+    _check_param_tables(module, where, f"{kind} policy {spec!r}")
     _compile_for_kernel(fn, kind, spec)
+    source = _source_digest(module, fn)
     if params is not None:
-        return Policy(spec, kind, fn, param_tuple(params, f"{kind} policy {spec!r}: params"))
-    return Policy(spec, kind, fn, _user_defaults(module, fn, fn_name, kind, spec))
+        given = param_tuple(params, f"{kind} policy {spec!r}: params")
+        return Policy(spec, kind, fn, given, source=source)
+    defaults = _user_defaults(module, fn, fn_name, kind, spec)
+    return Policy(spec, kind, fn, defaults, source=source)
 
 
 def _builtin_module(name: str):
@@ -164,6 +183,60 @@ def _user_defaults(module, fn, fn_name: str, kind: str, spec: str) -> tuple[floa
     return ()
 
 
+def _check_param_tables(module: ModuleType, where: str, what: str) -> None:
+    """Refuse a ``DEFAULT_PARAMS`` or ``PARAM_NAMES`` key that names no function of the
+    module (a typo leaves every slot of the real one at 0), and a function whose names
+    and defaults differ in length (a name past the defaults would set a slot at 0)."""
+    names = getattr(module, "PARAM_NAMES", {})
+    if not isinstance(names, Mapping):
+        raise PolicyError(f"{what}: PARAM_NAMES must be a dict of function name to a tuple "
+                          f"of names, not {type(names).__name__}")  # fmt: skip
+    defaults = getattr(module, "DEFAULT_PARAMS", {})
+    for table, label in ((defaults, "DEFAULT_PARAMS"), (names, "PARAM_NAMES")):
+        if not isinstance(table, Mapping) or _borrowed(module, label, table):
+            continue
+        for key in table:
+            if not callable(getattr(module, str(key), None)):
+                raise PolicyError(f"{what}: {label} has an entry {key!r}, which names no "
+                                  f"function in {where}")  # fmt: skip
+    for key, named in names.items():
+        if isinstance(named, str) or not isinstance(named, Sequence):
+            raise PolicyError(f"{what}: PARAM_NAMES[{key!r}] must be a tuple of names, "
+                              f"not {type(named).__name__}")  # fmt: skip
+        values = defaults.get(key) if isinstance(defaults, Mapping) else None
+        if isinstance(values, Sequence | np.ndarray) and len(values) != len(named):
+            raise PolicyError(f"{what}: PARAM_NAMES[{key!r}] names {len(named)} parameters "
+                              f"but DEFAULT_PARAMS[{key!r}] gives {len(values)}")  # fmt: skip
+
+
+def _borrowed(module: ModuleType, name: str, table: object) -> bool:
+    """A table imported from another module (``from cinch_sim.policies.heuristic import
+    DEFAULT_PARAMS``): its keys name that module's functions, not this one's."""
+    for other in list(sys.modules.values()):
+        if other is not module and getattr(other, "__dict__", {}).get(name) is table:
+            return True
+    return False
+
+
+_SOURCES: weakref.WeakKeyDictionary[ModuleType, str] = weakref.WeakKeyDictionary()
+
+
+def _source_digest(module: ModuleType, fn) -> str:
+    """The digest of a user policy's module text, as it was when first seen (a policy
+    file's text is read as it is imported). Without a file, the function's own source."""
+    found = _SOURCES.get(module)
+    if found is None:
+        try:
+            text = Path(module.__file__).read_bytes()  # type: ignore[arg-type]
+        except (OSError, TypeError):
+            try:
+                text = inspect.getsource(getattr(fn, "py_func", fn)).encode("utf-8")
+            except (OSError, TypeError):
+                text = b""
+        found = _SOURCES[module] = hashlib.sha256(text).hexdigest()
+    return found
+
+
 def user_module_name(path: Path) -> str:
     """The name a policy file is imported under when another module already has its
     stem: its stem and a digest of its resolved path, unique to the file."""
@@ -188,8 +261,13 @@ def _no_disk_cache() -> Iterator[None]:
         Dispatcher.enable_caching = enable
 
 
+def is_file_spec(where: str) -> bool:
+    """The part of a spec before its ``:`` names a file (``bots/mine.py``), not a module."""
+    return where.endswith(".py") or "/" in where or "\\" in where
+
+
 def _import_user_module(where: str, spec: str):
-    if where.endswith(".py") or "/" in where or "\\" in where:
+    if is_file_spec(where):
         path = Path(where)
         if not path.is_file():
             raise PolicyError(f"policy {spec!r}: no such file {where}")
@@ -216,13 +294,16 @@ def _import_user_module(where: str, spec: str):
             raise PolicyError(f"policy {spec!r}: cannot load {where}")
         refresh_user_file(path)  # before the import: @njit(SIG, cache=True) loads there
         module = importlib.util.module_from_spec(module_spec)
+        text = path.read_bytes()  # the text this import runs (a run records its digest)
         sys.modules[name] = module
         try:
             with nullcontext() if own_cache else _no_disk_cache():
                 module_spec.loader.exec_module(module)
         except Exception as exc:  # user code: report, never crash
             del sys.modules[name]
-            raise PolicyError(f"policy {spec!r}: {where} failed to load: {exc}") from None
+            why = numba_reason(exc, resolved) if _numba_error(exc) else str(exc)
+            raise PolicyError(f"policy {spec!r}: {where} failed to load: {why}") from None
+        _SOURCES[module] = hashlib.sha256(text).hexdigest()
         return module
     try:
         return importlib.import_module(where)
@@ -231,18 +312,19 @@ def _import_user_module(where: str, spec: str):
 
 
 def _compile_for_kernel(fn, kind: str, spec: str) -> None:
-    """Make sure fn is a numba function with the policy signature."""
+    """Make sure fn is a numba function with the policy signature, returning an integer."""
     from numba.core.dispatcher import Dispatcher
 
     if not isinstance(fn, Dispatcher):
         raise PolicyError(f"{kind} policy {spec!r} is not a numba function: decorate it with @njit")
+    declared = POLICY_SIG.args in fn.overloads  # @njit(POLICY_SIG) is compiled already
     try:
-        if POLICY_SIG.args not in fn.overloads:  # @njit(POLICY_SIG) is compiled already
+        if not declared:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 fn.compile(POLICY_SIG.args)
     except Exception as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        first = numba_reason(exc, inspect.getsourcefile(fn.py_func))
         if fn.signatures and "compilation disabled" in first:  # @njit(its own signature)
             shown = ", ".join(str(s) for s in fn.signatures)
             first = (
@@ -256,7 +338,111 @@ def _compile_for_kernel(fn, kind: str, spec: str) -> None:
     cres = fn.overloads.get(POLICY_SIG.args)
     if cres is not None and str(cres.signature.return_type) != "int64":
         # a policy returning a float or a bool would be silently truncated
-        raise PolicyError(f"{kind} policy {spec!r} returns {cres.signature.return_type}, not int64")
+        returned = _shown(cres.signature.return_type)
+        raise PolicyError(f"{kind} policy {spec!r} returns {returned}, not int64")
+    if declared:
+        # the signature's int64 casts what the code returns: 0.7 became 0, True 1
+        returned = _not_an_integer(fn, cres)
+        if returned is not None:
+            raise PolicyError(f"{kind} policy {spec!r} returns {returned}, not int64")
+
+
+_INTEGER = re.compile(r"u?int(8|16|32|64)|Literal\[int\]\(.*\)")
+_ASSIGNED = re.compile(r"#\s+(\S+) = (.*)  :: (.+)")  # a line of numba's annotation
+_CAST = re.compile(r"cast\(value=(\S+)\)")
+
+
+def _not_an_integer(fn, cres) -> str | None:
+    """What a declared policy returns that is no integer (a float, a bool) before the
+    signature's int64 casts it; None when every return is an integer (a uint64 mask
+    too)."""
+    found = _annotated_returns(cres)
+    if found is None:
+        found = _inferred_returns(fn)
+    bad = [t for t in found if not _INTEGER.fullmatch(t)]
+    return re.sub(r"Literal\[(\w+)\]\(.*\)", r"\1", bad[0]) if bad else None
+
+
+def _annotated_returns(cres) -> list[str] | None:
+    """The types of what each ``return`` hands to the cast, read from numba's type
+    annotation of the compiled function (its cache keeps it as text): microseconds,
+    no compile. None when the annotation does not show them."""
+    types_of: dict[str, str] = {}
+    returned: list[str] = []
+    for line in str(getattr(cres, "type_annotation", None) or "").splitlines():
+        m = _ASSIGNED.fullmatch(line.strip())
+        if m is None:
+            continue
+        target, expr, typ = m.groups()
+        if expr.startswith("call "):  # a call shows its signature: (args) -> result
+            typ = typ.rsplit(" -> ", 1)[-1]
+        types_of[target] = typ.strip()
+        cast = _CAST.fullmatch(expr)
+        if cast is not None:
+            returned.append(cast.group(1))
+    found = [types_of.get(v) for v in returned]
+    return None if not found or None in found else [t for t in found if t is not None]
+
+
+def _inferred_returns(fn) -> list[str]:
+    """numba's type inference of ``fn``'s Python code with the policy's arguments and no
+    return type, where the annotation does not tell. Slower: typing the helpers it calls
+    compiles them or loads them from the cache (30-900 ms measured)."""
+    from numba.core.compiler import run_frontend
+    from numba.core.typed_passes import type_inference_stage
+
+    try:
+        fn.typingctx.refresh()
+        fn.targetctx.refresh()
+        ir = run_frontend(fn.py_func)
+        args = (fn.typingctx, fn.targetctx, ir, POLICY_SIG.args, None)
+        return [str(type_inference_stage(*args, locals=fn.locals).return_type)]
+    except Exception:
+        return []  # the compile with the signature passed: nothing to refuse
+
+
+def _shown(t: object) -> object:
+    """A numba type as a user wrote it: ``bool``, not ``Literal[bool](True)``."""
+    from numba.core import types
+
+    return types.unliteral(t)
+
+
+def _numba_error(exc: BaseException) -> bool:
+    from numba.core.errors import NumbaError
+
+    return isinstance(exc, NumbaError)
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_AT = re.compile(r'File "([^"]+)", line (\d+)')
+# numba's lines that say where it was, not what went wrong
+_NOT_A_REASON = ("Failed in ", "During:", "File ", "- Resolution failure", "- Of which",
+                 "Enable logging", "There are ", "Return of:", "<source elided>")  # fmt: skip
+
+
+def numba_reason(exc: BaseException, source: str | None = None) -> str:
+    """numba's key reason on one line: the first line of its message that says what
+    went wrong (not the pipeline step it failed in), with the signature it found no
+    implementation for, and the line of ``source`` (else the first file) it names.
+
+    >>> numba_reason(ValueError("Failed in nopython mode pipeline (step: x)\\n"
+    ...     "Untyped global name 'R'\\n\\nFile \\"bot.py\\", line 7:\\n  x = R[0]"))
+    "Untyped global name 'R' (bot.py, line 7)"
+    """
+    lines = [ln.strip() for ln in _ANSI.sub("", str(exc)).splitlines()]
+    reason = next((ln for ln in lines if ln and not ln.startswith(_NOT_A_REASON)), "")
+    if not reason:
+        return type(exc).__name__
+    if reason.endswith("found for signature:"):
+        called = next((ln for ln in lines if ln.startswith(">>>")), "")
+        reason = f"{reason} {called[3:].strip()}".strip()
+    places = [m.groups() for ln in lines if (m := _AT.match(ln))]
+    name = Path(source).name if source else None
+    mine = [p for p in places if name and Path(p[0]).name == name] or places
+    if mine:  # numba names the file relative to the current folder: ../../tmp/...
+        reason += f" ({Path(mine[0][0]).name}, line {mine[0][1]})"
+    return reason
 
 
 def split_seat(kind: str, item: str, players: int | None = None) -> tuple[int | None, str]:

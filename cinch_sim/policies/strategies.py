@@ -11,6 +11,7 @@ parameters change::
 
     [bid]
     policy = "heuristic"              # built-in name, module:function or file.py:function
+                                      # (a relative file path: from this file's folder)
     params = { margin = 0.2, cap = 10 }   # by name (built-ins), or a full list
 
     [play]
@@ -34,7 +35,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from cinch_sim.policies.loading import KINDS, Policy, PolicyError, load_policy
+from cinch_sim.policies.loading import KINDS, Policy, PolicyError, is_file_spec, load_policy
 from cinch_sim.policies.registry import find
 from cinch_sim.signatures import N_PARAMS
 
@@ -98,6 +99,9 @@ class Strategy:
         for k in KINDS:
             p = self.policy(k)
             out[k] = {"policy": p.spec, "params": list(p.params)}
+            digest = p.digest()
+            if digest is not None:  # a user policy: what its file held (Policy.digest)
+                out[k]["digest"] = digest
         return out
 
 
@@ -270,17 +274,37 @@ def load_strategy_file(path: str | Path) -> Strategy:
         raise StrategyError(f"cannot read strategy file {where}: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise StrategyError(f"{where}: not valid TOML: {exc}") from None
-    return strategy_from_dict(data, where=where, default_name=path.stem)
+    return strategy_from_dict(data, where=where, default_name=path.stem, folder=path.parent)
 
 
 _TOP_KEYS = {"name", "description", "base", *KINDS}
 _KIND_KEYS = {"policy", "params"}
 
 
+def beside(spec: str, folder: Path | None) -> str:
+    """A policy spec of a strategy file, its relative file path read from ``folder`` (the
+    strategy file's): its writer names the file beside it, wherever the command runs.
+    Built-in names, ``module:function`` and absolute paths stay as they are.
+
+    >>> beside("bots/mine.py:play", Path("/home/me")), beside("greedy", Path("/home/me"))
+    ('/home/me/bots/mine.py:play', 'greedy')
+    >>> beside("mine.py:play", Path("."))
+    'mine.py:play'
+    """
+    where, sep, fn = spec.strip().rpartition(":")
+    if folder is None or not sep or not is_file_spec(where) or Path(where).is_absolute():
+        return spec
+    return f"{folder / where}:{fn}"
+
+
 def strategy_from_dict(
-    data: dict[str, Any], where: str = "strategy", default_name: str = "custom"
+    data: dict[str, Any],
+    where: str = "strategy",
+    default_name: str = "custom",
+    folder: Path | None = None,
 ) -> Strategy:
-    """A strategy from a parsed TOML table (the same checks as a file)."""
+    """A strategy from a parsed TOML table (the same checks as a file); ``folder`` is
+    where its relative policy file paths are read from (None: the current folder)."""
     for key in data:
         if key not in _TOP_KEYS:
             raise StrategyError(
@@ -314,6 +338,7 @@ def strategy_from_dict(
         spec = sect.get("policy", specs[kind])
         if not isinstance(spec, str):
             raise StrategyError(f"{where}: {kind}.policy must be a string")
+        spec = beside(spec, folder)
         if spec != specs[kind]:
             params.pop(kind, None)
         specs[kind] = spec

@@ -1,0 +1,274 @@
+"""What a policy's author is told: a run records what its user policies were (so merge
+and --resume refuse another file's), a float or bool return is refused with a
+signature too, a parameter table's typo is refused, numba's reason for a compile
+failure is kept on one line, an illegal choice says what was legal, and a strategy
+file finds its policy file beside it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cinch_sim import api
+from cinch_sim import layout as L
+from cinch_sim.checks import InputError
+from cinch_sim.cli.main import main
+from cinch_sim.engine.run import prepare_run
+from cinch_sim.policies.loading import PolicyError, load_policy, numba_reason
+from cinch_sim.policies.strategies import Strategy, resolve_strategy
+
+HEAD = """
+import numpy as np
+from numba import njit
+from cinch_sim.bits import lowbit_index
+from cinch_sim.signatures import POLICY_SIG
+"""
+
+# bids the lowest legal bid when its parameter is above 2, else passes
+BIDDER = (
+    HEAD
+    + """
+DEFAULT_PARAMS = {"count_bid": (MARGIN,)}
+
+@njit(POLICY_SIG)
+def count_bid(obs, hand, legal, params, scratch, rng):
+    bids = legal & ~np.uint64(1)
+    if bids != np.uint64(0) and params[0] > 2:
+        return lowbit_index(bids)
+    return 0 if legal & np.uint64(1) else lowbit_index(legal)
+"""
+)
+
+
+def _write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+# ------------------------------------------------------- 1. what a run records
+def _two_bots(tmp_path: Path) -> tuple[Path, Path]:
+    """bot.py in a/ and b/: the same spec from each folder, another DEFAULT_PARAMS."""
+    a = _write(tmp_path / "a" / "bot.py", BIDDER.replace("MARGIN", "1.0")).parent
+    b = _write(tmp_path / "b" / "bot.py", BIDDER.replace("MARGIN", "4.0")).parent
+    return a, b
+
+
+def test_merge_and_resume_refuse_runs_of_another_policy_file(tmp_path, monkeypatch):
+    a, b = _two_bots(tmp_path)
+    spec = "bot.py:count_bid"
+    monkeypatch.chdir(a)
+    api.simulate(hands=300, seed=1, bid=spec, save=tmp_path / "r1")
+    api.simulate(hands=300, seed=3, bid=spec, save=tmp_path / "r3")
+    monkeypatch.chdir(b)
+    api.simulate(hands=300, seed=2, bid=spec, save=tmp_path / "r2")
+    assert api.merge([tmp_path / "r1", tmp_path / "r3"]).hands == 600  # the same file
+    with pytest.raises(InputError, match=r"settings\.policy_digests\.bid\.bot\.py:count_bid"):
+        api.merge([tmp_path / "r1", tmp_path / "r2"])
+    with pytest.raises(InputError, match="holds another run: settings.policy_digests"):
+        api.simulate(hands=300, seed=1, bid=spec, resume=tmp_path / "r1")
+
+
+def test_built_in_runs_record_no_digest_and_strategies_record_a_users(tmp_path):
+    settings = prepare_run(10, 1, None, 3, "heuristic", "simple", "random", "greedy")[2]
+    assert list(settings) == ["version", "hands", "seed", "dealer", "rules", "policies"]
+    path = _write(tmp_path / "bot.py", BIDDER.replace("MARGIN", "1.0"))
+    user = prepare_run(10, 1, None, 3, f"{path}:count_bid", *["heuristic"] * 3)[2]
+    assert set(user["policy_digests"]) == {"bid"}
+    strategy = Strategy("mine", bid=f"{path}:count_bid")
+    described = strategy.describe()
+    assert "digest" in described["bid"] and "digest" not in described["play"]
+    # the digest is the text's and the parameters', not the path's
+    twin = _write(tmp_path / "twin" / "bot.py", path.read_text())
+    same, other = (load_policy("bid", f"{f}:count_bid") for f in (path, twin))
+    assert same.digest() == other.digest()
+    moved = load_policy("bid", f"{path}:count_bid", (5.0,))
+    assert moved.digest() != same.digest()
+
+
+# ------------------------------------------- 2. float and bool returns, signed
+SIGNED = (
+    HEAD
+    + """
+@njit(POLICY_SIG)
+def floaty(obs, hand, legal, params, scratch, rng):
+    return lowbit_index(legal) + 0.7
+
+@njit(POLICY_SIG)
+def booly(obs, hand, legal, params, scratch, rng):
+    return legal != 0
+
+@njit(POLICY_SIG)
+def keep_mask(obs, hand, legal, params, scratch, rng):
+    return hand & ~legal
+"""
+)
+
+
+def test_a_signed_policy_returning_a_float_or_a_bool_is_refused(tmp_path):
+    path = _write(tmp_path / "signed.py", SIGNED)
+    with pytest.raises(PolicyError, match=r"'.*signed.py:floaty' returns float64, not int64$"):
+        load_policy("play", f"{path}:floaty")
+    with pytest.raises(PolicyError, match=r"returns bool, not int64$"):
+        load_policy("play", f"{path}:booly")
+    assert load_policy("discard", f"{path}:keep_mask").spec.endswith("keep_mask")  # uint64
+
+
+# ------------------------------------------------------ 3. parameter tables
+PLAIN = (
+    HEAD
+    + "\n@njit\ndef p(obs, hand, legal, params, scratch, rng):\n    return lowbit_index(legal)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("tables", "said"),
+    [
+        ('DEFAULT_PARAMS = {"q": (1.0,)}', "DEFAULT_PARAMS has an entry 'q', which names no"),
+        (
+            'PARAM_NAMES = {"p": ("a",), "pp": ("b",)}\nDEFAULT_PARAMS = {"p": (1.0,)}',
+            "PARAM_NAMES has an entry 'pp', which names no function in",
+        ),
+        (
+            'PARAM_NAMES = {"p": ("a", "b")}\nDEFAULT_PARAMS = {"p": (1.0,)}',
+            "PARAM_NAMES['p'] names 2 parameters but DEFAULT_PARAMS['p'] gives 1",
+        ),
+        ('PARAM_NAMES = {"p": "ab"}\nDEFAULT_PARAMS = {"p": (1.0,)}', "must be a tuple of names"),
+    ],
+)
+def test_a_parameter_table_naming_no_function_or_miscounted_is_refused(tmp_path, tables, said):
+    path = _write(tmp_path / "tables.py", PLAIN + tables + "\n")
+    with pytest.raises(PolicyError) as caught:
+        load_policy("play", f"{path}:p")
+    assert said in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_a_table_imported_from_a_built_in_is_not_the_modules_own(tmp_path):
+    text = PLAIN + "from cinch_sim.policies.heuristic import DEFAULT_PARAMS\n"
+    path = _write(tmp_path / "borrows.py", text)
+    assert load_policy("play", f"{path}:p").params == ()
+
+
+# ------------------------------------------------- 4. numba's reason, one line
+GLOBALS = (
+    HEAD
+    + """
+RANKS = {"A": 12}
+NAMES = ["C", "S"]
+
+@njit
+def uses_dict(obs, hand, legal, params, scratch, rng):
+    return lowbit_index(legal) + RANKS["A"] - 12
+
+@njit
+def uses_list(obs, hand, legal, params, scratch, rng):
+    return lowbit_index(legal) + len(NAMES[0]) - 1
+"""
+)
+
+
+def test_a_compile_failure_keeps_numbas_reason_on_one_line(tmp_path):
+    path = _write(tmp_path / "globals_bot.py", GLOBALS)
+    r = CliRunner().invoke(main, ["simulate", "--hands", "10", "--play", f"{path}:uses_dict"])
+    errors = [ln for ln in r.output.splitlines() if ln.startswith("Error:")]
+    assert r.exit_code == 2 and "Traceback" not in r.output and len(errors) == 1
+    assert "Untyped global name 'RANKS'" in errors[0]
+    assert errors[0].endswith("(globals_bot.py, line 12)"), errors[0]
+    assert r.output.rstrip().endswith(errors[0])  # nothing of numba's dump after it
+    with pytest.raises(PolicyError, match=r"reflected list.*NAMES.*line 16\)$"):
+        load_policy("play", f"{path}:uses_list")
+
+
+def test_a_signed_policy_failing_at_import_keeps_numbas_reason(tmp_path):
+    text = GLOBALS.replace("@njit\ndef uses_dict", "@njit(POLICY_SIG)\ndef uses_dict")
+    path = _write(tmp_path / "signed_globals.py", text)
+    with pytest.raises(PolicyError) as caught:
+        load_policy("play", f"{path}:uses_list")
+    message = str(caught.value)
+    assert "failed to load: Untyped global name 'RANKS'" in message and "\n" not in message
+    assert "nopython" not in message and message.endswith("(signed_globals.py, line 12)")
+
+
+def test_numba_reason_takes_the_signature_it_found_no_implementation_for():
+    dump = (
+        "Failed in nopython mode pipeline (step: nopython frontend)\n"
+        "\x1b[1mNo implementation of function Function(<built-in function add>) found for "
+        "signature:\n \n >>> add(int64, unicode_type)\n \nThere are 20 candidate "
+        'implementations:\n - Of which 18 did not match\n\nFile "bot.py", line 4:\n'
+    )
+    assert numba_reason(ValueError(dump), "/x/bot.py") == (
+        "No implementation of function Function(<built-in function add>) found for "
+        "signature: add(int64, unicode_type) (bot.py, line 4)"
+    )
+
+
+# ---------------------------------------------- 5. what was legal, in the error
+ILLEGAL = (
+    HEAD
+    + """
+@njit(POLICY_SIG)
+def keep_trumps(obs, hand, legal, params, scratch, rng):
+    return hand & ~legal
+
+@njit(POLICY_SIG)
+def keep_all(obs, hand, legal, params, scratch, rng):
+    return hand
+
+@njit(POLICY_SIG)
+def bid20(obs, hand, legal, params, scratch, rng):
+    return 20
+"""
+)
+
+
+def test_an_illegal_keep_says_whether_it_was_the_robbers_take_and_how_many(tmp_path):
+    path = _write(tmp_path / "illegal.py", ILLEGAL)
+    with pytest.raises(PolicyError) as caught:
+        api.simulate(hands=200, seed=1, discard=f"{path}:keep_trumps")
+    message = str(caught.value)
+    assert "when robbing the pack (mask 0x0: no card)" in message
+    assert "the robber keeps exactly 6 cards" in message
+    # a seat that does not rob: the discard before the draw, its nine cards named
+    with pytest.raises(PolicyError) as caught:
+        api.simulate(hands=200, seed=1, discard=f"{path}:keep_all")
+    message = str(caught.value)
+    assert re.search(
+        r"to keep in the discard before the draw \(mask 0x[0-9a-f]+: (\w\w ){8}\w\w\)", message
+    )
+    assert message.endswith("keep every trump (exactly 6 when holding more) and at most 6 cards")
+
+
+def test_an_illegal_bid_states_the_legal_range(tmp_path):
+    path = _write(tmp_path / "illegal.py", ILLEGAL)
+    with pytest.raises(PolicyError, match=r"illegal bid 20 \(legal here: pass \(0\) or 1\.\.14\)"):
+        api.simulate(hands=200, seed=1, bid=f"{path}:bid20")
+    with pytest.raises(PolicyError, match=r"illegal bid 20 \(legal here: pass \(0\) or 6\.\.14\)"):
+        api.simulate(hands=200, seed=1, variant="pidro", bid=f"{path}:bid20")
+
+
+# ------------------------------------------ 6. a strategy file's policy path
+def test_a_strategy_files_policy_path_is_read_from_its_folder(tmp_path, monkeypatch):
+    _write(tmp_path / "strats" / "bot.py", BIDDER.replace("MARGIN", "1.0"))
+    _write(tmp_path / "strats" / "bold.toml", '[bid]\npolicy = "bot.py:count_bid"\n')
+    monkeypatch.chdir(tmp_path)
+    strategy = resolve_strategy("strats/bold.toml")
+    assert strategy.bid == str(Path("strats") / "bot.py") + ":count_bid"
+    assert strategy.policy("bid").params == (1.0,)
+    monkeypatch.chdir(tmp_path / "strats")  # from its own folder: the spec as written
+    assert resolve_strategy("bold.toml").bid == "bot.py:count_bid"
+    assert resolve_strategy(str(tmp_path / "strats" / "bold.toml")).bid.startswith(str(tmp_path))
+
+
+# --------------------------------------------------------------- 7. the docs
+def test_the_docs_give_every_follow_rule_its_value():
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "policies.md").read_text()
+    row = next(ln for ln in docs.splitlines() if ln.startswith("| `O_FOLLOW_RULE`"))
+    shown = dict(re.findall(r"`(FOLLOW_\w+)` \((\d)\)", row))
+    assert shown == {
+        name: str(getattr(L, name))
+        for name in ("FOLLOW_MAY_TRUMP", "FOLLOW_STRICT", "FOLLOW_TRUMPS_ONLY")
+    }
+    assert "NUMBA_BOUNDSCHECK=1" in docs

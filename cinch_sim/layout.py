@@ -266,8 +266,11 @@ S_DECK = S_DECK_GIVEN + 1  # 52 cards in deal order (as T_DECK), no shuffle
 S_STREAMS = S_DECK + 52  # per seat: the stream number of its policies' random draws
 S_DECK2 = S_STREAMS + MAX_PLAYERS  # two decks: deal positions 52..103 (faces)
 S_FIXED2 = S_DECK2 + 52  # two decks, per seat: faces dealt to that seat twice (in S_FIXED too)
-S_LISTED = S_FIXED2 + MAX_PLAYERS  # 1: the hands' indices follow S_LEN (listed hands)
+# 1: the hands' indices follow S_LEN (listed hands); LISTED_FIXED: each index is
+# followed by MAX_PLAYERS masks, that hand's own S_FIXED (deals drawn elsewhere)
+S_LISTED = S_FIXED2 + MAX_PLAYERS
 S_LEN = S_LISTED + 1
+LISTED_INDICES, LISTED_FIXED = 1, 2
 
 # -------------------------------------------------------------- per-game result
 # int32 row per game (the games kernel); its hands' rows come beside it.

@@ -86,7 +86,8 @@ def test_bids_risk_and_pass():
     assert d["legal_bids"] == [13, 14]
     assert d["safe_bid"] is None  # nothing makes 13 at 99% with 95% confidence
     assert "no bid is made at least 99%" in d["advice"]
-    assert 0 < d["acceptance_rate"] < 0.05
+    # 1 whole deal in 8,000 fits a 12 after an 8: the deals come from pools of hands
+    assert d["acceptance_rate"] is None and d["pools"].startswith("seat 0: ")
 
 
 def test_bid_model():

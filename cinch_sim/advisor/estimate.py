@@ -53,6 +53,7 @@ from typing import Any
 import numpy as np
 
 from cinch_sim import layout as L
+from cinch_sim.advisor.pools import RARE_HINT, build_pools, draw_deals, pooled_reason
 from cinch_sim.advisor.query import AdvisorError, Query, make_query
 from cinch_sim.analysis.intervals import Z95, highest_safe, mean_interval, wilson
 from cinch_sim.cards import SUITS, format_card
@@ -71,6 +72,12 @@ SLOW_CHUNK = 256  # the most deals a chunk holds when a seat plays slowly (pimc,
 SLOW_FIRST = 8  # a slow player's first chunk: later ones are sized to take CHUNK_SECONDS
 CHUNK_SECONDS = 5.0  # so a progress line comes, and Ctrl-C stops, within seconds
 REJECT_CHUNK = 131_072  # rejected hands cost little: bigger kernel calls
+# below this share of dealt hands fitting the earlier bids, the deals are drawn from
+# pools of hands that make each call (pools.py), where the bidders allow it
+POOLS_BELOW = 0.01
+POOL_PROBE = 20_000  # hands dealt to measure that share
+RARE_PROBE_AT = 1 << 40  # their indices: apart from the deals' own
+POOL_MIN_SIZE, POOL_MAX_SIZE = 4_000, 40_000  # hands a pool holds: twice the deals wanted
 PASS = 0  # the candidate "pass" (the fixed bid policy's 0)
 # Deals as the maker a bid needs before it is advised, best or safe: at 100 the 95%
 # interval of a make rate near 70% is about +-9 points, narrow enough to tell a
@@ -109,6 +116,7 @@ class Advice(Tables):
     points: np.ndarray  # [suit, points] the side's points as maker at the top bid
     pedro: np.ndarray  # [suit, pedro] deals the side saved it, at the top bid
     hands: int = 0  # deals accepted for the earlier bids
+    pools: str | None = None  # deals drawn from pools of hands (pools.Pools.text), or None
     tried: int = 0  # deals dealt, rejected ones included
     played: int = 0  # kernel hands run in all
     rounds: int = 0
@@ -453,6 +461,10 @@ class _Playouts:
             fixed=q.fixed(), fixed_twice=q.fixed_twice(), required_bids=[b for _, b in q.bids]
         )
         self.rejecting = bool(q.bids)  # earlier bids to match: most deals are rejected
+        self.pool_reason = pooled_reason(q, policies) if q.bids else "no earlier calls"
+        self.pools = None  # pools.Pools once the deals are drawn from them (use_pools)
+        self._drawn = (0, np.zeros((0, L.MAX_PLAYERS), np.uint64))  # (first index, masks)
+        self.policies = policies
         self.sets: dict[Any, Any] = {}  # (candidate, suit), and "probe"
         for c, b in enumerate(adv.candidates):
             for s in adv.suits_run:
@@ -490,10 +502,28 @@ class _Playouts:
 
         adv = self.adv
         q = adv.query
+        masks = None
+        if self.pools is not None:  # each deal's hands as drawn (draw_chunk)
+            if indices is None:
+                indices = np.arange(offset, offset + n, dtype=np.int64)
+            first, drawn = self._drawn
+            masks = drawn[np.asarray(indices) - first]
         rows, _ = run_chunk(q.rules, self.sets[key], adv.seed, offset, n, q.dealer,
-                            self.conditions, indices=indices)  # fmt: skip
+                            self.conditions, indices=indices, fixed_per_hand=masks)  # fmt: skip
         adv.played += len(rows)
         return rows
+
+    def use_pools(self, size: int) -> None:
+        """Draw the deals from pools of hands that make each earlier call (pools.py):
+        nearly every deal then fits, so nothing is rejected."""
+        self.pools = build_pools(self.adv.query, self.policies, self.adv.seed, size)
+        self.adv.pools = self.pools.text()
+        self.rejecting = False
+
+    def draw_chunk(self, first: int, n: int) -> None:
+        """The fixed cards of deals first..first+n-1, drawn from the pools."""
+        index = np.arange(first, first + n, dtype=np.int64)
+        self._drawn = (first, draw_deals(self.pools, self.adv.seed, index))
 
     def add(self, rows: np.ndarray, c: int, suits: list[int], base: dict, first: bool) -> None:
         """Count one candidate's accepted deals (in ``suits``: pass may serve all); its
@@ -587,6 +617,8 @@ class _Playouts:
             step = REJECT_CHUNK if self.rejecting else self.kept_per_chunk if self.slow else CHUNK
             m = min(step, n - done)
             start_at = offset + done
+            if self.pools is not None:
+                self.draw_chunk(start_at, m)
             if self.rejecting:
                 ok0 = self.run(self.probe, start_at, m)[:, L.H_REJECTED] == 0
             else:
@@ -670,9 +702,11 @@ def _deal_until_precise(playouts: _Playouts, min_acceptance: float) -> None:
     adv = playouts.adv
     precision = adv.precision_target
     max_hands = adv.max_hands
-    rejecting = playouts.rejecting
     worst = _needed(np.array([0.0]), 0, precision)  # shrunk p = 1/2
     target = min(max_hands, worst)
+    if playouts.rejecting and playouts.pool_reason is None and _rare(playouts):
+        playouts.use_pools(int(min(max(2 * target, POOL_MIN_SIZE), POOL_MAX_SIZE)))
+    rejecting = playouts.rejecting
     while True:
         if hasattr(playouts.progress, "set_total"):
             playouts.progress.set_total(target)
@@ -712,6 +746,13 @@ def _judgeable(adv: Advice) -> bool:
     return adv.hands * COMMON_SHARE >= adv.min_maker
 
 
+def _rare(playouts: _Playouts) -> bool:
+    """Whether fewer than ``POOLS_BELOW`` of ``POOL_PROBE`` dealt hands fit the earlier
+    bids: rejection would then deal over a hundred hands for each one kept."""
+    rows = playouts.run(playouts.probe, RARE_PROBE_AT, POOL_PROBE)
+    return float((rows[:, L.H_REJECTED] == 0).mean()) < POOLS_BELOW
+
+
 def _needed(k: np.ndarray, n: int, precision: float) -> int:
     """Deals that would bring the widest interval to ``precision`` (normal approximation
     with the proportion shrunk towards 1/2, so a zero count still asks for some deals)."""
@@ -723,12 +764,7 @@ def _needed(k: np.ndarray, n: int, precision: float) -> int:
 def _check_acceptance(adv: Advice, min_acceptance: float) -> None:
     """Refuse earlier bids that no deal (or too small a share of deals) matches."""
     bids = adv.query.bids_text()
-    # the way out: the calls are rare for these bidders, not for every bidder (Pidro's
-    # "all passed to the dealer" matches 4 deals in 50,000 under the heuristic)
-    hint = (
-        "; the other seats' bidders seldom make these calls: a bidder that passes more "
-        "(bid model simple or traditional) matches more deals"
-    )
+    hint = "; " + RARE_HINT
     if adv.hands == 0 and adv.tried >= MIN_PROBE:
         raise AdvisorError(
             f"the bids before you ({bids}) are impossible or too rare to sample: "

@@ -186,7 +186,9 @@ def advice_dict(adv: Advice) -> dict[str, Any]:
         "hands": adv.hands,
         "max_hands": adv.max_hands,
         "deals_tried": adv.tried,
-        "acceptance_rate": adv.hands / adv.tried if adv.tried else None,
+        # with pools nearly every deal fits: no acceptance to speak of
+        "acceptance_rate": adv.hands / adv.tried if adv.tried and adv.pools is None else None,
+        "pools": adv.pools,
         "kernel_hands": adv.played,
         "rounds": adv.rounds,
         "interrupted": adv.interrupted,
@@ -351,7 +353,12 @@ def _query_lines(adv: Advice) -> list[str]:
     """The hand, seat, earlier bids and known cards, and how many deals were played."""
     q = adv.query
     lines = [_hand_line(adv)]
-    if q.bids:
+    if q.bids and adv.pools is not None:
+        lines.append(
+            f"Bids before you: {q.bids_text()}; too rare to deal whole (under 1 deal in 100 "
+            f"fits them), so each deal joins hands that make each call ({adv.pools})"
+        )
+    elif q.bids:
         lines.append(
             f"Bids before you: {q.bids_text()}; {adv.hands:,} of {adv.tried:,} deals matched "
             f"(acceptance {N.rate(adv.hands / max(adv.tried, 1), 2)})"

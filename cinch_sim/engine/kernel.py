@@ -1707,11 +1707,17 @@ def simulate_hands(
 ):
     """Play ``n_hands`` independent hands with global indices offset..offset+n-1, or
     with ``S_LISTED`` set, the hands whose indices the setup lists after ``S_LEN``,
-    from position ``offset`` on (the advisor replays only the deals it kept).
+    from position ``offset`` on (the advisor replays only the deals it kept); with
+    ``LISTED_FIXED`` each index comes with that hand's fixed cards per seat, dealt
+    in place of ``S_FIXED`` (the advisor's deals drawn to fit earlier bids).
 
     Serial and GIL-free: ``threads.run_split`` hands each thread pieces of a batch."""
     want_trace = trace.shape[0] > 0
     listed = setup[L.S_LISTED] != 0
+    per_hand = setup[L.S_LISTED] == L.LISTED_FIXED
+    stride = 1 + L.MAX_PLAYERS if per_hand else 1
+    # a copy whose S_FIXED each hand overwrites: the batch's setup is shared by threads
+    own = setup[: L.S_LEN].copy() if per_hand else setup
     dealer = setup[L.S_DEALER]
     flat_params = params.reshape(-1)
     flat_out = out.reshape(-1)
@@ -1727,9 +1733,13 @@ def simulate_hands(
     for i in range(n_hands):
         tr = borrow(flat_trace, i * tw, tw) if want_trace else _b(dummy)
         out_row = borrow(flat_out, i * ow, ow)
-        hidx = setup[L.S_LEN + offset + i] if listed else offset + i
+        at = L.S_LEN + (offset + i) * stride
+        hidx = setup[at] if listed else offset + i
+        if unlikely(per_hand):
+            for s in range(L.MAX_PLAYERS):
+                own[L.S_FIXED + s] = setup[at + 1 + s]
         _play_borrowed(
-            rules, setup, seed, hidx, dealer, fns, pids, flat_params,
+            rules, own, seed, hidx, dealer, fns, pids, flat_params,
             bufs, not_in_game, out_row, tr, want_trace,
         )  # fmt: skip
 

@@ -288,10 +288,13 @@ def run_chunk(
     trace: bool = False,
     direct: bool = True,
     indices: np.ndarray | None = None,
+    fixed_per_hand: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Play hands offset..offset+n-1, or (``indices``) the hands of those indices, each
     the very hand it is in a range (the same cards and streams); ``offset`` and
-    ``n`` are then ignored. Return (result rows, trace rows).
+    ``n`` are then ignored. Return (result rows, trace rows). ``fixed_per_hand``
+    ([hand, MAX_PLAYERS] card masks, with ``indices``): each hand's own fixed cards
+    per seat, in place of the conditions' (the advisor's deals drawn from pools).
 
     ``direct=False`` calls built-in policies through their function pointers
     like user policies (tests check both paths give the same bits).
@@ -309,9 +312,16 @@ def run_chunk(
     table, ids, params = policies.kernel_arrays(rules, direct)
     setup = cond.to_setup(dealer, offset)
     if indices is not None:  # the kernel reads hand i's index at setup[S_LEN + i]
-        setup[L.S_LISTED] = 1
-        setup = np.concatenate([setup, np.asarray(indices, dtype=np.int64)])
+        setup[L.S_LISTED] = L.LISTED_INDICES
+        listed = np.asarray(indices, dtype=np.int64)
+        if fixed_per_hand is not None:  # then its masks follow each index
+            setup[L.S_LISTED] = L.LISTED_FIXED
+            masks = np.asarray(fixed_per_hand, dtype=np.uint64).view(np.int64)
+            listed = np.column_stack([listed, masks.reshape(n, L.MAX_PLAYERS)]).ravel()
+        setup = np.concatenate([setup, listed])
         offset = 0
+    elif fixed_per_hand is not None:
+        raise ValueError("fixed_per_hand goes with indices")
     args = (rules.to_array(), setup, np.uint64(seed % (1 << 64)))
 
     def hands(lo: int, hi: int) -> None:

@@ -128,7 +128,8 @@ def advise(
 
     Fixes your cards, seat and dealer, deals the rest of the pack at random
     (keeping only deals where the earlier seats' bidding policies make the
-    --bids given), and for pass and every legal bid, in each trump, you bid
+    --bids given; where under 1 deal in 100 fits them, each deal joins hands
+    drawn to make each call, seat by seat), and for pass and every legal bid, in each trump, you bid
     it and the rest of the auction and the hand play out under the other
     seats' policies, on the same deals. Prints, per bid and trump, P(you
     win the auction), P(make | you are the maker) with 95% intervals and

@@ -18,9 +18,10 @@ The matches (scipy) and the report are imported when first called, so
 
 from __future__ import annotations
 
+import numbers
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
@@ -38,7 +39,7 @@ from cinch_sim.analysis.tables import bid_summary, pedro_sides
 from cinch_sim.engine.run import PolicySpec, iter_chunks, prepare_run  # noqa: F401 (re-exported)
 from cinch_sim.records.io import RefereeReport
 from cinch_sim.records.review import SolveReport
-from cinch_sim.rules import Rules, RulesError, make_rules, resolve_rules
+from cinch_sim.rules import PRESET_BY_NAME, Rules, RulesError, make_rules, resolve_rules
 from cinch_sim.runs.chunks import match_chunk
 from cinch_sim.runs.driver import execute
 from cinch_sim.runs.hands import count_run, plan_hands
@@ -49,7 +50,7 @@ from cinch_sim.runs.work import (
     play_ladder,
     play_match,
 )
-from cinch_sim.views import Tables
+from cinch_sim.views import Tables, no_nan
 
 if TYPE_CHECKING:
     from cinch_sim.matches.compare import Comparison
@@ -110,6 +111,7 @@ def __getattr__(name: str) -> Any:
 def _rules(rules: Rules | dict[str, Any] | None, variant: str | None = None) -> Rules:
     """The rules of a call: ``variant`` (a preset's name, docs/rules.md §3) with ``rules``
     (its options as a dict) on top, or a Rules object on its own."""
+    _check_rule_options(rules)
     if variant is None:
         with checks.named("rules", RulesError):
             return resolve_rules(rules)
@@ -117,6 +119,28 @@ def _rules(rules: Rules | dict[str, Any] | None, variant: str | None = None) -> 
         if isinstance(rules, Rules):
             raise RulesError("give a Rules object or a variant with options, not both")
         return make_rules(variant, dict(rules or {}))
+
+
+def _check_rule_options(rules: object) -> None:
+    """Refuse ``rules`` that is neither a Rules, a dict of options nor None, in one line
+    saying what to pass: a string was read letter by letter (``dict("robber=dealer")``)."""
+    if rules is None or isinstance(rules, Rules | Mapping):
+        return
+    if isinstance(rules, str) and rules.strip() in PRESET_BY_NAME:
+        why = f"{rules!r} is a preset: give it as variant={rules.strip()!r}"
+    elif isinstance(rules, str):
+        why = f"{rules!r} is text, not a dict of options: pass {_as_dict(rules)}"
+    else:
+        why = f"{rules!r} is not a dict of options or a Rules, e.g. {{'robber': 'dealer'}}"
+    raise InputError("rules", why)
+
+
+def _as_dict(text: str) -> str:
+    """``"robber=dealer target=21"`` as the dict it means, for the message refusing it."""
+    pairs = [t.split("=", 1) for t in text.replace(",", " ").split() if "=" in t]
+    if not pairs:
+        return "options as a dict, e.g. {'robber': 'dealer'} (a preset as variant=)"
+    return repr({k: checks.from_text(v) for k, v in pairs})
 
 
 def match_pairing(r: Rules, pairing: str) -> None:
@@ -184,6 +208,8 @@ class Simulation(Tables):
         return [note] if note else []
 
     def to_dict(self) -> dict[str, Any]:
+        """Settings, counts and both tables as strict JSON: the passed-out row's make
+        rate (no contract to make) is None, not NaN (``views.no_nan``)."""
         d = dict(self.settings)
         d["hands"] = self.counts.hands
         d["hands_requested"] = self.settings["hands"]
@@ -194,7 +220,7 @@ class Simulation(Tables):
         d["contracts_made"] = self.counts.contracts_made
         d["by_bid"] = self.by_bid().to_dict(orient="records")
         d["pedros"] = self.pedros().to_dict(orient="records")
-        return d
+        return no_nan(d)
 
 
 def simulate(
@@ -462,8 +488,8 @@ def advise(
     hand: str | Sequence,
     seat: int | None = None,
     dealer: int | None = None,
-    bids: str | Sequence | None = None,
-    known: Iterable[str] | dict | None = None,
+    bids: str | Sequence | Mapping[int, int | str] | None = None,
+    known: Iterable[str] | str | dict | None = None,
     rules: Rules | dict[str, Any] | None = None,
     bid: PolicySpec = "heuristic",
     trump: PolicySpec = "heuristic",
@@ -482,8 +508,8 @@ def advise(
 
     Fixes ``hand`` (``"AS KS 5S ..."``, or card numbers) at ``seat``, deals the
     other cards at random many times (keeping deals where the earlier seats'
-    bidding policies make the ``bids`` given, e.g. ``"0:8,1:9"``, and where
-    later seats pass if given, e.g. ``"3:pass"``; ``known`` cards, e.g.
+    bidding policies make the ``bids`` given, e.g. ``"0:8,1:9"`` or ``{0: 8, 1: 9}``,
+    and where later seats pass if given, e.g. ``"3:pass"``; ``known`` cards, e.g.
     ``["1:AH,KH"]``, stay with their seat). For pass and every legal bid, in each
     trump, you bid it and the auction and the hand play out under the other
     seats' policies (``bid_model``, or ``bid`` seat by seat: heuristic, the
@@ -508,17 +534,19 @@ def advise(
     rules = _rules(rules, variant)
     dealer = rules.players - 1 if dealer is None else dealer  # the last seat
     from cinch_sim.advisor import advise as _advise
-    from cinch_sim.cards import CardError, parse_hand
+    from cinch_sim.advisor.query import hand_cards
+    from cinch_sim.cards import CardError
 
     seed = checks.seed(seed)
     max_hands = checks.count(max_hands, "max_hands")
+    risk = _share(risk, "risk", "(0, 1]", lambda x: 0 < x <= 1)
+    precision = _share(precision, "precision", "(0, 0.5)", lambda x: 0 < x < 0.5)
     r = _rules(rules)
     dealer = checks.seat(dealer, r.players, "dealer")
-    if isinstance(hand, str):  # its own error first, named as the argument
-        try:
-            parse_hand(hand, size=r.cards_dealt, copies=r.decks)
-        except CardError as exc:
-            raise CardError(f"hand: {exc}") from None
+    try:  # the hand's own error first, named as the argument
+        hand_cards(hand, r)
+    except CardError as exc:
+        raise CardError(f"hand: {exc}") from None
     return _advise(
         hand,
         seat,
@@ -537,6 +565,15 @@ def advise(
         threads=threads,
         progress=progress,
     )
+
+
+def _share(value: object, name: str, interval: str, inside: Callable[[float], bool]) -> float:
+    """A number in ``interval`` (``risk``, ``precision``), refused in one line naming the
+    argument: a string or None would fail deep inside as a bare TypeError."""
+    ok = isinstance(value, numbers.Real) and not isinstance(value, bool)
+    if not ok or not inside(float(value)):  # type: ignore[arg-type]
+        raise InputError(name, f"{value!r} is not a number in {interval}")
+    return float(value)  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------- compare, ladder
@@ -563,7 +600,8 @@ def compare(
     until: str | None = None,
 ) -> Comparison | CutThroatComparison:
     """Strategy ``a`` against ``b`` in duplicate games to the target (``cinch-sim
-    compare``): every deal sequence is played twice, the strategies trading places.
+    compare``): every deal sequence is played twice, the strategies trading places, so
+    ``games`` is rounded up to whole pairs (``games=1`` plays 2).
 
     With more than two sides (cut-throat, 3 to 6 players) every deal sequence is
     played once per seat, ``a`` in that seat and ``b`` in all the others, and the
@@ -572,8 +610,8 @@ def compare(
     whole rotations; ``pairing`` must stay ``swap``). docs/statistics.md says how
     to read it.
 
-    A strategy is a built-in bundle (``random``, ``simple``, ``greedy``,
-    ``heuristic``) or a TOML file. ``games`` is rounded up to whole pairs; a
+    A strategy is a built-in bundle (``random``, ``simple``, ``greedy``, ``heuristic``,
+    ..., every name of ``policies.strategies.BUILTIN`` but ``dd``) or a TOML file. A
     game still going after ``max_hands`` hands is unfinished; ``pairing`` is
     ``swap`` or ``rotate``; ``records`` writes every game as a ``cinch-game/1``
     record. ``chunk`` pairs (rotations) are played at a time (1,000 unless given; 16
@@ -586,7 +624,8 @@ def compare(
     pairs (its chunks), once the always-valid 95% confidence sequence of A's win
     rate excludes 50% (``matches.compare.decided``; two sides only): a clear
     answer in a fraction of ``games``, and no more wrong answers than 5% however
-    early it stops. ``games`` is then the most it plays.
+    early it stops. ``games`` is then the most it plays; after an early stop the
+    repr shows that always-valid interval and says so (``win_rate_sequence_ci``).
 
     >>> cmp = compare("greedy", "random", games=20, seed=1)
     >>> cmp.games, list(cmp.table()["strategy"])
@@ -680,8 +719,10 @@ def ladder(
     ``bootstrap`` resamples on each rating and on its difference from the best;
     ``cinch-sim ladder``).
 
-    ``.table()`` is the ratings, best first; ``.table("matchups")`` every
-    match's win rate and points per hand difference. With more than two sides
+    ``.table()`` is the ratings, best first (``.table("ladder")`` too: the command
+    line's name); ``.table("matchups")`` every match's win rate and points per hand
+    difference; ``.to_dict()`` what ``--format json`` prints. ``games`` is rounded up to
+    whole pairs (rotations), as in ``compare``. With more than two sides
     every ordered pair plays a cut-throat match (``compare``), both ways round,
     and the ratings are the Luce model's (Bradley-Terry for a winner among many;
     docs/statistics.md). ``chunk``, ``save``, ``resume``, ``force``, ``scheduler`` and
@@ -701,7 +742,7 @@ def ladder(
     seed = checks.seed(seed)
     bootstrap = checks.whole(bootstrap, "bootstrap", at_least=0)
     r = _rules(rules)
-    strats = distinct_names([a_player(resolve_strategy(s)) for s in strategies])
+    strats = distinct_names([a_player(resolve_strategy(s)) for s in _listed(strategies)])
     if chunk is not None:  # else each matchup its own default (LadderRun)
         chunk = checks.whole(chunk, "chunk", at_least=1)
     if len(strats) < 2:
@@ -718,6 +759,21 @@ def ladder(
     seconds = _seconds(store, start)
     settings = {**settings, **timing}
     return ladder_of(run, settings, per_matchup, bootstrap, seconds, interrupted)
+
+
+def _listed(strategies: object) -> list[Any]:
+    """``strategies`` as a list, refused in one line when it is one string (iterated, it
+    would be its letters: ``unknown strategy 'h'``) or no collection at all."""
+    example = "['heuristic', 'greedy']"
+    if isinstance(strategies, str):
+        names = strategies.replace(",", " ").split()
+        example = repr(names) if len(names) > 1 else example
+        why = f"{strategies!r} is one string: give a list, e.g. {example}"
+        raise InputError("strategies", why)
+    if not isinstance(strategies, Iterable):
+        why = f"{strategies!r} is not a list of strategies, e.g. {example}"
+        raise InputError("strategies", why)
+    return list(strategies)
 
 
 def ladder_of(
@@ -867,7 +923,7 @@ def report(
     seed = checks.seed(seed)
     if card_values_hands is not None:
         card_values_hands = checks.count(card_values_hands, "card_values_hands")
-    names = tuple(strategies)
+    names = tuple(_listed(strategies))
     if len(names) < 2:
         raise checks.InputError("strategies", "name at least two strategies")
     out_dir = None
@@ -976,6 +1032,20 @@ def solve(
     if from_trick != "quick":
         from_trick = checks.whole(from_trick, "from_trick", at_least=1)
     try:
-        return SolveReport(list(iter_summaries(source, line, from_trick)))
+        hands = iter_summaries(source, line, from_trick)
+        return SolveReport([_trick_in_range(h, from_trick) for h in hands])
     except LookupError as e:
         raise checks.InputError("line", str(e)) from None
+
+
+def _trick_in_range(summary: dict[str, Any], from_trick: int | str) -> dict[str, Any]:
+    """Refuse a ``from_trick`` past the last trick of the hand's rules: the reviewer
+    would clip it to the last trick, a silent answer to another question."""
+    rules = getattr(summary, "rules", None)
+    if from_trick == "quick" or rules is None or from_trick <= rules.hand_size:
+        return summary
+    raise checks.InputError(
+        "from_trick",
+        f"{from_trick} is out of range 1..{rules.hand_size} (line {summary['line']} is a "
+        f"hand of {rules.hand_size} tricks), or 'quick'",
+    )

@@ -10,6 +10,8 @@ name when none is given. pandas is imported by the results, not here.
 from __future__ import annotations
 
 import html
+import math
+import numbers
 from typing import Any
 
 HTML_ROWS = 30  # rows of the main table a notebook shows (the DataFrame holds all)
@@ -60,3 +62,25 @@ class Tables:
     def _repr_html_(self) -> str:
         head = "<br>".join(html.escape(line) for line in repr(self).splitlines())
         return f"<p>{head}</p>\n" + self.table().to_html(index=False, max_rows=HTML_ROWS)
+
+
+def no_nan(x: Any) -> Any:
+    """A result made strict JSON (``json.dumps(..., allow_nan=False)`` takes it): every
+    NaN or infinity (an undefined rate, an interval with too few games) as None, in
+    nested dicts, lists and tuples. Every result's ``to_dict`` goes through it, so
+    ``--format json`` never prints a bare ``NaN``."""
+    if isinstance(x, dict):
+        return {k: no_nan(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [no_nan(v) for v in x]
+    if isinstance(x, tuple):
+        return tuple(no_nan(v) for v in x)
+    if isinstance(x, numbers.Real) and not isinstance(x, numbers.Integral) and not math.isfinite(x):
+        return None
+    return x
+
+
+def json_records(df: Any) -> list[dict[str, Any]]:
+    """A table's rows for JSON: a missing value (NaN, pandas' NA: an unplayed
+    strategy's rank) as None, never ``NaN``, which is not JSON."""
+    return no_nan(df.astype(object).where(df.notna(), None).to_dict(orient="records"))

@@ -8,8 +8,9 @@ every problem is a one-line ``AdvisorError`` (or ``CardError`` for the cards).
 
 from __future__ import annotations
 
+import numbers
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,12 +56,14 @@ MAX_OWN_CALLS = 30  # an auction's calls of the player's own before his turn (fi
 
 
 def parse_bids(
-    text: str | Sequence | None, players: int = 4, rules: Rules | None = None
+    text: str | Sequence | Mapping | None, players: int = 4, rules: Rules | None = None
 ) -> list[tuple[int, int]]:
-    """``"0:pass,1:9"`` (or ``[(0, None), (1, 9)]``) -> ``[(0, -1), (1, 9)]``; -1 is a pass.
+    """``"0:pass,1:9"`` (or ``{0: "pass", 1: 9}``, ``[(0, None), (1, 9)]``, ``["0:pass",
+    "1:9"]``) -> ``[(0, -1), (1, 9)]``; -1 is a pass.
 
     A pass is a word (``pass``, ``p``, ``-``) or None; every number is a bid, so
-    ``0:0`` is refused (no bid of 0 exists), not read as a pass.
+    ``0:0`` is refused (no bid of 0 exists), not read as a pass. A dict holds one call
+    a seat: an auction's history, where a seat calls again, is a list.
 
     >>> try:
     ...     parse_bids("1:0")
@@ -71,18 +74,18 @@ def parse_bids(
     r = rules or Rules()
     if text is None:
         return []
-    items: list[tuple[str, str]] = []
     if isinstance(text, str):
-        for tok in text.replace(";", ",").replace(" ", ",").split(","):
-            tok = tok.strip()
-            if not tok:
-                continue
-            if ":" not in tok and "=" not in tok:
-                raise AdvisorError(f"bid {tok!r} must be SEAT:BID, e.g. 1:9 or 0:pass")
-            seat, bid = tok.replace("=", ":").split(":", 1)
-            items.append((seat, bid))
+        items = _bid_tokens(text)
+    elif isinstance(text, Mapping):
+        items = [_bid_item((s, b)) for s, b in text.items()]
+    elif isinstance(text, Iterable):
+        items = []
+        for x in text:  # "SEAT:BID" texts or (seat, bid) pairs
+            items += _bid_tokens(x) if isinstance(x, str) else [_bid_item(x)]
     else:
-        items = [(str(s), "pass" if b is None else str(b)) for s, b in text]
+        raise AdvisorError(
+            f"bids: {text!r} must be text like '0:8,1:9', a dict {{seat: bid}} or (seat, bid) pairs"
+        )
     out: list[tuple[int, int]] = []
     for seat_t, bid_t in items:
         seat = _seat_token(seat_t, players, "bids")
@@ -104,17 +107,45 @@ def parse_bids(
     return out
 
 
-def parse_known(items: Iterable[str] | dict | None, players: int = 4) -> dict[int, list[int]]:
-    """``["1:AH KH", "3:2C"]`` (or ``{1: "AH KH"}``) -> seat -> cards."""
+def _bid_tokens(text: str) -> list[tuple[str, str]]:
+    """``"0:pass,1:9"`` as (seat, bid) texts."""
+    items = []
+    for tok in text.replace(";", ",").replace(" ", ",").split(","):
+        tok = tok.strip()
+        if not tok:
+            continue
+        if ":" not in tok and "=" not in tok:
+            raise AdvisorError(f"bids: bid {tok!r} must be SEAT:BID, e.g. 1:9 or 0:pass")
+        seat, bid = tok.replace("=", ":").split(":", 1)
+        items.append((seat, bid))
+    return items
+
+
+def _bid_item(item: object) -> tuple[str, str]:
+    """A (seat, bid) pair as texts; a bid of None is a pass."""
+    if isinstance(item, str | bytes) or not isinstance(item, Sequence) or len(item) != 2:
+        raise AdvisorError(f"bids: {item!r} is not a (seat, bid) pair, e.g. (1, 9) or (0, 'pass')")
+    seat, bid = item
+    return str(seat), "pass" if bid is None else str(bid)
+
+
+def parse_known(
+    items: Iterable[str] | str | Mapping | None, players: int = 4
+) -> dict[int, list[int]]:
+    """``["1:AH KH", "3:2C"]`` (or ``{1: "AH KH"}``, or one ``"1:AH KH"``) -> seat -> cards."""
     if not items:
         return {}
+    if isinstance(items, str):
+        items = [items]
     pairs: list[tuple[Any, Any]] = []
-    if isinstance(items, dict):
+    if isinstance(items, Mapping):
         pairs = list(items.items())
+    elif not isinstance(items, Iterable):
+        raise AdvisorError(f"known: {items!r} must be SEAT:CARDS texts, e.g. ['1:AH,KH']")
     else:
         for item in items:
-            if ":" not in item:
-                raise AdvisorError(f"--known {item!r} must be SEAT:CARDS, e.g. 1:AH,KH")
+            if not isinstance(item, str) or ":" not in item:
+                raise AdvisorError(f"known: {item!r} must be SEAT:CARDS, e.g. 1:AH,KH")
             pairs.append(tuple(item.split(":", 1)))
     out: dict[int, list[int]] = {}
     for seat_t, cards_t in pairs:
@@ -220,11 +251,7 @@ def make_query(
     the hand's own first. ``seat`` None: the eldest hand, the seat after the dealer."""
     r = resolve_rules(rules)
     P = r.players
-    cards = (
-        parse_hand(hand, size=r.cards_dealt, copies=r.decks)
-        if isinstance(hand, str) or any(isinstance(c, str) for c in hand)
-        else _int_hand(hand, r.cards_dealt, r.decks)
-    )
+    cards = hand_cards(hand, r)
     dealer = _check_seat(dealer, P, "dealer")
     seat = r.turn_order(dealer)[0] if seat is None else _check_seat(seat, P, "seat")
     bid_list = parse_bids(bids, P, r)
@@ -239,8 +266,24 @@ def make_query(
     return Query(cards, seat, dealer, r, bid_list, known_map, later)
 
 
+def hand_cards(hand: object, r: Rules) -> list[int]:
+    """The hand's cards, from text (``"AS KS ..."``), card names or card numbers, checked
+    against the rules (a one-line CardError; anything else is no hand at all)."""
+    if isinstance(hand, str):
+        return parse_hand(hand, size=r.cards_dealt, copies=r.decks)
+    if isinstance(hand, Mapping) or not isinstance(hand, Iterable):
+        raise CardError(f"{hand!r} is not a hand: give its cards as text, e.g. 'AS KS 5S ...'")
+    cards = list(hand)
+    if cards and all(isinstance(c, str) for c in cards):
+        return parse_hand(cards, size=r.cards_dealt, copies=r.decks)
+    return _int_hand(cards, r.cards_dealt, r.decks)
+
+
 def _int_hand(hand: Sequence, size: int, copies: int = 1) -> list[int]:
     """A hand given as card numbers 0..51, checked like a typed one."""
+    for c in hand:
+        if isinstance(c, bool) or not isinstance(c, numbers.Integral):
+            raise CardError(f"card {c!r} is neither a card name nor a card number 0..51")
     cards = [int(c) for c in hand]
     for c in cards:
         if not 0 <= c < 52:

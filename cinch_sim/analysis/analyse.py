@@ -13,7 +13,7 @@ from typing import Any
 
 from cinch_sim import notation as N
 from cinch_sim.analysis.counts import HandCounts
-from cinch_sim.views import Tables
+from cinch_sim.views import Tables, no_nan
 
 
 @dataclass(repr=False)
@@ -104,4 +104,4 @@ class Analysis(Tables):
         d["tables"] = {
             name: json.loads(df.to_json(orient="records")) for name, df in self.tables().items()
         }
-        return d
+        return no_nan(d)  # a run without contracts has no make rate: None, not NaN

@@ -35,6 +35,7 @@ The pairs are played by ``matches.play`` and added up by ``matches.pairs``.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -56,12 +57,12 @@ from cinch_sim.checks import InputError
 from cinch_sim.engine.interrupts import chunk_boundaries
 from cinch_sim.engine.threads import using
 from cinch_sim.matches.cutthroat import CutThroatComparison, cutthroat_compare
-from cinch_sim.matches.pairs import PairStats, no_nan
+from cinch_sim.matches.pairs import PairStats
 from cinch_sim.matches.play import PAIRINGS, PairChunk, check_two_sides, play_pairs, team_policies
 from cinch_sim.policies.strategies import Strategy, resolve_strategy
 from cinch_sim.rules import Rules, resolve_rules
 from cinch_sim.version import __version__
-from cinch_sim.views import Tables
+from cinch_sim.views import Tables, no_nan
 
 UNTILS = ("decided",)
 UNTIL_LOOK_PAIRS = 50  # pairs between two looks of the sequential stop (its chunks)
@@ -99,6 +100,33 @@ def decided(data: PairStats) -> bool:
     return lo > 0.5 or hi < 0.5
 
 
+def sequence_shown(p: float, lo: float, hi: float, decided: bool) -> str:
+    """The confidence sequence as printed: where it decided, with as many decimals as
+    it takes for the shown interval to leave out 50% too (0.5006 is not '50.0')."""
+    for digits in range(1, 5):
+        down = math.floor(lo * 100 * 10**digits) / 10**digits
+        up = math.ceil(hi * 100 * 10**digits) / 10**digits
+        if not decided or down > 50 or up < 50:
+            break
+    return N.rate_with_interval(p, lo, hi, digits)
+
+
+def until_text(s: dict[str, Any]) -> str:
+    """Where a match with a sequential stop ended and its always-valid interval, in the
+    words the command line and a result's repr share (``s``: a summary with ``until``)."""
+    lo, hi = s["win_rate_sequence_ci"]
+    seq = sequence_shown(s["win_rate"], lo, hi, s["stopped_early"])
+    if s["stopped_early"]:
+        return (
+            f"stopped after {s['games']:,} games: the win rate's always-valid 95% "
+            f"interval {seq} leaves out 50%"
+        )
+    return (
+        f"not decided in {s['games']:,} games: the win rate's always-valid 95% "
+        f"interval {seq} holds 50%"
+    )
+
+
 @dataclass(repr=False)
 class Comparison(Tables):
     """A duplicate match of A against B: settings, per-pair data and the summary
@@ -133,6 +161,9 @@ class Comparison(Tables):
         return 2 * self.pairs
 
     def summary(self, level: float | None = None) -> dict[str, Any]:
+        """The match's numbers. With ``until``, ``stopped_early`` and
+        ``win_rate_sequence_ci`` too: after an early stop only that always-valid interval
+        holds (``win_rate_ci``, the fixed-size t interval, does not; the repr says so)."""
         level = self.level if level is None else level
         d = self.data
         ps = d.cat("pair_score")
@@ -242,11 +273,19 @@ class Comparison(Tables):
         win = N.rate_with_interval(s["win_rate"], *s["win_rate_ci"])
         if any(np.isnan(x) for x in s["win_rate_ci"]):
             win += " (too few games for an interval)"
+        if s.get("stopped_early"):  # the t interval does not hold after a data-led stop
+            lo, hi = s["win_rate_sequence_ci"]
+            win = f"{sequence_shown(s['win_rate'], lo, hi, True)} (always-valid: stopped early)"
         return (
             f"Comparison: {s['a']} vs {s['b']}, {N.counted(s['games'], 'game')} "
             f"({N.counted(s['pairs'], 'duplicate pair')}), {N.seeds(self.settings)}; "
             f"win rate of {s['a']} {win}"
         )
+
+    def notes(self) -> list[str]:
+        """With a sequential stop, where it ended, as the command line says it."""
+        s = self.summary()
+        return [f"until={s['until']!r}: {until_text(s)}"] if "until" in s else []
 
     def sides_frame(self) -> pd.DataFrame:
         """Per-side figures (bids, Pedros) as a small frame."""

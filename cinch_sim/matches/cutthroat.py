@@ -37,7 +37,6 @@ from cinch_sim import notation as N
 from cinch_sim.analysis.intervals import bounded_mean, ratio_interval, t_interval
 from cinch_sim.engine.interrupts import chunk_boundaries
 from cinch_sim.engine.threads import using
-from cinch_sim.matches.pairs import no_nan
 from cinch_sim.matches.rotation import (
     RotationChunk,
     RotationStats,
@@ -48,7 +47,7 @@ from cinch_sim.matches.rotation import (
 from cinch_sim.policies.strategies import Strategy, resolve_strategy
 from cinch_sim.rules import Rules, resolve_rules
 from cinch_sim.version import __version__
-from cinch_sim.views import Tables
+from cinch_sim.views import Tables, no_nan
 
 
 def share_p_value(shares: np.ndarray, fair: float, level: float = 0.95) -> float:

@@ -44,9 +44,10 @@ from cinch_sim.matches.cutthroat import CutThroatComparison
 from cinch_sim.policies.strategies import Strategy, distinct_names, resolve_strategy
 from cinch_sim.rules import Rules, resolve_rules
 from cinch_sim.version import __version__
-from cinch_sim.views import Tables
+from cinch_sim.views import Tables, json_records, no_nan
 
 BOOTSTRAP = LADDER_BOOTSTRAP  # resamples for the ratings' intervals
+TABLE_ALIASES = {"ladder": "ratings"}  # the command line's names of the tables
 
 
 def bradley_terry(
@@ -131,6 +132,21 @@ class Ladder(Tables):
 
     def table_names(self) -> tuple[str, ...]:
         return ("ratings", "matchups")
+
+    def table(self, name: str | None = None) -> pd.DataFrame:
+        """The table ``name`` (``ratings`` by default); ``"ladder"``, the command line's
+        name for the ratings (``--table ladder``, ladder.csv), is the same table."""
+        return super().table(TABLE_ALIASES.get(name, name) if name else name)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Settings, ratings and matchups as strict JSON (NaN and NA as None): what
+        ``cinch-sim ladder --format json`` prints."""
+        out = dict(self.settings)
+        out["interrupted"] = self.interrupted
+        out["seconds"] = round(self.seconds, 3)
+        out["ratings"] = json_records(self.table())
+        out["matchups"] = json_records(self.matchups())
+        return no_nan(out)
 
     def _table(self, name: str) -> pd.DataFrame:
         if name == "matchups":

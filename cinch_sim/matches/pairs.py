@@ -144,18 +144,6 @@ def same_stats(a: Any, b: Any) -> bool:
     )
 
 
-def no_nan(x: Any) -> Any:
-    """A summary made JSON-safe: every NaN (an undefined rate) as None, in nested dicts
-    and lists (both kinds of match share it)."""
-    if isinstance(x, dict):
-        return {k: no_nan(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [no_nan(v) for v in x]
-    if isinstance(x, float) and x != x:
-        return None
-    return x
-
-
 def played_rows(h: np.ndarray, n_hands: np.ndarray) -> np.ndarray:
     """The hand rows of a batch of games that were played and not thrown in."""
     played = np.arange(h.shape[1])[None, :] < n_hands[:, None]

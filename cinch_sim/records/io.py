@@ -22,8 +22,9 @@ from cinch_sim.views import Tables
 STATUSES = ("valid", "renege", "misdeal", "invalid")
 
 
-class RecordFileError(OSError):
-    """A record file that cannot be opened or read at all."""
+class RecordFileError(OSError, ValueError):
+    """A record file that cannot be opened or read at all: an OSError, as a file's
+    trouble is, and a ValueError, as every bad input of the API is (docs/api.md)."""
 
 
 @dataclass

@@ -38,6 +38,7 @@ SLOW_MATCH_TEXT = f"{SLOW_PAIRS_CHUNK} (cut-throat: rotations of about {SLOW_MAT
 
 COMPARE_TABLES = ("sides", "games")  # --format csv prints one; --out writes NAME.csv each
 LADDER_TABLES = ("ladder", "matchups")
+LADDER_ALIASES = {"ratings": "ladder"}  # the Python API's name of the ladder table
 
 
 def _match_options(f):
@@ -268,29 +269,19 @@ def format_comparison(s: dict, seed: int, seconds: float) -> str:
         "",
     ]
     if "until" in s:
-        clo, chi = s["win_rate_sequence_ci"]
-        seq = _sequence_shown(s["win_rate"], clo, chi, s["stopped_early"])
-        if s["stopped_early"]:
-            said = f"stopped after {s['games']:,} games: the win rate's always-valid 95% "
-            said += f"interval {seq} leaves out 50%"
-        else:
-            said = f"not decided in {s['games']:,} games: the win rate's always-valid 95% "
-            said += f"interval {seq} holds 50%"
-        lines[-1:-1] = [f"--until {s['until']}: {said}"]
+        from cinch_sim.matches.compare import until_text
+
+        lines[-1:-1] = [f"--until {s['until']}: {until_text(s)}"]
     lines.append(_sides_table(s))
     lines.append(f"({s['level']:.0%} intervals over duplicate pairs; p-values for no difference)")
     return "\n".join(lines)
 
 
 def _sequence_shown(p: float, lo: float, hi: float, decided: bool) -> str:
-    """The confidence sequence as printed: where it decided, with as many decimals as
-    it takes for the shown interval to leave out 50% too (0.5006 is not '50.0')."""
-    for digits in range(1, 5):
-        down = math.floor(lo * 100 * 10**digits) / 10**digits
-        up = math.ceil(hi * 100 * 10**digits) / 10**digits
-        if not decided or down > 50 or up < 50:
-            break
-    return N.rate_with_interval(p, lo, hi, digits)
+    """The confidence sequence as printed (``matches.compare.sequence_shown``)."""
+    from cinch_sim.matches.compare import sequence_shown
+
+    return sequence_shown(p, lo, hi, decided)
 
 
 def _luck_adjusted(s: dict) -> str:
@@ -383,11 +374,12 @@ def format_cutthroat(s: dict, seed: int, seconds: float) -> str:
     help="Bootstrap resamples for the intervals of the ratings and of their differences "
     "from the best.",
 )
-@table_option(LADDER_TABLES)
+@table_option(LADDER_TABLES + tuple(LADDER_ALIASES))
 @output_options(
     out_help="Folder for CSV tables, charts (PNG) and run.json.",
     format_help="How results print on stdout: json, the settings, ratings and matchups; "
-    "csv, one table: ladder (the ratings) or matchups.",
+    "csv, one table: ladder (the ratings; --table ratings, the Python name, is the same) "
+    "or matchups.",
 )
 @chunk_options("pairs (cut-throat: rotations) of a matchup", PAIRS_CHUNK, SLOW_MATCH_TEXT)
 @friendly
@@ -428,7 +420,7 @@ def ladder(
     strats = list(strategies)
     if len(strats) < 2:
         raise BadInput("STRATEGIES", "a ladder needs at least two strategies")
-    csv_table = csv_table_of(list(LADDER_TABLES), table, fmt)
+    csv_table = csv_table_of(list(LADDER_TABLES), LADDER_ALIASES.get(table, table), fmt)
     out_dir = run_folder(out, resume, force)
     n_pairs = len(strats) * (len(strats) - 1) // 2
     if rules.teams > 2:
@@ -440,7 +432,7 @@ def ladder(
                          force=force, scheduler=scheduler, workers=workers)  # fmt: skip
     finally:
         bar.close()
-    ratings = lad.ratings(seed)
+    ratings = lad.table()  # the ratings, bootstrapped once: to_dict reuses them
     matchups = lad.matchups()
     with finishing():  # a Ctrl-C now waits for every table, chart and file
         _print_ladder(lad, ratings, matchups, fmt, csv_table, seed)
@@ -454,18 +446,7 @@ def ladder(
 def _print_ladder(lad, ratings, matchups, fmt: str, csv_table: str | None, seed: int) -> None:
     """The ladder's ratings and matchups on stdout."""
     if fmt == "json":
-        click.echo(
-            json.dumps(
-                {
-                    **lad.settings,
-                    "interrupted": lad.interrupted,
-                    "seconds": round(lad.seconds, 3),
-                    "ratings": _records(ratings),
-                    "matchups": matchups.to_dict(orient="records"),
-                },
-                default=_json_default,
-            )
-        )
+        click.echo(json.dumps(lad.to_dict(), default=_json_default))
     elif fmt == "csv":
         df = ratings if csv_table == "ladder" else matchups
         click.echo(N.csv_text(df), nl=False)
@@ -500,8 +481,10 @@ def write_ladder_outputs(lad, out_dir, ratings=None, matchups=None) -> None:
 
 def _records(df) -> list[dict]:
     """A table's rows for JSON: a missing value (an unplayed strategy's rank and
-    rating) as null, never NaN, which is not JSON."""
-    return df.astype(object).where(df.notna(), None).to_dict(orient="records")
+    rating) as null, never NaN, which is not JSON (``views.json_records``)."""
+    from cinch_sim.views import json_records
+
+    return json_records(df)
 
 
 def format_ladder(ratings, matchups, games, seed, seconds, cutthroat: int | None = None) -> str:

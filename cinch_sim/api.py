@@ -1039,13 +1039,10 @@ def solve(
 
 
 def _trick_in_range(summary: dict[str, Any], from_trick: int | str) -> dict[str, Any]:
-    """Refuse a ``from_trick`` past the last trick of the hand's rules: the reviewer
-    would clip it to the last trick, a silent answer to another question."""
-    rules = getattr(summary, "rules", None)
-    if from_trick == "quick" or rules is None or from_trick <= rules.hand_size:
-        return summary
-    raise checks.InputError(
-        "from_trick",
-        f"{from_trick} is out of range 1..{rules.hand_size} (line {summary['line']} is a "
-        f"hand of {rules.hand_size} tricks), or 'quick'",
-    )
+    """``summary``, or an InputError where ``from_trick`` is past its hand's last trick."""
+    from cinch_sim.records.review import trick_out_of_range
+
+    why = trick_out_of_range(summary, from_trick)
+    if why is not None:
+        raise checks.InputError("from_trick", why)
+    return summary

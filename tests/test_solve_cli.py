@@ -258,5 +258,9 @@ def test_from_trick_in_the_command_and_its_bad_values(kernel_file):
     for bad in ("0", "x", "-1"):
         res = invoke("solve", path, "--from-trick", bad)
         assert res.exit_code == 2 and "--from-trick" in res.stderr, res.output
+    # past the hand's last trick: refused, not read as its last trick
+    past = invoke("solve", path, "--from-trick", "100")
+    assert past.exit_code == 2 and "Traceback" not in past.output
+    assert "'--from-trick': 100 is out of range 1..6" in past.stderr
     with pytest.raises(InputError, match="from_trick"):
         api.solve(path, from_trick=0)

@@ -366,3 +366,15 @@ class SolveReport(Tables):
             f"maker's side {N.number(m['lost_maker'])}, defenders "
             f"{N.number(m['lost_defenders'])}"
         )
+
+
+def trick_out_of_range(summary: dict[str, Any], from_trick: int | str) -> str | None:
+    """Why ``from_trick`` is past the last trick of the hand's rules (None: it is not):
+    the reviewer would clip it to the last trick, a silent answer to another question."""
+    rules = getattr(summary, "rules", None)
+    if from_trick == "quick" or rules is None or int(from_trick) <= rules.hand_size:
+        return None
+    return (
+        f"{from_trick} is out of range 1..{rules.hand_size} (line {summary['line']} is a "
+        f"hand of {rules.hand_size} tricks), or 'quick'"
+    )

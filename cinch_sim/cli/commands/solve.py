@@ -57,7 +57,12 @@ def solve(file: str, line_no: int | None, from_trick: str, fmt: str) -> None:
     cannot be opened or --line holds no record.
     """
     from cinch_sim.records.io import RecordFileError
-    from cinch_sim.records.review import SolveReport, hand_text, iter_summaries
+    from cinch_sim.records.review import (
+        SolveReport,
+        hand_text,
+        iter_summaries,
+        trick_out_of_range,
+    )
 
     first: int | str = from_trick
     if from_trick != "quick":
@@ -74,6 +79,10 @@ def solve(file: str, line_no: int | None, from_trick: str, fmt: str) -> None:
     teams = None
     try:
         for s in _announced(hands):
+            why = trick_out_of_range(s, first)
+            if why is not None:
+                bar.close()
+                raise BadInput("--from-trick", why)
             bar(1)
             done.append(s)
             if fmt == "json":

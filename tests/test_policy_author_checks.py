@@ -272,3 +272,15 @@ def test_the_docs_give_every_follow_rule_its_value():
         for name in ("FOLLOW_MAY_TRUMP", "FOLLOW_STRICT", "FOLLOW_TRUMPS_ONLY")
     }
     assert "NUMBA_BOUNDSCHECK=1" in docs
+
+
+def test_a_function_object_is_refused_with_the_way_to_name_it():
+    """A notebook passes its @njit function itself: the message says how to name it."""
+    from cinch_sim import api
+    from cinch_sim.policies.random import random_choice
+
+    with pytest.raises(PolicyError) as info:
+        api.simulate(hands=10, play=random_choice)
+    assert "give the function by name, 'file.py:random_choice' or 'module:random_choice'" in str(
+        info.value
+    )

@@ -533,6 +533,13 @@ def seat_specs(
                 raise PolicyError(f"{kind} policy {item!r}: seat {n} is not 0..{players - 1}")
             specs[n] = _text(kind, s).strip()
         return specs
+    if callable(spec):  # a notebook's @njit function: runs name their policies
+        name = getattr(spec, "__name__", "name")
+        raise PolicyError(
+            f"{kind} policy: give the function by name, 'file.py:{name}' or "
+            f"'module:{name}', not the function itself: a run records its policies by "
+            "name, so that it can be resumed, merged and played on other machines"
+        )
     if not isinstance(spec, Sequence):
         raise PolicyError(f"{kind} policy {spec!r} is not a name, a dict of seats or a list")
     items = [_text(kind, s) for s in spec]

@@ -29,6 +29,7 @@ from numba import njit
 
 from cinch_sim import layout as L
 from cinch_sim.advisor.query import AdvisorError, Query
+from cinch_sim.jit.cache import refresh
 from cinch_sim.rng import below, stream_state
 
 POOL_STREAM = 0x706F6F6C  # "pool": the stream a deal's pool picks are drawn from
@@ -44,6 +45,13 @@ RARE_HINT = (
     "the other seats' bidders seldom make these calls: a bidder that passes more "
     "(bid model simple or traditional) matches more deals"
 )
+
+
+def _here() -> None:
+    """Locates this folder's numba cache."""
+
+
+refresh(_here)  # a stale cache of this folder is flushed first (cache.py says why)
 
 
 def pooled_reason(q: Query, policies) -> str | None:

@@ -20,6 +20,7 @@ _STAMP = "cinch_sim_sources.sha256"
 JIT_SOURCES = (
     "engine/kernel.py",
     "analysis/row_codes.py",
+    "advisor/pools.py",
     "engine/policy_table.py",
     "jit/*.py",
     "policies/*.py",

@@ -286,8 +286,8 @@ def beside(spec: str, folder: Path | None) -> str:
     strategy file's): its writer names the file beside it, wherever the command runs.
     Built-in names, ``module:function`` and absolute paths stay as they are.
 
-    >>> beside("bots/mine.py:play", Path("/home/me")), beside("greedy", Path("/home/me"))
-    ('/home/me/bots/mine.py:play', 'greedy')
+    >>> beside("bots/mine.py:play", Path("/srv/me")), beside("greedy", Path("/srv/me"))
+    ('/srv/me/bots/mine.py:play', 'greedy')
     >>> beside("mine.py:play", Path("."))
     'mine.py:play'
     """

@@ -183,6 +183,30 @@ def test_click_nine_cards_read_the_advice_change_the_seat(browser, width):
     assert [r.get_attribute("data-bid") for r in rows] == [str(b) for b in range(1, 15)]
 
 
+def test_a_rare_auction_is_advised_and_says_how_its_deals_were_drawn(browser):
+    """7, 10, 11 before the dealer fits none of 50,000 whole deals: the page gives the
+    advice from deals joined of hands that make each call, and says so."""
+    from selenium.webdriver.common.by import By
+
+    from cinch_sim.api import advise
+
+    browser.set_window_size(1400, 1600)
+    browser.get(browser.base + "/")
+    box = browser.find_element(By.ID, "hand")
+    box.clear()
+    box.send_keys(HAND)
+    _select(browser, "seat", "3")
+    bids = browser.find_element(By.ID, "bids")
+    bids.clear()
+    bids.send_keys("0:7,1:10,2:11")
+    _wait(browser, lambda d: "--bids" in _text(d, "cli") and "(final)" in _text(d, "status"))
+    assert "each deal joins hands that make each call (seat 0: " in _text(browser, "status")
+    want = advise(HAND, seat=3, dealer=3, bids="0:7,1:10,2:11").to_dict()["advice"]
+    assert _text(browser, "advice") == want.removeprefix("Advice: ")
+    assert _fits(browser)
+    _shot(browser, "advisor-rare-auction")
+
+
 def test_a_bad_hand_shows_its_error_on_the_page(browser):
     from selenium.webdriver.common.by import By
 

@@ -395,3 +395,15 @@ def test_a_stuck_dealers_pass_is_named_as_such(tmp_path):
 
     with pytest.raises(PolicyError, match="returned a pass, which its legal mask did not allow"):
         cs.simulate(hands=20, variant="pidro", bid=f"{path}:always_pass")
+
+
+def test_an_option_with_an_alias_is_named_once_in_its_error():
+    """--play is short for --play-policy: a bad value names the option once."""
+    from click.testing import CliRunner
+
+    from cinch_sim.cli.main import main
+
+    res = CliRunner().invoke(main, ["simulate", "--play", "nosuch", "--hands", "10"])
+    assert res.exit_code == 2
+    assert "Invalid value for '--play-policy': unknown play policy 'nosuch'" in res.output
+    assert "/ '--play'" not in res.output

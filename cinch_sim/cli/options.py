@@ -198,6 +198,14 @@ class PolicySpecType(click.ParamType):
         return value
 
 
+class FirstNameOption(click.Option):
+    """An option with a short alias (``--play`` for ``--play-policy``) whose errors name
+    it once: "Invalid value for '--play-policy'", not "'--play-policy' / '--play'"."""
+
+    def get_error_hint(self, ctx: click.Context) -> str:
+        return f"'{self.opts[0]}'"
+
+
 def policy_options_with(defaults: dict[str, str]) -> Callable[[Callable], Callable]:
     """--bid-policy ... --play-policy, with the command's defaults in the help.
 
@@ -220,6 +228,7 @@ def policy_options_with(defaults: dict[str, str]) -> Callable[[Callable], Callab
             g = click.option(
                 *names,  # --play: the short name of the switch people use most
                 f"{kind}_policy",
+                cls=FirstNameOption,
                 multiple=True,
                 type=PolicySpecType(kind),
                 help=POLICY_HELP.format(

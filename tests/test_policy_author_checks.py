@@ -284,3 +284,22 @@ def test_a_function_object_is_refused_with_the_way_to_name_it():
     assert "give the function by name, 'file.py:random_choice' or 'module:random_choice'" in str(
         info.value
     )
+
+
+def test_a_policy_that_raises_is_named_once_with_its_seats(tmp_path):
+    """A play policy dividing by zero at every seat: the message names it once, with
+    the seats it plays at, not once a seat."""
+    bot = _write(
+        tmp_path / "crash.py",
+        HEAD
+        + """
+@njit(POLICY_SIG)
+def crash(obs, hand, legal, params, scratch, rng):
+    return lowbit_index(legal) // (obs[0] - obs[0])
+""",
+    )
+    with pytest.raises(PolicyError) as info:
+        api.simulate(hands=20, play=f"{bot}:crash", threads=1)
+    said = str(info.value)
+    assert said.startswith("a policy raised ZeroDivisionError")
+    assert said.endswith(f"(user policies in play: play policy '{bot}:crash' at seats 0, 1, 2, 3)")

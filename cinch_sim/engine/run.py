@@ -464,11 +464,15 @@ def _policy_exceptions(policies: PolicySet):
         yield
     except (SystemError, ValueError, ZeroDivisionError, IndexError, AssertionError) as exc:
         cause = exc.__cause__ or exc.__context__ or exc
+        seats: dict[tuple[str, str], list[int]] = {}  # one entry a policy, its seats listed
+        for kind, pols in policies.by_kind().items():
+            for seat, p in enumerate(pols):
+                if p.builtin is None:
+                    seats.setdefault((kind, p.spec), []).append(seat)
         users = [
-            f"{kind} policy {p.spec!r} at seat {seat}"
-            for kind, pols in policies.by_kind().items()
-            for seat, p in enumerate(pols)
-            if p.builtin is None
+            f"{kind} policy {spec!r} at seat{'s' if len(at) > 1 else ''} "
+            + ", ".join(str(s) for s in at)
+            for (kind, spec), at in seats.items()
         ]
         where = "; ".join(users) if users else "a built-in policy"
         raise PolicyError(

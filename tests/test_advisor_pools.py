@@ -63,7 +63,7 @@ def test_a_rare_auction_is_advised_from_pools():
     assert a.hands >= 600 and a.tried == a.hands  # every drawn deal fits every call
     d = advice_dict(a)
     assert d["pools"] == a.pools and d["acceptance_rate"] is None
-    assert "each deal joins hands that make each call" in a.text()
+    assert "each deal joins hands drawn to make each call" in a.text()
     assert a.call != "pass" or a.pass_reason
 
 
@@ -140,3 +140,36 @@ def test_the_pools_are_used_only_where_they_can_draw():
     assert pooled_reason(rounds, ps) == "an auction in rounds"
     randoms = PolicySet.from_specs(4, bid="random")
     assert pooled_reason(_query("0:7,1:8"), randoms) == "seat 0's bidder draws random numbers"
+
+
+def test_deals_stop_at_half_the_smallest_pool_and_say_so(monkeypatch):
+    """A pool that cannot fill (here: 131,072 hands tried at most) would lend each
+    hand to many deals, and deals sharing hands make the intervals claim too much
+    (2 to 4 times too narrow, measured): the query stops at half the pool."""
+    from cinch_sim.advisor import pools as P
+
+    monkeypatch.setattr(P, "MAX_PROBES", 2 * P.PROBE_CHUNK)
+    a = advise(HAND, seat=3, bids=RARE, precision=0.02, seed=6)
+    smallest = min(c["hands"] for c in a.pool_counts)
+    assert smallest < 2 * 2401 and a.pool_cap == smallest // 2 == a.hands
+    assert "Stopped at" in a.text() and advice_dict(a)["pool_deal_cap"] == a.pool_cap
+
+
+def test_a_seat_whose_whole_hand_is_known_keeps_it():
+    """Seat 0's nine cards given: its pool is that hand, if it makes the call (the
+    heuristic opens this hand with a bid); if not, the message says so at once."""
+    dealt = "QH JH TH 8H 7H 6H 4H 3C 4C"  # seven hearts: the heuristic opens 10
+    a = advise(HAND, seat=2, bids="0:10,1:11", known=[f"0:{dealt}"], precision=0.05, seed=3)
+    assert a.pools.startswith("seat 0: its hand, given") and a.pool_counts[0]["known"]
+    with pytest.raises(AdvisorError, match="seat 0's known hand does not make its pass"):
+        advise(HAND, seat=2, bids="0:pass,1:pass", known=[f"0:{dealt}"], precision=0.05)
+
+
+def test_the_hint_names_no_bidder_already_in_use():
+    """A call the simple bidder never makes (an opening 1): the message does not
+    suggest the bidder in use; under the heuristic it does."""
+    with pytest.raises(AdvisorError) as info:
+        advise(HAND, seat=2, bids="0:1,1:pass", precision=0.05, bid="simple")
+    assert str(info.value).endswith("the other seats' bidders seldom make these calls")
+    with pytest.raises(AdvisorError, match=r"\(bid model simple or traditional\)"):
+        advise(HAND, seat=2, bids="0:1,1:pass", precision=0.05)

@@ -53,7 +53,7 @@ from typing import Any
 import numpy as np
 
 from cinch_sim import layout as L
-from cinch_sim.advisor.pools import RARE_HINT, build_pools, draw_deals, pooled_reason
+from cinch_sim.advisor.pools import build_pools, draw_deals, pooled_reason, rare_hint
 from cinch_sim.advisor.query import AdvisorError, Query, make_query
 from cinch_sim.analysis.intervals import Z95, highest_safe, mean_interval, wilson
 from cinch_sim.cards import SUITS, format_card
@@ -77,7 +77,8 @@ REJECT_CHUNK = 131_072  # rejected hands cost little: bigger kernel calls
 POOLS_BELOW = 0.01
 POOL_PROBE = 20_000  # hands dealt to measure that share
 RARE_PROBE_AT = 1 << 40  # their indices: apart from the deals' own
-POOL_MIN_SIZE, POOL_MAX_SIZE = 4_000, 40_000  # hands a pool holds: twice the deals wanted
+POOL_MIN_SIZE = 4_000  # hands a pool holds: twice the deals wanted, at least this
+POOL_CHUNK = 1_024  # pooled deals a chunk: drawing them can take a millisecond a deal
 PASS = 0  # the candidate "pass" (the fixed bid policy's 0)
 # Deals as the maker a bid needs before it is advised, best or safe: at 100 the 95%
 # interval of a make rate near 70% is about +-9 points, narrow enough to tell a
@@ -117,6 +118,8 @@ class Advice(Tables):
     pedro: np.ndarray  # [suit, pedro] deals the side saved it, at the top bid
     hands: int = 0  # deals accepted for the earlier bids
     pools: str | None = None  # deals drawn from pools of hands (pools.Pools.text), or None
+    pool_counts: list | None = None  # per earlier seat its pool's hands and hands tried
+    pool_cap: int | None = None  # the most deals its pools allow (Pools.deal_cap)
     tried: int = 0  # deals dealt, rejected ones included
     played: int = 0  # kernel hands run in all
     rounds: int = 0
@@ -515,9 +518,19 @@ class _Playouts:
 
     def use_pools(self, size: int) -> None:
         """Draw the deals from pools of hands that make each earlier call (pools.py):
-        nearly every deal then fits, so nothing is rejected."""
-        self.pools = build_pools(self.adv.query, self.policies, self.adv.seed, size)
-        self.adv.pools = self.pools.text()
+        nearly every deal then fits, so nothing is rejected. A Ctrl-C while the pools
+        fill marks the advice interrupted."""
+        adv = self.adv
+
+        def stop() -> bool:
+            return self.ctrl_c is not None and self.ctrl_c.requested
+
+        pools = build_pools(adv.query, self.policies, adv.seed, size, stop)
+        if pools is None:
+            adv.interrupted = True
+            return
+        self.pools = pools
+        adv.pools, adv.pool_counts, adv.pool_cap = pools.text(), pools.counts(), pools.deal_cap
         self.rejecting = False
 
     def draw_chunk(self, first: int, n: int) -> None:
@@ -615,6 +628,8 @@ class _Playouts:
                 return
             began = time.perf_counter()
             step = REJECT_CHUNK if self.rejecting else self.kept_per_chunk if self.slow else CHUNK
+            if self.pools is not None:
+                step = min(step, POOL_CHUNK)  # progress and a Ctrl-C between draws
             m = min(step, n - done)
             start_at = offset + done
             if self.pools is not None:
@@ -705,7 +720,12 @@ def _deal_until_precise(playouts: _Playouts, min_acceptance: float) -> None:
     worst = _needed(np.array([0.0]), 0, precision)  # shrunk p = 1/2
     target = min(max_hands, worst)
     if playouts.rejecting and playouts.pool_reason is None and _rare(playouts):
-        playouts.use_pools(int(min(max(2 * target, POOL_MIN_SIZE), POOL_MAX_SIZE)))
+        playouts.use_pools(max(2 * target, POOL_MIN_SIZE))
+        if adv.interrupted:
+            return
+        if adv.pool_cap is not None:  # no more deals than the pools' hands allow
+            max_hands = min(max_hands, adv.pool_cap)
+            target = min(target, max_hands)
     rejecting = playouts.rejecting
     while True:
         if hasattr(playouts.progress, "set_total"):
@@ -764,7 +784,7 @@ def _needed(k: np.ndarray, n: int, precision: float) -> int:
 def _check_acceptance(adv: Advice, min_acceptance: float) -> None:
     """Refuse earlier bids that no deal (or too small a share of deals) matches."""
     bids = adv.query.bids_text()
-    hint = "; " + RARE_HINT
+    hint = "; " + rare_hint(adv.query, adv.policies["bid"])
     if adv.hands == 0 and adv.tried >= MIN_PROBE:
         raise AdvisorError(
             f"the bids before you ({bids}) are impossible or too rare to sample: "

@@ -22,6 +22,7 @@ the advisor falls back to rejection otherwise (``pooled_reason``).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -34,17 +35,11 @@ from cinch_sim.rng import below, stream_state
 
 POOL_STREAM = 0x706F6F6C  # "pool": the stream a deal's pool picks are drawn from
 MIN_POOL = 200  # hands a pool needs, else its call is "too rare to sample"
-MAX_PROBES = 4_000_000  # hands tried for one seat's pool at most
+MAX_PROBES = 16_000_000  # hands tried for one seat's pool at most (a few seconds)
 NONE_YET = 262_144  # hands tried with none making the call: it is given up
 PROBE_CHUNK = 65_536
 MAX_TRIES = 2_000_000  # pool picks for one deal before it is given up as unplaceable
 PROBE_SEED = 0x5EED_9001  # the probes' own deal streams, apart from the deals'
-# the way out of a "too rare": the calls are rare for these bidders, not for every
-# bidder (Pidro's "all passed to the dealer" fits 4 deals in 50,000 under the heuristic)
-RARE_HINT = (
-    "the other seats' bidders seldom make these calls: a bidder that passes more "
-    "(bid model simple or traditional) matches more deals"
-)
 
 
 def _here() -> None:
@@ -75,36 +70,62 @@ def pooled_reason(q: Query, policies) -> str | None:
 @dataclass
 class Pools:
     """Per earlier seat (``seats``, in bidding order) the hands drawn that make its
-    call: ``hands[k, :sizes[k]]``; ``tried[k]`` hands were tried for them."""
+    call: ``hands[k, :sizes[k]]``; ``tried[k]`` hands were tried for them. A seat
+    whose whole hand is known has that one hand (``known[k]``)."""
 
     seats: list[int]
     hands: np.ndarray  # [seat, member] uint64 masks
     sizes: np.ndarray  # [seat] members
     tried: np.ndarray  # [seat] hands tried
+    known: np.ndarray  # [seat] True where the seat's whole hand was given
     fixed: np.ndarray  # [MAX_PLAYERS] the query's fixed cards of every seat
     bids_text: str = ""  # the calls, as the query says them
-    wanted: int = 0  # hands a pool was to hold: twice the deals the query expects
 
     def text(self) -> str:
-        """``seat 1: 2,311 of 65,536 hands, ...``: how common each call is alone, and
-        whether a pool fell short (its hands then recur in more deals, which are so
-        less independent than the intervals assume)."""
-        each = ", ".join(
-            f"seat {s}: {int(n):,} of {int(t):,} hands"
-            for s, n, t in zip(self.seats, self.sizes, self.tried, strict=True)
+        """``seat 1: 2,311 of 65,536 hands, ...``: how common each call is alone."""
+        return ", ".join(
+            f"seat {s}: its hand, given" if known else f"seat {s}: {int(n):,} of {int(t):,} hands"
+            for s, n, t, known in zip(self.seats, self.sizes, self.tried, self.known, strict=True)
         )
-        if int(self.sizes.min()) < self.wanted:
-            each += (
-                f"; a pool under the {self.wanted:,} hands wanted repeats its hands in more "
-                "deals, so the intervals are somewhat too narrow"
-            )
-        return each
+
+    def counts(self) -> list[dict[str, int | bool]]:
+        """Per earlier seat, its pool's hands and the hands tried for them (the JSON)."""
+        return [
+            {"seat": s, "hands": int(n), "tried": int(t), "known": bool(known)}
+            for s, n, t, known in zip(self.seats, self.sizes, self.tried, self.known, strict=True)
+        ]
+
+    @property
+    def deal_cap(self) -> int:
+        """The most deals to draw: half the smallest pool of drawn hands, so that a hand
+        serves in about one deal in two at most. Deals sharing a hand are not
+        independent; past this the intervals would claim more than the deals hold
+        (measured: 2 to 4 times too narrow with pools of a tenth of the deals)."""
+        drawn = self.sizes[~self.known]
+        return max(1, int(drawn.min()) // 2) if drawn.size else 1 << 62
 
 
-def build_pools(q: Query, policies, seed: int, size: int) -> Pools:
+def rare_hint(q: Query, bid_specs: Sequence[str]) -> str:
+    """The way out of a "too rare": the calls are rare for these bidders, not for every
+    bidder (Pidro's "all passed to the dealer" fits 4 deals in 50,000 under the
+    heuristic); a bidder that passes more is named only where another is in use
+    (``bid_specs``: each seat's bid policy)."""
+    others = {bid_specs[s].strip() for s, _ in q.bids} - {"simple", "traditional"}
+    if not others:
+        return "the other seats' bidders seldom make these calls"
+    return (
+        "the other seats' bidders seldom make these calls: a bidder that passes more "
+        "(bid model simple or traditional) matches more deals"
+    )
+
+
+def build_pools(
+    q: Query, policies, seed: int, size: int, stop: Callable[[], bool] | None = None
+) -> Pools | None:
     """For each earlier seat, up to ``size`` random hands (its known cards in them)
     that make its call after the calls before it: AdvisorError when a call is made
-    by fewer than ``MIN_POOL`` of ``MAX_PROBES`` hands."""
+    by fewer than ``MIN_POOL`` of ``MAX_PROBES`` hands. None when ``stop`` says so
+    between chunks of hands tried (a Ctrl-C)."""
     r = q.rules
     fixed = np.zeros(L.MAX_PLAYERS, np.uint64)
     for s, m in q.fixed().items():
@@ -115,11 +136,24 @@ def build_pools(q: Query, policies, seed: int, size: int) -> Pools:
     hands = np.zeros((len(seats), size), np.uint64)
     sizes = np.zeros(len(seats), np.int64)
     tried = np.zeros(len(seats), np.int64)
+    known = np.zeros(len(seats), bool)
     key = np.uint64((seed ^ PROBE_SEED) % (1 << 64))
     for k, seat in enumerate(seats):
         probe = _probe_set(q, policies, k)
         need = r.cards_dealt - int(fixed[seat]).bit_count()
+        known[k] = need == 0
+        if known[k]:  # its whole hand was given: does it make its call?
+            ok = _makes_its_call(q, probe, k, seat, fixed[seat : seat + 1], fixed, seed, 0)
+            if not ok[0]:
+                raise AdvisorError(
+                    f"the bids before you ({q.bids_text()}): seat {seat}'s known hand does "
+                    f"not make its {_call(q.bids[k][1])} under its bidder"
+                )
+            hands[k, 0], sizes[k], tried[k] = fixed[seat], 1, 1
+            continue
         while sizes[k] < size and tried[k] < MAX_PROBES and (sizes[k] or tried[k] < NONE_YET):
+            if stop is not None and stop():
+                return None
             first = np.int64(k * MAX_PROBES + tried[k])  # each candidate's own stream
             cand = fixed[seat] | _random_hands(key, first, unseen, need, PROBE_CHUNK)
             ok = _makes_its_call(q, probe, k, seat, cand, fixed, seed, int(tried[k]))
@@ -129,13 +163,17 @@ def build_pools(q: Query, policies, seed: int, size: int) -> Pools:
             # tried up to the last hand kept: sizes / tried is how common the call is
             tried[k] += int(hits[-1]) + 1 if sizes[k] == size else PROBE_CHUNK
         if sizes[k] < MIN_POOL:
-            call = "pass" if q.bids[k][1] == L.BID_PASS else f"bid {q.bids[k][1]}"
             raise AdvisorError(
                 f"the bids before you ({q.bids_text()}) are impossible or too rare to "
-                f"sample: seat {seat}'s {call} came from {int(sizes[k]):,} of "
-                f"{int(tried[k]):,} hands under its bidder; " + RARE_HINT
+                f"sample: seat {seat}'s {_call(q.bids[k][1])} came from {int(sizes[k]):,} "
+                f"of {int(tried[k]):,} hands under its bidder; "
+                + rare_hint(q, [p.spec for p in policies.bid])
             )
-    return Pools(seats, hands, sizes, tried, fixed, q.bids_text(), size)
+    return Pools(seats, hands, sizes, tried, known, fixed, q.bids_text())
+
+
+def _call(bid: int) -> str:
+    return "pass" if bid == L.BID_PASS else f"bid {bid}"
 
 
 @njit(cache=True, nogil=True)
@@ -199,7 +237,7 @@ def draw_deals(pools: Pools, seed: int, indices: np.ndarray) -> np.ndarray:
         raise AdvisorError(
             f"the bids before you ({pools.bids_text}) are impossible or too rare to sample "
             f"together: the hands that make each call ({pools.text()}) seldom fit in one "
-            "deal; " + RARE_HINT
+            "deal without sharing a card"
         )
     return out
 

@@ -189,6 +189,8 @@ def advice_dict(adv: Advice) -> dict[str, Any]:
         # with pools nearly every deal fits: no acceptance to speak of
         "acceptance_rate": adv.hands / adv.tried if adv.tried and adv.pools is None else None,
         "pools": adv.pools,
+        "pool_counts": adv.pool_counts,
+        "pool_deal_cap": adv.pool_cap,
         "kernel_hands": adv.played,
         "rounds": adv.rounds,
         "interrupted": adv.interrupted,
@@ -356,8 +358,15 @@ def _query_lines(adv: Advice) -> list[str]:
     if q.bids and adv.pools is not None:
         lines.append(
             f"Bids before you: {q.bids_text()}; too rare to deal whole (under 1 deal in 100 "
-            f"fits them), so each deal joins hands that make each call ({adv.pools})"
+            f"fits them), so each deal joins hands drawn to make each call (of the hands "
+            f"tried, those that made it: {adv.pools})"
         )
+        capped = adv.pool_cap is not None and adv.hands >= adv.pool_cap
+        if capped and adv.precision_reached() > adv.precision_target:
+            lines.append(
+                f"Stopped at {adv.hands:,} deals, half the rarest call's hands: a hand "
+                "serving in more deals would make the intervals claim more than they hold"
+            )
     elif q.bids:
         lines.append(
             f"Bids before you: {q.bids_text()}; {adv.hands:,} of {adv.tried:,} deals matched "

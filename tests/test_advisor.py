@@ -313,7 +313,7 @@ def _highest_safe_by_hand(a, s: int) -> int | None:
 def test_no_bid_is_advised_without_enough_deals_as_maker():
     # more deals as maker asked for than were dealt: no bid can be judged, so even a
     # strong hand gets "pass", with the reason, in the text, the JSON and the result
-    a = advise(ISSUE_HAND, seat=0, precision=0.05, min_maker=10**6)
+    a = advise(ISSUE_HAND, seat=0, precision=0.05, min_maker=10**6, max_hands=3000)
     assert a.call == "pass" and a.best_ev_bid is None and a.safe_bid is None
     assert a.pass_reason.startswith("no bid wins the auction often enough to judge")
     d = advice_dict(a)

@@ -183,6 +183,7 @@ def test_click_nine_cards_read_the_advice_change_the_seat(browser, width):
     assert [r.get_attribute("data-bid") for r in rows] == [str(b) for b in range(1, 15)]
 
 
+@pytest.mark.slow  # about 8 s: three stages of a pooled query
 def test_a_rare_auction_is_advised_and_says_how_its_deals_were_drawn(browser):
     """7, 10, 11 before the dealer fits none of 50,000 whole deals: the page gives the
     advice from deals joined of hands that make each call, and says so."""

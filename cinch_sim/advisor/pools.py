@@ -37,6 +37,8 @@ POOL_STREAM = 0x706F6F6C  # "pool": the stream a deal's pool picks are drawn fro
 MIN_POOL = 200  # hands a pool needs, else its call is "too rare to sample"
 MAX_PROBES = 16_000_000  # hands tried for one seat's pool at most (a few seconds)
 NONE_YET = 262_144  # hands tried with none making the call: it is given up
+# hands tried before a call's rate so far may say that MAX_PROBES cannot fill MIN_POOL
+EARLY_LOOK = 1_048_576
 PROBE_CHUNK = 65_536
 MAX_TRIES = 2_000_000  # pool picks for one deal before it is given up as unplaceable
 PROBE_SEED = 0x5EED_9001  # the probes' own deal streams, apart from the deals'
@@ -154,6 +156,8 @@ def build_pools(
         while sizes[k] < size and tried[k] < MAX_PROBES and (sizes[k] or tried[k] < NONE_YET):
             if stop is not None and stop():
                 return None
+            if tried[k] >= EARLY_LOOK and sizes[k] * MAX_PROBES < MIN_POOL * tried[k]:
+                break  # at this rate the pool cannot fill: say so now, not in seconds
             first = np.int64(k * MAX_PROBES + tried[k])  # each candidate's own stream
             cand = fixed[seat] | _random_hands(key, first, unseen, need, PROBE_CHUNK)
             ok = _makes_its_call(q, probe, k, seat, cand, fixed, seed, int(tried[k]))

@@ -201,7 +201,7 @@ def test_a_rare_auction_is_advised_and_says_how_its_deals_were_drawn(browser):
     bids.clear()
     bids.send_keys("0:7,1:10,2:11")
     _wait(browser, lambda d: "--bids" in _text(d, "cli") and "(final)" in _text(d, "status"))
-    assert "each deal joins hands that make each call (seat 0: " in _text(browser, "status")
+    assert "each deal joins hands drawn to make each call (seat 0: " in _text(browser, "status")
     want = advise(HAND, seat=3, dealer=3, bids="0:7,1:10,2:11").to_dict()["advice"]
     assert _text(browser, "advice") == want.removeprefix("Advice: ")
     assert _fits(browser)

@@ -2,7 +2,7 @@
 
 Rejection (``estimate._Playouts``) deals whole hands and keeps those in which
 every earlier seat made the call it made: cheap while such deals are common,
-hopeless when they are not (pass, 10, 11 before the dealer fits none of 50,000
+hopeless when they are not (7, 10, 11 before the dealer fits none of 50,000
 deals under the heuristic bidders). But a seat's call depends only on its own
 cards and the calls before it. So for each earlier seat a pool of hands that
 make its call is drawn by rejection, seat by seat (the seats before it made to

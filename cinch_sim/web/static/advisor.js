@@ -161,7 +161,7 @@ function show(r, view) {
   $("advice").classList.toggle("pending", r.verdict === false);
   $("advice").dataset.call = String(r.call);
   // a rare auction's deals join hands drawn to make each earlier call: say so, and how common each was
-  const pools = r.pools ? `; the bids before you are rare, so each deal joins hands that make each call (${r.pools})` : "";
+  const pools = r.pools ? `; the bids before you are rare, so each deal joins hands drawn to make each call (${r.pools})` : "";
   $("status").textContent = r.hands ? `${r.hands.toLocaleString()} deals, stage ${view.stage} of ${view.stages}, ` +
     `95% half-width ${(100 * r.precision).toFixed(1)} percentage points${pools}` : "no deal needed";
   $("cli").textContent = r.cli;

@@ -18,7 +18,6 @@ The matches (scipy) and the report are imported when first called, so
 
 from __future__ import annotations
 
-import numbers
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -539,8 +538,6 @@ def advise(
 
     seed = checks.seed(seed)
     max_hands = checks.count(max_hands, "max_hands")
-    risk = _share(risk, "risk", "(0, 1]", lambda x: 0 < x <= 1)
-    precision = _share(precision, "precision", "(0, 0.5)", lambda x: 0 < x < 0.5)
     r = _rules(rules)
     dealer = checks.seat(dealer, r.players, "dealer")
     try:  # the hand's own error first, named as the argument
@@ -565,15 +562,6 @@ def advise(
         threads=threads,
         progress=progress,
     )
-
-
-def _share(value: object, name: str, interval: str, inside: Callable[[float], bool]) -> float:
-    """A number in ``interval`` (``risk``, ``precision``), refused in one line naming the
-    argument: a string or None would fail deep inside as a bare TypeError."""
-    ok = isinstance(value, numbers.Real) and not isinstance(value, bool)
-    if not ok or not inside(float(value)):  # type: ignore[arg-type]
-        raise InputError(name, f"{value!r} is not a number in {interval}")
-    return float(value)  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------- compare, ladder

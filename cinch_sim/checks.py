@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numbers
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 MAX_HANDS = 2**62
@@ -71,6 +71,22 @@ def whole(value: object, name: str, at_least: int | None = None, at_most: int | 
     if at_most is not None and n > at_most:
         raise InputError(name, f"{n} is too many: at most {_power(at_most)}")
     return n
+
+
+def share(value: object, name: str, interval: str, inside: Callable[[float], bool]) -> float:
+    """A number in ``interval`` (``risk``, ``precision``: ``inside`` says whether it
+    is), refused in one line naming the argument: a string or None would otherwise
+    fail deep inside as a bare TypeError.
+
+    >>> share("high", "risk", "(0, 1]", lambda x: 0 < x <= 1)
+    Traceback (most recent call last):
+    ...
+    cinch_sim.checks.InputError: risk: 'high' is not a number in (0, 1]
+    """
+    ok = isinstance(value, numbers.Real) and not isinstance(value, bool)
+    if not ok or not inside(float(value)):  # type: ignore[arg-type]
+        raise InputError(name, f"{value!r} is not a number in {interval}")
+    return float(value)  # type: ignore[arg-type]
 
 
 def count(value: object, name: str, at_least: int = 1) -> int:

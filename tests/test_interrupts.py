@@ -331,14 +331,15 @@ def test_an_interrupted_ladder_shows_the_unplayed_strategy_as_unplayed():
     assert all(math.isnan(unplayed[k]) for k in ("rating", "rating_lo", "rating_hi"))
     assert "greedy unplayed" in lad.headline()
 
-    from cinch_sim.cli.commands.compare import _records, format_ladder
+    from cinch_sim.cli.commands.compare import format_ladder
     from cinch_sim.report import sections
     from cinch_sim.report.render import Report
+    from cinch_sim.views import json_records
 
     text = format_ladder(r, lad.matchups(), 20, 0, 0.1)
     line = next(x for x in text.splitlines() if "greedy" in x)
     assert "unplayed" in line and "[" not in line  # no rank, no zero-width interval
-    rows = json.loads(json.dumps(_records(r)))  # valid JSON: null, never NaN
+    rows = json.loads(json.dumps(json_records(r)))  # valid JSON: null, never NaN
     assert rows[-1]["rank"] is None and rows[-1]["rating"] is None
     doc = Report("t")
     sections.add_ladder(doc, lad, 51)

@@ -303,3 +303,23 @@ def crash(obs, hand, legal, params, scratch, rng):
     said = str(info.value)
     assert said.startswith("a policy raised ZeroDivisionError")
     assert said.endswith(f"(user policies in play: play policy '{bot}:crash' at seats 0, 1, 2, 3)")
+
+
+def test_a_bool_beside_an_int_is_refused_on_every_load(tmp_path):
+    """Without a signature numba unifies ``True`` and an int return to int64: the
+    policy is refused the first time it is loaded as on the second (it was accepted
+    first and refused after, whichever load compiled it)."""
+    bot = _write(
+        tmp_path / "mixed.py",
+        HEAD
+        + """
+@njit
+def mixed(obs, hand, legal, params, scratch, rng):
+    if legal == np.uint64(0):
+        return True
+    return lowbit_index(legal)
+""",
+    )
+    for _ in range(2):
+        with pytest.raises(PolicyError, match="returns bool, not int64"):
+            load_policy("play", f"{bot}:mixed")

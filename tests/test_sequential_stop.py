@@ -161,11 +161,12 @@ def test_the_command_says_where_it_stopped():
 
 
 def test_a_decided_sequence_is_shown_leaving_out_half_and_no_p_is_zero():
-    from cinch_sim.cli.commands.compare import _p_value, _sequence_shown
+    from cinch_sim.cli.commands.compare import _p_value
+    from cinch_sim.matches.compare import sequence_shown
 
     # a lower end of 0.5006 rounds down to 50.0 at one decimal: shown with two
-    assert _sequence_shown(0.69, 0.5006, 0.88, True) == "69.00% [50.06, 88.00]"
-    assert _sequence_shown(0.69, 0.52, 0.88, True) == "69.0% [52.0, 88.0]"
-    assert _sequence_shown(0.6, 0.4999, 0.7, False) == "60.0% [49.9, 70.0]"  # undecided
+    assert sequence_shown(0.69, 0.5006, 0.88, True) == "69.00% [50.06, 88.00]"
+    assert sequence_shown(0.69, 0.52, 0.88, True) == "69.0% [52.0, 88.0]"
+    assert sequence_shown(0.6, 0.4999, 0.7, False) == "60.0% [49.9, 70.0]"  # undecided
     assert _p_value(0.0) == "p < 1e-300" and _p_value(0.0192) == "p = 0.0192"
     assert _p_value(float("nan")) == "p = –"

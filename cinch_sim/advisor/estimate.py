@@ -52,8 +52,8 @@ from typing import Any
 
 import numpy as np
 
+from cinch_sim import checks
 from cinch_sim import layout as L
-from cinch_sim.advisor.pools import build_pools, draw_deals, pooled_reason, rare_hint
 from cinch_sim.advisor.query import AdvisorError, Query, make_query
 from cinch_sim.analysis.intervals import Z95, highest_safe, mean_interval, wilson
 from cinch_sim.cards import SUITS, format_card
@@ -73,7 +73,8 @@ SLOW_FIRST = 8  # a slow player's first chunk: later ones are sized to take CHUN
 CHUNK_SECONDS = 5.0  # so a progress line comes, and Ctrl-C stops, within seconds
 REJECT_CHUNK = 131_072  # rejected hands cost little: bigger kernel calls
 # below this share of dealt hands fitting the earlier bids, the deals are drawn from
-# pools of hands that make each call (pools.py), where the bidders allow it
+# pools of hands that make each call (pools.py, where the bidders allow it); above
+# it, rejection is cheap and exact
 POOLS_BELOW = 0.01
 POOL_PROBE = 20_000  # hands dealt to measure that share
 RARE_PROBE_AT = 1 << 40  # their indices: apart from the deals' own
@@ -364,10 +365,8 @@ def advise(
     one-line message on bad input or constraints too rare to sample.
     """
     start = time.perf_counter()
-    if not 0 < risk <= 1:
-        raise AdvisorError(f"risk {risk} must be in (0, 1]")
-    if not 0 < precision < 0.5:
-        raise AdvisorError(f"precision {precision} must be in (0, 0.5)")
+    risk = checks.share(risk, "risk", "(0, 1]", lambda x: 0 < x <= 1)
+    precision = checks.share(precision, "precision", "(0, 0.5)", lambda x: 0 < x < 0.5)
     if max_hands < 1:
         raise AdvisorError(f"max_hands {max_hands} must be at least 1")
     if isinstance(min_maker, bool) or not isinstance(min_maker, int) or min_maker < 1:
@@ -464,7 +463,9 @@ class _Playouts:
             fixed=q.fixed(), fixed_twice=q.fixed_twice(), required_bids=[b for _, b in q.bids]
         )
         self.rejecting = bool(q.bids)  # earlier bids to match: most deals are rejected
-        self.pool_reason = pooled_reason(q, policies) if q.bids else "no earlier calls"
+        from cinch_sim.advisor.pools import pooled_reason  # numba's: loaded when advising
+
+        self.pool_reason = pooled_reason(q, policies)
         self.pools = None  # pools.Pools once the deals are drawn from them (use_pools)
         self._drawn = (0, np.zeros((0, L.MAX_PLAYERS), np.uint64))  # (first index, masks)
         self.policies = policies
@@ -510,7 +511,10 @@ class _Playouts:
             if indices is None:
                 indices = np.arange(offset, offset + n, dtype=np.int64)
             first, drawn = self._drawn
-            masks = drawn[np.asarray(indices) - first]
+            at = np.asarray(indices) - first
+            if at.size and not (0 <= at.min() and at.max() < len(drawn)):
+                raise RuntimeError("a deal outside the chunk drawn from the pools")
+            masks = drawn[at]
         rows, _ = run_chunk(q.rules, self.sets[key], adv.seed, offset, n, q.dealer,
                             self.conditions, indices=indices, fixed_per_hand=masks)  # fmt: skip
         adv.played += len(rows)
@@ -525,6 +529,8 @@ class _Playouts:
         def stop() -> bool:
             return self.ctrl_c is not None and self.ctrl_c.requested
 
+        from cinch_sim.advisor.pools import build_pools
+
         pools = build_pools(adv.query, self.policies, adv.seed, size, stop)
         if pools is None:
             adv.interrupted = True
@@ -535,6 +541,8 @@ class _Playouts:
 
     def draw_chunk(self, first: int, n: int) -> None:
         """The fixed cards of deals first..first+n-1, drawn from the pools."""
+        from cinch_sim.advisor.pools import draw_deals
+
         index = np.arange(first, first + n, dtype=np.int64)
         self._drawn = (first, draw_deals(self.pools, self.adv.seed, index))
 
@@ -784,6 +792,8 @@ def _needed(k: np.ndarray, n: int, precision: float) -> int:
 def _check_acceptance(adv: Advice, min_acceptance: float) -> None:
     """Refuse earlier bids that no deal (or too small a share of deals) matches."""
     bids = adv.query.bids_text()
+    from cinch_sim.advisor.pools import rare_hint
+
     hint = "; " + rare_hint(adv.query, adv.policies["bid"])
     if adv.hands == 0 and adv.tried >= MIN_PROBE:
         raise AdvisorError(

@@ -250,13 +250,14 @@ def draw_deals(pools: Pools, seed: int, indices: np.ndarray) -> np.ndarray:
 def _draw(hands, sizes, seats, fixed, seed, indices, out):
     """``draw_deals``'s loop: False when a deal found no fitting hands."""
     state = np.zeros(1, np.uint64)
+    known = np.uint64(0)  # every seat's fixed cards: no pool hand adds one of them
+    for s in range(fixed.shape[0]):
+        known |= fixed[s]
     for i in range(indices.shape[0]):
         state[0] = stream_state(seed, indices[i], POOL_STREAM)
         placed = False
         for _ in range(MAX_TRIES):
-            used = np.uint64(0)
-            for s in range(fixed.shape[0]):
-                used |= fixed[s]
+            used = known
             clash = False
             for k in range(seats.shape[0]):
                 h = hands[k, below(state, sizes[k])]

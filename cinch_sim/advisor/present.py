@@ -356,9 +356,12 @@ def _query_lines(adv: Advice) -> list[str]:
     q = adv.query
     lines = [_hand_line(adv)]
     if q.bids and adv.pools is not None:
+        from cinch_sim.advisor.estimate import POOLS_BELOW  # loaded: it made ``adv``
+
         lines.append(
-            f"Bids before you: {q.bids_text()}; too rare to deal whole (under 1 deal in 100 "
-            f"fits them), so each deal joins hands drawn to make each call (of the hands "
+            f"Bids before you: {q.bids_text()}; too rare to deal whole (under 1 deal in "
+            f"{round(1 / POOLS_BELOW):,} fits them), so each deal joins hands drawn to make "
+            f"each call (of the hands "
             f"tried, those that made it: {adv.pools})"
         )
         capped = adv.pool_cap is not None and adv.hands >= adv.pool_cap

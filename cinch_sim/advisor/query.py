@@ -274,7 +274,7 @@ def hand_cards(hand: object, r: Rules) -> list[int]:
     if isinstance(hand, Mapping) or not isinstance(hand, Iterable):
         raise CardError(f"{hand!r} is not a hand: give its cards as text, e.g. 'AS KS 5S ...'")
     cards = list(hand)
-    if cards and all(isinstance(c, str) for c in cards):
+    if any(isinstance(c, str) for c in cards):  # names, or a mix the names' parser refuses
         return parse_hand(cards, size=r.cards_dealt, copies=r.decks)
     return _int_hand(cards, r.cards_dealt, r.decks)
 

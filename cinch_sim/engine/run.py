@@ -18,7 +18,7 @@ import numpy as np
 
 from cinch_sim import checks
 from cinch_sim import layout as L
-from cinch_sim.cards import format_card
+from cinch_sim.cards import SUIT_NAMES, SUITS, format_card
 from cinch_sim.engine.interrupts import chunk_boundaries
 from cinch_sim.engine.policy_table import ADDRESSES
 from cinch_sim.engine.threads import run_split, using
@@ -538,7 +538,8 @@ def _illegal_bid(row: np.ndarray, rules: Rules, seat: int, value: int) -> str:
 
 
 def _illegal_suit(row: np.ndarray, rules: Rules, seat: int, value: int) -> str:
-    return f"an illegal suit {value} (a suit is 0..3: clubs, spades, diamonds, hearts)"
+    names = ", ".join(SUIT_NAMES[s] for s in SUITS)
+    return f"an illegal suit {value} (a suit is 0..3: {names})"
 
 
 def _illegal_card(row: np.ndarray, rules: Rules, seat: int, value: int) -> str:

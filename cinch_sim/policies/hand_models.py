@@ -144,10 +144,11 @@ def with_preset_model(vector: np.ndarray, rules: Rules) -> np.ndarray:
     out = vector.copy()
     for slot in MODEL_SLOTS:
         out[_slot(slot)] = model[slot]
-    change = rules.left_card_points - _fitted_left_points(rules.preset)
-    capture = left_capture(name) if change else None
-    for slot in MODEL_SLOTS if capture else ():
-        out[_slot(slot)] += change * capture[slot]
+    capture = left_capture(name)  # None for a model without one (the standard game's)
+    if capture is not None:  # the model's own preset scored the left card so
+        change = rules.left_card_points - _fitted_left_points(name.split("@")[0])
+        for slot in MODEL_SLOTS:
+            out[_slot(slot)] += change * capture[slot]
     out[_slot("game_fitted")] = 1.0
     out[_slot("margin")] += model["margin_shift"]  # a strategy's own margin moves with it
     return out

@@ -317,9 +317,8 @@ def _compile_for_kernel(fn, kind: str, spec: str) -> None:
 
     if not isinstance(fn, Dispatcher):
         raise PolicyError(f"{kind} policy {spec!r} is not a numba function: decorate it with @njit")
-    declared = POLICY_SIG.args in fn.overloads  # @njit(POLICY_SIG) is compiled already
     try:
-        if not declared:
+        if POLICY_SIG.args not in fn.overloads:  # @njit(POLICY_SIG) is compiled already
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 fn.compile(POLICY_SIG.args)
@@ -340,11 +339,12 @@ def _compile_for_kernel(fn, kind: str, spec: str) -> None:
         # a policy returning a float or a bool would be silently truncated
         returned = _shown(cres.signature.return_type)
         raise PolicyError(f"{kind} policy {spec!r} returns {returned}, not int64")
-    if declared:
-        # the signature's int64 casts what the code returns: 0.7 became 0, True 1
-        returned = _not_an_integer(fn, cres)
-        if returned is not None:
-            raise PolicyError(f"{kind} policy {spec!r} returns {returned}, not int64")
+    # what each return hands over, before int64 casts it (under a signature 0.7 became
+    # 0 and True 1; without one a bool beside an int unifies to int64): one rule for
+    # both, whichever load compiled the function first
+    returned = _not_an_integer(fn, cres) if cres is not None else None
+    if returned is not None:
+        raise PolicyError(f"{kind} policy {spec!r} returns {returned}, not int64")
 
 
 _INTEGER = re.compile(r"u?int(8|16|32|64)|Literal\[int\]\(.*\)")

@@ -277,13 +277,6 @@ def format_comparison(s: dict, seed: int, seconds: float) -> str:
     return "\n".join(lines)
 
 
-def _sequence_shown(p: float, lo: float, hi: float, decided: bool) -> str:
-    """The confidence sequence as printed (``matches.compare.sequence_shown``)."""
-    from cinch_sim.matches.compare import sequence_shown
-
-    return sequence_shown(p, lo, hi, decided)
-
-
 def _luck_adjusted(s: dict) -> str:
     """The win rate with the luck of the unshared deals taken out, and how much that
     luck explained (docs/statistics.md, "The win rate, luck-adjusted")."""
@@ -477,14 +470,6 @@ def write_ladder_outputs(lad, out_dir, ratings=None, matchups=None) -> None:
     settings = dict(lad.settings)
     settings.update(interrupted=lad.interrupted)
     write_run_json(out_dir, settings)
-
-
-def _records(df) -> list[dict]:
-    """A table's rows for JSON: a missing value (an unplayed strategy's rank and
-    rating) as null, never NaN, which is not JSON (``views.json_records``)."""
-    from cinch_sim.views import json_records
-
-    return json_records(df)
 
 
 def format_ladder(ratings, matchups, games, seed, seconds, cutthroat: int | None = None) -> str:

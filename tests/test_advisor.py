@@ -131,9 +131,9 @@ def test_bids_before_change_the_answer_in_the_expected_direction(monkeypatch):
     # a red Pedro: under the heuristic bidder, hearts as trump lose most (measured:
     # 3.1 mean points against 5.8 after a 9, at 0.05 precision). Whole deals kept by
     # rejection, as their acceptance is checked (tests/test_advisor_pools.py: pools).
-    from cinch_sim.advisor import estimate
+    from cinch_sim.advisor import pools
 
-    monkeypatch.setattr(estimate, "POOLS_BELOW", 0.0)
+    monkeypatch.setattr(pools, "POOLS_BELOW", 0.0)
     free = advise(ISSUE_HAND, seat=2, dealer=3, bids="0:8,1:9", precision=0.05)
     opp = advise(ISSUE_HAND, seat=2, dealer=3, bids="0:8,1:12", precision=0.05)
     assert 0 < opp.hands < opp.tried
@@ -230,9 +230,9 @@ def test_counts_are_those_of_a_direct_run_of_the_fixed_policies(monkeypatch):
     required; the same seed and hand numbers give the very same deals (whole deals
     kept by rejection: the pools' deals are checked in tests/test_advisor_pools.py)."""
     from cinch_sim import layout as L
-    from cinch_sim.advisor import estimate
+    from cinch_sim.advisor import pools
 
-    monkeypatch.setattr(estimate, "POOLS_BELOW", 0.0)
+    monkeypatch.setattr(pools, "POOLS_BELOW", 0.0)
     from cinch_sim.engine.run import Conditions, PolicySet, run_chunk
     from cinch_sim.policies.loading import load_policy
     from cinch_sim.rules import Rules

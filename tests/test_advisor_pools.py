@@ -9,6 +9,7 @@ import pytest
 from cinch_sim import layout as L
 from cinch_sim.advisor import AdvisorError, advice_dict, advise
 from cinch_sim.advisor import estimate as E
+from cinch_sim.advisor import pools as P
 from cinch_sim.advisor.pools import build_pools, draw_deals, pooled_reason
 from cinch_sim.advisor.query import make_query
 from cinch_sim.cards import parse_cards, parse_hand
@@ -84,9 +85,9 @@ def _agree(monkeypatch, seat: int, bids: str, precision: float, seed: int) -> No
     P(win), P(win and make) and ev against pass within 4 standard errors of their
     difference."""
     kw = dict(seat=seat, dealer=3, bids=bids, precision=precision, seed=seed)
-    monkeypatch.setattr(E, "POOLS_BELOW", 0.0)
+    monkeypatch.setattr(P, "POOLS_BELOW", 0.0)
     whole = advise(HAND, **kw)
-    monkeypatch.setattr(E, "POOLS_BELOW", 1.1)
+    monkeypatch.setattr(P, "POOLS_BELOW", 1.1)
     pooled = advise(HAND, **kw)
     assert whole.pools is None and pooled.pools is not None
     s = whole.best_trump_index
@@ -146,8 +147,6 @@ def test_deals_stop_at_half_the_smallest_pool_and_say_so(monkeypatch):
     """A pool that cannot fill (here: 131,072 hands tried at most) would lend each
     hand to many deals, and deals sharing hands make the intervals claim too much
     (2 to 4 times too narrow, measured): the query stops at half the pool."""
-    from cinch_sim.advisor import pools as P
-
     monkeypatch.setattr(P, "MAX_PROBES", 2 * P.PROBE_CHUNK)
     a = advise(HAND, seat=3, bids=RARE, precision=0.02, seed=6)
     smallest = min(c["hands"] for c in a.pool_counts)

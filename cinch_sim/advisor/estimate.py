@@ -72,10 +72,6 @@ SLOW_CHUNK = 256  # the most deals a chunk holds when a seat plays slowly (pimc,
 SLOW_FIRST = 8  # a slow player's first chunk: later ones are sized to take CHUNK_SECONDS
 CHUNK_SECONDS = 5.0  # so a progress line comes, and Ctrl-C stops, within seconds
 REJECT_CHUNK = 131_072  # rejected hands cost little: bigger kernel calls
-# below this share of dealt hands fitting the earlier bids, the deals are drawn from
-# pools of hands that make each call (pools.py, where the bidders allow it); above
-# it, rejection is cheap and exact
-POOLS_BELOW = 0.01
 POOL_PROBE = 20_000  # hands dealt to measure that share
 RARE_PROBE_AT = 1 << 40  # their indices: apart from the deals' own
 POOL_MIN_SIZE = 4_000  # hands a pool holds: twice the deals wanted, at least this
@@ -777,8 +773,10 @@ def _judgeable(adv: Advice) -> bool:
 def _rare(playouts: _Playouts) -> bool:
     """Whether fewer than ``POOLS_BELOW`` of ``POOL_PROBE`` dealt hands fit the earlier
     bids: rejection would then deal over a hundred hands for each one kept."""
+    from cinch_sim.advisor import pools
+
     rows = playouts.run(playouts.probe, RARE_PROBE_AT, POOL_PROBE)
-    return float((rows[:, L.H_REJECTED] == 0).mean()) < POOLS_BELOW
+    return float((rows[:, L.H_REJECTED] == 0).mean()) < pools.POOLS_BELOW
 
 
 def _needed(k: np.ndarray, n: int, precision: float) -> int:

@@ -33,6 +33,9 @@ from cinch_sim.advisor.query import AdvisorError, Query
 from cinch_sim.jit.cache import refresh
 from cinch_sim.rng import below, stream_state
 
+# below this share of dealt hands fitting the earlier bids, the advisor draws its deals
+# from pools (where the bidders allow it); above it, rejection is cheap and exact
+POOLS_BELOW = 0.01
 POOL_STREAM = 0x706F6F6C  # "pool": the stream a deal's pool picks are drawn from
 MIN_POOL = 200  # hands a pool needs, else its call is "too rare to sample"
 MAX_PROBES = 16_000_000  # hands tried for one seat's pool at most (a few seconds)

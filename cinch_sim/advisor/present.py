@@ -356,7 +356,7 @@ def _query_lines(adv: Advice) -> list[str]:
     q = adv.query
     lines = [_hand_line(adv)]
     if q.bids and adv.pools is not None:
-        from cinch_sim.advisor.estimate import POOLS_BELOW  # loaded: it made ``adv``
+        from cinch_sim.advisor.pools import POOLS_BELOW  # loaded: it drew the deals
 
         lines.append(
             f"Bids before you: {q.bids_text()}; too rare to deal whole (under 1 deal in "

@@ -172,3 +172,13 @@ def test_the_hint_names_no_bidder_already_in_use():
     assert str(info.value).endswith("the other seats' bidders seldom make these calls")
     with pytest.raises(AdvisorError, match=r"\(bid model simple or traditional\)"):
         advise(HAND, seat=2, bids="0:1,1:pass", precision=0.05)
+
+
+def test_a_refusal_says_why_pools_could_not_serve():
+    """Where the pools cannot draw (a seat bidding at random), a rare auction is still
+    refused by rejection, and the message says why no pools were drawn."""
+    with pytest.raises(AdvisorError) as info:
+        advise(HAND, seat=3, bids=RARE, precision=0.05, bid={0: "random"})
+    assert str(info.value).endswith(
+        "(hands drawn call by call cannot serve here: seat 0's bidder draws random numbers)"
+    )

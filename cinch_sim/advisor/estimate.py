@@ -746,7 +746,7 @@ def _deal_until_precise(playouts: _Playouts, min_acceptance: float) -> None:
         if adv.interrupted:
             break
         if rejecting:
-            _check_acceptance(adv, min_acceptance)
+            _check_acceptance(adv, min_acceptance, playouts.pool_reason)
         judgeable = _judgeable(adv)
         if adv.hands >= max_hands or (adv.precision_reached() <= precision and judgeable):
             break
@@ -787,12 +787,15 @@ def _needed(k: np.ndarray, n: int, precision: float) -> int:
     return int(math.ceil(Z95 * Z95 * var / (precision * precision)))
 
 
-def _check_acceptance(adv: Advice, min_acceptance: float) -> None:
-    """Refuse earlier bids that no deal (or too small a share of deals) matches."""
+def _check_acceptance(adv: Advice, min_acceptance: float, pool_reason: str | None) -> None:
+    """Refuse earlier bids that no deal (or too small a share of deals) matches, saying
+    why deals drawn from pools of hands could not serve instead (``pool_reason``)."""
     bids = adv.query.bids_text()
     from cinch_sim.advisor.pools import rare_hint
 
     hint = "; " + rare_hint(adv.query, adv.policies["bid"])
+    if pool_reason is not None:  # e.g. "two decks": say why no pools were drawn
+        hint += f" (hands drawn call by call cannot serve here: {pool_reason})"
     if adv.hands == 0 and adv.tried >= MIN_PROBE:
         raise AdvisorError(
             f"the bids before you ({bids}) are impossible or too rare to sample: "

@@ -1013,24 +1013,15 @@ def solve(
     ['line', 'hand', 'trick', 'leader']
     >>> folder.cleanup()
     """
-    from cinch_sim.records.review import SolveReport, iter_summaries
+    from cinch_sim.records.review import SolveReport, TrickOutOfRange, iter_summaries
 
     if line is not None:
         line = checks.whole(line, "line", at_least=1)
     if from_trick != "quick":
         from_trick = checks.whole(from_trick, "from_trick", at_least=1)
     try:
-        hands = iter_summaries(source, line, from_trick)
-        return SolveReport([_trick_in_range(h, from_trick) for h in hands])
+        return SolveReport(list(iter_summaries(source, line, from_trick)))
     except LookupError as e:
         raise checks.InputError("line", str(e)) from None
-
-
-def _trick_in_range(summary: dict[str, Any], from_trick: int | str) -> dict[str, Any]:
-    """``summary``, or an InputError where ``from_trick`` is past its hand's last trick."""
-    from cinch_sim.records.review import trick_out_of_range
-
-    why = trick_out_of_range(summary, from_trick)
-    if why is not None:
-        raise checks.InputError("from_trick", why)
-    return summary
+    except TrickOutOfRange as e:
+        raise checks.InputError("from_trick", str(e)) from None

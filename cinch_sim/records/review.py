@@ -41,6 +41,10 @@ class Summary(dict):
     made: bool | None = None
 
 
+class TrickOutOfRange(ValueError):
+    """A first trick to value past the last trick of a hand's rules."""
+
+
 class Reviewer:
     """Solvers by rules (a file may mix rule options), reused across its records.
 
@@ -66,7 +70,13 @@ class Reviewer:
 
     def review(self, hc: HandCheck) -> tuple[HandReview, int]:
         """The review of the cards from ``first_trick`` on (clipped to the tricks
-        played), and that first trick (1 first)."""
+        played), and that first trick (1 first). A first trick past the rules' last is
+        another question, not one to clip: ``TrickOutOfRange``."""
+        if self.from_trick != "quick" and int(self.from_trick) > hc.rules.hand_size:
+            n = hc.rules.hand_size
+            raise TrickOutOfRange(
+                f"{self.from_trick} is out of range 1..{n} (a hand of {n} tricks), or 'quick'"
+            )
         pos, plays = hand_line(hc)
         first = min(self.first_trick(hc.rules), max(1, len(hc.tricks)))
         skip = sum(len(t.cards) for t in hc.tricks[: first - 1])
@@ -366,15 +376,3 @@ class SolveReport(Tables):
             f"maker's side {N.number(m['lost_maker'])}, defenders "
             f"{N.number(m['lost_defenders'])}"
         )
-
-
-def trick_out_of_range(summary: dict[str, Any], from_trick: int | str) -> str | None:
-    """Why ``from_trick`` is past the last trick of the hand's rules (None: it is not):
-    the reviewer would clip it to the last trick, a silent answer to another question."""
-    rules = getattr(summary, "rules", None)
-    if from_trick == "quick" or rules is None or int(from_trick) <= rules.hand_size:
-        return None
-    return (
-        f"{from_trick} is out of range 1..{rules.hand_size} (line {summary['line']} is a "
-        f"hand of {rules.hand_size} tricks), or 'quick'"
-    )

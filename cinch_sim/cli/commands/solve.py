@@ -59,9 +59,9 @@ def solve(file: str, line_no: int | None, from_trick: str, fmt: str) -> None:
     from cinch_sim.records.io import RecordFileError
     from cinch_sim.records.review import (
         SolveReport,
+        TrickOutOfRange,
         hand_text,
         iter_summaries,
-        trick_out_of_range,
     )
 
     first: int | str = from_trick
@@ -79,10 +79,6 @@ def solve(file: str, line_no: int | None, from_trick: str, fmt: str) -> None:
     teams = None
     try:
         for s in _announced(hands):
-            why = trick_out_of_range(s, first)
-            if why is not None:
-                bar.close()
-                raise BadInput("--from-trick", why)
             bar(1)
             done.append(s)
             if fmt == "json":
@@ -97,6 +93,9 @@ def solve(file: str, line_no: int | None, from_trick: str, fmt: str) -> None:
         sys.exit(2)
     except LookupError as e:
         raise BadInput("--line", str(e)) from None
+    except TrickOutOfRange as e:
+        bar.close()
+        raise BadInput("--from-trick", str(e)) from None
     report = SolveReport(done)
     if fmt == "table" and line_no is None:
         click.echo("")

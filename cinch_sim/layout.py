@@ -24,7 +24,7 @@ R_TEAMS = 1
 R_PARTNERSHIPS = 2
 R_CARDS_DEALT = 3
 R_HAND_SIZE = 4
-R_DRAW = 5
+R_DRAW = 5  # DRAW_NONE, DRAW_STOCK, or DRAW_WIDOW (each seat picks up its share)
 R_BID_ROUNDS = 6
 R_BID_MIN = 7
 R_BID_MAX = 8
@@ -78,6 +78,9 @@ ALL_PASS_FORCED_ANY = 4  # the dealer may not pass: his policy is asked without 
 ROBBER_MAKER, ROBBER_DEALER, ROBBER_NONE = 0, 1, 2
 SHORT_ROUND_ROBIN, SHORT_IN_ORDER, SHORT_LIMIT_DISCARDS = 0, 1, 2
 FOLLOW_MAY_TRUMP, FOLLOW_STRICT, FOLLOW_TRUMPS_ONLY = 0, 1, 2
+# R_DRAW: no discard or draw; discards then draws from the stock (§1.6-1.9); every
+# seat picks up its widow (the stock shared out from eldest) and keeps as a robber
+DRAW_NONE, DRAW_STOCK, DRAW_WIDOW = 0, 1, 2
 
 # ---------------------------------------------------------- observation vector
 # What a policy may see: public information plus its own seat. Masks are

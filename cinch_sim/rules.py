@@ -80,6 +80,9 @@ RANGES: dict[str, tuple[int, int]] = {
 }
 # Options that mean something only in some games, and what the others lack.
 _NO_MEANING = {"left_bower_points": "without bowers (the left card is not a jack)"}
+# The draw's options a widow game has no use for: nobody discards before picking up
+# his widow, nobody draws from a stock or robs it.
+WIDOW_MEANINGLESS = ("must_discard_nontrumps", "robber", "shortage")
 # Options about the discard, the draw and the robber: no meaning without a draw (§3.6).
 DRAW_OPTIONS = (
     "must_discard_nontrumps",
@@ -202,6 +205,11 @@ class Rules:
     """Cards each keeps after the discard and draw, and so the tricks played (§1.6: 6)."""
     draw: bool = True
     """Whether players discard and draw at all (§1.6-1.7; §3.1 ``no_draw``: no)."""
+    widow: int = 0
+    """Cards of the stock each player picks up after the trump is named (§3.1
+    ``widow``: 4, the whole stock dealt out from eldest on), 0 for none. Each then
+    keeps ``hand_size`` of his cards as the robber does (§1.8: as many trumps as he
+    can, the excess shown): nobody discards before, draws otherwise or robs."""
     bid_rounds: int = 1
     """Bidding rounds (§1.4: 1); 0 is an auction, rounds until all others pass (§3.2)."""
     high_points: int = 1
@@ -248,6 +256,8 @@ class Rules:
             raise RulesError("without a draw nobody robs: use robber=none")
         if self.bid_rounds < 0:
             raise RulesError("bid_rounds must be 0 (auction) or a positive number of rounds")
+        if self.widow:
+            self._check_widow()
         self._check_whole_options()
         order = self.trump_order
         expected = set(RANKS) | ({"L"} if self.left_rank else set())
@@ -260,6 +270,21 @@ class Rules:
         for name, rank, pts in self.point_cards:
             if rank not in RANKS or pts < 0:
                 raise RulesError(f"bad point card {name}: {rank} worth {pts}")
+
+    def _check_widow(self) -> None:
+        """A widow is the whole stock shared out: one deck, a draw, nobody robbing."""
+        stock = 52 * self.decks - self.players * self.cards_dealt
+        if self.widow < 0 or self.decks != 1 or not self.draw:
+            raise RulesError("a widow needs one deck and a draw")
+        if self.widow * self.players != stock:
+            raise RulesError(
+                f"widow={self.widow} must share out the stock: {stock} cards "
+                f"among {self.players} players"
+            )
+        if self.cards_dealt + self.widow < self.hand_size:
+            raise RulesError("the dealt cards and the widow are fewer than the hand size")
+        if self.robber != "none":
+            raise RulesError("with a widow nobody robs: use robber=none")
 
     def _check_whole_options(self) -> None:
         """Each whole-number option: a whole number (no bool, float or text) in its
@@ -406,13 +431,15 @@ class Rules:
         if name == "left_bower_points":
             return self.left_rank == "J"
         if name in DRAW_OPTIONS:
-            return self.draw
+            return self.draw and not (self.widow and name in WIDOW_MEANINGLESS)
         return True
 
     def no_meaning(self, name: str) -> str:
         """Why option ``name`` means nothing here, in words naming the preset."""
         if name == "left_bower_points":
             return f"{_NO_MEANING[name]} in {self.preset}"
+        if self.draw:
+            return f"with a widow picked up instead of a stock drawn from, in {self.preset}"
         return f"without a discard and draw, in {self.preset}"
 
     def describe(self) -> dict[str, Any]:
@@ -450,7 +477,7 @@ class Rules:
         a[L.R_PARTNERSHIPS] = int(self.partnerships)
         a[L.R_CARDS_DEALT] = self.cards_dealt
         a[L.R_HAND_SIZE] = self.hand_size
-        a[L.R_DRAW] = int(self.draw)
+        a[L.R_DRAW] = L.DRAW_WIDOW if self.widow else int(self.draw)
         a[L.R_BID_ROUNDS] = self.bid_rounds
         a[L.R_BID_MIN] = self.bid_min
         a[L.R_BID_MAX] = self.bid_max
@@ -691,6 +718,11 @@ PRESETS: tuple[Preset, ...] = (
             "follow_rule": "trumps_only",
             "target": 62,
         },
+    ),
+    Preset(
+        "widow",
+        "a 4-card widow each, picked up after the bidding: keep 6 of 13",
+        {"widow": 4, "robber": "none"},
     ),
 )
 PRESET_BY_NAME: dict[str, Preset] = {p.name: p for p in PRESETS}

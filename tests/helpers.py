@@ -312,88 +312,112 @@ class Referee:
 
         hands = [set(h) for h in dealt]
         dead = set()
-        need = {}
-        requested = 0
-        for j in range(P):
-            s = (eldest + j) % P
-            disc = {c for c in range(52) if int(tr[L.T_DISCARD + s]) >> c & 1}
-            if s == robber:
-                if disc:
-                    fail("the robber discarded before the draw")
-                continue
-            if not disc <= hands[s]:
-                fail(f"seat {s} discarded cards it does not hold")
-            keep = hands[s] - disc
-            ntr = len(hands[s] & tset)
-            kept_tr = len(keep & tset)
-            if len(keep) > HS:
-                fail(f"seat {s} kept {len(keep)} cards")
-            if ntr <= HS and kept_tr != ntr:
-                fail(f"seat {s} discarded a trump while holding {ntr}")
-            if ntr > HS:
-                if kept_tr != HS:
-                    fail(f"seat {s} with {ntr} trumps kept {kept_tr}")
+        if r.widow:  # docs/rules.md §3.1: each seat picks up the next widow, keeps as a robber
+            short = False
+            if int(out[L.H_SHORTAGE]) != 0:
+                fail("a shortage flagged in a widow game")
+            expect_draw = [(eldest + i // r.widow) % P for i in range(16)]
+            got_draw = [int(x) for x in tr[L.T_DRAW_SEAT + 36 : L.T_DRAW_SEAT + 52]]
+            if got_draw != expect_draw:
+                fail(f"widows {got_draw}, expected {expect_draw}")
+            for j in range(P):
+                s = (eldest + j) % P
+                cand = hands[s] | set(stock[j * r.widow : (j + 1) * r.widow])
+                disc = {c for c in range(52) if int(tr[L.T_DISCARD + s]) >> c & 1}
+                if not disc <= cand:
+                    fail(f"seat {s} set aside cards it did not hold")
+                keep = cand - disc
+                if len(keep) != HS:
+                    fail(f"seat {s} kept {len(keep)} of its cards and widow")
+                if len(keep & tset) != min(HS, len(cand & tset)):
+                    fail(f"seat {s} did not keep min(6, available) trumps")
                 if point_trump_goes(disc, keep):
-                    fail(f"seat {s} discarded a point trump and kept a non-point one")
-            min_keep = 0
-            if r.shortage == "limit_discards":
-                min_keep = max(0, HS - (len(stock) - requested))
-            if len(keep) < min_keep:
-                fail(f"seat {s} kept {len(keep)} < {min_keep}")
-            if r.must_discard_nontrumps:
-                allowed = max(0, min_keep - kept_tr) if r.shortage == "limit_discards" else 0
-                if len(keep - tset) > allowed:
-                    fail(f"seat {s} kept non-trumps under must_discard_nontrumps")
-            dead |= disc
-            hands[s] = keep
-            need[s] = HS - len(keep)
-            requested += need[s]
-        short = requested > len(stock)
-        if int(out[L.H_SHORTAGE]) != int(short):
-            fail(f"shortage flag {out[L.H_SHORTAGE]}, requests {requested}")
-        # who should draw each stock card
-        expect_draw = [-1] * 16
-        top = 0
-        left_need = dict(need)
-        drawers = [(eldest + j) % P for j in range(P) if (eldest + j) % P != robber]
-        if short and r.shortage == "round_robin":
-            while top < 16:
+                    fail(f"seat {s} set aside a point trump and kept a non-point one")
+                hands[s] = keep
+                dead |= disc
+        else:
+            need = {}
+            requested = 0
+            for j in range(P):
+                s = (eldest + j) % P
+                disc = {c for c in range(52) if int(tr[L.T_DISCARD + s]) >> c & 1}
+                if s == robber:
+                    if disc:
+                        fail("the robber discarded before the draw")
+                    continue
+                if not disc <= hands[s]:
+                    fail(f"seat {s} discarded cards it does not hold")
+                keep = hands[s] - disc
+                ntr = len(hands[s] & tset)
+                kept_tr = len(keep & tset)
+                if len(keep) > HS:
+                    fail(f"seat {s} kept {len(keep)} cards")
+                if ntr <= HS and kept_tr != ntr:
+                    fail(f"seat {s} discarded a trump while holding {ntr}")
+                if ntr > HS:
+                    if kept_tr != HS:
+                        fail(f"seat {s} with {ntr} trumps kept {kept_tr}")
+                    if point_trump_goes(disc, keep):
+                        fail(f"seat {s} discarded a point trump and kept a non-point one")
+                min_keep = 0
+                if r.shortage == "limit_discards":
+                    min_keep = max(0, HS - (len(stock) - requested))
+                if len(keep) < min_keep:
+                    fail(f"seat {s} kept {len(keep)} < {min_keep}")
+                if r.must_discard_nontrumps:
+                    allowed = max(0, min_keep - kept_tr) if r.shortage == "limit_discards" else 0
+                    if len(keep - tset) > allowed:
+                        fail(f"seat {s} kept non-trumps under must_discard_nontrumps")
+                dead |= disc
+                hands[s] = keep
+                need[s] = HS - len(keep)
+                requested += need[s]
+            short = requested > len(stock)
+            if int(out[L.H_SHORTAGE]) != int(short):
+                fail(f"shortage flag {out[L.H_SHORTAGE]}, requests {requested}")
+            # who should draw each stock card
+            expect_draw = [-1] * 16
+            top = 0
+            left_need = dict(need)
+            drawers = [(eldest + j) % P for j in range(P) if (eldest + j) % P != robber]
+            if short and r.shortage == "round_robin":
+                while top < 16:
+                    for s in drawers:
+                        if left_need[s] > 0 and top < 16:
+                            expect_draw[top] = s
+                            left_need[s] -= 1
+                            top += 1
+            else:
                 for s in drawers:
-                    if left_need[s] > 0 and top < 16:
+                    while left_need[s] > 0 and top < 16:
                         expect_draw[top] = s
                         left_need[s] -= 1
                         top += 1
-        else:
-            for s in drawers:
-                while left_need[s] > 0 and top < 16:
-                    expect_draw[top] = s
-                    left_need[s] -= 1
-                    top += 1
-        if robber >= 0:
-            for i in range(top, 16):
-                expect_draw[i] = robber
-        got_draw = [int(x) for x in tr[L.T_DRAW_SEAT + 36 : L.T_DRAW_SEAT + 52]]
-        if got_draw != expect_draw:
-            fail(f"draws {got_draw}, expected {expect_draw}")
-        for i, s in enumerate(expect_draw):
-            if s >= 0:
-                hands[s].add(stock[i])
-            else:
-                dead.add(stock[i])
-        if robber >= 0:
-            rdisc = {c for c in range(52) if int(tr[L.T_ROBBER_DISCARD]) >> c & 1}
-            cand = hands[robber]
-            if not rdisc <= cand:
-                fail("the robber set aside cards he did not have")
-            keep = cand - rdisc
-            if len(cand) > HS and len(keep) != HS:
-                fail(f"the robber kept {len(keep)}")
-            if len(keep & tset) != min(HS, len(cand & tset)):
-                fail("the robber did not keep min(6, available) trumps")
-            if len(cand & tset) > HS and point_trump_goes(rdisc, keep):
-                fail("the robber set aside a point trump and kept a non-point one")
-            hands[robber] = keep
-            dead |= rdisc
+            if robber >= 0:
+                for i in range(top, 16):
+                    expect_draw[i] = robber
+            got_draw = [int(x) for x in tr[L.T_DRAW_SEAT + 36 : L.T_DRAW_SEAT + 52]]
+            if got_draw != expect_draw:
+                fail(f"draws {got_draw}, expected {expect_draw}")
+            for i, s in enumerate(expect_draw):
+                if s >= 0:
+                    hands[s].add(stock[i])
+                else:
+                    dead.add(stock[i])
+            if robber >= 0:
+                rdisc = {c for c in range(52) if int(tr[L.T_ROBBER_DISCARD]) >> c & 1}
+                cand = hands[robber]
+                if not rdisc <= cand:
+                    fail("the robber set aside cards he did not have")
+                keep = cand - rdisc
+                if len(cand) > HS and len(keep) != HS:
+                    fail(f"the robber kept {len(keep)}")
+                if len(keep & tset) != min(HS, len(cand & tset)):
+                    fail("the robber did not keep min(6, available) trumps")
+                if len(cand & tset) > HS and point_trump_goes(rdisc, keep):
+                    fail("the robber set aside a point trump and kept a non-point one")
+                hands[robber] = keep
+                dead |= rdisc
         for s in range(P):
             if len(hands[s]) > HS:
                 fail(f"seat {s} plays with {len(hands[s])} cards")

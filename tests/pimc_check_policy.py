@@ -72,7 +72,8 @@ def _check(obs, hand, pos, level):
             shown = popcount(np.uint64(obs[L.O_PLAYED_BY + s]) & ~tm)
             if popcount(h & ~tm) + shown > obs[L.O_DRAWN + s]:
                 return 6
-    draw = obs[L.O_RULES + L.R_DRAW] == 1  # without a draw the dead cards hide trumps
+    # without a draw the dead cards hide trumps; a stock drawn out or widows never do
+    draw = obs[L.O_RULES + L.R_DRAW] != L.DRAW_NONE
     if draw and obs[L.O_STOCK_LEFT] == 0 and level < 3 and (ALL & ~seen & tm) & ~dealt:
         return 7
     return 0

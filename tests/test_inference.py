@@ -181,7 +181,7 @@ def test_exact_endgames_solve_every_possible_deal_once():
     assert params[3, : rules.players, EXACT_CHECKED].sum() >= 5
 
 
-@pytest.mark.parametrize("variant", ["standard", "auction", "cutthroat3"])
+@pytest.mark.parametrize("variant", ["standard", "auction", "cutthroat3", "widow"])
 def test_the_dealt_hands_explain_the_calls_with_a_draw(variant):
     """With a draw, each seat's dealt hand kept from its bid: its calls and trump have
     likelihood 1 under the exact model at every decision of 200 hands."""

@@ -12,7 +12,7 @@ from helpers import Referee
 
 from cinch_sim import layout as L
 from cinch_sim.engine.run import PolicySet, run_chunk
-from cinch_sim.rules import Rules
+from cinch_sim.rules import VARIANTS, Rules
 
 RANDOM = dict(bid="random", trump="random", discard="random", play="random")
 SIMPLE = dict(bid="simple", trump="simple", discard="simple", play="greedy")
@@ -60,6 +60,12 @@ CONFIGS = {
         dict(bid="heuristic", trump="heuristic", discard="heuristic", play="heuristic"),
     ),
     "redeal": (Rules(all_pass="redeal_next"), SIMPLE),
+    # every seat picks up a widow and keeps six of thirteen, as a robber does
+    "widow": (VARIANTS["widow"], RANDOM),
+    "widow_non_point_only": (
+        VARIANTS["widow"].with_options({"excess_trump_discard": "non_point_only"}),
+        dict(bid="heuristic", trump="heuristic", discard="heuristic", play="heuristic"),
+    ),
     "bench_w2": (Rules(robber="dealer"), dict(SIMPLE, play="random")),
 }
 

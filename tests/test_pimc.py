@@ -182,6 +182,7 @@ def test_pimc_plays_for_itself_in_cutthroat():
         "cutthroat2",
         "cutthroat3",
         "cutthroat5",
+        "widow",
     ],
 )  # fmt: skip (no_draw: nine tricks to solve a deal, 20 s; sancho_classic has no draw too)
 def test_pimc_deals_respect_what_the_player_has_seen_in_every_variant(variant):

@@ -35,6 +35,7 @@ EXPECTED: dict[str, tuple] = {
     "sancho_classic": (4, 2, 6, 6, 18, 50, (*BASE, "sancho")),
     "dom_pedro_classic": (4, 2, 6, 6, 21, 50, (*BASE, "sancho", "dom")),
     "pidro": (4, 2, 9, 6, 14, 62, (*BASE, "left_pedro")),
+    "widow": (4, 2, 9, 6, 14, 51, (*BASE, "left_pedro")),
 }
 PLAYABLE = [p.name for p in PRESETS if p.playable]
 POLICIES = ("random", "heuristic", "greedy", "simple")
@@ -91,6 +92,9 @@ def test_variants_command_lists_them_all():
         ("standard", {"left_bower_points": "4"}, "without bowers .* in standard"),
         ("two_deck", {"bid_max": "29"}, "bid_max=29 must be .* to 28, the points"),
         ("dom_pedro", {"bid_max": "27"}, "bid_max=27 must be .* to 26"),
+        ("widow", {"robber": "maker"}, "robber=maker has no meaning with a widow .* in widow"),
+        ("widow", {"shortage": "in_order"}, "shortage=in_order has no meaning with a widow"),
+        ("widow", {"must_discard_nontrumps": "true"}, "has no meaning with a widow"),
         ("nonesuch", {}, "unknown variant 'nonesuch'"),
     ],
 )

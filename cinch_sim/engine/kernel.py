@@ -990,11 +990,15 @@ def _draw(
 @njit(**PHASE)
 def _rob(
     rules, robber, stock0, n, top, tmask, protected, face_up, dead_up, double, fns, pids, obs,
-    deck, hands, params, scratch, rngs, work, iwork, out, trace, want_trace,
+    deck, hands, params, scratch, rngs, work, iwork, out, trace, want_trace, widow, left_after,
 ):  # fmt: skip
     """The robber takes the rest of the stock and keeps the hand size (docs/rules.md §1.8):
     min(hand size, his trumps) trumps, the point trumps first under non_point_only
     (more of those than the hand size: ``_protected_overflow``).
+
+    ``widow``: the seat picks up its widow, deck[top:n], and keeps as a robber does
+    (§3.1 ``widow``); what it sets aside is then its discard, and ``left_after``
+    cards (the later seats' widows) stay in the stock.
 
     With two decks he keeps in two passes, as a drawer discards (``_discards``):
     pass 1 keeps from ``lo1`` to ``hi1`` of his faces (his trumps among them), pass
@@ -1016,7 +1020,7 @@ def _rob(
     if unlikely(want_trace):
         _trace_draws(trace, top - stock0 + P * D, n - top, robber)
     obs[L.O_DRAWN + robber] = n - top
-    obs[L.O_STOCK_LEFT] = 0
+    obs[L.O_STOCK_LEFT] = left_after
     k1 = a
     k2 = b2
     if TWO_DECKS and double:
@@ -1082,11 +1086,52 @@ def _rob(
     iwork[IW_KNOWN_OUT + robber] = np.int64(rdisc)  # he saw the stock he put back
     dead_up |= rdisc & face_up
     obs[L.O_DEAD_UP] = np.int64(dead_up)
+    if widow:  # his widow's discard: counted in public, traced as a drawer's
+        obs[L.O_DISCARDED + robber] = popcount(rdisc)
+        if unlikely(want_trace):
+            trace[L.T_DISCARD + robber] = np.int64(rdisc)
+        return True
     if unlikely(want_trace):
         trace[L.T_ROBBER] = robber
         trace[L.T_ROBBER_DISCARD] = np.int64(rdisc)
         if TWO_DECKS and double:
             trace[L.T_ROBBER_DISCARD2] = np.int64(rdisc2)
+    return True
+
+
+@njit(**PHASE)
+def _widows(
+    rules, eldest, stock0, n, tmask, protected, face_up, fns, pids, obs, deck, hands, params,
+    scratch, rngs, work, iwork, out, trace, want_trace,
+):  # fmt: skip
+    """Each seat in turn from eldest picks up its widow, its share of the stock in
+    order, and keeps the hand size as a robber does (docs/rules.md §3.1 ``widow``);
+    the trumps it sets aside are shown. One deck only (``Rules`` says so).
+
+    Returns False when a policy's keep broke the rules (the result row says so).
+    """
+    P = rules[L.R_PLAYERS]
+    k = (n - stock0) // P
+    stock_upto = borrow(work, W_STOCK, 53)  # [i]: the top i stock cards (``_stock_cards``)
+    m = U0
+    stock_upto[0] = m
+    for i in range(n - stock0):
+        m |= bit(deck[np.uint64(stock0 + i)])
+        stock_upto[np.uint64(i + 1)] = m
+    top = stock0
+    dead_up = U0
+    for j in range(P):
+        s = _wrap(eldest + j, P)
+        if not _rob(
+            rules, s, stock0, top + k, top, tmask, protected, face_up, dead_up, False, fns,
+            pids, obs, deck, hands, params, scratch, rngs, work, iwork, out, trace, want_trace,
+            True, n - top - k,
+        ):  # fmt: skip
+            return False
+        dead_up = np.uint64(obs[L.O_DEAD_UP])
+        top += k
+    if unlikely(want_trace):
+        trace[L.T_ROBBER] = -1
     return True
 
 
@@ -1118,6 +1163,11 @@ def _discard_draw_rob(
     # two decks: the two-plane hand, the trace's wide rows; else ``double`` is a constant
     # False and the phases compile to the one-plane hand
     double = TWO_DECKS and rules[L.R_DECKS] == 2
+    if rules[L.R_DRAW] == L.DRAW_WIDOW:
+        return _widows(
+            rules, eldest, stock0, n, tmask, protected, face_up, fns, pids, obs, deck, hands,
+            params, scratch, rngs, work, iwork, out, trace, want_trace,
+        )  # fmt: skip
     tr = trace_w if double else trace
     requested, dead_up = _discards(
         rules, eldest, robber, n_stock, tmask, protected, face_up, double, fns, pids, obs,
@@ -1133,6 +1183,7 @@ def _discard_draw_rob(
         return _rob(
             rules, robber, stock0, n, top, tmask, protected, face_up, dead_up, double, fns,
             pids, obs, deck, hands, params, scratch, rngs, work, iwork, out, tr, want_trace,
+            False, 0,
         )  # fmt: skip
     if unlikely(want_trace):
         trace[L.T_ROBBER] = -1
@@ -1228,7 +1279,7 @@ def _start_tricks(obs, iwork, work, hands, P, public, double):
     if double:  # the second planes of what each seat played and each team took
         for i in range(L.O_PLAYED_BY2, L.OBS_LEN):
             obs[i] = 0
-    if public:
+    if public and obs[L.O_RULES + L.R_DRAW] != L.DRAW_WIDOW:  # widows: _rob filed them
         robber = obs[L.O_ROBBER]
         for s in range(P):
             if s != robber:
@@ -1604,7 +1655,7 @@ def play_hand(
     if trump < 0:
         return
     # ---- discard, draw, rob
-    if rules[L.R_DRAW] == 1 and not _discard_draw_rob(
+    if rules[L.R_DRAW] != L.DRAW_NONE and not _discard_draw_rob(
         rules, dealer, maker, stock0, n, trump, left, tmask, fns, pids, obs, deck, hands,
         params, scratch, rngs, work, iwork, out, trace, trace_w, want_trace,
     ):  # fmt: skip

@@ -547,8 +547,9 @@ def _illegal_card(row: np.ndarray, rules: Rules, seat: int, value: int) -> str:
 
 
 def _illegal_keep(row: np.ndarray, rules: Rules, seat: int, value: int) -> str:
-    """The cards kept, and what the question asked: the robber's take (the seat that
-    robs under the rules never discards before the draw) or the discard before it."""
+    """The cards kept, and what the question asked: the keep after a widow, the robber's
+    take (the seat that robs under the rules never discards before the draw) or the
+    discard before it."""
     mask = value & (2**64 - 1)
     cards = " ".join(format_card(c) for c in range(52) if mask >> c & 1) or "no card"
     extra = ", and bits past card 51" if mask >> 52 else ""
@@ -556,6 +557,11 @@ def _illegal_keep(row: np.ndarray, rules: Rules, seat: int, value: int) -> str:
     hs = rules.hand_size
     passes = " over its two passes" if rules.decks == 2 else ""
     robber = {"maker": int(row[L.H_MAKER]), "dealer": int(row[L.H_DEALER])}.get(rules.robber)
+    if rules.widow:
+        return (
+            f"an illegal set of cards to keep after picking up its widow {kept}: keep exactly "
+            f"{hs} cards, as many of them trumps as it holds (up to {hs})"
+        )
     if seat == robber:
         return (
             f"an illegal set of cards to keep when robbing the pack {kept}: the robber "

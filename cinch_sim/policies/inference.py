@@ -8,8 +8,8 @@ observation allows: a drawer kept as many cards as it was dealt less its
 discards, and the built-in discards keep trumps, so its kept cards are that
 many of the trumps it has held (chosen at random), and its discards are
 non-trumps from the cards nobody has shown (the pool: the discards and what
-is left of the stock). The robber's dealt hand is that many of the cards he
-has held and thrown. Without a draw the dealt hand is the cards held and
+is left of the stock). The robber's dealt hand (with widows, every seat's) is
+that many of the cards he has held and thrown. Without a draw the dealt hand is the cards held and
 played.
 
 ``calls_log_likelihood`` scores the completed hands by how likely the seats
@@ -88,7 +88,8 @@ def dealt_hands(obs, hand, pos, rng, out):
     me = obs[L.O_SEAT]
     tm = np.uint64(obs[L.O_TRUMP_MASK])
     dealt = obs[L.O_RULES + L.R_CARDS_DEALT]
-    draw = obs[L.O_RULES + L.R_DRAW] == 1
+    draw = obs[L.O_RULES + L.R_DRAW] != L.DRAW_NONE
+    widow = obs[L.O_RULES + L.R_DRAW] == L.DRAW_WIDOW  # every seat keeps as a robber
     robber = obs[L.O_ROBBER]
     pool = ALL52 & ~seen_cards(obs, hand)
     for s in range(P):
@@ -101,7 +102,8 @@ def dealt_hands(obs, hand, pos, rng, out):
             continue
         held = np.uint64(pos[Q.P_HANDS + s]) | np.uint64(obs[L.O_PLAYED_BY + s])
         n_held = popcount(held)
-        if draw and s != robber:
+        robs = s == robber or widow
+        if draw and not robs:
             thrown = obs[L.O_DISCARDED + s]
             kept = dealt - thrown
             k = _random_subset(held & tm, kept, rng)
@@ -115,7 +117,7 @@ def dealt_hands(obs, hand, pos, rng, out):
             d |= _random_subset(pool & ~d, thrown - popcount(d), rng)
         pool &= ~d
         h = k | d
-        if draw and s == robber:  # which of what he held and threw were dealt him
+        if draw and robs:  # which of what he held and threw were dealt him
             h = _random_subset(h, dealt, rng)
         out[s] = h
     return out

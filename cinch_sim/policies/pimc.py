@@ -12,7 +12,7 @@ defender for his own points.
 
 What it may know, and uses: its own cards; every card played, by whom and in
 which trick won by whom; the voids shown; the face-up dead cards; its own
-discards (and, as the robber, the stock it put back); how many cards each
+discards (and, as the robber or with a widow, the stock it put back); how many cards each
 player discarded and drew. Under the usual discards (trumps kept, the rest
 thrown: the built-in discard policies) a drawer kept only trumps and perhaps
 side aces (``kept_aces``), so he holds at most as many other cards as he drew,
@@ -184,7 +184,7 @@ def _seat_bounds(obs, P, me, tm, keep, unseen, double):
     most non-keep cards it can hold (``cap``: what it drew, less the non-keep
     cards it has shown; copies counted with two decks) and the unseen cards its
     shown voids allow (``allowed``)."""
-    draw = obs[L.O_RULES + L.R_DRAW] == 1
+    draw = obs[L.O_RULES + L.R_DRAW] == L.DRAW_STOCK  # a widow's seats keep as robbers
     robber = obs[L.O_ROBBER]
     need = np.zeros(L.MAX_PLAYERS, np.int64)
     cap = np.zeros(L.MAX_PLAYERS, np.int64)
@@ -223,7 +223,7 @@ def _unseen_bounds(obs, hand, kept_aces):
     keep = tm | (ACES & ~tm if kept_aces else U0)
     need, cap, allowed = _seat_bounds(obs, P, obs[L.O_SEAT], tm, keep, unseen, False)
     dealt = obs[L.O_RULES + L.R_CARDS_DEALT]
-    stock = obs[L.O_STOCK_LEFT] if obs[L.O_RULES + L.R_DRAW] == 1 else 52 - P * dealt
+    stock = obs[L.O_STOCK_LEFT] if obs[L.O_RULES + L.R_DRAW] != L.DRAW_NONE else 52 - P * dealt
     return unseen, keep, need, cap, allowed, stock
 
 
@@ -503,7 +503,7 @@ def deal_unseen2(obs, hand, pos, rng, kept_aces):
     keep = tm | (ACES & ~tm if kept_aces else U0)
     need, cap, allowed = _seat_bounds(obs, P, me, tm, keep, u1, True)
     dealt = obs[L.O_RULES + L.R_CARDS_DEALT]
-    stock = obs[L.O_STOCK_LEFT] if obs[L.O_RULES + L.R_DRAW] == 1 else 104 - P * dealt
+    stock = obs[L.O_STOCK_LEFT] if obs[L.O_RULES + L.R_DRAW] != L.DRAW_NONE else 104 - P * dealt
     cards = np.empty(104, np.int64)
     seats = np.empty(L.MAX_PLAYERS, np.int64)
     h1 = np.zeros(L.MAX_PLAYERS, np.uint64)

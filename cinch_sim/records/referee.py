@@ -522,6 +522,11 @@ def _check_draw(obj: dict, hc: HandCheck) -> None:
             raise RecordError("these rules have no draw", "robber_discards")
         hc.after_draw = [list(h) for h in hc.hands]
         return
+    if rules.widow:
+        if rdisc:
+            raise RecordError("nobody robs the pack in a widow game", "robber_discards")
+        hc.after_draw = _check_widows(hc)
+        return
     kept = _check_discards(hc)
     need = [rules.hand_size - len(k) if s != robber else 0 for s, k in enumerate(kept)]
     expected = _replenish(hc, need)
@@ -706,51 +711,89 @@ def _check_draws(hc: HandCheck, kept: list[list[int]], expected: list[list[int]]
         )
 
 
+def _check_widows(hc: HandCheck) -> list[list[int]]:
+    """Each seat's widow and its discard (docs/rules.md §3.1 ``widow``): clockwise from
+    eldest each picks up the next ``widow`` cards of the stock, in order, then keeps
+    the hand size of his dealt hand and widow as a robber does (``_check_keep``).
+    Returns the cards each seat keeps."""
+    rules = hc.rules
+    P, k = rules.players, rules.widow
+    after: list[list[int]] = [[] for _ in range(P)]
+    for j in range(P):
+        s = (hc.dealer + 1 + j) % P
+        want, got = hc.stock[j * k : (j + 1) * k], hc.draws[s]
+        f = f"draws[{s}]"
+        for i, (g, w) in enumerate(zip(got, want, strict=False)):
+            if g != w:
+                raise RecordError(
+                    f"seat {s}'s widow holds {format_card(w)} here (the stock's cards "
+                    f"{j * k + 1}-{(j + 1) * k}, in order), record has {format_card(g)}",
+                    f"{f}[{i}]",
+                    s,
+                )
+        if len(got) != len(want):
+            raise RecordError(
+                f"seat {s} picks up a widow of {k} cards ({cards_text(want)}); "
+                f"record has {len(got)}",
+                f,
+                s,
+            )
+        after[s] = _check_keep(
+            hc, s, hc.hands[s] + got, hc.discards[s], f"discards[{s}]", f"seat {s}",
+            "his dealt hand and his widow",
+        )  # fmt: skip
+    return after
+
+
 def _check_robbing(hc: HandCheck) -> list[int]:
     """The robber's set-aside cards (§1.8): he keeps the hand size of his dealt hand and
-    the rest of the stock, with as many trumps as he can (under
-    ``excess_trump_discard=non_point_only`` a point trump goes only when every
-    non-point trump does: ``_point_trump_set_aside``). Returns the cards he keeps."""
+    the rest of the stock (``_check_keep``). Returns the cards he keeps."""
+    robber = hc.robber
+    assert robber is not None
+    return _check_keep(
+        hc, robber, hc.hands[robber] + hc.draws[robber], hc.robber_discards,
+        "robber_discards", f"the robber (seat {robber})",
+        "his dealt hand and the rest of the stock",
+    )  # fmt: skip
+
+
+def _check_keep(
+    hc: HandCheck, seat: int, cand: list[int], gone: list[int], f: str, who: str, where: str
+) -> list[int]:
+    """A robber's keep (§1.8), and a widow player's: of ``cand`` he keeps the hand size,
+    with as many trumps as he can (under ``excess_trump_discard=non_point_only`` a
+    point trump goes only when every non-point trump does: ``_point_trump_set_aside``),
+    setting ``gone`` aside (field ``f``). Returns the cards he keeps."""
     rules = hc.rules
     HS = rules.hand_size
     ts = trump_suit(rules, hc.trump)
-    robber, rdisc = hc.robber, hc.robber_discards
-    assert robber is not None
-    cand = hc.hands[robber] + hc.draws[robber]
-    lost = _missing_from(cand, rdisc)
+    lost = _missing_from(cand, gone)
     if lost is not None:
         i, c = lost
         raise RecordError(
-            f"{format_card(c)} is not among the robber's cards "
-            "(his dealt hand and the rest of the stock)"
+            f"{format_card(c)} is not among {who}'s cards ({where})"
             + (" that many times" if c in cand else ""),
-            f"robber_discards[{i}]",
-            robber,
+            f"{f}[{i}]",
+            seat,
         )
-    keep = without(cand, rdisc)
+    keep = without(cand, gone)
     must_keep = min(HS, len(cand))
     if len(keep) != must_keep:
-        raise RecordError(
-            f"the robber (seat {robber}) must keep {must_keep} cards, keeps {len(keep)}",
-            "robber_discards",
-            robber,
-        )
+        raise RecordError(f"{who} must keep {must_keep} cards, keeps {len(keep)}", f, seat)
     ntr = sum(1 for c in cand if ts.is_trump(c))
     kept_tr = sum(1 for c in keep if ts.is_trump(c))
     if kept_tr != min(HS, ntr):
-        lost = [c for c in rdisc if ts.is_trump(c)]
+        lost_tr = [c for c in gone if ts.is_trump(c)]
         raise RecordError(
-            f"the robber (seat {robber}) must keep {min(HS, ntr)} trumps, keeps {kept_tr}"
-            + (f" (sets aside {ts.name(lost[0])})" if lost else ""),
-            "robber_discards",
-            robber,
+            f"{who} must keep {min(HS, ntr)} trumps, keeps {kept_tr}"
+            + (f" (sets aside {ts.name(lost_tr[0])})" if lost_tr else ""),
+            f,
+            seat,
         )
     if ntr > HS and rules.excess_trump_discard == "non_point_only":
-        why = _point_trump_set_aside(ts, keep, rdisc)
+        why = _point_trump_set_aside(ts, keep, gone)
         if why:
-            raise RecordError(
-                f"the robber (seat {robber}) sets aside {why}", "robber_discards", robber
-            )
+            raise RecordError(f"{who} sets aside {why}", f, seat)
     return keep
 
 

@@ -111,7 +111,8 @@ def _deal_lines(hc: HandCheck, title: str, width: int) -> list[str]:
     ]
     for s in range(r.players):
         lines.append(f"  {seat_label(hc, s):<{width}}  {by_suit(hc.hands[s])}")
-    rest = "stock" if r.draw else "undealt"  # without a draw nobody draws from it
+    # without a draw nobody draws from it; with widows it is theirs, eldest's first
+    rest = ("widows" if r.widow else "stock") if r.draw else "undealt"
     lines.append(f"  {rest:<{width}}  {pretty(hc.stock)}")
     if hc.exposed:
         lines.append(f"  exposed: {pretty(hc.exposed)}")
@@ -125,6 +126,14 @@ def _draw_lines(hc: HandCheck, width: int) -> list[str]:
     if not r.draw:
         return []
     ts = trump_suit(r, hc.trump)
+    if r.widow:
+        lines = ["Widow and discard:"]
+        for s in r.turn_order(hc.dealer):
+            lines.append(
+                f"  {seat_label(hc, s):<{width}}  picks up {pretty(hc.draws[s])}; "
+                f"discards {pretty(hc.discards[s])}{face_up(hc.discards[s], ts, r)}"
+            )
+        return lines
     lines = ["Discard and draw:"]
     for s in range(r.players):
         if s == hc.robber:

@@ -38,6 +38,7 @@ class _Ctx:
         self.D = rules.cards_dealt
         self.T = rules.teams
         self.draw = rules.draw  # without a draw: no discards, draws or robber_discards
+        self.widow = rules.widow > 0  # a seat's discard may hold its widow's cards
         self.double = rules.decks == 2  # every card twice: the trace's second-deck blocks
         self.n_deck = 52 * rules.decks
         self.slots = list(rules.point_slots.items())  # (point name, result slot)
@@ -140,18 +141,19 @@ def _record(ctx: _Ctx, out: list[int], tr: list[int]) -> dict[str, Any]:
 def _draw_fields(rec: dict, ctx: _Ctx, out: list, tr: list, dealt: list, deck: list, nd: int):
     """A record's discards, draws and robber_discards (a preset with a draw)."""
     P = ctx.P
+    ds = _drawers(ctx, tr, nd)
+    drawn: list[list[int]] = [[] for _ in range(P)]
+    for i, s in enumerate(ds):
+        if s >= 0:
+            drawn[s].append(deck[nd + i])
     discards = []
     for s in range(P):
         m = tr[L.T_DISCARD + s]
         m2 = tr[L.T_DISCARD2 + s] if ctx.double else 0
-        discards.append([CARD[c] for c in _picked(dealt[s], m, m2)] if m else [])
+        cand = dealt[s] + drawn[s] if ctx.widow else dealt[s]
+        discards.append([CARD[c] for c in _picked(cand, m, m2)] if m else [])
     rec["discards"] = discards
-    draws: list[list[str]] = [[] for _ in range(P)]
-    ds = _drawers(ctx, tr, nd)
-    for i, s in enumerate(ds):
-        if s >= 0:
-            draws[s].append(CARD[deck[nd + i]])
-    rec["draws"] = draws
+    rec["draws"] = [[CARD[c] for c in d] for d in drawn]
     robber = tr[L.T_ROBBER]
     rm = tr[L.T_ROBBER_DISCARD]
     rm2 = tr[L.T_ROBBER_DISCARD2] if ctx.double else 0
@@ -234,24 +236,25 @@ def _draw_text(parts: list[str], ctx: _Ctx, tr: list, deck: list, idx: list, nd:
     """The JSON text of the discards, draws and robber_discards."""
     P, Q = ctx.P, QCARD
     parts.append(', "discards": [')
+    ds = _drawers(ctx, tr, nd)
+    drawn: list[list[int]] = [[] for _ in range(P)]
+    for i, s in enumerate(ds):
+        if s >= 0:
+            drawn[s].append(deck[nd + i])
     disc = []
     for s in range(P):
         m = tr[L.T_DISCARD + s]
+        cand = [deck[i] for i in idx[s]] + (drawn[s] if ctx.widow else [])
         if m and ctx.double:
-            gone = _picked([deck[i] for i in idx[s]], m, tr[L.T_DISCARD2 + s])
+            gone = _picked(cand, m, tr[L.T_DISCARD2 + s])
             disc.append("[" + ", ".join([Q[c] for c in gone]) + "]")
         elif m:
-            disc.append("[" + ", ".join([Q[deck[i]] for i in idx[s] if m >> deck[i] & 1]) + "]")
+            disc.append("[" + ", ".join([Q[c] for c in cand if m >> c & 1]) + "]")
         else:
             disc.append("[]")
     parts.append(", ".join(disc))
     parts.append('], "draws": [')
-    draws: list[list[str]] = [[] for _ in range(P)]
-    ds = _drawers(ctx, tr, nd)
-    for i, s in enumerate(ds):
-        if s >= 0:
-            draws[s].append(Q[deck[nd + i]])
-    parts.append(", ".join(["[" + ", ".join(d) + "]" for d in draws]))
+    parts.append(", ".join(["[" + ", ".join([Q[c] for c in d]) + "]" for d in drawn]))
     parts.append('], "robber_discards": [')
     robber = tr[L.T_ROBBER]
     rm = tr[L.T_ROBBER_DISCARD]

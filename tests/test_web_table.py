@@ -349,3 +349,19 @@ def test_the_game_s_end_names_the_winner_from_the_person_s_seat():
     assert game["totals"][2] >= game["target"]
     with pytest.raises(TableError, match="game is over"):
         t.next_hand()
+
+
+def test_widow_keep_is_asked_with_the_widow_in_hand():
+    """widow: the keep after picking up the widow is a robber's question (exactly six
+    of thirteen, every trump kept), flagged so the page says "With your widow"; the
+    play then starts with six cards."""
+    t = Table("widow", 0, seed=2)
+    q = _until(t, lambda s: s["question"]["kind"] == "discard")["question"]
+    assert q["phase"] == "rob" and q["widow"] is True
+    assert len(q["hand"]) == 13 and q["keep"] == [6, 6]
+    trumps = q["trumps"][:6]
+    rest = [c for c in q["hand"] if c not in trumps][: 6 - len(trumps)]
+    s = t.choose(" ".join(trumps + rest))
+    s = _until(t, lambda s: s["status"] == "hand over" or s["question"]["kind"] == "play")
+    if s["status"] != "hand over":
+        assert len(s["question"]["hand"]) == 6

@@ -107,9 +107,9 @@ def search_cost(rules: Rules) -> float:
 
 def robbing_rules(rules: Rules) -> tuple[str, ...]:
     """The robbing rules the report plays the hands under: all three with a draw
-    (those the rules accept), the preset's own first rule only without one (nobody
-    robs where there is no stock to rob, docs/rules.md §3.6)."""
-    if not rules.draw:
+    (those the rules accept), the preset's own first rule only without one or with
+    widows (nobody robs where there is no stock to rob, docs/rules.md §3.6)."""
+    if not rules.draw or rules.widow:
         return (rules.robber,)
     out = []
     for robber in ROBBER_RULES:
@@ -561,8 +561,9 @@ def lay_out(s: ReportSettings, studies: Studies) -> Report:
         sections.add_left_out(
             report,
             "The right to rob the pack",
-            f"Left out: {s.rules.preset} has no discard and draw, so there is no stock to rob "
-            "and no robbing rule to compare.",
+            f"Left out: {s.rules.preset} has "
+            + ("its stock shared out as widows" if s.rules.widow else "no discard and draw")
+            + ", so there is no stock to rob and no robbing rule to compare.",
         )
     if has_bids:
         sections.add_pedro_capture(report, bids)

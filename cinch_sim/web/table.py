@@ -205,6 +205,7 @@ class Table:
             # trumps are kept first: as many as the cards kept allow (docs/rules.md)
             "trumps": _cards(trumps),
             "must_throw": _cards(self._must_throw(phase, hand, trumps)),
+            "widow": self.rules.widow > 0,  # the keep after picking up a widow (a rob's)
         }
         if self.rules.decks == 2:  # docs/policies.md: a discard in two passes
             second = int(p[R.R_PASS])

@@ -264,8 +264,9 @@ def _keep_enough(browser) -> None:
 
 @pytest.mark.parametrize(
     "width, variant",
-    [(1400, "standard"), pytest.param(1400, "two_deck", marks=pytest.mark.slow)]
-    + [pytest.param(420, v, marks=pytest.mark.slow) for v in ("standard", "two_deck")],
+    [(1400, "standard")]
+    + [pytest.param(1400, v, marks=pytest.mark.slow) for v in ("two_deck", "widow")]
+    + [pytest.param(420, v, marks=pytest.mark.slow) for v in ("standard", "two_deck", "widow")],
 )
 def test_play_a_whole_hand_to_the_review(browser, width, variant):
     from selenium.webdriver.common.by import By
@@ -290,7 +291,11 @@ def test_play_a_whole_hand_to_the_review(browser, width, variant):
                 not b.is_enabled() and b.value_of_css_property("opacity") == "1" for b in hand
             )
             browser.find_elements(By.CSS_SELECTOR, "#choices button")[-1].click()
-        elif prompt.startswith(("Discard", "Rob the pack")):
+        elif prompt.startswith(("Discard", "Rob the pack", "With your widow")):
+            if variant == "widow":  # the keep after the widow: six of thirteen
+                assert prompt.startswith("With your widow (") and "keep exactly 6 cards" in prompt
+                assert len(browser.find_elements(By.CSS_SELECTOR, "#hand button.card")) == 13
+                _shot(browser, f"play-widow-keep-{width}")
             _keep_enough(browser)
         else:
             if not hinted:

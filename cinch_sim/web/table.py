@@ -207,6 +207,9 @@ class Table:
             "must_throw": _cards(self._must_throw(phase, hand, trumps)),
             "widow": self.rules.widow > 0,  # the keep after picking up a widow (a rob's)
         }
+        if self.rules.widow:  # which four of the thirteen the widow brought
+            dealt = set(self._dealt())
+            out["picked_up"] = [c for c in _cards(hand) if c not in dealt]
         if self.rules.decks == 2:  # docs/policies.md: a discard in two passes
             second = int(p[R.R_PASS])
             out["pass"] = second

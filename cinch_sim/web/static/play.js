@@ -139,7 +139,8 @@ function discardQuestion(q) {
     : q.pass === 0 ? ` among one copy of each card you hold (your second copies, ${q.second_copies.map(pretty).join(" ") || "none"}, come next)` : "";
   const rules = (q.must_throw || []).length ? "every non-trump goes under these rules" : "";
   const stay = [...plan.fixedIn].filter((c) => q.trumps.includes(c));
-  const head = q.widow ? "With your widow" : q.phase === "rob" ? "Rob the pack" : "Discard";
+  const head = q.widow ? `With your widow (${q.picked_up.map(pretty).join(" ")})`
+    : q.phase === "rob" ? "Rob the pack" : "Discard";
   const parts = [`keep ${keepCount(plan.lo, plan.hi)} cards${what}`, rules,
     stay.length ? `your trumps stay (${stay.map(pretty).join(" ")})` : ""].filter(Boolean);
   const line = free.length ? `${head}: ${parts.join("; ")}. Click the cards to keep, then keep them.`

@@ -7,7 +7,7 @@ trace row (SHA-256 of the raw arrays):
 - ``hands/*``: 50,000 traced hands under each of W2, W3, heuristic, random,
   heuristic_v1 and heuristic_v2 (earlier heuristics, kept: their hashes are the
   ones ``hands/heuristic`` had before issue 18's and issue 29's play fixes);
-- ``options/*``: 20,000 traced hands under each of 16 option sets (the
+- ``options/*``: 20,000 traced hands under each of 17 option sets (the
   docs/rules.md §2 options, plus structural rule sets the kernel already plays);
 - ``games/*``: 400 traced games under each of 5 policy mixes.
 
@@ -81,6 +81,7 @@ OPTION_SETS: dict[str, tuple[Rules, dict[str, str]]] = {
         replace(Rules(robber="none"), players=6, cards_dealt=6, hand_size=6, draw=False),
         RANDOM,
     ),
+    "widow": (Rules(robber="none", widow=4), RANDOM),  # every seat keeps six of thirteen
 }
 
 GAME_SETS = {

@@ -13,7 +13,7 @@ import pytest
 from scipy import stats as sst
 
 from cinch_sim import api
-from cinch_sim.analysis.intervals import bounded_mean, mean_interval
+from cinch_sim.analysis.intervals import bounded_mean, mean_interval, t_quantile
 from cinch_sim.matches.compare import Comparison
 from cinch_sim.matches.ladder import BOOTSTRAP, Ladder, bradley_terry, ladder
 from cinch_sim.matches.pairs import PairStats
@@ -21,6 +21,18 @@ from cinch_sim.policies.strategies import resolve_strategy
 
 
 # ------------------------------------------------------------------ means
+@pytest.mark.parametrize("p", [0.6, 0.9, 0.95, 0.975, 0.99, 0.9995])
+def test_t_quantile_agrees_with_scipy(p):
+    """Ours (no scipy import at a command's start) against scipy's t over every whole
+    degrees of freedom to 400 and far beyond: the series' handover at 100 included."""
+    from scipy.special import stdtrit
+
+    df = np.array([*range(1, 401), 999, 10_000, 1e6, 1e8], dtype=float)
+    ours, theirs = t_quantile(df, p), stdtrit(df, p)
+    assert np.max(np.abs(ours - theirs) / theirs) < (1e-10 if p <= 0.975 else 1e-8)
+    assert np.isnan(t_quantile(np.array([0.0, np.nan]), p)).all()  # no degrees of freedom
+
+
 def test_two_values_give_the_whole_range_not_a_normal_interval():
     # the user's case: 9 and 14 points were 11.50 [6.60, 16.40], past 14.
     # With 0 and 14 added: mean 9.25, s^2 = (0 + 81 + 196 + 196 - 4 * 9.25^2) / 3 = 43.58,

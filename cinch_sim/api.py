@@ -26,18 +26,11 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
 from cinch_sim import checks, interrupts
 from cinch_sim import notation as N
-from cinch_sim.advisor.estimate import Advice
 from cinch_sim.analysis.analyse import Analysis
-from cinch_sim.analysis.card_values import REPLACEMENTS, CardValues
 from cinch_sim.analysis.counts import HandCounts
-from cinch_sim.analysis.tables import bid_summary, pedro_sides
 from cinch_sim.engine.run import PolicySpec, iter_chunks, prepare_run  # noqa: F401 (re-exported)
-from cinch_sim.records.io import RefereeReport
-from cinch_sim.records.review import SolveReport
 from cinch_sim.rules import PRESET_BY_NAME, Rules, RulesError, make_rules, resolve_rules
 from cinch_sim.runs.chunks import match_chunk
 from cinch_sim.runs.driver import execute
@@ -52,10 +45,15 @@ from cinch_sim.runs.work import (
 from cinch_sim.views import Tables, no_nan
 
 if TYPE_CHECKING:
+    import pandas as pd
+
+    from cinch_sim.advisor.estimate import Advice
+    from cinch_sim.analysis.card_values import CardValues
     from cinch_sim.matches.compare import Comparison
     from cinch_sim.matches.cutthroat import CutThroatComparison
     from cinch_sim.matches.ladder import Ladder
     from cinch_sim.policies.strategies import Strategy
+    from cinch_sim.records.io import RefereeReport
     from cinch_sim.records.review import SolveReport
     from cinch_sim.report.render import Report
 
@@ -90,8 +88,13 @@ __all__ = [
 
 InputError = checks.InputError
 
-# results whose modules load scipy or matplotlib: imported on first use
+# results whose modules load pandas, scipy or matplotlib: imported on first use, so
+# that ``cinch-sim simulate`` starts without them (issue 34)
 _LAZY = {
+    "Advice": "cinch_sim.advisor.estimate",
+    "CardValues": "cinch_sim.analysis.card_values",
+    "RefereeReport": "cinch_sim.records.io",
+    "SolveReport": "cinch_sim.records.review",
     "Comparison": "cinch_sim.matches.compare",
     "CutThroatComparison": "cinch_sim.matches.cutthroat",
     "Ladder": "cinch_sim.matches.ladder",
@@ -182,9 +185,13 @@ class Simulation(Tables):
         return self.counts.hands
 
     def by_bid(self) -> pd.DataFrame:
+        from cinch_sim.analysis.tables import bid_summary
+
         return bid_summary(self.counts)
 
     def pedros(self) -> pd.DataFrame:
+        from cinch_sim.analysis.tables import pedro_sides
+
         return pedro_sides(self.counts)
 
     def table_names(self) -> tuple[str, ...]:
@@ -470,6 +477,7 @@ def card_values(
     """
     rules = _rules(rules, variant)
     dealer = rules.players - 1 if dealer is None else dealer  # the last seat
+    from cinch_sim.analysis.card_values import REPLACEMENTS
     from cinch_sim.analysis.card_values import card_values as _card_values
 
     if replacement not in REPLACEMENTS:
@@ -856,6 +864,8 @@ def variants() -> pd.DataFrame:
     >>> list(v["variant"][:3]), int(v.set_index("variant").loc["sancho", "points"])
     (['standard', 'auction', 'sancho'], 23)
     """
+    import pandas as pd
+
     from cinch_sim.rules import preset_rows
 
     return pd.DataFrame(preset_rows())
@@ -963,7 +973,7 @@ def referee(
     >>> folder.cleanup()
     """
     from cinch_sim.outputs import check_output_file
-    from cinch_sim.records.io import referee_file, referee_records
+    from cinch_sim.records.io import RefereeReport, referee_file, referee_records
 
     if write is not None:
         with _output("write"):

@@ -42,7 +42,7 @@ def main() -> None:
     base = statistics.median(times["import numba"])
     for name, t in times.items():
         m = statistics.median(t)
-        print(f"{name:38s} median {m:.2f} s ({min(t):.2f}-{max(t):.2f}), {m / base:.1f}x numba")
+        print(f"{name:38s} median {m:.3f} s ({min(t):.3f}-{max(t):.3f}), {m / base:.2f}x numba")
 
 
 if __name__ == "__main__":

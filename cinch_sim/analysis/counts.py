@@ -220,6 +220,12 @@ class HandCounts:
         """
         import pandas as pd
 
+        codes, values = self.cell_codes(by)
+        return pd.DataFrame({**codes, **values})
+
+    def cell_codes(self, by: Sequence[str] = ()) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The non-empty cells of the joint key as arrays, without pandas: the named
+        features' sort codes, and ``hands``, ``made`` and the running sums."""
         nz = np.flatnonzero(self.n)
         seat, bid, trumps, ped, hi = np.unravel_index(nz, self.shape)
         codes = {
@@ -231,12 +237,10 @@ class HandCounts:
             "ace": (hi >> 4) & 1,
             "honours": hi,
         }
-        df = pd.DataFrame({f: codes[f] for f in check_features(by)})
-        df["hands"] = self.n[nz]
-        df["made"] = self.made[nz]
+        values = {"hands": self.n[nz], "made": self.made[nz]}
         for k, a in self.sums.items():
-            df[k] = a[nz]
-        return df
+            values[k] = a[nz]
+        return {f: codes[f] for f in check_features(by)}, values
 
     def feature_labels(self, feature: str, codes: np.ndarray) -> Any:
         """Human labels for a feature's sort codes (ints stay ints)."""

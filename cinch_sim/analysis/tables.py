@@ -23,121 +23,38 @@ import numpy as np
 import pandas as pd
 
 from cinch_sim import notation as N
-from cinch_sim.analysis.counts import FATES, HOLDERS, SIDES, HandCounts, check_features
-from cinch_sim.analysis.intervals import mean_interval, wilson
+from cinch_sim.analysis.counts import FATES, HOLDERS, HandCounts, check_features
+from cinch_sim.analysis.intervals import wilson
+from cinch_sim.analysis.summaries import (  # noqa: F401 (re-exported: the tables' numbers)
+    RATE_COLUMNS,
+    group_mean,
+    grouped,
+    pedro_side_rows,
+    rate_columns,
+    value_ranges,
+)
+from cinch_sim.analysis.words import (  # noqa: F401 (re-exported: the tables' words)
+    after_the_draw,
+    all_pedros,
+    copies_note,
+    mean_columns,
+    mean_labels,
+    opponent_share,
+    pedro_capture_title,
+    pedro_names,
+    pedro_noun,
+    pedros_phrase,
+    side_columns,
+    side_labels,
+)
 
 BID_FEATURES = ("bid", "trumps", "pedros", "seat")
 PASSED_OUT = "0 (passed out)"  # how a bid-0 row's bid is shown, as ``simulate`` shows it
 
 
-# ------------------------------------------------------------------ words
-# The report (cinch_sim/report/sections.py) words these the same way.
-def opponent_share(counts: HandCounts) -> int:
-    """What the defenders' total is divided by: 1 in a partnership game, in cut-throat the
-    number of the maker's opponents (their average is one player's value)."""
-    return 1 if counts.partnerships else counts.players - 1
-
-
-def side_columns(counts: HandCounts) -> tuple[str, str]:
-    """The stems of a split's two columns (who took a Pedro, points per hand): the
-    bidding side and the defenders, or in cut-throat the maker and the other players."""
-    return ("bidding_side", "defenders") if counts.partnerships else ("maker", "other_players")
-
-
-def mean_columns(counts: HandCounts) -> tuple[str, str]:
-    """The stems of a mean's two columns (score change by bid): the bidding side and the
-    defenders, or in cut-throat the maker and the average opponent."""
-    return ("bidding_side", "defenders") if counts.partnerships else ("maker", "average_opponent")
-
-
-def side_labels(counts: HandCounts) -> tuple[str, str]:
-    """``side_columns`` as people write them: 'bidding side', 'other players'."""
-    return tuple(N.heading(c) for c in side_columns(counts))
-
-
-def mean_labels(counts: HandCounts) -> tuple[str, str]:
-    """``mean_columns`` as people write them: 'bidding side', 'average opponent'."""
-    return tuple(N.heading(c) for c in mean_columns(counts))
-
-
-def pedro_names(rules) -> list[str]:
-    """The rules' Pedros by their own names: ['Right Pedro', 'Left Bower'] in all_hands."""
-    return [N.label(name) for name, _ in rules.pedros]
-
-
-def all_pedros(rules) -> bool:
-    """Whether the rules' Pedro cards are two or more, and each of them a Pedro (not the
-    Left Bower of all_hands): then they are 'the Pedros'."""
-    names = pedro_names(rules)
-    return len(names) > 1 and all(n.endswith("Pedro") for n in names)
-
-
-def pedros_phrase(rules) -> str:
-    """'the Pedros', 'the Right Pedro' (one Pedro), 'the Right Pedro and the Left Bower'."""
-    names = [f"the {n}" for n in pedro_names(rules)]
-    if all_pedros(rules) or not names:
-        return "the Pedros"
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-
-
-def pedro_noun(rules) -> str:
-    """One of the rules' Pedro cards, said in general: 'Pedro', 'card' where one is the
-    Left Bower, or the one card's name."""
-    names = pedro_names(rules)
-    if len(names) == 1:
-        return names[0]
-    return "Pedro" if all_pedros(rules) else "card"
-
-
-def after_the_draw(rules) -> str:
-    """' after the draw', or nothing where there is no draw (who held a card: as dealt)."""
-    return " after the draw" if rules.draw else ""
-
-
-def copies_note(rules, each: str = "row") -> str:
-    """With two decks the Pedro tables follow the copy of each card played first
-    (docs/rules.md §3.4): the words that say so of ``each`` row (bar), or nothing."""
-    return f"with two decks each {each} follows the copy played first" if rules.decks > 1 else ""
-
-
-def pedro_capture_title(rules, by_trick: bool = False) -> str:
-    """The Pedro capture tables' title: 'Pedro capture by holder after the draw' in the
-    standard game, in all_hands 'Capture of the Right Pedro and the Left Bower ...'."""
-    subject = "Pedro capture" if all_pedros(rules) else f"Capture of {pedros_phrase(rules)}"
-    title = subject + (" by holder and trick (1 = first)" if by_trick else " by holder")
-    title += "" if by_trick else after_the_draw(rules)
-    note = copies_note(rules)
-    return title + (f"; {note}" if note else "")
-
-
-def value_ranges(counts: HandCounts) -> dict[str, tuple[float, float]]:
-    """The least and most each running sum's value can be in one hand (the range a
-    mean's interval is clipped to): points 0 to every point of the deal; a set
-    contract costs at most ``bid_max``; under ``difference`` scoring each other
-    side may also gain the bid. A hand everybody passed (bid 0) cannot be set: its
-    score change starts at 0 (``_mean`` sees to it, row by row)."""
-    rules = counts.rules
-    total, top = float(counts.total_points), float(rules.bid_max)
-    gain = (counts.teams - 1) * top if rules.scoring == "difference" else 0.0
-    return {
-        "points": (0.0, total),
-        "def_points": (0.0, total),
-        "score": (-top, total),
-        "def_score": (0.0, total + gain),
-    }
-
-
-def _mean(g: pd.DataFrame, key: str, n: np.ndarray, counts: HandCounts):
-    """``mean_interval`` of one running sum over the rows of ``g`` (a row of bid 0, with no
-    contract to be set, has a score change of 0 at least)."""
-    low, high = value_ranges(counts)[key]
-    if key == "score" and "bid" in g:
-        low = np.where(g["bid"].to_numpy() == 0, 0.0, low)
-    return mean_interval(g[key], g[key + "_sq"], n, low, high)
-
-
 def make_rate(counts: HandCounts, by: Sequence[str] | str = ("bid",), min_hands: int = 30):
-    """Make rate for each combination of the features ``by`` (FEATURES), with intervals.
+    """Make rate for each combination of the features ``by`` (FEATURES), with intervals
+    (the numbers: ``summaries.rate_columns``).
 
     Columns: the features, ``hands``, ``made``, ``make_rate`` and its 95%
     Wilson interval, the bidding side's mean points and mean score change
@@ -148,36 +65,13 @@ def make_rate(counts: HandCounts, by: Sequence[str] | str = ("bid",), min_hands:
     and the make rate empty), as ``simulate`` shows it.
     """
     by = check_features(by)
-    if not by:
-        raise ValueError("make_rate needs at least one feature")
-    cells = counts.cells(by if "bid" in by else ("bid", *by))
-    if tuple(by) != ("bid",):  # only the table by bid keeps the passed-out hands' row
-        cells = cells[cells["bid"] > 0]
-    g = cells.groupby(list(by), sort=True).sum().reset_index()
-    n = g["hands"].to_numpy()
-    k = g["made"].to_numpy()
-    lo, hi = wilson(k, n)
-    out = pd.DataFrame({f: counts.feature_labels(f, g[f].to_numpy()) for f in by})
-    out["hands"] = n
-    out["made"] = k
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out["make_rate"] = k / n
-    out["make_rate_lo"] = lo
-    out["make_rate_hi"] = hi
-    if "bid" in by:  # bid 0's row keeps its hands and points, but made means nothing
-        none = g["bid"].to_numpy() == 0
-        out["made"] = pd.array(np.where(none, 0, k), dtype="Int64")
-        out.loc[none, "made"] = pd.NA
-        out.loc[none, ["make_rate", "make_rate_lo", "make_rate_hi"]] = np.nan
-    pts, pts_lo, pts_hi = _mean(g, "points", n, counts)
-    sc, sc_lo, sc_hi = _mean(g, "score", n, counts)
-    out["mean_points"] = pts
-    out["points_lo"] = pts_lo
-    out["points_hi"] = pts_hi
-    out["mean_score_change"] = sc
-    out["score_change_lo"] = sc_lo
-    out["score_change_hi"] = sc_hi
-    out["low_n"] = n < min_hands
+    cols = rate_columns(counts, by, min_hands)
+    out = pd.DataFrame({f: counts.feature_labels(f, cols[f]) for f in by})
+    for c in RATE_COLUMNS:
+        out[c] = cols[c]
+    if "bid" in by:  # bid 0's row: no contract, so no count of contracts made
+        out["made"] = pd.array(cols["made"], dtype="Int64")
+        out.loc[cols["bid"] == 0, "made"] = pd.NA
     return out
 
 
@@ -185,43 +79,21 @@ def bid_summary(counts: HandCounts) -> pd.DataFrame:
     """Per bid level: hands, made, make rate (95% Wilson interval), the bidding side's
     mean points and mean score change (95% interval): ``cinch-sim simulate``'s table."""
     t = make_rate(counts, "bid")
-    return t[
-        ["bid", "hands", "made", "make_rate", "make_rate_lo", "make_rate_hi", "mean_points"]
-        + ["points_lo", "points_hi", "mean_score_change", "score_change_lo", "score_change_hi"]
-    ]
+    return t[["bid", *(c for c in RATE_COLUMNS if c != "low_n")]]
 
 
 def pedro_sides(counts: HandCounts) -> pd.DataFrame:
     """For each Pedro: how often the bidding side, the defenders or nobody took it (in
     cut-throat the fates are ``maker``, ``other_players`` and ``not_in_play``)."""
-    rows = []
-    fates = (*side_columns(counts), SIDES[2])
-    for i, (name, _) in enumerate(counts.pedros):
-        n = int(counts.pedro_side[i].sum())
-        for j, side in enumerate(fates):
-            k = int(counts.pedro_side[i, j])
-            lo, hi = wilson(k, n)
-            rows.append(
-                {
-                    "pedro": name,
-                    "fate": side,
-                    "hands": n,
-                    "count": k,
-                    "rate": k / n if n else float("nan"),
-                    "rate_lo": float(lo),
-                    "rate_hi": float(hi),
-                }
-            )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(pedro_side_rows(counts))
 
 
 def score_by_bid(counts: HandCounts, min_hands: int = 30) -> pd.DataFrame:
     """Per bid level: both sides' mean points and mean score change, with 95% intervals
     (in cut-throat the maker's and the average opponent's: ``opponent_share``)."""
-    cells = counts.cells(("bid",))
-    g = cells.groupby("bid", sort=True).sum().reset_index()
-    n = g["hands"].to_numpy()
-    out = pd.DataFrame({"bid": g["bid"].to_numpy().astype(np.int64), "hands": n})
+    g = grouped(counts, ("bid",))
+    n = g["hands"]
+    out = pd.DataFrame({"bid": g["bid"].astype(np.int64), "hands": n})
     other = mean_columns(counts)[1]
     share = opponent_share(counts)
     for col, key in (
@@ -230,7 +102,7 @@ def score_by_bid(counts: HandCounts, min_hands: int = 30) -> pd.DataFrame:
         ("score_change", "score"),
         (f"{other}_score_change", "def_score"),
     ):
-        m, lo, hi = _mean(g, key, n, counts)
+        m, lo, hi = group_mean(g, key, n, counts)
         if key.startswith("def_") and share != 1:  # the average opponent's: a linear scale
             m, lo, hi = m / share, lo / share, hi / share
         out[f"mean_{col}"] = m

@@ -123,15 +123,18 @@ def write_outputs(sim, out_dir) -> None:
 
 
 def _print(sim, fmt: str, csv_table: str | None, seed: int, dealer: int, players: int) -> None:
+    """The tables: as JSON or CSV from the result's DataFrames; as text from their
+    numbers alone (``analysis.summaries``), so that the default output does not wait
+    for pandas to load."""
+    from cinch_sim.analysis.summaries import pedro_side_rows, rate_columns
     from cinch_sim.policies.registry import dd_note
     from cinch_sim.rules import seat_name
 
-    by_bid = sim.by_bid()
-    pedros = sim.pedros()
     if fmt == "json":
         click.echo(json.dumps(sim.to_dict(), default=float))
     elif fmt == "csv":
-        click.echo(N.csv_text({"by_bid": by_bid, "pedros": pedros}[csv_table]), nl=False)
+        table = sim.by_bid() if csv_table == "by_bid" else sim.pedros()
+        click.echo(N.csv_text(table), nl=False)
     else:
         if sim.interrupted:
             click.echo(interrupted_line(sim.hands, sim.settings["hands"], "hands"))
@@ -144,21 +147,30 @@ def _print(sim, fmt: str, csv_table: str | None, seed: int, dealer: int, players
         if note:
             click.echo(note)
         click.echo("\nBid success (95% Wilson interval)")
-        click.echo(_format_by_bid(by_bid))
+        click.echo(_format_by_bid(rate_columns(sim.counts, "bid")))
         click.echo("\n" + _pedros_title(sim.counts.rules))
-        click.echo(_format_pedros(pedros, sim.counts))
+        click.echo(_format_pedros(pedro_side_rows(sim.counts), sim.counts))
 
 
-def _format_by_bid(df) -> str:
+def _format_by_bid(cols) -> str:
+    """The table by bid from its columns (``summaries.rate_columns``)."""
     rows = [
         [
-            f"{r.bid}" + (" (passed out)" if r.bid == 0 else ""),
-            f"{r.hands:,}",
-            N.DASH if r.bid == 0 else f"{r.made:,}",
-            N.rate(r.make_rate),
-            N.rate_interval(r.make_rate_lo, r.make_rate_hi),
+            f"{bid}" + (" (passed out)" if bid == 0 else ""),
+            f"{hands:,}",
+            N.DASH if bid == 0 else f"{made:,}",
+            N.rate(rate),
+            N.rate_interval(lo, hi),
         ]
-        for r in df.itertuples()
+        for bid, hands, made, rate, lo, hi in zip(
+            cols["bid"].tolist(),
+            cols["hands"].tolist(),
+            cols["made"].tolist(),
+            cols["make_rate"].tolist(),
+            cols["make_rate_lo"].tolist(),
+            cols["make_rate_hi"].tolist(),
+            strict=True,
+        )  # fmt: skip
     ]
     return text_table(rows, ["bid", "hands", "made", "make rate", "95% interval"], "rrrrl")
 
@@ -166,24 +178,24 @@ def _format_by_bid(df) -> str:
 def _pedros_title(rules) -> str:
     """'Pedro capture'; in all_hands 'Capture of the Right Pedro and the Left Bower'; with
     two decks, that each row follows the copy played first (docs/rules.md §3.4)."""
-    from cinch_sim.analysis.tables import all_pedros, copies_note, pedros_phrase
+    from cinch_sim.analysis.words import all_pedros, copies_note, pedros_phrase
 
     title = "Pedro capture" if all_pedros(rules) else f"Capture of {pedros_phrase(rules)}"
     note = copies_note(rules)
     return title + (f" ({note})" if note else "")
 
 
-def _format_pedros(df, counts) -> str:
+def _format_pedros(fates, counts) -> str:
     """Who took each Pedro: the bidding side, the defenders, nobody; in cut-throat the
-    maker, another player (any of the others) or nobody."""
-    from cinch_sim.analysis.tables import pedro_names, side_columns
+    maker, another player (any of the others) or nobody (``fates``: the rows of
+    ``summaries.pedro_side_rows``)."""
+    from cinch_sim.analysis.words import pedro_names, side_columns
 
     sides = side_columns(counts)
-    wide = df.pivot(index="pedro", columns="fate", values="rate")
+    rate = {(f["pedro"], f["fate"]): f["rate"] for f in fates}
     rows = []
-    for name in dict.fromkeys(df["pedro"]):  # the rules' Pedros, in their order
-        r = wide.loc[name]
-        rows.append([N.label(name), *(N.rate(r[c]) for c in (*sides, "not_in_play"))])
+    for name in dict.fromkeys(f["pedro"] for f in fates):  # the rules' Pedros, in order
+        rows.append([N.label(name), *(N.rate(rate[name, c]) for c in (*sides, "not_in_play"))])
     card = "pedro" if all(n.endswith("Pedro") for n in pedro_names(counts.rules)) else "card"
     head = [card, *(N.heading(c) for c in sides), "not in play"]
     return text_table(rows, head, "lrrr")

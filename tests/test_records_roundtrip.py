@@ -40,6 +40,7 @@ OPTION_SETS += [
     {"robber": "dealer", "all_pass": "dealer_forced_min", "bid_min": 6},
     {"all_pass": "dealer_forced_any", "bid_min": 7},
     {"follow_rule": "trumps_only"},
+    {"bid_rounds": "auction"},  # a word in a record's options, not Rules' number
     {
         "follow_rule": "trumps_only",
         "must_discard_nontrumps": True,
@@ -212,3 +213,19 @@ def test_simulated_games_referee_clean(opts):
         # the writer's game equals the referee's recomputation of it
         assert v.record == g
         assert game_record(rules, g["hands"], g["first_dealer"]) == g
+
+
+@pytest.mark.parametrize(("preset", "word"), [("standard", "auction"), ("auction", "one")])
+def test_bid_rounds_is_a_word_in_a_records_options(preset, word):
+    """docs/records.md: ``rules.options`` holds ``bid_rounds`` as "one" or "auction".
+    Records written so are valid (they were refused as "must be a whole number"), and
+    the number Rules keeps inside is refused in a record."""
+    rules = make_rules(preset, {"bid_rounds": word})
+    out, tr = run_chunk(rules, PolicySet.from_specs(4), 5, 0, 20, 3, trace=True)
+    recs = [_record(_Ctx(rules), o.tolist(), t.tolist()) for o, t in zip(out, tr, strict=True)]
+    assert recs[0]["rules"]["options"] == {"bid_rounds": word}
+    assert {referee_record(r).status for r in recs} == {"valid"}
+    recs[0]["rules"]["options"]["bid_rounds"] = rules.bid_rounds
+    v = referee_record(recs[0])
+    assert (v.status, v.field) == ("invalid", "rules.options.bid_rounds")
+    assert "must be one of one, auction" in v.message

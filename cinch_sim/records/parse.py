@@ -12,7 +12,15 @@ import json
 from typing import Any
 
 from cinch_sim.cards import CardError, format_card, parse_card
-from cinch_sim.rules import CHOICES, OPTION_NAMES, VARIANTS, Rules, RulesError, make_rules
+from cinch_sim.rules import (
+    BID_ROUNDS,
+    CHOICES,
+    OPTION_NAMES,
+    VARIANTS,
+    Rules,
+    RulesError,
+    make_rules,
+)
 
 HAND_FORMAT = "cinch-hand/1"
 GAME_FORMAT = "cinch-game/1"
@@ -234,6 +242,10 @@ def option_value_problem(name: str, value: Any) -> str | None:
     Ranges and combinations are the rules' to check.
     """
     kind = _OPTION_TYPES.get(name, "")
+    if name == "bid_rounds":  # a word in records (docs/records.md), a number in Rules
+        if isinstance(value, str) and value in BID_ROUNDS:
+            return None
+        return f"must be one of {', '.join(BID_ROUNDS)}"
     if name in CHOICES:
         if isinstance(value, str) and value in CHOICES[name]:
             return None

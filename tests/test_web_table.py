@@ -368,3 +368,16 @@ def test_widow_keep_is_asked_with_the_widow_in_hand():
     s = _until(t, lambda s: s["status"] == "hand over" or s["question"]["kind"] == "play")
     if s["status"] != "hand over":
         assert len(s["question"]["hand"]) == 6
+
+
+def test_widow_picked_up_when_never_asked_to_bid():
+    """A seat never asked to bid (eldest bid the top, here 7 under bid_max=7) still
+    sees just the four its widow brought: its dealt cards come from the deal itself,
+    not from a bid question it never had."""
+    from cinch_sim.rules import VARIANTS
+
+    t = Table("widow", 1, seed=0)
+    t.rules = VARIANTS["widow"].with_options({"bid_max": 7})
+    q = _until(t, lambda s: s["question"]["kind"] == "discard")["question"]
+    assert len(t._dealt()) == 9 and len(q["picked_up"]) == 4
+    assert set(q["picked_up"]) | set(t._dealt()) == set(q["hand"])

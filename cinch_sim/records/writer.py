@@ -100,19 +100,20 @@ def hand_record(rules: Rules, out_row: np.ndarray, trace_row: np.ndarray) -> dic
     return _record(_Ctx(rules), np.asarray(out_row).tolist(), np.asarray(trace_row).tolist())
 
 
+def dealt_cards(rules: Rules, trace_row: np.ndarray, dealer: int) -> list[list[str]]:
+    """Each seat's cards as dealt, in the order dealt, from a trace row: known from the
+    deal on, so also in a hand still being played (the web table's)."""
+    ctx = _Ctx(rules)
+    deck = _deck(ctx, np.asarray(trace_row).tolist())
+    return [[CARD[deck[i]] for i in ix] for ix in ctx.deal_idx[dealer]]
+
+
 def _record(ctx: _Ctx, out: list[int], tr: list[int]) -> dict[str, Any]:
-    P, D, T = ctx.P, ctx.D, ctx.T
+    P, T = ctx.P, ctx.T
     dealer = out[L.H_DEALER]
     deck = _deck(ctx, tr)
-    dealt: list[list[int]] = [[] for _ in range(P)]
-    step = 3 * P
-    for j in range(P):
-        s = (dealer + 1 + j) % P
-        h = dealt[s]
-        for r in range(D // 3):
-            base = r * step + j * 3
-            h.extend(deck[base : base + 3])
-    nd = P * D
+    dealt = [[deck[i] for i in ix] for ix in ctx.deal_idx[dealer]]
+    nd = P * ctx.D
     rec: dict[str, Any] = {
         "format": HAND_FORMAT,
         "rules": ctx.rules_rec,

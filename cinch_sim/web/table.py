@@ -539,18 +539,12 @@ class Table:
         return out
 
     def _dealt(self) -> list[str]:
-        """The person's cards as dealt: the hand their first bid was asked with."""
-        from cinch_sim.policies import replay as R
+        """The person's cards as dealt (two decks: a card dealt twice listed twice), from
+        the hand's trace: known whether or not they were ever asked to bid."""
+        from cinch_sim.records.writer import dealt_cards
 
-        saved = self.choices["bid"]
-        self.choices["bid"] = []
-        try:
-            _, _, params = self._run()
-        finally:
-            self.choices["bid"] = saved
-        p = params[KINDS.index("bid"), self.seat]
-        # two decks: the faces held twice listed twice (the advisor wants all 18 cards)
-        return _cards(int(p[R.R_HAND]), int(p[R.R_HAND2]))
+        _, tr, _ = self._run()
+        return dealt_cards(self.rules, tr, self.dealer)[self.seat]
 
     def _bot_choice(self, kind: str, name: str) -> tuple[str, np.ndarray]:
         """The card (or the cards kept) a bot's policy picks in the person's place, and

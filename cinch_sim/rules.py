@@ -9,6 +9,7 @@ kernel indexes, so the kernel never branches on a variant's name.
 from __future__ import annotations
 
 import dataclasses
+import json
 import numbers
 import re
 from dataclasses import dataclass, field
@@ -284,7 +285,7 @@ class Rules:
         if self.cards_dealt + self.widow < self.hand_size:
             raise RulesError("the dealt cards and the widow are fewer than the hand size")
         if self.robber != "none":
-            raise RulesError("with a widow nobody robs: use robber=none")
+            raise RulesError("with a widow nobody robs: the robber field must be none")
 
     def _check_whole_options(self) -> None:
         """Each whole-number option: a whole number (no bool, float or text) in its
@@ -458,7 +459,8 @@ class Rules:
             if name not in OPTION_NAMES:
                 raise RulesError(f"unknown rule option {name!r} (known: {', '.join(OPTION_NAMES)})")
             if not self.meaningful(name):  # whatever its value, even the default
-                shown = value if isinstance(value, str) else repr(value)
+                # as a record or a --rule writes it: true, not Python's True
+                shown = value if isinstance(value, str) else json.dumps(value, default=repr)
                 raise RulesError(
                     f"{name}={shown} has no meaning {self.no_meaning(name)}: leave it out"
                 )

@@ -95,6 +95,8 @@ def test_variants_command_lists_them_all():
         ("widow", {"robber": "maker"}, "robber=maker has no meaning with a widow .* in widow"),
         ("widow", {"shortage": "in_order"}, "shortage=in_order has no meaning with a widow"),
         ("widow", {"must_discard_nontrumps": "true"}, "has no meaning with a widow"),
+        # a value given as Python's (or a record's JSON) is quoted as JSON: false
+        ("no_draw", {"must_discard_nontrumps": False}, "must_discard_nontrumps=false has no"),
         ("nonesuch", {}, "unknown variant 'nonesuch'"),
     ],
 )

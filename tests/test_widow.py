@@ -117,7 +117,7 @@ def test_the_record_holds_widows_as_draws_and_the_referee_agrees():
     v = referee_record(rec)
     assert v.status == "valid", v.message
     text = show_hand(check_hand(rec))
-    assert "Widow and discard:" in text and "widows " in text
+    assert "Widow and discard:" in text and "widows " in text and "After the widows" in text
     assert "picks up Q♥ J♥ 10♥ 9♥; discards" in text and "(face up: 9♥)" in text
 
 

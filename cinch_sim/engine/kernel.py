@@ -997,7 +997,7 @@ def _rob(
     (more of those than the hand size: ``_protected_overflow``).
 
     ``widow``: the seat picks up its widow, deck[top:n], and keeps as a robber does
-    (§3.1 ``widow``); what it sets aside is then its discard, and ``left_after``
+    (§3.7); what it sets aside is then its discard, and ``left_after``
     cards (the later seats' widows) stay in the stock.
 
     With two decks he keeps in two passes, as a drawer discards (``_discards``):
@@ -1105,7 +1105,7 @@ def _widows(
     scratch, rngs, work, iwork, out, trace, want_trace,
 ):  # fmt: skip
     """Each seat in turn from eldest picks up its widow, its share of the stock in
-    order, and keeps the hand size as a robber does (docs/rules.md §3.1 ``widow``);
+    order, and keeps the hand size as a robber does (docs/rules.md §3.7);
     the trumps it sets aside are shown. One deck only (``Rules`` says so).
 
     Returns False when a policy's keep broke the rules (the result row says so).

@@ -120,8 +120,8 @@ BUILTIN: dict[str, Strategy] = {
         "simple",
         "simple",
         "random",
-        description="a bid from a count of its best suit, that suit as trump, only trumps kept; "
-        "random play",
+        description="a bid from a count of its best suit, that suit as trump, its trumps kept "
+        "(and nothing else before a draw); random play",
     ),
     "greedy": Strategy(
         "greedy",
@@ -129,8 +129,8 @@ BUILTIN: dict[str, Strategy] = {
         "simple",
         "simple",
         "greedy",
-        description="a bid from a count of its best suit, that suit as trump, only trumps kept; "
-        "greedy play",
+        description="a bid from a count of its best suit, that suit as trump, its trumps kept "
+        "(and nothing else before a draw); greedy play",
     ),
     "heuristic": Strategy("heuristic", description="the heuristic policies, score-aware bidding"),
     "heuristic_v1": Strategy(

@@ -712,7 +712,7 @@ def _check_draws(hc: HandCheck, kept: list[list[int]], expected: list[list[int]]
 
 
 def _check_widows(hc: HandCheck) -> list[list[int]]:
-    """Each seat's widow and its discard (docs/rules.md §3.1 ``widow``): clockwise from
+    """Each seat's widow and its discard (docs/rules.md §3.7): clockwise from
     eldest each picks up the next ``widow`` cards of the stock, in order, then keeps
     the hand size of his dealt hand and widow as a robber does (``_check_keep``).
     Returns the cards each seat keeps."""
@@ -915,7 +915,9 @@ def _check_tricks(obj: dict, hc: HandCheck) -> None:
 
 def _nobody_holds(rules: Rules) -> str:
     """Why a played card is no seat's: not in the hands the play starts from."""
-    return "no seat holds it after the draw" if rules.draw else "no seat was dealt it"
+    if rules.draw:
+        return "no seat holds it after the " + ("widows" if rules.widow else "draw")
+    return "no seat was dealt it"
 
 
 def _renege(ts: TrumpSuit, hand: list[int], c: int, led_suit: int, strict: bool) -> str | None:

@@ -6,6 +6,9 @@ records themselves index from 0, docs/records.md).
 
 from __future__ import annotations
 
+import json
+
+from cinch_sim.analysis.words import the_draw
 from cinch_sim.cards import (
     RANKS,
     SUIT_SYMBOLS,
@@ -102,7 +105,11 @@ def show_hand(hc: HandCheck, title: str = "") -> str:
 def _deal_lines(hc: HandCheck, title: str, width: int) -> list[str]:
     """The rules, the dealer and each seat's cards as dealt, suit by suit."""
     r = hc.rules
-    opts = ", ".join(f"{k}={v}" for k, v in r.options().items()) or "defaults"
+    # the options as the record holds them (JSON: true, not Python's True)
+    opts = ", ".join(
+        f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in r.options().items()
+    )
+    opts = opts or "defaults"
     lines = [
         f"{title}{r.preset} rules ({opts})",
         f"Dealer: seat {hc.dealer}.  Eldest: seat {(hc.dealer + 1) % r.players}.",
@@ -158,7 +165,7 @@ def _in_play_lines(hc: HandCheck, width: int) -> list[str]:
     left = left_title(r)
     if not r.draw and not left:
         return []
-    head = "After the draw" if r.draw else "At the start of play"
+    head = f"After {the_draw(r)}" if r.draw else "At the start of play"
     if left:
         head += f" (the {left} shown with the trumps)"
     lines = [f"{head}:"]

@@ -19,6 +19,7 @@ from cinch_sim.analysis.analyse import Analysis
 from cinch_sim.analysis.card_values import MIN_DEALS, CardValues
 from cinch_sim.analysis.hand_worth import HandValue
 from cinch_sim.analysis.intervals import SAFE_MEANING
+from cinch_sim.analysis.words import after_the_draw
 from cinch_sim.cards import SUIT_NAMES, SUITS
 from cinch_sim.policies.strategies import Strategy
 from cinch_sim.report import charts
@@ -317,7 +318,15 @@ def add_hand_features(report: Report, base: HandValue, dealer: int) -> None:
         "safe-bid table, each hand is played as if its maker had won the bidding, and the "
         f"maker's seat turns with the hand number ({_per_seat(by_seat)} hands each): with no "
         "auction to win, the seat changes only the order of "
-        + ("the discards, the draw and the play" if r.draw else "the play")
+        + (
+            (
+                "the widow each picks up and the play"
+                if r.widow
+                else "the discards, the draw and the play"
+            )
+            if r.draw
+            else "the play"
+        )
         + (
             f", and whether {_makers(r)} robs the pack (the dealer robs)"
             if r.robber == "dealer" and r.draw
@@ -774,7 +783,7 @@ def add_pedro_capture(report: Report, an: Analysis) -> None:
         both = _join([_the(n) for n in names])  # all_hands: a Pedro and a Bower
         title, each = f"{both} are", both
     sec = report.section(f"When {title} saved and lost")
-    after = " after the draw" if rules.draw else ""
+    after = after_the_draw(rules)
     pc = an.tables()["pedro_capture"]
     pc = pc[pc["holder_hands"] > 0]
     # a Pedro nobody held after the draw has one fate: its row would be 100% by
@@ -786,7 +795,11 @@ def add_pedro_capture(report: Report, an: Analysis) -> None:
     played = max(an.counts.played, 1)
     unplayed = (
         " Not in play ("
-        + ("left in the stock or among the discards" if rules.draw else "not dealt")
+        + (
+            ("among the discards" if rules.widow else "left in the stock or among the discards")
+            if rules.draw
+            else "not dealt"
+        )
         + "): "
         + _join(
             [

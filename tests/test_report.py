@@ -665,6 +665,24 @@ def test_the_example_hands_are_advised_under_perfect_play_too():
     assert text.count("Under perfect play (every seat double-dummy, every card seen; ") == 4
 
 
+def test_a_missing_strong_safe_bid_column_is_explained():
+    """PIMC's safe bids are only ever a stored study: where none answers (pidro, or the
+    standard game with an option) the report says why the column is missing, naming
+    the presets that have one; perfect play's too where the solver cannot play
+    whole hands (two decks). The standard game's default has both: nothing to say."""
+    from cinch_sim.report.build import ReportSettings
+    from cinch_sim.rules import make_rules
+
+    assert ReportSettings().value_players_left_out() is None
+    pidro = ReportSettings(rules=make_rules("pidro")).value_players_left_out()
+    assert pidro.startswith("The PIMC player's safe bids are left out")
+    assert "for standard" in pidro and "this report's (pidro)" in pidro
+    opt = ReportSettings(rules=make_rules("standard", {"target": "42"}))
+    assert "(standard with its rule options)" in opt.value_players_left_out()
+    two = ReportSettings(rules=make_rules("two_deck")).value_players_left_out()
+    assert "Perfect play's safe bids are left out" in two
+
+
 def test_costlier_games_play_fewer_strong_hands():
     """A game whose hands cost more under strong play plays fewer of them, so that its
     report takes about as long as the standard game's (no_draw's quick report ran past

@@ -351,6 +351,31 @@ class ReportSettings:
             out.append(f"Perfect play (double-dummy) is left out {where}: {why}.")
         return " ".join(out) or None
 
+    def value_players_left_out(self) -> str | None:
+        """Why a strong player has no safe-bid column: PIMC's safe bids are only ever a
+        study stored with the package (``stored_studies``), played under the default
+        report's settings for some presets; perfect play where the solver cannot play
+        whole hands here. None when both are in."""
+        strong = self.strong_value_hands()
+        out = []
+        if "pimc" not in strong:
+            kept = stored_studies.stored_presets("hand_values", "pimc")
+            out.append(
+                "The PIMC player's safe bids are left out: they come only from a study "
+                "played once and stored with cinch_sim (20,000 hands with PIMC at every "
+                "seat, about 12 minutes of two cores), under the default report's settings "
+                f"for {', '.join(kept) or 'no preset'}; none was played for this report's "
+                f"({self.rules.preset}"
+                + (" with its rule options" if self.rules.options() else "")
+                + ")."
+            )
+        if "dd" not in strong and not self._dd_plays():
+            out.append(
+                "Perfect play's safe bids are left out: the solver's search is too slow "
+                "here to play whole hands."
+            )
+        return " ".join(out) or None
+
     def describe(self) -> dict[str, Any]:
         """The settings for run.json."""
         return {
@@ -550,7 +575,9 @@ def lay_out(s: ReportSettings, studies: Studies) -> Report:
         sections.add_bid_success(report, bids)
     base = values.get(s.rules.robber)
     if base is not None:
-        sections.add_safe_bids(report, base, studies.examples, studies.strong)
+        sections.add_safe_bids(
+            report, base, studies.examples, studies.strong, s.value_players_left_out()
+        )
         sections.add_hand_features(report, base, s.dealer)
     if studies.cards:
         sections.add_card_values(report, studies.cards, s.card_players_left_out())

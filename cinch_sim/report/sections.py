@@ -132,11 +132,12 @@ def add_safe_bids(
     base: HandValue,
     examples: Sequence[tuple[str, str, Advice]] = (),
     strong: Mapping[str, HandValue] | None = None,
+    left_out: str | None = None,
 ) -> None:
     """The highest bid made at even money and at 70%, by Pedros, trumps and top trumps
     dealt, and (``strong``: by player, ``pimc`` and ``dd``) the safe bid when every seat
-    plays PIMC or double-dummy; then where each example hand falls and what the advisor
-    says of it."""
+    plays PIMC or double-dummy (``left_out``: why a player is not); then where each
+    example hand falls and what the advisor says of it."""
     safe = base.safe_bids(min_hands=FEW)
     strong = {p: strong[p] for p in STRONG_SUFFIX if strong and p in strong}
     for player, hv in strong.items():
@@ -209,6 +210,8 @@ def add_safe_bids(
     )
     for player, hv in strong.items():
         sec.text(_strong_safe_bids(safe, player, hv))
+    if left_out:
+        sec.text(left_out)
     for text, label, adv in examples:
         sec.text(_example_in_class(base, safe, text, label, adv))
     if examples:

@@ -56,6 +56,13 @@ def study_path(kind: str, player: str, rules: Rules) -> Path:
     return STORED / f"{kind}_{player}_{rules.preset}.npz"
 
 
+def stored_presets(kind: str, player: str) -> list[str]:
+    """The presets with a stored ``kind`` study of ``player``, in the preset table's order."""
+    from cinch_sim.rules import VARIANTS
+
+    return [p for p in VARIANTS if (STORED / f"{kind}_{player}_{p}.npz").exists()]
+
+
 def match(kind: str, player: str, rules: Rules, question: dict[str, Any]) -> dict | None:
     """The settings of the stored study that answers ``question`` (the settings the
     report's study is played under), or None where none does; reads the settings only."""

@@ -320,15 +320,13 @@ def add_hand_features(report: Report, base: HandValue, dealer: int) -> None:
         f"Points of {_makers(r)} by the maker's seat relative to the dealer. As in the "
         "safe-bid table, each hand is played as if its maker had won the bidding, and the "
         f"maker's seat turns with the hand number ({_per_seat(by_seat)} hands each): with no "
-        "auction to win, the seat changes only the order of "
+        "auction to win, the seat changes only "
         + (
-            (
-                "the widow each picks up and the play"
-                if r.widow
-                else "the discards, the draw and the play"
-            )
+            "which widow each player picks up and the order of the play"
+            if r.widow
+            else "the order of the discards, the draw and the play"
             if r.draw
-            else "the play"
+            else "the order of the play"
         )
         + (
             f", and whether {_makers(r)} robs the pack (the dealer robs)"

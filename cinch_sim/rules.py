@@ -348,6 +348,19 @@ class Rules:
         return self.left_bower_points if self.left_rank == "J" else self.left_points
 
     @property
+    def draw_name(self) -> str:
+        """What changes the hands after the bidding, as the tables say it: "the draw",
+        "the widows" (each player's four, picked up), or "" where the cards dealt are
+        the cards played.
+
+        >>> Rules().draw_name, Rules(robber="none", widow=4).draw_name
+        ('the draw', 'the widows')
+        """
+        if not self.draw:
+            return ""
+        return "the widows" if self.widow else "the draw"
+
+    @property
     def teams(self) -> int:
         """How many sides score: 2 in a partnership game, else one per player."""
         return 2 if self.partnerships else self.players

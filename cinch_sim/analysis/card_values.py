@@ -29,7 +29,6 @@ import pandas as pd
 from cinch_sim import layout as L
 from cinch_sim import notation as N
 from cinch_sim.analysis.intervals import bounded_mean
-from cinch_sim.analysis.words import the_draw
 from cinch_sim.cards import RANKS, card, left_card
 from cinch_sim.engine.run import PolicySet, Replayer, iter_chunks
 from cinch_sim.engine.threads import check as check_threads
@@ -390,7 +389,7 @@ class CardValues(Tables):
             "plain": "a low card of another suit (the lowest one the maker was not dealt)",
         }[self.settings["replacement"]]
         draw = self.rules.draw
-        luck = f", every player's luck in {the_draw(self.rules)}" if draw else ""
+        luck = f", every player's luck in {self.rules.draw_name}" if draw else ""
         where = (
             "still in play, and a strong maker's side often takes it there anyway"
             if draw

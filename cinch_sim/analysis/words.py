@@ -75,18 +75,10 @@ def pedro_noun(rules) -> str:
     return "Pedro" if all_pedros(rules) else "card"
 
 
-def the_draw(rules) -> str:
-    """What changes the hands after the bidding: 'the draw', 'the widows' (each
-    player's four, picked up), or nothing where the cards dealt are the cards played."""
-    if not rules.draw:
-        return ""
-    return "the widows" if rules.widow else "the draw"
-
-
 def after_the_draw(rules) -> str:
     """' after the draw' (' after the widows'), or nothing where there is no draw (who
-    held a card: as dealt)."""
-    return f" after {the_draw(rules)}" if rules.draw else ""
+    held a card: as dealt): ``Rules.draw_name``."""
+    return f" after {rules.draw_name}" if rules.draw else ""
 
 
 def copies_note(rules, each: str = "row") -> str:

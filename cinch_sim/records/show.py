@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 
-from cinch_sim.analysis.words import the_draw
 from cinch_sim.cards import (
     RANKS,
     SUIT_SYMBOLS,
@@ -165,7 +164,7 @@ def _in_play_lines(hc: HandCheck, width: int) -> list[str]:
     left = left_title(r)
     if not r.draw and not left:
         return []
-    head = f"After {the_draw(r)}" if r.draw else "At the start of play"
+    head = f"After {r.draw_name}" if r.draw else "At the start of play"
     if left:
         head += f" (the {left} shown with the trumps)"
     lines = [f"{head}:"]

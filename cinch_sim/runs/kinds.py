@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from cinch_sim.analysis.counts import HandCounts
-from cinch_sim.matches.pairs import GAME_LISTS, PAIR_LISTS, PairStats, same_stats
-from cinch_sim.matches.rotation import ROTATION_LISTS, RotationStats, side_count_names
 from cinch_sim.runs.store import DamagedChunk, failure, unpack
 from cinch_sim.runs.work import HandsRun, LadderRun, MatchRun
+
+if TYPE_CHECKING:  # the matches' modules load when a match runs, not for hands
+    from cinch_sim.matches.pairs import PairStats
+    from cinch_sim.matches.rotation import RotationStats
 
 ROTATION_UNIT_LISTS = ("share", "diff_sum", "diff_n")  # one value a rotation (the rest: a game)
 
@@ -74,6 +76,9 @@ class MatchKind:
     def from_arrays(self, arrays: dict[str, np.ndarray]) -> PairStats | RotationStats:
         """The stats ``to_arrays`` wrote: a ValueError (a KeyError: an array missing)
         where the arrays are not of their shapes or do not fit one another."""
+        from cinch_sim.matches.pairs import PairStats
+        from cinch_sim.matches.rotation import RotationStats
+
         self._check(arrays)
         cls = RotationStats if self.run.cutthroat else PairStats
         return cls.from_arrays(arrays)
@@ -85,6 +90,9 @@ class MatchKind:
     def _check(self, arrays: dict[str, np.ndarray]) -> None:
         """Every list a 1-D array of numbers cut by its sizes, one value a unit (a pair,
         a rotation) or a game, and the per-side counts a table of two rows."""
+        from cinch_sim.matches.pairs import GAME_LISTS, PAIR_LISTS
+        from cinch_sim.matches.rotation import ROTATION_LISTS, side_count_names
+
         rules = self.run.rules
         if self.run.cutthroat:
             names, unit_lists = ROTATION_LISTS, ROTATION_UNIT_LISTS
@@ -115,6 +123,8 @@ class MatchKind:
             raise ValueError("array counts is not a table of two sides' counts")
 
     def same(self, a: Any, b: Any) -> bool:
+        from cinch_sim.matches.pairs import same_stats
+
         return same_stats(a, b)
 
 

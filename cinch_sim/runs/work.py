@@ -12,16 +12,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cinch_sim.analysis.counts import HandCounts
 from cinch_sim.engine.run import PolicySet, run_chunk
-from cinch_sim.matches.pairs import PairStats
-from cinch_sim.matches.play import play_pairs, team_policies
-from cinch_sim.matches.rotation import RotationStats, play_rotations, seat_policies
-from cinch_sim.policies.strategies import Strategy
 from cinch_sim.rules import Rules
 from cinch_sim.runs.chunks import HANDS_CHUNK, PAIRS_CHUNK, games_per_unit, match_chunk
+
+if TYPE_CHECKING:  # the matches' modules load when a match runs, not for hands
+    from cinch_sim.matches.pairs import PairStats
+    from cinch_sim.matches.rotation import RotationStats
+    from cinch_sim.policies.strategies import Strategy
 
 Key = tuple[int, ...]
 TRACE_ROWS = 8192  # hands' trace rows played at once (they are large): as matches.compare
@@ -138,12 +139,18 @@ class MatchRun:
         return 0, span(self.total, self.chunk, key[-1])
 
     def policy_sets(self) -> tuple[PolicySet, ...]:
+        from cinch_sim.matches.play import team_policies
+        from cinch_sim.matches.rotation import seat_policies
+
         r, a, b = self.rules, self.a, self.b
         if self.cutthroat:
             return _loaded(self, lambda: tuple(seat_policies(r, a, b, k) for k in range(r.players)))
         return _loaded(self, lambda: (team_policies(r, a, b), team_policies(r, b, a)))
 
     def empty(self) -> PairStats | RotationStats:
+        from cinch_sim.matches.pairs import PairStats
+        from cinch_sim.matches.rotation import RotationStats
+
         return RotationStats(self.rules.players) if self.cutthroat else PairStats()
 
 
@@ -152,6 +159,9 @@ def play_match(
 ) -> PairStats | RotationStats:
     """Play one chunk of a match and add it up; ``on_chunk`` (local runs only: records)
     sees the played chunk first."""
+    from cinch_sim.matches.play import play_pairs
+    from cinch_sim.matches.rotation import play_rotations
+
     _, (lo, hi) = run.span(key)
     r, pols = run.rules, run.policy_sets()
     # with the trace (records) the chunk is played in parts of TRACE_ROWS hands' rows,

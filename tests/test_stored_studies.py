@@ -21,18 +21,30 @@ from cinch_sim.report.build import (
     value_policies,
     value_question,
 )
-from cinch_sim.rules import Rules
+from cinch_sim.rules import Rules, make_rules
 
 # deals replayed per stored card study: PIMC's cost about 0.3 s each with their replays
 REPLAYED = {"pimc": 4, "dd": 120}
+# every stored study, by preset: each is checked against the play of today's players
+CARD_STUDIES = [
+    (player, preset)
+    for player in ("pimc", "dd")
+    for preset in stored_studies.stored_presets("card_values", player)
+]
+HAND_STUDIES = stored_studies.stored_presets("hand_values", "pimc")
 
 
-@pytest.mark.parametrize("player", ["pimc", "dd"])
-def test_a_stored_card_study_replays_bit_for_bit(player):
+def test_the_standard_game_has_every_study():
+    assert ("pimc", "standard") in CARD_STUDIES and ("dd", "standard") in CARD_STUDIES
+    assert "standard" in HAND_STUDIES
+
+
+@pytest.mark.parametrize(("player", "preset"), CARD_STUDIES)
+def test_a_stored_card_study_replays_bit_for_bit(player, preset):
     """The study answers the report's question, and its first deals, played again now,
     give every pair exactly as stored: a change to the player's play fails here until
     the study is made again (scripts/store_studies.py)."""
-    s = ReportSettings()
+    s = ReportSettings(rules=make_rules(preset))
     stored = stored_studies.card_values(player, s.rules, card_question(s, player))
     assert stored is not None, f"no stored {player} card study answers the report"
     n = REPLAYED[player]
@@ -60,10 +72,11 @@ def test_pimc_s_stored_card_values_are_a_quarter_point_wide():
     assert (half <= 0.25).all(), t[["card", "deals", "value", "lo", "hi"]]
 
 
-def test_the_stored_pimc_hand_values_hold_their_replayed_probe():
+@pytest.mark.parametrize("preset", HAND_STUDIES)
+def test_the_stored_pimc_hand_values_hold_their_replayed_probe(preset):
     """The probe (the first seat's first hands) plays again as stored, and lies inside
     the study's counts: the study and its probe came from the same play."""
-    s = ReportSettings()
+    s = ReportSettings(rules=make_rules(preset))
     found = stored_studies.stored_hand_values("pimc", s.rules, value_question(s, "pimc"))
     assert found is not None, "no stored PIMC hand-value study answers the report"
     hv, settings = found

@@ -927,6 +927,17 @@ def _stock_cards(a, b2, deck, stock_upto, stock0, top, k, double):
 
 
 @njit(inline="always")
+def _stock_runs(stock_upto, deck, stock0, n_stock):
+    """One deck: ``stock_upto[i]``, the mask of the stock's top i cards, for i up to
+    ``n_stock`` (``_stock_cards`` takes any run of the stock from two of them)."""
+    m = U0
+    stock_upto[0] = m
+    for i in range(n_stock):
+        m |= bit(deck[np.uint64(stock0 + i)])  # unsigned: no index fix-up
+        stock_upto[np.uint64(i + 1)] = m
+
+
+@njit(inline="always")
 def _trace_draws(trace, at, k, s):
     """Seat s drew the cards of the trace's draw slots at..at+k-1 (two decks: past 52,
     the second deck's block)."""
@@ -953,11 +964,7 @@ def _draw(
     short = requested > n_stock
     stock_upto = borrow(work, W_STOCK, 53)  # [i]: the top i stock cards (the robber's too)
     if not double:  # one deck: each face once, so a run of the stock is a mask
-        m = U0
-        stock_upto[0] = m
-        for i in range(n_stock):
-            m |= bit(deck[np.uint64(stock0 + i)])  # unsigned: no index fix-up
-            stock_upto[np.uint64(i + 1)] = m
+        _stock_runs(stock_upto, deck, stock0, n_stock)
     if short:
         out[L.H_SHORTAGE] = 1
     # round robin: turns of a card each until the stock is out (they ask for more than
@@ -1112,12 +1119,7 @@ def _widows(
     """
     P = rules[L.R_PLAYERS]
     k = (n - stock0) // P
-    stock_upto = borrow(work, W_STOCK, 53)  # [i]: the top i stock cards (``_stock_cards``)
-    m = U0
-    stock_upto[0] = m
-    for i in range(n - stock0):
-        m |= bit(deck[np.uint64(stock0 + i)])
-        stock_upto[np.uint64(i + 1)] = m
+    _stock_runs(borrow(work, W_STOCK, 53), deck, stock0, n - stock0)
     top = stock0
     dead_up = U0
     for j in range(P):

@@ -28,7 +28,7 @@ def value_ranges(counts: HandCounts) -> dict[str, tuple[float, float]]:
     mean's interval is clipped to): points 0 to every point of the deal; a set
     contract costs at most ``bid_max``; under ``difference`` scoring each other
     side may also gain the bid. A hand everybody passed (bid 0) cannot be set: its
-    score change starts at 0 (``_mean`` sees to it, row by row)."""
+    score change starts at 0 (``group_mean`` sees to it, row by row)."""
     rules = counts.rules
     total, top = float(counts.total_points), float(rules.bid_max)
     gain = (counts.teams - 1) * top if rules.scoring == "difference" else 0.0

@@ -275,7 +275,9 @@ class Rules:
     def _check_widow(self) -> None:
         """A widow is the whole stock shared out: one deck, a draw, nobody robbing."""
         stock = 52 * self.decks - self.players * self.cards_dealt
-        if self.widow < 0 or self.decks != 1 or not self.draw:
+        if not isinstance(self.widow, int) or isinstance(self.widow, bool) or self.widow < 0:
+            raise RulesError(f"widow={self.widow!r} must be a whole number of cards, 0 or more")
+        if self.decks != 1 or not self.draw:
             raise RulesError("a widow needs one deck and a draw")
         if self.widow * self.players != stock:
             raise RulesError(
@@ -437,7 +439,8 @@ class Rules:
 
     def meaningful(self, name: str) -> bool:
         """Whether option ``name`` means something in these rules (left_bower_points
-        only where there are bowers, the draw's options only where there is a draw).
+        only where there are bowers, the draw's options only where there is a draw,
+        and of those ``WIDOW_MEANINGLESS`` not with widows).
 
         >>> Rules().meaningful("target"), Rules().meaningful("left_bower_points")
         (True, False)
@@ -452,7 +455,7 @@ class Rules:
         """Why option ``name`` means nothing here, in words naming the preset."""
         if name == "left_bower_points":
             return f"{_NO_MEANING[name]} in {self.preset}"
-        if self.draw:
+        if self.widow and name in WIDOW_MEANINGLESS:
             return f"with a widow picked up instead of a stock drawn from, in {self.preset}"
         return f"without a discard and draw, in {self.preset}"
 

@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from cinch_sim.engine.run import PolicySet, run_chunk, run_games
-from cinch_sim.rules import Rules
+from cinch_sim.rules import VARIANTS, Rules
 
 RANDOM = dict(bid="random", trump="random", discard="random", play="random")
 W2 = dict(bid="simple", trump="simple", discard="simple", play="random")
@@ -81,7 +81,7 @@ OPTION_SETS: dict[str, tuple[Rules, dict[str, str]]] = {
         replace(Rules(robber="none"), players=6, cards_dealt=6, hand_size=6, draw=False),
         RANDOM,
     ),
-    "widow": (Rules(robber="none", widow=4), RANDOM),  # every seat keeps six of thirteen
+    "widow": (VARIANTS["widow"], RANDOM),  # every seat keeps six of thirteen
 }
 
 GAME_SETS = {

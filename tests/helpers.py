@@ -312,7 +312,7 @@ class Referee:
 
         hands = [set(h) for h in dealt]
         dead = set()
-        if r.widow:  # docs/rules.md §3.1: each seat picks up the next widow, keeps as a robber
+        if r.widow:  # docs/rules.md §3.7: each seat picks up the next widow, keeps as a robber
             short = False
             if int(out[L.H_SHORTAGE]) != 0:
                 fail("a shortage flagged in a widow game")

@@ -25,18 +25,24 @@ from cinch_sim.rules import Rules, make_rules
 
 # deals replayed per stored card study: PIMC's cost about 0.3 s each with their replays
 REPLAYED = {"pimc": 4, "dd": 120}
-# every stored study, by preset: each is checked against the play of today's players
-CARD_STUDIES = [
-    (player, preset)
-    for player in ("pimc", "dd")
-    for preset in stored_studies.stored_presets("card_values", player)
-]
-HAND_STUDIES = stored_studies.stored_presets("hand_values", "pimc")
+# every study shipped, by preset: each is checked against the play of today's players
+CARD_STUDIES = [("pimc", "standard"), ("dd", "standard"), ("pimc", "widow")]
+HAND_STUDIES = ["standard", "widow"]
+ADVICE_STUDIES = ["standard", "widow"]
 
 
-def test_the_standard_game_has_every_study():
-    assert ("pimc", "standard") in CARD_STUDIES and ("dd", "standard") in CARD_STUDIES
-    assert "standard" in HAND_STUDIES
+def test_the_studies_listed_are_the_studies_shipped():
+    """A study lost, or one added without its checks here, fails this."""
+    shipped = {
+        (kind, player, preset)
+        for kind in stored_studies.KINDS
+        for player in ("pimc", "dd")
+        for preset in stored_studies.stored_presets(kind, player)
+    }
+    listed = {("card_values", player, preset) for player, preset in CARD_STUDIES}
+    listed |= {("hand_values", "pimc", preset) for preset in HAND_STUDIES}
+    listed |= {("advice", "pimc", preset) for preset in ADVICE_STUDIES}
+    assert shipped == listed
 
 
 @pytest.mark.parametrize(("player", "preset"), CARD_STUDIES)
@@ -199,10 +205,11 @@ def test_advice_saved_and_loaded_reads_the_same(tmp_path, monkeypatch):
         assert stored_studies.stored_advice("dd", s.rules, other) is None
 
 
-def test_the_report_shows_pimc_s_stored_advice_on_the_example_hands():
+@pytest.mark.parametrize("preset", ADVICE_STUDIES)
+def test_the_report_shows_pimc_s_stored_advice_on_the_example_hands(preset):
     from cinch_sim.report.build import advice_question, example_hands
 
-    s = ReportSettings()
+    s = ReportSettings(rules=make_rules(preset))
     found = stored_studies.stored_advice("pimc", s.rules, advice_question(s, "pimc"))
     assert found is not None, "no stored PIMC advice answers the report"
     assert list(found) == [text for text, _ in example_hands(s.rules)]

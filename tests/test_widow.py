@@ -1,4 +1,4 @@
-"""The ``widow`` preset (docs/rules.md §3.1): after the bidding each seat, from eldest,
+"""The ``widow`` preset (docs/rules.md §3.7): after the bidding each seat, from eldest,
 picks up the next four cards of the stock, its widow, and keeps six of its
 thirteen as a robber does (every trump, or six of them with the excess shown).
 A hand-built deal whose points are worked out by hand, the kernel refusing a
@@ -124,7 +124,7 @@ def test_the_record_holds_widows_as_draws_and_the_referee_agrees():
 @pytest.mark.parametrize(
     ("change", "field", "says"),
     [
-        # seats 0 and 1 swap widows: not the stock's order
+        # the widows handed out in reverse seat order: not the stock's
         (lambda r: r["draws"].reverse(), "draws[0][0]", "seat 0's widow holds QH here"),
         # seat 1 sets aside his 8H (two trumps held, both must stay) and keeps 6S
         (

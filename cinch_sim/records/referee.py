@@ -915,9 +915,7 @@ def _check_tricks(obj: dict, hc: HandCheck) -> None:
 
 def _nobody_holds(rules: Rules) -> str:
     """Why a played card is no seat's: not in the hands the play starts from."""
-    if rules.draw:
-        return "no seat holds it after the " + ("widows" if rules.widow else "draw")
-    return "no seat was dealt it"
+    return f"no seat holds it after {rules.draw_name}" if rules.draw else "no seat was dealt it"
 
 
 def _renege(ts: TrumpSuit, hand: list[int], c: int, led_suit: int, strict: bool) -> str | None:

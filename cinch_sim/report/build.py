@@ -360,14 +360,17 @@ class ReportSettings:
         out = []
         if "pimc" not in strong:
             kept = stored_studies.stored_presets("hand_values", "pimc")
+            preset = self.rules.preset
+            why = (
+                f"the one stored for {preset} was played with the report's default dealer "
+                "and policies and no rule options, and this report's differ"
+                if preset in kept
+                else f"one is stored for {' and '.join(kept) or 'no preset'}, not for {preset}"
+            )
             out.append(
                 "The PIMC player's safe bids are left out: they come only from a study "
                 "played once and stored with cinch_sim (20,000 hands with PIMC at every "
-                "seat, about 12 minutes of two cores), under the default report's settings "
-                f"for {', '.join(kept) or 'no preset'}; none was played for this report's "
-                f"({self.rules.preset}"
-                + (" with its rule options" if self.rules.options() else "")
-                + ")."
+                f"seat, about 12 minutes of two cores), and {why}."
             )
         if "dd" not in strong and not self._dd_plays():
             out.append(

@@ -60,7 +60,7 @@ def stored_presets(kind: str, player: str) -> list[str]:
     """The presets with a stored ``kind`` study of ``player``, in the preset table's order."""
     from cinch_sim.rules import VARIANTS
 
-    return [p for p in VARIANTS if (STORED / f"{kind}_{player}_{p}.npz").exists()]
+    return [p for p, rules in VARIANTS.items() if study_path(kind, player, rules).exists()]
 
 
 def match(kind: str, player: str, rules: Rules, question: dict[str, Any]) -> dict | None:

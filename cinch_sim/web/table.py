@@ -145,7 +145,7 @@ class Table:
                 raise TableError(f"the rules do not allow that {kind}")  # the last answer
             if int(out[L.H_ERROR_SEAT]) != self.seat:
                 raise RuntimeError(f"the hand stopped at seat {int(out[L.H_ERROR_SEAT])}'s {kind}")
-            question = self._question(kind, p)
+            question = self._question(kind, p, tr)
             self.last = {
                 "kind": kind,
                 "legal": int(p[R.R_LEGAL]),
@@ -168,7 +168,7 @@ class Table:
                 "summary": self._hand_summary(record), "game": game,
                 **self._so_far(tr)}  # fmt: skip
 
-    def _question(self, kind: str, p: np.ndarray) -> dict[str, Any]:
+    def _question(self, kind: str, p: np.ndarray, tr: np.ndarray) -> dict[str, Any]:
         """The person's question from the replay vector of its kind: what is asked,
         the hand, the trump, and what may be answered."""
         from cinch_sim.policies import replay as R
@@ -186,12 +186,12 @@ class Table:
         elif kind == "trump":
             question["legal"] = [SUITS[s] for s in range(4) if legal >> s & 1]
         elif kind == "discard":
-            question.update(self._discard_question(question["phase"], p))
+            question.update(self._discard_question(question["phase"], p, tr))
         else:
             question["legal"] = _cards(legal)
         return question
 
-    def _discard_question(self, phase: str, p: np.ndarray) -> dict[str, Any]:
+    def _discard_question(self, phase: str, p: np.ndarray, tr: np.ndarray) -> dict[str, Any]:
         """A discard's (or a rob's) choices: what may go, how many cards are kept, the
         trumps (kept first), and under must_discard_nontrumps the cards that must go,
         so the page never offers a keep the rules refuse."""
@@ -208,7 +208,7 @@ class Table:
             "widow": self.rules.widow > 0,  # the keep after picking up a widow (a rob's)
         }
         if self.rules.widow:  # which four of the thirteen the widow brought
-            dealt = set(self._dealt())
+            dealt = set(self._dealt(tr))
             out["picked_up"] = [c for c in _cards(hand) if c not in dealt]
         if self.rules.decks == 2:  # docs/policies.md: a discard in two passes
             second = int(p[R.R_PASS])
@@ -538,12 +538,14 @@ class Table:
             out["note"] = STUCK_NOTE
         return out
 
-    def _dealt(self) -> list[str]:
+    def _dealt(self, tr: np.ndarray | None = None) -> list[str]:
         """The person's cards as dealt (two decks: a card dealt twice listed twice), from
-        the hand's trace: known whether or not they were ever asked to bid."""
+        the hand's trace (``tr``, else the hand played again for it): known whether or
+        not they were ever asked to bid."""
         from cinch_sim.records.writer import dealt_cards
 
-        _, tr, _ = self._run()
+        if tr is None:
+            _, tr, _ = self._run()
         return dealt_cards(self.rules, tr, self.dealer)[self.seat]
 
     def _bot_choice(self, kind: str, name: str) -> tuple[str, np.ndarray]:

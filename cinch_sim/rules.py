@@ -108,6 +108,14 @@ class RulesError(ValueError):
     """An impossible rule value or combination."""
 
 
+CUSTOM = "custom"
+"""The name of a game whose structure no preset has (docs/rules.md §3.1): it plays
+and is analysed, but no record can name it."""
+# Each playable preset's structure (``Rules.structure``), filled once the presets are
+# built: what ``Rules`` names its game by, whatever name it was given.
+_PRESET_STRUCTURES: dict[str, tuple[Any, ...]] = {}
+
+
 @dataclass(frozen=True)
 class Rules:
     """One game's rules: every option and every structural fact the kernel reads.
@@ -191,7 +199,9 @@ class Rules:
 
     # --- structure: what a variant (a §3 preset) fixes ---
     preset: str = "standard"
-    """The preset's name, as records and ``run.json`` store it (§3.1)."""
+    """The preset's name, as records and ``run.json`` store it (§3.1). The structure
+    decides it: fields set by hand to a preset's structure name that preset (``Rules(
+    widow=4, robber="none")`` is ``widow``), and to none, ``custom``."""
     players: int = 4
     """Seats at the table, 2..6 (§1.1: 4)."""
     partnerships: bool = True
@@ -232,6 +242,7 @@ class Rules:
     (§1.2: A K Q J 10 9 8 7 6, Right Pedro, Left Pedro, 4 3 2)."""
 
     def __post_init__(self) -> None:
+        self._name_the_game()
         for name, values in CHOICES.items():
             v = getattr(self, name)
             if v not in values:
@@ -271,6 +282,23 @@ class Rules:
         for name, rank, pts in self.point_cards:
             if rank not in RANKS or pts < 0:
                 raise RulesError(f"bad point card {name}: {rank} worth {pts}")
+
+    def structure(self) -> tuple[Any, ...]:
+        """What a preset fixes and no option changes (players, decks, the point table,
+        ...): two rules with the same structure play the same game of §3.1."""
+        return tuple(getattr(self, n) for n in STRUCTURE_NAMES)
+
+    def _name_the_game(self) -> None:
+        """Name the preset these rules play, whatever name they were given:
+        ``Rules(widow=4, robber="none")`` is the widow game, whose records, hand model
+        and stored studies follow; a structure no preset has is ``custom``."""
+        if not _PRESET_STRUCTURES:  # the presets themselves, being built
+            return
+        mine = self.structure()
+        if _PRESET_STRUCTURES.get(self.preset) == mine:
+            return
+        name = next((n for n, s in _PRESET_STRUCTURES.items() if s == mine), CUSTOM)
+        object.__setattr__(self, "preset", name)
 
     def _check_widow(self) -> None:
         """A widow is the whole stock shared out: one deck, a draw, nobody robbing."""
@@ -435,6 +463,14 @@ class Rules:
         return out
 
     def to_record(self) -> dict[str, Any]:
+        """The record's ``rules`` (docs/records.md): a preset and its options, so a
+        game no preset has cannot be recorded."""
+        if self.preset == CUSTOM:
+            raise RulesError(
+                "these rules are no preset's game (a structure field such as players or "
+                "hand_size set by hand), and a record names its preset: build them with "
+                "make_rules(preset, options)"
+            )
         return {"preset": self.preset, "options": self.options()}
 
     def meaningful(self, name: str) -> bool:
@@ -621,6 +657,11 @@ def seat_name(seat: int, dealer: int, players: int = 4) -> str:
     return "dealer" if rel == players - 1 else _ORDINALS[rel]
 
 
+# The fields a preset fixes: every field but the options and the preset's name.
+STRUCTURE_NAMES: tuple[str, ...] = tuple(
+    f.name for f in dataclasses.fields(Rules) if f.name not in (*OPTION_NAMES, "preset")
+)
+
 STANDARD = Rules()
 
 SANCHO_CARDS = (*DEFAULT_POINT_CARDS, ("sancho", "9", 9))
@@ -748,6 +789,7 @@ PRESET_BY_NAME: dict[str, Preset] = {p.name: p for p in PRESETS}
 # The presets the kernel plays, by name: what --variant, variant= and records accept.
 VARIANTS: dict[str, Rules] = {p.name: p.rules() for p in PRESETS if p.playable}
 STANDARD = VARIANTS["standard"]
+_PRESET_STRUCTURES.update((name, r.structure()) for name, r in VARIANTS.items())
 
 
 def resolve_rules(rules: Rules | dict[str, Any] | None) -> Rules:
@@ -762,6 +804,11 @@ def resolve_rules(rules: Rules | dict[str, Any] | None) -> Rules:
 def make_rules(preset: str = "standard", options: dict[str, Any] | None = None) -> Rules:
     """A preset with options applied; the one entry point for CLI, API and records."""
     if preset not in VARIANTS:
+        if preset == CUSTOM:
+            raise RulesError(
+                "a custom game (rules built field by field to no preset's structure) "
+                "cannot be made from its name: pass the Rules object itself"
+            )
         if preset in PRESET_BY_NAME:
             PRESET_BY_NAME[preset].rules()  # raises: what the kernel still lacks
         raise RulesError(f"unknown variant {preset!r} (known: {', '.join(VARIANTS)})")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 
+import numpy as np
 import pytest
 
 from cinch_sim import api
@@ -416,3 +417,46 @@ def test_left_bower_points_reach_the_kernel_and_the_referee(tmp_path):
             assert rec["result"]["points"][side] == rest + 2
             seen += 1
     assert seen > 100
+
+
+def test_rules_set_by_hand_name_the_preset_they_play(tmp_path):
+    """The structure names the game: a preset's fields set by hand are that preset
+    (``Rules(widow=4, robber="none")`` once recorded itself as the standard game and
+    bid from the standard game's hand model), and a structure no preset has is
+    ``custom``, which plays but is refused by the records before any hand."""
+    import dataclasses
+
+    from cinch_sim.policies.hand_models import with_preset_model
+    from cinch_sim.policies.heuristic import DEFAULT_PARAMS
+    from cinch_sim.rules import CUSTOM, STRUCTURE_NAMES, Rules
+
+    first = {}  # the first preset of each structure, in the table's order
+    for name, rules in VARIANTS.items():
+        first.setdefault(rules.structure(), name)
+    for name, rules in VARIANTS.items():
+        by_hand = dataclasses.replace(rules, preset="standard")
+        assert by_hand.preset == first[rules.structure()]
+        again = make_rules(by_hand.preset, by_hand.options())
+        assert dataclasses.replace(again, preset=name) == rules  # the same game
+    assert first[VARIANTS["auction"].structure()] == "standard"  # bid_rounds is an option
+    assert first[VARIANTS["heasly"].structure()] == "cutthroat6"  # and so is target
+
+    widow = Rules(widow=4, robber="none")
+    assert widow.to_record() == {"preset": "widow", "options": {}}
+    vector = np.array(DEFAULT_PARAMS["heuristic_bid"], dtype=np.float64)
+    np.testing.assert_array_equal(
+        with_preset_model(vector, widow), with_preset_model(vector, make_rules("widow"))
+    )
+    assert not np.array_equal(
+        with_preset_model(vector, widow), with_preset_model(vector, make_rules("standard"))
+    )
+
+    custom = Rules(draw=False, cards_dealt=6, robber="none")  # six dealt, no draw: no preset
+    assert custom.preset == CUSTOM and custom.structure() != VARIANTS["no_draw"].structure()
+    assert len(STRUCTURE_NAMES) == len(custom.structure())
+    sim = api.simulate(hands=50, seed=1, rules=custom)
+    assert sim.settings["rules"]["preset"] == CUSTOM
+    path = tmp_path / "custom.jsonl"
+    with pytest.raises(RulesError, match="no preset's game"):
+        api.simulate(hands=50, seed=1, rules=custom, records=path)
+    assert not path.exists()

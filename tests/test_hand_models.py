@@ -26,10 +26,14 @@ def fit_script():
 def test_every_preset_but_the_standard_game_has_a_stored_model():
     """Every playable preset whose hands differ from the standard game's has weights,
     every slot finite, with the command that fitted them; standard and auction (the
-    standard game bid in rounds) keep the tuned defaults."""
+    standard game bid in rounds) keep the tuned defaults under heuristic play, and
+    every game has its model fitted under PIMC play."""
     stored = json.loads(M.MODELS_FILE.read_text())["presets"]
     under_heuristic = {k for k in stored if "@" not in k}
     assert under_heuristic == set(VARIANTS) - {"standard", "auction"}
+    # and one fitted under PIMC play for each game (auction deals the standard game's)
+    under_pimc = {k.removesuffix("@pimc") for k in stored if k.endswith("@pimc")}
+    assert under_pimc == set(VARIANTS) - {"auction"}
     for key, entry in stored.items():
         name, _, play = key.partition("@")
         assert set(entry["weights"]) == {*M.MODEL_SLOTS, "margin_shift"}, name

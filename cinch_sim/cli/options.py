@@ -410,16 +410,27 @@ class Share(click.FloatRange):
         return x
 
 
-def run_options(f: Callable) -> Callable:
+def run_options(f: Callable, cluster: bool = True) -> Callable:
+    """--threads and --seed; ``cluster``: the command also takes --workers and
+    --scheduler (``chunk_options``), which change what --threads means."""
+    in_workers = (
+        "; with --workers or --scheduler: the kernel's threads in each worker, 1 unless given"
+        if cluster
+        else ""
+    )
     f = click.option(
         "--threads",
         type=Threads(),
         default=None,
-        help="Worker threads (results do not depend on it; with --workers or --scheduler: "
-        "the kernel's threads in each worker, 1 unless given). [default: all cores]",
+        help=f"Worker threads (results do not depend on it{in_workers}). [default: all cores]",
     )(f)
     f = click.option("--seed", type=Seed(), default=0, help=SEED_HELP)(f)
     return f
+
+
+def local_run_options(f: Callable) -> Callable:
+    """``run_options`` for a command that runs on this machine only."""
+    return run_options(f, cluster=False)
 
 
 def one_csv_table(names: list[str], chosen: tuple[str, ...] | list[str]) -> str:

@@ -21,9 +21,9 @@ from cinch_sim.cli.options import (
     force_option,
     format_option,
     friendly,
+    local_run_options,
     policy_options_with,
     rules_option,
-    run_options,
     stopped,
 )
 from cinch_sim.interrupts import EXIT_STATUS
@@ -86,7 +86,7 @@ from cinch_sim.interrupts import EXIT_STATUS
     "bids after you [default: heuristic, the simulator's; --bid-policy sets seats one "
     "by one].",
 )
-@run_options
+@local_run_options
 @rules_option
 @policy_options_with({})  # the simulator's defaults: heuristic everywhere
 @format_option(

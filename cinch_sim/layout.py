@@ -55,7 +55,8 @@ R_DECKS = R_SEAT_TEAM + MAX_PLAYERS  # copies of the 52-card deck: 1, or 2 (two_
 # (Rules.bid_slots): 0-4 the five strongest trumps, BID_POINT_SLOT + j the j-th point
 # card outside them, BID_OTHER_POINTS a point card past the last slot, -1 none
 R_BID_SLOT = R_DECKS + 1
-R_LEN = R_BID_SLOT + 14
+R_SPLIT_RANK = R_BID_SLOT + 14  # rank of Rules.split_card (the Sancho), -1 none
+R_LEN = R_SPLIT_RANK + 1
 BID_TOP_SLOTS = 5
 BID_POINT_SLOT = 5
 BID_POINT_SLOTS = 4
@@ -169,7 +170,7 @@ H_ERROR_KIND = 9  # which plug point (KIND_*)
 H_REJECTED = 10  # 1 when a required earlier bid did not match (advisor sampling)
 H_N_TRICKS = 11
 H_MAKER_TRUMPS_DEALT = 12  # trumps in the maker's dealt cards (9 in the standard game)
-H_MAKER_PEDROS_DEALT = 13  # bit 0: right pedro, bit 1: left pedro (dealt)
+H_MAKER_PEDROS_DEALT = 13  # bit 0: right pedro, bit 1: left pedro, bit 2: split card (dealt)
 H_MAKER_HONOURS_DEALT = 14  # bits: A K Q J T of trumps dealt (A = bit 4 ... T = bit 0)
 H_PARTNER_TRUMPS_DEALT = 15  # the same for the maker's partner (two seats on)
 H_PARTNER_PEDROS_DEALT = 16

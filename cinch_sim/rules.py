@@ -378,6 +378,22 @@ class Rules:
         return self.left_bower_points if self.left_rank == "J" else self.left_points
 
     @property
+    def split_card(self) -> tuple[str, str] | None:
+        """(name, rank) of the preset's own big point card, the one hands are grouped by
+        besides the Pedros where a safe bid is read off a table: the trump worth the
+        most of those worth 3 points or more other than the Right Pedro (the Sancho in
+        the Sancho and Dom Pedro games); None where there is none.
+
+        >>> Rules().split_card, VARIANTS["dom_pedro"].split_card
+        (None, ('sancho', '9'))
+        """
+        big = [(p, n, r) for n, r, p in self.point_cards if p >= 3 and r != "5"]
+        if not big:
+            return None
+        _, name, rank = max(big)
+        return name, rank
+
+    @property
     def draw_name(self) -> str:
         """What changes the hands after the bidding, as the tables say it: "the draw",
         "the widows" (each player's four, picked up), or "" where the cards dealt are
@@ -558,6 +574,7 @@ class Rules:
         a[L.R_SEAT_TEAM : L.R_SEAT_TEAM + self.players] = self.seat_teams
         a[L.R_DECKS] = self.decks
         a[L.R_BID_SLOT : L.R_BID_SLOT + 14] = self.bid_slots()
+        a[L.R_SPLIT_RANK] = RANKS.index(self.split_card[1]) if self.split_card else -1
         return a
 
     def bid_slots(self) -> list[int]:

@@ -723,7 +723,8 @@ def test_costlier_games_play_fewer_strong_hands():
 
 def test_variant_reports_speak_of_their_own_game():
     """What helpers reading the variants' reports as players found false: example labels
-    blind to the Sancho, a deck of 52 with two decks, a robbing rule "best" on a tie."""
+    blind to the Sancho, a deck of 52 with two decks, a robbing rule "best" on a tie;
+    safe-bid groups that do not say what they leave out."""
     import pandas as pd
 
     from cinch_sim.analysis.card_values import stand_in_ranks
@@ -739,9 +740,11 @@ def test_variant_reports_speak_of_their_own_game():
     # the label follows the suit the advisor chose
     first = example_hands(Rules())[0][0]
     assert example_label(first, Rules(), "H") == "No point card in hearts"
-    # groups that cannot see the Sancho or the Bowers say so; the standard game's add nothing
-    assert _groups_note(Rules()) == ""
-    assert "the Sancho (9 points)" in _groups_note(VARIANTS["sancho"])
+    # groups that cannot see the Dom or the Bowers say so; the Sancho splits them, and
+    # the standard game's add nothing
+    assert _groups_note(Rules()) == "" == _groups_note(VARIANTS["sancho"])
+    assert "do not split hands by the Dom (3 points)" in _groups_note(VARIANTS["dom_pedro"])
+    assert "Sancho" not in _groups_note(VARIANTS["dom_pedro"])
     assert "the Right Bower and the Left Bower outrank the ace" in _groups_note(
         VARIANTS["all_hands"]
     )

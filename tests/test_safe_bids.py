@@ -20,15 +20,15 @@ AK, A_ONLY, NEITHER = 0b11000, 0b10000, 0b00101  # honour bits: A K Q J T
 def _value() -> HandValue:
     v = HandValue.empty(Rules())
     # both Pedros, 5 trumps, A and K: 90 hands took 14 points, 10 took 3
-    v.counts[0, 3, 5, AK, 14] = 90
-    v.counts[1, 3, 5, AK, 3] = 10
+    v.counts[0, 3, 0, 5, AK, 14] = 90
+    v.counts[1, 3, 0, 5, AK, 3] = 10
     # both Pedros, 5 trumps, the ace only (and the Q J T mixed in): 15 took 10, 5 took 0
-    v.counts[2, 3, 5, A_ONLY, 10] = 10
-    v.counts[2, 3, 5, A_ONLY | 0b111, 10] = 5
-    v.counts[3, 3, 5, A_ONLY, 0] = 5
+    v.counts[2, 3, 0, 5, A_ONLY, 10] = 10
+    v.counts[2, 3, 0, 5, A_ONLY | 0b111, 10] = 5
+    v.counts[3, 3, 0, 5, A_ONLY, 0] = 5
     # no Pedro, 2 trumps, neither: 400 hands took 7 or 8 points
-    v.counts[0, 0, 2, NEITHER, 7] = 300
-    v.counts[0, 0, 2, 0, 8] = 100  # no honour at all: the same class
+    v.counts[0, 0, 0, 2, NEITHER, 7] = 300
+    v.counts[0, 0, 0, 2, 0, 8] = 100  # no honour at all: the same class
     return v
 
 
@@ -90,12 +90,76 @@ def test_only_the_bids_the_rules_allow_are_safe():
     std = _row(t, "no Pedro", 2, "neither")
     assert std["bid_70"] == 7
     v = HandValue.empty(Rules(bid_min=8))
-    v.counts[0, 0, 2, NEITHER, 7] = 300
-    v.counts[0, 0, 2, 0, 8] = 100
+    v.counts[0, 0, 0, 2, NEITHER, 7] = 300
+    v.counts[0, 0, 0, 2, 0, 8] = 100
     # with bids from 8 up, 7 is no bid; 8 is made by 100 of 400 (25%): none is safe
     row = _row(v.safe_bids(), "no Pedro", 2, "neither")
     assert row["bid_70"] is pd.NA and row["bid_50"] is pd.NA
     # and a bid_max below the points caps the safe bid
     v = HandValue.empty(Rules(bid_max=6))
-    v.counts[0, 0, 2, NEITHER, 7] = 300
+    v.counts[0, 0, 0, 2, NEITHER, 7] = 300
     assert _row(v.safe_bids(), "no Pedro", 2, "neither")["bid_70"] == 6
+
+
+def test_each_row_says_whether_the_maker_was_dealt_the_sancho():
+    """Bit 2 of a row's Pedros dealt is the split card dealt to the maker: under sancho
+    the 9 of trumps, read here against each traced deal (about a third of the hands
+    hold it, so both values are tested); never in the standard game, which has none."""
+    from cinch_sim import layout as L
+    from cinch_sim.cards import SUITS
+    from cinch_sim.engine.run import PolicySet, run_chunk
+    from cinch_sim.records.writer import dealt_cards
+    from cinch_sim.rules import make_rules
+
+    sancho = make_rules("sancho")
+    assert sancho.split_card == ("sancho", "9") and Rules().split_card is None
+    policies = PolicySet.from_specs(4)
+    rows, trace = run_chunk(sancho, policies, seed=3, offset=0, n=400, trace=True)
+    seen = set()
+    for row, tr in zip(rows, trace, strict=True):
+        if row[L.H_THROWN_IN]:
+            continue
+        dealt = dealt_cards(sancho, tr, int(row[L.H_DEALER]))[int(row[L.H_MAKER])]
+        held = f"9{SUITS[int(row[L.H_TRUMP])]}" in dealt
+        assert (int(row[L.H_MAKER_PEDROS_DEALT]) >> 2) == held
+        seen.add(held)
+    assert seen == {True, False}
+    rows, _ = run_chunk(Rules(), policies, seed=3, offset=0, n=400)
+    assert not (rows[:, L.H_MAKER_PEDROS_DEALT] >> 2).any()
+
+
+def test_the_sancho_games_group_hands_by_the_sancho_too():
+    """Under sancho the safe-bid groups split by the Sancho dealt: a ``sancho`` column,
+    groups that partition the hands, the Sancho worth points to its holder's side; an
+    example hand finds its group by it. Counts stored
+    before the split (five axes) read as a game without it."""
+    from cinch_sim.analysis.hand_worth import hand_values
+    from cinch_sim.engine.run import PolicySet
+    from cinch_sim.rules import make_rules
+
+    sancho = make_rules("sancho")
+    v = hand_values(8_000, 5, sancho, PolicySet.from_specs(4), dealer=3)
+    t = v.safe_bids()
+    assert v.keys == ["pedros", "sancho", "trumps", "top_trumps"]
+    assert t["hands"].sum() == v.hands == 8_000
+    assert set(t["sancho"]) == {True, False}
+    by = t.groupby("sancho")
+    mean = by.apply(lambda g: (g["mean_points"] * g["hands"]).sum() / g["hands"].sum())
+    # worth points to its holder's side (+1.6 on seed 5: the side also gets it when the
+    # partner holds it or the maker robs it from the stock; the sd of a mean about 0.1)
+    assert mean[True] > mean[False] + 0.5
+
+    hand = "9S 8C 6D 4D 3S 7H 6H 2C 8S"  # spades: 9 (the Sancho), 8, 3; no Pedro
+    adv = SimpleNamespace(
+        best_trump_index=1, query=SimpleNamespace(hand=parse_hand(hand)), safe_bid=None,
+        risk=0.7,
+    )  # fmt: skip
+    text = _example_in_class(v, t, hand, "Sancho", adv)
+    assert "is in the group 'no Pedro, Sancho, 3 trumps, neither the ace nor" in text
+    row = t[(t["pedros"] == "no Pedro") & t["sancho"] & (t["trumps"] == 3)
+            & (t["top_trumps"] == "neither")].iloc[0]  # fmt: skip
+    assert f"{int(row['hands']):,} hands" in text
+
+    old = HandValue(Rules(), _value().counts[:, :, 0])  # as stored before the split axis
+    assert old.counts.shape == _value().counts.shape
+    pd.testing.assert_frame_equal(old.safe_bids(), _value().safe_bids())

@@ -63,12 +63,18 @@ class HandValue:
     """Points of the maker's side by what the maker was dealt (streamed counts)."""
 
     rules: Rules
-    # counts[seat_rel, pedros(4), trumps(0..MAX), honours(32), points(0..total)]
+    # counts[seat_rel, pedros(4), split card(2, or 1 where the rules have none),
+    #        trumps(0..MAX), honours(32), points(0..total)]
     counts: np.ndarray
+
+    def __post_init__(self) -> None:
+        if self.counts.ndim == 5:  # stored before the split card's axis: a game without one
+            self.counts = self.counts[:, :, None]
 
     @classmethod
     def empty(cls, rules: Rules) -> HandValue:
-        shape = (rules.players, 4, MAX_TRUMPS + 1, 32, rules.total_points + 1)
+        split = 2 if rules.split_card else 1
+        shape = (rules.players, 4, split, MAX_TRUMPS + 1, 32, rules.total_points + 1)
         return cls(rules, np.zeros(shape, np.int64))
 
     def add(self, rows: np.ndarray, dealer: int) -> None:
@@ -77,10 +83,12 @@ class HandValue:
         team = maker % self.rules.teams
         pts = rows[np.arange(len(rows)), L.H_POINTS + team].astype(np.int64)
         rel = (maker - dealer - 1) % self.rules.players
+        dealt = rows[:, L.H_MAKER_PEDROS_DEALT]
         key = np.ravel_multi_index(
             (
                 rel,
-                rows[:, L.H_MAKER_PEDROS_DEALT],
+                dealt & 3,
+                dealt >> 2 & 1,  # the split card (the Sancho): 0 where the rules have none
                 np.minimum(rows[:, L.H_MAKER_TRUMPS_DEALT], MAX_TRUMPS),
                 rows[:, L.H_MAKER_HONOURS_DEALT],
                 pts,
@@ -102,28 +110,41 @@ class HandValue:
                 c = np.expand_dims(c, axis)
         return c.reshape(-1, c.shape[-1]).sum(axis=0)
 
+    @property
+    def keys(self) -> list[str]:
+        """The columns that name a ``safe_bids`` class: the Pedros, the split card (its
+        name, e.g. ``sancho``, where the rules have one), the trumps, the top trumps."""
+        split = [self.rules.split_card[0]] if self.rules.split_card else []
+        return ["pedros", *split, "trumps", "top_trumps"]
+
     def safe_bids(
         self, levels: tuple[float, ...] = (0.5, 0.7), min_hands: int = 30
     ) -> pd.DataFrame:
-        """Per class of hand (Pedros dealt, trumps dealt, which of the A and K of trumps
-        dealt): hands, mean points, and for each level the highest bid made at least
-        that often *by the interval*: the lower end of its 95% Wilson interval at or
-        above the level (so a class of few hands gets a lower bid, not a lucky one).
+        """Per class of hand (Pedros dealt, the split card dealt where the rules have
+        one, trumps dealt, which of the A and K of trumps dealt): hands, mean points,
+        and for each level the highest bid made at least that often *by the interval*:
+        the lower end of its 95% Wilson interval at or above the level (so a class of
+        few hands gets a lower bid, not a lucky one).
 
         Why these classes: Pedros and length alone mix hands with and without the top
-        trumps, whose safe bids differ by several points. Columns per level (``50``
-        for 0.5): ``bid_50`` (NA: no bid reaches it), ``make_50`` and its interval.
+        trumps, whose safe bids differ by several points, and in the Sancho games hands
+        with and without the 9-point Sancho. Columns per level (``50`` for 0.5):
+        ``bid_50`` (NA: no bid reaches it), ``make_50`` and its interval.
         """
         rows = []
-        per = self.counts.sum(axis=0)  # [pedros, trumps, honours, points]
+        per = self.counts.sum(axis=0)  # [pedros, split, trumps, honours, points]
+        split = self.rules.split_card
         for ped in range(4):
-            for ntr in range(MAX_TRUMPS + 1):
-                for top, bits in TOP_TRUMPS:
-                    dist = per[ped, ntr, list(bits)].sum(axis=0)
-                    n = int(dist.sum())
-                    if n == 0:
-                        continue
-                    rows.append(self._class_row(dist, ped, ntr, top, levels, min_hands))
+            for held in range(per.shape[1]):
+                for ntr in range(MAX_TRUMPS + 1):
+                    for top, bits in TOP_TRUMPS:
+                        dist = per[ped, held, ntr, list(bits)].sum(axis=0)
+                        if dist.sum() == 0:
+                            continue
+                        row = self._class_row(dist, ped, ntr, top, levels, min_hands)
+                        if split:
+                            row = {"pedros": row.pop("pedros"), split[0]: bool(held), **row}
+                        rows.append(row)
         df = pd.DataFrame(rows)
         for level in levels:
             tag = _tag(level)
@@ -164,26 +185,30 @@ class HandValue:
         row["low_n"] = n < min_hands
         return row
 
-    def hand_class(self, pedros: int, trumps: int, ace: bool, king: bool) -> dict:
+    def hand_class(
+        self, pedros: int, trumps: int, ace: bool, king: bool, split: bool = False
+    ) -> dict:
         """The labels of the ``safe_bids`` class a hand falls in (``pedros``: 0 none,
-        1 the Right, 2 the Left, 3 both), to find its row."""
+        1 the Right, 2 the Left, 3 both; ``split``: it holds the split card), to find
+        its row: one value per column of ``keys``."""
         top = next(t for t, (a, k) in _TOP_FLAGS.items() if a == ace and k == king)
-        return {
-            "pedros": pedro_classes(self.rules)[pedros],
-            "trumps": trumps if trumps < MAX_TRUMPS else f"{MAX_TRUMPS}+",
-            "top_trumps": top,
-        }
+        out: dict = {"pedros": pedro_classes(self.rules)[pedros]}
+        if self.rules.split_card:
+            out[self.rules.split_card[0]] = split
+        out["trumps"] = trumps if trumps < MAX_TRUMPS else f"{MAX_TRUMPS}+"
+        out["top_trumps"] = top
+        return out
 
     def by_trumps(self, min_hands: int = 30) -> pd.DataFrame:
         """Mean points of the maker's side by the number of trumps dealt (the last row
         pools ``MAX_TRUMPS`` and more: two decks deal up to 18)."""
-        dist = self.counts.sum(axis=(0, 1, 3))
+        dist = self.counts.sum(axis=(0, 1, 2, 4))
         counts = [*range(MAX_TRUMPS), f"{MAX_TRUMPS}+"]
         return _mean_table(dist, "trumps", counts, min_hands)
 
     def by_seat(self, dealer: int = 3, min_hands: int = 30) -> pd.DataFrame:
         """Mean points of the maker's side by the maker's seat relative to the dealer."""
-        dist = self.counts.sum(axis=(1, 2, 3))
+        dist = self.counts.sum(axis=(1, 2, 3, 4))
         players = self.rules.players
         order = self.rules.turn_order(dealer)
         names = [seat_name(order[r], dealer, players) for r in range(dist.shape[0])]

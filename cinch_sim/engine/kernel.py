@@ -1215,6 +1215,12 @@ def _maker_features(rules, maker, trump, left, tmask, obs, hands, work, out):
             in_play |= hands[s]
             obs[L.O_CARDS_LEFT + s] = popcount(hands[s])
     ntr, ped, hi = _trump_features(work[W_DEALT + maker], trump, left, tmask)
+    split = rules[L.R_SPLIT_RANK]
+    if split >= 0:  # the preset's own big point card (the Sancho): bit 2
+        dealt = work[W_DEALT + maker]
+        if TWO_DECKS and double:
+            dealt |= work[W_DEALT2 + maker]
+        ped |= np.int64((dealt >> np.uint64(trump * 13 + split)) & U1) << 2
     out[L.H_MAKER_TRUMPS_DEALT] = ntr
     out[L.H_MAKER_PEDROS_DEALT] = ped
     out[L.H_MAKER_HONOURS_DEALT] = hi

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+import numpy as np
 import pandas as pd
 
 from cinch_sim import notation as N
@@ -124,9 +125,6 @@ def add_bid_success(report: Report, an: Analysis) -> None:
     )
 
 
-SAFE_KEYS = ["pedros", "trumps", "top_trumps"]
-
-
 def add_safe_bids(
     report: Report,
     base: HandValue,
@@ -139,12 +137,13 @@ def add_safe_bids(
     plays PIMC or double-dummy (``left_out``: why a player is not); then where each
     example hand falls and what the advisor says of it."""
     safe = base.safe_bids(min_hands=FEW)
+    keys = base.keys
     strong = {p: strong[p] for p in STRONG_SUFFIX if strong and p in strong}
     for player, hv in strong.items():
-        other = hv.safe_bids(min_hands=FEW)[[*SAFE_KEYS, "hands", "bid_70"]]
+        other = hv.safe_bids(min_hands=FEW)[[*keys, "hands", "bid_70"]]
         suffix = STRONG_SUFFIX[player]
         other = other.rename(columns={"hands": f"hands_{suffix}", "bid_70": f"bid_70_{suffix}"})
-        safe = safe.merge(other, on=SAFE_KEYS, how="left")
+        safe = safe.merge(other, on=keys, how="left")
         safe[f"hands_{suffix}"] = safe[f"hands_{suffix}"].fillna(0).astype(int)
     sec = report.section("The safe bid by hand type")
     r = base.rules
@@ -158,10 +157,13 @@ def add_safe_bids(
         "dealer": ", with the dealer robbing the pack",
         "none": "",
     }[r.robber]
+    split = r.split_card
     sec.text(
         "Here every hand is played as if its holder had won the bidding and named the trump "
         "suit the heuristic strategy likes best, so the numbers describe the hand, not the "
-        "bidding. Hands are grouped by the Pedros, the number of trumps"
+        "bidding. Hands are grouped by the Pedros, "
+        + (f"whether the {N.label(split[0])} was dealt, " if split else "")
+        + "the number of trumps"
         + (f" (the {N.label(r.left_name)} included)" if r.left_rank else "")
         + " and which of the ace and king of trumps were dealt. 'Bid up to' is the "
         "highest bid the group makes at least half the time (even money) or at least 70% of "
@@ -172,6 +174,7 @@ def add_safe_bids(
     table = pd.DataFrame(
         {
             "Pedros dealt": safe["pedros"],
+            **({f"{N.label(split[0])} dealt": safe[split[0]].map(_yes)} if split else {}),
             "trumps dealt": safe["trumps"].astype(str),
             "ace, king of trumps": safe["top_trumps"],
             "hands": safe["hands"],
@@ -224,6 +227,11 @@ def add_safe_bids(
         )
 
 
+def _yes(held: bool) -> str:
+    """A yes-or-no column for the page."""
+    return "yes" if held else "no"
+
+
 def _bids(bids: pd.Series) -> list[str]:
     """A bid column for the page: a dash where no bid reaches the mark."""
     return [N.DASH if b is pd.NA else f"{int(b)}" for b in bids]
@@ -259,11 +267,13 @@ def _example_in_class(
     has_left = left is not None and has(left_card(trump, left))
     pedros = int(has(card(trump, RANKS.index("5")))) + 2 * int(has_left)
     ace, king = has(card(trump, RANKS.index("A"))), has(card(trump, RANKS.index("K")))
-    key = base.hand_class(pedros, trumps, ace, king)
+    split = rules.split_card
+    held = split is not None and has(card(trump, RANKS.index(split[1])))
+    key = base.hand_class(pedros, trumps, ace, king, held)
     hit = safe[
-        (safe["pedros"] == key["pedros"])
-        & (safe["trumps"].astype(str) == str(key["trumps"]))
-        & (safe["top_trumps"] == key["top_trumps"])
+        np.logical_and.reduce(
+            [safe[k].astype(str) == str(v) for k, v in key.items()]  # trumps: 3 or "10+"
+        )
     ]
     tops = {
         "A K": "the ace and king of trumps",
@@ -271,9 +281,12 @@ def _example_in_class(
         "K": "the king of trumps, not the ace",
         "neither": "neither the ace nor the king of trumps",
     }
+    held_words = ""
+    if split:
+        held_words = f"{'' if held else 'no '}{N.label(split[0])}, "
     where = (
         f"{label} ({text}), with {SUIT_NAMES[SUITS[trump]]} trumps, is in the group "
-        f"'{key['pedros']}, {key['trumps']} trumps, {tops[key['top_trumps']]}'"
+        f"'{key['pedros']}, {held_words}{key['trumps']} trumps, {tops[key['top_trumps']]}'"
     )
     if hit.empty:
         return f"{where}, which no simulated hand fell in."
@@ -339,18 +352,19 @@ def add_hand_features(report: Report, base: HandValue, dealer: int) -> None:
 
 
 def _groups_note(rules: Rules) -> str:
-    """What the safe-bid groups, the standard game's (Pedros, trumps, ace and king),
-    leave out under ``rules``: a big point card of the preset's own (the Sancho, the
-    Dom), and trumps that outrank the ace (the Bowers)."""
+    """What the safe-bid groups (Pedros, the split card, trumps, ace and king) leave
+    out under ``rules``: a big point card of the preset's own besides the split card
+    (the Dom, where the Sancho splits), and trumps that outrank the ace (the Bowers)."""
+    split = rules.split_card
     own = [
         f"the {N.label(name)} ({points} points)"
         for name, rank, points in rules.point_cards
-        if points >= 3 and rank != "5"
+        if points >= 3 and rank != "5" and (split is None or name != split[0])
     ]
     out = ""
     if own:
         out += (
-            f" The groups are the standard game's: they do not split hands by {_join(own)}, "
+            f" The groups do not split hands by {_join(own)}, "
             "so each group mixes hands with and without "
             + ("it" if len(own) == 1 else "them")
             + ", and the advisor below judges such a hand better."

@@ -81,6 +81,9 @@ def hand_frame(rows: np.ndarray, rules, first: int = 0):
             "defenders_score_change": played(v["def_score"], 0).astype(np.int16),
         }
     )
+    if rules.split_card:  # the Sancho games: whether the maker was dealt it
+        held = rows[:, L.H_MAKER_PEDROS_DEALT] >> 2 & 1
+        df[f"{rules.split_card[0]}_dealt"] = played(held, 0) == 1
     for name, slot in rules.pedros:
         codes = pedro_code_rows(rows, slot, np.where(thrown, 0, maker), seat_teams, hs)
         role, fate, trick = codes[:, 0], codes[:, 1], codes[:, 2]

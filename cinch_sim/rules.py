@@ -295,10 +295,20 @@ class Rules:
         if not _PRESET_STRUCTURES:  # the presets themselves, being built
             return
         mine = self.structure()
-        if _PRESET_STRUCTURES.get(self.preset) == mine:
-            return
-        name = next((n for n, s in _PRESET_STRUCTURES.items() if s == mine), CUSTOM)
-        object.__setattr__(self, "preset", name)
+        name = self.preset
+        if _PRESET_STRUCTURES.get(name) != mine:
+            name = next((n for n, s in _PRESET_STRUCTURES.items() if s == mine), CUSTOM)
+            object.__setattr__(self, "preset", name)
+        if name != CUSTOM:  # what with_options refuses, refused however it is set
+            for option in self.options():
+                if not self.meaningful(option):
+                    raise self._meaningless(option, getattr(self, option))
+
+    def _meaningless(self, name: str, value: Any) -> RulesError:
+        """The error for option ``name`` set in rules where it means nothing, its value
+        as a record or a --rule writes it (true, not Python's True)."""
+        shown = value if isinstance(value, str) else json.dumps(value, default=repr)
+        return RulesError(f"{name}={shown} has no meaning {self.no_meaning(name)}: leave it out")
 
     def _check_widow(self) -> None:
         """A widow is the whole stock shared out: one deck, a draw, nobody robbing."""
@@ -472,7 +482,7 @@ class Rules:
 
     def options(self) -> dict[str, Any]:
         """The §2 options that differ from the preset's defaults (docs/records.md)."""
-        base = VARIANTS.get(self.preset, Rules())
+        base = VARIANTS.get(self.preset) or VARIANTS["standard"]  # custom: the standard's
         out = {n: getattr(self, n) for n in OPTION_NAMES if getattr(self, n) != getattr(base, n)}
         if "bid_rounds" in out:
             out["bid_rounds"] = "auction" if self.bid_rounds == 0 else "one"
@@ -527,11 +537,7 @@ class Rules:
             if name not in OPTION_NAMES:
                 raise RulesError(f"unknown rule option {name!r} (known: {', '.join(OPTION_NAMES)})")
             if not self.meaningful(name):  # whatever its value, even the default
-                # as a record or a --rule writes it: true, not Python's True
-                shown = value if isinstance(value, str) else json.dumps(value, default=repr)
-                raise RulesError(
-                    f"{name}={shown} has no meaning {self.no_meaning(name)}: leave it out"
-                )
+                raise self._meaningless(name, value)
             changes[name] = _coerce(name, value)
         if "left_bower_points" in changes and "bid_max" not in changes:
             # the preset's bid_max is its points: fewer points, a lower top bid

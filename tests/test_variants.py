@@ -426,6 +426,7 @@ def test_rules_set_by_hand_name_the_preset_they_play(tmp_path):
     ``custom``, which plays but is refused by the records before any hand."""
     import dataclasses
 
+    from cinch_sim.checks import InputError
     from cinch_sim.policies.hand_models import with_preset_model
     from cinch_sim.policies.heuristic import DEFAULT_PARAMS
     from cinch_sim.rules import CUSTOM, STRUCTURE_NAMES, Rules
@@ -460,3 +461,12 @@ def test_rules_set_by_hand_name_the_preset_they_play(tmp_path):
     with pytest.raises(RulesError, match="no preset's game"):
         api.simulate(hands=50, seed=1, rules=custom, records=path)
     assert not path.exists()
+    with pytest.raises(InputError, match="cannot be saved to resume or merge"):
+        api.simulate(hands=50, seed=1, rules=custom, save=tmp_path / "run")
+    assert not (tmp_path / "run").exists()
+
+    # an option with no meaning in the game so named is refused as --rule refuses it
+    with pytest.raises(RulesError, match="shortage=in_order has no meaning with a widow"):
+        Rules(widow=4, robber="none", shortage="in_order")
+    with pytest.raises(RulesError, match="discards_face_up=true has no meaning without a"):
+        dataclasses.replace(make_rules("no_draw"), discards_face_up=True)

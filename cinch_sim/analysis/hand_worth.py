@@ -69,6 +69,8 @@ class HandValue:
 
     def __post_init__(self) -> None:
         if self.counts.ndim == 5:  # stored before the split card's axis: a game without one
+            if self.rules.split_card:
+                raise ValueError(f"counts without the split card's axis for {self.rules.preset}")
             self.counts = self.counts[:, :, None]
 
     @classmethod

@@ -39,6 +39,7 @@ import numpy as np
 
 from cinch_sim.checks import InputError
 from cinch_sim.outputs import remove_stale_temps, write_output
+from cinch_sim.rules import CUSTOM
 
 FORMAT = "cinch-run/1"
 MANIFEST = "manifest.json"
@@ -331,6 +332,12 @@ def open_store(
         raise InputError("resume", "give a folder to save a new run in or one to resume, "
                          "not both")  # fmt: skip
     if save is not None:
+        if _at(head, "settings.rules.preset") == CUSTOM:
+            raise InputError(
+                "save",
+                "a custom game (rules built field by field to no preset's structure) cannot "
+                "be saved to resume or merge: the folder would name no game to play again",
+            )
         prepare_out_dir(save, force)
         return ChunkStore.create(save, head, keys)
     if resume is not None:

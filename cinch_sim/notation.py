@@ -12,6 +12,7 @@ are rounded to ``CSV_DECIMALS`` so a file never holds ``0.9999999999999999``.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import Any
 
 DASH = "–"  # a value that does not exist (no hands, no interval)
@@ -101,6 +102,16 @@ def counted(n: int, noun: str) -> str:
     ('1 duplicate pair', '1,000 games')
     """
     return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
+def joined(items: Iterable[str]) -> str:
+    """Words as a sentence lists them.
+
+    >>> joined(["a"]), joined(["a", "b"]), joined(["a", "b", "c"])
+    ('a', 'a and b', 'a, b and c')
+    """
+    items = list(items)
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def count(n: int) -> str:

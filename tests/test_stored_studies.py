@@ -26,9 +26,9 @@ from cinch_sim.rules import Rules, make_rules
 # deals replayed per stored card study: PIMC's cost about 0.3 s each with their replays
 REPLAYED = {"pimc": 4, "dd": 120}
 # every study shipped, by preset: each is checked against the play of today's players
-CARD_STUDIES = [("pimc", "standard"), ("dd", "standard"), ("pimc", "widow")]
-HAND_STUDIES = ["standard", "widow"]
-ADVICE_STUDIES = ["standard", "widow"]
+CARD_STUDIES = [("pimc", "standard"), ("dd", "standard"), ("pimc", "widow"), ("pimc", "sancho")]
+HAND_STUDIES = ["standard", "widow", "sancho"]
+ADVICE_STUDIES = ["standard", "widow", "sancho"]
 
 
 def test_the_studies_listed_are_the_studies_shipped():

@@ -63,7 +63,7 @@ def pedros_phrase(rules) -> str:
     names = [f"the {n}" for n in pedro_names(rules)]
     if all_pedros(rules) or not names:
         return "the Pedros"
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    return N.joined(names)
 
 
 def pedro_noun(rules) -> str:

@@ -365,7 +365,8 @@ class ReportSettings:
                 f"the one stored for {preset} was played with the report's default dealer "
                 "and policies and no rule options, and this report's differ"
                 if preset in kept
-                else f"one is stored for {' and '.join(kept) or 'no preset'}, not for {preset}"
+                else f"one is stored for {N.joined(kept) if kept else 'no preset'}, not for "
+                f"{preset}"
             )
             out.append(
                 "The PIMC player's safe bids are left out: they come only from a study "

@@ -364,7 +364,7 @@ def _groups_note(rules: Rules) -> str:
     out = ""
     if own:
         out += (
-            f" The groups do not split hands by {_join(own)}, "
+            f" The groups do not split hands by {N.joined(own)}, "
             "so each group mixes hands with and without "
             + ("it" if len(own) == 1 else "them")
             + ", and the advisor below judges such a hand better."
@@ -378,7 +378,7 @@ def _groups_note(rules: Rules) -> str:
             for c in above
         ]  # fmt: skip
         out += (
-            f" Here {_join(names)} outrank the ace, so 'ace, king of trumps' are not the "
+            f" Here {N.joined(names)} outrank the ace, so 'ace, king of trumps' are not the "
             "top trumps."
         )
     return out
@@ -514,7 +514,7 @@ def _below_nothing(tables: dict[str, pd.DataFrame]) -> str:
         return ""
     return (
         "Worth less than nothing here: "
-        + "; ".join(f"{_the(c)}, {_join(v)}" for c, v in found.items())
+        + "; ".join(f"{_the(c)}, {N.joined(v)}" for c, v in found.items())
         + ". The maker's side ends with fewer points holding such a card than holding the "
         "stand-in, the card then lying where the stand-in lay. That happens when holding "
         "the card means exposing it (a point card its holder must play into a trick the "
@@ -529,7 +529,7 @@ def _stored_card_note(stored: dict[str, CardValues]) -> str:
         f"seed {v.settings['seed']}, {_duration(v.settings['stored']['seconds'])} to play)"
         for i, (n, v) in enumerate(stored.items())
     ]
-    text = _join(parts)
+    text = N.joined(parts)
     again = (
         " (`report --card-values-hands N` plays PIMC's here instead, on N hands)"
         if "pimc" in stored
@@ -562,7 +562,7 @@ PARAGRAPH = "\n\n"  # between the kinds of sentence
 
 
 def _player_words(names: Sequence[str]) -> str:
-    return _join([PLAYER_WORDS.get(n, n) for n in names])
+    return N.joined([PLAYER_WORDS.get(n, n) for n in names])
 
 
 def _player_dependence(tables: dict[str, pd.DataFrame]) -> str:
@@ -657,12 +657,12 @@ def _player_dependence(tables: dict[str, pd.DataFrame]) -> str:
             tail += [f"not clearly under {_player_words(unclear)}"] if unclear else []
             out.append(
                 f"{_the(a)[0].upper()}{_the(a)[1:]} {_is(a)} worth more than {_the(b)} under "
-                f"{_player_words(who)}, {_join(tail)}."
+                f"{_player_words(who)}, {N.joined(tail)}."
             )
     else:
         out.append("No ordering of two cards holds for one player and not for another.")
     if few:
-        out.append(f"Fewer than {MIN_DEALS} deals for one of the players: {_join(few)}.")
+        out.append(f"Fewer than {MIN_DEALS} deals for one of the players: {N.joined(few)}.")
     parts = (p.strip() for p in " ".join(out).split(PARAGRAPH))
     return PARAGRAPH.join(p for p in parts if p)
 
@@ -716,12 +716,6 @@ def _next_below(t: pd.DataFrame, cards: Sequence[str], a: str) -> str | None:
     order = sorted(cards, key=lambda c: -t.loc[c, "value"])
     i = order.index(a)
     return order[i + 1] if i + 1 < len(order) else None
-
-
-def _join(items: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    items = list(items)
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def _mean_points_table(df: pd.DataFrame, key: str, label: str) -> pd.DataFrame:
@@ -795,7 +789,7 @@ def add_pedro_capture(report: Report, an: Analysis) -> None:
     elif pedros:
         title, each = "the Pedros are", "each Pedro"
     else:
-        both = _join([_the(n) for n in names])  # all_hands: a Pedro and a Bower
+        both = N.joined([_the(n) for n in names])  # all_hands: a Pedro and a Bower
         title, each = f"{both} are", both
     sec = report.section(f"When {title} saved and lost")
     after = after_the_draw(rules)
@@ -816,7 +810,7 @@ def add_pedro_capture(report: Report, an: Analysis) -> None:
             else "not dealt"
         )
         + "): "
-        + _join(
+        + N.joined(
             [
                 f"{_the(N.label(p))} in {N.count(h)} hands ({_pct(h / played)} of those played)"
                 for p, h in zip(out["pedro"], out["hands"], strict=True)

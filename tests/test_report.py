@@ -676,7 +676,7 @@ def test_a_missing_strong_safe_bid_column_is_explained():
     assert ReportSettings().value_players_left_out() is None
     pidro = ReportSettings(rules=make_rules("pidro")).value_players_left_out()
     assert pidro.startswith("The PIMC player's safe bids are left out")
-    assert "one is stored for standard, sancho and widow, not for pidro" in pidro
+    assert "one is stored for standard, sancho, dom_pedro and widow, not for pidro" in pidro
     for other in (ReportSettings(rules=make_rules("standard", {"target": "42"})),
                   ReportSettings(dealer=0)):  # fmt: skip
         assert "the one stored for standard was played with the report's default dealer" in (

@@ -27,7 +27,7 @@ from cinch_sim.rules import Rules, make_rules
 REPLAYED = {"pimc": 4, "dd": 120}
 # every study shipped, by preset: each is checked against the play of today's players
 CARD_STUDIES = [("pimc", "standard"), ("dd", "standard"), ("pimc", "widow"), ("pimc", "sancho")]
-HAND_STUDIES = ["standard", "widow", "sancho"]
+HAND_STUDIES = ["standard", "widow", "sancho", "dom_pedro"]
 ADVICE_STUDIES = ["standard", "widow", "sancho"]
 
 

@@ -26,7 +26,13 @@ from cinch_sim.rules import Rules, make_rules
 # deals replayed per stored card study: PIMC's cost about 0.3 s each with their replays
 REPLAYED = {"pimc": 4, "dd": 120}
 # every study shipped, by preset: each is checked against the play of today's players
-CARD_STUDIES = [("pimc", "standard"), ("dd", "standard"), ("pimc", "widow"), ("pimc", "sancho")]
+CARD_STUDIES = [
+    ("pimc", "standard"),
+    ("dd", "standard"),
+    ("pimc", "widow"),
+    ("pimc", "sancho"),
+    ("pimc", "dom_pedro"),
+]
 HAND_STUDIES = ["standard", "widow", "sancho", "dom_pedro"]
 ADVICE_STUDIES = ["standard", "widow", "sancho"]
 

@@ -70,7 +70,8 @@ def temp_name(name: str) -> str:
     return f".{name}{TEMP_MARK}{os.getpid()}-{secrets.token_hex(4)}"
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs (ours always; another user's counts as running)."""
     if pid == os.getpid():
         return True
     try:
@@ -95,7 +96,7 @@ def remove_stale_temps(folder: str | os.PathLike, name: str | None = None, legac
     removed = 0
     for entry in entries:
         m = _TEMP.match(entry)
-        stale = m is not None and not _alive(int(m["pid"]))
+        stale = m is not None and not alive(int(m["pid"]))
         if not stale and legacy:
             m = _LEGACY_TEMP.match(entry)
             stale = m is not None
@@ -512,7 +513,8 @@ def write_run_json(out: Path, settings: dict[str, Any]) -> None:
     out = Path(out)
     key = os.path.abspath(out)
     files = {Path(n).relative_to(key).as_posix() for n in _WRITTEN if _inside(n, key)}
-    files.update(store_files(out))  # all the chunks, also those an earlier run saved
+    if RUN_MANIFEST in files:  # this run's store: its chunks, also those a sitting before saved
+        files.update(store_files(out))
     files.add("run.json")
     payload = dict(settings)
     payload["versions"] = versions()

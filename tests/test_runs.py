@@ -528,3 +528,65 @@ def test_a_taken_folder_suggests_resume_only_where_a_run_can_resume(tmp_path):
     res = CliRunner().invoke(main, ["merge", str(run), "--out", str(run)])
     assert res.exit_code == 2 and "use --force to replace them" in res.output
     assert "resume" not in res.output  # merge has no --resume
+
+
+CRASH = """
+from numba import njit
+from cinch_sim.bits import lowbit_index
+from cinch_sim.signatures import POLICY_SIG
+
+@njit(POLICY_SIG)
+def crash(obs, hand, legal, params, scratch, rng):
+    return lowbit_index(legal) // (obs[0] - obs[0])
+"""
+
+
+def test_a_force_run_that_fails_leaves_the_earlier_run_whole(tmp_path):
+    # the new run's policy divides by zero on its first card: no chunk of it is saved,
+    # so the folder keeps the earlier run byte for byte, and it still merges
+    bot = tmp_path / "crash.py"
+    bot.write_text(CRASH)
+    out = tmp_path / "run"
+    _cli(*SIMULATE[:-1], "5", "--out", str(out))
+    before = _files(out)
+    res = CliRunner().invoke(main, [*SIMULATE, "--out", str(out), "--force",
+                                    "--play-policy", f"{bot}:crash"])  # fmt: skip
+    assert res.exit_code == 1 and "ZeroDivisionError" in res.output
+    assert _files(out) == before
+    assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == []
+    assert api.merge([str(out)]).hands == 5000
+
+
+def test_a_force_run_stands_once_it_saved_a_chunk(tmp_path):
+    # the store level: the earlier run is set aside, put back only when the new run
+    # failed before saving a chunk, and dropped once a chunk of the new run is saved
+    from cinch_sim.runs.store import ASIDE, ChunkStore
+
+    out = tmp_path / "run"
+    _cli(*SIMULATE[:-1], "5", "--out", str(out))
+    before = _files(out)
+    head = {"format": "cinch-run/1", "command": "test", "settings": {"seed": 6}}
+    store = ChunkStore.create(out, head, [(0,), (1,)])
+    assert [p.name for p in out.glob(f"{ASIDE}*")] == [f"{ASIDE}{os.getpid()}"]
+    assert list((out / "chunks").iterdir()) == []
+    store.settle(failed=True)
+    assert _files(out) == before and not list(out.glob(f"{ASIDE}*"))
+    store = ChunkStore.create(out, head, [(0,), (1,)])
+    store.save((0,), {"x": np.arange(3)})
+    store.close()
+    store.settle(failed=True)
+    assert not list(out.glob(f"{ASIDE}*"))
+    assert json.loads((out / "manifest.json").read_text())["settings"] == {"seed": 6}
+    assert [p.name for p in (out / "chunks").iterdir()] == ["c000000.npz"]
+
+
+def test_a_refused_merge_makes_no_folder_and_one_string_is_not_a_list(tmp_path):
+    one = tmp_path / "one"
+    _cli(*SIMULATE[:-1], "5", "--hands", "1000", "--out", str(one))
+    out = tmp_path / "new" / "merged"
+    res = CliRunner().invoke(main, ["merge", str(one), str(one), "--out", str(out)])
+    assert res.exit_code == 2 and "both hold seed 5" in res.output
+    assert not (tmp_path / "new").exists()
+    with pytest.raises(InputError, match=r"folders: .* is one string: give a list"):
+        api.merge(str(one))
+    assert api.merge([one], out=out).hands == 1000 and (out / "manifest.json").is_file()

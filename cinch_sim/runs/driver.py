@@ -105,6 +105,7 @@ def run_chunks(
     todo = [] if merged.stopped else [k for k in keys if k not in done]
     executor = executor or LocalExecutor()
     interrupted = False
+    failed = True  # until the loop ends by itself, Ctrl-C or the stop rule
     with chunk_boundaries() as interrupts:
         try:
             interrupts.check()
@@ -125,8 +126,12 @@ def run_chunks(
                     close()  # the executor's own end (threads, a cluster's futures)
                 if store is not None:
                     store.close()
+            failed = False
         except KeyboardInterrupt:
-            interrupted = True
+            interrupted, failed = True, False
+        finally:
+            if store is not None:
+                store.settle(failed)
     return merged.result(), interrupted
 
 

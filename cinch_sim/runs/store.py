@@ -27,6 +27,7 @@ import io
 import json
 import logging
 import os
+import shutil
 import time
 import zipfile
 from collections.abc import Iterator
@@ -38,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from cinch_sim.checks import InputError
-from cinch_sim.outputs import remove_stale_temps, write_output
+from cinch_sim.outputs import alive, remove_stale_temps, write_output
 from cinch_sim.rules import CUSTOM
 
 FORMAT = "cinch-run/1"
@@ -48,6 +49,7 @@ MANIFEST_EVERY = 2.0  # seconds between the manifest's updates while a run goes
 Key = tuple[int, ...]
 COMMAND_LINE = "command_line"  # the manifest's record of the options a command was given
 ZIP_MAGIC = b"PK\x03\x04"  # how a chunk file (a zip archive of .npy arrays) begins
+ASIDE = ".earlier-run-"  # + a process id: a replaced run's store, until the new one stands
 MERGED = "merged"  # the manifest's list of the parts of a folder ``cinch-sim merge`` wrote
 # settings compared before the others, whatever their place: a different command or
 # preset changes many settings, and the first of those would hide what the user changed
@@ -151,6 +153,15 @@ def ranges(positions: list[int]) -> list[list[int]]:
 _ABSENT = object()
 
 
+def _remove_stale_asides(folder: Path) -> None:
+    """Earlier runs ``ChunkStore.create`` set aside for a process that is gone: killed,
+    so the new run's store stands (and can be resumed)."""
+    for p in folder.glob(f"{ASIDE}*"):
+        pid = p.name[len(ASIDE) :]
+        if p.is_dir() and pid.isdigit() and not alive(int(pid)):
+            shutil.rmtree(p, ignore_errors=True)
+
+
 def _at(d: Any, dotted: str) -> Any:
     for k in dotted.split("."):
         if not isinstance(d, dict) or k not in d:
@@ -224,18 +235,47 @@ class ChunkStore:
         self.earlier_seconds = 0.0  # the play of the sittings before (a resumed run)
         self._played_here = False  # a chunk saved in this sitting
         self.command_line = _OPTIONS.get()
+        self._aside: Path | None = None  # an earlier run's store (``create``)
 
     @classmethod
     def create(cls, folder: str | os.PathLike, head: dict[str, Any], keys: list[Key]):
         """A new store (the folder was checked and made by ``outputs.prepare_out_dir``);
-        chunk files of an earlier run there are removed first."""
+        an earlier run's store there is set aside until this run stands (``settle``)."""
         store = cls(Path(folder), head, keys)
+        store._set_aside()
         store.chunks.mkdir(parents=True, exist_ok=True)
-        for entry in os.listdir(store.chunks):
-            if entry.endswith(".npz"):
-                os.unlink(store.chunks / entry)
         store._write_manifest()
         return store
+
+    def _set_aside(self) -> None:
+        """Move an earlier run's manifest and chunks into a hidden folder (``ASIDE``
+        and our process id), not delete them: a new run that fails before it saved a
+        chunk puts them back. Such folders a killed process left are removed here."""
+        _remove_stale_asides(self.folder)
+        held = [p for p in (self.folder / MANIFEST, self.chunks) if p.exists()]
+        if not held:
+            return
+        aside = self.folder / f"{ASIDE}{os.getpid()}"
+        aside.mkdir()
+        for p in held:
+            os.replace(p, aside / p.name)
+        self._aside = aside
+
+    def settle(self, failed: bool) -> None:
+        """The run's end: an earlier run set aside is put back when this one failed
+        before it saved a chunk (it leaves nothing worth resuming; the earlier run is
+        whole again), and removed otherwise (the new run stands, or can be resumed)."""
+        aside, self._aside = self._aside, None
+        if aside is None:
+            return
+        if failed and not self._played_here:
+            shutil.rmtree(self.chunks, ignore_errors=True)
+            (self.folder / MANIFEST).unlink(missing_ok=True)
+            for p in aside.iterdir():
+                os.replace(p, self.folder / p.name)
+            aside.rmdir()
+        else:
+            shutil.rmtree(aside, ignore_errors=True)
 
     @classmethod
     def resume(cls, folder: str | os.PathLike, head: dict[str, Any], keys: list[Key]):
@@ -253,6 +293,7 @@ class ChunkStore:
             store.command_line = d.get(COMMAND_LINE)
         store.chunks.mkdir(exist_ok=True)
         remove_stale_temps(store.chunks)  # a write a kill cut short
+        _remove_stale_asides(store.folder)  # a --force run killed: it stands
         store._done = {k for k in keys if (store.chunks / chunk_name(k)).is_file()}
         return store
 

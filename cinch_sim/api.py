@@ -757,19 +757,19 @@ def ladder(
     return ladder_of(run, settings, per_matchup, bootstrap, seconds, interrupted)
 
 
-def _listed(strategies: object) -> list[Any]:
-    """``strategies`` as a list, refused in one line when it is one string (iterated, it
-    would be its letters: ``unknown strategy 'h'``) or no collection at all."""
-    example = "['heuristic', 'greedy']"
-    if isinstance(strategies, str):
-        names = strategies.replace(",", " ").split()
+def _listed(value: object, name: str = "strategies", example: str = "['heuristic', 'greedy']"
+            ) -> list[Any]:  # fmt: skip
+    """``value`` as a list, refused in one line when it is one string or path (iterated,
+    a string would be its letters: ``unknown strategy 'h'``) or no collection at all."""
+    if isinstance(value, (str, os.PathLike)):
+        names = os.fspath(value).replace(",", " ").split()
         example = repr(names) if len(names) > 1 else example
-        why = f"{strategies!r} is one string: give a list, e.g. {example}"
-        raise InputError("strategies", why)
-    if not isinstance(strategies, Iterable):
-        why = f"{strategies!r} is not a list of strategies, e.g. {example}"
-        raise InputError("strategies", why)
-    return list(strategies)
+        one = "string" if isinstance(value, str) else "path"
+        why = f"{value!r} is one {one}: give a list, e.g. {example}"
+        raise InputError(name, why)
+    if not isinstance(value, Iterable):
+        raise InputError(name, f"{value!r} is not a list of {name}, e.g. {example}")
+    return list(value)
 
 
 def ladder_of(
@@ -831,14 +831,17 @@ def merge(
     """
     from cinch_sim.matches.compare import Comparison
     from cinch_sim.matches.cutthroat import CutThroatComparison
-    from cinch_sim.outputs import prepare_out_dir
+    from cinch_sim.outputs import check_out_dir, prepare_out_dir
     from cinch_sim.runs.merge import merge_folders, save_merged
 
+    folders = _listed(folders, "folders", "['run1', 'run2']")
     if out is not None:
         with _output("out"):
-            prepare_out_dir(out, force, resumable=False)  # before the work
-    m = merge_folders(list(folders))
+            check_out_dir(out, force, resumable=False)  # before the work, making nothing
+    m = merge_folders(folders)
     if out is not None:
+        with _output("out"):
+            prepare_out_dir(out, force, resumable=False)
         save_merged(m, out)
     settings, command, run = m.settings(), m.head["command"], m.run
     if command == "simulate":

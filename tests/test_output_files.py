@@ -331,6 +331,18 @@ def test_force_leaves_only_the_new_runs_files(tmp_path):
     assert found == sorted([*files, "notes.txt"])
 
 
+def test_force_by_a_run_with_no_store_removes_the_earlier_runs_store(tmp_path):
+    # a report (no chunks) written with --force over a simulate run: the run's manifest
+    # and chunks go with its other files, and the new run.json does not list them
+    out = tmp_path / "out"
+    assert invoke("simulate", "--hands", "10", "--out", str(out)).exit_code == 0
+    outputs.prepare_out_dir(out, force=True)
+    outputs.write_output(out / "report.md", "# report\n")
+    outputs.write_run_json(out, {"command": "report"})
+    assert json.loads((out / "run.json").read_text())["files"] == ["report.md", "run.json"]
+    assert sorted(p.name for p in out.rglob("*")) == ["report.md", "run.json"]
+
+
 def test_force_never_clears_a_folder_we_did_not_write(tmp_path):
     home = tmp_path / "home"
     home.mkdir()

@@ -521,15 +521,21 @@ def force_option(files: tuple[str, ...] = (), out: bool = True) -> Callable[[Cal
     )
 
 
-def out_folder(out: str | None, force: bool, resumable: bool = True) -> Path | None:
-    """The --out folder, made ready before any work (nothing in it is removed yet);
-    one that holds files (without --force), holds files but no run.json of ours, or
-    is a file is a usage error naming --out (``cinch_sim.outputs`` has the rules)."""
-    from cinch_sim.outputs import OutputError, prepare_out_dir
+def out_folder(
+    out: str | None, force: bool, resumable: bool = True, make: bool = True
+) -> Path | None:
+    """The --out folder, made ready before any work (nothing in it is removed yet), or
+    only checked (``make=False``: the work makes it once it succeeds); one that holds
+    files (without --force), holds files but no run.json of ours, or is a file is a
+    usage error naming --out (``cinch_sim.outputs`` has the rules)."""
+    from cinch_sim.outputs import OutputError, check_out_dir, prepare_out_dir
 
     if out is None:
         return None
     try:
+        if not make:
+            check_out_dir(out, force, resumable)
+            return Path(out)
         return prepare_out_dir(out, force, resumable)
     except OutputError as exc:
         raise BadInput("--out", str(exc)) from None

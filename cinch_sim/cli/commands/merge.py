@@ -37,7 +37,7 @@ def merge(dirs, fmt, out, force):
 
     if out is None:
         raise BadInput("--out", "name the folder for the merged run")
-    out_dir = out_folder(out, force, resumable=False)
+    out_dir = out_folder(out, force, resumable=False, make=False)  # made once merged
     result = run_merge(list(dirs), out_dir, force)
     _left_out(dirs)
     with finishing():  # a Ctrl-C now waits for every table, chart and file

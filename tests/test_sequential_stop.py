@@ -11,6 +11,7 @@ what it cannot do is refused in one line.
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 import pytest
@@ -151,6 +152,15 @@ def test_the_command_says_where_it_stopped():
     assert (
         "--until decided: stopped after 100 games" in res.output and "leaves out 50%" in res.output
     )
+    # the headline's win rate is the always-valid interval, with no fixed-size p-value;
+    # the other intervals say they are too narrow after the stop
+    lo, hi = json.loads(runner.invoke(main, ["compare", "heuristic", "greedy", "--games",
+        "4000", "--seed", "3", "--until", "decided", "--format", "json"]).output
+    )["win_rate_sequence_ci"]  # fmt: skip
+    win = next(ln for ln in res.output.splitlines() if ln.startswith("win rate of"))
+    assert f"[{math.floor(lo * 1000) / 10:.1f}, " in win and "always-valid" in win
+    assert "p =" not in win
+    assert sum("too narrow after the early stop" in ln for ln in res.output.splitlines()) == 2
     js = runner.invoke(main, ["compare", "heuristic", "greedy", "--games", "4000", "--seed", "3",
                               "--until", "decided", "--format", "json"])  # fmt: skip
     d = json.loads(js.output)

@@ -251,20 +251,28 @@ def format_comparison(s: dict, seed: int, seconds: float) -> str:
     a, b = s["a"], s["b"]
     lo, hi = s["win_rate_ci"]
     plo, phi = s["points_per_hand_diff_ci"]
+    win = N.rate_with_interval(s["win_rate"], lo, hi) + _no_interval(lo, hi)
+    win += f", {_p_value(s['win_rate_p_value'])}"
+    fixed = ""  # what a data-led stop does to the fixed-size intervals
+    if s.get("stopped_early"):
+        from cinch_sim.matches.compare import sequence_shown
+
+        win = f"{sequence_shown(s['win_rate'], *s['win_rate_sequence_ci'], True)} " + (
+            "(always-valid: stopped early)"
+        )
+        fixed = " (fixed-size interval: too narrow after the early stop)"
     lines = [
         f"{a} vs {b}: {N.counted(s['games'], 'game')} "
         f"({N.counted(s['pairs'], 'duplicate pair')}), seed {seed}; "
         f"{seconds:.2f} s",
         f"games won: {a} {s['a_wins']:,}, {b} {s['b_wins']:,}, unfinished {s['unfinished']:,}",
         "",
-        f"win rate of {a}: {N.rate_with_interval(s['win_rate'], lo, hi)}"
-        + _no_interval(lo, hi)
-        + f", {_p_value(s['win_rate_p_value'])}",
-        _luck_adjusted(s),
+        f"win rate of {a}: {win}",
+        _luck_adjusted(s) + fixed,
         f"points per hand, {a} - {b}: "
         + N.number_with_interval(s["points_per_hand_diff"], plo, phi, 2, signed=True)
         + _no_interval(plo, phi)
-        + f", {_p_value(s['points_p_value'])} ({s['paired_hands']:,} paired hands)",
+        + f", {_p_value(s['points_p_value'])} ({s['paired_hands']:,} paired hands){fixed}",
         f"average game length: {s['mean_game_length']:.2f} hands",
         "",
     ]

@@ -63,6 +63,7 @@ def test_the_advice_is_refined_to_the_command_line_s(base):
         ({"hand": HAND, "dealer": 1.5}, "dealer must be int"),
         ({"hand": HAND, "variant": "bridge"}, "variant 'bridge' is not one of standard"),
         ({"hand": HAND, "play": "god"}, "play 'god' is not one of heuristic, pimc, dd"),
+        ({"hand": HAND, "bid_model": "pimc"}, "bid model 'pimc' is not one of heuristic, "),
         ({"hand": HAND, "bids": "0:99"}, "bids: seat 0's bid 99 is impossible"),
         ({"hand": HAND, "risk": 2}, "risk 2 must be above 0 and at most 1"),
         ({"hand": HAND, "seat": True}, "seat must be int"),
@@ -315,6 +316,20 @@ def test_after_the_highest_bid_the_answer_is_pass_without_dealing(base):
     assert view["status"] == "done" and view["stages"] == 1 and r["call"] == "pass"
     assert r["summary"] == "Pass: 14 is the highest bid there is, so no bid is left for you."
     assert r["hands"] == 0 and r["legal_bids"] == [] and r["verdict"]
+
+
+def test_an_eldest_pass_is_answered_under_a_bid_model_that_passes(base):
+    """The heuristic, first to speak with any bid from 1 open, always bids: "0:pass" fits
+    no deal under it, and the refusal names the bid models that fit; under one of
+    them the page answers and its command line says which."""
+    body = {"hand": HAND, "seat": 1, "bids": "0:pass"}
+    status, started = request(base, "POST", "/api/advise", body)
+    view = _finish(base, started["job"])
+    assert view["status"] == "error" and "bid model simple or traditional" in view["error"]
+    status, started = request(base, "POST", "/api/advise", {**body, "bid_model": "traditional"})
+    assert status == 200 and started["cli"].endswith("--bids 0:pass --bid-model traditional")
+    view = _finish(base, started["job"])
+    assert view["status"] == "done" and view["result"]["hands"] > 0, view
 
 
 def test_pimc_s_command_line_plays_the_page_s_deals():

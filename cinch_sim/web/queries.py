@@ -21,6 +21,9 @@ from cinch_sim import checks
 from cinch_sim.rules import VARIANTS, Rules
 
 PLAYS = ("heuristic", "pimc", "dd")
+# how the other seats bid: the simulator's bidder, or one that passes more (a pass by the
+# eldest hand, which the heuristic never makes when any bid from 1 is open, fits those)
+BID_MODELS = ("heuristic", "traditional", "simple")
 MAX_RECORD_BYTES = 2_000_000  # a pasted or uploaded records file
 MAX_RECORDS = 200  # hands reviewed in one request
 PIMC_DEALS = 100  # the last PIMC stage's deals (about a second each)
@@ -90,6 +93,9 @@ def advise_query(body: dict[str, Any]) -> dict[str, Any]:
     play = _field(body, "play", (str,), "heuristic")
     if play not in PLAYS:
         raise BadRequest(f"play {play!r} is not one of {', '.join(PLAYS)}")
+    bid_model = _field(body, "bid_model", (str,), "heuristic")
+    if bid_model not in BID_MODELS:
+        raise BadRequest(f"bid model {bid_model!r} is not one of {', '.join(BID_MODELS)}")
     risk = _field(body, "risk", (int, float), 0.7)
     if not 0 < risk <= 1:
         raise BadRequest(f"risk {risk} must be above 0 and at most 1")
@@ -113,6 +119,7 @@ def advise_query(body: dict[str, Any]) -> dict[str, Any]:
         "dealer": dealer,
         "bids": bids or None,
         "play": play,
+        "bid_model": bid_model,
         "risk": float(risk),
         "precision": float(precision),
         "variant": variant,
@@ -154,6 +161,8 @@ def cli_command(q: dict[str, Any]) -> str:
         parts += ["--variant", q["variant"]]
     if q["play"] != "heuristic":
         parts += ["--play", q["play"]]
+    if q["bid_model"] != "heuristic":
+        parts += ["--bid-model", q["bid_model"]]
     if q["play"] == "pimc":  # the page's last PIMC stage: so many deals, no more
         parts += ["--max-hands", str(PIMC_DEALS)]
     if q["risk"] != 0.7:
@@ -173,7 +182,8 @@ def advise_stages(q: dict[str, Any]) -> list[Callable[[Callable[..., None]], dic
         def run(check: Callable[..., None]) -> dict[str, Any]:
             adv = advise(
                 q["hand"], q["seat"], q["dealer"], bids=q["bids"], variant=q["variant"],
-                play=q["play"], risk=q["risk"], progress=check, **settings,
+                play=q["play"], risk=q["risk"], progress=check,
+                bid_model=None if q["bid_model"] == "heuristic" else q["bid_model"], **settings,
             )  # fmt: skip
             out = advice_dict(adv)
             out["cli"] = cli_command(q)

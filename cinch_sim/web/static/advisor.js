@@ -88,7 +88,7 @@ function readTyped() {  // the text box: every token that is a card turns its bu
 function query() {
   const q = { hand: $("hand").value.trim(), dealer: Number($("dealer").value),
     bids: $("bids").value.trim(), variant: $("variant").value, play: $("play").value,
-    risk: Number($("risk").value) };
+    bid_model: $("bid_model").value, risk: Number($("risk").value) };
   if ($("seat").value !== "") q.seat = Number($("seat").value);
   return q;
 }
@@ -244,7 +244,7 @@ async function start() {
   drawGrid();
   syncGrid();
   $("hand").addEventListener("input", () => { readTyped(); changed(); });
-  for (const id of ["seat", "dealer", "bids", "play", "risk"]) $(id).addEventListener("change", changed);
+  for (const id of ["seat", "dealer", "bids", "play", "bid_model", "risk"]) $(id).addEventListener("change", changed);
   $("bids").addEventListener("input", changed);
   $("variant").addEventListener("change", () => { fillSeats(); syncPlay(); syncGrid(); changed(); });
   const params = new URLSearchParams(location.search);

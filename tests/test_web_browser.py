@@ -574,11 +574,12 @@ def test_cut_throat_advice_says_what_its_margin_means(browser, width):
     minus the average opponent's" (the page never said), as the command line does."""
     from selenium.webdriver.common.by import By
 
-    from cinch_sim.advisor.present import EV_NOTE_ALONE
+    from cinch_sim.advisor.present import ev_text
 
     _advise_on_page(browser, width, "cutthroat3", HAND, dealer="2")
     _wait(browser, lambda d: "average opponent's" in _text(d, "tablenote"))
-    assert f"({EV_NOTE_ALONE}.)" in _text(browser, "tablenote")
+    note = _text(browser, "tablenote")  # the page's table has no own and opp columns
+    assert f"({ev_text(alone=True, sides=False)}.)" in note and "own:" not in note
     heads = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#table th")]
     assert "ev vs pass" in heads
     assert _fits(browser)

@@ -25,21 +25,40 @@ RISK_NOTE = (
     "risk: the make rate you insist on; the safe bid is the highest bid that is safe at "
     "the risk: " + SAFE_MEANING
 )
-EV_NOTE = (
-    "ev: the expected score margin over the whole hand (your side's score change minus "
-    "the opponents', being overbid and the defence's points included) against passing "
-    "on the same deals; own, opp: each side's expected score change"
-)
-EV_NOTE_ALONE = (  # cut-throat: every player a side of his own
-    "ev: the expected score margin over the whole hand (your score change minus the "
-    "average opponent's, being overbid and the other players' points included) against "
-    "passing on the same deals; own: yours, opp: the average opponent's"
-)
 
 
-def ev_note(adv: Advice) -> str:
-    """What ``ev``, ``own`` and ``opp`` mean at this table (sides of one in cut-throat)."""
-    return EV_NOTE if adv.query.rules.partnerships else EV_NOTE_ALONE
+def ev_text(alone: bool, sides: bool = True, margins: bool = False) -> str:
+    """What the table's ev means: the expected score margin against passing, or
+    (``margins``: a dealer who may not pass) each bid's own margin; ``alone``: in
+    cut-throat, against the average opponent; ``sides``: also the own and opp columns
+    the command line shows (the web page's table has none)."""
+    whose = (
+        "your score change minus the average opponent's, being overbid and the other "
+        "players' points included"
+        if alone
+        else "your side's score change minus the opponents', being overbid and the "
+        "defence's points included"
+    )
+    text = (
+        f"{'margin' if margins else 'ev'}: the expected score margin over the whole hand ({whose})"
+    )
+    text += " of each bid on its own" if margins else " against passing on the same deals"
+    if sides:
+        text += (
+            "; own: yours, opp: the average opponent's"
+            if alone
+            else "; own, opp: each side's expected score change"
+        )
+    return text
+
+
+EV_NOTE = ev_text(alone=False)
+EV_NOTE_ALONE = ev_text(alone=True)  # cut-throat: every player a side of his own
+
+
+def ev_note(adv: Advice, sides: bool = True, margins: bool = False) -> str:
+    """What ``ev`` (``own`` and ``opp`` with ``sides``) means at this table."""
+    return ev_text(not adv.query.rules.partnerships, sides, margins)
 
 
 ASSUMED_SEAT = " (no seat given: the eldest hand assumed; --seat to change)"
@@ -126,7 +145,7 @@ def advice_reason(adv: Advice) -> str:
     return advice_line(adv).removeprefix("Advice: ").removesuffix(".") + _dealer_note(adv)
 
 
-STUCK_DEALER = "all others passed: as dealer you may not pass, under all_pass=dealer_forced_any"
+STUCK_DEALER = "all others passed: as dealer you may not pass (this game's rule)"
 # what the table shows instead of ev when passing is not open to the dealer
 STUCK_NOTE = f"{STUCK_DEALER}: the bids are ranked by their own margins"
 

@@ -304,7 +304,9 @@ def table_notes(adv: Any) -> dict[str, Any]:
         note = f"({STUCK_NOTE})"
     elif margins:
         note = "(no deal fits passing: the bids are ranked by their own margins)"
-    return {"margins": margins, "stuck_note": note, "score_change": ev_note(adv)}
+    # the page's table has no own and opp columns: the note names only what it shows
+    return {"margins": margins, "stuck_note": note,
+            "score_change": ev_note(adv, sides=False, margins=margins)}  # fmt: skip
 
 
 def advice_rows(adv: Any) -> dict[str, list[dict[str, Any]]]:

@@ -532,9 +532,10 @@ class Table:
         from cinch_sim.advisor.present import STUCK_NOTE, ev_note
 
         text = adv.to_dict()["advice"].removeprefix("Advice: ")
+        stuck = not adv.query.may_pass
         out = {"kind": kind, "advice": text, "call": adv.call, "best_trump": adv.best_trump,
-               "score_change": ev_note(adv)}  # fmt: skip
-        if not adv.query.may_pass:  # the dealer after all others passed (dealer_forced_any)
+               "score_change": ev_note(adv, sides=False, margins=stuck)}  # fmt: skip
+        if stuck:  # the dealer after all others passed (dealer_forced_any)
             out["note"] = STUCK_NOTE
         return out
 

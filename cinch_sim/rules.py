@@ -540,9 +540,11 @@ class Rules:
                 raise self._meaningless(name, value)
             changes[name] = _coerce(name, value)
         if "left_bower_points" in changes and "bid_max" not in changes:
-            # the preset's bid_max is its points: fewer points, a lower top bid
-            fewer = self.total_points - self.left_card_points + changes["left_bower_points"]
-            changes["bid_max"] = min(self.bid_max, max(fewer, self.bid_min))
+            # a top bid of all the points follows them, up or down; a lower one stays
+            # unless the points fall below it
+            points = self.total_points - self.left_card_points + changes["left_bower_points"]
+            top = points if self.bid_max >= self.total_points else min(self.bid_max, points)
+            changes["bid_max"] = min(max(top, self.bid_min), MAX_BID)
         return dataclasses.replace(self, **changes)
 
     def to_array(self) -> np.ndarray:

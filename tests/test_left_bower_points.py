@@ -6,7 +6,7 @@ import pytest
 
 from cinch_sim import layout as L
 from cinch_sim.engine.run import PolicySet, run_chunk
-from cinch_sim.rules import Rules, RulesError
+from cinch_sim.rules import VARIANTS, Rules, RulesError
 
 # The bowers game of §3.3 as a hand-made Rules: the jack of trumps and the same-colour
 # jack are the two highest trumps; the same-colour 5 is a plain card.
@@ -42,3 +42,16 @@ def test_refused_without_bowers():
     with pytest.raises(RulesError, match="left_bower_points=5 has no meaning without bowers"):
         Rules().with_options({"left_bower_points": 5})  # given at all: even the default
     assert Rules(**BOWERS, left_bower_points=5).left_card_points == 5
+
+
+def test_the_top_bid_follows_the_left_bower_s_points_both_ways():
+    # all_hands: 1 + 1 + 1 + 1 + 5 (Right Bower) + 5 (Left) = 14 points, bid_max 14;
+    # the Left worth 0 makes 9, worth 20 makes 29: the top bid is all the points
+    base = VARIANTS["all_hands"]
+    for left, points in ((0, 9), (2, 11), (5, 14), (20, 29)):
+        r = base.with_options({"left_bower_points": left})
+        assert r.total_points == points and r.bid_max == points
+    # a top bid set below the points stays, unless the points fall under it
+    low = base.with_options({"bid_max": 12})
+    assert low.with_options({"left_bower_points": 20}).bid_max == 12
+    assert low.with_options({"left_bower_points": 0}).bid_max == 9

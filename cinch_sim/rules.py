@@ -661,6 +661,8 @@ def parse_rule_assignments(items: list[str] | tuple[str, ...]) -> dict[str, str]
         name = name.strip()
         if name not in OPTION_NAMES:
             raise RulesError(f"unknown rule option {name!r} (known: {', '.join(OPTION_NAMES)})")
+        if name in out:  # the last would silently win
+            raise RulesError(f"rule {name} is given twice ({out[name]}, then {value.strip()})")
         out[name] = value.strip()
     return out
 

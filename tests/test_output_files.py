@@ -508,3 +508,17 @@ def test_a_closed_pipe_ends_every_command_quietly(hands_file):
         rc, err = _closed_stdout(*args)
         assert rc == 141, (args, rc, err)
         assert "Error" not in err and "Exception" not in err and "Broken pipe" not in err, err
+
+
+@pytest.mark.parametrize("command", [
+    ["simulate", "--hands", "50"],
+    ["stats", "--hands", "50", "--no-charts"],
+    ["compare", "greedy", "simple", "--games", "4"],
+])  # fmt: skip
+def test_a_closed_pipe_loses_no_file_of_out(tmp_path, command):
+    # the files are the run's product: written before the tables go to stdout
+    out = tmp_path / "out"
+    rc, err = _closed_stdout(*command, "--out", str(out))
+    assert rc == 141, err
+    files = json.loads((out / "run.json").read_text())["files"]
+    assert "manifest.json" in files and all((out / f).is_file() for f in files)

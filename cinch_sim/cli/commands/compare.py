@@ -169,9 +169,9 @@ def compare(
     finally:
         bar.close()
     with finishing():  # a Ctrl-C now waits for every table, chart and file
-        _print_comparison(cmp, fmt, csv_table, seed, records)
-        if out_dir is not None:
+        if out_dir is not None:  # first: a reader of stdout that goes away loses no file
             write_compare_outputs(cmp, out_dir, records)
+        _print_comparison(cmp, fmt, csv_table, seed, records)
     if cmp.interrupted:
         stopped(f"{cmp.games:,} finished games", out_dir, bool(records))
         sys.exit(130)
@@ -436,9 +436,9 @@ def ladder(
     ratings = lad.table()  # the ratings, bootstrapped once: to_dict reuses them
     matchups = lad.matchups()
     with finishing():  # a Ctrl-C now waits for every table, chart and file
-        _print_ladder(lad, ratings, matchups, fmt, csv_table, seed)
-        if out_dir is not None:
+        if out_dir is not None:  # first: a reader of stdout that goes away loses no file
             write_ladder_outputs(lad, out_dir, ratings, matchups)
+        _print_ladder(lad, ratings, matchups, fmt, csv_table, seed)
     if lad.interrupted:
         stopped("finished games (rated them only)", out_dir)
         sys.exit(130)

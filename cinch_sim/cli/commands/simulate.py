@@ -102,10 +102,10 @@ def simulate(
     finally:
         bar.close()
     with finishing():  # a Ctrl-C now waits for every table and file
+        if out_dir is not None:  # first: a reader of stdout that goes away loses no file
+            write_outputs(sim, out_dir)
         with results_on_stderr_if_stdout_taken(records):
             _print(sim, fmt, csv_table, seed, dealer, rules.players)
-        if out_dir is not None:
-            write_outputs(sim, out_dir)
     if sim.interrupted:
         stopped(f"{sim.hands:,} finished hands", out_dir, bool(records))
         sys.exit(130)

@@ -242,9 +242,9 @@ def stats(
         tables.update({name: values.table(name) for name in CARD_TITLES})
     shown = {k: v for k, v in tables.items() if not only or k in only}
     with finishing():  # a Ctrl-C now waits for every table, chart and file
-        _print(result, shown, fmt, dealer, rules.players, values)
-        if out_dir is not None:
+        if out_dir is not None:  # first: a reader of stdout that goes away loses no file
             write_outputs(result, out_dir, tables, no_charts, hand_data, values)
+        _print(result, shown, fmt, dealer, rules.players, values)
     if result.interrupted or (values is not None and values.interrupted):
         stopped(f"{result.hands:,} finished hands", out_dir, hand_data)
         sys.exit(130)

@@ -69,8 +69,10 @@ def _bad_inputs(f) -> list[tuple[list[str], str]]:
             ([cmd, "--hands", "200", "--rule", "robber"], "'--rule'"),
             ([cmd, "--hands", "200", "--rule", "colour=red"], "'--rule'"),
             ([cmd, "--hands", "200", "--rule", "bid_min=9", "--rule", "bid_max=3"], "'--rule'"),
-            ([cmd, "--hands", "200", "--rule", "robber=dealer", "--rule", "robber=none"],
-             "'--rule'"),  # fmt: skip
+            (
+                [cmd, "--hands", "200", "--rule", "robber=dealer", "--rule", "robber=none"],
+                "'--rule'",
+            ),  # fmt: skip
             ([cmd, "--hands", "200", "--bid-policy", "clever"], "'--bid-policy'"),
             ([cmd, "--hands", "200", "--play-policy", "9=random"], "'--play-policy'"),
             ([cmd, "--hands", "200", "--play-policy", "nosuchmodule:f"], "'--play-policy'"),

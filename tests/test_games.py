@@ -267,6 +267,21 @@ def test_ladder_small():
     assert len(lad.matchups()) == 3
 
 
+def test_a_sweep_s_rating_interval_is_as_wide_as_its_match_s():
+    """heuristic wins all 20 games against random: the match's win rate is 100% [73.3,
+    100]. A 73.3% score is 400 log10(0.733 / 0.267) = 175 Elo, so random's difference
+    from the best cannot be pinned to within a few Elo of the virtual draw's -645 (it
+    was [-646, -645] when the resamples were all sweeps)."""
+    lad = ladder(["heuristic", "random"], games=20, seed=0, bootstrap=400)
+    lo = lad.matchups()["win_rate_lo"].iloc[0]
+    r = lad.ratings().set_index("strategy").loc["random"]
+    implied = 400 * np.log10(lo / (1 - lo))
+    assert r["score"] == 0 and r["vs_best_hi"] > -2 * implied
+    assert r["rating_lo"] <= r["rating"] <= r["rating_hi"]
+    res = CliRunner().invoke(main, ["ladder", "heuristic", "random", "--games", "20"])
+    assert "random lost every game: such a rating is held finite only" in res.output
+
+
 def test_cli_compare_json_records_and_out(tmp_path):
     rec = tmp_path / "games.jsonl"
     out = tmp_path / "out"

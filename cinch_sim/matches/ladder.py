@@ -232,6 +232,9 @@ class Ladder(Tables):
                 lo[played], hi[played] = np.percentile(boots[:, played], [2.5, 97.5], axis=0)
                 diff = boots - boots[:, [best]]
                 vs_lo[played], vs_hi[played] = np.percentile(diff[:, played], [2.5, 97.5], axis=0)
+                # a sweep's estimate is the resamples' extreme: an interval holds it
+                lo, hi = np.fmin(lo, elo), np.fmax(hi, elo)
+                vs_lo, vs_hi = np.fmin(vs_lo, vs), np.fmax(vs_hi, vs)
                 vs_lo[best] = vs_hi[best] = np.nan  # the best against itself: no interval
         with np.errstate(invalid="ignore", divide="ignore"):
             # the share of its games won (two sides); per seat it held (cut-throat)
@@ -276,8 +279,12 @@ class Ladder(Tables):
             if not ps.size:
                 continue
             per = c.games / c.units
-            values, counts = np.unique(ps, return_counts=True)
-            picks = rng.multinomial(ps.size, counts / ps.size, size=self.bootstrap)
+            # drawn from the units and one pseudo-unit lost and one won (as the match's
+            # own interval, ``bounded_mean``): a sweep's resamples are not all sweeps,
+            # so a strategy that won or lost every game gets a wide interval, not the
+            # virtual draw's few Elo
+            values, counts = np.unique(np.concatenate([ps, [0.0, 1.0]]), return_counts=True)
+            picks = rng.multinomial(ps.size, counts / counts.sum(), size=self.bootstrap)
             total = picks @ values
             out[:, i, j] += per * total
             out[:, j, i] += per * (ps.size - total)

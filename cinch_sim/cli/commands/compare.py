@@ -572,5 +572,22 @@ def format_ladder(ratings, matchups, games, seed, seconds, cutthroat: int | None
                 ["A", "B", "A's win rate", "95% interval", "points a hand, A - B", "hands a game"],
                 "llrlrr",
             ),
+            *_sweep_note(ratings),
         ]
     )
+
+
+def _sweep_note(ratings) -> list[str]:
+    """Where a strategy won or lost every game, its rating is set by the one virtual
+    drawn game a matchup, not by the games: the text says so (two sides)."""
+    played = ratings[ratings["games"] > 0]
+    swept = [(r.strategy, "won") for r in played.itertuples() if r.score == 1] + [
+        (r.strategy, "lost") for r in played.itertuples() if r.score == 0
+    ]
+    if not swept:
+        return []
+    who = N.joined([f"{name} {how} every game" for name, how in swept])
+    return [
+        f"({who}: such a rating is held finite only by the one virtual drawn game a "
+        "matchup; read its interval's far end as open)"
+    ]

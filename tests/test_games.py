@@ -282,6 +282,18 @@ def test_a_sweep_s_rating_interval_is_as_wide_as_its_match_s():
     assert "random lost every game: such a rating is held finite only" in res.output
 
 
+def test_each_side_s_make_rate_and_pedros_taken_have_wilson_intervals():
+    from cinch_sim.analysis.intervals import wilson
+
+    s = compare("heuristic", "greedy", games=40, seed=2).summary()
+    for side in ("a_side", "b_side"):
+        x = s[side]
+        lo, hi = wilson(x["made"], x["contracts"])
+        assert (x["make_rate_lo"], x["make_rate_hi"]) == (float(lo), float(hi))
+        assert x["make_rate_lo"] < x["make_rate"] < x["make_rate_hi"]
+        assert x["right_pedro_capture_lo"] < x["right_pedro_capture"] < x["right_pedro_capture_hi"]
+
+
 def test_cli_compare_json_records_and_out(tmp_path):
     rec = tmp_path / "games.jsonl"
     out = tmp_path / "out"

@@ -157,9 +157,15 @@ def test_cutthroat_printed_tables():
     assert "the maker and the average opponent [score_by_bid]" in out
 
 
-def test_partnership_printed_pedro_table_is_unchanged():
+def test_partnership_printed_pedro_table_shows_each_share_with_its_interval():
     out = invoke("simulate", "--hands", "2000", "--seed", "2")
-    assert "\nPedro capture\npedro          bidding side    defenders    not in play\n" in out
+    table = out[out.index("\nPedro capture (95% Wilson intervals)\n") :].splitlines()
+    assert table[2].split() == ["pedro", "bidding", "side", "defenders", "not", "in", "play"]
+    csv = invoke("simulate", "--hands", "2000", "--seed", "2", "--format", "csv",
+                 "--table", "pedros")  # fmt: skip
+    first = csv.splitlines()[1].split(",")  # right_pedro,bidding_side,hands,count,rate,lo,hi
+    shown = f"{float(first[4]):.1%} [{float(first[5]) * 100:.1f}, "
+    assert table[4].startswith("Right Pedro") and shown in table[4]
 
 
 # ------------------------------------------------------------------ 2. passed out
@@ -256,7 +262,7 @@ def test_all_hands_names_the_left_bower(runs):
     legend = legend_texts(plots.make_rate_figure(by_pedros).axes[0])
     assert "Left Bower" in " ".join(legend) and "pedros: left" not in legend
     out = invoke("simulate", "--variant", "all_hands", "--hands", "1000", "--seed", "2")
-    assert "\nCapture of the Right Pedro and the Left Bower\ncard " in out
+    assert "\nCapture of the Right Pedro and the Left Bower (95% Wilson intervals)\ncard " in out
 
 
 def test_the_standard_titles_are_unchanged(runs):

@@ -89,6 +89,15 @@ def _t_quantile(v: float, p: float) -> float:
     return t
 
 
+def rate_fields(name: str, successes: float, trials: float) -> dict[str, float]:
+    """``{name: k / n, name_lo, name_hi}``: a rate and its 95% Wilson interval as a
+    summary's flat fields (NaN for all three where nothing was tried)."""
+    if not trials:
+        return {name: float("nan"), f"{name}_lo": float("nan"), f"{name}_hi": float("nan")}
+    lo, hi = wilson(successes, trials)
+    return {name: float(successes / trials), f"{name}_lo": float(lo), f"{name}_hi": float(hi)}
+
+
 def wilson(successes, trials, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
     """Wilson score interval for a binomial proportion (vectorised).
 

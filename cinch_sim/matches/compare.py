@@ -50,6 +50,7 @@ from cinch_sim.analysis.intervals import (
     bounded_mean,
     confidence_sequence,
     control_variate_interval,
+    rate_fields,
     ratio_interval,
     t_interval,
 )
@@ -216,14 +217,14 @@ class Comparison(Tables):
                 "contracts": int(c[0]),
                 "made": int(c[1]),
                 "set": int(c[2]),
-                "make_rate": float(c[1] / c[0]) if c[0] else float("nan"),
+                **rate_fields("make_rate", c[1], c[0]),
                 "average_bid": float(c[3] / c[0]) if c[0] else float("nan"),
                 "no_contract": int(c[4]),
             }
             # one column per Pedro of the rules, by its own name (left_bower in all_hands)
             for j, (name, _) in enumerate(pedros):
                 n_in, took = c[5 + 2 * j], c[6 + 2 * j]
-                side_out[f"{name}_capture"] = float(took / n_in) if n_in else float("nan")
+                side_out.update(rate_fields(f"{name}_capture", took, n_in))
             side_out["contracts_per_game"] = float(c[0] / self.games) if self.games else 0.0
             out[s + "_side"] = side_out
         return out

@@ -34,7 +34,7 @@ import pandas as pd
 
 from cinch_sim import layout as L
 from cinch_sim import notation as N
-from cinch_sim.analysis.intervals import bounded_mean, ratio_interval, t_interval
+from cinch_sim.analysis.intervals import bounded_mean, rate_fields, ratio_interval, t_interval
 from cinch_sim.engine.interrupts import chunk_boundaries
 from cinch_sim.engine.threads import using
 from cinch_sim.matches.rotation import (
@@ -214,13 +214,13 @@ def _side(rules: Rules, counts: np.ndarray | None, side: int, games: int, seats:
         "contracts": int(c["contracts"]),
         "made": int(c["made"]),
         "set": int(c["set"]),
-        "make_rate": float(c["made"] / c["contracts"]) if c["contracts"] else float("nan"),
+        **rate_fields("make_rate", c["made"], c["contracts"]),
         "average_bid": float(c["bid_sum"] / c["contracts"]) if c["contracts"] else float("nan"),
         "no_contract": int(c["no_contract"]),
     }
     for name, _ in rules.pedros:
         n_in = c[f"{name}_in_play"]
-        out[f"{name}_capture"] = float(c[f"{name}_taken"] / n_in) if n_in else float("nan")
+        out.update(rate_fields(f"{name}_capture", c[f"{name}_taken"], n_in))
     out["contracts_per_game"] = float(c["contracts"] / games) if games else 0.0
     return out
 

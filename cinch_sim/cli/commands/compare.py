@@ -314,10 +314,10 @@ def _sides_table(s: dict) -> str:
                 f"{x['contracts']:,}",
                 f"{x['made']:,}",
                 f"{x['set']:,}",
-                N.rate(x["make_rate"]),
+                N.rate_with_interval(x["make_rate"], x["make_rate_lo"], x["make_rate_hi"]),
                 N.number(x["average_bid"]),
             ]
-            + [N.rate(x[k]) for k in pedros]
+            + [N.rate_with_interval(x[k], x[f"{k}_lo"], x[f"{k}_hi"]) for k in pedros]
         )
     headers = (
         ["strategy"]
@@ -325,7 +325,8 @@ def _sides_table(s: dict) -> str:
         + ["bids", "made", "set", "make rate", "average bid"]
         + [f"{N.label(k.removesuffix('_capture'))} taken" for k in pedros]
     )
-    return text_table(rows, headers, "l" + "r" * (len(headers) - 1))
+    table = text_table(rows, headers, "l" + "r" * (len(headers) - 1))
+    return table + "\n(make rate and Pedros taken: 95% Wilson intervals over hands)"
 
 
 def format_cutthroat(s: dict, seed: int, seconds: float) -> str:

@@ -182,7 +182,7 @@ def _pedros_title(rules) -> str:
 
     title = "Pedro capture" if all_pedros(rules) else f"Capture of {pedros_phrase(rules)}"
     note = copies_note(rules)
-    return title + (f" ({note})" if note else "")
+    return title + (f" ({note}; 95% Wilson intervals)" if note else " (95% Wilson intervals)")
 
 
 def _format_pedros(fates, counts) -> str:
@@ -192,10 +192,11 @@ def _format_pedros(fates, counts) -> str:
     from cinch_sim.analysis.words import pedro_names, side_columns
 
     sides = side_columns(counts)
-    rate = {(f["pedro"], f["fate"]): f["rate"] for f in fates}
+    shown = {(f["pedro"], f["fate"]): N.rate_with_interval(f["rate"], f["rate_lo"], f["rate_hi"])
+             for f in fates}  # fmt: skip
     rows = []
     for name in dict.fromkeys(f["pedro"] for f in fates):  # the rules' Pedros, in order
-        rows.append([N.label(name), *(N.rate(rate[name, c]) for c in (*sides, "not_in_play"))])
+        rows.append([N.label(name), *(shown[name, c] for c in (*sides, "not_in_play"))])
     card = "pedro" if all(n.endswith("Pedro") for n in pedro_names(counts.rules)) else "card"
     head = [card, *(N.heading(c) for c in sides), "not in play"]
     return text_table(rows, head, "lrrr")

@@ -44,6 +44,7 @@ QUOTED = (  # modules whose words the report quotes (check 2 only)
     "advisor/present.py",
     "analysis/card_values.py",
     "analysis/hand_worth.py",
+    "analysis/words.py",
     "analysis/intervals.py",
     "policies/strategies.py",
     "notation.py",

@@ -24,6 +24,15 @@ def opponent_share(counts: HandCounts) -> int:
     return 1 if counts.partnerships else counts.players - 1
 
 
+# under a make rate by bid: a player reads a rate that rises with the bid as "higher
+# bids are safer"; each row is the hands the bidder chose that bid with
+CHOSEN_BIDS_NOTE = (
+    "Each row holds only the hands on which the bidder chose that bid: a high "
+    "bid comes from a hand strong enough for it, so the rate need not fall as the bid "
+    "rises."
+)
+
+
 def side_columns(counts: HandCounts) -> tuple[str, str]:
     """The stems of a split's two columns (who took a Pedro, points per hand): the
     bidding side and the defenders, or in cut-throat the maker and the other players."""

@@ -20,7 +20,7 @@ from cinch_sim.analysis.analyse import Analysis
 from cinch_sim.analysis.card_values import MIN_DEALS, CardValues
 from cinch_sim.analysis.hand_worth import HandValue
 from cinch_sim.analysis.intervals import SAFE_MEANING
-from cinch_sim.analysis.words import after_the_draw
+from cinch_sim.analysis.words import CHOSEN_BIDS_NOTE, after_the_draw
 from cinch_sim.cards import SUIT_NAMES, SUITS
 from cinch_sim.policies.strategies import Strategy
 from cinch_sim.report import charts
@@ -110,9 +110,7 @@ def add_bid_success(report: Report, an: Analysis) -> None:
     sec.table(
         "make_rate_by_bid",
         format_frame(tbl),
-        "Make rate of the contracts the heuristic bidder chose, by bid level. Each row "
-        "holds only the hands on which the bidder chose that bid: a high bid comes from a "
-        "hand strong enough for it, so the rate need not fall as the bid rises.",
+        f"Make rate of the contracts the heuristic bidder chose, by bid level. {CHOSEN_BIDS_NOTE}",
         by_bid[["bid", "hands", "made", "make_rate", "make_rate_lo", "make_rate_hi", "low_n"]],
     )
     sec.chart(

@@ -127,6 +127,7 @@ def _print(sim, fmt: str, csv_table: str | None, seed: int, dealer: int, players
     numbers alone (``analysis.summaries``), so that the default output does not wait
     for pandas to load."""
     from cinch_sim.analysis.summaries import pedro_side_rows, rate_columns
+    from cinch_sim.analysis.words import CHOSEN_BIDS_NOTE
     from cinch_sim.policies.registry import dd_note
     from cinch_sim.rules import seat_name
 
@@ -148,6 +149,7 @@ def _print(sim, fmt: str, csv_table: str | None, seed: int, dealer: int, players
             click.echo(note)
         click.echo("\nBid success (95% Wilson interval)")
         click.echo(_format_by_bid(rate_columns(sim.counts, "bid")))
+        click.echo(f"{CHOSEN_BIDS_NOTE} What one hand can bid: cinch-sim advise.")
         click.echo("\n" + _pedros_title(sim.counts.rules))
         click.echo(_format_pedros(pedro_side_rows(sim.counts), sim.counts))
 

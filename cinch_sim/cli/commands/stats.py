@@ -331,9 +331,14 @@ def _print(result, tables, fmt, dealer, players, values=None) -> None:
 
 
 def table_note(name: str, counts) -> str:
-    """A line under a table that needs one: in cut-throat, what 'average opponent' is."""
+    """A line under a table that needs one: why a make rate may rise with the bid; in
+    cut-throat, what 'average opponent' is."""
     from cinch_sim.analysis.tables import opponent_share
 
+    if name == "make_rate_by_bid":
+        from cinch_sim.analysis.words import CHOSEN_BIDS_NOTE
+
+        return f"{CHOSEN_BIDS_NOTE} What one hand can bid: cinch-sim advise."
     others = opponent_share(counts)
     if others == 1:
         return ""

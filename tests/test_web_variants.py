@@ -22,22 +22,25 @@ def _first_stage(body: dict) -> dict:
 
 def test_cut_throat_advice_says_its_margin_is_against_the_average_opponent():
     """advice_dict's ``score_change`` reaches the page: cut-throat's ev is "your score
-    change minus the average opponent's" (the page never said what it meant)."""
-    from cinch_sim.advisor.present import EV_NOTE, EV_NOTE_ALONE
+    change minus the average opponent's" (the page never said what it meant); the
+    page's table has no own and opp columns, so its note names none."""
+    from cinch_sim.advisor.present import ev_text
 
     alone = _first_stage({"hand": HAND, "variant": "cutthroat3", "dealer": 2})
-    assert alone["score_change"] == EV_NOTE_ALONE and "average opponent's" in EV_NOTE_ALONE
+    assert alone["score_change"] == ev_text(alone=True, sides=False)
+    assert "average opponent's" in alone["score_change"] and "own:" not in alone["score_change"]
     assert alone["margins"] is False and alone["stuck_note"] is None
     partners = _first_stage({"hand": HAND, "dealer": 3})
-    assert partners["score_change"] == EV_NOTE
+    assert partners["score_change"] == ev_text(alone=False, sides=False)
 
 
 def test_the_cut_throat_bid_hint_says_what_its_margin_means():
-    from cinch_sim.advisor.present import EV_NOTE_ALONE
+    from cinch_sim.advisor.present import ev_text
 
     t = Table("cutthroat3", 0, seed=7)
     h = t.hint()
-    assert h["kind"] == "bid" and h["score_change"] == EV_NOTE_ALONE and "note" not in h
+    assert h["kind"] == "bid" and "note" not in h
+    assert h["score_change"] == ev_text(alone=True, sides=False)
 
 
 def test_a_stuck_dealer_s_bids_show_their_own_margins_and_say_why():

@@ -86,12 +86,27 @@ def interval(lo: float, hi: float, digits: int = 2, signed: bool = False) -> str
     return f"[{_fixed(down, digits, signed)}, {_fixed(up, digits, signed)}]"
 
 
+def sign_digits(lo: float, hi: float, digits: int) -> int:
+    """The decimals an interval that leaves out zero needs for its outward rounding to
+    leave it out too (at most three more): ``[-0.22, -0.04]`` at one decimal would be
+    ``[-0.3, 0.0]``, read as "might break even"; it is ``[-0.23, -0.04]``."""
+    if _missing(lo, hi) or not (lo > 0 or hi < 0):
+        return digits
+    for more in range(digits, digits + 4):
+        down, up = _outward(lo, hi, more)
+        if down > 0 or up < 0:
+            return more
+    return digits + 3
+
+
 def number_with_interval(
     x: float, lo: float, hi: float, digits: int = 2, signed: bool = False
 ) -> str:
-    """``'8.49 [8.30, 8.69]'``; the interval left out where there is none."""
+    """``'8.49 [8.30, 8.69]'``; the interval left out where there is none; an interval
+    that leaves out zero keeps doing so (``sign_digits``), the number with it."""
     if _missing(lo, hi):
         return number(x, digits, signed)
+    digits = sign_digits(lo, hi, digits)
     return f"{number(x, digits, signed)} {interval(lo, hi, digits, signed)}"
 
 

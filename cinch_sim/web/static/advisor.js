@@ -5,6 +5,7 @@ const NAMES = { C: "clubs", S: "spades", D: "diamonds", H: "hearts" };
 const $ = (id) => document.getElementById(id);
 let variants = {}, job = null, timer = null, poller = null;
 const picked = new Map();  // card -> copies held (two with two decks)
+let unknown = [];  // words typed in the hand's box that are no card
 
 function players() { return (variants[$("variant").value] || { players: 4 }).players; }
 function handSize() { return (variants[$("variant").value] || { cards: 9 }).cards; }
@@ -48,8 +49,18 @@ function syncGrid(note) {
   const n = held(), size = handSize();
   const over = n > size ? `: ${n - size} too many, remove ${n - size === 1 ? "one" : "some"}` : "";
   const dup = extra.length ? `: ${extra.join(", ")} (${copies === 1 ? "one deck holds each card once" : "two decks hold each card twice"})` : "";
-  $("count").textContent = `${n} of ${size} cards${over}${dup}${note ? `: ${note}` : ""}`;
-  $("count").classList.toggle("bad", n > size || extra.length > 0 || Boolean(note));
+  const words = unknown.length ? `: ${unknown.map((w) => `'${w}'`).join(", ")} ${unknown.length === 1 ? "is not a card" : "are not cards"} (cards read as AS, 10H or 7♦)` : "";
+  $("count").textContent = `${n} of ${size} cards${over}${dup}${words}${note ? `: ${note}` : ""}`;
+  $("count").classList.toggle("bad", n > size || extra.length > 0 || unknown.length > 0 || Boolean(note));
+}
+
+// What is wrong with the hand as picked or typed, said once: on the count line (null: nothing)
+function handProblem() {
+  if (unknown.length || [...picked.values()].some((k) => k > decks())) return "Mend the hand: the line under the cards says what is wrong.";
+  const n = held(), size = handSize();
+  if (n > size) return `Too many cards: ${n} given, a hand holds ${size}.`;
+  if (n < size) return `Pick ${size} cards (${n} so far).`;
+  return null;
 }
 
 // Double-dummy play only where the server can play it (one deck, at most five seats):
@@ -72,15 +83,18 @@ function toggle(card) {
   else if (k < decks()) picked.set(card, k + 1);
   else picked.delete(card);
   $("hand").value = [...picked].flatMap(([c, n]) => Array(n).fill(c)).join(" ");
+  unknown = [];  // the box now holds the grid's cards only
   syncGrid();
   changed();
 }
 
 function readTyped() {  // the text box: every token that is a card turns its button on
   picked.clear();
-  for (const tok of $("hand").value.toUpperCase().replace(/10/g, "T").split(/[\s,]+/)) {
-    const t = tok.replace("♠", "S").replace("♣", "C").replace("♦", "D").replace("♥", "H");
+  unknown = [];
+  for (const word of $("hand").value.split(/[\s,]+/).filter(Boolean)) {
+    const t = word.toUpperCase().replace(/^10/, "T").replace("♠", "S").replace("♣", "C").replace("♦", "D").replace("♥", "H");
     if (/^[AKQJT2-9][CSDH]$/.test(t)) picked.set(t, (picked.get(t) || 0) + 1);
+    else unknown.push(word);
   }
   syncGrid();
 }
@@ -114,13 +128,8 @@ function changed() {  // debounce: ask once the user stops clicking
 async function ask() {
   clearAnswer("");
   $("error").textContent = "";
-  const typed = $("hand").value.trim().split(/[\s,]+/).filter(Boolean).length;
-  if (typed !== handSize()) {
-    $("advice").textContent = typed > handSize()
-      ? `Too many cards: ${typed} given, a hand holds ${handSize()}.`
-      : `Pick ${handSize()} cards (${typed} so far).`;
-    return;
-  }
+  const problem = handProblem();  // said here, not asked of the server a second time
+  if (problem) { $("advice").textContent = problem; return; }
   const asked = query();
   try {
     const started = await call("POST", "/api/advise", asked);

@@ -175,6 +175,22 @@ def test_the_review_is_solve_s(base, tmp_path):
     assert sample["hands"][0]["status"] == "valid" and sample["hands"][0]["tricks"]
 
 
+def test_a_seed_comes_as_digits_whole_up_to_the_top_of_its_range(base):
+    """The page sends the seed as typed: a browser's numbers keep 53 bits, so 2**64 - 1
+    read as a number became 18446744073709552000, refused as out of range, and seeds
+    2**53 and 2**53 + 1 dealt the same hand."""
+    top = str(2**64 - 1)
+    status, sample = request(base, "POST", "/api/sample", {"seed": top})
+    assert status == 200 and len(sample["records"]) == 1
+    _, a = request(base, "POST", "/api/sample", {"seed": str(2**53)})
+    _, b = request(base, "POST", "/api/sample", {"seed": str(2**53 + 1)})
+    assert a["records"][0]["hands"] != b["records"][0]["hands"]
+    for seed, said in ((str(2**64), f"seed: {2**64} is out of range"),
+                       ("1e3", "seed '1e3' must be a whole number, 0 or more")):  # fmt: skip
+        status, answer = request(base, "POST", "/api/sample", {"seed": seed})
+        assert status == 400 and said in answer["error"], answer
+
+
 def test_the_board_keeps_its_bounds():
     board = JobBoard(workers=1, max_jobs=2, time_limit=0.2)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import shlex
 from collections.abc import Callable
 from typing import Any
@@ -419,7 +420,12 @@ def sample_records(body: dict[str, Any]) -> list[dict[str, Any]]:
     from cinch_sim.api import simulate
     from cinch_sim.records.io import load_records
 
-    seed = _field(body, "seed", (int,), 1)
+    # a seed comes as digits (a browser's numbers lose digits past 2**53) or as an int
+    seed = _field(body, "seed", (int, str), 1)
+    if isinstance(seed, str):
+        if not re.fullmatch(r"[0-9]+", seed.strip()):
+            raise BadRequest(f"seed {seed!r} must be a whole number, 0 or more")
+        seed = int(seed.strip())
     play = _field(body, "play", (str,), "heuristic")
     if play not in PLAYS:
         raise BadRequest(f"play {play!r} is not one of {', '.join(PLAYS)}")

@@ -22,8 +22,8 @@ $("file").addEventListener("change", async () => {
 });
 $("deal").addEventListener("click", async () => {
   $("error").textContent = "";
-  const seed = Number($("seed").value);
-  if ($("seed").value.trim() === "" || !Number.isInteger(seed) || seed < 0) {
+  const seed = $("seed").value.trim();  // sent as digits: a number past 2**53 would lose some
+  if (!/^[0-9]+$/.test(seed)) {
     $("error").textContent = "seed must be a whole number, 0 or more";
     $("hands").textContent = "";
     return;

@@ -279,6 +279,11 @@ def test_pidro_discard_offers_only_trumps_and_says_non_trumps_go():
     robber = Table("pidro", 3, seed=1)  # the dealer robs
     q = _until(robber, lambda s: s["question"]["kind"] == "discard")["question"]
     assert q["phase"] == "rob" and q["must_throw"] == []
+    # only trumps are played in pidro: the page is told, to say so to a robber short
+    # of trumps (the non-trumps he must keep are never played)
+    assert q["trumps_only"] is True and q["phase"] == "rob"
+    plain = _until(Table("standard", 3, seed=1), lambda s: s["question"]["kind"] == "discard")
+    assert plain["question"]["trumps_only"] is False
 
 
 def test_robbing_says_exactly_how_many_cards_to_keep():

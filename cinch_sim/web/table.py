@@ -206,6 +206,8 @@ class Table:
             "trumps": _cards(trumps),
             "must_throw": _cards(self._must_throw(phase, hand, trumps)),
             "widow": self.rules.widow > 0,  # the keep after picking up a widow (a rob's)
+            # pidro: a non-trump kept (a robber short of trumps) is never played
+            "trumps_only": self.rules.follow_rule == "trumps_only",
         }
         if self.rules.widow:  # which four of the thirteen the widow brought
             dealt = set(self._dealt(tr))

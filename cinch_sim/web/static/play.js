@@ -141,8 +141,12 @@ function discardQuestion(q) {
   const stay = [...plan.fixedIn].filter((c) => q.trumps.includes(c));
   const head = q.widow ? `With your widow (${q.picked_up.map(pretty).join(" ")})`
     : q.phase === "rob" ? "Rob the pack" : "Discard";
+  // a robber short of trumps where only trumps are played (pidro): the cards he must
+  // keep besides his trumps sit in his hand unplayed, which the page says before he picks
+  const short = q.trumps_only && q.trumps.length < plan.lo ? plan.lo - q.trumps.length : 0;
   const parts = [`keep ${keepCount(plan.lo, plan.hi)} cards${what}`, rules,
-    stay.length ? `your trumps stay (${stay.map(pretty).join(" ")})` : ""].filter(Boolean);
+    stay.length ? `your trumps stay (${stay.map(pretty).join(" ")})` : "",
+    short ? `with ${q.trumps.length} trumps you keep ${short} other card${short > 1 ? "s" : ""}, never played: only trumps are played in this game` : ""].filter(Boolean);
   const line = free.length ? `${head}: ${parts.join("; ")}. Click the cards to keep, then keep them.`
     : `${head}: ${rules ? rules + "; " : ""}you keep ${[...plan.fixedIn].map(pretty).join(" ") || "nothing"}${what}, the rest go.`;
   $("prompt").textContent = line;

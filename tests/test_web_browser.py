@@ -753,3 +753,15 @@ def test_a_cut_throat_review_names_seats_and_the_maker(browser, tmp_path):
     assert totals.startswith("seat 0: ") and "seat 2: " in totals and "side" not in totals
     head = browser.find_element(By.CSS_SELECTOR, ".hand-head").text
     assert "the maker took " in head and "side" not in head
+
+
+def test_a_call_left_out_is_named_as_played_by_its_bidder(browser):
+    """Seat 2 given only seat 0's 7: seat 1's call is made by its bidder on each deal,
+    and the status says so (the page answered as if every call had been given)."""
+    _advise_on_page(browser, 1400, "standard", HAND, seat="2", dealer="3", bids="0:7")
+    _wait(browser, lambda d: "(final)" in _text(d, "status"))
+    status = _text(browser, "status")
+    assert status.startswith("bids before you: seat 0 7, seat 1 not given (a call not given")
+    _advise_on_page(browser, 1400, "standard", HAND, seat="2", dealer="3", bids="0:7,1:pass")
+    _wait(browser, lambda d: "(final)" in _text(d, "status"))
+    assert "not given" not in _text(browser, "status")

@@ -189,6 +189,8 @@ def advice_dict(adv: Advice) -> dict[str, Any]:
         "known": {str(s): [format_card(c) for c in cs] for s, cs in q.known.items()},
         "seat_assumed": adv.seat_assumed,
         "legal_bids": q.legal_bids,
+        # the calls before the player as a phrase, those not given named: seat 1 not given
+        "bids_text": q.bids_text(),
         "call": adv.call,
         "pass_reason": adv.pass_reason,
         "min_maker_deals": adv.min_maker,

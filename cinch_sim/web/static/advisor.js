@@ -171,7 +171,10 @@ function show(r, view) {
   $("advice").dataset.call = String(r.call);
   // a rare auction's deals join hands drawn to make each earlier call: say so, and how common each was
   const pools = r.pools ? `; the bids before you are rare, so each deal joins hands drawn to make each call (${r.pools})` : "";
-  $("status").textContent = r.hands ? `${r.hands.toLocaleString()} deals, stage ${view.stage} of ${view.stages}, ` +
+  // an earlier seat's call left out is not unknown to the deals: its bidder makes it on each
+  const missing = (r.bids_text || "").includes("not given")
+    ? `bids before you: ${r.bids_text} (a call not given is made by that seat's bidder on each deal); ` : "";
+  $("status").textContent = r.hands ? `${missing}${r.hands.toLocaleString()} deals, stage ${view.stage} of ${view.stages}, ` +
     `95% half-width ${(100 * r.precision).toFixed(1)} percentage points${pools}` : "no deal needed";
   $("cli").textContent = r.cli;
   chart(r);

@@ -687,20 +687,23 @@ def test_the_play_page_s_hints_say_what_their_numbers_are(browser):
     partners = {"partnerships": True, "question": alone["question"]}
     play = {"kind": "play", "heuristic": "3D", "pimc": "3D",
             "pimc_why": {"3D": -6.0, "AS": -14.0}, "solver": {"3D": 5, "AS": 2}}  # fmt: skip
+    # one line a player: PIMC's mean and the solver's points are two scales
     text = _hint_shown(browser, {**play, "pimc_means": "score"}, alone)
-    assert "PIMC expects your score to change by, on average over its deals, -6.00 after 3♦" in text
-    assert "the maker ends with 5 after 3♦" in text and "side" not in text
+    lines = text.splitlines()
+    assert lines[:2] == ["The heuristic would play 3♦.", "PIMC would play 3♦."]
+    assert lines[2] == ("PIMC, on average over the deals it samples, expects your score to "
+                        "change by: -6.00 points after 3♦, -14.00 points after A♠.")  # fmt: skip
+    assert lines[3] == ("Another scale, with every card seen (perfect play): the maker ends "
+                        "the hand with 5 points after 3♦, 2 points after A♠.")  # fmt: skip
     text = _hint_shown(browser, {**play, "pimc_why": {"3D": 4.5, "AS": 0.0},
                                  "pimc_means": "points"}, alone)  # fmt: skip
-    want = "PIMC expects you to end the hand with, on average over its deals, 4.50 points after 3♦"
-    assert want in text
-    assert "0.00 points after A♠" in text
+    assert "expects you to end the hand with: 4.50 points after 3♦, 0.00 points after A♠" in text
     text = _hint_shown(browser, {**play, "pimc_means": "margin"}, partners)
-    assert "PIMC expects your side to gain on the other" in text
-    assert "the maker's side ends with 5 after 3♦" in text
+    assert "expects your side to gain on the other: -6.00 points after 3♦" in text
+    assert "the maker's side ends the hand with 5 points after 3♦" in text
     discard = {"partnerships": True, "question": {"kind": "discard", "hand": ["3D"] * 9}}
     text = _hint_shown(browser, {"kind": "discard", "heuristic": ""}, discard)
-    assert text == "the heuristic would keep none: discard all 9"
+    assert text == "The heuristic would keep none: discard all 9."
     note = f"{STUCK_DEALER}: the bids are ranked by their own margins"
     bid = {"kind": "bid", "advice": "bid 6 in spades: ...; expected margin +9.5.", "call": 6,
            "note": note, "score_change": EV_NOTE_ALONE}  # fmt: skip

@@ -179,8 +179,8 @@ function pimcWhy(h) {
     score: ["your score to change by", signed],
     points: ["you to end the hand with", plain],
   }[h.pimc_means] || [state.partnerships === false ? "you to gain on your opponent" : "your side to gain on the other", signed];
-  return `PIMC expects ${what}, on average over its deals, ` +
-    Object.entries(h.pimc_why).map(([c, v]) => `${fmt(v)}${h.pimc_means === "points" ? " points" : ""} after ${pretty(c)}`).join(", ");
+  return `PIMC, on average over the deals it samples, expects ${what}: ` +
+    Object.entries(h.pimc_why).map(([c, v]) => `${fmt(v)} points after ${pretty(c)}`).join(", ");
 }
 
 async function hint() {
@@ -200,10 +200,11 @@ async function hint() {
           : h[who] ? `keep ${h[who].split(" ").map(pretty).join(" ")}` : `keep none: discard all ${state.question.hand.length}`));
       if (h.pimc_why) bots.push(pimcWhy(h));
       if (h.solver) {  // every card seen: the points the maker (his side) ends with after each card
-        bots.push(`with every card seen, ${state.partnerships === false ? "the maker" : "the maker's side"} ends with ` +
-          Object.entries(h.solver).map(([c, v]) => `${v} after ${pretty(c)}`).join(", "));
+        bots.push(`Another scale, with every card seen (perfect play): ${state.partnerships === false ? "the maker" : "the maker's side"} ends the hand with ` +
+          Object.entries(h.solver).map(([c, v]) => `${v} point${v === 1 ? "" : "s"} after ${pretty(c)}`).join(", "));
       } else if (h.solver_note) bots.push(h.solver_note);
-      $("hinttext").textContent = bots.join("; ");
+      // one line each: PIMC's margin and the solver's points are on different scales
+      $("hinttext").replaceChildren(...bots.map((b) => el("div", { text: b.charAt(0).toUpperCase() + b.slice(1) + "." })));
     }
   } catch (e) { $("hinttext").textContent = ""; $("error").textContent = e.message; }
   setBusy(false);

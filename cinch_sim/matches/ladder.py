@@ -279,11 +279,12 @@ class Ladder(Tables):
             if not ps.size:
                 continue
             per = c.games / c.units
-            # drawn from the units and one pseudo-unit lost and one won (as the match's
-            # own interval, ``bounded_mean``): a sweep's resamples are not all sweeps,
-            # so a strategy that won or lost every game gets a wide interval, not the
-            # virtual draw's few Elo
-            values, counts = np.unique(np.concatenate([ps, [0.0, 1.0]]), return_counts=True)
+            # units all alike (a sweep) leave nothing to resample: every resample would be
+            # the sweep, and the interval the virtual draw's few Elo. They are drawn with
+            # one pseudo-unit lost and one won, as the match's own interval adds them
+            # (``bounded_mean``); units that differ are resampled as they are
+            pool = np.concatenate([ps, [0.0, 1.0]]) if np.ptp(ps) == 0 else ps
+            values, counts = np.unique(pool, return_counts=True)
             picks = rng.multinomial(ps.size, counts / counts.sum(), size=self.bootstrap)
             total = picks @ values
             out[:, i, j] += per * total

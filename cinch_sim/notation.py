@@ -47,6 +47,22 @@ def rate(p: float, digits: int = 1) -> str:
     return DASH if _missing(p) else f"{_fixed(100 * float(p), digits)}%"
 
 
+def rate_whole(p: float) -> str:
+    """A share as a whole percentage that never rounds a rare event away: ``'0%'`` only
+    for none, ``'<1%'`` for some below half a point, ``'>99%'`` just short of all.
+
+    >>> rate_whole(0.0), rate_whole(0.0012), rate_whole(0.22), rate_whole(0.9996), rate_whole(1)
+    ('0%', '<1%', '22%', '>99%', '100%')
+    """
+    if _missing(p):
+        return DASH
+    if 0 < p < 0.005:
+        return "<1%"
+    if 0.995 <= p < 1:
+        return ">99%"
+    return rate(p, 0)
+
+
 def rate_floor(p: float, digits: int = 1) -> str:
     """A lower bound as a percentage, rounded down (an interval's lower end shown
     alone): ``0.69978 -> '69.9%'``."""

@@ -76,7 +76,7 @@ def _bid_phrase(adv: Advice, b: int, s: int) -> str:
     pw, _, _ = adv.p_win()
     pm, _, _ = adv.p_make()
     return (
-        f"bid {b} in {SUIT_NAMES[SUITS[s]]}: wins the auction {N.rate(pw[s, i], 0)} of the "
+        f"bid {b} in {SUIT_NAMES[SUITS[s]]}: wins the auction {N.rate_whole(pw[s, i])} of the "
         f"time and makes it {N.rate(pm[s, i], 0)}"
     )
 
@@ -440,7 +440,7 @@ def _bid_lines(adv: Advice) -> list[str]:
             continue
         i = c - 1
         cells = [
-            f"{N.rate(pw[s, i], 0):>4} / {N.rate(pm[s, i], 0):>4} [{N.rate_floor(lo[s, i], 0):>4}]"
+            f"{N.rate_whole(pw[s, i]):>4} / {N.rate(pm[s, i], 0):>4} [{N.rate_floor(lo[s, i], 0):>4}]"
             f" / {N.number(sc['ev'][s, c], 2, signed=True):>6}" + (" " if judged[s, i] else "*")
             for s in run
         ]

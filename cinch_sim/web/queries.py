@@ -336,7 +336,7 @@ def advice_rows(adv: Any) -> dict[str, list[dict[str, Any]]]:
             rows.append(
                 {
                     "bid": int(b),
-                    "p_win": N.rate(pw[s, i], 0),
+                    "p_win": N.rate_whole(pw[s, i]),
                     "p_make": N.rate(pm[s, i], 1),
                     "interval": N.rate_interval(lo[s, i], hi[s, i]) if judged[s, i] else N.DASH,
                     "as_maker": int(adv.win[s, c]),

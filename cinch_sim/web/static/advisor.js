@@ -225,8 +225,11 @@ function chart(r) {
 }
 
 function table(r) {
-  const s = r.table_trump || r.best_trump, rows = (r.rows || {})[s] || [];
-  if (!rows.length) { $("table").replaceChildren(); $("tablenote").replaceChildren(); return; }
+  const s = r.table_trump || r.best_trump, all = (r.rows || {})[s] || [];
+  if (!all.length) { $("table").replaceChildren(); $("tablenote").replaceChildren(); return; }
+  // the lowest bids, never won on these deals (the others always bid more), are one note, not rows of dashes
+  const first = all.findIndex((x) => x.as_maker > 0), low = first > 0 ? all.slice(0, first) : [];
+  const rows = first > 0 ? all.slice(first) : all;
   const which = r.verdict === false ? " (leading so far)" : "";
   // the dealer who may not pass: no pass to compare with, each bid's own margin (own - opp)
   // (a margin alone has no interval: no column for it)
@@ -241,7 +244,8 @@ function table(r) {
   $("table").replaceChildren(head, ...body);
   // under the table, as the command line says under its own: why no pass, what * marks,
   // and what ev, own and opp mean here (cut-throat: against the average opponent)
-  const notes = [r.stuck_note,
+  const never = low.length ? `bid${low.length > 1 ? `s ${low[0].bid}–${low[low.length - 1].bid}` : ` ${low[0].bid}`}: never won the auction on these deals (not shown)` : "";
+  const notes = [never, r.stuck_note,
     rows.some((x) => !x.judged) ? `* won the auction on fewer than ${r.min_maker_deals} deals: shown, not judged (no interval)` : "",
     r.score_change ? `(${r.score_change}.)` : ""].filter(Boolean);
   $("tablenote").replaceChildren(...notes.map((t) => el("span", { class: "note", text: t })));

@@ -440,7 +440,8 @@ def _bid_lines(adv: Advice) -> list[str]:
             continue
         i = c - 1
         cells = [
-            f"{N.rate_whole(pw[s, i]):>4} / {N.rate(pm[s, i], 0):>4} [{N.rate_floor(lo[s, i], 0):>4}]"
+            f"{N.rate_whole(pw[s, i]):>4} / {N.rate(pm[s, i], 0):>4} "
+            f"[{N.rate_floor(lo[s, i], 0):>4}]"
             f" / {N.number(sc['ev'][s, c], 2, signed=True):>6}" + (" " if judged[s, i] else "*")
             for s in run
         ]

@@ -6,9 +6,11 @@ Writes ``presets.md`` to ``--out`` (committed: ``--out results``).
 
 Issue 32 asks that each preset's players be fitted to their own game and that
 the make rate at each preset's most common bid be reported beside the canonical
-game's. This is that table for today's heuristic (bidding, trump, discards and
-play at every seat): the baseline a fitted player is measured against. A make
-rate far from the standard game's says the bidder misjudges that game.
+game's. This is that table for this version's heuristic (bidding from each
+preset's own fitted hand model, naming trump, discarding and playing at every
+seat). A make rate far from the standard game's says the bidder misjudges that
+game. The first table, before the fitted models, is in the file's history
+(19734d8); results/preset_models.md compares the models one by one.
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from outdir import add_out_option, out_folder  # noqa: E402
 
 from cinch_sim import api  # noqa: E402
+from cinch_sim import notation as N  # noqa: E402
 from cinch_sim.rules import VARIANTS  # noqa: E402
+from cinch_sim.version import __version__  # noqa: E402
 
 
 def row(variant: str, hands: int, seed: int) -> dict:
@@ -38,8 +42,9 @@ def row(variant: str, hands: int, seed: int) -> dict:
         "made overall": f"{100 * made / contracts:.1f}%",
         "most common bid": int(top["bid"]),
         "its share": f"{100 * top['hands'] / contracts:.1f}%",
-        "made at it": f"{100 * top['make_rate']:.1f}% [{100 * top['make_rate_lo']:.1f}, "
-        f"{100 * top['make_rate_hi']:.1f}]",
+        "made at it": N.rate_with_interval(
+            top["make_rate"], top["make_rate_lo"], top["make_rate_hi"]
+        ),  # fmt: skip
     }
 
 
@@ -60,17 +65,21 @@ def main() -> None:
     lines += ["| " + " | ".join(_cell(r[k]) for k in head) + " |" for r in rows]
     text = "\n".join(lines)
     print(text)
-    intro = INTRO.format(hands=a.hands, seed=a.seed)
+    intro = INTRO.format(hands=a.hands, seed=a.seed, version=__version__)
     (out_folder(a.out, "presets") / "presets.md").write_text(intro + text + "\n", "utf-8")
 
 
-INTRO = """# Each preset's bidding under today's heuristic
+INTRO = """# Each preset's bidding under the heuristic
 
-The baseline for issue 32 (every preset's players fitted to their own game):
-for each playable preset, {hands:,} hands with the heuristic bidding, naming
-trump, discarding and playing at every seat (seed {seed}), its most common bid,
+Issue 32 asks for the make rate at each preset's most common bid beside the
+canonical game's. For each preset, {hands:,} hands with the heuristic of
+cinch_sim {version} bidding (from the preset's own fitted hand model), naming
+trump, discarding and playing at every seat (seed {seed}): its most common bid,
 that bid's share of the contracts and how often it is made, with its 95%
 Wilson interval. Made by `python scripts/preset_make_rates.py --out results`.
+The table before the fitted models (the baseline they were measured against)
+is in this file's history; results/preset_models.md compares each model with
+the one before it, in matches.
 
 """
 

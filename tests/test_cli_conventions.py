@@ -352,3 +352,15 @@ def test_show_numbers_tricks_and_hands_from_1(files):
     assert last["format"] == "cinch-hand/1"  # one hand of the game, on its own
     game = json.loads(invoke("show", games, "--format", "json").stdout)
     assert game["format"] == "cinch-game/1" and game["hands"][-1]["tricks"] == last["tricks"]
+
+
+@pytest.mark.parametrize("command", ["compare", "ladder", "report", "simulate", "advise", "solve"])
+def test_every_long_command_states_its_cost_in_help(command):
+    """A user decides from --help whether to wait: the commands that can run for minutes
+    say how long (compare and ladder share one paragraph, with PIMC's cost)."""
+    res = invoke(command, "--help")
+    assert res.exit_code == 0
+    text = " ".join(res.output.split())
+    assert any(w in text for w in (" s a ", " s each", " ms a ", "about a second", "about 40 s")), text
+    if command in ("compare", "ladder"):
+        assert "a PIMC side about 10 s a 100 games" in text

@@ -521,27 +521,34 @@ def plot_advice(adv: Advice, path: str) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import numpy as np
 
     p, lo, hi = adv.p_make()
     pw, _, _ = adv.p_win()
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    # a bid won as the maker on too few deals is not judged (the table's *): not drawn,
+    # as the web page's chart draws only the judged ones
+    judged = adv.judged()
+    p, lo, hi = (np.where(judged, a, np.nan) for a in (p, lo, hi))
+    fig, ax = plt.subplots(figsize=(7, 5))
     colours = {"C": "tab:green", "S": "black", "D": "tab:orange", "H": "tab:red"}
     for s in adv.suits_run:
         name = SUIT_NAMES[SUITS[s]]
-        ax.plot(adv.bids, p[s], marker="o", ms=3, color=colours[SUITS[s]], label=name)
+        ax.plot(adv.bids, p[s], marker="o", ms=3, color=colours[SUITS[s]],
+                label=f"P(make) as the maker, {name}")  # fmt: skip
         ax.fill_between(adv.bids, lo[s], hi[s], color=colours[SUITS[s]], alpha=0.2)
     s0 = adv.suits_run[0]
     ax.plot(adv.bids, pw[s0], ls="--", color="tab:blue", label="P(win the auction)")
-    ax.axhline(adv.risk, ls=":", lw=0.8, color="grey", label=f"risk {adv.risk:.2f}")
-    ax.set_xlabel("bid")
-    ax.set_ylabel("P(make | you are the maker)")
+    ax.axhline(adv.risk, ls=":", lw=0.8, color="grey", label=f"safe: made at least {adv.risk:.0%}")
+    ax.set_xlabel(f"bid (drawn where won as the maker on {adv.min_maker}+ deals; bands: 95%)")
+    ax.set_ylabel("probability")
     ax.set_xticks(adv.bids)
     ax.set_ylim(0, 1.02)
     ax.set_title(
         f"{' '.join(format_card(c) for c in adv.query.hand)} - seat {adv.query.seat}, "
         f"dealer {adv.query.dealer}; {adv.hands:,} deals"
     )
-    ax.legend(fontsize=8, loc="upper right")
+    # below the axes: inside, it covered the curves it names
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
     fig.tight_layout()
     buf = io.BytesIO()
     fig.savefig(buf, format=plot_format(path), dpi=120)

@@ -541,7 +541,9 @@ def test_a_pidro_hand_tells_who_played_and_won_each_trick(browser, width):
         assert ", won by " in row.find_element(By.CSS_SELECTOR, ".label").text
         seats = [p.find_element(By.TAG_NAME, "small").text
                  for p in row.find_elements(By.CSS_SELECTOR, ".played")]  # fmt: skip
-        assert seats and all(s == "you" or s.startswith("seat ") for s in seats)
+        assert seats and all(s in ("you", "partner") or s.startswith("seat ") for s in seats)
+        # the partner sits opposite (pidro: four seats, partners across the table)
+        assert all(s != "seat 2" for s in seats), seats
     # one block a trick: each card inside its row's box, the rows one under another
     assert browser.execute_script(
         "const rows = [...document.querySelectorAll('#tricks .trick-row')];"

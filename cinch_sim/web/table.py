@@ -129,6 +129,12 @@ class Table:
         return out[0], tr[0], params
 
     # ---- what the page shows ---------------------------------------------------
+    def _partners(self) -> list[int]:
+        """The seats on the person's side but his own: the trick rows name them."""
+        mine = self.rules.team_of(self.seat)
+        return [s for s in range(self.rules.players)
+                if s != self.seat and self.rules.team_of(s) == mine]  # fmt: skip
+
     def state(self) -> dict[str, Any]:
         """Where the hand stands: the person's question, or the hand's end."""
         from cinch_sim.policies import replay as R
@@ -137,7 +143,8 @@ class Table:
         base = {"seat": self.seat, "dealer": self.dealer, "hand_number": len(self.records) + 1,
                 "variant": self.variant, "bots": self.bots, "move": self.moves,
                 "sides": self._side_names(), "my_side": self.rules.team_of(self.seat),
-                "partnerships": bool(self.rules.partnerships), "game": self._game()}  # fmt: skip
+                "partnerships": bool(self.rules.partnerships), "game": self._game(),
+                "partners": self._partners()}  # fmt: skip
         if out[L.H_ERROR]:
             kind = L.KIND_NAMES[int(out[L.H_ERROR_KIND])]
             p = params[L.KIND_NAMES.index(kind), self.seat]

@@ -6,7 +6,12 @@ const COUNT = ["no", "one", "two", "three", "four", "five"];
 let table = null, variants = {}, state = null, keep = new Set(), busy = false;
 
 function red(card) { return /[DH]$/.test(card); }
-function seatName(seat) { return state && seat === state.seat ? "you" : `seat ${seat}`; }
+// "you", "your partner (seat 2)" (short: "partner"), or "seat 1"
+function seatName(seat, short = false) {
+  if (state && seat === state.seat) return "you";
+  if (state && (state.partners || []).includes(seat)) return short ? "partner" : `your partner (seat ${seat})`;
+  return `seat ${seat}`;
+}
 
 function fillSeats() {
   const p = (variants[$("variant").value] || { players: 4 }).players;
@@ -51,7 +56,7 @@ function trickRow(t, i) {
   for (const p of t.plays) {
     plays.append(el("span", { class: "played" + (p.seat === t.winner ? " won" : ""), "data-seat": p.seat },
       el("span", { class: "face" + (red(p.card) ? " red" : ""), text: pretty(p.card) }),
-      el("small", { text: seatName(p.seat) })));
+      el("small", { text: seatName(p.seat, true) })));
   }
   row.append(plays);
   return row;

@@ -34,7 +34,7 @@ CARD_STUDIES = [
     ("pimc", "dom_pedro"),
 ]
 HAND_STUDIES = ["standard", "widow", "sancho", "dom_pedro"]
-ADVICE_STUDIES = ["standard", "widow", "sancho"]
+ADVICE_STUDIES = ["standard", "widow", "sancho", "dom_pedro"]
 
 
 def test_the_studies_listed_are_the_studies_shipped():

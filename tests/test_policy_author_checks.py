@@ -117,6 +117,32 @@ def test_a_signed_policy_returning_a_float_or_a_bool_is_refused(tmp_path):
     assert load_policy("discard", f"{path}:keep_mask").spec.endswith("keep_mask")  # uint64
 
 
+def test_an_unsigned_policy_returning_a_constant_loads_and_plays(tmp_path):
+    """``return 0`` with no signature is typed Literal[int](0): an int64 all the same.
+    It was refused as "returns int64, not int64"; now the always-passing bidder plays,
+    and a play policy returning 60 meets the kernel's own refusal of an illegal card."""
+    import json
+
+    from cinch_sim import api
+
+    path = _write(tmp_path / "const.py", HEAD + """
+@njit
+def always_pass(obs, hand, legal, params, scratch, rng):
+    return 0
+
+@njit
+def sixty(obs, hand, legal, params, scratch, rng):
+    return 60
+""")  # fmt: skip
+    records = tmp_path / "hands.jsonl"
+    api.simulate(hands=200, bid={1: f"{path}:always_pass"}, records=str(records), threads=1)
+    calls = [b for line in records.read_text().splitlines()
+             for s, b in json.loads(line)["bids"] if s == 1]  # fmt: skip
+    assert len(calls) == 200 and all(b is None for b in calls)
+    with pytest.raises(PolicyError, match="illegal"):
+        api.simulate(hands=10, play=f"{path}:sixty", threads=1)
+
+
 # ------------------------------------------------------ 3. parameter tables
 PLAIN = (
     HEAD

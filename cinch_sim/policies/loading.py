@@ -335,7 +335,7 @@ def _compile_for_kernel(fn, kind: str, spec: str) -> None:
             f"(obs, hand, legal, params, scratch, rng) -> int64: {first}"
         ) from None
     cres = fn.overloads.get(POLICY_SIG.args)
-    if cres is not None and str(cres.signature.return_type) != "int64":
+    if cres is not None and str(_unliteral(cres.signature.return_type)) != "int64":
         # a policy returning a float or a bool would be silently truncated
         returned = _shown(cres.signature.return_type)
         raise PolicyError(f"{kind} policy {spec!r} returns {returned}, not int64")
@@ -345,6 +345,13 @@ def _compile_for_kernel(fn, kind: str, spec: str) -> None:
     returned = _not_an_integer(fn, cres) if cres is not None else None
     if returned is not None:
         raise PolicyError(f"{kind} policy {spec!r} returns {returned}, not int64")
+
+
+def _unliteral(t):
+    """``return 0`` without a signature is typed Literal[int](0): an int64 all the same."""
+    from numba.core import types
+
+    return t.literal_type if isinstance(t, types.IntegerLiteral) else t
 
 
 _INTEGER = re.compile(r"u?int(8|16|32|64)|Literal\[int\]\(.*\)")

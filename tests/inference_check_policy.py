@@ -33,6 +33,7 @@ from cinch_sim.policies.heuristic import (
 )
 from cinch_sim.policies.inference import call_bounds, calls_log_likelihood
 from cinch_sim.policies.pimc import (
+    MODEL_LEN,
     P_BID_MODEL,
     P_CANDIDATES,
     P_MAX_CANDIDATES,
@@ -88,8 +89,8 @@ def _score_own_calls(obs, params, dealt):
     me = obs[L.O_SEAT]
     hands = np.zeros(L.MAX_PLAYERS, np.uint64)
     hands[me] = dealt
-    bid_model = params[P_BID_MODEL : P_BID_MODEL + 22]
-    trump_model = params[P_TRUMP_MODEL : P_TRUMP_MODEL + 22]
+    bid_model = params[P_BID_MODEL : P_BID_MODEL + MODEL_LEN]
+    trump_model = params[P_TRUMP_MODEL : P_TRUMP_MODEL + MODEL_LEN]
     ll = calls_log_likelihood(obs, hands, 1 << me, bid_model, trump_model, 0.0)
     params[COUNT] += 1
     if ll != 0.0:
@@ -127,8 +128,8 @@ def _subsets(mask, k, out):
 def _exact(obs, unseen, params, post, prior):
     """The exact posterior and the prior of 'card c in seat s' over every deal of the
     unseen cards to seats 1-3, each its cards left (``post[s, c]``, ``prior[s, c]``)."""
-    bid_model = params[P_BID_MODEL : P_BID_MODEL + 22]
-    trump_model = params[P_TRUMP_MODEL : P_TRUMP_MODEL + 22]
+    bid_model = params[P_BID_MODEL : P_BID_MODEL + MODEL_LEN]
+    trump_model = params[P_TRUMP_MODEL : P_TRUMP_MODEL + MODEL_LEN]
     subsets = np.zeros((4, 1400), np.uint64)
     n = np.zeros(4, np.int64)
     f = np.zeros((4, 1400))  # each seat's likelihood alone, for each hand it might hold

@@ -65,16 +65,27 @@ def test_pimc_keeps_its_models_where_the_registry_says():
     assert a[0, 0, 0] != H_DEFAULTS["heuristic_bid"][0]  # sancho's model is its own
 
 
-@pytest.mark.parametrize("variant", ["standard", "auction", "sancho", "cutthroat3", "heasly"])
-def test_call_bounds_read_every_heuristic_call_back(variant):
+@pytest.mark.parametrize(
+    "variant, raising",
+    [("standard", None), ("auction", None), ("auction", 1), ("sancho", None),
+     ("sancho_classic", None), ("sancho_classic", -1), ("cutthroat3", None), ("heasly", None)],
+)  # fmt: skip
+def test_call_bounds_read_every_heuristic_call_back(variant, raising):
     """At every call of 300 hands the heuristic bidder's estimate less its margin lies
     in the interval ``call_bounds`` gives the call it made, and in no other legal
-    call's (check_bid stops the hand on a mismatch)."""
+    call's (check_bid stops the hand on a mismatch); in an open auction also for a
+    bidder that raises by the least (``raise`` 1, and sancho_classic's own: a bid says
+    only "at least this") and for one that bids its own at once (-1). None: the
+    preset's way."""
+    from cinch_sim.policies.heuristic import B_RAISE
+
     rules = VARIANTS[variant]
     ps = PolicySet.from_specs(rules.players)
     for s in range(rules.players):
-        vec = tuple(ps.params(rules)[0, s])
-        ps.bid[s] = load_policy("bid", _spec("check_bid"), vec)
+        vec = list(ps.params(rules)[0, s])
+        if raising is not None:
+            vec[B_RAISE] = raising
+        ps.bid[s] = load_policy("bid", _spec("check_bid"), tuple(vec))
     out, _ = run_chunk(rules, ps, 7, 0, 300)
     assert (out[:, L.H_MAKER] >= 0).sum() > 100
 

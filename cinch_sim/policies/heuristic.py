@@ -21,6 +21,8 @@ Every weight is a slot of the seat's parameter vector (``DEFAULT_PARAMS``),
 so tuning needs no recompilation.
 """
 
+import math
+
 import numpy as np
 from numba import njit
 
@@ -62,6 +64,10 @@ B_POINT3 = 18  # the third and fourth point cards outside the five strongest tru
 B_POINT4 = 19  # (Sancho's game: the Left Pedro; Dom Pedro's: the Dom)
 B_GAME_FITTED = 20  # 1: the model was fitted to the game played: its intercept as given
 B_PRESET_MODEL = 21  # 1: the preset's own fitted model replaces these slots (hand_models.py)
+# in an open auction (bid_rounds=auction): 1 raise by the least, round by round, up to
+# its own bid; -1 its own bid at once; 0 (the default) as the preset's fitted model says
+# (hand_models.json ``raise``: 1 in the classic presets, at once elsewhere)
+B_RAISE = 22
 # ---- discard parameter slots
 D_KEEP_ACE_TRUMPS = 0  # keep side aces when holding at least this many trumps
 # ---- play parameter slots
@@ -120,7 +126,8 @@ DEFAULT_PARAMS = {
     + (1.85,)
     + _FITTED[B_ACE + 1 :]
     + (1.0, 5.0, 1.625, 0.5, 8.0, 0.0, 62.0, _OTHER_POINTS)
-    + (0.0, 0.0, 0.0, 1.0),  # B_POINT3 .. B_PRESET_MODEL: the preset's model where fitted
+    + (0.0, 0.0, 0.0, 1.0)  # B_POINT3 .. B_PRESET_MODEL: the preset's model where fitted
+    + (0.0,),  # B_RAISE: the preset's way (results/BENCHMARKS.md has the matches)
     "heuristic_traditional_bid": _TRADITIONAL + (0.6, 5.0, 1.5, 1.0, 8.0, 2.0, 62.0, 0.5),
     "heuristic_trump": _FITTED + (0.0,) * (B_POINT3 - B_LOW - 1) + (0.0, 0.0, 0.0, 1.0),
     # drawers that never keep a side ace (9: only with nine trumps) and a play
@@ -291,6 +298,26 @@ def opening_floor(obs, params):
     return params[B_MIN_BID] * _intercept_scale(obs)
 
 
+@njit(forceinline=True)
+def lowest_bid(obs, seat, high, high_bidder, params):
+    """The lowest bid the bidder makes over ``high`` held by ``high_bidder`` (-1
+    nobody): above it and the rules' minimum, at its opening floor, and over a
+    partner's by ``steal``. Below it he passes (policies/inference.py reads it so)."""
+    lowest = max(obs[L.O_BID_MIN], high + 1, 1)
+    lowest = max(lowest, np.int64(math.ceil(opening_floor(obs, params))))
+    if high_bidder >= 0 and high_bidder != seat and team_of(obs, high_bidder) == team_of(obs, seat):
+        lowest = max(lowest, np.int64(math.ceil(high + params[B_STEAL])))
+    return lowest
+
+
+@njit(forceinline=True)
+def raises(obs, params):
+    """Whether the bidder raises by the least: in an open auction (no round limit: a
+    later round always comes while another bids), with ``raise`` above 0 (the
+    preset's fitted model sets a 0 to its own choice: hand_models.py)."""
+    return obs[L.O_RULES + L.R_BID_ROUNDS] == 0 and params[B_RAISE] > 0
+
+
 @njit(POLICY_SIG, cache=True, **NO_REFCOUNT)
 def heuristic_bid(obs, hand, legal, params, scratch, rng):
     """The highest bid its best suit's estimate clears by the margin (``bid_margin``),
@@ -307,6 +334,8 @@ def heuristic_bid(obs, hand, legal, params, scratch, rng):
             b = 0  # let the partner play it
     opens = b >= opening_floor(obs, params)
     if opens and b > 0 and b < 63 and (legal >> np.uint64(b)) & U1:
+        if raises(obs, params):  # the least it would bid: the auction may come back to it
+            return lowest_bid(obs, obs[L.O_SEAT], obs[L.O_HIGH_BID], high_bidder, params)
         return b
     if legal & U1:
         return 0

@@ -45,12 +45,12 @@ from numba import njit
 
 from cinch_sim import layout as L
 from cinch_sim.bits import lowbit_index, popcount
-from cinch_sim.policies.common import U0, U1, seen_cards, team_of
+from cinch_sim.policies.common import U0, U1, seen_cards
 from cinch_sim.policies.heuristic import (
-    B_STEAL,
     bid_cap,
     bid_margin,
-    opening_floor,
+    lowest_bid,
+    raises,
     suit_estimate,
 )
 from cinch_sim.rng import below
@@ -157,17 +157,15 @@ def call_bounds(obs, seat, call, high, high_bidder, model):
     the modelled bidder makes ``call`` (a bid, or ``BID_PASS``) over the high bid
     ``high`` held by ``high_bidder`` (-1 nobody). ``heuristic_bid`` made plain."""
     cap = bid_cap(obs, model)
-    lowest = max(obs[L.O_BID_MIN], high + 1, 1)
-    floor_open = opening_floor(obs, model)
-    lowest = max(lowest, np.int64(math.ceil(floor_open)))
-    if high_bidder >= 0 and high_bidder != seat and team_of(obs, high_bidder) == team_of(obs, seat):
-        lowest = max(lowest, np.int64(math.ceil(high + model[B_STEAL])))
+    lowest = lowest_bid(obs, seat, high, high_bidder, model)
     if call == L.BID_PASS:
         if cap < lowest:
             return -NO_CALL, NO_CALL
         return -NO_CALL, np.float64(lowest)
     if call < lowest or call > cap:
         return NO_CALL, NO_CALL  # the modelled bidder never makes it: empty
+    if raises(obs, model):  # an open auction: it raises by the least, whatever its x above
+        return (np.float64(call), NO_CALL) if call == lowest else (NO_CALL, NO_CALL)
     return np.float64(call), NO_CALL if call == cap else np.float64(call + 1)
 
 

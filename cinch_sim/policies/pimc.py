@@ -112,8 +112,8 @@ EXACT_COMPLETIONS = 16  # completions of the dealt hands averaged for a deal's l
 # the modelled bidder and trump chooser: a heuristic bid vector (heuristic.B_* slots)
 # from P_BID_MODEL, a heuristic trump vector from P_TRUMP_MODEL; PolicySet.params puts
 # the preset's own hand model in both, as it does for the heuristic itself
-P_BID_MODEL = 16
-MODEL_LEN = 22  # heuristic.B_INTERCEPT .. B_PRESET_MODEL
+P_BID_MODEL = 14
+MODEL_LEN = 23  # heuristic.B_INTERCEPT .. B_RAISE
 P_TRUMP_MODEL = P_BID_MODEL + MODEL_LEN
 MAX_CANDIDATES = 4096
 # the models' slots by name for strategy files (``model_margin``: heuristic.B_MARGIN's)
@@ -123,8 +123,10 @@ for _name, _slot in vars(_heuristic).copy().items():
         globals()[f"P_TRUMP_MODEL_{_name[2:]}"] = P_TRUMP_MODEL + _slot
 
 _PIMC = (32.0, 0.0, 0.0, 1.0, 1.0, 1.0, 8.0, 0.0, 0.0)
-_MODELS = tuple(float(x) for x in HEURISTIC_DEFAULTS["heuristic_bid"]) + tuple(
-    float(x) for x in HEURISTIC_DEFAULTS["heuristic_trump"]
+_MODELS = tuple(
+    float(x)
+    for kind in ("heuristic_bid", "heuristic_trump")  # each MODEL_LEN slots, zeros after
+    for x in (*HEURISTIC_DEFAULTS[kind], *(0.0,) * (MODEL_LEN - len(HEURISTIC_DEFAULTS[kind])))
 )
 assert len(_MODELS) == 2 * MODEL_LEN
 DEFAULT_PARAMS = {

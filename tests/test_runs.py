@@ -578,6 +578,10 @@ def test_a_force_run_stands_once_it_saved_a_chunk(tmp_path):
     assert not list(out.glob(f"{ASIDE}*"))
     assert json.loads((out / "manifest.json").read_text())["settings"] == {"seed": 6}
     assert [p.name for p in (out / "chunks").iterdir()] == ["c000000.npz"]
+    # a store made and never run (an error between), then another in the same process
+    ChunkStore.create(out, head, [(0,)])
+    ChunkStore.create(out, head, [(0,)]).settle(failed=False)
+    assert not list(out.glob(f"{ASIDE}*"))
 
 
 def test_a_refused_merge_makes_no_folder_and_one_string_is_not_a_list(tmp_path):

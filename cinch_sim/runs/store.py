@@ -256,6 +256,7 @@ class ChunkStore:
         if not held:
             return
         aside = self.folder / f"{ASIDE}{os.getpid()}"
+        shutil.rmtree(aside, ignore_errors=True)  # a store of ours made here, never run
         aside.mkdir()
         for p in held:
             os.replace(p, aside / p.name)

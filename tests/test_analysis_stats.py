@@ -202,6 +202,12 @@ def test_pedro_tables_are_consistent(run_a):
         & (pc.loc[ok, "rate"] <= pc.loc[ok, "rate_hi"])
     ).all()
     assert pt["trick"].dropna().between(1, c.hand_size).all()
+    # each row's share of the hands played, with its Wilson interval around it
+    from cinch_sim.analysis.intervals import wilson
+
+    lo, hi = wilson(pt["hands"].to_numpy(), c.played)
+    assert np.allclose(pt["share_lo"], lo) and np.allclose(pt["share_hi"], hi)
+    assert ((pt["share_lo"] <= pt["share"]) & (pt["share"] <= pt["share_hi"])).all()
 
 
 # ------------------------------------------------------------------ streaming

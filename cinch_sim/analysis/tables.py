@@ -207,8 +207,8 @@ def pedro_by_trick(counts: HandCounts, min_hands: int = 30) -> pd.DataFrame:
     """Per Pedro, holder and trick it fell in (1 = first): saved and lost counts.
 
     Pedros out of play form one row per Pedro with holder ``none`` and no
-    trick. ``saved_rate`` has its 95% Wilson interval; per Pedro, ``hands``
-    sums to the played hands.
+    trick. ``saved_rate`` and ``share`` (of the hands played) have their 95% Wilson
+    intervals; per Pedro, ``hands`` sums to the played hands.
     """
     rows = []
     hs = counts.hand_size
@@ -234,6 +234,8 @@ def pedro_by_trick(counts: HandCounts, min_hands: int = 30) -> pd.DataFrame:
     df["saved_lo"], df["saved_hi"] = lo, hi
     total = counts.played
     df["share"] = n / total if total else np.nan
+    share_lo, share_hi = wilson(n, np.full(n.shape, total))  # of the hands played
+    df["share_lo"], df["share_hi"] = share_lo, share_hi
     df["low_n"] = n < min_hands
     return df
 

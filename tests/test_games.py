@@ -278,6 +278,8 @@ def test_a_sweep_s_rating_interval_is_as_wide_as_its_match_s():
     implied = 400 * np.log10(lo / (1 - lo))
     assert r["score"] == 0 and r["vs_best_hi"] > -2 * implied
     assert r["rating_lo"] <= r["rating"] <= r["rating_hi"]
+    # its score (no game won) from the same resamples: [0, more than nothing]
+    assert r["score_lo"] == 0 and 0 < r["score_hi"] < 1 - lo + 0.1
     res = CliRunner().invoke(main, ["ladder", "heuristic", "random", "--games", "20"])
     assert "random lost every game: such a rating is held finite only" in res.output
 

@@ -220,14 +220,20 @@ class Ladder(Tables):
         played = games.sum(axis=1) > 0
         sub = np.ix_(played, played)
         elo = np.full(len(self.strategies), np.nan)
-        lo, hi, vs, vs_lo, vs_hi = (elo.copy() for _ in range(5))
+        lo, hi, vs, vs_lo, vs_hi, score_lo, score_hi = (elo.copy() for _ in range(7))
+        seats = self._seat_games(games, alone)
         if played.any():
             elo[played] = self._fit(wins[sub], games[sub], alone[sub])
             best = int(np.nanargmax(elo))
             vs[played] = elo[played] - elo[best]
             if self.bootstrap:
                 boots = np.full((self.bootstrap, len(self.strategies)), np.nan)
-                resampled = self._resampled_wins(seed)[:, *sub]
+                every = self._resampled_wins(seed)
+                resampled = every[:, *sub]
+                # the score from the same resamples: its interval over the pairs (rotations)
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    shares = every.sum(axis=2)[:, played] / seats[played]
+                score_lo[played], score_hi[played] = np.percentile(shares, [2.5, 97.5], axis=0)
                 boots[:, played] = self._fit(resampled, games[sub], alone[sub])
                 lo[played], hi[played] = np.percentile(boots[:, played], [2.5, 97.5], axis=0)
                 diff = boots - boots[:, [best]]
@@ -238,7 +244,8 @@ class Ladder(Tables):
                 vs_lo[best] = vs_hi[best] = np.nan  # the best against itself: no interval
         with np.errstate(invalid="ignore", divide="ignore"):
             # the share of its games won (two sides); per seat it held (cut-throat)
-            score = wins.sum(axis=1) / self._seat_games(games, alone)
+            score = wins.sum(axis=1) / seats
+        score_lo, score_hi = np.fmin(score_lo, score), np.fmax(score_hi, score)  # as the ratings
         df = pd.DataFrame(
             {
                 "strategy": [s.name for s in self.strategies],
@@ -251,6 +258,8 @@ class Ladder(Tables):
                 "games": games.sum(axis=1).astype(int),
                 # what the score is: the share of its games won, or of the seats it held
                 ("wins_per_seat" if self.cutthroat else "score"): score,
+                "score_lo": score_lo,
+                "score_hi": score_hi,
             }
         )
         # best first; the unplayed (NaN rating) last, in the order they were given

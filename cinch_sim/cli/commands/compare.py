@@ -506,7 +506,9 @@ def format_ladder(ratings, matchups, games, seed, seconds, cutthroat: int | None
             N.interval(r.rating_lo, r.rating_hi, 0),
             N.number_with_interval(r.vs_best, r.vs_best_lo, r.vs_best_hi, 0, signed=True),
             f"{r.games:,}",
-            N.rate(r.wins_per_seat if cutthroat else r.score),
+            N.rate_with_interval(
+                r.wins_per_seat if cutthroat else r.score, r.score_lo, r.score_hi
+            ),  # fmt: skip
         ]
         if r.games
         else [N.DASH, r.strategy, "unplayed", N.DASH, N.DASH, "0", N.DASH]  # not ranked
@@ -540,7 +542,7 @@ def format_ladder(ratings, matchups, games, seed, seconds, cutthroat: int | None
                         "95% interval",
                         "vs best [95%]",
                         "games",
-                        "wins a seat",
+                        "wins a seat [95%]",
                     ],
                     "rlrlrrr",
                 ),  # fmt: skip
@@ -578,7 +580,15 @@ def format_ladder(ratings, matchups, games, seed, seconds, cutthroat: int | None
             "",
             text_table(
                 rows,
-                ["rank", "strategy", "rating", "95% interval", "vs best [95%]", "games", "score"],
+                [
+                    "rank",
+                    "strategy",
+                    "rating",
+                    "95% interval",
+                    "vs best [95%]",
+                    "games",
+                    "score [95%]",
+                ],
                 "rlrlrrr",
             ),
             "",

@@ -950,7 +950,15 @@ def _ladder_table(ratings: pd.DataFrame, score: str) -> pd.DataFrame:
                     )
                 ],  # fmt: skip
                 "games": ratings["games"],
-                score: ratings[_score_column(ratings)].map(_pct),
+                score: [
+                    N.rate_with_interval(x, a, b)
+                    for x, a, b in zip(
+                        ratings[_score_column(ratings)],
+                        ratings["score_lo"],
+                        ratings["score_hi"],
+                        strict=True,
+                    )
+                ],  # fmt: skip
             }
         )
     )

@@ -102,15 +102,20 @@ def interval(lo: float, hi: float, digits: int = 2, signed: bool = False) -> str
     return f"[{_fixed(down, digits, signed)}, {_fixed(up, digits, signed)}]"
 
 
-def sign_digits(lo: float, hi: float, digits: int) -> int:
-    """The decimals an interval that leaves out zero needs for its outward rounding to
-    leave it out too (at most three more): ``[-0.22, -0.04]`` at one decimal would be
-    ``[-0.3, 0.0]``, read as "might break even"; it is ``[-0.23, -0.04]``."""
-    if _missing(lo, hi) or not (lo > 0 or hi < 0):
+def sign_digits(lo: float, hi: float, digits: int, around: float = 0.0) -> int:
+    """The decimals an interval that leaves out ``around`` needs for its outward
+    rounding to leave it out too (at most three more): ``[-0.22, -0.04]`` at one
+    decimal would be ``[-0.3, 0.0]``, read as "might break even"; it is shown
+    ``[-0.22, -0.04]``. (A decided win rate: 50.06% is not "50.0".)
+
+    >>> sign_digits(-0.22, -0.04, 1), sign_digits(-0.3, 0.1, 1), sign_digits(50.06, 60, 1, 50)
+    (2, 1, 2)
+    """
+    if _missing(lo, hi) or not (lo > around or hi < around):
         return digits
     for more in range(digits, digits + 4):
         down, up = _outward(lo, hi, more)
-        if down > 0 or up < 0:
+        if down > around or up < around:
             return more
     return digits + 3
 

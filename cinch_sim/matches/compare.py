@@ -35,7 +35,6 @@ The pairs are played by ``matches.play`` and added up by ``matches.pairs``.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -104,11 +103,7 @@ def decided(data: PairStats) -> bool:
 def sequence_shown(p: float, lo: float, hi: float, decided: bool) -> str:
     """The confidence sequence as printed: where it decided, with as many decimals as
     it takes for the shown interval to leave out 50% too (0.5006 is not '50.0')."""
-    for digits in range(1, 5):
-        down = math.floor(lo * 100 * 10**digits) / 10**digits
-        up = math.ceil(hi * 100 * 10**digits) / 10**digits
-        if not decided or down > 50 or up < 50:
-            break
+    digits = N.sign_digits(100 * lo, 100 * hi, 1, around=50.0) if decided else 1
     return N.rate_with_interval(p, lo, hi, digits)
 
 

@@ -514,6 +514,10 @@ def format_ladder(ratings, matchups, games, seed, seconds, cutthroat: int | None
         else [N.DASH, r.strategy, "unplayed", N.DASH, N.DASH, "0", N.DASH]  # not ranked
         for r in ratings.itertuples()
     ]
+    # the ratings' headers: the last, the score, is the wins a seat in cut-throat
+    score = "wins a seat" if cutthroat else "score"
+    head = ["rank", "strategy", "rating", "95% interval", "vs best [95%]", "games",
+            f"{score} [95%]"]  # fmt: skip
     if cutthroat:
         pairs = [
             [
@@ -533,19 +537,7 @@ def format_ladder(ratings, matchups, games, seed, seconds, cutthroat: int | None
                 f"in each seat in turn, B in the other {cutthroat - 1}; every pair both "
                 f"ways round), seed {seed}; {seconds:.1f} s",
                 "",
-                text_table(
-                    rows,
-                    [
-                        "rank",
-                        "strategy",
-                        "rating",
-                        "95% interval",
-                        "vs best [95%]",
-                        "games",
-                        "wins a seat [95%]",
-                    ],
-                    "rlrlrrr",
-                ),  # fmt: skip
+                text_table(rows, head, "rlrlrrr"),
                 "",
                 text_table(
                     pairs,
@@ -578,19 +570,7 @@ def format_ladder(ratings, matchups, games, seed, seconds, cutthroat: int | None
         [
             f"{games:,} games per matchup in duplicate, seed {seed}; {seconds:.1f} s",
             "",
-            text_table(
-                rows,
-                [
-                    "rank",
-                    "strategy",
-                    "rating",
-                    "95% interval",
-                    "vs best [95%]",
-                    "games",
-                    "score [95%]",
-                ],
-                "rlrlrrr",
-            ),
+            text_table(rows, head, "rlrlrrr"),
             "",
             text_table(
                 pairs,

@@ -50,6 +50,23 @@ def test_common_random_numbers_and_ev_definition():
     assert (sc["ev"][:, never] == sc["ev"][:1, never]).all()
 
 
+def test_mean_points_come_with_their_interval():
+    a = advise(ISSUE_HAND, seat=1, dealer=3, precision=0.05, seed=2)
+    m, lo, hi = a.mean_points_interval()
+    h = a.own_hist().astype(float)
+    pts = np.arange(h.shape[1])
+    for s in a.suits_run:  # the top bid is never overbid: every deal counts
+        n = h[s].sum()
+        mean = (h[s] * pts).sum() / n
+        sd = np.sqrt((h[s] * (pts - mean) ** 2).sum() / (n - 1))
+        assert n == a.hands and m[s] == pytest.approx(mean) and lo[s] < mean < hi[s]
+        # a t interval: about 1.96 standard errors each side on a few hundred deals
+        assert hi[s] - lo[s] == pytest.approx(2 * 1.96 * sd / np.sqrt(n), rel=0.05)
+    d = advice_dict(a)["by_trump"]["S"]
+    assert (d["mean_points_lo"], d["mean_points_hi"]) == pytest.approx((lo[S["S"]], hi[S["S"]]))
+    assert f"{m[S['S']]:.2f} [" in a.text()
+
+
 def test_pass_has_no_make_rate_and_an_ev_from_the_defence():
     a = advise(ISSUE_HAND, seat=1, dealer=3, precision=0.05)
     d = advice_dict(a)

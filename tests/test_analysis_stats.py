@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -314,8 +316,16 @@ def test_a_hand_everybody_passed_is_no_contract_made():
     c = sim.counts
     assert c.contracts == 4000 - passed == int(by_bid.loc[1:, "hands"].sum())
     assert c.contracts_made == int(by_bid.loc[1:, "made"].sum())
-    rate = 100 * c.contracts_made / c.contracts
-    assert f"made {rate:.1f}% of {c.contracts:,} contracts" in repr(sim)
+    rate = c.contracts_made / c.contracts
+    shown = re.search(
+        rf"made ([\d.]+)% \[([\d.]+), ([\d.]+)\] of {c.contracts:,} contracts", repr(sim)
+    )
+    assert shown, repr(sim)
+    # the rate and its 95% Wilson interval: about 1.96 standard errors each side
+    est, lo, hi = (float(x) / 100 for x in shown.groups())
+    half = 1.96 * math.sqrt(rate * (1 - rate) / c.contracts)
+    assert est == pytest.approx(rate, abs=5e-4) and lo <= est <= hi
+    assert hi - lo == pytest.approx(2 * half, abs=2e-3)
     assert f"{passed} passed out (no contract)" in repr(sim)
     # a table by another feature counts the contracts only
     a = cs.stats(hands=4000, seed=1, bid="simple")

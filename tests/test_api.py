@@ -78,7 +78,7 @@ def test_simulate():
     _shows_well(sim, api.Simulation, ("by_bid", "pedros"))
     assert sim.hands == 3000
     assert repr(sim).startswith("Simulation: 3,000 hands, seed 2, dealer seat 3; made ")
-    assert "% of 3,000 contracts" in repr(sim)
+    assert "] of 3,000 contracts" in repr(sim)  # the make rate with its interval
     assert sim.table().equals(sim.by_bid())
 
 

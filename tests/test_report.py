@@ -322,9 +322,12 @@ def test_number_columns_are_told_from_text_columns():
 # the tables whose CSVs hold numbers (settings is a list of text values)
 NUMERIC_TABLES = {
     "card_values": ({"deals"}, {"value", "lo", "hi", "made_diff"}),
-    "advice_1": ({"bid"}, {"p_win_auction", "p_make_lo", "ev_vs_pass"}),
+    "advice_1": ({"bid"}, {"p_win_auction", "p_win_lo", "p_make_lo", "ev_vs_pass", "ev_lo"}),
     "make_rate_by_bid": ({"bid", "hands", "made"}, {"make_rate", "make_rate_lo"}),
-    "safe_bid_by_hand": ({"hands"}, {"mean_points", "make_70", "make_70_lo", "make_70_hi"}),
+    "safe_bid_by_hand": (
+        {"hands"},
+        {"mean_points", "mean_points_lo", "make_70", "make_70_lo", "make_70_hi"},
+    ),
     "points_by_trumps": ({"trumps", "hands"}, {"mean_points", "mean_lo", "mean_hi"}),
     "points_by_seat": ({"hands"}, {"mean_points", "mean_lo", "mean_hi"}),
     "robbing": ({"hands"}, {"mean_points", "at_least_7", "at_least_7_lo"}),  # 7 of 14

@@ -209,9 +209,15 @@ class Advice(Tables):
 
     def mean_points(self) -> np.ndarray:
         """[suit]: the side's mean points as maker at the top bid."""
+        return self.mean_points_interval()[0]
+
+    def mean_points_interval(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """[suit]: the side's mean points as maker at the top bid, with its 95% t
+        interval (``mean_interval``; NaN where the seat never made it there)."""
         h = self.points
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return (h * np.arange(h.shape[1])).sum(axis=1) / h.sum(axis=1)
+        pts = np.arange(h.shape[1], dtype=np.float64)
+        return mean_interval((h * pts).sum(axis=1), (h * pts**2).sum(axis=1), h.sum(axis=1),
+                             0, h.shape[1] - 1)  # fmt: skip
 
     def pedro_rates(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """[suit, pedro] the side saves each Pedro as maker at the top bid."""

@@ -234,7 +234,7 @@ def _by_trump(adv: Advice) -> dict[str, Any]:
     pp, plo, phi = adv.pedro_rates()
     hist = adv.own_hist()
     suits = adv.per_suit()
-    mean = adv.mean_points()
+    mean, mean_lo, mean_hi = adv.mean_points_interval()
     by_trump: dict[str, Any] = {}
     for s in adv.suits_run:
         bids = {}
@@ -262,6 +262,8 @@ def _by_trump(adv: Advice) -> dict[str, Any]:
         by_trump[SUITS[s]] = {
             "name": SUIT_NAMES[SUITS[s]],
             "mean_points": _f(mean[s]),
+            "mean_points_lo": _f(mean_lo[s]),
+            "mean_points_hi": _f(mean_hi[s]),
             "points_dist": (hist[s] / max(n_top, 1)).tolist(),
             "pedros": {
                 name: {"p": _f(pp[s, j]), "lo": _f(plo[s, j]), "hi": _f(phi[s, j])}
@@ -319,12 +321,17 @@ def suits_frame(adv: Advice):
     import pandas as pd
 
     pp, plo, phi = adv.pedro_rates()
-    mean = adv.mean_points()
+    mean, mean_lo, mean_hi = adv.mean_points_interval()
     suits = adv.per_suit()
     rows = []
     for s in adv.suits_run:
         d = suits[s]
-        row: dict[str, Any] = {"trump": SUITS[s], "mean_points": mean[s]}
+        row: dict[str, Any] = {
+            "trump": SUITS[s],
+            "mean_points": mean[s],
+            "mean_points_lo": mean_lo[s],
+            "mean_points_hi": mean_hi[s],
+        }
         for j, (name, _) in enumerate(adv.query.rules.pedros):
             row[f"{name}_saved"] = pp[s, j]
             row[f"{name}_saved_lo"] = plo[s, j]
@@ -456,13 +463,13 @@ def _bid_lines(adv: Advice) -> list[str]:
 
 def _suit_summary_lines(adv: Advice) -> list[str]:
     """Per suit: mean points and Pedros saved at the top bid, the best-EV and safe bids."""
-    pp, _, _ = adv.pedro_rates()
+    pp, plo, phi = adv.pedro_rates()
     suits = adv.per_suit()
-    mean = adv.mean_points()
+    mean, mean_lo, mean_hi = adv.mean_points_interval()
     names = [n for n, _ in adv.query.rules.pedros]
-    pedro_head = " ".join(f"{N.label(n) + ' saved':>17}" for n in names)
+    pedro_head = " ".join(f"{N.label(n) + ' saved':>19}" for n in names)
     lines = [
-        f"{'trump':<9} {'mean points':>11} {pedro_head} {'best EV':>14} "
+        f"{'trump':<9} {'mean points':>20} {pedro_head} {'best EV':>14} "
         f"{'safe at ' + N.rate(adv.risk, 0):>12}   (points, Pedros: as maker at the top bid)"
     ]
     for s in adv.suits_run:
@@ -472,9 +479,12 @@ def _suit_summary_lines(adv: Advice) -> list[str]:
             ev = f"{d['best_ev_bid']} ({N.number(d['top_ev'], 2, signed=True)})"
         elif d["top_ev_bid"] is not None or adv.top is not None:
             ev = "pass"
-        ped = " ".join(f"{N.rate(pp[s, j]):>17}" for j in range(len(names)))
+        ped = " ".join(
+            f"{N.rate_with_interval(pp[s, j], plo[s, j], phi[s, j]):>19}" for j in range(len(names))
+        )
+        points = N.number_with_interval(mean[s], mean_lo[s], mean_hi[s], 2)
         lines.append(
-            f"{SUIT_NAMES[SUITS[s]]:<9} {N.number(mean[s], 2):>11} {ped} {ev:>14} "
+            f"{SUIT_NAMES[SUITS[s]]:<9} {points:>20} {ped} {ev:>14} "
             f"{_bid_text(d['safe_bid']) if adv.query.may_pass else d['safe_bid'] or '-':>12}"
         )
     return lines

@@ -65,7 +65,7 @@ class Analysis(Tables):
             "contracts": c.contracts,
             "shortages": c.shortages,
             "made": c.contracts_made,
-            "make_rate": c.make_rate,
+            **c.make_rate_fields(),
             "interrupted": self.interrupted,
             "seconds": round(self.seconds, 3),
         }

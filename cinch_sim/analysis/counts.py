@@ -132,14 +132,23 @@ class HandCounts:
         """Contracts made over contracts; NaN with none."""
         return self.contracts_made / self.contracts if self.contracts else float("nan")
 
+    def make_rate_fields(self) -> dict[str, float]:
+        """``make_rate`` with its 95% Wilson interval (``make_rate_lo``, ``_hi``)."""
+        from cinch_sim.analysis.intervals import rate_fields
+
+        return rate_fields("make_rate", self.contracts_made, self.contracts)
+
     def contracts_line(self) -> str:
-        """``made 63.5% of 19,872 contracts; 128 passed out; 0 thrown in``: what every
-        headline says of the hands (a hand everybody passed is not a contract made)."""
+        """``made 63.5% [62.8, 64.2] of 19,872 contracts; 128 passed out; 0 thrown in``:
+        what every headline says of the hands (a hand everybody passed is not a contract
+        made)."""
         from cinch_sim import notation as N
 
         passed = self.played - self.contracts
+        f = self.make_rate_fields()
+        made = N.rate_with_interval(f["make_rate"], f["make_rate_lo"], f["make_rate_hi"])
         return (
-            f"made {N.rate(self.make_rate)} of {self.contracts:,} contracts; "
+            f"made {made} of {self.contracts:,} contracts; "
             + (f"{passed:,} passed out (no contract); " if passed else "")
             + f"{self.thrown_in:,} thrown in"
         )

@@ -34,6 +34,11 @@ def _pct(x: float) -> str:
     return N.rate(x)
 
 
+def _rate(fields: Mapping[str, float], name: str) -> str:
+    """``63.5% [62.8, 64.2]``: the rate ``name`` of flat fields with its ``_lo``, ``_hi``."""
+    return N.rate_with_interval(fields[name], fields[f"{name}_lo"], fields[f"{name}_hi"])
+
+
 def _interval(lo: float, hi: float, pct: bool = True, signed: bool = False) -> str:
     """A rate's interval in percentage points, or a mean's (notation); NaN as a dash."""
     return N.rate_interval(lo, hi) if pct else N.interval(lo, hi, signed=signed)
@@ -90,7 +95,7 @@ def add_bid_success(report: Report, an: Analysis) -> None:
     c = an.counts
     sec.text(
         f"With the heuristic strategy at every seat, {_makers(c.rules)} made the contract in "
-        f"{_pct(c.make_rate)} of {c.contracts:,} contracts."
+        f"{_rate(c.make_rate_fields(), 'make_rate')} of {c.contracts:,} contracts."
         + (
             f" In {c.played - c.contracts:,} hands (bid 0) everybody passed and the dealer "
             "named trumps without a contract: no make rate."
@@ -176,7 +181,12 @@ def add_safe_bids(
             "trumps dealt": safe["trumps"].astype(str),
             "ace, king of trumps": safe["top_trumps"],
             "hands": safe["hands"],
-            "mean points": _fixed(safe["mean_points"], ".1f"),
+            "mean points": [
+                N.number_with_interval(m, lo, hi, 1)
+                for m, lo, hi in zip(
+                    safe["mean_points"], safe["mean_points_lo"], safe["mean_points_hi"], strict=True
+                )
+            ],
             "bid up to (50%)": _bids(safe["bid_50"]),
             "bid up to (70%, safe)": _bids(safe["bid_70"]),
             "made at safe bid": [
@@ -199,8 +209,9 @@ def add_safe_bids(
     sec.table(
         "safe_bid_by_hand",
         format_frame(table),
-        f"'made at safe bid': the share of the group's hands that took at least the safe "
-        f"bid, with its 95% interval. 'few hands': fewer than {FEW} hands, read with care."
+        "'mean points' and 'made at safe bid': the mean points of the group's hands and "
+        "the share of them that took at least the safe bid, each with its 95% interval."
+        f" 'few hands': fewer than {FEW} hands, read with care."
         + (
             f" 'few (N)' under {_player_words(list(strong))}: that player played only N "
             f"hands of the group (fewer than {FEW}), too few for a safe bid; 'no hands': none."
@@ -764,14 +775,22 @@ def add_robbing(report: Report, values: dict[str, HandValue], default: str = "ma
                     "hands": data["hands"],
                     "mean points": _fixed(data["mean_points"], ".2f"),
                     "95% interval": _intervals(data["mean_lo"], data["mean_hi"], pct=False),
-                    f"P(at least {half})": data[f"at_least_{half}"].map(_pct),
+                    f"P(at least {half})": [
+                        N.rate_with_interval(p, lo, hi)
+                        for p, lo, hi in zip(
+                            data[f"at_least_{half}"],
+                            data[f"at_least_{half}_lo"],
+                            data[f"at_least_{half}_hi"],
+                            strict=True,
+                        )
+                    ],
                     "few hands": _few(data["low_n"]),
                 }
             )
         ),
         f"Points of {_makers(the_rules)} under each robbing rule (heuristic strategy); "
         f"P(at least {half}): the share of hands in which it took at least half the "
-        f"{the_rules.total_points} points.",
+        f"{the_rules.total_points} points, with its 95% interval.",
         data,
     )
 
@@ -1066,12 +1085,16 @@ def add_example_advice(
         "the lower end of the make rate's 95% interval at the mark."
     )
     for number, (text, label, adv) in enumerate(examples, 1):
-        pw, _, _ = adv.p_win()
+        pw, pw_lo, pw_hi = adv.p_win()
         p, lo, hi = adv.p_make()
-        ev = adv.score_change()["ev"]
+        sc = adv.score_change()
+        ev, ev_lo, ev_hi = sc["ev"], sc["ev_lo"], sc["ev_hi"]
         best = adv.best_trump_index
         row = {"bid": [str(b) for b in adv.bids]}
-        row["P(win auction)"] = [_pct(x) for x in pw[best]]
+        row["P(win auction)"] = [
+            N.rate_with_interval(x, a, b)
+            for x, a, b in zip(pw[best], pw_lo[best], pw_hi[best], strict=True)
+        ]
         for suit in adv.suits_run:
             row[f"P(make) in {SUITS[suit]}"] = [_pct(x) for x in p[suit]]
         row[f"interval ({SUITS[best]})"] = _intervals(lo[best], hi[best])
@@ -1080,19 +1103,28 @@ def add_example_advice(
             f"{int(k):,}" + ("" if ok else " *")
             for k, ok in zip(adv.win[best, 1:], judged, strict=True)
         ]
-        row[f"ev vs pass ({SUITS[best]})"] = [N.number(x, 2, signed=True) for x in ev[best, 1:]]
+        row[f"ev vs pass ({SUITS[best]})"] = [
+            N.number_with_interval(x, a, b, 2, signed=True)
+            for x, a, b in zip(ev[best, 1:], ev_lo[best, 1:], ev_hi[best, 1:], strict=True)
+        ]
         sec.text(f"{label}: {text}. {advice_reason(adv)}.")
         for player in STRONG_SUFFIX:
             other = (strong or {}).get(player, {}).get(text)
             if other is not None:
                 sec.text(f"{STRONG_ADVICE[player]}{other.hands:,} deals): {advice_reason(other)}.")
-        data = {"bid": list(adv.bids), "p_win_auction": pw[best]}
+        data = {
+            "bid": list(adv.bids),
+            "p_win_auction": pw[best],
+            "p_win_lo": pw_lo[best],
+            "p_win_hi": pw_hi[best],
+        }
         for suit in adv.suits_run:
             data[f"p_make_{SUITS[suit]}"] = p[suit]
         data["p_make_lo"], data["p_make_hi"] = lo[best], hi[best]
         data["as_maker"] = adv.win[best, 1:]
         data["judged"] = judged
         data["ev_vs_pass"] = ev[best, 1:]
+        data["ev_lo"], data["ev_hi"] = ev_lo[best, 1:], ev_hi[best, 1:]
         sec.table(
             f"advice_{number}",  # the example's number: stable whatever the text around
             format_frame(pd.DataFrame(row)),

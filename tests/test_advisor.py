@@ -10,6 +10,8 @@ from cinch_sim.advisor.query import make_query
 from cinch_sim.cards import SUITS, CardError, parse_hand
 
 ISSUE_HAND = "AS KS 5S 5C 2S 9H 3D 7C JD"
+COUNTS = ("n", "win", "make", "own", "opp", "diff", "diff2", "paired", "points", "pedro")
+COUNTS += ("between", "between2", "between_n")  # an Advice's counts: the same, or a bug
 S = {c: i for i, c in enumerate(SUITS)}
 
 
@@ -65,6 +67,49 @@ def test_mean_points_come_with_their_interval():
     d = advice_dict(a)["by_trump"]["S"]
     assert (d["mean_points_lo"], d["mean_points_hi"]) == pytest.approx((lo[S["S"]], hi[S["S"]]))
     assert f"{m[S['S']]:.2f} [" in a.text()
+
+
+def test_paired_differences_between_bids_and_the_bids_as_good_as_the_best():
+    """margin(bid) - margin(other bid) on the same deals: with no later passes every
+    candidate fits every deal, so its mean is the difference of the two evs; the bids
+    the deals cannot tell from the best are those whose difference's interval reaches
+    0, and the advice names them."""
+    a = advise("AH KH JH 5H 2H 9S 8C 4D 3C", seat=0, dealer=3, precision=0.05, seed=4)
+    sc = a.score_change()
+    C = len(a.candidates)
+    rows, cols = np.tril_indices(C, -1)  # every pair of bids: cand2 < cand, pass left out
+    pairs = (rows[cols > 0], cols[cols > 0])
+    for s in a.suits_run:
+        assert (a.between_n[s][pairs] == a.hands).all() and a.between_n[s][:, 0].sum() == 0
+        for c in range(1, C):
+            for c2 in range(1, c):
+                m, lo, hi = a.versus(s, c, c2)
+                assert m == pytest.approx(sc["ev"][s, c] - sc["ev"][s, c2], abs=1e-9)
+                assert lo <= m <= hi and a.versus(s, c2, c) == pytest.approx((-m, -hi, -lo))
+            assert a.versus(s, c, 0) == pytest.approx(
+                (sc["ev"][s, c], sc["ev_lo"][s, c], sc["ev_hi"][s, c])
+            )
+    # bids 1 to 5 are always overbid: the same margin as each other on every deal (the
+    # interval keeps the width of mean_interval's two pseudo-values)
+    m, lo, hi = a.versus(0, 5, 1)
+    assert a.between2[:, 5, 1].max() == 0 and m == 0 and lo == -hi < 0
+    best = a.best_ev_bid
+    assert best is not None
+    df = a.table()
+    rows = df[(df.trump == a.best_trump) & (df.bid != "pass")].set_index("bid")
+    judged = a.judged()[a.best_trump_index]
+    for j, b in enumerate(a.bids):
+        row = rows.loc[str(b)]
+        if b == best:
+            assert (row.vs_best, row.vs_best_lo, row.vs_best_hi) == (0, 0, 0)
+        elif judged[j]:
+            assert (b in a.tied_bids) == (row.vs_best_hi >= 0), b
+        else:
+            assert b not in a.tied_bids
+    line = advice_dict(a)["advice"]
+    assert ("as good within the noise" in line) == bool(a.tied_bids)
+    for b in a.tied_bids:
+        assert str(b) in line.split("(bid")[-1]
 
 
 def test_pass_has_no_make_rate_and_an_ev_from_the_defence():
@@ -472,7 +517,7 @@ def test_only_the_maker_s_deals_are_played_again_in_each_suit(monkeypatch):
     every = advise(ISSUE_HAND, **kw)
     every_bids = advise(ISSUE_HAND, bids="0:7", **kw)
     for a, b in ((some, every), (some_bids, every_bids)):
-        for name in ("n", "win", "make", "own", "opp", "diff", "diff2", "paired", "points"):
+        for name in COUNTS:
             assert np.array_equal(getattr(a, name), getattr(b, name)), name
         assert a.win[:, 1:].sum() > 0 and a.played < b.played
     assert some.played < 0.9 * every.played  # (with earlier bids most hands are the probe's)
@@ -515,7 +560,6 @@ def test_the_shared_playouts_agree_on_a_dozen_auctions(monkeypatch, seat, dealer
 
 
 # ------------------------------------------- chunks, progress and Ctrl-C (slow players)
-COUNTS = ("n", "win", "make", "own", "opp", "diff", "diff2", "paired", "points", "pedro")
 
 
 def _same_counts(a, b) -> None:

@@ -205,10 +205,26 @@ def test_advice_saved_and_loaded_reads_the_same(tmp_path, monkeypatch):
         got = back[text]
         assert got.hands == adv.hands and np.array_equal(got.win, adv.win)
         assert np.array_equal(got.diff2, adv.diff2) and got.candidates == adv.candidates
+        assert np.array_equal(got.between2, adv.between2) and got.tied_bids == adv.tied_bids
         assert advice_reason(got) == advice_reason(adv)
         assert got.query.hand == adv.query.hand and got.query.seat == adv.query.seat
     for other in ({**question, "precision": 0.1}, {**question, "hands": question["hands"][:2]}):
         assert stored_studies.stored_advice("dd", s.rules, other) is None
+
+
+def test_advice_stored_without_the_pairs_of_bids_claims_no_tie():
+    """A study stored before the paired differences between bids were kept loads
+    with none: the advice names no bid "as good", and says the ties are not known."""
+    from cinch_sim.advisor.present import advice_dict, advice_reason
+    from cinch_sim.report.build import advice_question, example_hands
+
+    s = ReportSettings()
+    found = stored_studies.stored_advice("pimc", s.rules, advice_question(s, "pimc"))
+    assert found is not None and len(found) == len(example_hands(s.rules))
+    for adv in found.values():
+        assert adv.between is None and "as good" not in advice_reason(adv)
+        d = advice_dict(adv)
+        assert d["tied_bids"] == ([] if d["best_ev_bid"] is None else None)
 
 
 @pytest.mark.parametrize("preset", ADVICE_STUDIES)

@@ -113,6 +113,12 @@ class Advice(Tables):
     paired: np.ndarray  # [suit, cand] deals accepted at both the candidate and pass
     points: np.ndarray  # [suit, points] the side's points as maker at the top bid
     pedro: np.ndarray  # [suit, pedro] deals the side saved it, at the top bid
+    # [suit, cand, cand2] for bids 1 <= cand2 < cand, over deals accepted at both: the
+    # sum of margin(cand) - margin(cand2), of its squares, and the deals (None: a study
+    # stored before they were kept)
+    between: np.ndarray | None = None
+    between2: np.ndarray | None = None
+    between_n: np.ndarray | None = None
     hands: int = 0  # deals accepted for the earlier bids
     pools: str | None = None  # deals drawn from pools of hands (pools.Pools.text), or None
     pool_counts: list | None = None  # per earlier seat its pool's hands and hands tried
@@ -193,14 +199,40 @@ class Advice(Tables):
         score change over the hand; ``ev``, the expected margin (own - opp) against
         passing on the same deals, with its 95% interval (``ev_lo``, ``ev_hi``)."""
         n = np.maximum(self.n, 1)[None, :]
-        # a hand's margin (own - opp) lies in [-(T + 2 bid_max), T]: a difference of two
-        # margins within +-(2 T + 2 bid_max), the range mean_interval's t interval fits in
-        r = self.query.rules
-        span = 2 * (r.total_points + r.bid_max)
+        span = self._span()
         ev, lo, hi = mean_interval(self.diff, self.diff2, self.paired, -span, span)
         ev, lo, hi = (np.where(self.paired > 0, x, np.nan) for x in (ev, lo, hi))
         ev[:, 0] = lo[:, 0] = hi[:, 0] = 0.0  # pass against itself
         return {"own": self.own / n, "opp": self.opp / n, "ev": ev, "ev_lo": lo, "ev_hi": hi}
+
+    def _span(self) -> float:
+        """How far apart two margins of a hand can lie (the range mean_interval's t
+        interval fits in): a margin lies in [-(T + 2 bid_max), T]."""
+        r = self.query.rules
+        return 2 * (r.total_points + r.bid_max)
+
+    def versus(self, s: int, c: int, c2: int) -> tuple[float, float, float]:
+        """In suit ``s``: the mean of margin(candidate c) - margin(candidate c2) over the
+        deals both fit, with its 95% interval (NaN where no deal fits both, or the pairs
+        were not kept: a study stored before they were)."""
+        if c == c2:
+            return 0.0, 0.0, 0.0
+        if c2 == 0 or c == 0:  # against pass: the ev
+            sc = self.score_change()
+            c, sign = (c, 1) if c2 == 0 else (c2, -1)
+            got = (sc["ev"][s, c], sc["ev_lo"][s, c], sc["ev_hi"][s, c])
+        elif self.between is None or self.between_n is None or self.between2 is None:
+            return math.nan, math.nan, math.nan
+        else:
+            at, sign = ((s, c, c2), 1) if c > c2 else ((s, c2, c), -1)
+            if self.between_n[at] == 0:
+                return math.nan, math.nan, math.nan
+            span = self._span()
+            got = mean_interval(
+                self.between[at], self.between2[at], self.between_n[at], -span, span
+            )
+        m, lo, hi = (float(x) for x in got)
+        return (m, lo, hi) if sign > 0 else (-m, -hi, -lo)
 
     def own_hist(self) -> np.ndarray:
         """[suit, points]: deals in which the side took that many points as maker at the
@@ -258,6 +290,7 @@ class Advice(Tables):
         out = []
         for s in range(4):
             row: dict[str, Any] = {"suit": s, "top_ev_bid": None, "top_ev": None, "top_ev_lo": None}
+            row["tied_bids"] = []
             if s in self.suits_run and self.top is not None:
                 evs = sc["ev"][s, 1:] if can_pass else (sc["own"] - sc["opp"])[s, 1:]
                 common = self.n[1:] >= COMMON_SHARE * max(self.hands, 1)
@@ -266,6 +299,7 @@ class Advice(Tables):
                     i = int(np.nanargmax(evs))
                     row["top_ev_bid"], row["top_ev"] = int(self.bids[i]), float(evs[i])
                     row["top_ev_lo"] = float(sc["ev_lo"][s, 1 + i])
+                    row["tied_bids"] = self._tied(s, i, evs)
             # a bid is advised over passing only when it beats passing with confidence:
             # the lower end of its ev's 95% interval above 0
             best = row["top_ev_bid"] if (row["top_ev_lo"] or 0) > 0 or not can_pass else None
@@ -279,6 +313,22 @@ class Advice(Tables):
             )
             out.append(row)
         return out
+
+    def _tied(self, s: int, best: int, evs: np.ndarray) -> list[int] | None:
+        """The other bids of suit ``s`` (judged and common: ``evs`` not NaN) that the
+        deals cannot tell from the bid in column ``best``: the paired difference of
+        their margins from its margin has a 95% interval reaching 0. None: the pairs
+        were not kept (a stored study)."""
+        if self.between is None:
+            return None
+        others = [j for j in range(len(self.bids)) if j != best and not np.isnan(evs[j])]
+        return [int(self.bids[j]) for j in others if self.versus(s, 1 + j, 1 + best)[2] >= 0]
+
+    @property
+    def tied_bids(self) -> list[int] | None:
+        """In the best trump, the bids that do as well as the best-EV bid within the
+        noise (``_tied``); [] when it is pass or stands alone, None when not known."""
+        return self.per_suit()[self.best_trump_index]["tied_bids"] if self.best_ev_bid else []
 
     @property
     def call(self) -> int | str:
@@ -409,6 +459,9 @@ def advise(
         paired=np.zeros((4, C), np.int64),
         points=np.zeros((4, T), np.int64),
         pedro=np.zeros((4, J), np.int64),
+        between=np.zeros((4, C, C)),
+        between2=np.zeros((4, C, C)),
+        between_n=np.zeros((4, C, C), np.int64),
         min_maker=min_maker,
         seat_assumed=seat is None,
     )
@@ -570,9 +623,6 @@ class _Playouts:
         # of them at once against one player
         opp = (rows[:, L.H_SCORE : L.H_SCORE + r.teams].sum(axis=1) - own) / (r.teams - 1)
         margin = own - opp
-        if c == 0:
-            for s in suits:
-                base[s] = (ok, margin)
         if first:
             adv.n[c] += int(ok.sum())
         for s in suits:
@@ -580,12 +630,19 @@ class _Playouts:
             adv.make[s, c] += int(made.sum())
             adv.own[s, c] += float(own[ok].sum())
             adv.opp[s, c] += float(opp[ok].sum())
-            ok0, m0 = base[s]
-            both = ok & ok0
-            d = (margin - m0)[both]
-            adv.diff[s, c] += float(d.sum())
-            adv.diff2[s, c] += float((d * d).sum())
-            adv.paired[s, c] += int(both.sum())
+            earlier = base.setdefault(s, [])  # (cand, ok, margin) of this chunk, pass first
+            earlier.append((c, ok, margin))
+            for c2, ok2, m2 in earlier:
+                if 0 < c2 == c:  # a bid against itself (pass is: its deals, ev 0)
+                    continue
+                both = ok & ok2
+                d = (margin - m2)[both]
+                sums = (adv.diff, adv.diff2, adv.paired, c) if c2 == 0 else (
+                    adv.between, adv.between2, adv.between_n, (c, c2))  # fmt: skip
+                total, total_sq, pairs, at = sums
+                total[s][at] += float(d.sum())
+                total_sq[s][at] += float((d * d).sum())
+                pairs[s][at] += int(both.sum())
         if c == len(adv.candidates) - 1 and c > 0:
             pts = rows[we, L.H_POINTS + team]
             T = adv.points.shape[1]

@@ -105,10 +105,11 @@ def advice_line(adv: Advice) -> str:
         c = 1 + _col(adv, best)
         margin = sc["own"][s, c] - sc["opp"][s, c]
         main = f"{_bid_phrase(adv, best, s)}; expected margin {N.number(margin, 1, signed=True)}"
+        main += _tied_note(adv)
     else:
         c = 1 + _col(adv, best)
         ev = N.number_with_interval(sc["ev"][s, c], sc["ev_lo"][s, c], sc["ev_hi"][s, c], 1, True)
-        main = f"{_bid_phrase(adv, best, s)}; expected {ev} against pass"
+        main = f"{_bid_phrase(adv, best, s)}; expected {ev} against pass" + _tied_note(adv)
     safe = adv.safe_bid
     _, lo, _ = adv.p_make()
     if safe is None:
@@ -122,6 +123,17 @@ def advice_line(adv: Advice) -> str:
             f"bid {safe} in {SUIT_NAMES[SUITS[s]]} (makes it at least {low}, 95% lower bound)"
         )
     return f"Advice: {main}. Safe bid at {N.rate(adv.risk, 0)}: {safe_part}."
+
+
+def _tied_note(adv: Advice) -> str:
+    """`` (bids 10 and 12 are as good within the noise)``: the bids whose expected
+    margin the deals cannot tell from the advised one's, or nothing."""
+    tied = adv.tied_bids
+    if not tied:
+        return ""
+    words = N.joined([str(b) for b in tied])
+    subject = f"bid {words} is" if len(tied) == 1 else f"bids {words} are"
+    return f" ({subject} as good within the noise of these deals)"
 
 
 def _unproven_note(adv: Advice, s: int) -> str:
@@ -196,6 +208,7 @@ def advice_dict(adv: Advice) -> dict[str, Any]:
         "min_maker_deals": adv.min_maker,
         "best_trump": adv.best_trump,
         "best_ev_bid": adv.best_ev_bid,
+        "tied_bids": adv.tied_bids,
         "safe_bid": adv.safe_bid,
         "risk": adv.risk,
         "advice": advice_line(adv),
@@ -270,6 +283,7 @@ def _by_trump(adv: Advice) -> dict[str, Any]:
                 for j, (name, _) in enumerate(q.rules.pedros)
             },
             "best_ev_bid": d["best_ev_bid"],
+            "tied_bids": d["tied_bids"] if d["best_ev_bid"] is not None else [],
             "safe_bid": d["safe_bid"],
             "bids": bids,
         }
@@ -285,11 +299,14 @@ def advice_frame(adv: Advice):
     pw, wlo, whi = adv.p_win()
     pm, lo, hi = adv.p_make()
     sc = adv.score_change()
+    suits = adv.per_suit()
     nan = float("nan")
     rows = []
     for s in adv.suits_run:
+        top = suits[s]["top_ev_bid"]
         for c, b in enumerate(adv.candidates):
             i = c - 1
+            vs = adv.versus(s, c, 1 + _col(adv, top)) if top is not None else (nan, nan, nan)
             rows.append(
                 {
                     "trump": SUITS[s],
@@ -305,6 +322,10 @@ def advice_frame(adv: Advice):
                     "ev_hi": sc["ev_hi"][s, c],
                     "own": sc["own"][s, c],
                     "opp": sc["opp"][s, c],
+                    # against the suit's best bid, on the same deals: 0 and near it ties
+                    "vs_best": vs[0],
+                    "vs_best_lo": vs[1],
+                    "vs_best_hi": vs[2],
                     "hands": int(adv.n[c]),
                 }
             )

@@ -44,6 +44,7 @@ MATCHED = {
 }
 # an Advice's counts and its scalars (advisor.estimate.Advice), as stored
 ADVICE_ARRAYS = ("n", "win", "make", "own", "opp", "diff", "diff2", "paired", "points", "pedro")
+ADVICE_PAIRS = ("between", "between2", "between_n")  # absent from studies stored before them
 ADVICE_SCALARS = ("risk", "precision_target", "max_hands", "seed", "candidates", "suits_run")
 ADVICE_SCALARS += ("hands", "tried", "played", "rounds", "seconds", "min_maker")
 PROBE_HANDS = 16  # hand values: the first seat's first hands, kept apart to be replayed
@@ -192,6 +193,8 @@ def save_advice(
     each = []
     for i, (text, adv) in enumerate(advice.items()):
         arrays |= {f"{name}_{i}": getattr(adv, name) for name in ADVICE_ARRAYS}
+        arrays |= {f"{name}_{i}": getattr(adv, name) for name in ADVICE_PAIRS
+                   if getattr(adv, name) is not None}  # fmt: skip
         each.append({"hand": text, **{k: _plain(getattr(adv, k)) for k in ADVICE_SCALARS}})
     _write(path, arrays, {**settings, "advice": each, "made_by": made_by})
 
@@ -211,6 +214,7 @@ def stored_advice(player: str, rules: Rules, question: dict[str, Any]) -> dict[s
                 policies=settings["policies"],
                 **scalars,
                 **{name: data[f"{name}_{i}"] for name in ADVICE_ARRAYS},
+                **{name: data[f"{name}_{i}"] for name in ADVICE_PAIRS if f"{name}_{i}" in data},
             )
     return out
 

@@ -28,6 +28,7 @@ cinch_sim.checks.InputError: seed: 18446744073709551616 is out of range 0..2^64 
 from __future__ import annotations
 
 import numbers
+import re
 import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -62,14 +63,14 @@ def whole(value: object, name: str, at_least: int | None = None, at_most: int | 
     >>> whole(10**6, "games", at_least=1, at_most=2**16)
     Traceback (most recent call last):
     ...
-    cinch_sim.checks.InputError: games: 1000000 is too many: at most 2^16 (65,536)
+    cinch_sim.checks.InputError: games: 1000000 is too large: at most 2^16 (65,536)
     """
     ok = isinstance(value, numbers.Integral) and not isinstance(value, bool)
     if not ok or (at_least is not None and value < at_least):  # type: ignore[operator]
         raise InputError(name, f"{value!r} is not {_whole_words(at_least)}")
     n = int(value)  # type: ignore[call-overload]
     if at_most is not None and n > at_most:
-        raise InputError(name, f"{n} is too many: at most {_power(at_most)}")
+        raise InputError(name, f"{n} is too large: at most {_power(at_most)}")
     return n
 
 
@@ -137,14 +138,23 @@ def seat(value: object, players: int, name: str = "dealer") -> int:
     return n
 
 
+_INT_TEXT = re.compile(r"[+-]?[0-9]+")
+_FLOAT_TEXT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+
 def from_text(text: str) -> int | float | str:
     """What a number typed on the command line is, so the checks above see the same
-    value as from Python: ``"7"`` is 7, ``"1000.0"`` is 1000.0, ``"x"`` stays text."""
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
+    value as from Python: ``"7"`` is 7, ``"1000.0"`` is 1000.0, ``"x"`` stays text.
+    Only plain ASCII numbers count, as in ``--rule`` values: Python's ``int`` would
+    also read ``"1_000"``, ``" 7 "`` and other scripts' digits.
+
+    >>> from_text("12"), from_text("0.5"), from_text("1_000"), from_text("\u0661")
+    (12, 0.5, '1_000', '\u0661')
+    """
+    if _INT_TEXT.fullmatch(text):
+        return int(text)
+    if _FLOAT_TEXT.fullmatch(text):
+        return float(text)
     return text
 
 

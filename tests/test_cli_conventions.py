@@ -181,6 +181,17 @@ def _bad_inputs(f) -> list[tuple[list[str], str]]:
         (["solve", hands, "--line", "0"], "'--line'"),
         (["solve", hands, "--line", "99"], "'--line'"),
         (["solve", hands, "--format", "csv"], "'--format'"),
+        # a whole number or a share is plain ASCII, as a --rule value is: Python's int
+        # and float would read these
+        (["simulate", "--hands", "1_000"], "'--hands'"),
+        (["simulate", "--hands", "\u0661\u0662"], "'--hands'"),  # Arabic-Indic 12
+        (["simulate", "--threads", " 1"], "'--threads'"),
+        (["advise", HAND, "--seat", "\u0663"], "'--seat'"),
+        (["advise", HAND, "--risk", "0,7"], "'--risk'"),
+        (["advise", HAND, "--precision", "1_0e-2"], "'--precision'"),
+        (["compare", "greedy", "simple", "--max-hands", "1_0"], "'--max-hands'"),
+        (["serve", "--port", "70000"], "'--port'"),
+        (["serve", "--workers", "\uff11"], "'--workers'"),  # a full-width 1
     ]
     return cases
 

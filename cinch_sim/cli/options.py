@@ -119,7 +119,7 @@ class AtLeast(_Checked, click.IntRange):
     """A whole number of at least ``at_least``; the help shows the range as click's does."""
 
     def __init__(self, name: str, at_least: int, at_most: int | None = None) -> None:
-        super().__init__(name, at_least, at_most, min=at_least)
+        super().__init__(name, at_least, at_most, min=at_least, max=at_most)
 
 
 class Count(AtLeast):
@@ -156,16 +156,30 @@ def match_pairing_checked(f: Callable) -> Callable:
     return checked
 
 
+class _RuleOption(click.Option):
+    """``--rule``, whose help names every rule option: read from the rules only when
+    the help is shown, so a command does not load them (and numpy) to parse."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        from cinch_sim.rules import OPTION_NAMES
+
+        self.help = (
+            "Set a rule option, e.g. robber=dealer (repeatable): "
+            f"{', '.join(OPTION_NAMES)}; docs/rules.md says what each does."
+        )
+        return super().get_help_record(ctx)
+
+
 def rules_option(f: Callable) -> Callable:
     """``--variant NAME`` and ``--rule NAME=VALUE``: together they give the command's
     Rules (the ``rules`` argument)."""
     f = click.option(
         "--rule",
         "rules",
+        cls=_RuleOption,
         multiple=True,
         type=RuleType(),
         callback=_check_rule,
-        help="Set a rule option, e.g. robber=dealer (repeatable); docs/rules.md lists them.",
     )(f)
     return click.option(
         "--variant",
@@ -382,12 +396,12 @@ def dealer_option(f: Callable) -> Callable:
     )(checked)
 
 
-class Threads(click.IntRange):
+class Threads(AtLeast):
     """A thread count: at least 1 and at most the cores this process may use (checked
     only when given, so ``--help`` does not load numba)."""
 
     def __init__(self) -> None:
-        super().__init__(min=1)
+        super().__init__("threads", 1)
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None):
         n = super().convert(value, param, ctx)
@@ -400,14 +414,16 @@ class Threads(click.IntRange):
 
 
 class Share(click.FloatRange):
-    """A probability-like number in a range; NaN, which compares false with every
-    bound, is refused by name instead of slipping through."""
+    """A probability-like number in a range, typed as a plain ASCII number
+    (``checks.from_text``): ``nan``, which compares false with every bound, ``1_0``
+    and other scripts' digits are refused by name instead of slipping through."""
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None):
-        x = super().convert(value, param, ctx)
-        if x != x:
-            self.fail("nan is not a number in range", param, ctx)
-        return x
+        from cinch_sim.checks import from_text
+
+        if isinstance(value, str) and isinstance(from_text(value), str):
+            self.fail(f"{value!r} is not a number", param, ctx)
+        return super().convert(value, param, ctx)
 
 
 def run_options(f: Callable, cluster: bool = True) -> Callable:

@@ -13,6 +13,7 @@ from cinch_sim.cli.files import output_file, results_on_stderr_if_stdout_taken
 from cinch_sim.cli.options import (
     BadInput,
     Count,
+    SeatNumber,
     Share,
     builtin_names,
     cards_argument,
@@ -33,7 +34,7 @@ from cinch_sim.interrupts import EXIT_STATUS
 @cards_argument("hand")
 @click.option(
     "--seat",
-    type=click.IntRange(min=0),
+    type=SeatNumber("seat"),
     default=None,
     help="Your seat (0 to players - 1, clockwise; at four, 0 and 2 are partners; in "
     "cut-throat each plays alone) [default: the eldest hand, the seat after the dealer: "

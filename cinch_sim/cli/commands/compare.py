@@ -13,6 +13,7 @@ from cinch_sim import notation as N
 from cinch_sim.checks import LADDER_BOOTSTRAP
 from cinch_sim.cli.files import output_file, results_on_stderr_if_stdout_taken
 from cinch_sim.cli.options import (
+    AtLeast,
     BadInput,
     Count,
     ResumableCommand,
@@ -53,7 +54,7 @@ def _match_options(f):
     )(f)
     f = click.option(
         "--max-hands",
-        type=click.IntRange(1, 65535),
+        type=AtLeast("max-hands", 1, 65535),
         default=256,
         help="A game still going after this many hands is unfinished: half a win each "
         "(in cut-throat, a share of 1/players each).",
@@ -388,7 +389,7 @@ def format_cutthroat(s: dict, seed: int, seconds: float) -> str:
 @rules_option
 @click.option(
     "--bootstrap",
-    type=click.IntRange(min=0),
+    type=AtLeast("bootstrap", 0),
     default=LADDER_BOOTSTRAP,
     help="Bootstrap resamples for the intervals of the ratings and of their differences "
     "from the best.",

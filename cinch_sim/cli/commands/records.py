@@ -10,7 +10,7 @@ import click
 
 from cinch_sim import notation as N
 from cinch_sim.cli.files import output_file, results_on_stderr_if_stdout_taken
-from cinch_sim.cli.options import BadInput, force_option, format_option, friendly
+from cinch_sim.cli.options import AtLeast, BadInput, force_option, format_option, friendly
 from cinch_sim.cli.progress import Progress
 
 
@@ -169,12 +169,12 @@ def _verdicts_with_lines(file: str):
 @click.command(short_help="Print one recorded hand for people.")
 @click.argument("file", type=click.Path(dir_okay=True, allow_dash=True))
 @click.option(
-    "--line", "-n", "line_no", type=click.IntRange(min=1), default=1, help="Line of FILE to show."
+    "--line", "-n", "line_no", type=AtLeast("line", 1), default=1, help="Line of FILE to show."
 )
 @click.option(
     "--hand",
     "hand_no",
-    type=click.IntRange(min=1),
+    type=AtLeast("hand", 1),
     default=None,
     help="For a game record: which hand (1 first, as the game's list numbers them) to show "
     "in full.",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from cinch_sim.cli.options import friendly
+from cinch_sim.cli.options import AtLeast, friendly
 
 
 @click.command(short_help="Serve the advisor, the hand review and a game as a web page.")
@@ -18,7 +18,7 @@ from cinch_sim.cli.options import friendly
 )
 @click.option(
     "--port",
-    type=click.IntRange(0, 65535),
+    type=AtLeast("port", 0, 65535),
     default=0,
     show_default=True,
     help="Port to listen on; 0 picks a free one.",
@@ -26,7 +26,7 @@ from cinch_sim.cli.options import friendly
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the browser.")
 @click.option(
     "--workers",
-    type=click.IntRange(1, 16),
+    type=AtLeast("workers", 1, 16),
     default=2,
     show_default=True,
     help="Queries and game moves run at once; more wait in a queue (at most 16 "

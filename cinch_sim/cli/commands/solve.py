@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from cinch_sim.cli.options import BadInput, format_option, friendly
+from cinch_sim.cli.options import AtLeast, BadInput, format_option, friendly
 from cinch_sim.cli.progress import Progress
 
 
@@ -17,7 +17,7 @@ from cinch_sim.cli.progress import Progress
     "--line",
     "-n",
     "line_no",
-    type=click.IntRange(min=1),
+    type=AtLeast("line", 1),
     default=None,
     help="Only the record on this line of FILE, shown trick by trick.",
 )

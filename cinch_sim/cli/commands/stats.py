@@ -9,6 +9,7 @@ import click
 
 from cinch_sim import notation as N
 from cinch_sim.cli.options import (
+    AtLeast,
     BadInput,
     Count,
     ResumableCommand,
@@ -125,7 +126,7 @@ FEATURES = ("seat", "trumps", "pedros", "high", "ace", "honours", "bid")
 )
 @click.option(
     "--min-hands",
-    type=click.IntRange(min=1),
+    type=AtLeast("min-hands", 1),
     default=30,
     help="Rows with fewer hands are flagged low_n (kept, not hidden).",
 )

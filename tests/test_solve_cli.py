@@ -195,6 +195,11 @@ def test_records_that_cannot_be_solved_say_why(tmp_path):
     assert [o["dd_start"] is None for o in objs] == [False, True, True, True]
     # where the record is wrong, as the referee says it (field, seat, trick)
     assert objs[1]["message"].startswith("tricks[0].cards[1], seat 3, trick 1: ")
+    # and its parts apart, for a page to word (trick counted from 1, as people do)
+    where = {k: objs[1][k] for k in ("field", "seat", "trick")}
+    assert where == {"field": "tricks[0].cards[1]", "seat": 3, "trick": 1}
+    assert objs[1]["message"].endswith(": " + objs[1]["problem"]) and "2S" in objs[1]["problem"]
+    assert "problem" not in objs[3]  # not JSON: no referee's verdict to take apart
     table = invoke("solve", str(path))
     assert "thrown in: no play" in table.stdout and "invalid: tricks[0].cards[1]" in table.stdout
 

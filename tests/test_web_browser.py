@@ -769,6 +769,45 @@ def test_a_cut_throat_review_names_seats_and_the_maker(browser, tmp_path):
     assert "the maker took " in head and "side" not in head
 
 
+def test_a_partnership_review_names_the_sides_by_their_seats_and_part(browser, tmp_path):
+    """The review page: the totals name "the maker's side (seats 0 and 2)" and "the
+    defenders", not "side 0"; a refused record says what is wrong in people's words
+    first, the record's field path ("tricks[0].cards[1]") after it."""
+    import json
+
+    from selenium.webdriver.common.by import By
+
+    from cinch_sim.api import simulate
+
+    path = tmp_path / "one.jsonl"
+    simulate(hands=1, seed=3, records=str(path), threads=1)
+    rec = json.loads(path.read_text().splitlines()[0])
+    browser.set_window_size(1400, 1600)
+    browser.get(browser.base + "/review")
+    browser.find_element(By.ID, "file").send_keys(str(path))
+    _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".totals"))
+    totals = browser.find_element(By.CSS_SELECTOR, ".totals").text
+    ours, theirs = ("0 and 2", "1 and 3") if rec["maker"] % 2 == 0 else ("1 and 3", "0 and 2")
+    assert totals.startswith(("the maker's side", "the defenders")) and "side 0" not in totals
+    assert f"the maker's side (seats {ours}): " in totals
+    assert f"the defenders (seats {theirs}): " in totals
+    head = browser.find_element(By.CSS_SELECTOR, ".hand-head").text
+    assert f"maker seat {rec['maker']}, bid {rec['bid']}" in head
+    plays = browser.find_elements(By.CSS_SELECTOR, ".play small")
+    assert any("(a defender)" in p.text for p in plays)
+    assert any("(the maker's side)" in p.text for p in plays)
+    # two cards of the first trick swapped: the second player plays the third's card
+    cards = rec["tricks"][0]["cards"]
+    cards[1], cards[2] = cards[2], cards[1]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps(rec) + "\n")
+    browser.find_element(By.ID, "file").send_keys(str(bad))
+    _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".hand .error"))
+    error = browser.find_element(By.CSS_SELECTOR, ".hand .error").text
+    assert error.startswith("line 1: invalid: trick 1: seat "), error
+    assert error.endswith("; record field tricks[0].cards[1]"), error
+
+
 def test_a_call_left_out_is_named_as_played_by_its_bidder(browser):
     """Seat 2 given only seat 0's 7: seat 1's call is made by its bidder on each deal,
     and the status says so (the page answered as if every call had been given)."""

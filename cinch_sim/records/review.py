@@ -170,7 +170,9 @@ def line_summaries(reviewer: Reviewer, ln: Line) -> list[dict[str, Any]]:
         return [_unsolved(ln.number, "invalid", ln.error)]
     v = referee_record(ln.data, ln.number)
     if v.check is None:
-        return [_unsolved(ln.number, v.status, v.detail())]  # where, as the referee says
+        # where, as the referee says, and its parts apart: a page words them for people
+        where = {k: v.problem()[k] for k in ("field", "seat", "trick")}
+        return [{**_unsolved(ln.number, v.status, v.detail()), **where, "problem": v.message}]
     if isinstance(v.check, GameCheck):
         return [reviewer.summary(h, ln.number, i + 1) for i, h in enumerate(v.check.hands)]
     return [reviewer.summary(v.check, ln.number)]

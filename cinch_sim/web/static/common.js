@@ -38,21 +38,33 @@ function el(tag, attrs = {}, ...kids) {
 function handView(h, k, opts = {}) {
   const box = el("div", { class: "hand", "data-hand": k });
   if (h.status !== "valid" && h.status !== "renege") {
-    box.append(el("p", { class: "error", text: `line ${h.line}: ${h.status}${h.message ? ": " + h.message : ""}` }));
+    // the referee's refusal in people's words first, the record's field path after it
+    const why = h.problem ? `${h.trick ? `trick ${h.trick}: ` : ""}${h.problem}${h.field ? `; record field ${h.field}` : ""}` : h.message;
+    box.append(el("p", { class: "error", text: `line ${h.line}: ${h.status}${why ? ": " + why : ""}` }));
     return box;
   }
   const team = (s) => (h.lost.length === 2 ? s % 2 : s);
   const alone = h.partnerships === false;
-  const side = (i) => (opts.sides ? opts.sides[i] : `${alone ? "seat" : "side"} ${i}`);
-  const who = (s) => {  // "you", "your partner", "seat 1 (the opponents)", cut-throat "seat 1"
+  // a side by its seats and its part: "the maker's side (seats 0 and 2)", "the defenders (seats 1 and 3)"
+  const seats = (i) => [...new Set((h.tricks || []).flatMap((t) => t.plays.map((p) => p.seat)))]
+    .filter((s) => team(s) === i).sort((a, b) => a - b);
+  const teamName = (i) => {
+    const list = seats(i), named = list.length ? `seats ${list.join(", ").replace(/, (\d+)$/, " and $1")}` : `side ${i}`;
+    if (h.maker === undefined || h.maker === null || h.maker < 0) return named;
+    return `${i === team(h.maker) ? "the maker's side" : "the defenders"} (${named})`;
+  };
+  const side = (i) => (opts.sides ? opts.sides[i] : alone ? `seat ${i}` : teamName(i));
+  // "you", "your partner", "seat 1 (a defender)", cut-throat "seat 1"; ``bare``: no part named
+  const who = (s, bare = false) => {
     if (s === opts.me) return "you";
     if (opts.me !== undefined && h.lost.length === 2 && team(s) === team(opts.me)) return `your partner (seat ${s})`;
-    const name = side(team(s));
-    return h.lost.length > 2 || name === `seat ${s}` ? `seat ${s}` : `seat ${s} (${name})`;
+    if (h.lost.length > 2 || alone || bare) return `seat ${s}`;
+    if (opts.sides) return `seat ${s} (${opts.sides[team(s)]})`;
+    return h.maker >= 0 ? `seat ${s} (${team(s) === team(h.maker) ? "the maker's side" : "a defender"})` : `seat ${s}`;
   };
   const head = el("div", { class: "hand-head" },
     el("span", { text: opts.title || `line ${h.line}` }),
-    el("span", { text: `maker ${who(h.maker)}, bid ${h.bid}${h.trump ? " in " + pretty("A" + h.trump).slice(1) : ""}` }),
+    el("span", { text: `maker ${who(h.maker, true)}, bid ${h.bid}${h.trump ? " in " + pretty("A" + h.trump).slice(1) : ""}` }),
     el("span", { text: h.from_trick ? `double-dummy value at the start of trick ${h.from_trick}: ${h.dd_start} (the tricks before are too dear to solve under these rules)`
       : `double-dummy value at the start: ${h.dd_start}` }),
     el("span", { text: `${alone ? "the maker" : "the maker's side"} took ${h.points}` }));

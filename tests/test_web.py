@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 from web_server import request, running
@@ -387,6 +388,14 @@ def test_some_bids_judged_and_others_open_is_no_verdict_on_those():
     assert not v["verdict"] and v["open_bids"]
     assert v["summary"].startswith("No verdict yet on bids ")
     assert "So far, among the bids judged: " in v["summary"]
+    assert "would judge them (the command below with --max-hands " in v["summary"]
+    # under PIMC the page's own way on comes first: perfect play answers in seconds
+    adv.policies["play"] = ["pimc"] * 4
+    v = queries.verdict_of(adv)
+    assert "more than this page plays under PIMC" in v["summary"]
+    assert "play 'double-dummy (perfect play)' answers here" in v["summary"]
+    page = (Path(queries.__file__).parent / "static" / "advisor.html").read_text()
+    assert ">double-dummy (perfect play)</option>" in page  # the choice it names is there
 
 
 def test_a_move_of_the_wrong_type_or_an_earlier_one_gets_a_plain_400(base):

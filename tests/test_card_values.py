@@ -24,7 +24,7 @@ from cinch_sim.cards import parse_card, parse_cards
 from cinch_sim.cli.main import main
 from cinch_sim.engine.run import PolicySet, run_chunk
 from cinch_sim.records.writer import hand_record
-from cinch_sim.rules import Rules
+from cinch_sim.rules import VARIANTS, Rules
 
 SPADES = 1
 # no draw and six cards each: what the maker is dealt is what he plays
@@ -100,9 +100,14 @@ def test_maker_positions_are_the_cards_the_records_deal(policies):
 def test_stand_ins_and_tested_cards_follow_the_rules():
     labels = [t.label for t in cards_valued(Rules())]
     assert labels == [
-        "Ace of trumps", "King of trumps", "Queen of trumps", "Jack", "Game",
-        "Right Pedro", "Left Pedro", "both Pedros",
+        "Ace of trumps", "King of trumps", "Queen of trumps", "Jack of trumps",
+        "Ten of trumps (Game)", "Right Pedro", "Left Pedro", "both Pedros",
     ]  # fmt: skip
+    # the Bowers' pair reads as the Pedros' does; the Sancho and the Dom by their names
+    bowers = [t.label for t in cards_valued(VARIANTS["all_hands"])]
+    assert bowers[3] == "Right Bower" and bowers[-1] == "both Bowers"
+    dom = [t.label for t in cards_valued(VARIANTS["dom_pedro"])]
+    assert "Sancho" in dom and "Dom" in dom
     no_left = [
         t.label for t in cards_valued(Rules(left_rank="", trump_order="AKQJT98765432", bid_max=9))
     ]
@@ -144,7 +149,7 @@ def test_paired_interval_worked_by_hand():
     # at 8 the pairs make (1, 0), (1, 1), (1, 1); at 10 (1, 0), (1, 0), (0, 0)
     assert by_bid.loc[("Right Pedro", 8), "made_diff"] == pytest.approx(1 / 3)
     assert by_bid.loc[("Right Pedro", 10), "made_diff"] == pytest.approx(2 / 3)
-    assert np.isnan(cv.table().set_index("card").loc["Jack", "value"])  # no deals
+    assert np.isnan(cv.table().set_index("card").loc["Jack of trumps", "value"])  # no deals
 
 
 def test_api_card_values():

@@ -40,7 +40,11 @@ REPLACEMENTS = ("trump", "plain")
 """``trump``: the lowest trumps the maker was not dealt that score nothing of
 themselves (not a point card, not the left card); ``plain``: the lowest
 non-trump cards he was not dealt."""
-RANK_WORDS = {"A": "Ace", "K": "King", "Q": "Queen"}
+RANK_WORDS = dict(zip("AKQJT98765432", "Ace King Queen Jack Ten Nine Eight Seven Six Five Four "
+                     "Three Two".split(), strict=True))  # fmt: skip
+# point cards named for the point they win, not by a name of their own (as the Pedros
+# and the Sancho are): a table calls them by their rank, "Ten of trumps (Game)"
+WON_POINTS = ("jack", "game")
 CHUNK = 256  # hands a chunk (Ctrl-C waits for one: about 10 s of the PIMC player's)
 MIN_DEALS = 30  # fewer paired deals than this: the t interval is not to be trusted
 
@@ -75,14 +79,25 @@ def tested_cards(rules: Rules) -> list[TestedCard]:
         points = {r: "right_bower" if n == "jack" else n for r, n in points.items()}
     out = [TestedCard(f"{RANK_WORDS[r]} of trumps", (r,)) for r in "AKQ" if r not in points]
     order = [c for c in rules.trump_order if c in points]
-    out += [TestedCard(N.label(points[r]), (r,)) for r in order]
+    out += [TestedCard(_point_card_label(points[r], r), (r,)) for r in order]
     if rules.left_rank:
         out.append(TestedCard(N.label(rules.left_name), ("L",)))
         if rules.left_rank in points:
             pair = N.label(points[rules.left_rank]), N.label(rules.left_name)
-            both = "both Pedros" if pair == ("Right Pedro", "Left Pedro") else " and ".join(pair)
+            right, left = pair  # the Right and Left Pedro (Bower): both Pedros (Bowers)
+            same = right.removeprefix("Right ") == left.removeprefix("Left ") != right
+            both = f"both {right.removeprefix('Right ')}s" if same else " and ".join(pair)
             out.append(TestedCard(both, (rules.left_rank, "L")))
     return out
+
+
+def _point_card_label(name: str, rank: str) -> str:
+    """``"Right Pedro"``, ``"Jack of trumps"``, ``"Ten of trumps (Game)"``: a point card
+    by its own name, or by its rank where it is named for the point it wins."""
+    if name not in WON_POINTS:
+        return N.label(name)
+    card = f"{RANK_WORDS[rank]} of trumps"
+    return card if N.label(name) == RANK_WORDS[rank] else f"{card} ({N.label(name)})"
 
 
 def maker_positions(rules: Rules, dealer: int, maker: int) -> list[int]:

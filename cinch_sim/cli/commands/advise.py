@@ -142,7 +142,9 @@ def advise(
     deals (marked * in the table otherwise): a make rate from a handful of
     deals is no verdict. When no bid is judged, or none beats passing with
     95% confidence (the lower end of its ev interval above 0), the
-    advice is pass, with the reason.
+    advice is pass, with the reason. The advice also names the bids the
+    deals cannot tell from the best one (their paired difference's 95%
+    interval reaches 0): "bids 10 and 12 are as good within the noise".
 
     Risk: the make rate you insist on (0.7: set at most 3 times in 10 as the
     maker); a lower risk gives a higher, bolder safe bid.

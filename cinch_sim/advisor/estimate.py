@@ -630,19 +630,16 @@ class _Playouts:
             adv.make[s, c] += int(made.sum())
             adv.own[s, c] += float(own[ok].sum())
             adv.opp[s, c] += float(opp[ok].sum())
-            earlier = base.setdefault(s, [])  # (cand, ok, margin) of this chunk, pass first
-            earlier.append((c, ok, margin))
-            for c2, ok2, m2 in earlier:
-                if 0 < c2 == c:  # a bid against itself (pass is: its deals, ev 0)
-                    continue
-                both = ok & ok2
-                d = (margin - m2)[both]
-                sums = (adv.diff, adv.diff2, adv.paired, c) if c2 == 0 else (
-                    adv.between, adv.between2, adv.between_n, (c, c2))  # fmt: skip
-                total, total_sq, pairs, at = sums
-                total[s][at] += float(d.sum())
-                total_sq[s][at] += float((d * d).sum())
-                pairs[s][at] += int(both.sum())
+            if c == 0:  # pass, the baseline: against itself, its deals and ev 0
+                base[s] = ((ok, margin), [])
+            ok0, m0 = base[s][0]
+            both = ok & ok0
+            d = (margin - m0)[both]
+            adv.diff[s, c] += float(d.sum())
+            adv.diff2[s, c] += float((d * d).sum())
+            adv.paired[s, c] += int(both.sum())
+            if c > 0:  # each pair of bids: _add_pairs, once the chunk's bids are in
+                base[s][1].append((c, ok, margin))
         if c == len(adv.candidates) - 1 and c > 0:
             pts = rows[we, L.H_POINTS + team]
             T = adv.points.shape[1]
@@ -760,6 +757,29 @@ class _Playouts:
                 else:
                     rows = first if s == s0 else self._makers_replayed(first, maker, (c, s), index)
                 self.add(rows, c, [s], base, s == s0)
+        self._add_pairs(base)
+
+    def _add_pairs(self, base: dict) -> None:
+        """For every pair of bids c > c2 in each suit, over the deals both fit: the sums
+        of margin(c) - margin(c2), of its squares and the deals (``Advice.between``).
+        Products of the chunk's [bid, deal] matrices give them all at once: with F the
+        deals each bid fits (0 or 1) and M its margins there (0 elsewhere), S = M F'
+        and Q = (M * M) F', the pair's sum is S[c, c2] - S[c2, c] and its squares'
+        Q[c, c2] + Q[c2, c] - 2 (M M')[c, c2]; exact for whole-point margins."""
+        adv = self.adv
+        for s, (_, bids) in base.items():
+            if len(bids) < 2:
+                continue
+            cand = np.array([c for c, _, _ in bids])
+            fits = np.array([ok for _, ok, _ in bids], dtype=np.float64)
+            m = np.array([margin for _, _, margin in bids]) * fits
+            on = m @ fits.T  # [c, c2]: the sum of margin(c) over the deals both fit
+            squares = (m * m) @ fits.T
+            lower = np.tril_indices(len(cand), -1)  # c later (higher) than c2
+            at = (s, cand[lower[0]], cand[lower[1]])
+            adv.between[at] += (on - on.T)[lower]
+            adv.between2[at] += (squares + squares.T - 2 * (m @ m.T))[lower]
+            adv.between_n[at] += np.rint(fits @ fits.T)[lower].astype(np.int64)
 
     def _makers_replayed(
         self, first: np.ndarray, maker: np.ndarray, key: tuple[int, int], index: np.ndarray

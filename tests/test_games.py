@@ -386,6 +386,17 @@ def test_cli_ladder(tmp_path):
     assert "rating" in res.output
     for name in ("ladder.csv", "matchups.csv", "ladder.png", "run.json"):
         assert (out / name).is_file()
+    # each matchup's points a hand with its interval, as matchups.csv holds them
+    import pandas as pd
+
+    from cinch_sim import notation as N
+
+    for m in pd.read_csv(out / "matchups.csv").itertuples():
+        shown = N.number_with_interval(
+            m.points_per_hand_diff, m.points_diff_lo, m.points_diff_hi, 2, signed=True
+        )
+        assert m.points_diff_lo <= m.points_per_hand_diff <= m.points_diff_hi
+        assert shown.endswith("]") and shown in res.output, (shown, res.output)
     one = CliRunner().invoke(main, ["ladder", "heuristic"])
     assert one.exit_code != 0
 

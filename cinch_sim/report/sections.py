@@ -934,13 +934,14 @@ def add_ladder(report: Report, lad, target: int) -> None:
                     "games": mu["games"],
                     "A wins": mu["win_rate_a"].map(_pct),
                     "95% interval": _intervals(mu["win_rate_lo"], mu["win_rate_hi"]),
-                    "points per hand, A-B": _fixed(mu["points_per_hand_diff"], "+.2f"),
+                    "points per hand, A-B": _points_diff(mu),
                     "hands per game": _fixed(mu["mean_game_length"], ".1f"),
                 }
             )
         ),
         "'A wins': A's share of the games, each duplicate pair counted as one unit; its "
-        "interval is Student's t over the pairs.",
+        "interval is Student's t over the pairs. 'points per hand': A's points a hand less "
+        "B's, with its 95% interval.",
         mu,
     )
     _ladder_chart(sec, ratings)
@@ -1041,17 +1042,31 @@ def _cutthroat_ladder(sec, lad, ratings: pd.DataFrame, games: int, target: int) 
                     "A's share of wins": mu["share_a"].map(_pct),
                     "95% interval": _intervals(mu["share_lo"], mu["share_hi"]),
                     "fair share": mu["fair_share"].map(_pct),
-                    "points per hand, A - B seat": _fixed(mu["points_per_hand_diff"], "+.2f"),
+                    "points per hand, A - B seat": _points_diff(mu),
                     "hands per game": _fixed(mu["mean_game_length"], ".1f"),
                 }
             )
         ),
         "'A's share of wins': the share of the games A won, alone against B's seats; each "
         f"rotation ({p} games on the same deals, A once in each seat) is one unit, and the "
-        "interval is Student's t over the rotations.",
+        "interval is Student's t over the rotations. 'points per hand': A's points a hand "
+        "less a B seat's, with its 95% interval.",
         mu,
     )
     _ladder_chart(sec, ratings)
+
+
+def _points_diff(matchups: pd.DataFrame) -> list[str]:
+    """Each matchup's points a hand, A less B, with its 95% interval."""
+    return [
+        N.number_with_interval(x, lo, hi, 2, signed=True)
+        for x, lo, hi in zip(
+            matchups["points_per_hand_diff"],
+            matchups["points_diff_lo"],
+            matchups["points_diff_hi"],
+            strict=True,
+        )
+    ]
 
 
 def _ratings_text(ratings: pd.Series) -> pd.Series:
@@ -1082,7 +1097,10 @@ def add_example_advice(
         "advised, best or safe, only where the hand won the auction with it on at least "
         f"{MIN_MAKER_DEALS} deals ('as maker'); below that its make rate is shown but "
         "judges nothing (marked *). Safe means what it means in the safe-bid table: "
-        "the lower end of the make rate's 95% interval at the mark."
+        "the lower end of the make rate's 95% interval at the mark. The two answer "
+        "different questions: the best bid is the one worth the most on average; a safe bid "
+        "above it is still made often enough, but loses more in sets than it gains in "
+        "auctions won."
     )
     for number, (text, label, adv) in enumerate(examples, 1):
         pw, pw_lo, pw_hi = adv.p_win()

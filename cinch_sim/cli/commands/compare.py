@@ -527,7 +527,9 @@ def format_ladder(ratings, matchups, games, seed, seconds, cutthroat: int | None
                 N.rate(m.share_a),
                 N.rate_interval(m.share_lo, m.share_hi),
                 N.rate(m.fair_share),
-                f"{m.points_per_hand_diff:+.2f}",
+                N.number_with_interval(
+                    m.points_per_hand_diff, m.points_diff_lo, m.points_diff_hi, 2, signed=True
+                ),
                 f"{m.mean_game_length:.1f}",
             ]
             for m in matchups.itertuples()
@@ -548,7 +550,7 @@ def format_ladder(ratings, matchups, games, seed, seconds, cutthroat: int | None
                         "A's share of wins",
                         "95% interval",
                         "fair share",
-                        "points a hand, A - a B seat",
+                        "points a hand, A - a B seat [95%]",
                         "hands a game",
                     ],
                     "llrlrrr",
@@ -562,7 +564,9 @@ def format_ladder(ratings, matchups, games, seed, seconds, cutthroat: int | None
             m.b,
             N.rate(m.win_rate_a),
             N.rate_interval(m.win_rate_lo, m.win_rate_hi),
-            f"{m.points_per_hand_diff:+.2f}",
+            N.number_with_interval(
+                m.points_per_hand_diff, m.points_diff_lo, m.points_diff_hi, 2, signed=True
+            ),
             f"{m.mean_game_length:.1f}",
         ]
         for m in matchups.itertuples()
@@ -575,7 +579,14 @@ def format_ladder(ratings, matchups, games, seed, seconds, cutthroat: int | None
             "",
             text_table(
                 pairs,
-                ["A", "B", "A's win rate", "95% interval", "points a hand, A - B", "hands a game"],
+                [
+                    "A",
+                    "B",
+                    "A's win rate",
+                    "95% interval",
+                    "points a hand, A - B [95%]",
+                    "hands a game",
+                ],
                 "llrlrr",
             ),
             *_sweep_note(ratings),

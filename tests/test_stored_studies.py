@@ -212,19 +212,31 @@ def test_advice_saved_and_loaded_reads_the_same(tmp_path, monkeypatch):
         assert stored_studies.stored_advice("dd", s.rules, other) is None
 
 
-def test_advice_stored_without_the_pairs_of_bids_claims_no_tie():
+def test_advice_stored_without_the_pairs_of_bids_claims_no_tie(tmp_path, monkeypatch):
     """A study stored before the paired differences between bids were kept loads
     with none: the advice names no bid "as good", and says the ties are not known."""
+    import dataclasses
+
     from cinch_sim.advisor.present import advice_dict, advice_reason
-    from cinch_sim.report.build import advice_question, example_hands
+    from cinch_sim.report.build import advice_question
 
     s = ReportSettings()
-    found = stored_studies.stored_advice("pimc", s.rules, advice_question(s, "pimc"))
-    assert found is not None and len(found) == len(example_hands(s.rules))
-    for adv in found.values():
+    question = advice_question(s, "pimc")
+    found = stored_studies.stored_advice("pimc", s.rules, question)
+    assert found is not None
+    older = {text: dataclasses.replace(a, between=None, between2=None, between_n=None)
+             for text, a in found.items()}  # fmt: skip
+    monkeypatch.setattr(stored_studies, "STORED", tmp_path)
+    path = stored_studies.study_path("advice", "pimc", s.rules)
+    stored_studies.save_advice(older, question, path, "a test")
+    with np.load(path) as data:
+        assert not any(name.startswith("between") for name in data.files)
+    back = stored_studies.stored_advice("pimc", s.rules, question)
+    for adv in back.values():
         assert adv.between is None and "as good" not in advice_reason(adv)
         d = advice_dict(adv)
         assert d["tied_bids"] == ([] if d["best_ev_bid"] is None else None)
+        assert np.isnan(adv.table()["vs_best"].to_numpy()[1:]).any() or d["best_ev_bid"] is None
 
 
 @pytest.mark.parametrize("preset", ADVICE_STUDIES)

@@ -27,6 +27,7 @@ cinch_sim.checks.InputError: seed: 18446744073709551616 is out of range 0..2^64 
 
 from __future__ import annotations
 
+import math
 import numbers
 import re
 import secrets
@@ -65,6 +66,8 @@ def whole(value: object, name: str, at_least: int | None = None, at_most: int | 
     ...
     cinch_sim.checks.InputError: games: 1000000 is too large: at most 2^16 (65,536)
     """
+    if value in (math.inf, -math.inf):  # typed with more digits than int() reads
+        raise InputError(name, "a number of so many digits is out of range")
     ok = isinstance(value, numbers.Integral) and not isinstance(value, bool)
     if not ok or (at_least is not None and value < at_least):  # type: ignore[operator]
         raise InputError(name, f"{value!r} is not {_whole_words(at_least)}")
@@ -152,7 +155,10 @@ def from_text(text: str) -> int | float | str:
     (12, 0.5, '1_000', '\u0661')
     """
     if _INT_TEXT.fullmatch(text):
-        return int(text)
+        try:
+            return int(text)
+        except ValueError:  # more digits than int() reads: infinite, to every check
+            return float(text)
     if _FLOAT_TEXT.fullmatch(text):
         return float(text)
     return text

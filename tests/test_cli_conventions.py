@@ -192,6 +192,10 @@ def _bad_inputs(f) -> list[tuple[list[str], str]]:
         (["compare", "greedy", "simple", "--max-hands", "1_0"], "'--max-hands'"),
         (["serve", "--port", "70000"], "'--port'"),
         (["serve", "--workers", "\uff11"], "'--workers'"),  # a full-width 1
+        (["simulate", "--hands", "1" * 5000], "'--hands'"),  # more digits than int() reads
+        (["advise", HAND, "--seat", "3", "--bids", "\u0661:8"], "'--bids'"),
+        (["advise", HAND, "--known", "\u0661:AH"], "'--known'"),
+        (["solve", hands, "--from-trick", "\u00b2"], "'--from-trick'"),  # a superscript 2
     ]
     return cases
 

@@ -25,6 +25,7 @@ from cinch_sim.cards import (
     parse_hand,
     to_mask,
 )
+from cinch_sim.checks import from_text
 from cinch_sim.rules import Rules, resolve_rules
 
 _DECIMAL = re.compile(r"[+-]?[0-9]+")  # ASCII digits: "٩" is not a bid
@@ -44,10 +45,10 @@ def _check_seat(seat: int, players: int, what: str = "seat") -> int:
 
 
 def _seat_token(token: str, players: int, what: str) -> int:
-    try:
-        seat = int(token.strip())
-    except ValueError:
-        raise AdvisorError(f"{what}: seat {token.strip()!r} is not a number") from None
+    """A seat as typed in ``--bids`` or ``--known``: plain ASCII digits (``from_text``)."""
+    seat = from_text(token.strip())
+    if not isinstance(seat, int):
+        raise AdvisorError(f"{what}: seat {token.strip()!r} is not a number")
     return _check_seat(seat, players, f"{what}: seat")
 
 

@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from cinch_sim.checks import from_text
 from cinch_sim.cli.options import AtLeast, BadInput, format_option, friendly
 from cinch_sim.cli.progress import Progress
 
@@ -64,11 +65,11 @@ def solve(file: str, line_no: int | None, from_trick: str, fmt: str) -> None:
         iter_summaries,
     )
 
-    first: int | str = from_trick
+    first: int | str | float = from_trick
     if from_trick != "quick":
-        if not from_trick.isdigit() or int(from_trick) < 1:
+        first = from_text(from_trick)  # plain ASCII digits, as every number typed
+        if not isinstance(first, int) or first < 1:
             raise BadInput("--from-trick", f"{from_trick!r} is not a trick number or quick")
-        first = int(from_trick)
     try:
         hands = iter_summaries(file, line_no, first)
     except RecordFileError as e:

@@ -256,11 +256,12 @@ def verdict_of(adv: Any) -> dict[str, Any]:
         return {**out, "summary": line}
     need = _deals_needed(pw[s], judged[s], adv.min_maker)
     more = f"about {need:,} deals would judge them (the command below with --max-hands {need})"
-    if "pimc" in adv.policies.get("play", []):  # this page stops PIMC at PIMC_DEALS deals
+    if "pimc" in adv.policies.get("play", []) and need > PIMC_DEALS:  # the page stops there
         more = (
             f"about {need:,} deals would judge them, more than this page plays under PIMC "
-            f"(about a deal a second): play 'double-dummy (perfect play)' answers here in "
-            f"seconds, or the command below with --max-hands {need} plays them"
+            f"(about a deal a second): play 'double-dummy (perfect play)' gives a first "
+            f"answer here in seconds and the final one in about a minute, or the command "
+            f"below with --max-hands {need} plays them"
         )
     if not judged[s].any():
         head = (

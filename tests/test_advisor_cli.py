@@ -201,5 +201,11 @@ def test_a_stuck_dealer_is_advised_a_bid_never_a_pass():
     assert d["call"] in range(7, 15) and d["pass_reason"] is None
     assert "may not pass" in d["reason"]
     assert d["by_trump"]["S"]["bids"]["pass"]["deals"] == 0
+    # no pass to compare with: the bids as good as the best come from the pairs of bids
+    bids = d["by_trump"][d["best_trump"]]["bids"]
+    assert isinstance(d["tied_bids"], list) and bids[str(d["call"])]["vs_best"] == 0
+    for b, e in bids.items():
+        if b not in ("pass", str(d["call"])) and e["judged"]:
+            assert (int(b) in d["tied_bids"]) == (e["vs_best_hi"] >= 0), b
     text = run("9S 8C 6D 4D 3S 7H 6H 2C 8S", *stuck, *rule).output
     assert "not allowed" in text and "may not pass" in text

@@ -206,8 +206,9 @@ class Advice(Tables):
         return {"own": self.own / n, "opp": self.opp / n, "ev": ev, "ev_lo": lo, "ev_hi": hi}
 
     def _span(self) -> float:
-        """How far apart two margins of a hand can lie (the range mean_interval's t
-        interval fits in): a margin lies in [-(T + 2 bid_max), T]."""
+        """A bound on how far apart two margins of a hand can lie (the range
+        mean_interval's t interval fits in): a margin (own - opp) lies within
+        +-(T + bid_max), T the points in play (a set maker loses his bid)."""
         r = self.query.rules
         return 2 * (r.total_points + r.bid_max)
 
@@ -290,7 +291,7 @@ class Advice(Tables):
         out = []
         for s in range(4):
             row: dict[str, Any] = {"suit": s, "top_ev_bid": None, "top_ev": None, "top_ev_lo": None}
-            row["tied_bids"] = []
+            row["tied_bids"] = [] if self.between is not None else None
             if s in self.suits_run and self.top is not None:
                 evs = sc["ev"][s, 1:] if can_pass else (sc["own"] - sc["opp"])[s, 1:]
                 common = self.n[1:] >= COMMON_SHARE * max(self.hands, 1)
@@ -327,7 +328,10 @@ class Advice(Tables):
     @property
     def tied_bids(self) -> list[int] | None:
         """In the best trump, the bids that do as well as the best-EV bid within the
-        noise (``_tied``); [] when it is pass or stands alone, None when not known."""
+        noise (``_tied``); [] when it is pass or stands alone, None when not known (a
+        study stored before the pairs were kept)."""
+        if self.between is None:
+            return None
         return self.per_suit()[self.best_trump_index]["tied_bids"] if self.best_ev_bid else []
 
     @property

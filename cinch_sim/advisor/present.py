@@ -125,15 +125,24 @@ def advice_line(adv: Advice) -> str:
     return f"Advice: {main}. Safe bid at {N.rate(adv.risk, 0)}: {safe_part}."
 
 
+STORED_NO_TIES = " (stored before the advisor compared bids with each other: which bids are "
+STORED_NO_TIES += "as good within the noise is not known)"
+
+
 def _tied_note(adv: Advice) -> str:
-    """`` (bids 10 and 12 are as good within the noise)``: the bids whose expected
-    margin the deals cannot tell from the advised one's, or nothing."""
+    """`` (bids 10 and 12 in spades are as good within the noise ...)``: the bids whose
+    expected margin the deals cannot tell from the advised one's; nothing when none,
+    and that it is not known for advice stored before the pairs were kept."""
     tied = adv.tied_bids
+    if tied is None:
+        return STORED_NO_TIES
     if not tied:
         return ""
     words = N.joined([str(b) for b in tied])
-    subject = f"bid {words} is" if len(tied) == 1 else f"bids {words} are"
-    return f" ({subject} as good within the noise of these deals)"
+    subject = f"bid {words}" if len(tied) == 1 else f"bids {words}"
+    verb = "is" if len(tied) == 1 else "are"
+    suit = SUIT_NAMES[SUITS[adv.best_trump_index]]
+    return f" ({subject} in {suit} {verb} as good within the noise of these deals)"
 
 
 def _unproven_note(adv: Advice, s: int) -> str:
@@ -263,6 +272,7 @@ def _by_trump(adv: Advice) -> dict[str, Any]:
                 "ev": _f(sc["ev"][s, c]),
                 "ev_lo": _f(sc["ev_lo"][s, c]),
                 "ev_hi": _f(sc["ev_hi"][s, c]),
+                **_vs_best(adv, s, c, suits[s]["top_ev_bid"]),
                 "own": _f(sc["own"][s, c]),
                 "opp": _f(sc["opp"][s, c]),
                 "deals": int(adv.n[c]),
@@ -283,11 +293,21 @@ def _by_trump(adv: Advice) -> dict[str, Any]:
                 for j, (name, _) in enumerate(q.rules.pedros)
             },
             "best_ev_bid": d["best_ev_bid"],
-            "tied_bids": d["tied_bids"] if d["best_ev_bid"] is not None else [],
+            "tied_bids": d["tied_bids"]
+            if d["best_ev_bid"] is not None or d["tied_bids"] is None
+            else [],
             "safe_bid": d["safe_bid"],
             "bids": bids,
         }
     return by_trump
+
+
+def _vs_best(adv: Advice, s: int, c: int, top: int | None) -> dict[str, float | None]:
+    """``vs_best`` with its interval: candidate ``c``'s margin less that of the suit's
+    best bid ``top`` on the same deals (None where there is none or no pair kept)."""
+    nan = float("nan")
+    m, lo, hi = adv.versus(s, c, 1 + _col(adv, top)) if top is not None else (nan, nan, nan)
+    return {"vs_best": _f(m), "vs_best_lo": _f(lo), "vs_best_hi": _f(hi)}
 
 
 def advice_frame(adv: Advice):
@@ -306,7 +326,7 @@ def advice_frame(adv: Advice):
         top = suits[s]["top_ev_bid"]
         for c, b in enumerate(adv.candidates):
             i = c - 1
-            vs = adv.versus(s, c, 1 + _col(adv, top)) if top is not None else (nan, nan, nan)
+            vs = {k: nan if v is None else v for k, v in _vs_best(adv, s, c, top).items()}
             rows.append(
                 {
                     "trump": SUITS[s],
@@ -322,10 +342,7 @@ def advice_frame(adv: Advice):
                     "ev_hi": sc["ev_hi"][s, c],
                     "own": sc["own"][s, c],
                     "opp": sc["opp"][s, c],
-                    # against the suit's best bid, on the same deals: 0 and near it ties
-                    "vs_best": vs[0],
-                    "vs_best_lo": vs[1],
-                    "vs_best_hi": vs[2],
+                    **vs,  # against the suit's best bid, on the same deals: 0 and near it ties
                     "hands": int(adv.n[c]),
                 }
             )
@@ -359,6 +376,10 @@ def suits_frame(adv: Advice):
             row[f"{name}_saved_hi"] = phi[s, j]
         row.update(
             best_ev_bid=d["best_ev_bid"],
+            # the bids as good within the noise, as text ("10 12"): one cell a suit
+            tied_bids=None
+            if d["tied_bids"] is None
+            else " ".join(map(str, d["tied_bids"] if d["best_ev_bid"] is not None else [])),
             ev=d["top_ev"] if d["best_ev_bid"] is not None else 0.0,
             safe_bid=d["safe_bid"],
             best=SUITS[s] == adv.best_trump,
@@ -488,7 +509,7 @@ def _suit_summary_lines(adv: Advice) -> list[str]:
     suits = adv.per_suit()
     mean, mean_lo, mean_hi = adv.mean_points_interval()
     names = [n for n, _ in adv.query.rules.pedros]
-    pedro_head = " ".join(f"{N.label(n) + ' saved':>19}" for n in names)
+    pedro_head = " ".join(f"{N.label(n) + ' saved':>20}" for n in names)
     lines = [
         f"{'trump':<9} {'mean points':>20} {pedro_head} {'best EV':>14} "
         f"{'safe at ' + N.rate(adv.risk, 0):>12}   (points, Pedros: as maker at the top bid)"
@@ -501,7 +522,7 @@ def _suit_summary_lines(adv: Advice) -> list[str]:
         elif d["top_ev_bid"] is not None or adv.top is not None:
             ev = "pass"
         ped = " ".join(
-            f"{N.rate_with_interval(pp[s, j], plo[s, j], phi[s, j]):>19}" for j in range(len(names))
+            f"{N.rate_with_interval(pp[s, j], plo[s, j], phi[s, j]):>20}" for j in range(len(names))
         )
         points = N.number_with_interval(mean[s], mean_lo[s], mean_hi[s], 2)
         lines.append(

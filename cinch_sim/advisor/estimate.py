@@ -305,6 +305,8 @@ class Advice(Tables):
             # the lower end of its ev's 95% interval above 0
             best = row["top_ev_bid"] if (row["top_ev_lo"] or 0) > 0 or not can_pass else None
             row["best_ev_bid"] = best
+            if best is None and row["tied_bids"]:  # ties of a bid not advised: none to name
+                row["tied_bids"] = []
             row["safe_bid"] = (
                 highest_safe(
                     self.bids, self.make[s, 1:], self.win[s, 1:], self.risk, self.min_maker
@@ -330,9 +332,7 @@ class Advice(Tables):
         """In the best trump, the bids that do as well as the best-EV bid within the
         noise (``_tied``); [] when it is pass or stands alone, None when not known (a
         study stored before the pairs were kept)."""
-        if self.between is None:
-            return None
-        return self.per_suit()[self.best_trump_index]["tied_bids"] if self.best_ev_bid else []
+        return self.per_suit()[self.best_trump_index]["tied_bids"]
 
     @property
     def call(self) -> int | str:

@@ -293,9 +293,7 @@ def _by_trump(adv: Advice) -> dict[str, Any]:
                 for j, (name, _) in enumerate(q.rules.pedros)
             },
             "best_ev_bid": d["best_ev_bid"],
-            "tied_bids": d["tied_bids"]
-            if d["best_ev_bid"] is not None or d["tied_bids"] is None
-            else [],
+            "tied_bids": d["tied_bids"],
             "safe_bid": d["safe_bid"],
             "bids": bids,
         }
@@ -377,9 +375,7 @@ def suits_frame(adv: Advice):
         row.update(
             best_ev_bid=d["best_ev_bid"],
             # the bids as good within the noise, as text ("10 12"): one cell a suit
-            tied_bids=None
-            if d["tied_bids"] is None
-            else " ".join(map(str, d["tied_bids"] if d["best_ev_bid"] is not None else [])),
+            tied_bids=None if d["tied_bids"] is None else " ".join(map(str, d["tied_bids"])),
             ev=d["top_ev"] if d["best_ev_bid"] is not None else 0.0,
             safe_bid=d["safe_bid"],
             best=SUITS[s] == adv.best_trump,

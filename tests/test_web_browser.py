@@ -593,15 +593,15 @@ def _advise_on_page(browser, width: int, variant: str, hand: str, **fields: str)
 def test_cut_throat_advice_says_what_its_margin_means(browser, width):
     """cutthroat3: the note under the table says what ev is there, "your score change
     minus the average opponent's" (the page never said), as the command line does."""
-    from selenium.webdriver.common.by import By
-
     from cinch_sim.advisor.present import ev_text
 
     _advise_on_page(browser, width, "cutthroat3", HAND, dealer="2")
-    _wait(browser, lambda d: "average opponent's" in _text(d, "tablenote"))
+    _wait(browser, lambda d: "(final)" in _text(d, "status"))  # no stage redraws after
     note = _text(browser, "tablenote")  # the page's table has no own and opp columns
     assert f"({ev_text(alone=True, sides=False)}.)" in note and "own:" not in note
-    heads = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#table th")]
+    heads = browser.execute_script(  # at once: the table is read as one piece
+        "return [...document.querySelectorAll('#table th')].map((h) => h.textContent);"
+    )
     assert "ev vs pass" in heads
     assert _fits(browser)
     browser.execute_script("document.getElementById('tablenote').scrollIntoView()")

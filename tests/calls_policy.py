@@ -6,7 +6,6 @@ eldest over the players still in the bidding, each bid is above the one before,
 a seat's last call is its ``O_BIDS`` entry, and the high bid and bidder are the
 history's. On the first failed check it returns 100 + the check's number (an
 illegal bid, which the kernel reports); otherwise a uniformly random legal call.
-Not cached: its compiled form bakes in the layout's offsets.
 """
 
 import numpy as np
@@ -17,7 +16,7 @@ from cinch_sim.policies.common import random_member
 from cinch_sim.signatures import POLICY_SIG
 
 
-@njit
+@njit(cache=True)
 def _check(obs):
     P = obs[L.O_PLAYERS]
     n = obs[L.O_N_CALLS]
@@ -51,7 +50,7 @@ def _check(obs):
     return 0
 
 
-@njit(POLICY_SIG)
+@njit(POLICY_SIG, cache=True)
 def caller(obs, hand, legal, params, scratch, rng):
     bad = _check(obs)
     if bad:

@@ -25,11 +25,22 @@ def pytest_configure(config: pytest.Config) -> None:
     that need it show why."""
     if hasattr(config, "workerinput") or config.option.collectonly:
         return
+    _refresh_test_policies()
     start = time.monotonic()
     failed = _warm(dict(os.environ, PYTHONPATH=str(CODE)), len(os.sched_getaffinity(0)))
     seconds = time.monotonic() - start
     config.stash[WARMED] = [f"numba cache warmed in {seconds:.0f} s ({', '.join(GROUPS)})"]
     config.stash[WARMED] += [f"warming the cache failed: {f}" for f in failed]
+
+
+def _refresh_test_policies() -> None:
+    """The test policy files compile with ``cache=True``; numba watches only each file
+    itself, so their entries are flushed here when cinch_sim's jitted sources changed
+    (as loading a policy file does), before a test imports one directly."""
+    from cinch_sim.jit.cache import refresh_user_file
+
+    for path in [*HERE.glob("*_policy.py"), HERE / "scripted_policies.py"]:
+        refresh_user_file(path)
 
 
 def _warm(env: dict[str, str], cores: int) -> list[str]:

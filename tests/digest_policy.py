@@ -15,7 +15,7 @@ from cinch_sim.rng import mix64
 from cinch_sim.signatures import POLICY_SIG
 
 
-@njit  # not cached: a cache would outlive changes to layout.py
+@njit(cache=True)
 def digest(voids, taken, known_out, rules):
     """One 64-bit hash of the fields (each an int64 array, known_out an int64)."""
     h = np.uint64(0x1234)
@@ -29,13 +29,13 @@ def digest(voids, taken, known_out, rules):
     return h
 
 
-@njit  # not cached: a cache would outlive changes to layout.py
+@njit(cache=True)
 def pick(legal, h):
     """The legal card the hash points at."""
     return nth_set_bit(legal, np.int64(h % np.uint64(popcount(legal))))
 
 
-@njit(POLICY_SIG)  # not cached, as above
+@njit(POLICY_SIG, cache=True)
 def digest_play(obs, hand, legal, params, scratch, rng):
     h = digest(
         obs[L.O_VOIDS : L.O_VOIDS + L.MAX_PLAYERS],

@@ -55,7 +55,7 @@ N_SAMPLES = 20_000
 _PLAY = tuple(float(x) for x in DEFAULT_PARAMS["heuristic_play"])
 
 
-@njit  # not cached: a cache would outlive changes to layout.py
+@njit(cache=True)
 def _play(obs, hand, legal, scratch, rng):
     hp = np.zeros(64)
     for i in range(len(_PLAY)):
@@ -63,7 +63,7 @@ def _play(obs, hand, legal, scratch, rng):
     return heuristic_play(obs, hand, legal, hp, scratch, rng)
 
 
-@njit  # compiled when a test loads it (loading.load_policy)
+@njit(cache=True)  # compiled when a test loads it (loading.load_policy)
 def check_bid(obs, hand, legal, params, scratch, rng):
     b = heuristic_bid(obs, hand, legal, params, scratch, rng)
     me = obs[L.O_SEAT]
@@ -82,7 +82,7 @@ def check_bid(obs, hand, legal, params, scratch, rng):
     return b
 
 
-@njit
+@njit(cache=True)
 def _score_own_calls(obs, params, dealt):
     """Count one check, and a failure unless the player's own calls and trump, with
     ``dealt`` his dealt hand, have likelihood 1 under the exact model."""
@@ -97,13 +97,13 @@ def _score_own_calls(obs, params, dealt):
         params[BAD] += 1
 
 
-@njit  # compiled when a test loads it (loading.load_policy)
+@njit(cache=True)  # compiled when a test loads it (loading.load_policy)
 def check_own_calls(obs, hand, legal, params, scratch, rng):
     _score_own_calls(obs, params, hand | np.uint64(obs[L.O_PLAYED_BY + obs[L.O_SEAT]]))
     return _play(obs, hand, legal, scratch, rng)
 
 
-@njit
+@njit(cache=True)
 def _subsets(mask, k, out):
     """Every k-card subset of ``mask`` (k 1 or 2) into ``out``; returns how many."""
     n = 0
@@ -124,7 +124,7 @@ def _subsets(mask, k, out):
     return n
 
 
-@njit
+@njit(cache=True)
 def _exact(obs, unseen, params, post, prior):
     """The exact posterior and the prior of 'card c in seat s' over every deal of the
     unseen cards to seats 1-3, each its cards left (``post[s, c]``, ``prior[s, c]``)."""
@@ -166,7 +166,7 @@ def _exact(obs, unseen, params, post, prior):
     prior /= count
 
 
-@njit  # compiled when a test loads it (loading.load_policy)
+@njit(cache=True)  # compiled when a test loads it (loading.load_policy)
 def check_posterior(obs, hand, legal, params, scratch, rng):
     if obs[L.O_SEAT] != 0 or popcount(hand) != 2 or params[COUNT] > 0:
         return _play(obs, hand, legal, scratch, rng)
@@ -211,14 +211,14 @@ def check_posterior(obs, hand, legal, params, scratch, rng):
     return _play(obs, hand, legal, scratch, rng)
 
 
-@njit  # compiled when a test loads it (loading.load_policy)
+@njit(cache=True)  # compiled when a test loads it (loading.load_policy)
 def remember_bid(obs, hand, legal, params, scratch, rng):
     """The heuristic's bid; the hand it was dealt kept in scratch[0] for the play."""
     scratch[0] = np.int64(hand)
     return heuristic_bid(obs, hand, legal, params, scratch, rng)
 
 
-@njit  # compiled when a test loads it (loading.load_policy)
+@njit(cache=True)  # compiled when a test loads it (loading.load_policy)
 def check_remembered_calls(obs, hand, legal, params, scratch, rng):
     """``check_own_calls`` with the dealt hand ``remember_bid`` kept (a game with a
     draw: the dealt hand is not what is held and played). A seat never asked to
@@ -228,7 +228,7 @@ def check_remembered_calls(obs, hand, legal, params, scratch, rng):
     return _play(obs, hand, legal, scratch, rng)
 
 
-@njit
+@njit(cache=True)
 def _distinct(chosen):
     """Distinct deals among the resampled (``chosen`` is in increasing order)."""
     n = 1
@@ -237,7 +237,7 @@ def _distinct(chosen):
     return n
 
 
-@njit  # compiled when a test loads it (loading.load_policy)
+@njit(cache=True)  # compiled when a test loads it (loading.load_policy)
 def check_resampling(obs, hand, legal, params, scratch, rng):
     if popcount(legal) > 1:
         base = np.empty(Q.P_LEN, np.int64)

@@ -38,12 +38,12 @@ from cinch_sim.solver.moves import from_observation
 ALL = np.uint64((1 << 52) - 1)
 
 
-@njit  # not cached: a cache would outlive changes to layout.py
+@njit(cache=True)
 def _suit_cards(suit, tm):
     return np.uint64(0x1FFF << (13 * suit)) & ~tm
 
 
-@njit  # not cached: a cache would outlive changes to layout.py
+@njit(cache=True)
 def _check(obs, hand, pos, level):
     P = obs[L.O_PLAYERS]
     me = obs[L.O_SEAT]
@@ -79,12 +79,12 @@ def _check(obs, hand, pos, level):
     return 0
 
 
-@njit  # not cached, as above
+@njit(cache=True)
 def _copies(mask, c):
     return np.int64((np.uint64(mask) >> np.uint64(c)) & np.uint64(1))
 
 
-@njit  # not cached, as above
+@njit(cache=True)
 def _check2(obs, hand, pos, level):
     """The checks with two decks, counting copies (the module's docstring)."""
     P = obs[L.O_PLAYERS]
@@ -130,7 +130,7 @@ def _check2(obs, hand, pos, level):
     return 0
 
 
-@njit(POLICY_SIG)  # not cached, as above
+@njit(POLICY_SIG, cache=True)
 def check_deals(obs, hand, legal, params, scratch, rng):
     pos = np.empty(Q.P_LEN, np.int64)
     two = obs[L.O_RULES + L.R_DECKS] == 2
@@ -148,7 +148,7 @@ def check_deals(obs, hand, legal, params, scratch, rng):
     return pimc_play(obs, hand, legal, params, scratch, rng)
 
 
-@njit  # not cached, as above
+@njit(cache=True)
 def _lowest(legal):
     """The lowest legal card: the checks need hands played out, not played well."""
     return lowbit_index(legal)
@@ -159,7 +159,7 @@ ENUM_DRAWS = 600
 SMALL, COVERED, DEALS = 60, 61, 62  # parameter slots check_enumeration counts into
 
 
-@njit  # not cached, as above
+@njit(cache=True)
 def _same_deal(pos, row, P, me):
     for s in range(P):
         if s != me and pos[Q.P_HANDS + s] != row[s]:
@@ -167,7 +167,7 @@ def _same_deal(pos, row, P, me):
     return True
 
 
-@njit  # not cached, as above; compiled when a test loads it
+@njit(cache=True)  # compiled when a test loads it
 def check_enumeration(obs, hand, legal, params, scratch, rng):
     """Where ``enumerate_deals`` finds at most ENUM_LIMIT deals: each passes the checks
     above (101-107 otherwise), each appears once (108), and every deal
@@ -211,7 +211,7 @@ def check_enumeration(obs, hand, legal, params, scratch, rng):
 EXACT_CHECKED = 63  # the parameter slot check_exact counts its positions into
 
 
-@njit  # not cached, as above; compiled when a test loads it
+@njit(cache=True)  # compiled when a test loads it
 def check_exact(obs, hand, legal, params, scratch, rng):
     """Exact endgames (``P_EXACT``, here without inference): where at most 32 deals are
     possible, ``pimc_values`` solves each once (it returns their number, else 110)

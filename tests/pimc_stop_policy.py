@@ -30,7 +30,7 @@ from cinch_sim.signatures import N_PARAMS, POLICY_SIG
 _PARAMS = DEFAULT_PARAMS["pimc_play"]
 
 
-@njit  # not cached: a cache would outlive changes to pimc.py
+@njit(cache=True)
 def check_stop(obs, hand, legal, params, scratch, rng):
     if legal & (legal - U1) == U0:
         return lowbit_index(legal)

@@ -26,7 +26,7 @@ WS_SIZE = workspace_size(10)
 ALL = np.int64((1 << 52) - 1)
 
 
-@njit(POLICY_SIG)  # not cached: a cache here would outlive changes to the solver
+@njit(POLICY_SIG, cache=True)
 def dd_play(obs, hand, legal, params, scratch, rng):
     rules = RULES.copy()
     pos = np.empty(Q.P_LEN, np.int64)

@@ -31,7 +31,7 @@ REPLAY = 15
 SCRIPT = 16
 
 
-@njit
+@njit(cache=True)
 def _record(obs, hand, legal, params, rng):
     """Hash what the policy is handed; record it with the flag; the call's number."""
     h = mix64(np.uint64(hand) ^ np.uint64(0x5EED))
@@ -49,7 +49,7 @@ def _record(obs, hand, legal, params, rng):
     return n
 
 
-@njit(POLICY_SIG)
+@njit(POLICY_SIG, cache=True)
 def tap_bid(obs, hand, legal, params, scratch, rng):
     if params[0] < 0:
         params[29] = np.float64(rng[0] >> np.uint64(32))
@@ -67,7 +67,7 @@ def tap_bid(obs, hand, legal, params, scratch, rng):
     return b
 
 
-@njit(POLICY_SIG)
+@njit(POLICY_SIG, cache=True)
 def tap_trump(obs, hand, legal, params, scratch, rng):
     _record(obs, hand, legal, params, rng)
     if params[REPLAY] == 1:
@@ -82,7 +82,7 @@ def tap_trump(obs, hand, legal, params, scratch, rng):
     return best
 
 
-@njit(POLICY_SIG)
+@njit(POLICY_SIG, cache=True)
 def tap_discard(obs, hand, legal, params, scratch, rng):
     """Keep what may not go, the lowest trumps, then the lowest others to the minimum."""
     _record(obs, hand, legal, params, rng)
@@ -102,7 +102,7 @@ def tap_discard(obs, hand, legal, params, scratch, rng):
     return np.int64(keep)
 
 
-@njit(POLICY_SIG)
+@njit(POLICY_SIG, cache=True)
 def tap_play(obs, hand, legal, params, scratch, rng):
     _record(obs, hand, legal, params, rng)
     c = nth_set_bit(np.uint64(legal), below(rng, popcount(np.uint64(legal))))

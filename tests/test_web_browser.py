@@ -130,9 +130,12 @@ def _select(driver, id_: str, value: str) -> None:
 
 
 def _wait(driver, until, seconds: float = 60):
+    """``until`` polled till true; an element a redraw replaced mid-poll is asked again."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, seconds, poll_frequency=0.1).until(until)
+    stale = (StaleElementReferenceException,)
+    return WebDriverWait(driver, seconds, poll_frequency=0.1, ignored_exceptions=stale).until(until)
 
 
 def _text(driver, id_: str) -> str:

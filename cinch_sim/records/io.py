@@ -15,7 +15,14 @@ from dataclasses import field as dc_field
 from pathlib import Path
 from typing import Any
 
-from cinch_sim.records.parse import GAME_FORMAT, HAND_FORMAT, RecordError, short, type_name
+from cinch_sim.records.parse import (
+    GAME_FORMAT,
+    HAND_FORMAT,
+    RecordError,
+    place,
+    short,
+    type_name,
+)
 from cinch_sim.records.referee import GameCheck, HandCheck, check_game, check_hand, side_name
 from cinch_sim.views import Tables
 
@@ -65,14 +72,7 @@ class Verdict:
         return None if self.check is None else self.check.to_record()
 
     def where(self) -> str:
-        parts = []
-        if self.field:
-            parts.append(self.field)
-        if self.seat is not None:
-            parts.append(f"seat {self.seat}")
-        if self.trick is not None:
-            parts.append(f"trick {self.trick + 1}")
-        return ", ".join(parts)
+        return place(self.field, self.seat, self.trick)
 
     def detail(self) -> str:
         """Where and what: ``tricks[2].winner, seat 3, trick 3: ...`` ('' if nothing)."""

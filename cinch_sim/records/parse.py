@@ -26,6 +26,17 @@ HAND_FORMAT = "cinch-hand/1"
 GAME_FORMAT = "cinch-game/1"
 
 
+def place(field: str | None, seat: int | None, trick: int | None) -> str:
+    """``field, seat S, trick T``: the parts that are known (``trick`` is an index into
+    ``tricks``, 0 first, and T counts from 1 as people do); '' when none is."""
+    parts = [field] if field else []
+    if seat is not None:
+        parts.append(f"seat {seat}")
+    if trick is not None:
+        parts.append(f"trick {trick + 1}")
+    return ", ".join(parts)
+
+
 class RecordError(ValueError):
     """A record that cannot be trusted: the first step that disagrees.
 
@@ -49,16 +60,7 @@ class RecordError(ValueError):
         self.kind = kind
 
     def where(self) -> str:
-        """``field, seat S, trick T`` (the parts that are known; ``trick`` is an index
-        into ``tricks``, 0 first, and T counts from 1 as people do)."""
-        parts = []
-        if self.field:
-            parts.append(self.field)
-        if self.seat is not None:
-            parts.append(f"seat {self.seat}")
-        if self.trick is not None:
-            parts.append(f"trick {self.trick + 1}")
-        return ", ".join(parts)
+        return place(self.field, self.seat, self.trick)
 
     def __str__(self) -> str:
         w = self.where()

@@ -59,10 +59,10 @@ from cinch_sim.engine.threads import using
 from cinch_sim.matches.cutthroat import CutThroatComparison, cutthroat_compare
 from cinch_sim.matches.pairs import PairStats
 from cinch_sim.matches.play import PAIRINGS, PairChunk, check_two_sides, play_pairs, team_policies
+from cinch_sim.matches.result import MatchTables
 from cinch_sim.policies.strategies import Strategy, resolve_strategy
 from cinch_sim.rules import Rules, resolve_rules
 from cinch_sim.version import __version__
-from cinch_sim.views import Tables, no_nan
 
 UNTILS = ("decided",)
 UNTIL_LOOK_PAIRS = 50  # pairs between two looks of the sequential stop (its chunks)
@@ -124,7 +124,7 @@ def until_text(s: dict[str, Any]) -> str:
 
 
 @dataclass(repr=False)
-class Comparison(Tables):
+class Comparison(MatchTables):
     """A duplicate match of A against B: settings, per-pair data and the summary
     (``.table()``: each side's bids and Pedros; ``.table("games")``: one row a game)."""
 
@@ -224,14 +224,6 @@ class Comparison(Tables):
             out[s + "_side"] = side_out
         return out
 
-    def to_dict(self) -> dict[str, Any]:
-        """Settings and summary; NaN (nothing to estimate) becomes None, so the JSON is strict."""
-        out = dict(self.settings)
-        out.update(self.summary())
-        out["interrupted"] = self.interrupted
-        out["seconds"] = round(self.seconds, 3)
-        return no_nan(out)
-
     def games_frame(self) -> pd.DataFrame:
         """One row per game: pair, game (1, 2), A's result, margin, hands, end reason."""
         d = self.data
@@ -258,12 +250,6 @@ class Comparison(Tables):
         )
         return df.sort_values(["pair", "game"], kind="stable").reset_index(drop=True)
 
-    def table_names(self) -> tuple[str, ...]:
-        return ("sides", "games")
-
-    def _table(self, name: str) -> pd.DataFrame:
-        return self.sides_frame() if name == "sides" else self.games_frame()
-
     def headline(self) -> str:
         s = self.summary()
         win = N.rate_with_interval(s["win_rate"], *s["win_rate_ci"])
@@ -282,16 +268,6 @@ class Comparison(Tables):
         """With a sequential stop, where it ended, as the command line says it."""
         s = self.summary()
         return [f"until={s['until']!r}: {until_text(s)}"] if "until" in s else []
-
-    def sides_frame(self) -> pd.DataFrame:
-        """Per-side figures (bids, Pedros) as a small frame."""
-        s = self.summary()
-        rows = []
-        for side, name in (("a_side", self.a.name), ("b_side", self.b.name)):
-            r = {"strategy": name}
-            r.update(s[side])
-            rows.append(r)
-        return pd.DataFrame(rows)
 
 
 def match_settings(

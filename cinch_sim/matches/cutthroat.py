@@ -37,6 +37,7 @@ from cinch_sim import notation as N
 from cinch_sim.analysis.intervals import bounded_mean, rate_fields, ratio_interval, t_interval
 from cinch_sim.engine.interrupts import chunk_boundaries
 from cinch_sim.engine.threads import using
+from cinch_sim.matches.result import MatchTables
 from cinch_sim.matches.rotation import (
     RotationChunk,
     RotationStats,
@@ -47,7 +48,6 @@ from cinch_sim.matches.rotation import (
 from cinch_sim.policies.strategies import Strategy, resolve_strategy
 from cinch_sim.rules import Rules, resolve_rules
 from cinch_sim.version import __version__
-from cinch_sim.views import Tables, no_nan
 
 
 def share_p_value(shares: np.ndarray, fair: float, level: float = 0.95) -> float:
@@ -68,7 +68,7 @@ def share_p_value(shares: np.ndarray, fair: float, level: float = 0.95) -> float
 
 
 @dataclass(repr=False)
-class CutThroatComparison(Tables):
+class CutThroatComparison(MatchTables):
     """A cut-throat match: A at each seat in turn, B at the others, over the same deals
     (``.table()``: each side's bids and Pedros; ``.table("games")``: one row a game)."""
 
@@ -147,14 +147,6 @@ class CutThroatComparison(Tables):
             out[s + "_side"] = _side(self.rules, d.counts, side, self.games, (1, p - 1)[side])
         return out
 
-    def to_dict(self) -> dict[str, Any]:
-        """Settings and summary; NaN (nothing to estimate) becomes None, so the JSON is strict."""
-        out = dict(self.settings)
-        out.update(self.summary())
-        out["interrupted"] = self.interrupted
-        out["seconds"] = round(self.seconds, 3)
-        return no_nan(out)
-
     def games_frame(self) -> pd.DataFrame:
         """One row per game: rotation, A's seat, A's result, the winning seat, A's total,
         the best total of B's seats, hands, end reason."""
@@ -173,22 +165,6 @@ class CutThroatComparison(Tables):
                 "reason": [L.REASON_NAMES[r] for r in reason],
             }
         )
-
-    def sides_frame(self) -> pd.DataFrame:
-        """Per-side figures (bids, Pedros): A's one seat, and B's seats together."""
-        s = self.summary()
-        rows = []
-        for side, name in (("a_side", self.a.name), ("b_side", self.b.name)):
-            r = {"strategy": name}
-            r.update(s[side])
-            rows.append(r)
-        return pd.DataFrame(rows)
-
-    def table_names(self) -> tuple[str, ...]:
-        return ("sides", "games")
-
-    def _table(self, name: str) -> pd.DataFrame:
-        return self.sides_frame() if name == "sides" else self.games_frame()
 
     def headline(self) -> str:
         s = self.summary()

@@ -70,3 +70,13 @@ def _warm(env: dict[str, str], cores: int) -> list[str]:
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
     for line in config.stash.get(WARMED, []):
         terminalreporter.write_line(line)
+
+
+@pytest.fixture
+def few_example_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The report's example hands advised on 32 deals each: for the tests of the way
+    through (the files, the sentences, the store), not of the advice's numbers."""
+    import cinch_sim.report.build as build
+
+    real = build.advise
+    monkeypatch.setattr(build, "advise", lambda *a, **k: real(*a, **k, max_hands=32))

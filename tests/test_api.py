@@ -146,11 +146,7 @@ def test_ladder():
     assert lad.table().equals(lad.ratings(1))
 
 
-def test_report_writes_its_folder(tmp_path, monkeypatch):
-    import cinch_sim.report.build as build
-
-    real = build.advise  # the folder, not the advice: few deals an example hand will do
-    monkeypatch.setattr(build, "advise", lambda *a, **k: real(*a, **k, max_hands=64))
+def test_report_writes_its_folder(tmp_path, few_example_deals):
     doc = api.report(hands=1000, games=2, strategies=["greedy", "random"], out=tmp_path / "r")
     _shows_well(doc, cinch_sim.Report, ("contents",))
     assert (tmp_path / "r" / "report.html").is_file()

@@ -650,14 +650,11 @@ def test_the_committed_report_s_sentences_agree_with_its_tables():
     assert _advice_claims_hold(committed) >= 8
 
 
-def test_the_example_hands_are_advised_under_perfect_play_too(monkeypatch):
-    import cinch_sim.report.build as build
+def test_the_example_hands_are_advised_under_perfect_play_too(few_example_deals):
     from cinch_sim.report.build import ReportSettings, example_hands, run_example_advice
     from cinch_sim.report.render import Report
     from cinch_sim.report.sections import add_example_advice
 
-    real = build.advise  # the way through, not the numbers: few deals a hand will do
-    monkeypatch.setattr(build, "advise", lambda *a, **k: real(*a, **k, max_hands=32))
     s = ReportSettings(hands=1_000_000, perfect_advice_precision=0.2)
     assert s.perfect_advice() and "advice:dd" in s.work()
     assert not ReportSettings(hands=100_000).perfect_advice()  # --quick leaves it out

@@ -187,16 +187,13 @@ def test_a_study_extended_is_the_study_played_in_one_go():
     assert first.values().equals(whole.values())
 
 
-def test_advice_saved_and_loaded_reads_the_same(tmp_path, monkeypatch):
+def test_advice_saved_and_loaded_reads_the_same(tmp_path, monkeypatch, few_example_deals):
     """The example hands' advice, stored and loaded back, gives the same counts and
     the same sentences; a question with other hands or precision finds nothing."""
-    import cinch_sim.report.build as build
     from cinch_sim.advisor.present import advice_reason
     from cinch_sim.report.build import advice_question, run_example_advice
 
     monkeypatch.setattr(stored_studies, "STORED", tmp_path)
-    real = build.advise  # the counts' way to the file and back: few deals a hand will do
-    monkeypatch.setattr(build, "advise", lambda *a, **k: real(*a, **k, max_hands=32))
     s = ReportSettings(perfect_advice_precision=0.25)
     advice = run_example_advice(s, play="dd")
     question = advice_question(s, "dd")

@@ -352,11 +352,11 @@ def test_an_interrupted_ladder_shows_the_unplayed_strategy_as_unplayed():
 MARK_KERNEL_START = """
 import pathlib, sys
 from cinch_sim.engine import run
-split = run.run_split
-def marked(work, n):
+original = run.run_pieces
+def marked(pieces):
     pathlib.Path("kernel-started").touch()
-    return split(work, n)
-run.run_split = marked
+    return original(pieces)
+run.run_pieces = marked
 from cinch_sim.cli.main import main
 main(sys.argv[1:], prog_name="cinch-sim")
 """

@@ -162,3 +162,62 @@ def _split_in_child() -> list[tuple[int, int]]:
     with threads.using(2):
         threads.run_split(lambda lo, hi: seen.append((lo, hi)), 10)
     return sorted(seen)
+
+
+@needs_two
+def test_run_pieces_shares_separate_pieces_between_the_threads():
+    """The advisor's candidates are separate pieces (one slow hand each): both threads
+    take them, each piece once."""
+    seen: dict[int, int] = {}
+    barrier = threading.Barrier(2, timeout=10)  # the first two pieces run together
+
+    def piece(i: int) -> None:
+        if i < 2:
+            barrier.wait()
+        seen[i] = threading.get_ident()
+
+    with threads.using(2):
+        threads.run_pieces([lambda i=i: piece(i) for i in range(6)])
+    assert sorted(seen) == list(range(6)) and len(set(seen.values())) == 2
+
+
+def test_jobs_run_together_are_the_bits_of_each_run_alone(monkeypatch):
+    """``run_chunks``: a range, listed hands and one hand, on one call of the threads,
+    each the bits ``run_chunk`` gives it alone."""
+    from cinch_sim.engine import run
+
+    rules = Rules()
+    heuristic = PolicySet.from_specs(4)
+    randomly = PolicySet.from_specs(4, "random", "random", "random", "random")
+    jobs = [run.ChunkJob(heuristic, 100, 40), run.ChunkJob(randomly, indices=np.array([7, 3, 900])),
+            run.ChunkJob(heuristic, indices=np.array([5]))]  # fmt: skip
+    alone = [run_chunk(rules, j.policies, 9, j.offset, j.n, 2, indices=j.indices) for j in jobs]
+    calls = []
+    run_pieces = run.run_pieces
+
+    def counted(pieces):
+        calls.append(pieces)
+        run_pieces(pieces)
+
+    monkeypatch.setattr(run, "run_pieces", counted)
+    for n in (1, 2):
+        with threads.using(n):
+            together = run.run_chunks(rules, jobs, 9, 2)
+        for (a, ta), (b, tb) in zip(alone, together, strict=True):
+            assert np.array_equal(a, b) and ta.shape == tb.shape == (0, L.trace_len(1))
+    assert len(calls) == 2 and len(calls[0]) == 3  # one thread: a piece a job
+    assert [len(r) for r, _ in together] == [40, 3, 1]
+
+
+def test_a_broken_policy_among_jobs_run_together_is_named(tmp_path):
+    from cinch_sim.engine.run import ChunkJob, run_chunks
+    from cinch_sim.policies.loading import PolicyError
+
+    path = tmp_path / "broken_policy.py"
+    path.write_text("from numba import njit\n\n\n@njit\ndef card_99(obs, hand, legal, params,"
+                    " scratch, rng):\n    return 99\n")  # fmt: skip
+    fine = PolicySet.from_specs(4)
+    broken = PolicySet.from_specs(4, play=f"{path}:card_99")
+    named = r"^play policy '.*card_99' at seat \d .* illegal card 99$"
+    with pytest.raises(PolicyError, match=named):
+        run_chunks(Rules(), [ChunkJob(fine, 0, 5), ChunkJob(broken, 0, 5)], 1)

@@ -9,10 +9,11 @@ choice into a one-line error naming the policy and the seat.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from functools import partial
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -21,7 +22,7 @@ from cinch_sim import layout as L
 from cinch_sim.cards import SUIT_NAMES, SUITS, format_card
 from cinch_sim.engine.interrupts import chunk_boundaries
 from cinch_sim.engine.policy_table import ADDRESSES
-from cinch_sim.engine.threads import run_split, using
+from cinch_sim.engine.threads import ranges, run_pieces, run_split, using
 from cinch_sim.interrupts import compiling
 from cinch_sim.policies import registry as BI
 from cinch_sim.policies.hand_models import with_preset_model
@@ -299,40 +300,77 @@ def run_chunk(
     ``direct=False`` calls built-in policies through their function pointers
     like user policies (tests check both paths give the same bits).
     """
+    job = ChunkJob(policies, offset, n, indices, fixed_per_hand)
+    return run_chunks(rules, [job], seed, dealer, conditions, trace, direct)[0]
+
+
+class ChunkJob(NamedTuple):
+    """One ``run_chunk`` call's own arguments, for ``run_chunks``."""
+
+    policies: PolicySet
+    offset: int = 0
+    n: int = 0
+    indices: np.ndarray | None = None
+    fixed_per_hand: np.ndarray | None = None
+
+
+def run_chunks(
+    rules: Rules,
+    jobs: Sequence[ChunkJob],
+    seed: int,
+    dealer: int = 3,
+    conditions: Conditions | None = None,
+    trace: bool = False,
+    direct: bool = True,
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Several ``run_chunk`` calls at once, under the same rules, seed, dealer and
+    conditions: each job's (result rows, trace rows), bit for bit its own call's.
+
+    The jobs' pieces share the threads together (``threads.run_pieces``): the
+    advisor plays each candidate bid on the few deals a chunk of a slow player
+    holds, and one call at a time left a core idle (a single deal is one piece)."""
     cond = conditions or Conditions()
     cond.check(rules)
-    check_solver_players(rules, policies)
-    if indices is not None:
-        n = len(indices)
+    for job in jobs:
+        check_solver_players(rules, job.policies)
     kern = _kernel(rules)
-    # empty, not zeros: play_hand writes every field of its rows first thing, so
-    # zeroing them (17 MB a chunk) is wasted work (measured: about 1% of W2/W3)
-    out = np.empty((n, L.row_len(rules.decks)), dtype=np.int32)
-    tr = np.empty((n if trace else 0, L.trace_len(rules.decks)), dtype=np.int64)
-    table, ids, params = policies.kernel_arrays(rules, direct)
-    setup = cond.to_setup(dealer, offset)
-    if indices is not None:  # the kernel reads hand i's index at setup[S_LEN + i]
-        setup[L.S_LISTED] = L.LISTED_INDICES
-        listed = np.asarray(indices, dtype=np.int64)
-        if fixed_per_hand is not None:  # then its masks follow each index
-            setup[L.S_LISTED] = L.LISTED_FIXED
-            masks = np.asarray(fixed_per_hand, dtype=np.uint64).view(np.int64)
-            listed = np.column_stack([listed, masks.reshape(n, L.MAX_PLAYERS)]).ravel()
-        setup = np.concatenate([setup, listed])
-        offset = 0
-    elif fixed_per_hand is not None:
-        raise ValueError("fixed_per_hand goes with indices")
-    args = (rules.to_array(), setup, np.uint64(seed % (1 << 64)))
+    args = (rules.to_array(), np.uint64(seed % (1 << 64)))
+    results, pieces = [], []
+    for job in jobs:
+        offset, n = job.offset, job.n
+        setup = cond.to_setup(dealer, offset)
+        if job.indices is not None:  # the kernel reads hand i's index at setup[S_LEN + i]
+            n = len(job.indices)
+            setup[L.S_LISTED] = L.LISTED_INDICES
+            listed = np.asarray(job.indices, dtype=np.int64)
+            if job.fixed_per_hand is not None:  # then its masks follow each index
+                setup[L.S_LISTED] = L.LISTED_FIXED
+                masks = np.asarray(job.fixed_per_hand, dtype=np.uint64).view(np.int64)
+                listed = np.column_stack([listed, masks.reshape(n, L.MAX_PLAYERS)]).ravel()
+            setup = np.concatenate([setup, listed])
+            offset = 0
+        elif job.fixed_per_hand is not None:
+            raise ValueError("fixed_per_hand goes with indices")
+        # empty, not zeros: play_hand writes every field of its rows first thing, so
+        # zeroing them (17 MB a chunk) is wasted work (measured: about 1% of W2/W3)
+        out = np.empty((n, L.row_len(rules.decks)), dtype=np.int32)
+        tr = np.empty((n if trace else 0, L.trace_len(rules.decks)), dtype=np.int64)
+        table, ids, params = job.policies.kernel_arrays(rules, direct)
+        results.append((out, tr))
 
-    def hands(lo: int, hi: int) -> None:
-        part = tr[lo:hi] if trace else tr
-        kern(*args, np.int64(offset + lo), np.int64(hi - lo), table, ids, params, out[lo:hi], part)
+        def hands(lo: int, hi: int, setup=setup, offset=offset, out=out, tr=tr, table=table,
+                  ids=ids, params=params) -> None:  # fmt: skip
+            part = tr[lo:hi] if trace else tr
+            kern(args[0], setup, args[1], np.int64(offset + lo), np.int64(hi - lo), table, ids,
+                 params, out[lo:hi], part)  # fmt: skip
 
-    with warnings.catch_warnings(), _policy_exceptions(policies):
+        pieces += [partial(hands, lo, hi) for lo, hi in ranges(n)]
+    with warnings.catch_warnings(), _policy_exceptions([j.policies for j in jobs]):
         warnings.simplefilter("ignore")
-        run_split(hands, n)
-    check_errors(out, policies, rules)
-    return out, tr
+        run_pieces(pieces)
+    for job, (out, _) in zip(jobs, results, strict=True):
+        check_errors(out, job.policies, rules)
+    return results
 
 
 class Replayer:
@@ -457,17 +495,19 @@ def run_games(
 
 
 @contextmanager
-def _policy_exceptions(policies: PolicySet):
+def _policy_exceptions(policies: PolicySet | Sequence[PolicySet]):
     """An exception raised inside a user policy reaches us from the compiled kernel as a
-    SystemError with the policy's own exception chained; name the user policies."""
+    SystemError with the policy's own exception chained; name the user policies (of
+    every set played at once: ``run_chunks``)."""
     try:
         yield
     except (SystemError, ValueError, ZeroDivisionError, IndexError, AssertionError) as exc:
         cause = exc.__cause__ or exc.__context__ or exc
         seats: dict[tuple[str, str], list[int]] = {}  # one entry a policy, its seats listed
-        for kind, pols in policies.by_kind().items():
+        sets = [policies] if isinstance(policies, PolicySet) else policies
+        for kind, pols in (kv for ps in sets for kv in ps.by_kind().items()):
             for seat, p in enumerate(pols):
-                if p.builtin is None:
+                if p.builtin is None and seat not in seats.get((kind, p.spec), []):
                     seats.setdefault((kind, p.spec), []).append(seat)
         users = [
             f"{kind} policy {spec!r} at seat{'s' if len(at) > 1 else ''} "

@@ -15,9 +15,10 @@ from __future__ import annotations
 import numbers
 import os
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from functools import partial
 
 _setting = threading.local()  # .n: this thread's count while inside ``using``
 _pool: ThreadPoolExecutor | None = None
@@ -88,20 +89,33 @@ if hasattr(os, "register_at_fork"):
 PIECES_PER_THREAD = 8  # a batch's pieces a thread: balance against a call's overhead
 
 
+def ranges(n: int) -> list[tuple[int, int]]:
+    """The [lo, hi) pieces a batch of n is cut into for the threads now: the whole
+    batch on one thread; on more, ``PIECES_PER_THREAD`` a thread (fewer for a small
+    batch: none empty)."""
+    threads = min(current(), n)
+    return [(0, n)] if threads <= 1 else split(n, threads * PIECES_PER_THREAD)
+
+
 def run_split(work: Callable[[int, int], None], n: int) -> None:
-    """work(lo, hi) over pieces covering 0..n: on one thread, the whole batch in one
-    call; on more, ``PIECES_PER_THREAD`` pieces a thread, each thread taking the next
-    as it finishes one.
+    """work(lo, hi) over the pieces ``ranges(n)`` covering 0..n (``run_pieces``)."""
+    run_pieces([partial(work, lo, hi) for lo, hi in ranges(n)])
+
+
+def run_pieces(pieces: Sequence[Callable[[], None]]) -> None:
+    """Every piece, on the threads now, each thread taking the next as it finishes
+    one: the pieces of one batch (``run_split``) or of several (``run.run_chunks``: the
+    advisor's few slow hands a candidate would leave a core idle one call at a time).
 
     The calling thread works too. Every piece taken finishes before this returns
     (the arrays they write stay in use until then); after an exception no new
     piece is started, and the first exception is raised here.
     """
-    threads = min(current(), n)
+    threads = min(current(), len(pieces))
     if threads <= 1:
-        work(0, n)
+        for piece in pieces:
+            piece()
         return
-    pieces = split(n, threads * PIECES_PER_THREAD)
     taken = iter(pieces)
     lock = threading.Lock()
     failed = threading.Event()
@@ -113,7 +127,7 @@ def run_split(work: Callable[[int, int], None], n: int) -> None:
             if piece is None:
                 return
             try:
-                work(*piece)
+                piece()
             except BaseException:
                 failed.set()
                 raise

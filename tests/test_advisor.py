@@ -532,10 +532,10 @@ def test_only_the_maker_s_deals_are_played_again_in_each_suit(monkeypatch):
     some = advise(ISSUE_HAND, **kw)
     some_bids = advise(ISSUE_HAND, bids="0:7", **kw)
 
-    def every_deal(self, first, maker, key, index):
-        return self.run(key, 0, 0, indices=index)
+    def every_deal(self, maker):
+        return np.ones_like(maker)
 
-    monkeypatch.setattr(estimate._Playouts, "_makers_replayed", every_deal)
+    monkeypatch.setattr(estimate._Playouts, "_replayed", every_deal)
     every = advise(ISSUE_HAND, **kw)
     every_bids = advise(ISSUE_HAND, bids="0:7", **kw)
     for a, b in ((some, every), (some_bids, every_bids)):

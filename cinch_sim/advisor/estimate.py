@@ -509,6 +509,9 @@ class _Playouts:
       reads the contract, as pimc does): a candidate's deal that does not make the
       player the maker in the first suit never asks his trump, so it stands for
       every suit as played.
+
+    And the candidates are played together (``run_many``): a slow player's chunk holds
+    a few deals, and one candidate at a time left a core idle; results do not change.
     """
 
     def __init__(self, adv: Advice, policies, progress: Callable[[int], None] | None) -> None:
@@ -561,22 +564,32 @@ class _Playouts:
         self.probe = "probe"
 
     def run(self, key: Any, offset: int, n: int, indices=None) -> np.ndarray:
-        from cinch_sim.engine.run import run_chunk
+        """The rows of ``key``'s policies on deals offset..offset+n-1, or on the deals
+        ``indices``."""
+        return self.run_many([(key, offset, n, indices)])[0]
+
+    def run_many(self, asked: list[tuple[Any, int, int, Any]]) -> list[np.ndarray]:
+        """``run`` for each (key, offset, n, indices) asked, played together: a slow
+        player's chunk holds a few deals, so one candidate at a time left a core idle."""
+        from cinch_sim.engine.run import ChunkJob, run_chunks
 
         adv = self.adv
         q = adv.query
-        masks = None
-        if self.pools is not None:  # each deal's hands as drawn (draw_chunk)
-            if indices is None:
-                indices = np.arange(offset, offset + n, dtype=np.int64)
-            first, drawn = self._drawn
-            at = np.asarray(indices) - first
-            if at.size and not (0 <= at.min() and at.max() < len(drawn)):
-                raise RuntimeError("a deal outside the chunk drawn from the pools")
-            masks = drawn[at]
-        rows, _ = run_chunk(q.rules, self.sets[key], adv.seed, offset, n, q.dealer,
-                            self.conditions, indices=indices, fixed_per_hand=masks)  # fmt: skip
-        adv.played += len(rows)
+        jobs = []
+        for key, offset, n, indices in asked:
+            masks = None
+            if self.pools is not None:  # each deal's hands as drawn (draw_chunk)
+                if indices is None:
+                    indices = np.arange(offset, offset + n, dtype=np.int64)
+                first, drawn = self._drawn
+                at = np.asarray(indices) - first
+                if at.size and not (0 <= at.min() and at.max() < len(drawn)):
+                    raise RuntimeError("a deal outside the chunk drawn from the pools")
+                masks = drawn[at]
+            jobs.append(ChunkJob(self.sets[key], offset, n, indices, masks))
+        played = run_chunks(q.rules, jobs, adv.seed, q.dealer, self.conditions)
+        rows = [r for r, _ in played]
+        adv.played += sum(len(r) for r in rows)
         return rows
 
     def use_pools(self, size: int) -> None:
@@ -729,39 +742,66 @@ class _Playouts:
                 self.progress(kept)
 
     def _play_kept(self, start_at: int, used: int, keep: np.ndarray, ref: np.ndarray) -> None:
-        """Every candidate and suit on the kept deals of start_at..start_at+used-1."""
+        """Every candidate and suit on the kept deals of start_at..start_at+used-1: each
+        candidate in the first suit (and, when shared, the top bid in every suit) played
+        together, then together every candidate's maker deals in the other suits; then
+        counted in candidate order."""
         adv = self.adv
         index = start_at + np.flatnonzero(keep)
         seat = adv.query.seat
         s0 = adv.suits_run[0]
-
-        def rows_of(key: tuple[int, int]) -> np.ndarray:
-            if key == self.ref:
-                return ref
-            if self.rejecting:  # the kept deals only, by their indices
-                return self.run(key, 0, 0, indices=index)
-            rows = self.run(key, start_at, used)
-            if not np.array_equal(rows[:, L.H_REJECTED] == 0, keep):
-                raise RuntimeError("the accepted deals differ between candidates")
-            return rows[keep]
-
-        top = {s: rows_of((self.top, s)) for s in adv.suits_run} if self.shared else {}
+        cands = range(len(adv.candidates))
+        keys = [(c, s0) for c in cands]
+        if self.shared:  # the top bid in every suit stands in for each maker's deals
+            keys += [(self.top, s) for s in adv.suits_run[1:]]
+        rows = dict(zip(keys, self._rows_of(keys, start_at, used, keep, ref), strict=True))
+        maker = {c: rows[c, s0][:, L.H_MAKER] == seat for c in cands}
+        replay = {c: self._replayed(maker[c]) for c in cands}
+        again = [] if self.shared else [(c, s) for c in cands if maker[c].any()
+                                         for s in adv.suits_run[1:]]  # fmt: skip
+        replays = self.run_many([(k, 0, 0, index[replay[k[0]]]) for k in again])
+        for (c, s), part in zip(again, replays, strict=True):
+            rows[c, s] = rows[c, s0].copy()
+            rows[c, s][replay[c]] = part
         base: dict = {}
-        for c in range(len(adv.candidates)):  # pass (candidate 0) first: the baseline
-            first = rows_of((c, s0))
-            maker = first[:, L.H_MAKER] == seat
-            if not maker.any():
-                # never the maker: the trump policy was never asked, so every suit
-                # plays these deals alike (the same bits)
+        for c in cands:  # pass (candidate 0) first: the baseline
+            first = rows[c, s0]
+            if not maker[c].any():
                 self.add(first, c, adv.suits_run, base, True)
                 continue
             for s in adv.suits_run:
                 if self.shared:
-                    rows = self._as_maker(first, top[s], maker)
+                    played = self._as_maker(first, rows[self.top, s], maker[c])
                 else:
-                    rows = first if s == s0 else self._makers_replayed(first, maker, (c, s), index)
-                self.add(rows, c, [s], base, s == s0)
+                    played = rows[c, s]
+                self.add(played, c, [s], base, s == s0)
         self._add_pairs(base)
+
+    def _replayed(self, maker: np.ndarray) -> np.ndarray:
+        """Which of a candidate's kept deals are played again in the other suits: those
+        that made the player the maker. The others stand: his trump was never asked
+        there, so every suit plays them alike. Only the maker's deals cost a slow
+        player's hand (pimc, which reads the contract)."""
+        return maker
+
+    def _rows_of(
+        self, keys: list, start_at: int, used: int, keep: np.ndarray, ref: np.ndarray
+    ) -> list[np.ndarray]:
+        """Each key's rows on the kept deals (the reference's are ``ref``), the others
+        played together: with earlier bids to match, the kept deals by their indices;
+        else the whole range, whose accepted deals must be the reference's."""
+        todo = [k for k in keys if k != self.ref]
+        if self.rejecting:
+            index = start_at + np.flatnonzero(keep)
+            played = self.run_many([(k, 0, 0, index) for k in todo])
+        else:
+            played = self.run_many([(k, start_at, used, None) for k in todo])
+            for rows in played:
+                if not np.array_equal(rows[:, L.H_REJECTED] == 0, keep):
+                    raise RuntimeError("the accepted deals differ between candidates")
+            played = [rows[keep] for rows in played]
+        got = dict(zip(todo, played, strict=True))
+        return [ref if k == self.ref else got[k] for k in keys]
 
     def _add_pairs(self, base: dict) -> None:
         """For every pair of bids c > c2 in each suit, over the deals both fit: the sums
@@ -784,18 +824,6 @@ class _Playouts:
             adv.between[at] += (on - on.T)[lower]
             adv.between2[at] += (squares + squares.T - 2 * (m @ m.T))[lower]
             adv.between_n[at] += np.rint(fits @ fits.T)[lower].astype(np.int64)
-
-    def _makers_replayed(
-        self, first: np.ndarray, maker: np.ndarray, key: tuple[int, int], index: np.ndarray
-    ) -> np.ndarray:
-        """``first`` (a candidate's kept deals in the first suit) with the deals that made
-        the player the maker played again under ``key``'s suit. The others stand: the
-        player's trump was never asked there, so every suit plays them alike. Only the
-        maker's deals cost a slow player's hand (pimc, which reads the contract)."""
-        out = first.copy()
-        if maker.any():
-            out[maker] = self.run(key, 0, 0, indices=index[maker])
-        return out
 
 
 def _deal_until_precise(playouts: _Playouts, min_acceptance: float) -> None:

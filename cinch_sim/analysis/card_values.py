@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,8 +30,7 @@ from cinch_sim import notation as N
 from cinch_sim.analysis.intervals import bounded_mean
 from cinch_sim.cards import RANKS, card, left_card
 from cinch_sim.engine.run import PolicySet, Replayer, iter_chunks
-from cinch_sim.engine.threads import check as check_threads
-from cinch_sim.engine.threads import current
+from cinch_sim.engine.threads import run_split, using
 from cinch_sim.rules import Rules
 from cinch_sim.views import Tables
 
@@ -225,9 +223,8 @@ def run_experiment(
     replayer = Replayer(rules, policies, seed, dealer)
     done = 0
     interrupted = False
-    n_threads = check_threads(threads) if threads is not None else current()
     try:
-        with ThreadPoolExecutor(n_threads) as pool:
+        with using(threads):
             for rows, tr in iter_chunks(
                 rules, policies, hands, seed, dealer, chunk, threads, trace=True,
                 start=start, progress=progress,
@@ -239,7 +236,7 @@ def run_experiment(
                     for i in range(len(rows))
                 ]
                 jobs = [(plan, deck) for plan in plans if plan for deck in plan.decks()]
-                got = iter(_replay_all(pool, n_threads, replayer, jobs))
+                got = iter(_replay_all(replayer, jobs))
                 for plan in plans:
                     if plan:
                         plan.record(pairs, [next(got) for _ in plan.decks()])
@@ -276,19 +273,18 @@ class _Plan:
             p.without.append(alt)
 
 
-def _replay_all(
-    pool: ThreadPoolExecutor,
-    n_threads: int,
-    replayer: Replayer,
-    jobs: list[tuple[_Plan, list[int]]],
-) -> list[Replay]:
-    """Every job's replay, in order: one task a thread, each taking every n-th job (a
-    task a job cost more than a heuristic hand's replay in the pool's locking)."""
-    slices = [jobs[i::n_threads] for i in range(n_threads)]
+def _replay_all(replayer: Replayer, jobs: list[tuple[_Plan, list[int]]]) -> list[Replay]:
+    """Every job's replay, in order, on the engine's threads (``threads.run_split``):
+    runs of consecutive jobs, several a thread, each thread taking the next as it
+    finishes one (a piece a job cost more than a heuristic hand's replay in the
+    locking), so a few slow replays (PIMC's) do not hold a fixed share."""
     out: list[Replay] = [None] * len(jobs)  # type: ignore[list-item]
-    done = pool.map(lambda part: [_play(replayer, *job) for job in part], slices)
-    for i, part in enumerate(done):
-        out[i::n_threads] = part
+
+    def replay(lo: int, hi: int) -> None:
+        for i in range(lo, hi):
+            out[i] = _play(replayer, *jobs[i])
+
+    run_split(replay, len(jobs))
     return out
 
 

@@ -334,7 +334,7 @@ def run_chunks(
     for job in jobs:
         check_solver_players(rules, job.policies)
     kern = _kernel(rules)
-    args = (rules.to_array(), np.uint64(seed % (1 << 64)))
+    common = (rules.to_array(), np.uint64(seed % (1 << 64)))  # the rules, the seed
     results, pieces = [], []
     for job in jobs:
         offset, n = job.offset, job.n
@@ -355,22 +355,24 @@ def run_chunks(
         # zeroing them (17 MB a chunk) is wasted work (measured: about 1% of W2/W3)
         out = np.empty((n, L.row_len(rules.decks)), dtype=np.int32)
         tr = np.empty((n if trace else 0, L.trace_len(rules.decks)), dtype=np.int64)
-        table, ids, params = job.policies.kernel_arrays(rules, direct)
+        tables = job.policies.kernel_arrays(rules, direct)
         results.append((out, tr))
-
-        def hands(lo: int, hi: int, setup=setup, offset=offset, out=out, tr=tr, table=table,
-                  ids=ids, params=params) -> None:  # fmt: skip
-            part = tr[lo:hi] if trace else tr
-            kern(args[0], setup, args[1], np.int64(offset + lo), np.int64(hi - lo), table, ids,
-                 params, out[lo:hi], part)  # fmt: skip
-
-        pieces += [partial(hands, lo, hi) for lo, hi in ranges(n)]
+        play = partial(_play_piece, kern, common, setup, offset, tables, out, tr, trace)
+        pieces += [partial(play, lo, hi) for lo, hi in ranges(n)]
     with warnings.catch_warnings(), _policy_exceptions([j.policies for j in jobs]):
         warnings.simplefilter("ignore")
         run_pieces(pieces)
     for job, (out, _) in zip(jobs, results, strict=True):
         check_errors(out, job.policies, rules)
     return results
+
+
+def _play_piece(kern, common, setup, offset, tables, out, tr, trace, lo: int, hi: int) -> None:
+    """A job's hands lo..hi-1 into its rows lo..hi-1 (one of ``run_chunks``' pieces)."""
+    rules_array, seed = common
+    part = tr[lo:hi] if trace else tr
+    kern(rules_array, setup, seed, np.int64(offset + lo), np.int64(hi - lo), *tables, out[lo:hi],
+         part)  # fmt: skip
 
 
 class Replayer:

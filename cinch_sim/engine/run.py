@@ -8,6 +8,7 @@ choice into a one-line error naming the policy and the seat.
 
 from __future__ import annotations
 
+import threading
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -164,6 +165,8 @@ class PolicySet:
                 b = p.builtin
                 for at in b.hand_models_at if rules is not None and b is not None else ():
                     a[k, s, at:] = with_preset_model(a[k, s, at:], rules)
+                if b is not None and b.memo_slot >= 0:  # only the engine lends one
+                    a[k, s, b.memo_slot] = 0.0
         return a
 
 
@@ -335,7 +338,7 @@ def run_chunks(
         check_solver_players(rules, job.policies)
     kern = _kernel(rules)
     common = (rules.to_array(), np.uint64(seed % (1 << 64)))  # the rules, the seed
-    results, pieces = [], []
+    results, pieces, plays = [], [], []
     for job in jobs:
         offset, n = job.offset, job.n
         setup = cond.to_setup(dealer, offset)
@@ -358,13 +361,71 @@ def run_chunks(
         tables = job.policies.kernel_arrays(rules, direct)
         results.append((out, tr))
         play = partial(_play_piece, kern, common, setup, offset, tables, out, tr, trace)
+        plays.append(play)
         pieces += [partial(play, lo, hi) for lo, hi in ranges(n)]
+    if len(jobs) > 1 and any(_memo_seats(j.policies) for j in jobs):
+        pieces = _deal_pieces(rules, jobs, plays)
     with warnings.catch_warnings(), _policy_exceptions([j.policies for j in jobs]):
         warnings.simplefilter("ignore")
         run_pieces(pieces)
     for job, (out, _) in zip(jobs, results, strict=True):
         check_errors(out, job.policies, rules)
     return results
+
+
+def _memo_seats(policies: PolicySet) -> list[tuple[int, int]]:
+    """The (seat, parameter slot) of each play policy the engine may lend a memo of
+    solves (``Builtin.memo_slot``: pimc)."""
+    return [
+        (s, p.builtin.memo_slot)
+        for s, p in enumerate(policies.play)
+        if p.builtin is not None and p.builtin.memo_slot >= 0
+    ]
+
+
+def _deal_pieces(rules: Rules, jobs: Sequence[ChunkJob], plays: list) -> list:
+    """``run_chunks``' pieces when a seat plays pimc: one piece a deal, playing that deal
+    for every job that holds it, one job after the other on one thread, with one memo
+    of solves lent to them all (policies/pimc_memo.py). PIMC's solves do not read the
+    bid, so the hands of a deal at several bids share most of them; each job's rows
+    are still bit for bit its own (a hit gives the very values a solve would).
+    The deals with the most hands go first, so that the threads finish together."""
+    by_deal: dict[int, list[tuple[int, int]]] = {}
+    for j, job in enumerate(jobs):
+        idx = job.indices if job.indices is not None else range(job.offset, job.offset + job.n)
+        for row, h in enumerate(np.asarray(idx, dtype=np.int64).tolist()):
+            by_deal.setdefault(h, []).append((j, row))
+    seats = [_memo_seats(job.policies) for job in jobs]
+    groups = sorted(by_deal.values(), key=len, reverse=True)
+    return [partial(_play_deal, rules, plays, seats, g) for g in groups]
+
+
+def _play_deal(rules: Rules, plays: list, seats: list, group: list[tuple[int, int]]) -> None:
+    """One deal's hands (each job's row), with one memo lent to every pimc seat."""
+    from cinch_sim.policies.pimc_memo import M_HITS, M_MISSES, MEMO_SAMPLES, new_memo
+
+    memo = new_memo(len(group) * rules.players * rules.hand_size, MEMO_SAMPLES, rules.hand_size)
+    lent: dict[int, partial] = {}
+    for j, row in group:
+        play = lent.get(j)
+        if play is None:  # the job's own arguments, its parameters with the memo's address
+            kern, common, setup, offset, (table, ids, params), out, tr, trace = plays[j].args
+            params = params.copy()
+            for s, slot in seats[j]:
+                params[L.KIND_PLAY, s, slot] = float(memo.ctypes.data)
+            play = lent[j] = partial(
+                _play_piece, kern, common, setup, offset, (table, ids, params), out, tr, trace
+            )
+        play(row, row + 1)
+    with _memo_lock:
+        MEMO_COUNTS["hits"] += int(memo[M_HITS])
+        MEMO_COUNTS["solved"] += int(memo[M_MISSES])
+
+
+# PIMC's decisions read from a lent memo and solved, since the process started (tests
+# and scripts/bench_advisor.py read them)
+MEMO_COUNTS = {"hits": 0, "solved": 0}
+_memo_lock = threading.Lock()
 
 
 def _play_piece(kern, common, setup, offset, tables, out, tr, trace, lo: int, hi: int) -> None:

@@ -62,12 +62,28 @@ from numba import njit
 from cinch_sim import layout as L
 from cinch_sim.bits import lowbit_index, popcount, suit_mask
 from cinch_sim.jit.clock import monotonic_ns
+from cinch_sim.jit.memory import words_at
 from cinch_sim.jit.two_decks import with_two_decks
 from cinch_sim.policies import heuristic as _heuristic
 from cinch_sim.policies.common import U0, U1, seen_cards
 from cinch_sim.policies.heuristic import DEFAULT_PARAMS as HEURISTIC_DEFAULTS
 from cinch_sim.policies.heuristic import heuristic_play
 from cinch_sim.policies.inference import calls_log_likelihood, dealt_hands
+from cinch_sim.policies.pimc_memo import (
+    E_N,
+    E_RNG,
+    HEAD,
+    KEY_LEN,
+    M_HITS,
+    M_MISSES,
+    M_WORDS,
+    MEMO_SLOT,
+    memo_close,
+    memo_find,
+    memo_key,
+    memo_room,
+    memo_values_at,
+)
 from cinch_sim.policies.ranks import weakest_card
 from cinch_sim.rng import below, uniform
 from cinch_sim.signatures import N_PARAMS, POLICY_SIG
@@ -133,6 +149,7 @@ DEFAULT_PARAMS = {
     "pimc_play": _PIMC + (0.0, 1.0, 8.0, 0.0, 128.0) + (0.0,) * (P_BID_MODEL - 14) + _MODELS,
     "pimc_infer_play": _PIMC + (1.0, 1.0, 8.0, 32.0, 128.0) + (0.0,) * (P_BID_MODEL - 14) + _MODELS,
 }
+assert all(len(v) <= MEMO_SLOT for v in DEFAULT_PARAMS.values())
 
 # the trick from which the solver answers quickly (solver.limits: two decks from trick
 # 5, six seats from trick 2, else the first); before it, the heuristic's card
@@ -590,9 +607,10 @@ def _set_hands(pos, base, row):
 
 @njit(inline="always")
 def _solve_into(pos, rules, ws, vals, live, sign, objective, bid, is_maker, row, playable):
-    """Solve one deal for the ``live`` cards; ``row[c]``: card c's utility to the player.
-    ``playable``: the cards that can be played at all (the trumps under trumps_only,
-    where a deal's plain cards are dead), the rest taken out of the hands first."""
+    """Solve one deal for the ``live`` cards; ``row[c]``: card c's utility to the player,
+    ``vals[c]`` its value; returns the points in play. ``playable``: the cards that can
+    be played at all (the trumps under trumps_only, where a deal's plain cards are
+    dead), the rest taken out of the hands first."""
     for s in range(L.MAX_PLAYERS):
         pos[Q.P_HANDS + s] &= np.int64(playable)
         pos[Q.P_HANDS2 + s] &= np.int64(playable)
@@ -603,6 +621,7 @@ def _solve_into(pos, rules, ws, vals, live, sign, objective, bid, is_maker, row,
         c = lowbit_index(m)
         m &= m - U1
         row[c] = sign * _utility(rules, objective, vals[c], total, bid, is_maker)
+    return total
 
 
 _solve_into2 = with_two_decks(_solve_into, card_values_of=card_values_of2)
@@ -765,6 +784,53 @@ def _table_bits(obs, rules, asked):
     return _table_bits_of(held)
 
 
+@njit(inline="always")
+def _memo(memo_at):
+    """The memo at the address the engine lent (pimc_memo)."""
+    return words_at(memo_at, words_at(memo_at, HEAD)[M_WORDS])
+
+
+@njit(cache=True)
+def _memo_lookup(memo_at, key, h):
+    """The memo's entry for ``key`` (-1: none), counted as a hit or a miss."""
+    memo = _memo(memo_at)
+    found = memo_find(memo, key, h)
+    memo[M_HITS if found >= 0 else M_MISSES] += 1
+    return found
+
+
+@njit(cache=True)
+def _memo_put(memo_at, at, i, total, vals, legal):
+    """Deal i's points in play and each legal card's value into the entry at ``at``."""
+    memo = _memo(memo_at)
+    w = memo_values_at(memo, at, i)
+    memo[w] = total
+    m = legal
+    while m:
+        w += 1
+        memo[w] = vals[lowbit_index(m)]
+        m &= m - U1
+
+
+@njit(cache=True)
+def _recalled(memo_at, at, legal, rng, rules, objective, bid, is_maker, sign, util):
+    """The entry at ``at`` scored at this hand's bid into ``util`` as ``_solve_into``
+    scores a solve, the stream left where the solves left it; returns its deals."""
+    memo = _memo(memo_at)
+    n = memo[at + E_N]
+    for i in range(n):
+        w = memo_values_at(memo, at, i)
+        total = memo[w]
+        m = legal
+        while m:
+            c = lowbit_index(m)
+            m &= m - U1
+            w += 1
+            util[i, c] = sign * _utility(rules, objective, memo[w], total, bid, is_maker)
+    rng[0] = np.uint64(memo[at + E_RNG])
+    return n
+
+
 @njit(cache=True)
 def pimc_values(obs, hand, legal, params, rng, means):
     """Deal and solve; ``means[c]`` each legal card's mean utility over the deals it was
@@ -828,13 +894,27 @@ def pimc_values(obs, hand, legal, params, rng, means):
                 m &= m - U1
                 means[c] = np.sum(weight * exact_util[:, c])
             return n_deals
+    # a memo the engine lent (pimc_memo): this deal's solves at the other bids; not with
+    # the inference (it reads the calls) nor a test or budget (they read the utilities)
+    memo_at = np.int64(params[MEMO_SLOT]) if not infer and z <= 0 and budget <= 0 else 0
+    key = np.empty(KEY_LEN if memo_at else 0, np.int64)
+    h = np.int64(0)
+    at = -1
+    live = legal
+    n = 0
+    if memo_at:
+        h = memo_key(obs, hand, legal, params, rng, key)
+        found = _memo_lookup(memo_at, key, h)
+        if found >= 0:
+            n = _recalled(memo_at, found, legal, rng, rules, objective, bid, is_maker, sign, util)
+            samples = 0  # nothing to solve
+        else:
+            at = memo_room(_memo(memo_at), samples, popcount(legal))
     chosen = np.zeros(samples, np.int64)
     cand = np.zeros((1, L.MAX_PLAYERS), np.int64)
     if infer:
         cand = _resampled_deals(obs, hand, base, params, rng, kept_aces, samples, chosen)
     start = monotonic_ns() if budget > 0 else 0
-    live = legal
-    n = 0
     for i in range(samples):
         if infer and i > 0 and chosen[i] == chosen[i - 1]:
             util[n] = util[n - 1]  # the same deal drawn again: the same values
@@ -845,8 +925,10 @@ def pimc_values(obs, hand, legal, params, rng, means):
         else:
             pos[:] = base
             deal_unseen(obs, hand, pos, rng, kept_aces)
-        _solve_into(pos, rules, ws, vals, live, sign, objective, bid, is_maker, util[n],
-                    playable)  # fmt: skip
+        total = _solve_into(pos, rules, ws, vals, live, sign, objective, bid, is_maker,
+                            util[n], playable)  # fmt: skip
+        if at >= 0:
+            _memo_put(memo_at, at, n, total, vals, legal)
         n += 1
         if z > 0 and n >= n_min and live & (live - U1):
             live, decided = _race(util, n, live, z, stop_loss)
@@ -854,6 +936,8 @@ def pimc_values(obs, hand, legal, params, rng, means):
                 break
         if budget > 0 and monotonic_ns() - start > budget:
             break
+    if at >= 0:
+        memo_close(_memo(memo_at), at, key, h, n, rng)
     for c in range(52):
         means[c] = -np.inf
     m = live

@@ -31,6 +31,7 @@ FIXED_TRUMP = 13
 DD_PLAY = 14  # through its pointer; the kernel also hands it every hand (policies/dd.py)
 WHOLE = (0,)  # the heuristic's bid and trump vectors are themselves one
 PIMC_HAND_MODELS = (14, 37)  # pimc.P_BID_MODEL, P_TRUMP_MODEL (tests/test_inference.py checks)
+PIMC_MEMO_SLOT = 63  # pimc_memo.MEMO_SLOT (tests/test_pimc_memo.py checks)
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,9 @@ class Builtin:
     # where its parameter vector holds heuristic bid or trump vectors (hand models),
     # into which PolicySet.params puts the preset's own fitted model (hand_models.py)
     hand_models_at: tuple[int, ...] = ()
+    # where the engine lends it a memo of solves shared by the hands of one deal at
+    # several bids (policies/pimc_memo.py), -1: none; PolicySet.params clears the slot
+    memo_slot: int = -1
 
 
 BUILTINS: tuple[Builtin, ...] = (
@@ -168,6 +172,7 @@ BUILTINS: tuple[Builtin, ...] = (
         auction_blind=False,
         slow=True,
         hand_models_at=PIMC_HAND_MODELS,
+        memo_slot=PIMC_MEMO_SLOT,
     ),
     # the same, its deals weighted by what the calls and the trump named say of the
     # hands (policies/inference.py; issue 31): it reads the calls
@@ -181,6 +186,7 @@ BUILTINS: tuple[Builtin, ...] = (
         auction_blind=False,
         slow=True,
         hand_models_at=PIMC_HAND_MODELS,
+        memo_slot=PIMC_MEMO_SLOT,
     ),
     # double-dummy play: the bound of perfect play, every card seen (not a player)
     Builtin("play", "dd", "dd", "dd_play", DD_PLAY, slow=True),

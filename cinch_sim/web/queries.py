@@ -27,12 +27,12 @@ PLAYS = ("heuristic", "pimc", "dd")
 BID_MODELS = ("heuristic", "traditional", "simple")
 MAX_RECORD_BYTES = 2_000_000  # a pasted or uploaded records file
 MAX_RECORDS = 200  # hands reviewed in one request
-PIMC_DEALS = 100  # the last PIMC stage's deals (about a second each)
+PIMC_DEALS = 200  # the last PIMC stage's deals (about 0.4 s each)
 # The advisor's stages per play: a quick answer first, then the command line's
-# precision (0.01). PIMC costs about a second a deal, so it stops at a few deals
-# (the stages are whole queries: 124 deals, about two minutes, under the time limit);
-# so few deals judge only the bids won nearly every time, and the page says so
-# (``verdict``), as the command line marks a bid not judged with "*".
+# precision (0.01). PIMC costs about 0.4 s a deal, so it stops at a few hundred deals
+# (the stages are whole queries: 224 deals, about a minute and a half, well under the
+# time limit); so few deals judge only the bids won at least half the time, and the
+# page says so (``verdict``), as the command line marks a bid not judged with "*".
 ADVISE_STAGES: dict[str, tuple[dict[str, Any], ...]] = {
     "heuristic": ({"precision": 0.05}, {"precision": 0.02}, {"precision": 0.01}),
     "dd": ({"max_hands": 150}, {"precision": 0.03}, {"precision": 0.02}, {"precision": 0.01}),
@@ -259,7 +259,7 @@ def verdict_of(adv: Any) -> dict[str, Any]:
     if "pimc" in adv.policies.get("play", []) and need > PIMC_DEALS:  # the page stops there
         more = (
             f"about {need:,} deals would judge them, more than this page plays under PIMC "
-            f"(about a deal a second): play 'double-dummy (perfect play)' gives a first "
+            f"(about 0.4 s a deal): play 'double-dummy (perfect play)' gives a first "
             f"answer here in seconds and the final one in about a minute, or the command "
             f"below with --max-hands {need} plays them"
         )

@@ -399,6 +399,25 @@ def test_some_bids_judged_and_others_open_is_no_verdict_on_those():
     assert ">double-dummy (perfect play)</option>" in page  # the choice it names is there
 
 
+def test_one_bid_left_open_is_named_in_the_singular():
+    from cinch_sim.api import advise
+    from cinch_sim.cards import SUITS
+    from cinch_sim.web import queries
+
+    adv = advise(HAND, dealer=3, max_hands=150)
+    v = queries.verdict_of(adv)
+    s = SUITS.index(v["table_trump"])
+    first, *rest = v["open_bids"]
+    bids = [int(b) for b in adv.bids]
+    for b in rest:  # never won: no longer open (candidate 0 is pass)
+        adv.win[:, 1 + bids.index(b)] = 0
+        adv.make[:, 1 + bids.index(b)] = 0
+    v = queries.verdict_of(adv)
+    assert v["open_bids"] == [first] and SUITS.index(v["table_trump"]) == s
+    assert v["summary"].startswith(f"No verdict yet on bid {first}: in 150 deals it was won ")
+    assert "deals would judge it (the command below" in v["summary"]
+
+
 def test_a_move_of_the_wrong_type_or_an_earlier_one_gets_a_plain_400(base):
     status, s = request(base, "POST", "/api/table", {"variant": "standard", "seat": 0})
     table = s["table"]

@@ -255,10 +255,12 @@ def verdict_of(adv: Any) -> dict[str, Any]:
     if not open_bids:
         return {**out, "summary": line}
     need = _deals_needed(pw[s], judged[s], adv.min_maker)
-    more = f"about {need:,} deals would judge them (the command below with --max-hands {need})"
+    one = len(open_bids) == 1
+    them, they = ("it", "it was") if one else ("them", "they were")
+    more = f"about {need:,} deals would judge {them} (the command below with --max-hands {need})"
     if "pimc" in adv.policies.get("play", []) and need > PIMC_DEALS:  # the page stops there
         more = (
-            f"about {need:,} deals would judge them, more than this page plays under PIMC "
+            f"about {need:,} deals would judge {them}, more than this page plays under PIMC "
             f"(about 0.4 s a deal): play 'double-dummy (perfect play)' gives a first "
             f"answer here in seconds and the final one in about a minute, or the command "
             f"below with --max-hands {need} plays them"
@@ -270,7 +272,8 @@ def verdict_of(adv: Any) -> dict[str, Any]:
         )
     else:
         head = (
-            f"No verdict yet on bids {_span(open_bids)}: in {adv.hands:,} deals they were won "
+            f"No verdict yet on bid{'' if one else 's'} {_span(open_bids)}: in {adv.hands:,} "
+            f"deals {they} won "
             f"as the maker fewer than the {adv.min_maker} times the advisor needs to judge a "
             f"bid; {more}. So far, among the bids judged: {line}"
         )

@@ -1,6 +1,7 @@
 """Time the hand advisor query of docs/benchmarks.md ("The hand advisor query").
 
 Usage: python scripts/bench_advisor.py [--repeats 5] [--write results/BENCHMARKS.md]
+       python scripts/bench_advisor.py --pimc 40 [--hand "..."] [--unshared]
 
 Runs ``cinch-sim advise`` as a subprocess (so imports count) with a warm
 compile cache: one warm-up, then --repeats timed runs at precision 0.01 and
@@ -10,6 +11,12 @@ in-process (``api.advise``, compiled beforehand), the default one and one with
 earlier bids (``--seat 3 --bids 0:6,1:pass,2:7``, where most deals are
 rejected): the median time and the kernel hands played. ``--write`` appends a
 section to the file (never rewrites it).
+
+``--pimc N`` times instead one query under PIMC play at every seat on N deals
+(issue 36's 300 deals in 30 s): in-process, two threads, seed 5; with
+``--unshared`` also with the hands of a deal played apart, as before their
+solves were shared (policies/pimc_memo.py), after it, so both are timed in one
+run and their counts compared.
 """
 
 from __future__ import annotations
@@ -25,6 +32,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 HAND = "AS KS 5S 5C 2S 9H 3D 7C JD"
@@ -56,6 +65,36 @@ def in_process(repeats: int) -> list[str]:
     return rows
 
 
+def pimc(deals: int, hand: str, unshared: bool) -> None:
+    """One PIMC query timed (and, ``unshared``, again without the memo): deals a second."""
+    from cinch_sim.api import advise
+    from cinch_sim.engine import run
+
+    advise(hand, play="pimc", max_hands=1, seed=5, threads=2)  # compile or load first
+    results = []
+    for label in ("shared", "unshared") if unshared else ("shared",):
+        if label == "unshared":
+            run._memo_seats = lambda policies: []  # every job's hands apart, no memo
+        before = dict(run.MEMO_COUNTS)
+        t = time.perf_counter()
+        adv = advise(hand, play="pimc", max_hands=deals, seed=5, threads=2)
+        sec = time.perf_counter() - t
+        hits = run.MEMO_COUNTS["hits"] - before["hits"]
+        solved = run.MEMO_COUNTS["solved"] - before["solved"]
+        results.append(adv)
+        print(
+            f"{label}: {adv.hands} deals, {adv.played:,} kernel hands in {sec:.1f} s "
+            f"({sec / adv.hands:.3f} s a deal; {30 * adv.hands / sec:.0f} deals in 30 s); "
+            f"decisions read from the memo {hits:,}, solved {solved:,}"
+        )
+    if unshared:
+        a, b = results
+        same = all(
+            np.array_equal(getattr(a, k), getattr(b, k)) for k in ("n", "win", "make", "diff")
+        )
+        print("the same counts with and without sharing:", same)
+
+
 def command() -> list[str]:
     exe = shutil.which("cinch-sim")
     return [exe] if exe else [sys.executable, "-m", "cinch_sim"]
@@ -82,7 +121,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--write", type=Path, default=None)
+    ap.add_argument("--pimc", type=int, default=0, help="time a PIMC query on this many deals")
+    ap.add_argument("--hand", default="AS KS JS 5S 2S QH 9D 8C 4C", help="with --pimc")
+    ap.add_argument("--unshared", action="store_true", help="with --pimc: also without the memo")
     a = ap.parse_args()
+    if a.pimc:
+        pimc(a.pimc, a.hand, a.unshared)
+        return
     timed(0.05)  # warm-up: fills the compile cache if needed
     rows = []
     for precision, goal in TARGETS.items():

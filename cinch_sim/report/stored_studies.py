@@ -3,7 +3,7 @@
 PIMC's card values need 16,000 deals before every interval (the Pedro pair's
 too) is a quarter of a point either side: over half an hour on two cores;
 perfect play's 50,000 deals minutes more, PIMC's safe bids by hand type 20,000
-hands and PIMC's advice on the example hands about a second a deal. A report
+hands and PIMC's advice on the example hands about 0.4 s a deal. A report
 cannot wait that long. So they are played once by ``scripts/store_studies.py``,
 through the same calls the report makes, and kept beside this module
 (``stored/*.npz``) with the settings that made them: for card values every

@@ -12,7 +12,7 @@ from cinch_sim.engine import run, threads
 from cinch_sim.engine.run import ChunkJob, Conditions, PolicySet
 from cinch_sim.policies import pimc, pimc_memo, registry
 from cinch_sim.policies.loading import load_policy
-from cinch_sim.rules import Rules
+from cinch_sim.rules import VARIANTS, Rules
 from cinch_sim.signatures import N_PARAMS
 
 
@@ -25,12 +25,12 @@ def _pimc(samples: float = 6.0, memo: float = 0.0):
     return load_policy("play", "pimc", tuple(v))
 
 
-def _bidding(bid: int) -> PolicySet:
+def _bidding(bid: int, players: int = 4) -> PolicySet:
     """Seat 0 calls ``bid`` in spades, the others bid as the heuristic; pimc at every seat."""
-    ps = PolicySet.from_specs(4)
+    ps = PolicySet.from_specs(players)
     ps.bid[0] = load_policy("bid", "fixed", (float(bid), 0.0))
     ps.trump[0] = load_policy("trump", "fixed", (0.0,))
-    ps.play = [_pimc()] * 4
+    ps.play = [_pimc()] * players
     return ps
 
 
@@ -90,3 +90,20 @@ def test_a_deal_at_several_bids_shares_solves_and_keeps_its_bits(n_threads):
     hits = run.MEMO_COUNTS["hits"] - before["hits"]
     solved = run.MEMO_COUNTS["solved"] - before["solved"]
     assert hits > 0 and solved > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", sorted(set(VARIANTS) - {"standard"}))
+def test_every_preset_keeps_its_bits_with_shared_solves(variant):
+    """Every preset's own tables, sides and decks: three bids' hands of two deals played
+    together with one memo are the rows each plays alone."""
+    rules = VARIANTS[variant]
+    top = rules.bid_max
+    jobs = [ChunkJob(_bidding(b, rules.players), 7, 2) for b in (top - 2, top - 1, top)]
+    alone = [run.run_chunks(rules, [j], 5, rules.players - 1)[0][0] for j in jobs]
+    before = run.MEMO_COUNTS["hits"]
+    with threads.using(2):
+        together = run.run_chunks(rules, jobs, 5, rules.players - 1)
+    for a, (b, _) in zip(alone, together, strict=True):
+        assert np.array_equal(a, b)
+    assert run.MEMO_COUNTS["hits"] > before

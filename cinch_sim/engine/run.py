@@ -338,7 +338,7 @@ def run_chunks(
         check_solver_players(rules, job.policies)
     kern = _kernel(rules)
     common = (rules.to_array(), np.uint64(seed % (1 << 64)))  # the rules, the seed
-    results, pieces, plays = [], [], []
+    results, pieces, job_args = [], [], []
     for job in jobs:
         offset, n = job.offset, job.n
         setup = cond.to_setup(dealer, offset)
@@ -360,11 +360,10 @@ def run_chunks(
         tr = np.empty((n if trace else 0, L.trace_len(rules.decks)), dtype=np.int64)
         tables = job.policies.kernel_arrays(rules, direct)
         results.append((out, tr))
-        play = partial(_play_piece, kern, common, setup, offset, tables, out, tr, trace)
-        plays.append(play)
-        pieces += [partial(play, lo, hi) for lo, hi in ranges(n)]
+        job_args.append((kern, common, setup, offset, tables, out, tr, trace))
+        pieces += [partial(_play_piece, *job_args[-1], lo, hi) for lo, hi in ranges(n)]
     if len(jobs) > 1 and any(_memo_seats(j.policies) for j in jobs):
-        pieces = _deal_pieces(rules, jobs, plays)
+        pieces = _deal_pieces(rules, jobs, job_args)
     with warnings.catch_warnings(), _policy_exceptions([j.policies for j in jobs]):
         warnings.simplefilter("ignore")
         run_pieces(pieces)
@@ -383,7 +382,7 @@ def _memo_seats(policies: PolicySet) -> list[tuple[int, int]]:
     ]
 
 
-def _deal_pieces(rules: Rules, jobs: Sequence[ChunkJob], plays: list) -> list:
+def _deal_pieces(rules: Rules, jobs: Sequence[ChunkJob], job_args: list[tuple]) -> list:
     """``run_chunks``' pieces when a seat plays pimc: one piece a deal, playing that deal
     for every job that holds it, one job after the other on one thread, with one memo
     of solves lent to them all (policies/pimc_memo.py). PIMC's solves do not read the
@@ -397,26 +396,25 @@ def _deal_pieces(rules: Rules, jobs: Sequence[ChunkJob], plays: list) -> list:
             by_deal.setdefault(h, []).append((j, row))
     seats = [_memo_seats(job.policies) for job in jobs]
     groups = sorted(by_deal.values(), key=len, reverse=True)
-    return [partial(_play_deal, rules, plays, seats, g) for g in groups]
+    return [partial(_play_deal, rules, job_args, seats, g) for g in groups]
 
 
-def _play_deal(rules: Rules, plays: list, seats: list, group: list[tuple[int, int]]) -> None:
-    """One deal's hands (each job's row), with one memo lent to every pimc seat."""
+def _play_deal(rules: Rules, job_args: list[tuple], seats: list, group: list[tuple[int, int]]):
+    """One deal's hands (each job's row: ``_play_piece`` on the job's arguments), with
+    one memo lent to every pimc seat."""
     from cinch_sim.policies.pimc_memo import M_HITS, M_MISSES, MEMO_SAMPLES, new_memo
 
     memo = new_memo(len(group) * rules.players * rules.hand_size, MEMO_SAMPLES, rules.hand_size)
-    lent: dict[int, partial] = {}
+    lent: dict[int, tuple] = {}
     for j, row in group:
-        play = lent.get(j)
-        if play is None:  # the job's own arguments, its parameters with the memo's address
-            kern, common, setup, offset, (table, ids, params), out, tr, trace = plays[j].args
+        args = lent.get(j)
+        if args is None:  # the job's own arguments, its parameters with the memo's address
+            kern, common, setup, offset, (table, ids, params), out, tr, trace = job_args[j]
             params = params.copy()
             for s, slot in seats[j]:
                 params[L.KIND_PLAY, s, slot] = float(memo.ctypes.data)
-            play = lent[j] = partial(
-                _play_piece, kern, common, setup, offset, (table, ids, params), out, tr, trace
-            )
-        play(row, row + 1)
+            args = lent[j] = (kern, common, setup, offset, (table, ids, params), out, tr, trace)
+        _play_piece(*args, row, row + 1)
     with _memo_lock:
         MEMO_COUNTS["hits"] += int(memo[M_HITS])
         MEMO_COUNTS["solved"] += int(memo[M_MISSES])

@@ -354,7 +354,46 @@ def test_pimc_s_command_line_plays_the_page_s_deals():
 
     q = queries.advise_query({"hand": HAND, "play": "pimc"})
     assert queries.cli_command(q).endswith(f"--play pimc --max-hands {queries.PIMC_DEALS}")
-    assert queries.ADVISE_STAGES["pimc"][-1] == {"max_hands": queries.PIMC_DEALS}
+    assert queries.ADVISE_STAGES["pimc"][-1]["max_hands"] == queries.PIMC_DEALS
+
+
+@pytest.mark.parametrize(
+    ("pace", "asked"),
+    [(2.5, [4, 16, 48]), (20.0, [4, 6]), (0.3, [4, 20, 200])],
+)
+def test_pimc_stages_play_the_deals_that_fit_their_time(monkeypatch, pace, asked):
+    """A PIMC deal costs 0.3 s in the standard game and 20 s in no_draw: each stage plays
+    as many deals as the pace of the stage before says fit in its seconds (40, then
+    120), at most 20 and 200; a stage with no more deals to add keeps the last answer;
+    the command line shown plays the deals of the answer it stands beside."""
+    from cinch_sim import api
+    from cinch_sim.web import queries
+
+    real = api.advise
+    played: list[int] = []
+
+    def heuristic_instead(*args, **kwargs):  # PIMC's deals, at the heuristic's cost
+        played.append(kwargs["max_hands"])
+        return real(*args, **{**kwargs, "play": "heuristic"})
+
+    class Clock:  # each query takes ``pace`` seconds a deal
+        now = 0.0
+        queries_seen = 0
+
+        @classmethod
+        def perf_counter(cls) -> float:
+            if len(played) > cls.queries_seen:  # a query ran since the last reading
+                cls.queries_seen = len(played)
+                cls.now += pace * played[-1]
+            return cls.now
+
+    monkeypatch.setattr(api, "advise", heuristic_instead)
+    monkeypatch.setattr(queries, "time", Clock)
+    q = queries.advise_query({"hand": HAND, "play": "pimc"})
+    answers = [stage(lambda units=0: None) for stage in queries.advise_stages(q)]
+    assert played == asked
+    assert answers[-1]["hands"] == asked[-1]
+    assert answers[-1]["cli"].endswith(f"--max-hands {asked[-1]}")
 
 
 def test_too_few_deals_are_no_verdict_and_show_no_intervals():

@@ -13,6 +13,7 @@ import json
 import math
 import re
 import shlex
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -27,16 +28,24 @@ PLAYS = ("heuristic", "pimc", "dd")
 BID_MODELS = ("heuristic", "traditional", "simple")
 MAX_RECORD_BYTES = 2_000_000  # a pasted or uploaded records file
 MAX_RECORDS = 200  # hands reviewed in one request
-PIMC_DEALS = 200  # the last PIMC stage's deals (about 0.4 s each)
+PIMC_DEALS = 200  # the most deals the page's PIMC plays (about 0.4 s each in the standard game)
 # The advisor's stages per play: a quick answer first, then the command line's
-# precision (0.01). PIMC costs about 0.4 s a deal, so it stops at a few hundred deals
-# (the stages are whole queries: 224 deals, about a minute and a half, well under the
-# time limit); so few deals judge only the bids won at least half the time, and the
-# page says so (``verdict``), as the command line marks a bid not judged with "*".
+# precision (0.01). PIMC stops at a few hundred deals, so few deals judge only the bids
+# won at least half the time, and the page says so (``verdict``), as the command line
+# marks a bid not judged with "*". A deal's cost under PIMC ranges from a third of a
+# second (standard) to about 20 s (no_draw: nine tricks to solve), so a PIMC stage with
+# ``seconds`` plays only as many deals (up to ``max_hands``) as the pace of the stage
+# before it says fit in that time, so the last answer comes within the job's time limit
+# (heasly, about 4 s a deal: 4, 10 and 44 deals in 238 s; the pace of a few deals is
+# rough, hence the margin).
 ADVISE_STAGES: dict[str, tuple[dict[str, Any], ...]] = {
     "heuristic": ({"precision": 0.05}, {"precision": 0.02}, {"precision": 0.01}),
     "dd": ({"max_hands": 150}, {"precision": 0.03}, {"precision": 0.02}, {"precision": 0.01}),
-    "pimc": ({"max_hands": 4}, {"max_hands": 20}, {"max_hands": PIMC_DEALS}),
+    "pimc": (
+        {"max_hands": 4},
+        {"max_hands": 20, "seconds": 40},
+        {"max_hands": PIMC_DEALS, "seconds": 120},
+    ),
 }
 # A bid not judged (won as the maker on fewer than the advisor's 100 deals) though won
 # at least this share of the auctions was cut short by the deals played, not by its
@@ -150,8 +159,9 @@ def _bids_error(
     return message
 
 
-def cli_command(q: dict[str, Any]) -> str:
-    """The same query as a command line."""
+def cli_command(q: dict[str, Any], max_hands: int | None = None) -> str:
+    """The same query as a command line (PIMC's: on the deals its last stage plays,
+    ``max_hands``, at most ``PIMC_DEALS``)."""
     parts = ["cinch-sim", "advise", q["hand"]]
     if q["seat"] is not None:
         parts += ["--seat", str(q["seat"])]
@@ -165,7 +175,7 @@ def cli_command(q: dict[str, Any]) -> str:
     if q["bid_model"] != "heuristic":
         parts += ["--bid-model", q["bid_model"]]
     if q["play"] == "pimc":  # the page's last PIMC stage: so many deals, no more
-        parts += ["--max-hands", str(PIMC_DEALS)]
+        parts += ["--max-hands", str(max_hands or PIMC_DEALS)]
     if q["risk"] != 0.7:
         parts += ["--risk", f"{q['risk']:g}"]
     if q["precision"] != 0.01:
@@ -179,18 +189,30 @@ def advise_stages(q: dict[str, Any]) -> list[Callable[[Callable[..., None]], dic
     from cinch_sim.advisor.present import advice_dict
     from cinch_sim.api import advise
 
+    last: dict[str, Any] = {}  # the stage before: its answer, deals and seconds a deal
+
     def stage(settings: dict[str, Any]):
         def run(check: Callable[..., None]) -> dict[str, Any]:
+            wanted = dict(settings)
+            seconds = wanted.pop("seconds", None)
+            if seconds is not None and last:
+                fit = int(seconds / max(last["pace"], 1e-9))
+                wanted["max_hands"] = min(wanted["max_hands"], fit)
+                if wanted["max_hands"] <= last["hands"]:
+                    return last["out"]  # no more deals fit: the last answer stands
+            began = time.perf_counter()
             adv = advise(
                 q["hand"], q["seat"], q["dealer"], bids=q["bids"], variant=q["variant"],
                 play=q["play"], risk=q["risk"], progress=check,
-                bid_model=None if q["bid_model"] == "heuristic" else q["bid_model"], **settings,
+                bid_model=None if q["bid_model"] == "heuristic" else q["bid_model"], **wanted,
             )  # fmt: skip
             out = advice_dict(adv)
-            out["cli"] = cli_command(q)
+            out["cli"] = cli_command(q, wanted.get("max_hands"))
             out.update(verdict_of(adv))
             out["rows"] = advice_rows(adv)
             out.update(table_notes(adv))
+            pace = (time.perf_counter() - began) / max(adv.hands, 1)
+            last.update(out=out, hands=adv.hands, pace=pace)
             return out
 
         return run
@@ -261,7 +283,7 @@ def verdict_of(adv: Any) -> dict[str, Any]:
     if "pimc" in adv.policies.get("play", []) and need > PIMC_DEALS:  # the page stops there
         more = (
             f"about {need:,} deals would judge {them}, more than this page plays under PIMC "
-            f"(about 0.4 s a deal): play 'double-dummy (perfect play)' gives a first "
+            f"({_pace(adv)}): play 'double-dummy (perfect play)' gives a first "
             f"answer here in seconds and the final one in about a minute, or the command "
             f"below with --max-hands {need} plays them"
         )
@@ -278,6 +300,13 @@ def verdict_of(adv: Any) -> dict[str, Any]:
             f"bid; {more}. So far, among the bids judged: {line}"
         )
     return {**out, "summary": head}
+
+
+def _pace(adv: Any) -> str:
+    """PIMC's cost a deal in this query, as measured: it ranges from a third of a second
+    (standard) to about 20 s (no_draw), and with the host's speed."""
+    per = adv.seconds / max(adv.hands, 1)
+    return f"about {per:.1f} s a deal here" if per >= 0.1 else "under 0.1 s a deal here"
 
 
 def _deals_needed(p_win: Any, judged: Any, min_maker: int) -> int:

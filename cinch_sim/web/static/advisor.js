@@ -152,10 +152,14 @@ async function poll(id) {
     return;
   }
   if (id !== job) return;
-  if (view.status === "error" || view.status === "timeout") {
+  if (view.status === "error" || (view.status === "timeout" && !view.result)) {
     clearAnswer(""); $("error").textContent = view.error; return;
   }
   if (view.result) show(view.result, view);
+  if (view.status === "timeout") {  // a later stage ran past the limit: the last answer stands
+    $("status").textContent += ` (stopped: ${view.error}; the answer on these deals stands)`;
+    return;
+  }
   if (view.status === "cancelled") return;
   if (view.final) { $("status").textContent += " (final)"; return; }
   if (view.status === "running" && view.done) {  // a long stage (dd, pimc): how far it has come

@@ -825,3 +825,20 @@ def test_a_call_left_out_is_named_as_played_by_its_bidder(browser):
     _advise_on_page(browser, 1400, "standard", HAND, seat="2", dealer="3", bids="0:7,1:pass")
     _wait(browser, lambda d: "(final)" in _text(d, "status"))
     assert "not given" not in _text(browser, "status")
+
+
+@pytest.mark.slow  # about 20 s: PIMC's stages until the time limit
+def test_a_stage_past_the_time_limit_leaves_the_answer_before_it(browser):
+    """PIMC's last stage runs past a server's 20 s limit: the earlier stage's answer, its
+    chart and table stay, and the status says the query stopped (the page cleared it)."""
+    with running(workers=2, time_limit=20) as base:
+        browser.set_window_size(1400, 1600)
+        browser.get(base + "/")
+        _select(browser, "play", "pimc")
+        _pick(browser, HAND)
+        _wait(browser, lambda d: "stopped" in _text(d, "status") or _text(d, "error"), 60)
+        shown = _answer_shown(browser)
+        assert _text(browser, "error") == ""
+        assert "(stopped: the query ran past its time limit (20 s); " in shown["status"]
+        assert "stage 3 of 3" not in shown["status"] and shown["advice"]
+        assert shown["chart"] == 1 and shown["rows"] > 5

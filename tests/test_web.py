@@ -433,9 +433,24 @@ def test_some_bids_judged_and_others_open_is_no_verdict_on_those():
     v = queries.verdict_of(adv)
     need = int(v["summary"].split("about ")[1].split(" deals")[0].replace(",", ""))
     assert need > queries.PIMC_DEALS and "more than this page plays under PIMC" in v["summary"]
-    assert "play 'double-dummy (perfect play)' gives a first answer here" in v["summary"]
+    assert "play 'double-dummy (perfect play)' answers on far more deals here" in v["summary"]
     page = (Path(queries.__file__).parent / "static" / "advisor.html").read_text()
     assert ">double-dummy (perfect play)</option>" in page  # the choice it names is there
+
+
+def test_perfect_play_is_offered_only_where_it_can_play():
+    """Under PIMC the page names double-dummy play as its way to more deals, but dd
+    cannot play two decks or six seats: there only the command line is named."""
+    from types import SimpleNamespace
+
+    from cinch_sim.rules import VARIANTS
+    from cinch_sim.web import queries
+
+    def offer(variant: str) -> str:
+        return queries._dd_instead(SimpleNamespace(query=SimpleNamespace(rules=VARIANTS[variant])))
+
+    assert offer("standard").startswith("play 'double-dummy (perfect play)'") and offer("no_draw")
+    assert offer("heasly") == offer("cutthroat6") == offer("two_deck") == ""
 
 
 def test_one_bid_left_open_is_named_in_the_singular():

@@ -283,9 +283,8 @@ def verdict_of(adv: Any) -> dict[str, Any]:
     if "pimc" in adv.policies.get("play", []) and need > PIMC_DEALS:  # the page stops there
         more = (
             f"about {need:,} deals would judge {them}, more than this page plays under PIMC "
-            f"({_pace(adv)}): play 'double-dummy (perfect play)' gives a first "
-            f"answer here in seconds and the final one in about a minute, or the command "
-            f"below with --max-hands {need} plays them"
+            f"({_pace(adv)}): {_dd_instead(adv)}the command below with --max-hands {need} "
+            "plays them"
         )
     if not judged[s].any():
         head = (
@@ -300,6 +299,22 @@ def verdict_of(adv: Any) -> dict[str, Any]:
             f"bid; {more}. So far, among the bids judged: {line}"
         )
     return {**out, "summary": head}
+
+
+def _dd_instead(adv: Any) -> str:
+    """The page's other way to more deals, where perfect play can play the game (not
+    with two decks or six seats: ``solver.limits.require_dd``)."""
+    from cinch_sim.checks import InputError
+    from cinch_sim.solver.limits import require_dd
+
+    try:
+        require_dd(adv.query.rules, "play")
+    except InputError:
+        return ""
+    return (
+        "play 'double-dummy (perfect play)' answers on far more deals here (in the "
+        "standard game a first answer in seconds, the final one in about a minute), or "
+    )
 
 
 def _pace(adv: Any) -> str:

@@ -405,6 +405,9 @@ def _play_deal(rules: Rules, job_args: list[tuple], seats: list, group: list[tup
     from cinch_sim.policies.pimc_memo import M_HITS, M_MISSES, MEMO_SAMPLES, new_memo
 
     memo = new_memo(len(group) * rules.players * rules.hand_size, MEMO_SAMPLES, rules.hand_size)
+    address = float(memo.ctypes.data)  # a parameter is a float64: exact below 2**53
+    if address >= 2**53:
+        raise RuntimeError("a memo's address does not fit a parameter slot")
     lent: dict[int, tuple] = {}
     for j, row in group:
         args = lent.get(j)
@@ -412,7 +415,7 @@ def _play_deal(rules: Rules, job_args: list[tuple], seats: list, group: list[tup
             kern, common, setup, offset, (table, ids, params), out, tr, trace = job_args[j]
             params = params.copy()
             for s, slot in seats[j]:
-                params[L.KIND_PLAY, s, slot] = float(memo.ctypes.data)
+                params[L.KIND_PLAY, s, slot] = address
             args = lent[j] = (kern, common, setup, offset, (table, ids, params), out, tr, trace)
         _play_piece(*args, row, row + 1)
     with _memo_lock:

@@ -92,6 +92,27 @@ def test_a_deal_at_several_bids_shares_solves_and_keeps_its_bits(n_threads):
     assert hits > 0 and solved > 0
 
 
+def test_a_deals_card_swaps_share_solves_and_keep_their_bits(monkeypatch):
+    """Card values replay each deal with a card exchanged for a stand-in: seats that see
+    neither card share their solves with the deal as dealt, and every replay is the
+    replay played alone."""
+    from cinch_sim.analysis.card_values import run_experiment
+
+    ps = PolicySet.from_specs(4)
+    ps.play = [_pimc()] * 4
+    before = run.MEMO_COUNTS["hits"]
+    shared, n, _ = run_experiment(8, 2, Rules(), ps, 3, threads=2)
+    hits = run.MEMO_COUNTS["hits"] - before
+    monkeypatch.setattr(run, "_memo_seats", lambda policies: [])  # every replay alone
+    apart, _, _ = run_experiment(8, 2, Rules(), ps, 3, threads=2)
+    assert n == 8 and hits > 0 and run.MEMO_COUNTS["hits"] - before == hits
+    tested = [label for label, p in shared.items() if p.deals]
+    assert tested
+    for label in tested:
+        a, b = shared[label], apart[label]
+        assert a.deals == b.deals and a.with_card == b.with_card and a.without == b.without
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", sorted(set(VARIANTS) - {"standard"}))
 def test_every_preset_keeps_its_bits_with_shared_solves(variant):

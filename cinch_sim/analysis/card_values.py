@@ -235,11 +235,9 @@ def run_experiment(
                     )
                     for i in range(len(rows))
                 ]
-                jobs = [(plan, deck) for plan in plans if plan for deck in plan.decks()]
-                got = iter(_replay_all(replayer, jobs))
-                for plan in plans:
-                    if plan:
-                        plan.record(pairs, [next(got) for _ in plan.decks()])
+                kept = [plan for plan in plans if plan]
+                for plan, results in zip(kept, _replay_all(replayer, kept), strict=True):
+                    plan.record(pairs, results)
                 done += len(rows)
     except KeyboardInterrupt:
         interrupted = True
@@ -273,24 +271,21 @@ class _Plan:
             p.without.append(alt)
 
 
-def _replay_all(replayer: Replayer, jobs: list[tuple[_Plan, list[int]]]) -> list[Replay]:
-    """Every job's replay, in order, on the engine's threads (``threads.run_split``):
-    runs of consecutive jobs, several a thread, each thread taking the next as it
-    finishes one (a piece a job cost more than a heuristic hand's replay in the
-    locking), so a few slow replays (PIMC's) do not hold a fixed share."""
-    out: list[Replay] = [None] * len(jobs)  # type: ignore[list-item]
+def _replay_all(replayer: Replayer, plans: list[_Plan]) -> list[list[Replay]]:
+    """Each plan's replays, in order, on the engine's threads (``threads.run_split``):
+    runs of consecutive deals, several a thread, each thread taking the next as it
+    finishes one, so a few slow replays (PIMC's) do not hold a fixed share. A deal's
+    replays go together (``Replayer.play_deal``): PIMC shares its solves between them."""
+    out: list[list[Replay]] = [[] for _ in plans]
 
     def replay(lo: int, hi: int) -> None:
         for i in range(lo, hi):
-            out[i] = _play(replayer, *jobs[i])
+            p = plans[i]
+            rows = replayer.play_deal(p.index, p.decks(), p.maker, p.trump, p.bid)
+            out[i] = [Replay.of(row, replayer.rules) for row in rows]
 
-    run_split(replay, len(jobs))
+    run_split(replay, len(plans))
     return out
-
-
-def _play(replayer: Replayer, plan: _Plan, deck: list[int]) -> Replay:
-    row = replayer.play(plan.index, deck, plan.maker, plan.trump, plan.bid)
-    return Replay.of(row, replayer.rules)
 
 
 def _plan(

@@ -402,22 +402,39 @@ def _deal_pieces(rules: Rules, jobs: Sequence[ChunkJob], job_args: list[tuple]) 
 def _play_deal(rules: Rules, job_args: list[tuple], seats: list, group: list[tuple[int, int]]):
     """One deal's hands (each job's row: ``_play_piece`` on the job's arguments), with
     one memo lent to every pimc seat."""
-    from cinch_sim.policies.pimc_memo import M_HITS, M_MISSES, MEMO_SAMPLES, new_memo
-
-    memo = new_memo(len(group) * rules.players * rules.hand_size, MEMO_SAMPLES, rules.hand_size)
-    address = float(memo.ctypes.data)  # a parameter is a float64: exact below 2**53
-    if address >= 2**53:
-        raise RuntimeError("a memo's address does not fit a parameter slot")
+    memo = _new_memo(rules, len(group))
     lent: dict[int, tuple] = {}
     for j, row in group:
         args = lent.get(j)
         if args is None:  # the job's own arguments, its parameters with the memo's address
             kern, common, setup, offset, (table, ids, params), out, tr, trace = job_args[j]
-            params = params.copy()
-            for s, slot in seats[j]:
-                params[L.KIND_PLAY, s, slot] = address
+            params = _lending(params, seats[j], memo)
             args = lent[j] = (kern, common, setup, offset, (table, ids, params), out, tr, trace)
         _play_piece(*args, row, row + 1)
+    _count_memo(memo)
+
+
+def _new_memo(rules: Rules, hands: int) -> np.ndarray:
+    """A memo for the pimc decisions of ``hands`` hands of one deal."""
+    from cinch_sim.policies.pimc_memo import MEMO_SAMPLES, new_memo
+
+    return new_memo(hands * rules.players * rules.hand_size, MEMO_SAMPLES, rules.hand_size)
+
+
+def _lending(params: np.ndarray, seats: list[tuple[int, int]], memo: np.ndarray) -> np.ndarray:
+    """A copy of the kernel's ``params`` with ``memo``'s address in each seat's slot."""
+    address = float(memo.ctypes.data)  # a parameter is a float64: exact below 2**53
+    if address >= 2**53:
+        raise RuntimeError("a memo's address does not fit a parameter slot")
+    params = params.copy()
+    for s, slot in seats:
+        params[L.KIND_PLAY, s, slot] = address
+    return params
+
+
+def _count_memo(memo: np.ndarray) -> None:
+    from cinch_sim.policies.pimc_memo import M_HITS, M_MISSES
+
     with _memo_lock:
         MEMO_COUNTS["hits"] += int(memo[M_HITS])
         MEMO_COUNTS["solved"] += int(memo[M_MISSES])
@@ -456,10 +473,29 @@ class Replayer:
         self.base[L.S_DECK_GIVEN] = 1
         self.width = L.row_len(rules.decks)
         self.no_trace = np.empty((0, L.trace_len(rules.decks)), dtype=np.int64)
+        self.memo_seats = _memo_seats(policies)
 
-    def play(self, index: int, deck: list[int], maker: int, trump: int, bid: int) -> np.ndarray:
+    def play_deal(
+        self, index: int, decks: list[list[int]], maker: int, trump: int, bid: int
+    ) -> list[np.ndarray]:
+        """``play`` for each of ``decks``, hand ``index`` dealt as each. A seat that plays
+        pimc is lent one memo for them all: a card exchanged between two hands leaves
+        the other seats' view of the first tricks unchanged (both cards unseen to them),
+        so their solves are shared until it shows; every row is bit for bit as alone."""
+        if not self.memo_seats:
+            return [self.play(index, d, maker, trump, bid) for d in decks]
+        memo = _new_memo(self.rules, len(decks))
+        params = _lending(self.params, self.memo_seats, memo)
+        rows = [self.play(index, d, maker, trump, bid, params) for d in decks]
+        _count_memo(memo)
+        return rows
+
+    def play(
+        self, index: int, deck: list[int], maker: int, trump: int, bid: int, params=None
+    ) -> np.ndarray:
         """Hand ``index`` (its random streams) dealt as ``deck`` (52 faces, or 104 with
-        two decks), ``maker`` bidding ``bid`` in ``trump``: its result row."""
+        two decks), ``maker`` bidding ``bid`` in ``trump``: its result row (``params``:
+        the kernel's, a memo lent: ``play_deal``)."""
         if len(deck) != 52 * self.rules.decks:
             raise ValueError(f"a given deck must hold {52 * self.rules.decks} cards")
         setup = self.base.copy()
@@ -475,7 +511,8 @@ class Replayer:
         # is compiled already (_kernel, in __init__)
         with _policy_exceptions(self.policies):
             self.kern(self.rules_array, setup, self.seed, np.int64(index), np.int64(1),
-                      self.table, self.ids, self.params, out, self.no_trace)  # fmt: skip
+                      self.table, self.ids, self.params if params is None else params, out,
+                      self.no_trace)  # fmt: skip
         if out[0, L.H_ERROR]:
             check_errors(out, self.policies, self.rules)
         return out[0]

@@ -50,6 +50,9 @@ holds which unseen card share the solver's table (``search._prepare``).
 
 Cost: one solve per deal per decision, about 0.4 ms for a full six-card lead
 and much less later in the hand, so a decision costs about ``samples`` x that.
+Where the engine lends a memo (``pimc_memo``: the hands of one deal at several
+bids, or a deal's card-value replays), a decision already solved in another of
+those hands is read from it and scored at this hand's bid instead.
 ``budget_ms`` caps a decision's time instead (the results then depend on the
 machine's speed, so a seeded run is no longer reproducible).
 """
@@ -840,7 +843,8 @@ def pimc_values(obs, hand, legal, params, rng, means):
     The search maximises the maker's side, or the player himself when it is
     paranoid; utilities are turned to the player's view here. With ``P_STOP_Z`` > 0,
     after ``P_MIN_SAMPLES`` deals each further deal is solved only for the cards
-    still in the race (``_race``), and the dealing stops once the race is decided."""
+    still in the race (``_race``), and the dealing stops once the race is decided.
+    With a memo lent (``MEMO_SLOT``), a decision found there is not solved again."""
     rules = obs[L.O_RULES : L.O_RULES + L.R_LEN]
     samples = max(1, np.int64(params[P_SAMPLES]))
     budget = np.int64(params[P_BUDGET_MS] * 1e6)

@@ -36,8 +36,8 @@ PIMC_DEALS = 200  # the most deals the page's PIMC plays (about 0.4 s each in th
 # second (standard) to about 20 s (no_draw: nine tricks to solve), so a PIMC stage with
 # ``seconds`` plays only as many deals (up to ``max_hands``) as the pace of the stage
 # before it says fit in that time, so the last answer comes within the job's time limit
-# (heasly, about 4 s a deal: 4, 10 and 44 deals in 238 s; the pace of a few deals is
-# rough, hence the margin).
+# (heasly, about 4 s a deal: 4, 7 and 29 deals, the final answer in 177 s; the pace of
+# a few deals is rough, hence the margin).
 ADVISE_STAGES: dict[str, tuple[dict[str, Any], ...]] = {
     "heuristic": ({"precision": 0.05}, {"precision": 0.02}, {"precision": 0.01}),
     "dd": ({"max_hands": 150}, {"precision": 0.03}, {"precision": 0.02}, {"precision": 0.01}),

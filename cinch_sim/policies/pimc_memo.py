@@ -54,7 +54,9 @@ MASKED = (
 )
 
 
-def entry_words(samples: int, cards: int) -> int:
+@njit(inline="always")
+def entry_words(samples, cards):
+    """An entry's length in words (from Python too: ``new_memo``)."""
     return E_KEY + KEY_LEN + samples * (1 + cards)
 
 
@@ -73,7 +75,7 @@ def new_memo(entries: int, samples: int, cards: int) -> np.ndarray:
 
 @njit(inline="always")
 def _entry_words(memo):
-    return E_KEY + KEY_LEN + memo[M_SAMPLES] * (1 + memo[M_CARDS])
+    return entry_words(memo[M_SAMPLES], memo[M_CARDS])
 
 
 @njit(cache=True)

@@ -164,6 +164,45 @@ def seeds(settings: dict[str, Any]) -> str:
     return f"seed {settings.get('seed')}"
 
 
+def rules_words(rules: dict[str, Any]) -> str:
+    """The game a result was played under (its settings' ``rules``, ``Rules.describe()``):
+    the preset, with the options that differ from it: ``pidro``, ``standard
+    (robber=none)``."""
+    if "options" in rules:
+        changed = [f"{k}={v}" for k, v in rules["options"].items()]
+    else:  # settings written before the options were: against the standard game
+        from cinch_sim.rules import OPTION_NAMES, Rules
+
+        default = Rules()
+        changed = [
+            f"{k}={v}" for k, v in rules.items() if k in OPTION_NAMES and v != getattr(default, k)
+        ]
+    return rules.get("preset", "standard") + (f" ({', '.join(changed)})" if changed else "")
+
+
+def policies_words(policies: dict[str, list[str]]) -> str:
+    """The policies of a result's settings, by plug point, one name where every seat
+    has it: ``bid=heuristic, ..., play=pimc/heuristic/pimc/heuristic``."""
+    parts = []
+    for kind, specs in policies.items():
+        parts.append(f"{kind}={specs[0] if len(set(specs)) == 1 else '/'.join(specs)}")
+    return ", ".join(parts)
+
+
+def settings_words(settings: dict[str, Any]) -> str:
+    """``rules: pidro; policies: bid=heuristic, ...``: what a result was played under,
+    as its text outputs and charts say it."""
+    return (
+        f"rules: {rules_words(settings.get('rules', {}))}; "
+        f"policies: {policies_words(settings.get('policies', {}))}"
+    )
+
+
+def capital(text: str) -> str:
+    """``text`` with its first letter a capital (the rest left as written)."""
+    return text[:1].upper() + text[1:]
+
+
 def label(name: str) -> str:
     """A field or point name as people write it: ``right_pedro -> 'Right Pedro'``."""
     return name.replace("_", " ").title()

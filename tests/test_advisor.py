@@ -396,16 +396,30 @@ def _highest_safe_by_hand(a, s: int) -> int | None:
 
 def test_no_bid_is_advised_without_enough_deals_as_maker():
     # more deals as maker asked for than were dealt: no bid can be judged, so even a
-    # strong hand gets "pass", with the reason, in the text, the JSON and the result
+    # strong hand gets "pass", with the reason, in the text, the JSON and the result;
+    # the reason says the deals were too few, not that the hand is weak
     a = advise(ISSUE_HAND, seat=0, precision=0.05, min_maker=10**6, max_hands=3000)
     assert a.call == "pass" and a.best_ev_bid is None and a.safe_bid is None
-    assert a.pass_reason.startswith("no bid wins the auction often enough to judge")
+    assert a.pass_reason == (
+        "too few deals to judge any bid yet (3,000 played; a bid needs 1,000,000 as the maker)"
+    )
     d = advice_dict(a)
     assert d["call"] == "pass" and d["pass_reason"] == a.pass_reason
     assert d["min_maker_deals"] == 10**6
-    assert d["advice"].startswith("Advice: pass: no bid wins the auction often enough")
+    assert d["advice"].startswith("Advice: pass: too few deals to judge any bid yet")
     assert all(
         not e["judged"] for t in d["by_trump"].values() for k, e in t["bids"].items() if k != "pass"
+    )
+
+
+def test_a_bid_seldom_won_is_not_judged_and_the_reason_says_so():
+    # enough deals, but bid 1 as eldest is overbid on nearly all of them: not judged
+    a = advise(ISSUE_HAND, seat=0, candidates=[1], precision=0.001, min_maker=500, max_hands=2000)
+    assert a.hands == 2000 and (a.win[:, 1] < 500).all()
+    assert a.call == "pass"
+    assert (
+        a.pass_reason == "no bid wins the auction often enough to judge (on at least 500 "
+        "deals as the maker)"
     )
 
 
@@ -672,3 +686,17 @@ def test_cutthroat_margin_is_against_the_average_opponent():
     assert opp.max() <= 14 / 4
     assert opp.max() > 0.5  # the opponents do take points: not an empty bound
     assert "average opponent" in advice_dict(adv)["score_change"]
+
+
+def test_the_dealer_after_three_passes_is_told_which_trump_to_name():
+    """All passed to the dealer (all_pass=dealer_no_contract): his pass makes him the
+    maker at contract 0, so the advice is to pass and name the trump whose contract
+    at 0 is worth the most, and the text says so (it said only "pass")."""
+    a = advise(ISSUE_HAND, seat=3, dealer=3, bids="0:pass,1:pass,2:pass",
+               bid="traditional", precision=0.03)  # fmt: skip
+    sc = a.score_change()
+    margin = sc["own"][:, 0] - sc["opp"][:, 0]
+    assert a.call == "pass" and a.best_trump == "S" and int(margin.argmax()) == 1
+    line = advice_dict(a)["advice"]
+    assert line.startswith("Advice: pass and name spades trump (all passed: as dealer")
+    assert "if you pass" not in advice_dict(a)["reason"]  # said once, in the line

@@ -349,9 +349,14 @@ class Advice(Tables):
         if not q.legal_bids:
             return f"no legal bid is left above {q.high_bid}"
         if not self.judged()[self.suits_run].any():
+            if self.hands < self.min_maker:  # no verdict was possible: not a weak hand
+                return (
+                    f"too few deals to judge any bid yet ({self.hands:,} played; a bid "
+                    f"needs {self.min_maker:,} as the maker)"
+                )
             return (
                 "no bid wins the auction often enough to judge (on at least "
-                f"{self.min_maker} deals as the maker)"
+                f"{self.min_maker:,} deals as the maker)"
             )
         return "no bid beats passing on expected score with 95% confidence"
 
@@ -359,6 +364,12 @@ class Advice(Tables):
     def best_trump_index(self) -> int:
         """The suit whose best bid has the highest ``ev`` against pass, as a suit number
         (the rows of the [suit, bid] arrays); with no legal bid, the first suit run."""
+        if self.query.names_trump_on_pass and self.n[0] > 0:
+            # a pass names the trump, at contract 0, and no bid beats it (a contract
+            # can only be set): the trump whose pass is worth the most
+            sc = self.score_change()
+            margin = sc["own"][:, 0] - sc["opp"][:, 0]
+            return max(self.suits_run, key=lambda s: margin[s])
         suits = self.per_suit()
         run = [s for s in self.suits_run if suits[s]["top_ev"] is not None]
         if not run:

@@ -93,6 +93,11 @@ def advice_line(adv: Advice) -> str:
     if best is None:
         d = adv.per_suit()[s]
         main = f"pass: {adv.pass_reason}"
+        if q.names_trump_on_pass:
+            main = (
+                f"pass and name {SUIT_NAMES[SUITS[s]]} trump (all passed: as dealer you are "
+                f"then the maker at contract 0): {adv.pass_reason}"
+            )
         if d["top_ev_bid"] is not None:
             c = 1 + _col(adv, d["top_ev_bid"])
             ev = N.number_with_interval(
@@ -175,8 +180,7 @@ def _dealer_note(adv: Advice) -> str:
     """The dealer after all others passed: still names trump if he passes (the default
     all-pass rule), or may not pass (``dealer_forced_any``)."""
     q = adv.query
-    everyone_before = len(q.bids) == q.rules.players - 1 and q.seat == q.dealer
-    if everyone_before and q.high_bid == 0 and q.rules.all_pass == "dealer_no_contract":
+    if q.names_trump_on_pass and adv.call != "pass":  # (the line names the trump of a pass)
         return " (all passed: as dealer you still name trump, at contract 0, if you pass)"
     if not q.may_pass:
         return f" ({STUCK_DEALER})"
@@ -445,13 +449,27 @@ def _query_lines(adv: Advice) -> list[str]:
         lines.append(f"Known passes after you: {q.later_text()}")
     for s, cs in q.known.items():
         lines.append(f"Known: seat {s} holds {' '.join(pretty_card(c) for c in cs)}")
+    width = adv.precision_reached()
+    if width <= adv.precision_target:
+        reached = f"95% half-width reached {width:.4f} (target {adv.precision_target:g})"
+    else:  # stopped before the target: by the deals allowed, or by Ctrl-C
+        if adv.interrupted:
+            why = "interrupted (Ctrl-C)"
+        elif adv.hands >= adv.max_hands:
+            why = f"stopped at the limit of {adv.max_hands:,} deals"
+        else:  # the pools' cap, said on its own line above
+            why = "stopped"
+        reached = f"95% half-width {width:.4f}, {why} before the target {adv.precision_target:g}"
     lines.append(
-        f"{adv.hands:,} deals, the same deals for every suit and bid; "
-        f"95% half-width reached {adv.precision_reached():.4f} "
-        f"(target {adv.precision_target:g}); {adv.seconds:.2f} s"
-        + ("; interrupted (Ctrl-C) before the target" if adv.interrupted else "")
+        f"{adv.hands:,} deals, the same deals for every suit and bid; {reached}; "
+        f"{adv.seconds:.2f} s"
     )
     lines.append(f"Playouts: {playout_note(adv)}; other seats bid with {_bidders(adv)}.")
+    others = {k: v for k, v in adv.policies.items() if k != "bid"}  # (the bids: above)
+    lines.append(
+        f"Rules: {N.rules_words(q.rules.describe())}; policies: {N.policies_words(others)}; "
+        f"seed {adv.seed}"
+    )
     return lines
 
 
@@ -505,10 +523,11 @@ def _suit_summary_lines(adv: Advice) -> list[str]:
     suits = adv.per_suit()
     mean, mean_lo, mean_hi = adv.mean_points_interval()
     names = [n for n, _ in adv.query.rules.pedros]
-    pedro_head = " ".join(f"{N.label(n) + ' saved':>20}" for n in names)
+    pedro_head = " ".join(f"{N.label(n) + ' ours':>20}" for n in names)
     lines = [
         f"{'trump':<9} {'mean points':>20} {pedro_head} {'best EV':>14} "
-        f"{'safe at ' + N.rate(adv.risk, 0):>12}   (points, Pedros: as maker at the top bid)"
+        f"{'safe at ' + N.rate(adv.risk, 0):>12}   (as maker at the top bid: your side's "
+        "points, and how often it ends with each Pedro, yours kept or another's won)"
     ]
     for s in adv.suits_run:
         d = suits[s]

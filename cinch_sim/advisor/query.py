@@ -193,6 +193,16 @@ class Query:
         return self.high_bid > 0 or not others <= passed
 
     @property
+    def names_trump_on_pass(self) -> bool:
+        """The dealer after every other seat passed, under
+        ``all_pass=dealer_no_contract``: his pass makes him the maker at contract 0, in
+        the trump he names (so a pass is a choice of trump too)."""
+        everyone_before = len(self.bids) == self.rules.players - 1 and self.seat == self.dealer
+        return (
+            everyone_before and self.high_bid == 0 and self.rules.all_pass == "dealer_no_contract"
+        )
+
+    @property
     def bid_levels(self) -> list[int]:
         """Every bid the rules allow, lowest first."""
         return list(range(self.rules.bid_min, self.rules.bid_max + 1))

@@ -44,6 +44,16 @@ def test_tables_on_stdout():
         assert title in out
     assert "make rate 95%" in out and "hands" in out
     assert "fewer than 30 hands" in out  # low-n rows are starred and explained
+    assert out.count("make_rate_by_trumps_and_bid]") == 1  # by pedros too: its own table
+    assert "Rules: standard; policies: bid=heuristic, trump=heuristic" in out
+
+
+def test_by_trumps_the_table_for_each_bid_given_the_hand_is_printed_once():
+    """By trumps (the default) it is the table by trumps and bid: one table, both names
+    (it was printed twice); the CSV files keep both names."""
+    out = run(*HANDS).output
+    assert out.count("[make_rate_by_hand_and_bid, make_rate_by_trumps_and_bid]") == 1
+    assert out.count("make_rate_by_trumps_and_bid") == 1
 
 
 def test_json_and_csv_formats():

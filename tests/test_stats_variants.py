@@ -318,3 +318,13 @@ def test_one_pedro_is_not_the_mean_of_the_pedros(runs):
 def test_one_trump_is_singular():
     assert plots._class_label({"trumps": 1}, ("trumps",)) == "1 trump"
     assert plots._class_label({"trumps": 2}, ("trumps",)) == "2 trumps"
+
+
+def test_a_yes_or_no_feature_reads_yes_and_no_in_the_text_and_stays_boolean_in_files():
+    """``--by ace``: the text said Python's False and True."""
+    st = api.stats(hands=600, seed=2, by=["ace"])
+    df = st.table("make_rate_by_hand_and_bid")
+    assert df["ace"].dtype == bool  # the CSV keeps it machine-readable
+    rows = to_text(df).splitlines()[1:]
+    assert {"no", "yes"} <= {r.split()[0] for r in rows if r.strip()}
+    assert "False" not in to_text(df) and "True" not in to_text(df)

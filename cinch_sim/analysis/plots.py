@@ -27,37 +27,14 @@ def _figure(w: float = 9, h: float = 5.5):
     return fig
 
 
-def _policies_text(policies: dict[str, list[str]]) -> str:
-    parts = []
-    for kind, specs in policies.items():
-        if len(set(specs)) == 1:
-            parts.append(f"{kind}={specs[0]}")
-        else:
-            parts.append(f"{kind}=" + "/".join(specs))
-    return ", ".join(parts)
-
-
 def caption(analysis, note: str | None = None) -> str:
     """Two lines: hands, seed, policies and rules; then what the marks mean (``note``)."""
-    from cinch_sim.rules import OPTION_NAMES, Rules
-
     s = analysis.settings
     c = analysis.counts
-    default = Rules()
-    rules = s.get("rules", {})
-    if "options" in rules:  # what differs from the preset's own rules
-        changed = [f"{k}={v}" for k, v in rules["options"].items()]
-    else:
-        changed = [
-            f"{k}={v}" for k, v in rules.items() if k in OPTION_NAMES and v != getattr(default, k)
-        ]
-    rules_text = rules.get("preset", "standard") + (f" ({', '.join(changed)})" if changed else "")
     extra = f", {c.thrown_in:,} thrown in" if c.thrown_in else ""
     stop = " (interrupted)" if analysis.interrupted else ""
-    return (
-        f"{c.hands:,} hands{stop}{extra}, {N.seeds(s)}; rules: {rules_text}; "
-        f"policies: {_policies_text(s.get('policies', {}))}.\n"
-        + (note or "Intervals: 95% (Wilson for rates, normal for means).")
+    return f"{c.hands:,} hands{stop}{extra}, {N.seeds(s)}; {N.settings_words(s)}.\n" + (
+        note or "Intervals: 95% (Wilson for rates, normal for means)."
     )
 
 

@@ -439,6 +439,8 @@ def to_text(df: pd.DataFrame, title: str = "", min_hands: int | None = None) -> 
             "out_of_play",
         ):
             shown[c] = s.map(lambda v: N.DASH if pd.isna(v) else f"{v:,}")
+        elif pd.api.types.is_bool_dtype(s):  # a yes-or-no feature (the ace dealt)
+            shown[c] = s.map(lambda v: "yes" if v else "no")
         else:
             words = N.label if c == "pedro" else N.heading  # right_pedro -> Right Pedro
             shown[c] = s.astype(object).map(lambda v, w=words: "-" if pd.isna(v) else w(str(v)))

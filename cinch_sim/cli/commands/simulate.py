@@ -144,6 +144,7 @@ def _print(sim, fmt: str, csv_table: str | None, seed: int, dealer: int, players
             f"{sim.hands:,} hands, seed {seed}, dealer seat {dealer} ({rel}); "
             f"{sim.counts.contracts_line()}; {sim.seconds:.2f} s"
         )
+        click.echo(N.capital(N.settings_words(sim.settings)))
         note = dd_note(sim.settings["policies"])
         if note:
             click.echo(note)

@@ -311,10 +311,14 @@ def _print(result, tables, fmt, dealer, players, values=None) -> None:
         f"{s['hands']:,} hands, {N.seeds(result.settings)}, dealer seat {dealer} ({rel}); "
         f"{result.counts.contracts_line()}; {s['seconds']:.2f} s"
     )
+    click.echo(N.capital(N.settings_words(result.settings)))
     note = dd_note(result.settings["policies"])
     if note:
         click.echo(note)
+    same = SAME_TABLE if [f for f in result.by if f != "bid"] == ["trumps"] else {}
     for name, df in tables.items():
+        if same.get(name) in tables:  # printed once, under both names
+            continue
         click.echo()
         if name in CARD_TITLES:
             from cinch_sim.analysis.card_values import display, display_by_bid
@@ -325,10 +329,16 @@ def _print(result, tables, fmt, dealer, players, values=None) -> None:
             click.echo(f"{values.hands_played:,} hands played. {values.method()}")
             continue
         title = table_title(name, result.counts.rules)
-        click.echo(to_text(df, f"{title} [{name}]", result.min_hands))
+        names = ", ".join([name] + [k for k, v in same.items() if v == name and k in tables])
+        click.echo(to_text(df, f"{title} [{names}]", result.min_hands))
         note = table_note(name, result.counts)
         if note:
             click.echo(note)
+
+
+# by trumps (the default --by), the table for each bid given the hand is the table by
+# trumps and bid: the text prints it once (the files keep both names)
+SAME_TABLE = {"make_rate_by_trumps_and_bid": "make_rate_by_hand_and_bid"}
 
 
 def table_note(name: str, counts) -> str:

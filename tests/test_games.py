@@ -267,6 +267,17 @@ def test_ladder_small():
     assert len(lad.matchups()) == 3
 
 
+def test_without_resamples_no_interval_is_shown_for_the_score():
+    """bootstrap 0: no rating interval and no score interval either (the score's was
+    shown as [70.0, 70.0], its own point)."""
+    lad = ladder(["heuristic", "greedy"], games=10, seed=0, bootstrap=0)
+    r = lad.ratings()
+    assert r[["rating_lo", "score_lo", "score_hi"]].isna().all().all()
+    res = CliRunner().invoke(main, ["ladder", "heuristic", "greedy", "--games", "10",
+                                    "--bootstrap", "0"])  # fmt: skip
+    assert res.exit_code == 0 and "[70.0, 70.0]" not in res.output and "70.0%" in res.output
+
+
 def test_a_sweep_s_rating_interval_is_as_wide_as_its_match_s():
     """heuristic wins all 20 games against random: the match's win rate is 100% [73.3,
     100]. A 73.3% score is 400 log10(0.733 / 0.267) = 175 Elo, so random's difference

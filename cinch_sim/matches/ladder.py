@@ -245,7 +245,8 @@ class Ladder(Tables):
         with np.errstate(invalid="ignore", divide="ignore"):
             # the share of its games won (two sides); per seat it held (cut-throat)
             score = wins.sum(axis=1) / seats
-        score_lo, score_hi = np.fmin(score_lo, score), np.fmax(score_hi, score)  # as the ratings
+        if self.bootstrap:  # as the ratings (no resamples: no interval, not a point's)
+            score_lo, score_hi = np.fmin(score_lo, score), np.fmax(score_hi, score)
         df = pd.DataFrame(
             {
                 "strategy": [s.name for s in self.strategies],

@@ -376,6 +376,19 @@ def store_files(out: str | os.PathLike) -> list[str]:
     return sorted(found)
 
 
+def unfinished_run(out: str | os.PathLike) -> str | None:
+    """The command of the unfinished chunked run saved in ``out`` (its ``--resume``
+    goes on with it), None where none is."""
+    try:
+        d = json.loads((Path(out) / RUN_MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(d, dict) or d.get("format") != RUN_FORMAT or d.get("complete"):
+        return None
+    command = d.get("command")
+    return command if isinstance(command, str) else None
+
+
 def _files_of_our_kinds(out: Path) -> list[str]:
     found = []
     for folder in (out, *(out / s for s in OUR_SUBFOLDERS)):
@@ -413,7 +426,9 @@ def check_out_dir(out: str | os.PathLike, force: bool, resumable: bool = True) -
     if not entries:
         return []
     if not force:
-        more = " (or resume its run)" if resumable and store_files(out) else ""
+        command = unfinished_run(out) if resumable else None
+        more = f" (or go on with its unfinished run: cinch-sim {command} --resume {shown})"
+        more = more if command else ""
         raise OutputError(f"{shown} already holds files; use --force to replace them{more}")
     earlier = earlier_files(out)
     if earlier is None:

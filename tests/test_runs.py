@@ -524,7 +524,18 @@ def test_a_taken_folder_suggests_resume_only_where_a_run_can_resume(tmp_path):
     run = tmp_path / "run"
     _cli(*SIMULATE, "--out", str(run))
     res = CliRunner().invoke(main, [*SIMULATE, "--out", str(run)])
-    assert res.exit_code == 2 and "use --force to replace them (or resume its run)" in res.output
+    assert res.exit_code == 2 and "use --force to replace them" in res.output
+    assert "resume" not in res.output  # a finished run: nothing to go on with
+    manifest = run / "manifest.json"
+    m = json.loads(manifest.read_text())
+    manifest.write_text(json.dumps({**m, "complete": False}))  # as if stopped half-way
+    # the hint names the command that can resume it, whichever command found it
+    for command in (SIMULATE, ["report", "--quick"]):
+        res = CliRunner().invoke(main, [*command, "--out", str(run)])
+        assert res.exit_code == 2, res.output
+        assert f"(or go on with its unfinished run: cinch-sim simulate --resume {run})" in (
+            res.output.replace("\n", " ")
+        )
     res = CliRunner().invoke(main, ["merge", str(run), "--out", str(run)])
     assert res.exit_code == 2 and "use --force to replace them" in res.output
     assert "resume" not in res.output  # merge has no --resume

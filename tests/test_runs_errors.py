@@ -228,6 +228,14 @@ def test_first_difference_takes_the_command_then_the_preset_then_the_order():
     assert first_difference({"settings": {}}, {"settings": {"rules": {}}}) == (
         "settings.rules is set in only one of them"
     )
+    # lists of the same length: the first entry that differs, each value cut to a line
+    a = {"strategies": [{"name": "greedy", "params": [0.5] * 40}, {"name": "simple"}]}
+    b = {"strategies": [{"name": "greedy", "params": [0.5] * 39}, {"name": "simple"}]}
+    said = first_difference(a, b)
+    assert said.startswith("strategies[0].params was [0.5, 0.5,") and len(said) < 200
+    b["strategies"][0]["params"] = [0.5] * 39 + [0.25]
+    assert first_difference(a, b) == "strategies[0].params[39] was 0.5, not 0.25"
+    assert first_difference(a, {"strategies": a["strategies"][:1]}).startswith("strategies was")
 
 
 # ------------------------------------------------------------ a merged folder

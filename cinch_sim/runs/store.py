@@ -178,7 +178,7 @@ def first_difference(old: Any, new: Any, path: str = "") -> str | None:
         for dotted in COMPARED_FIRST:
             a, b = _at(old, dotted), _at(new, dotted)
             if a is not _ABSENT and b is not _ABSENT and a != b:
-                return f"{dotted} was {json.dumps(a)}, not {json.dumps(b)}"
+                return f"{dotted} was {_short(a)}, not {_short(b)}"
     if isinstance(old, dict) and isinstance(new, dict):
         for k in list(old) + [k for k in new if k not in old]:
             if k not in old or k not in new:
@@ -187,9 +187,21 @@ def first_difference(old: Any, new: Any, path: str = "") -> str | None:
             if d is not None:
                 return d
         return None
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        for i, (a, b) in enumerate(zip(old, new, strict=True)):  # the first entry differing
+            d = first_difference(a, b, f"{path.rstrip('.')}[{i}].")
+            if d is not None:
+                return d
+        return None
     if old != new:
-        return f"{path.rstrip('.')} was {json.dumps(old)}, not {json.dumps(new)}"
+        return f"{path.rstrip('.')} was {_short(old)}, not {_short(new)}"
     return None
+
+
+def _short(value: Any, most: int = 80) -> str:
+    """A setting's value as JSON, cut to ``most`` characters (a message stays a line)."""
+    text = json.dumps(value)
+    return text if len(text) <= most else text[: most - 1] + "…"
 
 
 def read_manifest(folder: str | os.PathLike, name: str = "resume") -> dict[str, Any]:

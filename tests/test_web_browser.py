@@ -180,12 +180,11 @@ def test_click_nine_cards_read_the_advice_change_the_seat(browser, width):
     _shot(browser, f"advisor-{width}")
     _select(browser, "seat", "2")
     _wait(browser, lambda d: "--seat 2" in _text(d, "cli") and "(final)" in _text(d, "status"))
-    want2 = advise(HAND, seat=2, dealer=3).to_dict()["advice"].removeprefix("Advice: ")
-    assert _text(browser, "advice") == want2
+    adv = advise(HAND, seat=2, dealer=3)
+    assert _text(browser, "advice") == adv.to_dict()["advice"].removeprefix("Advice: ")
     # the rows from the lowest bid won on these deals up; the bids below, never won, a note
     from cinch_sim.cards import SUITS
 
-    adv = advise(HAND, seat=2, dealer=3)
     won = adv.win[SUITS.index(adv.best_trump), 1:]  # deals won as the maker, bid by bid
     lowest = int(adv.bids[int((won > 0).argmax())])
     rows = browser.find_elements(By.CSS_SELECTOR, "#table tr[data-bid]")

@@ -344,7 +344,10 @@ def _sides_table(s: dict) -> str:
         + [f"{N.label(k.removesuffix('_capture'))} taken" for k in pedros]
     )
     table = text_table(rows, headers, "l" + "r" * (len(headers) - 1))
-    return table + "\n(make rate and Pedros taken: 95% Wilson intervals over hands)"
+    return table + (
+        "\n(make rate: of its contracts; a Pedro taken: of the hands that Pedro was in play; "
+        "95% Wilson intervals over hands)"
+    )
 
 
 def format_cutthroat(s: dict, seed: int, seconds: float) -> str:

@@ -93,9 +93,9 @@ def report(ctx, hands, games, card_values_hands, seed, rules, strategies, thread
     browser, no network needed) and the same
     content as Markdown with PNG charts, plus CSV tables and run.json.
 
-    Cost, on two cores: about 40 s (the PIMC and double-dummy studies are
-    stored with cinch_sim); the very first run compiles for about a minute
-    more; --quick about 15 s.
+    Cost, on two cores: under a minute (48-52 s measured on quiet cores; the
+    PIMC studies are stored with cinch_sim); the very first run compiles for
+    about two minutes more; --quick 11-16 s.
     """
     from cinch_sim.api import report as build
 

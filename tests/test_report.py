@@ -469,6 +469,37 @@ def test_a_card_worth_less_than_nothing_is_said_and_explained():
     assert _below_nothing({"dd": _card_frame([("Ace", 500, 1.0, 2.0)])}) == ""
 
 
+def test_a_pedro_that_lowers_a_hand_s_worth_is_said_and_explained():
+    """A group holding a Pedro whose whole interval lies below the same trumps, ace
+    and king without one is named with the widest gap; overlapping intervals, or too
+    few hands, are not."""
+    import pandas as pd
+
+    from cinch_sim.report.sections import _pedros_that_cost
+    from cinch_sim.rules import Rules
+
+    def row(pedros, trumps, top, mean, lo, hi, low=False):
+        return {"pedros": pedros, "trumps": trumps, "top_trumps": top, "mean_points": mean,
+                "mean_points_lo": lo, "mean_points_hi": hi, "low_n": low}  # fmt: skip
+
+    safe = pd.DataFrame([
+        row("no Pedro", 3, "A K", 10.2, 10.1, 10.3),
+        row("Left Pedro", 3, "A K", 9.4, 9.2, 9.6),  # below: the widest gap
+        row("no Pedro", 3, "A", 8.8, 8.7, 8.9),
+        row("both Pedros", 3, "A", 8.5, 8.3, 8.65),  # below by less
+        row("Right Pedro", 3, "A", 8.6, 8.4, 8.75),  # overlaps: not named
+        row("both Pedros", 3, "A K", 5.0, 3.0, 7.0, low=True),  # too few hands
+    ])  # fmt: skip
+    keys = ["pedros", "trumps", "top_trumps"]
+    text = _pedros_that_cost(safe, keys, Rules())
+    assert text.startswith("A Pedro can lower a hand's worth: 2 groups hold one")
+    assert (
+        "The widest gap: 3 trumps with the ace and king, Left Pedro dealt 9.4 [9.2, 9.6] "
+        "points, no Pedro 10.2 [10.1, 10.3]." in text
+    )
+    assert _pedros_that_cost(safe.iloc[[0, 2, 4]], keys, Rules()) == ""
+
+
 @pytest.mark.parametrize(
     "variant", ["cutthroat3", pytest.param("no_draw", marks=pytest.mark.slow)]
 )  # no_draw: PIMC's card values solve nine tricks a deal (30 s)

@@ -220,6 +220,8 @@ def add_safe_bids(
         ),
         safe,
     )
+    if costly := _pedros_that_cost(safe, keys, r):
+        sec.text(costly)
     for player, hv in strong.items():
         sec.text(_strong_safe_bids(safe, player, hv))
     if left_out:
@@ -234,6 +236,45 @@ def add_safe_bids(
             "stronger or weaker than its group's average, and the other seats' bids tell "
             "it when it is up against strength. Both call a bid safe by the same rule."
         )
+
+
+def _pedros_that_cost(safe: pd.DataFrame, keys: list[str], rules: Rules) -> str:
+    """The groups holding a Pedro whose mean points lie below (the whole interval) those
+    of the same trumps, ace and king without one, with why: else a player reads a
+    Pedro that lowers a hand's worth as a bug."""
+    from cinch_sim.analysis.hand_worth import pedro_classes
+
+    none = pedro_classes(rules)[0]
+    same = [k for k in keys if k != "pedros"]
+    enough = safe[~safe["low_n"].astype(bool)]
+    base = enough[enough["pedros"] == none].set_index(same)
+    found = []
+    for _, row in enough[enough["pedros"] != none].iterrows():
+        at = tuple(row[k] for k in same)
+        if at in base.index and row["mean_points_hi"] < base.loc[at, "mean_points_lo"]:
+            found.append((base.loc[at, "mean_points"] - row["mean_points"], row, base.loc[at]))
+    if not found:
+        return ""
+    _, row, other = max(found, key=lambda f: f[0])
+    top = {"A K": "the ace and king", "A": "the ace", "K": "the king", "neither": "neither the"
+           " ace nor the king"}.get(row["top_trumps"], row["top_trumps"])  # fmt: skip
+    groups = (
+        "group holds one and yet averages" if len(found) == 1 else "groups hold one and yet average"
+    )
+    noun = "Pedro or Bower" if rules.left_name == "left_bower" else "Pedro"
+
+    def points(x: pd.Series) -> str:
+        return N.number_with_interval(x["mean_points"], x["mean_points_lo"], x["mean_points_hi"], 1)
+
+    return (
+        f"A {noun} can lower a hand's worth: {len(found)} {groups} "
+        "fewer points than the hands of the same trumps, ace and king without one. "
+        f"The widest gap: {row['trumps']} trumps with {top}, {row['pedros']} dealt "
+        f"{points(row)} points, {none} {points(other)}. A {noun} scores only for the side "
+        "that takes it in a trick, and every card is played: with few trumps above it, its "
+        "holder must sooner or later play it into a trick the other side can win, while the "
+        "same count of higher trumps would capture the other side's instead."
+    )
 
 
 def _yes(held: bool) -> str:

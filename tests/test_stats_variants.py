@@ -215,6 +215,7 @@ def test_a_contract_of_0_cannot_go_below_0(passed):
         t = t.set_index("bid")
         assert t.loc[0, "score_change_lo"] == 0 < t.loc[0, "mean_score_change"]
         assert t.loc[7, "score_change_lo"] < 0  # a set contract still goes below 0
+        assert t.loc[7, "score_change_lo"] == -7  # every one set: -7, no lower (not -14)
     for t in (make_rate(passed.counts, "bid"), score_by_bid(passed.counts)):
         assert t.set_index("bid").loc[0, "score_change_lo"] >= 0
 

@@ -35,18 +35,19 @@ def value_ranges(counts: HandCounts) -> dict[str, tuple[float, float]]:
     return {
         "points": (0.0, total),
         "def_points": (0.0, total),
-        "score": (-top, total),
+        "score": (-top if rules.scoring == "setback" else 0.0, total),
         "def_score": (0.0, total + gain),
     }
 
 
 def group_mean(g, key: str, n: np.ndarray, counts: HandCounts):
     """``mean_interval`` of one running sum over the groups of ``g`` (``grouped``'s sums,
-    or a DataFrame of them; a group of bid 0, with no contract to be set, has a score
-    change of 0 at least)."""
+    or a DataFrame of them). By bid, a maker's score change is at least minus his own
+    bid (a set costs the bid, not the top bid), and 0 for bid 0 (all passed: no
+    contract to be set)."""
     low, high = value_ranges(counts)[key]
     if key == "score" and "bid" in g:
-        low = np.where(np.asarray(g["bid"]) == 0, 0.0, low)
+        low = np.maximum(low, -np.asarray(g["bid"], dtype=float))
     return mean_interval(np.asarray(g[key]), np.asarray(g[key + "_sq"]), n, low, high)
 
 

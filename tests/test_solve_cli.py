@@ -129,7 +129,8 @@ def test_solve_table_lists_hands_and_shows_one_in_full(kernel_file):
     lines = res.stdout.splitlines()
     assert lines[0].split()[:3] == ["line", "hand", "maker"]
     assert lines[1].split()[0] == "1" and lines[60].split()[0] == "60"
-    assert "a hand double-dummy" in lines[-1]
+    assert "a hand double-dummy" in lines[-2]
+    assert lines[-1].startswith("(maker: his seat (his side); dd start: the points")  # legend
     full = invoke("solve", str(path), "--line", "3")
     assert full.exit_code == 0
     text = full.stdout
@@ -173,12 +174,16 @@ def test_cutthroat_hands_name_sides_by_seat(tmp_path):
     assert "Given away against double-dummy play: seat 0 " in text and ", seat 2 " in text
 
 
-def test_nothing_solved_counts_hands_in_words(tmp_path):
+def test_nothing_solved_counts_lines_in_words_and_says_what_they_were(tmp_path):
     path = tmp_path / "thrown.jsonl"
     path.write_text(json.dumps(thrown_in()) + "\n")
-    assert invoke("solve", str(path)).stdout.splitlines()[-1] == "1 hand, none solved"
-    path.write_text(json.dumps(thrown_in()) + "\n" + json.dumps(thrown_in()) + "\n")
-    assert invoke("solve", str(path)).stdout.splitlines()[-1] == "2 hands, none solved"
+    assert invoke("solve", str(path)).stdout.splitlines()[-1] == (
+        "1 line, none solved (1 thrown in)"
+    )
+    path.write_text(json.dumps(thrown_in()) + "\n" + json.dumps(thrown_in()) + "\nhello\n")
+    res = invoke("solve", str(path))
+    assert res.stdout.splitlines()[-1] == "3 lines, none solved (1 invalid and 2 thrown in)"
+    assert "(maker:" not in res.stdout  # no table: no legend
 
 
 def test_records_that_cannot_be_solved_say_why(tmp_path):

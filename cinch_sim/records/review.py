@@ -9,6 +9,7 @@ object the command prints (docs/records.md's cards and seats, tricks from 1).
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -229,6 +230,15 @@ def header_text(teams: int) -> str:
     return f"{'line':>6} {'hand':>4}  maker  trump  bid  dd start  by trick{'':12}  took{lost}"
 
 
+LEGEND = (
+    "maker: his seat (his side); dd start: the points the maker's side ends with if every "
+    "card from the start of play is perfect (double-dummy); by trick: that value at each "
+    "trick's start as the hand was played; took: the points it took; lost N: the points "
+    "side N gave away against perfect play (dd start, less what the maker's side lost, "
+    "plus what the others lost, is what it took)"
+)
+
+
 def row_text(s: dict[str, Any], teams: int) -> str:
     """One hand in a line: who made what, its double-dummy value at the start of play
     and at each later trick as played, what the maker's side took, what each team
@@ -367,9 +377,11 @@ class SolveReport(Tables):
 
     def headline(self) -> str:
         done = self.solved()
-        if not done:
+        if not done:  # say what the lines were: not hands at all, or hands not played
             n = len(self.hands)
-            return f"Solve: {n:,} hand{'' if n == 1 else 's'}, none solved"
+            kinds = Counter(h["status"].replace("_", " ") for h in self.hands)
+            why = N.joined([f"{k:,} {status}" for status, k in sorted(kinds.items())])
+            return f"Solve: {n:,} line{'' if n == 1 else 's'}, none solved ({why})"
         m = self.means()
         hands = f"{len(done):,} hand{'' if len(done) == 1 else 's'}"
         return (

@@ -59,6 +59,7 @@ def solve(file: str, line_no: int | None, from_trick: str, fmt: str) -> None:
     """
     from cinch_sim.records.io import RecordFileError
     from cinch_sim.records.review import (
+        LEGEND,
         SolveReport,
         TrickOutOfRange,
         hand_text,
@@ -101,6 +102,8 @@ def solve(file: str, line_no: int | None, from_trick: str, fmt: str) -> None:
     if fmt == "table" and line_no is None:
         click.echo("")
         click.echo(report.headline().removeprefix("Solve: "))
+        if report.solved():
+            click.echo(f"({LEGEND})")
         firsts = sorted({s["from_trick"] for s in done if s.get("from_trick", 1) > 1})
         if firsts:  # --from-trick: the tricks before were listed, not solved
             tricks = ", ".join(str(t) for t in firsts)

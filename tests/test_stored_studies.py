@@ -32,9 +32,10 @@ CARD_STUDIES = [
     ("pimc", "widow"),
     ("pimc", "sancho"),
     ("pimc", "dom_pedro"),
+    ("pimc", "all_hands"),
 ]
-HAND_STUDIES = ["standard", "widow", "sancho", "dom_pedro"]
-ADVICE_STUDIES = ["standard", "widow", "sancho", "dom_pedro"]
+HAND_STUDIES = ["standard", "widow", "sancho", "dom_pedro", "all_hands"]
+ADVICE_STUDIES = ["standard", "widow", "sancho", "dom_pedro", "all_hands"]
 
 
 def test_the_studies_listed_are_the_studies_shipped():

@@ -33,9 +33,10 @@ CARD_STUDIES = [
     ("pimc", "sancho"),
     ("pimc", "dom_pedro"),
     ("pimc", "all_hands"),
+    ("pimc", "pidro"),
 ]
-HAND_STUDIES = ["standard", "widow", "sancho", "dom_pedro", "all_hands"]
-ADVICE_STUDIES = ["standard", "widow", "sancho", "dom_pedro", "all_hands"]
+HAND_STUDIES = ["standard", "widow", "sancho", "dom_pedro", "all_hands", "pidro"]
+ADVICE_STUDIES = ["standard", "widow", "sancho", "dom_pedro", "all_hands", "pidro"]
 
 
 def test_the_studies_listed_are_the_studies_shipped():

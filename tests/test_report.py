@@ -792,3 +792,19 @@ def test_variant_reports_speak_of_their_own_game():
     # Pidro's Low is the 2 itself: it never stands in for a tested card
     assert stand_in_ranks(Rules())[0] == "2"
     assert "2" not in stand_in_ranks(VARIANTS["pidro"])
+
+
+def test_the_report_deals_from_the_last_seat_of_any_table():
+    """The report's dealer is the last seat, as every command's: ReportSettings left
+    dealer 3 for three players, and the store script's cut-throat studies were dealt
+    from a seat the table lacks (the engine now refuses that)."""
+    from cinch_sim.engine.run import PolicySet, run_chunk
+    from cinch_sim.report.build import ReportSettings
+    from cinch_sim.rules import make_rules
+
+    assert ReportSettings().dealer == 3
+    assert ReportSettings(rules=make_rules("cutthroat3")).dealer == 2
+    assert ReportSettings(rules=make_rules("cutthroat3"), dealer=0).dealer == 0
+    rules = make_rules("cutthroat2")
+    with pytest.raises(ValueError, match="dealer 3 is not a seat of 2 players"):
+        run_chunk(rules, PolicySet.from_specs(2), 1, 0, 4, 3)

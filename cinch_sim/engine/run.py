@@ -332,6 +332,8 @@ def run_chunks(
     The jobs' pieces share the threads together (``threads.run_pieces``): the
     advisor plays each candidate bid on the few deals a chunk of a slow player
     holds, and one call at a time left a core idle (a single deal is one piece)."""
+    if not 0 <= dealer < rules.players:  # the kernel would deal to seats the game lacks
+        raise ValueError(f"dealer {dealer} is not a seat of {rules.players} players")
     cond = conditions or Conditions()
     cond.check(rules)
     for job in jobs:
@@ -461,6 +463,8 @@ class Replayer:
     times a heuristic hand). Thread-safe: every call has its own setup and row."""
 
     def __init__(self, rules: Rules, policies: PolicySet, seed: int, dealer: int = 3) -> None:
+        if not 0 <= dealer < rules.players:
+            raise ValueError(f"dealer {dealer} is not a seat of {rules.players} players")
         check_solver_players(rules, policies)
         self.rules = rules
         self.policies = policies

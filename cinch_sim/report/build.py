@@ -189,13 +189,17 @@ class ReportSettings:
     seed: int = 0
     rules: Rules = dataclasses.field(default_factory=Rules)
     strategies: tuple[str, ...] = DEFAULT_STRATEGIES
-    dealer: int = 3
+    dealer: int | None = None  # None: the last seat, as every command deals by default
     threads: int | None = None
     advice_precision: float = 0.01
     card_values_hands: int | None = None  # the PIMC player's; None: card_hands's default
     # the example hands under perfect play: a coarser answer (385 deals at 0.05), as a dd
     # deal costs about 6 ms; None leaves it out (the quick report)
     perfect_advice_precision: float | None = 0.05
+
+    def __post_init__(self) -> None:
+        if self.dealer is None:
+            self.dealer = self.rules.players - 1
 
     def work(self) -> dict[str, int]:
         """Each study's estimated work in progress units (``SECONDS_PER``)."""

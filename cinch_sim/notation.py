@@ -168,15 +168,7 @@ def rules_words(rules: dict[str, Any]) -> str:
     """The game a result was played under (its settings' ``rules``, ``Rules.describe()``):
     the preset, with the options that differ from it: ``pidro``, ``standard
     (robber=none)``."""
-    if "options" in rules:
-        changed = [f"{k}={v}" for k, v in rules["options"].items()]
-    else:  # settings written before the options were: against the standard game
-        from cinch_sim.rules import OPTION_NAMES, Rules
-
-        default = Rules()
-        changed = [
-            f"{k}={v}" for k, v in rules.items() if k in OPTION_NAMES and v != getattr(default, k)
-        ]
+    changed = [f"{k}={v}" for k, v in rules.get("options", {}).items()]
     return rules.get("preset", "standard") + (f" ({', '.join(changed)})" if changed else "")
 
 

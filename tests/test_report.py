@@ -700,17 +700,21 @@ def test_the_example_hands_are_advised_under_perfect_play_too(few_example_deals)
 
 
 def test_a_missing_strong_safe_bid_column_is_explained():
-    """PIMC's safe bids are only ever a stored study: where none answers (pidro, or the
-    standard game with an option) the report says why the column is missing, naming
-    the presets that have one; perfect play's too where the solver cannot play
+    """PIMC's safe bids are only ever a stored study: where none answers (no_draw, or
+    the standard game with an option) the report says why the column is missing,
+    naming the presets that have one; perfect play's too where the solver cannot play
     whole hands (two decks). The standard game's default has both: nothing to say."""
+    from cinch_sim import notation as N
     from cinch_sim.report.build import ReportSettings
+    from cinch_sim.report.stored_studies import stored_presets
     from cinch_sim.rules import make_rules
 
     assert ReportSettings().value_players_left_out() is None
-    pidro = ReportSettings(rules=make_rules("pidro")).value_players_left_out()
-    assert pidro.startswith("The PIMC player's safe bids are left out")
-    assert "one is stored for standard, sancho, dom_pedro and widow, not for pidro" in pidro
+    kept = stored_presets("hand_values", "pimc")
+    assert "no_draw" not in kept and {"standard", "pidro", "all_hands"} <= set(kept)
+    no_draw = ReportSettings(rules=make_rules("no_draw")).value_players_left_out()
+    assert no_draw.startswith("The PIMC player's safe bids are left out")
+    assert f"one is stored for {N.joined(kept)}, not for no_draw" in no_draw
     for other in (ReportSettings(rules=make_rules("standard", {"target": "42"})),
                   ReportSettings(dealer=0)):  # fmt: skip
         assert "the one stored for standard was played with the report's default dealer" in (

@@ -287,7 +287,7 @@ def run_chunk(
     seed: int,
     offset: int,
     n: int,
-    dealer: int = 3,
+    dealer: int | None = None,
     conditions: Conditions | None = None,
     trace: bool = False,
     direct: bool = True,
@@ -317,11 +317,21 @@ class ChunkJob(NamedTuple):
     fixed_per_hand: np.ndarray | None = None
 
 
+def seat_of_dealer(rules: Rules, dealer: int | None) -> int:
+    """The dealer's seat: None is the last seat (every command's default); a seat the
+    table lacks is refused (the kernel would deal to it)."""
+    if dealer is None:
+        return rules.players - 1
+    if not 0 <= dealer < rules.players:
+        raise ValueError(f"dealer {dealer} is not a seat of {rules.players} players")
+    return dealer
+
+
 def run_chunks(
     rules: Rules,
     jobs: Sequence[ChunkJob],
     seed: int,
-    dealer: int = 3,
+    dealer: int | None = None,
     conditions: Conditions | None = None,
     trace: bool = False,
     direct: bool = True,
@@ -332,8 +342,7 @@ def run_chunks(
     The jobs' pieces share the threads together (``threads.run_pieces``): the
     advisor plays each candidate bid on the few deals a chunk of a slow player
     holds, and one call at a time left a core idle (a single deal is one piece)."""
-    if not 0 <= dealer < rules.players:  # the kernel would deal to seats the game lacks
-        raise ValueError(f"dealer {dealer} is not a seat of {rules.players} players")
+    dealer = seat_of_dealer(rules, dealer)
     cond = conditions or Conditions()
     cond.check(rules)
     for job in jobs:
@@ -462,9 +471,10 @@ class Replayer:
     building the policy tables and the rules vector for each cost about 130 us, ten
     times a heuristic hand). Thread-safe: every call has its own setup and row."""
 
-    def __init__(self, rules: Rules, policies: PolicySet, seed: int, dealer: int = 3) -> None:
-        if not 0 <= dealer < rules.players:
-            raise ValueError(f"dealer {dealer} is not a seat of {rules.players} players")
+    def __init__(
+        self, rules: Rules, policies: PolicySet, seed: int, dealer: int | None = None
+    ) -> None:
+        dealer = seat_of_dealer(rules, dealer)
         check_solver_players(rules, policies)
         self.rules = rules
         self.policies = policies
@@ -526,12 +536,15 @@ def _games_kernel(rules: Rules):
     return _compiled("play_games2" if rules.decks == 2 else "play_games")
 
 
-def run_deals(rules: Rules, seed: int, offset: int, n: int, dealer: int = 3) -> np.ndarray:
+def run_deals(
+    rules: Rules, seed: int, offset: int, n: int, dealer: int | None = None
+) -> np.ndarray:
     """Only shuffle and deal hands offset..offset+n-1 (docs/benchmarks.md W1): the same cards
     as ``run_chunk`` deals them, as [hand, seat] card masks (with two decks, of the
     faces each seat holds at least once)."""
     kern = _compiled("deal_hands2" if rules.decks == 2 else "deal_hands")
     out = np.empty((n, rules.players), dtype=np.uint64)  # the kernel fills every seat
+    dealer = seat_of_dealer(rules, dealer)
     args = (rules.to_array(), Conditions().to_setup(dealer, offset), np.uint64(seed % (1 << 64)))
     run_split(lambda lo, hi: kern(*args, np.int64(offset + lo), out[lo:hi]), n)
     return out
@@ -726,7 +739,7 @@ def iter_chunks(
     policies: PolicySet,
     hands: int,
     seed: int,
-    dealer: int = 3,
+    dealer: int | None = None,
     chunk: int = 65536,
     threads: int | None = None,
     conditions: Conditions | None = None,

@@ -34,9 +34,13 @@ CARD_STUDIES = [
     ("pimc", "dom_pedro"),
     ("pimc", "all_hands"),
     ("pimc", "pidro"),
+    ("pimc", "sancho_classic"),
+    ("pimc", "dom_pedro_classic"),
+    ("pimc", "cutthroat3"),
+    ("pimc", "cutthroat2"),
 ]
-HAND_STUDIES = ["standard", "widow", "sancho", "dom_pedro", "all_hands", "pidro"]
-ADVICE_STUDIES = ["standard", "widow", "sancho", "dom_pedro", "all_hands", "pidro"]
+HAND_STUDIES = [p for player, p in CARD_STUDIES if player == "pimc"]
+ADVICE_STUDIES = HAND_STUDIES
 
 
 def test_the_studies_listed_are_the_studies_shipped():
@@ -254,7 +258,8 @@ def test_the_report_shows_pimc_s_stored_advice_on_the_example_hands(preset):
     found = stored_studies.stored_advice("pimc", s.rules, advice_question(s, "pimc"))
     assert found is not None, "no stored PIMC advice answers the report"
     assert list(found) == [text for text, _ in example_hands(s.rules)]
-    assert all(a.policies["play"] == ["pimc"] * 4 and a.hands >= 100 for a in found.values())
+    seats = s.rules.players
+    assert all(a.policies["play"] == ["pimc"] * seats and a.hands >= 100 for a in found.values())
 
 
 def test_a_damaged_stored_study_is_left_out_with_a_warning(tmp_path, monkeypatch):

@@ -756,7 +756,9 @@ def test_costlier_games_play_fewer_strong_hands():
     assert "times the standard game's" not in small.card_players_left_out()
     # asked for, PIMC plays whatever it costs; a standard-cost game keeps its 20 deals
     assert ReportSettings(rules=nd.rules, card_values_hands=5, **QUICK).card_hands()["pimc"] == 5
-    assert ReportSettings(rules=VARIANTS["cutthroat3"], **QUICK).card_hands()["pimc"] == 20
+    assert ReportSettings(rules=VARIANTS["auction"], **QUICK).card_hands()["pimc"] == 20
+    # (cutthroat3 costs no more, and has a stored study, which answers instead)
+    assert ReportSettings(rules=VARIANTS["cutthroat3"], **QUICK).card_hands()["pimc"] == 5000
 
 
 def test_variant_reports_speak_of_their_own_game():

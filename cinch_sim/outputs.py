@@ -358,19 +358,23 @@ def earlier_files(out: str | os.PathLike) -> list[str] | None:
     return [f for f in files if _safe_name(f)]
 
 
+def _run_manifest(out: str | os.PathLike) -> dict[str, Any] | None:
+    """The manifest of a chunked run of ours in ``out``, None where none is readable."""
+    try:
+        d = json.loads((Path(out) / RUN_MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return d if isinstance(d, dict) and d.get("format") == RUN_FORMAT else None
+
+
 def store_files(out: str | os.PathLike) -> list[str]:
     """A chunked run's manifest and chunk files in ``out`` (none without a manifest of
     ours), relative to it, sorted."""
-    out = Path(out)
-    try:
-        d = json.loads((out / RUN_MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return []
-    if not isinstance(d, dict) or d.get("format") != RUN_FORMAT:
+    if _run_manifest(out) is None:
         return []
     found = [RUN_MANIFEST]
     with suppress(OSError):
-        for entry in os.scandir(out / RUN_CHUNKS):
+        for entry in os.scandir(Path(out) / RUN_CHUNKS):
             if entry.is_file(follow_symlinks=False) and entry.name.endswith(".npz"):
                 found.append(f"{RUN_CHUNKS}/{entry.name}")
     return sorted(found)
@@ -379,14 +383,10 @@ def store_files(out: str | os.PathLike) -> list[str]:
 def unfinished_run(out: str | os.PathLike) -> str | None:
     """The command of the unfinished chunked run saved in ``out`` (its ``--resume``
     goes on with it), None where none is."""
-    try:
-        d = json.loads((Path(out) / RUN_MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    d = _run_manifest(out)
+    if d is None or d.get("complete") or not isinstance(d.get("command"), str):
         return None
-    if not isinstance(d, dict) or d.get("format") != RUN_FORMAT or d.get("complete"):
-        return None
-    command = d.get("command")
-    return command if isinstance(command, str) else None
+    return d["command"]
 
 
 def _files_of_our_kinds(out: Path) -> list[str]:

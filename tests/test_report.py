@@ -494,8 +494,8 @@ def test_a_pedro_that_lowers_a_hand_s_worth_is_said_and_explained():
     text = _pedros_that_cost(safe, keys, Rules())
     assert text.startswith("A Pedro can lower a hand's worth: 2 groups hold one")
     assert (
-        "The widest gap: 3 trumps with the ace and king, Left Pedro dealt 9.4 [9.2, 9.6] "
-        "points, no Pedro 10.2 [10.1, 10.3]." in text
+        "The widest gap: 3 trumps, the ace and king of trumps: Left Pedro dealt 9.4 "
+        "[9.2, 9.6] points, no Pedro 10.2 [10.1, 10.3]." in text
     )
     assert _pedros_that_cost(safe.iloc[[0, 2, 4]], keys, Rules()) == ""
 

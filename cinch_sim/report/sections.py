@@ -238,6 +238,15 @@ def add_safe_bids(
         )
 
 
+# the safe-bid groups by the top trumps dealt (``HandValue``'s ``top_trumps``), in words
+TOP_WORDS = {
+    "A K": "the ace and king of trumps",
+    "A": "the ace of trumps, not the king",
+    "K": "the king of trumps, not the ace",
+    "neither": "neither the ace nor the king of trumps",
+}
+
+
 def _pedros_that_cost(safe: pd.DataFrame, keys: list[str], rules: Rules) -> str:
     """The groups holding a Pedro whose mean points lie below (the whole interval) those
     of the same trumps, ace and king without one, with why: else a player reads a
@@ -256,8 +265,6 @@ def _pedros_that_cost(safe: pd.DataFrame, keys: list[str], rules: Rules) -> str:
     if not found:
         return ""
     _, row, other = max(found, key=lambda f: f[0])
-    top = {"A K": "the ace and king", "A": "the ace", "K": "the king", "neither": "neither the"
-           " ace nor the king"}.get(row["top_trumps"], row["top_trumps"])  # fmt: skip
     groups = (
         "group holds one and yet averages" if len(found) == 1 else "groups hold one and yet average"
     )
@@ -269,7 +276,8 @@ def _pedros_that_cost(safe: pd.DataFrame, keys: list[str], rules: Rules) -> str:
     return (
         f"A {noun} can lower a hand's worth: {len(found)} {groups} "
         "fewer points than the hands of the same trumps, ace and king without one. "
-        f"The widest gap: {row['trumps']} trumps with {top}, {row['pedros']} dealt "
+        f"The widest gap: {row['trumps']} trumps, {TOP_WORDS[row['top_trumps']]}: "
+        f"{row['pedros']} dealt "
         f"{points(row)} points, {none} {points(other)}. A {noun} scores only for the side "
         "that takes it in a trick, and every card is played: with few trumps above it, its "
         "holder must sooner or later play it into a trick the other side can win, while the "
@@ -325,18 +333,12 @@ def _example_in_class(
             [safe[k].astype(str) == str(v) for k, v in key.items()]  # trumps: 3 or "10+"
         )
     ]
-    tops = {
-        "A K": "the ace and king of trumps",
-        "A": "the ace of trumps, not the king",
-        "K": "the king of trumps, not the ace",
-        "neither": "neither the ace nor the king of trumps",
-    }
     held_words = ""
     if split:
         held_words = f"{'' if held else 'no '}{N.label(split[0])}, "
     where = (
         f"{label} ({text}), with {SUIT_NAMES[SUITS[trump]]} trumps, is in the group "
-        f"'{key['pedros']}, {held_words}{key['trumps']} trumps, {tops[key['top_trumps']]}'"
+        f"'{key['pedros']}, {held_words}{key['trumps']} trumps, {TOP_WORDS[key['top_trumps']]}'"
     )
     if hit.empty:
         return f"{where}, which no simulated hand fell in."

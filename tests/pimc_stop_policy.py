@@ -69,4 +69,4 @@ def check_stop(obs, hand, legal, params, scratch, rng):
     return pimc_play(obs, hand, legal, p, scratch, rng)
 
 
-check_stop = njit(POLICY_SIG)(check_stop.py_func)
+check_stop = njit(POLICY_SIG, cache=True)(check_stop.py_func)

@@ -5,6 +5,8 @@ The kernel and the built-in policies order cards through strength keys
 they replace: ``strength`` card by card, and the docs/benchmarks.md keep order.
 """
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from numba import njit
@@ -17,6 +19,7 @@ from cinch_sim.bits import (
     extract_loop,
     nth_set_bit,
 )
+from cinch_sim.jit.cache import refresh_user_file
 from cinch_sim.policies.common import (
     KEEP_RANKS,
     strength,
@@ -27,10 +30,12 @@ from cinch_sim.policies.common import (
 )
 from cinch_sim.policies.greedy import beaten_by
 
+# the helpers below are cached: flushed when the package's jitted sources change
+refresh_user_file(Path(__file__))
 U1 = np.uint64(1)
 
 
-@njit
+@njit(cache=True)
 def _bmi2_vs_loops(xs, ms):
     bad = 0
     for i in range(xs.shape[0]):
@@ -50,7 +55,7 @@ def test_pdep_pext_match_their_loop_versions():
     assert _bmi2_vs_loops(xs, ms) == 0
 
 
-@njit
+@njit(cache=True)
 def _nth(mask, n):
     return nth_set_bit(mask, n)
 
@@ -108,7 +113,7 @@ def test_keep_order_matches_the_benchmark_list():
         assert int(top_trumps_by_keep_order(np.uint64(trumps), k, trump, left)) == want
 
 
-@njit
+@njit(cache=True)
 def _beaten_by(win_card, tmask, left, base):
     return beaten_by(win_card, tmask, left, base)
 

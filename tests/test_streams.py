@@ -8,6 +8,7 @@ of them: the file fails by chance less than once in 5000 runs).
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +19,7 @@ from scipy import stats
 
 from cinch_sim import layout as L
 from cinch_sim.engine.run import PolicySet, run_chunk
+from cinch_sim.jit.cache import refresh_user_file
 from cinch_sim.policies.loading import load_policy
 from cinch_sim.rng import below, policy_stream, threefry4x64
 from cinch_sim.rules import Rules
@@ -26,14 +28,16 @@ from cinch_sim.signatures import N_PARAMS
 ALPHA = 1e-5
 TAP = Path(__file__).parent / "tap_policy.py"
 MASK = (1 << 64) - 1
+# the helpers below are cached: flushed when the package's jitted sources change
+refresh_user_file(Path(__file__))
 
 
-@njit
+@njit(cache=True)
 def _threefry(c, k):
     return threefry4x64(c[0], c[1], c[2], c[3], k[0], k[1], k[2], k[3])
 
 
-@njit
+@njit(cache=True)
 def _first_draws(seed, first, n, players, sides, out):
     """out[h, s]: seat s's first ``below(rng, sides)`` in hand first + h."""
     rng = np.zeros(1, np.uint64)
@@ -63,9 +67,14 @@ def test_threefry_gives_the_known_answers(counter, key, expected):
     assert list(_threefry(_words(counter), _words(key))) == list(_words(expected))
 
 
+@functools.cache
+def _tap_policies() -> dict:
+    return {k: load_policy(k, f"{TAP}:tap_{k}") for k in KINDS}
+
+
 def _tapped(rules: Rules, seed: int, hand: int, dealer: int):
     """Hand ``hand`` played by the tap policies: (trace row, their records)."""
-    loaded = {k: load_policy(k, f"{TAP}:tap_{k}") for k in KINDS}
+    loaded = _tap_policies()
     ps = ScriptedPolicies(**{k: [loaded[k]] * rules.players for k in KINDS})
     ps.board = np.full((4, L.MAX_PLAYERS, N_PARAMS), -1.0)
     _, tr = run_chunk(rules, ps, seed, hand, 1, dealer, trace=True)

@@ -480,6 +480,19 @@ class Rules:
             named.append(self.left_name)
         return tuple((n, slots[n]) for n in named)
 
+    @property
+    def key_cards(self) -> tuple[tuple[str, int], ...]:
+        """(name, result slot) of the cards a side fights to keep or win: the Pedros,
+        then every other point card worth more than a point (Sancho, the Dom).
+
+        >>> make_rules("dom_pedro").key_cards
+        (('right_pedro', 4), ('left_pedro', 7), ('sancho', 5), ('dom', 6))
+        """
+        slots = self.point_slots
+        pedros = {n for n, _ in self.pedros}
+        more = [n for n, _, pts in self.point_cards if pts > 1 and n not in pedros]
+        return self.pedros + tuple((n, slots[n]) for n in more)
+
     def options(self) -> dict[str, Any]:
         """The §2 options that differ from the preset's defaults (docs/records.md)."""
         base = VARIANTS.get(self.preset) or VARIANTS["standard"]  # custom: the standard's

@@ -242,6 +242,27 @@ def test_known_cards_are_respected_and_move_the_estimate():
     assert pp[S["H"]].max() < 0.5
 
 
+def test_sancho_and_the_dom_are_counted_beside_the_pedros():
+    """dom_pedro_classic: the trump table, the JSON and the suits table give Sancho
+    (the 9 of trumps, 9 points) and the Dom (the 3, 3 points) as the Pedros are
+    given. Holding 9S and 3S behind A K, the side keeps Sancho as spades' maker
+    nearly always; a clubs maker holds neither 9C nor 3C and mostly loses them."""
+    from cinch_sim.rules import make_rules
+
+    adv = advise("AS KS 5S 9S 3S 3D", seat=0, rules=make_rules("dom_pedro_classic"),
+                 precision=0.05)  # fmt: skip
+    assert adv.key_cards() == ["right_pedro", "sancho", "dom"]
+    pp, lo, _ = adv.pedro_rates()
+    assert lo[S["S"], 1] > 0.9 and lo[S["S"], 2] > 0.8  # Sancho and the Dom kept
+    assert pp[S["C"], 1] < 0.5 and pp[S["C"], 2] < 0.5
+    text = adv.text()
+    assert "Sancho ours" in text and "Dom ours" in text
+    assert "how often it ends with each Pedro, Sancho and Dom," in text
+    assert set(advice_dict(adv)["by_trump"]["S"]["pedros"]) == {"right_pedro", "sancho", "dom"}
+    suits = adv.table("suits")
+    assert suits.loc[suits.trump == "S", "sancho_saved"].item() == pp[S["S"], 1]
+
+
 def test_evaluate_hand_frame():
     df = evaluate_hand(ISSUE_HAND, 2, 3, precision=0.05)
     assert len(df) == 4 * 15  # pass and 14 bids

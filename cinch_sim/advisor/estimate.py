@@ -112,7 +112,7 @@ class Advice(Tables):
     diff2: np.ndarray  # [suit, cand] sum of its squares
     paired: np.ndarray  # [suit, cand] deals accepted at both the candidate and pass
     points: np.ndarray  # [suit, points] the side's points as maker at the top bid
-    pedro: np.ndarray  # [suit, pedro] deals the side saved it, at the top bid
+    pedro: np.ndarray  # [suit, key card] deals the side ended with it, at the top bid
     # [suit, cand, cand2] for bids 1 <= cand2 < cand, over deals accepted at both: the
     # sum of margin(cand) - margin(cand2), of its squares, and the deals (None: a study
     # stored before they were kept)
@@ -252,8 +252,14 @@ class Advice(Tables):
         return mean_interval((h * pts).sum(axis=1), (h * pts**2).sum(axis=1), h.sum(axis=1),
                              0, h.shape[1] - 1)  # fmt: skip
 
+    def key_cards(self) -> list[str]:
+        """The names of ``pedro``'s columns: the rules' key cards (the Pedros, Sancho,
+        the Dom), as many as the counts have (a study stored before Sancho and the Dom
+        were counted has the Pedros only)."""
+        return [name for name, _ in self.query.rules.key_cards[: self.pedro.shape[1]]]
+
     def pedro_rates(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """[suit, pedro] the side saves each Pedro as maker at the top bid."""
+        """[suit, key card] the side ends with each key card as maker at the top bid."""
         n = np.broadcast_to(self.points.sum(axis=1)[:, None], self.pedro.shape)
         lo, hi = wilson(self.pedro, n)
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -454,7 +460,7 @@ def advise(
     policies = checked_policies(q.rules.players, bid, trump, discard, play)
     T = q.rules.total_points + 1
     C = 1 + len(legal)
-    J = len(q.rules.pedros)
+    J = len(q.rules.key_cards)
     adv = Advice(
         query=q,
         risk=risk,
@@ -672,7 +678,7 @@ class _Playouts:
             pts = rows[we, L.H_POINTS + team]
             T = adv.points.shape[1]
             adv.points[suits[0]] += np.bincount(pts, minlength=T)[:T]
-            for j, (_, slot) in enumerate(r.pedros):
+            for j, (_, slot) in enumerate(r.key_cards):
                 adv.pedro[suits[0], j] += int((rows[we, L.H_SLOT_TEAM + slot] == team).sum())
 
     def _as_maker(self, rows: np.ndarray, top: np.ndarray, maker: np.ndarray) -> np.ndarray:

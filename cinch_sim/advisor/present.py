@@ -252,8 +252,7 @@ def advice_dict(adv: Advice) -> dict[str, Any]:
 
 def _by_trump(adv: Advice) -> dict[str, Any]:
     """Suit letter -> pass and each candidate bid's P(win), P(make | maker), both sides'
-    expected score change and ev against pass; the points and Pedros at the top bid."""
-    q = adv.query
+    expected score change and ev against pass; the points and key cards at the top bid."""
     pw, wlo, whi = adv.p_win()
     pm, lo, hi = adv.p_make()
     sc = adv.score_change()
@@ -294,7 +293,7 @@ def _by_trump(adv: Advice) -> dict[str, Any]:
             "points_dist": (hist[s] / max(n_top, 1)).tolist(),
             "pedros": {
                 name: {"p": _f(pp[s, j]), "lo": _f(plo[s, j]), "hi": _f(phi[s, j])}
-                for j, (name, _) in enumerate(q.rules.pedros)
+                for j, name in enumerate(adv.key_cards())
             },
             "best_ev_bid": d["best_ev_bid"],
             "tied_bids": d["tied_bids"],
@@ -372,7 +371,7 @@ def suits_frame(adv: Advice):
             "mean_points_lo": mean_lo[s],
             "mean_points_hi": mean_hi[s],
         }
-        for j, (name, _) in enumerate(adv.query.rules.pedros):
+        for j, name in enumerate(adv.key_cards()):
             row[f"{name}_saved"] = pp[s, j]
             row[f"{name}_saved_lo"] = plo[s, j]
             row[f"{name}_saved_hi"] = phi[s, j]
@@ -522,12 +521,14 @@ def _suit_summary_lines(adv: Advice) -> list[str]:
     pp, plo, phi = adv.pedro_rates()
     suits = adv.per_suit()
     mean, mean_lo, mean_hi = adv.mean_points_interval()
-    names = [n for n, _ in adv.query.rules.pedros]
+    names = adv.key_cards()
     pedro_head = " ".join(f"{N.label(n) + ' ours':>20}" for n in names)
+    pedros = {n for n, _ in adv.query.rules.pedros}
+    cards = N.joined(["each Pedro", *(N.label(n) for n in names if n not in pedros)])
     lines = [
         f"{'trump':<9} {'mean points':>20} {pedro_head} {'best EV':>14} "
         f"{'safe at ' + N.rate(adv.risk, 0):>12}   (as maker at the top bid: your side's "
-        "points, and how often it ends with each Pedro, yours kept or another's won)"
+        f"points, and how often it ends with {cards}, yours kept or another's won)"
     ]
     for s in adv.suits_run:
         d = suits[s]

@@ -5,6 +5,7 @@ Left Bower), no draw where there is none, and two decks' copy played first."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 
 import numpy as np
@@ -23,8 +24,10 @@ from cinch_sim.analysis.tables import (
     to_text,
 )
 from cinch_sim.cli.main import main
+from cinch_sim.rules import make_rules
 
 stats_cli = importlib.import_module("cinch_sim.cli.commands.stats")  # the module
+simulate_cli = importlib.import_module("cinch_sim.cli.commands.simulate")
 
 HANDS = 3000
 
@@ -305,14 +308,24 @@ def test_a_long_points_axis_has_fewer_ticks(runs):
 
 
 # ------------------------------------------------------------------ 6. one Pedro
-def test_one_pedro_is_not_the_mean_of_the_pedros(runs):
+def test_one_pedro_and_sancho_are_not_the_mean_of_the_pedros(runs):
+    """sancho_classic has one Pedro (no left card) and Sancho: the capture chart follows
+    both by name; what the maker was dealt is still the Pedro's alone."""
     a = runs("sancho_classic")
     shown = texts(plots.pedro_figure(a))
-    assert "not in play" in shown and "mean of the Pedros" not in shown
-    assert "Who held the Right Pedro, and who took it" in shown
+    assert "not in play (mean of the 2 cards)" in shown and "mean of the Pedros" not in shown
+    assert "Who held the Right Pedro and Sancho,\nand who took each" in shown
+    assert "Sancho saved" in shown and "who held the card" in shown
     title = stats_cli.table_title("make_rate_by_pedros", a.counts.rules)
     assert title == "Bid success by whether the maker was dealt the Right Pedro"
     assert "mean of the Pedros" in texts(plots.pedro_figure(runs("no_draw")))
+    # one card followed alone (no left card, no Sancho): said in the singular
+    one = dataclasses.replace(
+        make_rules("no_draw"), left_rank="", trump_order="AKQJT98765432", bid_max=9
+    )
+    first, second, _ = plots.pedro_titles(one)
+    assert first == "Who held the Right Pedro, and who took it"
+    assert second.startswith("When the Right Pedro falls:")
 
 
 # ------------------------------------------------------------------ 7. one trump
@@ -329,3 +342,30 @@ def test_a_yes_or_no_feature_reads_yes_and_no_in_the_text_and_stays_boolean_in_f
     rows = to_text(df).splitlines()[1:]
     assert {"no", "yes"} <= {r.split()[0] for r in rows if r.strip()}
     assert "False" not in to_text(df) and "True" not in to_text(df)
+
+
+def test_sancho_and_dom_are_followed_beside_the_pedros():
+    """dom_pedro: the capture tables follow the Pedros, then Sancho and Dom, and each
+    card's split is what the kernel's rows say of it (its capturing side against the
+    maker's), hand by hand; the titles name them."""
+    from cinch_sim import layout as L
+    from cinch_sim.analysis.counts import HandCounts
+    from cinch_sim.engine.run import PolicySet, run_chunk
+
+    rules = make_rules("dom_pedro")
+    rows, _ = run_chunk(rules, PolicySet.from_specs(4), 5, 0, 2000, 3)
+    counts = HandCounts(rules)
+    counts.add(rows)
+    df = pedro_sides(counts)
+    assert list(dict.fromkeys(df["pedro"])) == ["right_pedro", "left_pedro", "sancho", "dom"]
+    played = rows[rows[:, L.H_MAKER] >= 0]
+    maker_team = np.asarray(rules.seat_teams)[played[:, L.H_MAKER]]
+    for name, slot in rules.key_cards:
+        took = played[:, L.H_SLOT_TEAM + slot]
+        want = [(took == maker_team).sum(), ((took >= 0) & (took != maker_team)).sum()]
+        want.append((took < 0).sum())
+        assert df[df["pedro"] == name]["count"].tolist() == want, name
+    assert stats_cli.table_title("pedro_capture", rules) == (
+        "Capture of the Pedros, Sancho and Dom by holder after the draw"
+    )
+    assert simulate_cli._pedros_title(rules).startswith("Capture of the Pedros, Sancho and Dom (")

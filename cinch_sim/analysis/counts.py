@@ -90,7 +90,7 @@ class HandCounts:
         self.n_trumps = rules.cards_dealt + 1
         self.hand_size = rules.hand_size
         self.total_points = rules.total_points
-        self.pedros = rules.pedros
+        self.key_cards = rules.key_cards  # the Pedros, Sancho, Dom: their capture
         # joint key axes: seat, bid, trumps, pedros (4), honours (32)
         self.shape = (self.players, self.n_bids, self.n_trumps, 4, 32)
         size = int(np.prod(self.shape))
@@ -107,10 +107,10 @@ class HandCounts:
         self.sums = {k: self._sums[:, i] for i, k in enumerate(SUM_NAMES)}
         # points histograms: bid x side (0 maker's side, 1 defenders) x points
         self.points_hist = np.zeros((self.n_bids, 2, self.total_points + 1), np.int64)
-        # pedro fate: pedro x holder role x fate x trick (last: not in play)
-        self.pedro = np.zeros((len(self.pedros), 4, 3, self.hand_size + 1), np.int64)
-        # pedro x who took it: the maker's side, another side, not in play
-        self.pedro_side = np.zeros((len(self.pedros), len(SIDES)), np.int64)
+        # key card fate: card x holder role x fate x trick (last: not in play)
+        self.pedro = np.zeros((len(self.key_cards), 4, 3, self.hand_size + 1), np.int64)
+        # key card x who took it: the maker's side, another side, not in play
+        self.pedro_side = np.zeros((len(self.key_cards), len(SIDES)), np.int64)
 
     @property
     def played(self) -> int:
@@ -155,7 +155,7 @@ class HandCounts:
 
     def add(self, rows: np.ndarray) -> None:
         """Count one chunk of the kernel's result rows (one compiled pass, row_codes)."""
-        slots = np.array([slot for _, slot in self.pedros], np.int64)
+        slots = np.array([slot for _, slot in self.key_cards], np.int64)
         thrown, short, bad = count_rows(
             rows, self.seat_teams, slots, np.array(self.shape, np.int64), self.n, self.made,
             self._sums, self.points_hist, self.pedro, self.pedro_side,

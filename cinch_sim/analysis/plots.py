@@ -263,25 +263,25 @@ def pedro_titles(rules) -> tuple[str, str, str]:
     the holder himself in cut-throat, and with two decks the copy played first."""
     from cinch_sim.analysis.tables import (
         after_the_draw,
-        all_pedros,
+        capture_noun,
+        capture_phrase,
         copies_note,
-        pedro_noun,
-        pedros_phrase,
+        only_pedros_captured,
     )
 
-    cards = pedros_phrase(rules)
-    one = len(rules.pedros) == 1
-    each = "each Pedro" if all_pedros(rules) else cards
-    took = "it" if all_pedros(rules) or one else "each"
+    cards = capture_phrase(rules)
+    one = len(rules.key_cards) == 1
+    each = "each Pedro" if only_pedros_captured(rules) else cards
+    took = "it" if only_pedros_captured(rules) or one else "each"
     keeper = "the holder's side" if rules.partnerships else "the holder himself"
     first = f"Who held {each}, and who took {took}"
     second = f"When {cards} fall{'s' if one else ''}: saved by {keeper} or lost"
     if len(first) > 45:  # two lines rather than past the panel
-        first = first.replace(", ", ",\n", 1)
+        first = first.replace(", and who", ",\nand who", 1)
     if len(second) > 70:
         second = second.replace(": ", ":\n", 1)
     who = "the side of the player" if rules.partnerships else "the player"
-    noun = pedro_noun(rules)
+    noun = capture_noun(rules)
     note = (
         f"Bar heights: share of all played hands; 'saved': taken by {who} "
         f"who held the {noun}{after_the_draw(rules)}."
@@ -312,11 +312,16 @@ def draw_pedro_holders(ax, analysis) -> list[str]:
     """Stacked bars on ``ax``: who held each Pedro after the draw, and whether that side
     kept it; each bar is labelled with a legend entry. Returns the Pedros in drawing order
     (the second one's bars are hatched)."""
-    from cinch_sim.analysis.tables import after_the_draw, all_pedros, pedro_capture, pedro_noun
+    from cinch_sim.analysis.tables import (
+        after_the_draw,
+        capture_noun,
+        only_pedros_captured,
+        pedro_capture,
+    )
 
     rules = analysis.counts.rules
     pc = pedro_capture(analysis.counts, analysis.min_hands)
-    pedros = [name for name, _ in analysis.counts.pedros]
+    pedros = [name for name, _ in analysis.counts.key_cards]
     holders = [h for h in dict.fromkeys(pc["holder"]) if h != "none"]
     width = 0.8 / max(len(pedros), 1)
     total = max(analysis.counts.played, 1)
@@ -343,7 +348,7 @@ def draw_pedro_holders(ax, analysis) -> list[str]:
             ""
             if len(pedros) == 1
             else " (mean of the Pedros)"
-            if all_pedros(rules)
+            if only_pedros_captured(rules)
             else f" (mean of the {len(pedros)} cards)"
         )
         ax.bar(
@@ -356,7 +361,7 @@ def draw_pedro_holders(ax, analysis) -> list[str]:
         holders = [*holders, "not in play"]
     ax.set_xticks(np.arange(len(holders)), [_holder_label(h, rules.partnerships) for h in holders])
     ax.set_ylabel("share of hands (%)")
-    ax.set_xlabel(f"who held the {pedro_noun(rules)}{after_the_draw(rules)}")
+    ax.set_xlabel(f"who held the {capture_noun(rules)}{after_the_draw(rules)}")
     ax.margins(y=0.08)  # room for the labels over the tallest bars
     ax.grid(axis="y", alpha=0.3)
     return pedros
@@ -364,11 +369,11 @@ def draw_pedro_holders(ax, analysis) -> list[str]:
 
 def draw_pedro_tricks(ax, analysis) -> None:
     """Stacked bars on ``ax``: the trick each Pedro fell in, saved or lost."""
-    from cinch_sim.analysis.tables import pedro_by_trick, pedro_noun
+    from cinch_sim.analysis.tables import capture_noun, pedro_by_trick
 
     pt = pedro_by_trick(analysis.counts, analysis.min_hands)
     played = pt[pt["holder"] != "none"]
-    pedros = [name for name, _ in analysis.counts.pedros]
+    pedros = [name for name, _ in analysis.counts.key_cards]
     width = 0.8 / max(len(pedros), 1)
     total = max(analysis.counts.played, 1)
     tricks = np.arange(1, analysis.counts.hand_size + 1)
@@ -380,15 +385,18 @@ def draw_pedro_tricks(ax, analysis) -> None:
         lost = d["lost"].to_numpy() / total * 100
         _saved_lost_bars(ax, x, saved, lost, width, k, _nice(pedro))
     ax.set_xticks(tricks)
-    ax.set_xlabel(f"trick the {pedro_noun(analysis.counts.rules)} fell in (1 = first)")
+    ax.set_xlabel(f"trick the {capture_noun(analysis.counts.rules)} fell in (1 = first)")
     ax.set_ylabel("share of hands (%)")
     ax.grid(axis="y", alpha=0.3)
 
 
+HATCHES = (None, "//", "..", "xx")  # the key cards' bars, in the rules' order
+
+
 def _saved_lost_bars(ax, x, saved, lost, width: float, k: int, name: str) -> None:
-    """One Pedro's bars: saved (blue) with lost (red) stacked on top; the second Pedro's
-    hatched."""
-    hatch = "//" if k else None
+    """One card's bars: saved (blue) with lost (red) stacked on top; the second card's
+    hatched, and each later one (Sancho, Dom) its own way."""
+    hatch = HATCHES[k % len(HATCHES)]
     ax.bar(
         x, saved, width * 0.95, color=SAVED, hatch=hatch, edgecolor="white", label=f"{name} saved"
     )

@@ -111,7 +111,7 @@ def pedro_side_rows(counts: HandCounts) -> list[dict[str, Any]]:
     had that fate, its rate and 95% Wilson interval."""
     rows = []
     fates = (*side_columns(counts), SIDES[2])
-    for i, (name, _) in enumerate(counts.pedros):
+    for i, (name, _) in enumerate(counts.key_cards):
         n = int(counts.pedro_side[i].sum())
         for j, side in enumerate(fates):
             k = int(counts.pedro_side[i, j])

@@ -36,9 +36,13 @@ from cinch_sim.analysis.summaries import (  # noqa: F401 (re-exported: the table
 from cinch_sim.analysis.words import (  # noqa: F401 (re-exported: the tables' words)
     after_the_draw,
     all_pedros,
+    capture_noun,
+    capture_phrase,
+    captured_names,
     copies_note,
     mean_columns,
     mean_labels,
+    only_pedros_captured,
     opponent_share,
     pedro_capture_title,
     pedro_names,
@@ -159,7 +163,7 @@ def pedro_capture(counts: HandCounts, min_hands: int = 30) -> pd.DataFrame:
     """
     rows = []
     total = counts.played
-    for i, (name, _) in enumerate(counts.pedros):
+    for i, (name, _) in enumerate(counts.key_cards):
         a = counts.pedro[i].sum(axis=2)  # holder x fate
         for r in _holders(counts):
             holder_n = int(a[r].sum())
@@ -212,7 +216,7 @@ def pedro_by_trick(counts: HandCounts, min_hands: int = 30) -> pd.DataFrame:
     """
     rows = []
     hs = counts.hand_size
-    for i, (name, _) in enumerate(counts.pedros):
+    for i, (name, _) in enumerate(counts.key_cards):
         a = counts.pedro[i]  # holder x fate x trick
         for r in _holders(counts):
             if HOLDERS[r] == "none":

@@ -84,6 +84,44 @@ def pedro_noun(rules) -> str:
     return "Pedro" if all_pedros(rules) else "card"
 
 
+def captured_names(rules) -> list[str]:
+    """The cards the capture tables follow, by their own names: the Pedros, then
+    Sancho and Dom where the game has them (``Rules.key_cards``)."""
+    return [N.label(name) for name, _ in rules.key_cards]
+
+
+def only_pedros_captured(rules) -> bool:
+    """Whether the capture tables follow 'the Pedros' and nothing else."""
+    return all_pedros(rules) and len(rules.key_cards) == len(rules.pedros)
+
+
+def key_card_phrase(rules, name: str) -> str:
+    """One key card as a sentence names it: 'the Right Pedro', 'the Left Bower', but
+    'Sancho' and 'Dom', names of their own."""
+    pedro = any(name == n for n, _ in rules.pedros)
+    return f"the {N.label(name)}" if pedro else N.label(name)
+
+
+def capture_phrase(rules) -> str:
+    """'the Pedros'; 'the Pedros and Sancho'; 'the Right Pedro, Sancho and Dom'; 'the
+    Right Pedro and the Left Bower'."""
+    pedros = {name for name, _ in rules.pedros}
+    more = [key_card_phrase(rules, n) for n, _ in rules.key_cards if n not in pedros]
+    return N.joined([pedros_phrase(rules), *more])
+
+
+def capture_subject(rules) -> str:
+    """The capture tables' subject: 'Pedro capture', or 'Capture of the Pedros and
+    Sancho' where not only Pedros are followed."""
+    return "Pedro capture" if only_pedros_captured(rules) else f"Capture of {capture_phrase(rules)}"
+
+
+def capture_noun(rules) -> str:
+    """One card the capture tables follow, said in general (``pedro_noun``; 'card'
+    where Sancho or Dom is among them)."""
+    return pedro_noun(rules) if len(rules.key_cards) == len(rules.pedros) else "card"
+
+
 def after_the_draw(rules) -> str:
     """' after the draw' (' after the widows'), or nothing where there is no draw (who
     held a card: as dealt): ``Rules.draw_name``."""
@@ -99,8 +137,8 @@ def copies_note(rules, each: str = "row") -> str:
 def pedro_capture_title(rules, by_trick: bool = False) -> str:
     """The Pedro capture tables' title: 'Pedro capture by holder after the draw' in the
     standard game, in all_hands 'Capture of the Right Pedro and the Left Bower ...'."""
-    subject = "Pedro capture" if all_pedros(rules) else f"Capture of {pedros_phrase(rules)}"
-    title = subject + (" by holder and trick (1 = first)" if by_trick else " by holder")
+    title = capture_subject(rules)
+    title += " by holder and trick (1 = first)" if by_trick else " by holder"
     title += "" if by_trick else after_the_draw(rules)
     note = copies_note(rules)
     return title + (f"; {note}" if note else "")

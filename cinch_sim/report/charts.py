@@ -71,13 +71,13 @@ def make_rate_chart(analysis):
 
 def pedro_holder_chart(analysis):
     """Who held each Pedro after the draw, and whether that side kept it."""
-    from cinch_sim.analysis.plots import draw_pedro_holders
+    from cinch_sim.analysis.plots import draw_pedro_holders, pedro_titles
 
     with style():
         fig = _figure(5.0)
         ax = fig.add_subplot()
         draw_pedro_holders(ax, analysis)
-        ax.set_title("Who held each Pedro, and who took it")
+        ax.set_title(pedro_titles(analysis.counts.rules)[0])
         _legend_below(fig, ax)
         _floor_text(fig)
     return fig
@@ -86,12 +86,15 @@ def pedro_holder_chart(analysis):
 def pedro_trick_chart(analysis):
     """The trick each Pedro fell in, saved by the holder's side or lost."""
     from cinch_sim.analysis.plots import draw_pedro_tricks
+    from cinch_sim.analysis.words import capture_phrase, only_pedros_captured
 
+    rules = analysis.counts.rules
+    each = "each Pedro" if only_pedros_captured(rules) else capture_phrase(rules)
     with style():
         fig = _figure(5.0)
         ax = fig.add_subplot()
         draw_pedro_tricks(ax, analysis)
-        ax.set_title("The trick each Pedro fell in")
+        ax.set_title(f"The trick {each} fell in")
         _legend_below(fig, ax)
         _floor_text(fig)
     return fig

@@ -20,7 +20,13 @@ from cinch_sim.analysis.analyse import Analysis
 from cinch_sim.analysis.card_values import MIN_DEALS, CardValues
 from cinch_sim.analysis.hand_worth import HandValue
 from cinch_sim.analysis.intervals import SAFE_MEANING
-from cinch_sim.analysis.words import CHOSEN_BIDS_NOTE, after_the_draw
+from cinch_sim.analysis.words import (
+    CHOSEN_BIDS_NOTE,
+    after_the_draw,
+    capture_phrase,
+    key_card_phrase,
+    only_pedros_captured,
+)
 from cinch_sim.cards import SUIT_NAMES, SUITS
 from cinch_sim.policies.strategies import Strategy
 from cinch_sim.report import charts
@@ -842,14 +848,14 @@ def add_pedro_capture(report: Report, an: Analysis) -> None:
     """Who held each Pedro after the draw (as dealt, with none), and how often that side
     kept it."""
     rules = an.counts.rules
-    names = [N.label(name) for name, _ in rules.pedros]  # all_hands: the Left Bower
-    pedros = all(n.endswith("Pedro") for n in names)
-    if len(names) == 1:
-        title, each = f"the {names[0]} is", f"the {names[0]}"
-    elif pedros:
+    cards = rules.key_cards  # all_hands: the Left Bower; Sancho, Dom where played
+    if len(cards) == 1:
+        one = key_card_phrase(rules, cards[0][0])
+        title, each = f"{one} is", one
+    elif only_pedros_captured(rules):
         title, each = "the Pedros are", "each Pedro"
     else:
-        both = N.joined([_the(n) for n in names])  # all_hands: a Pedro and a Bower
+        both = capture_phrase(rules)  # all_hands: a Pedro and a Bower
         title, each = f"{both} are", both
     sec = report.section(f"When {title} saved and lost")
     after = after_the_draw(rules)
@@ -872,7 +878,8 @@ def add_pedro_capture(report: Report, an: Analysis) -> None:
         + "): "
         + N.joined(
             [
-                f"{_the(N.label(p))} in {N.count(h)} hands ({_pct(h / played)} of those played)"
+                f"{key_card_phrase(rules, p)} in {N.count(h)} hands ({_pct(h / played)} of those "
+                "played)"
                 for p, h in zip(out["pedro"], out["hands"], strict=True)
             ]
         )
@@ -890,7 +897,9 @@ def add_pedro_capture(report: Report, an: Analysis) -> None:
         format_frame(
             pd.DataFrame(
                 {
-                    "Pedro": shown["pedro"].str.replace("_", " ").str.title(),
+                    ("Pedro" if only_pedros_captured(rules) else "card"): shown["pedro"]
+                    .str.replace("_", " ")
+                    .str.title(),
                     "holder": shown["holder"],
                     "fate": shown["fate"],
                     "hands": shown["hands"],
@@ -913,7 +922,7 @@ def add_pedro_capture(report: Report, an: Analysis) -> None:
         f"Who held {each}{after}, as a share of all played hands: blue, {keeper} "
         f"took it (saved); red, {other} caught it (lost)"
         f"{_hatched(an)}"
-        + ("; grey, not in play (the mean of the Pedros)" if len(out) else "")
+        + (f"; grey, not in play (the mean of {_the_cards(rules)})" if len(out) else "")
         + f". {_provenance(an)}",
         f"Stacked bars: who held {each}{after}, saved or lost",
     )
@@ -927,10 +936,20 @@ def add_pedro_capture(report: Report, an: Analysis) -> None:
     )
 
 
+def _the_cards(rules: Rules) -> str:
+    """The key cards together: 'the Pedros', 'the 3 cards'."""
+    return "the Pedros" if only_pedros_captured(rules) else f"the {len(rules.key_cards)} cards"
+
+
 def _hatched(an: Analysis) -> str:
-    """Which Pedro the chart hatches (the rules' second one), as the caption says it."""
-    pedros = an.counts.rules.pedros
-    return f"; hatched bars, the {N.label(pedros[1][0])}" if len(pedros) > 1 else ""
+    """Which cards the chart hatches (the rules' second on), as the caption says it."""
+    rules = an.counts.rules
+    later = [key_card_phrase(rules, name) for name, _ in rules.key_cards[1:]]
+    if not later:
+        return ""
+    if len(later) == 1:
+        return f"; hatched bars, {later[0]}"
+    return f"; hatched bars, {N.joined(later)}, each its own way"
 
 
 def add_left_out(report: Report, title: str, why: str) -> None:

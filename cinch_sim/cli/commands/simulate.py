@@ -181,9 +181,9 @@ def _format_by_bid(cols) -> str:
 def _pedros_title(rules) -> str:
     """'Pedro capture'; in all_hands 'Capture of the Right Pedro and the Left Bower'; with
     two decks, that each row follows the copy played first (docs/rules.md §3.4)."""
-    from cinch_sim.analysis.words import all_pedros, copies_note, pedros_phrase
+    from cinch_sim.analysis.words import capture_subject, copies_note
 
-    title = "Pedro capture" if all_pedros(rules) else f"Capture of {pedros_phrase(rules)}"
+    title = capture_subject(rules)
     note = copies_note(rules)
     return title + (f" ({note}; 95% Wilson intervals)" if note else " (95% Wilson intervals)")
 
@@ -192,7 +192,7 @@ def _format_pedros(fates, counts) -> str:
     """Who took each Pedro: the bidding side, the defenders, nobody; in cut-throat the
     maker, another player (any of the others) or nobody (``fates``: the rows of
     ``summaries.pedro_side_rows``)."""
-    from cinch_sim.analysis.words import pedro_names, side_columns
+    from cinch_sim.analysis.words import captured_names, side_columns
 
     sides = side_columns(counts)
     shown = {(f["pedro"], f["fate"]): N.rate_with_interval(f["rate"], f["rate_lo"], f["rate_hi"])
@@ -200,6 +200,6 @@ def _format_pedros(fates, counts) -> str:
     rows = []
     for name in dict.fromkeys(f["pedro"] for f in fates):  # the rules' Pedros, in order
         rows.append([N.label(name), *(shown[name, c] for c in (*sides, "not_in_play"))])
-    card = "pedro" if all(n.endswith("Pedro") for n in pedro_names(counts.rules)) else "card"
+    card = "pedro" if all(n.endswith("Pedro") for n in captured_names(counts.rules)) else "card"
     head = [card, *(N.heading(c) for c in sides), "not in play"]
     return text_table(rows, head, "lrrr")

@@ -29,6 +29,7 @@ from cinch_sim.checks import InputError
 from cinch_sim.cli.main import main
 from cinch_sim.engine.run import PolicySet
 from cinch_sim.matches.pairs import same_stats
+from cinch_sim.rules import make_rules
 from cinch_sim.runs import kinds, work
 from cinch_sim.runs.store import chunk_name, pack, unpack
 
@@ -282,6 +283,27 @@ def test_merge_of_seeds_is_the_same_in_any_order_and_bracketing(tmp_path):
     assert summary["a_wins"] == sum(x["a_wins"] for x in one)
     games = (tmp_path / "all" / "games.csv").read_text().splitlines()
     assert len(games) == 31  # a header and every game of the three runs
+
+
+@pytest.mark.parametrize("variant", ["sancho_classic", "dom_pedro"])
+def test_compare_runs_of_a_game_with_other_key_cards_merge(variant, tmp_path):
+    """sancho_classic has one Pedro and Sancho, dom_pedro two Pedros, Sancho and Dom:
+    the match keeps a column pair per key card, so its chunks merge (the classic
+    presets' chunks were refused as unreadable) and the sides' table names each card;
+    each card's in-play and taken counts add up over the seeds."""
+    args = ["compare", "heuristic", "simple", "--variant", variant, "--games", "8"]
+    for seed in (1, 2):
+        _cli(*args, "--seed", str(seed), "--out", str(tmp_path / f"s{seed}"))
+    _cli("merge", str(tmp_path / "s1"), str(tmp_path / "s2"), "--out", str(tmp_path / "m"))
+    one = [json.loads((tmp_path / f"s{s}" / "summary.json").read_text()) for s in (1, 2)]
+    merged = json.loads((tmp_path / "m" / "summary.json").read_text())
+    names = [n for n, _ in make_rules(variant).key_cards]
+    assert "sancho" in names
+    for name in names:
+        for side in ("a_side", "b_side"):
+            rates = [x[side][f"{name}_capture"] for x in (*one, merged)]
+            assert all(0 <= r <= 1 for r in rates), (name, side, rates)
+            assert min(rates[:2]) <= rates[2] <= max(rates[:2])  # a pooled rate lies between
 
 
 def test_merge_refuses_other_settings_and_the_same_chunk_twice(tmp_path):

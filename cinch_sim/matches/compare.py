@@ -57,7 +57,7 @@ from cinch_sim.checks import InputError
 from cinch_sim.engine.interrupts import chunk_boundaries
 from cinch_sim.engine.threads import using
 from cinch_sim.matches.cutthroat import CutThroatComparison, cutthroat_compare
-from cinch_sim.matches.pairs import PairStats
+from cinch_sim.matches.pairs import PairStats, side_count_names
 from cinch_sim.matches.play import PAIRINGS, PairChunk, check_two_sides, play_pairs, team_policies
 from cinch_sim.matches.result import MatchTables
 from cinch_sim.policies.strategies import Strategy, resolve_strategy
@@ -205,9 +205,10 @@ class Comparison(MatchTables):
             out["until"] = self.settings["until"]
             out["stopped_early"] = bool(self.pairs) and decided(d)
             out["win_rate_sequence_ci"] = [clo, chi]
-        pedros = (self.rules or resolve_rules(None)).pedros
+        rules = self.rules or resolve_rules(None)
+        names = side_count_names(rules)
         for side, s in ((0, "a"), (1, "b")):
-            c = d.counts[side]
+            c = d.counts[side] if d.counts is not None else np.zeros(len(names), np.int64)
             side_out: dict[str, Any] = {
                 "contracts": int(c[0]),
                 "made": int(c[1]),
@@ -216,8 +217,9 @@ class Comparison(MatchTables):
                 "average_bid": float(c[3] / c[0]) if c[0] else float("nan"),
                 "no_contract": int(c[4]),
             }
-            # one column per Pedro of the rules, by its own name (left_bower in all_hands)
-            for j, (name, _) in enumerate(pedros):
+            # one column per key card of the rules, by its own name (left_bower in
+            # all_hands; sancho, dom where played)
+            for j, (name, _) in enumerate(rules.key_cards):
                 n_in, took = c[5 + 2 * j], c[6 + 2 * j]
                 side_out.update(rate_fields(f"{name}_capture", took, n_in))
             side_out["contracts_per_game"] = float(c[0] / self.games) if self.games else 0.0

@@ -37,13 +37,13 @@ from cinch_sim import notation as N
 from cinch_sim.analysis.intervals import bounded_mean, rate_fields, ratio_interval, t_interval
 from cinch_sim.engine.interrupts import chunk_boundaries
 from cinch_sim.engine.threads import using
+from cinch_sim.matches.pairs import side_count_names
 from cinch_sim.matches.result import MatchTables
 from cinch_sim.matches.rotation import (
     RotationChunk,
     RotationStats,
     play_rotations,
     seat_policies,
-    side_count_names,
 )
 from cinch_sim.policies.strategies import Strategy, resolve_strategy
 from cinch_sim.rules import Rules, resolve_rules
@@ -180,7 +180,7 @@ class CutThroatComparison(MatchTables):
 
 
 def _side(rules: Rules, counts: np.ndarray | None, side: int, games: int, seats: int) -> dict:
-    """One side's bids and Pedros from its summed counts (``rotation.side_count_names``);
+    """One side's bids and key cards from its summed counts (``pairs.side_count_names``);
     ``seats``: how many seats the side held in each game."""
     names = side_count_names(rules)
     c = dict(zip(names, counts[side] if counts is not None else np.zeros(len(names)),
@@ -194,7 +194,7 @@ def _side(rules: Rules, counts: np.ndarray | None, side: int, games: int, seats:
         "average_bid": float(c["bid_sum"] / c["contracts"]) if c["contracts"] else float("nan"),
         "no_contract": int(c["no_contract"]),
     }
-    for name, _ in rules.pedros:
+    for name, _ in rules.key_cards:
         n_in = c[f"{name}_in_play"]
         out.update(rate_fields(f"{name}_capture", c[f"{name}_taken"], n_in))
     out["contracts_per_game"] = float(c["contracts"] / games) if games else 0.0

@@ -45,9 +45,9 @@ class PairStats:
     length: list[np.ndarray] = field(default_factory=list)  # per game: hands
     reason: list[np.ndarray] = field(default_factory=list)  # per game: REASON_*
     # per side (0 = A, 1 = B), summed over every hand: contracts, made, set, the sum
-    # of the bids, hands named without a contract, then for the Right and the Left
-    # Pedro: in play, taken by the side
-    counts: np.ndarray = field(default_factory=lambda: np.zeros((2, 9), np.int64))
+    # of the bids, hands named without a contract, then for each key card of the rules
+    # (the Pedros, Sancho, Dom): in play, taken by the side (rotation.side_count_names)
+    counts: np.ndarray | None = None
 
     def add(self, chunk: PairChunk) -> None:
         nets = []
@@ -75,6 +75,8 @@ class PairStats:
         self.luck.append(pair_luck(chunk))
 
     def _count(self, rules: Rules, h: np.ndarray, n_hands: np.ndarray, ta: int) -> None:
+        if self.counts is None:
+            self.counts = np.zeros((2, len(side_count_names(rules))), np.int64)
         rows = played_rows(h, n_hands)
         maker_team = np.asarray(rules.seat_teams)[rows[:, L.H_MAKER]]
         for side, team in ((0, ta), (1, 1 - ta)):
@@ -94,12 +96,14 @@ class PairStats:
         so a merge is exact; merged in chunk order it is the run played in one go)."""
         for name in PAIR_LISTS + GAME_LISTS:
             getattr(self, name).extend(getattr(other, name))
-        self.counts = self.counts + other.counts
+        if other.counts is not None:
+            self.counts = other.counts.copy() if self.counts is None else self.counts + other.counts
 
     def to_arrays(self) -> dict[str, np.ndarray]:
         """Every number as named arrays (each list joined, with its parts' sizes), for a
         chunk file; ``from_arrays`` gives the same lists back."""
-        return list_arrays(self, PAIR_LISTS + GAME_LISTS, {"counts": self.counts})
+        counts = np.zeros((2, 0), np.int64) if self.counts is None else self.counts
+        return list_arrays(self, PAIR_LISTS + GAME_LISTS, {"counts": counts})
 
     @classmethod
     def from_arrays(cls, arrays: dict[str, np.ndarray]) -> PairStats:
@@ -108,7 +112,8 @@ class PairStats:
             names = tuple(n for n in names if n != "luck")
         lists = split_lists(arrays, names)
         lists.setdefault("luck", [np.full(x.size, np.nan) for x in lists["pair_score"]])
-        return cls(counts=np.array(arrays["counts"], np.int64), **lists)
+        counts = np.array(arrays["counts"], np.int64)
+        return cls(counts=counts if counts.size else None, **lists)
 
 
 PAIR_LISTS = ("pair_score", "diff_sum", "diff_n", "luck")  # PairStats' lists of one value a pair
@@ -150,6 +155,16 @@ def played_rows(h: np.ndarray, n_hands: np.ndarray) -> np.ndarray:
     return h[played & (h[:, :, L.H_THROWN_IN] == 0)]
 
 
+def side_count_names(rules: Rules) -> list[str]:
+    """The per-side count columns: contracts, made, set, bid sum, no contract, then per
+    key card of the rules (the Pedros by their own names, ``left_bower`` in all_hands;
+    then Sancho and Dom where played) in play and taken."""
+    names = ["contracts", "made", "set", "bid_sum", "no_contract"]
+    for name, _ in rules.key_cards:
+        names += [f"{name}_in_play", f"{name}_taken"]
+    return names
+
+
 def add_side_counts(c: np.ndarray, rules: Rules, rows: np.ndarray, mine: np.ndarray, ours) -> None:
     """One side's counts into ``c`` (the ``counts`` row both kinds of match keep):
     contracts, made, set, their bids, hands it made without a contract; then for
@@ -161,7 +176,7 @@ def add_side_counts(c: np.ndarray, rules: Rules, rows: np.ndarray, mine: np.ndar
     c[2] += int((contract & (rows[:, L.H_MADE] == 0)).sum())
     c[3] += int(rows[contract, L.H_BID].sum())
     c[4] += int((mine & (rows[:, L.H_BID] == 0)).sum())
-    for j, (_, slot) in enumerate(rules.pedros):
+    for j, (_, slot) in enumerate(rules.key_cards):
         st = rows[:, L.H_SLOT_TEAM + slot]
         c[5 + 2 * j] += int((st >= 0).sum())
         c[6 + 2 * j] += int(((st >= 0) & ours(st)).sum())

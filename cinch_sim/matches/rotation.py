@@ -33,7 +33,13 @@ import numpy as np
 
 from cinch_sim import layout as L
 from cinch_sim.engine.run import PolicySet, run_games
-from cinch_sim.matches.pairs import add_side_counts, list_arrays, played_rows, split_lists
+from cinch_sim.matches.pairs import (
+    add_side_counts,
+    list_arrays,
+    played_rows,
+    side_count_names,
+    split_lists,
+)
 from cinch_sim.policies.strategies import Strategy
 from cinch_sim.records.writer import kernel_game_record
 from cinch_sim.rules import Rules
@@ -116,15 +122,6 @@ def rotation_records(rules: Rules, chunk: RotationChunk) -> list[dict[str, Any]]
     return out
 
 
-def side_count_names(rules: Rules) -> list[str]:
-    """The per-side count columns: contracts, made, set, bid sum, no contract, then per
-    Pedro of the rules (its own name: ``left_bower`` in all_hands) in play and taken."""
-    names = ["contracts", "made", "set", "bid_sum", "no_contract"]
-    for name, _ in rules.pedros:
-        names += [f"{name}_in_play", f"{name}_taken"]
-    return names
-
-
 @dataclass
 class RotationStats:
     """Per-rotation and per-game numbers of a cut-throat match (A's view)."""
@@ -140,7 +137,7 @@ class RotationStats:
     best_other: list[np.ndarray] = field(default_factory=list)  # B's best final total
     length: list[np.ndarray] = field(default_factory=list)
     reason: list[np.ndarray] = field(default_factory=list)
-    # per side (0 = A's seat, 1 = B's seats together), summed: side_count_names
+    # per side (0 = A's seat, 1 = B's seats together), summed: pairs.side_count_names
     counts: np.ndarray | None = None
 
     def add(self, chunk: RotationChunk) -> None:

@@ -90,8 +90,8 @@ class MatchKind:
     def _check(self, arrays: dict[str, np.ndarray]) -> None:
         """Every list a 1-D array of numbers cut by its sizes, one value a unit (a pair,
         a rotation) or a game, and the per-side counts a table of two rows."""
-        from cinch_sim.matches.pairs import GAME_LISTS, PAIR_LISTS
-        from cinch_sim.matches.rotation import ROTATION_LISTS, side_count_names
+        from cinch_sim.matches.pairs import GAME_LISTS, PAIR_LISTS, side_count_names
+        from cinch_sim.matches.rotation import ROTATION_LISTS
 
         rules = self.run.rules
         if self.run.cutthroat:
@@ -117,7 +117,7 @@ class MatchKind:
             if n != units:
                 raise ValueError(f"array {name} does not fit the other lists")
         counts = np.asarray(arrays["counts"])
-        columns = (len(side_count_names(rules)),) + ((0,) if self.run.cutthroat else ())
+        columns = (len(side_count_names(rules)), 0)  # 0: no hand counted yet
         if counts.ndim != 2 or counts.shape[0] != 2 or counts.shape[1] not in columns \
                 or counts.dtype.kind not in "iu":  # fmt: skip
             raise ValueError("array counts is not a table of two sides' counts")

@@ -318,8 +318,9 @@ def _luck_adjusted(s: dict) -> str:
 
 
 def _sides_table(s: dict) -> str:
-    """Each side's bids and Pedros; one column per Pedro of the rules, by its name
-    (``left_bower`` in all_hands, none for a left card in the classic presets)."""
+    """Each side's bids and key cards; one column per key card of the rules, by its name
+    (``left_bower`` in all_hands, none for a left card in the classic presets, Sancho
+    and Dom where played)."""
     pedros = [k for k in s["a_side"] if k.endswith("_capture")]
     seats = "seats" in s["a_side"]
     rows = []
@@ -344,9 +345,11 @@ def _sides_table(s: dict) -> str:
         + [f"{N.label(k.removesuffix('_capture'))} taken" for k in pedros]
     )
     table = text_table(rows, headers, "l" + "r" * (len(headers) - 1))
+    labels = [N.label(k.removesuffix("_capture")) for k in pedros]
+    noun = "Pedro" if all(label.endswith("Pedro") for label in labels) else "card"
     return table + (
-        "\n(make rate: of its contracts; a Pedro taken: of the hands that Pedro was in play; "
-        "95% Wilson intervals over hands)"
+        f"\n(make rate: of its contracts; a {noun} taken: of the hands that {noun} was in "
+        "play; 95% Wilson intervals over hands)"
     )
 
 

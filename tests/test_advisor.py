@@ -721,3 +721,13 @@ def test_the_dealer_after_three_passes_is_told_which_trump_to_name():
     line = advice_dict(a)["advice"]
     assert line.startswith("Advice: pass and name spades trump (all passed: as dealer")
     assert "if you pass" not in advice_dict(a)["reason"]  # said once, in the line
+    # the Aces of clubs and spades: bid 1 in either is always made, so no bid there
+    # costs anything against passing (each suit's best bid ties at 0, and the first
+    # suit, clubs, would win a tie); the suit named is the one worth the most
+    a = advise("AC 7C 8C AS KS QS JS 5S TS", seat=3, dealer=3, bids="0:pass,1:pass,2:pass",
+               bid="traditional", precision=0.03)  # fmt: skip
+    suits = a.per_suit()
+    assert suits[S["C"]]["top_ev"] == suits[S["S"]]["top_ev"] == 0.0
+    sc = a.score_change()
+    assert sc["own"][S["S"], 0] - sc["opp"][S["S"], 0] > sc["own"][S["C"], 0] - sc["opp"][S["C"], 0]
+    assert a.call == "pass" and a.best_trump == "S"

@@ -75,6 +75,27 @@ def test_a_call_no_hand_makes_is_refused_quickly_with_the_way_out():
         advise(HAND, seat=2, bids="0:pass,1:pass", precision=0.05)
 
 
+def test_a_refused_call_says_what_the_bidder_calls_instead():
+    """dom_pedro_classic is an open auction, where the heuristic opens at the least it
+    would bid and raises one at a time: an opening 8 comes from no hand. The error
+    says what its opening calls were (about 94% a 4, else pass: the pass share is
+    what the kernel's unconditioned eldest passes) and names another bidder, not one
+    that "passes more"; under the traditional model the same auction is advised."""
+    from cinch_sim.rules import make_rules
+
+    rules = make_rules("dom_pedro_classic")
+    with pytest.raises(AdvisorError) as err:
+        advise("KH QH 4C 6D 7D 8C", seat=1, bids="0:8", rules=rules, precision=0.05)
+    text = str(err.value)
+    assert "seat 0's bid 8 came from 0 of 262,144 hands" in text
+    assert "(its calls there: bid 4 9" in text and "%, pass " in text
+    assert "another bidder (bid model simple or traditional) may make them" in text
+    assert "passes more" not in text
+    a = advise("KH QH 4C 6D 7D 8C", seat=1, bids="0:8", rules=rules, precision=0.05,
+               bid="traditional")  # fmt: skip
+    assert a.hands > 0
+
+
 AGREE = [(2, "0:8,1:9"), (3, "0:6,1:pass,2:7"), (3, "0:7,1:8,2:pass")]
 MORE = [(1, "0:7"), (2, "0:7,1:8"), (3, "0:8,1:pass,2:pass"), (3, "0:6,1:7,2:8"),
         (2, "0:6,1:pass"), (1, "0:9")]  # fmt: skip

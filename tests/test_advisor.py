@@ -154,7 +154,7 @@ def test_safe_bid_is_the_highest_with_its_lower_bound_at_the_risk():
     s = a.best_trump_index
     ok = [int(b) for i, b in enumerate(a.bids) if lo[s, i] >= 0.6]
     assert a.safe_bid == max(ok)
-    assert "Safe bid at 60%" in advice_dict(a)["advice"]
+    assert "Highest safe bid at 60%" in advice_dict(a)["advice"]
 
 
 def test_no_safe_bid_for_want_of_deals_says_so():
@@ -168,7 +168,7 @@ def test_no_safe_bid_for_want_of_deals_says_so():
     near = [int(b) for i, b in enumerate(a.bids) if judged[i] and pm[s, i] >= 0.96 > lo[s, i]]
     assert a.safe_bid is None and len(near) >= 2
     line = advice_dict(a)["advice"]
-    assert "Safe bid at 96%: no bid is made at least 96% of the time" in line
+    assert "Highest safe bid at 96%: no bid is made at least 96% of the time" in line
     assert f"on these {a.hands:,} deals (bid {max(near)} makes it " in line
     assert "more deals may show it safe" in line
     # at 99% only bids won on too few deals to judge reach the mark: no such note

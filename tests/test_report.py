@@ -606,7 +606,7 @@ def test_the_perfect_play_sentence_counts_the_groups():
 
 # ---------------------------------------------------- the sentences against the tables
 SAFE_RE = re.compile(
-    r"Safe bid at (\d+)%: (?:bid (\d+) in (\w+) \(makes it at least (\d+)%, 95% lower "
+    r"Highest safe bid at (\d+)%: (?:bid (\d+) in (\w+) \(makes it at least (\d+)%, 95% lower "
     r"bound\)|no bid is made)"
 )
 BID_RE = re.compile(r"\. (?:bid (\d+) in (\w+): wins the auction (\d+)% of the time|pass: )")
@@ -628,7 +628,7 @@ def _advice_claims_hold(folder: Path) -> int:
     assert not NEGATIVE_ZERO.search(md), NEGATIVE_ZERO.search(md)
     section = md.split("## Advice for a few hands", 1)[1].split("\n## ", 1)[0]
     paragraphs = [  # the heuristic's advice, whose tables follow (not PIMC's, perfect play's)
-        p for p in section.split("\n\n") if "Safe bid at" in p and not p.startswith("Under ")
+        p for p in section.split("\n\n") if "Highest safe bid at" in p and not p.startswith("Under ")
     ]
     tables = sorted((folder / "tables").glob("advice_*.csv"), key=lambda p: int(p.stem[7:]))
     assert paragraphs and len(paragraphs) == len(tables)

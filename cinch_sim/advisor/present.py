@@ -127,7 +127,7 @@ def advice_line(adv: Advice) -> str:
         safe_part = (
             f"bid {safe} in {SUIT_NAMES[SUITS[s]]} (makes it at least {low}, 95% lower bound)"
         )
-    return f"Advice: {main}. Safe bid at {N.rate(adv.risk, 0)}: {safe_part}."
+    return f"Advice: {main}. Highest safe bid at {N.rate(adv.risk, 0)}: {safe_part}."
 
 
 STORED_NO_TIES = " (stored before the advisor compared bids with each other: which bids are "

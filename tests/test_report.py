@@ -628,7 +628,9 @@ def _advice_claims_hold(folder: Path) -> int:
     assert not NEGATIVE_ZERO.search(md), NEGATIVE_ZERO.search(md)
     section = md.split("## Advice for a few hands", 1)[1].split("\n## ", 1)[0]
     paragraphs = [  # the heuristic's advice, whose tables follow (not PIMC's, perfect play's)
-        p for p in section.split("\n\n") if "Highest safe bid at" in p and not p.startswith("Under ")
+        p
+        for p in section.split("\n\n")
+        if "Highest safe bid at" in p and not p.startswith("Under ")
     ]
     tables = sorted((folder / "tables").glob("advice_*.csv"), key=lambda p: int(p.stem[7:]))
     assert paragraphs and len(paragraphs) == len(tables)

@@ -428,18 +428,22 @@ def test_too_few_deals_are_no_verdict_and_show_no_intervals():
     assert judged and all(r["interval"].startswith("[") for r in judged)
 
 
-def test_a_stage_without_a_verdict_shows_the_command_that_plays_enough_deals():
+def test_a_stage_without_a_verdict_says_how_to_change_the_command_shown():
     """Double-dummy's first stage plays 150 deals: with bids left open, the text says
-    "the command below with --max-hands N" and the command shown has that N (under
-    PIMC it showed the stage's own 62 deals)."""
+    "the command below with --max-hands N" (the command shown is this answer's);
+    under PIMC the command names its own deals, so the text says which to replace."""
+    from cinch_sim.api import advise
     from cinch_sim.web import queries
 
     q = queries.advise_query({"hand": HAND, "seat": 0, "play": "dd"})
     first = queries.advise_stages(q)[0](lambda *a, **k: None)
-    assert not first["verdict"]
+    assert not first["verdict"] and "--max-hands" not in first["cli"]
     need = first["deals_needed"]
-    assert f"the command below with --max-hands {need}" in first["summary"]
-    assert first["cli"].endswith(f"--play dd --max-hands {need}")
+    assert f"(the command below with --max-hands {need})" in first["summary"]
+    adv = advise(HAND, dealer=3, max_hands=62)
+    adv.policies["play"] = ["pimc"] * 4
+    v = queries.verdict_of(adv)
+    assert f"the command below with --max-hands {v['deals_needed']} in place of 62" in v["summary"]
 
 
 def test_some_bids_judged_and_others_open_is_no_verdict_on_those():

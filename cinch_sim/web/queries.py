@@ -160,9 +160,8 @@ def _bids_error(
 
 
 def cli_command(q: dict[str, Any], max_hands: int | None = None) -> str:
-    """The same query as a command line, on ``max_hands`` deals at most where given
-    (PIMC's: on the deals its last stage plays, at most ``PIMC_DEALS``, unless more
-    are needed for a verdict)."""
+    """The same query as a command line (PIMC's: on the deals its last stage plays,
+    ``max_hands``, at most ``PIMC_DEALS``)."""
     parts = ["cinch-sim", "advise", q["hand"]]
     if q["seat"] is not None:
         parts += ["--seat", str(q["seat"])]
@@ -175,7 +174,7 @@ def cli_command(q: dict[str, Any], max_hands: int | None = None) -> str:
         parts += ["--play", q["play"]]
     if q["bid_model"] != "heuristic":
         parts += ["--bid-model", q["bid_model"]]
-    if q["play"] == "pimc" or max_hands is not None:  # PIMC: the page's last stage's
+    if q["play"] == "pimc":  # the page's last PIMC stage: so many deals, no more
         parts += ["--max-hands", str(max_hands or PIMC_DEALS)]
     if q["risk"] != 0.7:
         parts += ["--risk", f"{q['risk']:g}"]
@@ -208,12 +207,8 @@ def advise_stages(q: dict[str, Any]) -> list[Callable[[Callable[..., None]], dic
                 bid_model=None if q["bid_model"] == "heuristic" else q["bid_model"], **wanted,
             )  # fmt: skip
             out = advice_dict(adv)
+            out["cli"] = cli_command(q, wanted.get("max_hands"))  # this answer's deals
             out.update(verdict_of(adv))
-            # no verdict: the command plays the deals a verdict needs, as the text says
-            limit = out.get("deals_needed")
-            if limit is None and q["play"] == "pimc":
-                limit = wanted.get("max_hands")
-            out["cli"] = cli_command(q, limit)
             out["rows"] = advice_rows(adv)
             out.update(table_notes(adv))
             pace = (time.perf_counter() - began) / max(adv.hands, 1)
@@ -285,12 +280,15 @@ def verdict_of(adv: Any) -> dict[str, Any]:
     out["deals_needed"] = need
     one = len(open_bids) == 1
     them, they = ("it", "it was") if one else ("them", "they were")
-    more = f"about {need:,} deals would judge {them} (the command below with --max-hands {need})"
+    # the command below is this answer's: under PIMC it names the deals it played
+    below = f"the command below with --max-hands {need}"
+    if "pimc" in adv.policies.get("play", []):
+        below += f" in place of {adv.max_hands}"
+    more = f"about {need:,} deals would judge {them} ({below})"
     if "pimc" in adv.policies.get("play", []) and need > PIMC_DEALS:  # the page stops there
         more = (
             f"about {need:,} deals would judge {them}, more than this page plays under PIMC "
-            f"({_pace(adv)}): {_dd_instead(adv)}the command below with --max-hands {need} "
-            "plays them"
+            f"({_pace(adv)}): {_dd_instead(adv)}{below} plays them"
         )
     if not judged[s].any():
         head = (

@@ -13,6 +13,7 @@ Screenshots go to ``CINCH_SCREENSHOTS`` when it names a folder (to look at them)
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -321,6 +322,9 @@ def test_play_a_whole_hand_to_the_review(browser, width, variant):
                 assert "keep exactly 6 cards" in prompt or len(kept.split()) == 6, prompt
                 assert len(browser.find_elements(By.CSS_SELECTOR, "#hand button.card")) == 13
                 _shot(browser, f"play-widow-keep-{width}")
+            if (m := re.search(r"keep (\d+) to (\d+) cards", prompt)) is not None:
+                offered = browser.find_elements(By.CSS_SELECTOR, "#hand button.card")
+                assert int(m[2]) <= len(offered), prompt  # two decks: "0 to 8" of two
             _keep_enough(browser)
         else:
             if not hinted:

@@ -121,6 +121,8 @@ function cardButton(c, enabled, onClick) {
 // under must_discard_nontrumps, or no room left beside the trumps), and how many to keep.
 function discardPlan(q) {
   let [lo, hi] = q.keep;
+  hi = Math.min(hi, q.hand.length);  // no more than the cards offered (two decks' second pass)
+  lo = Math.min(lo, hi);
   const fixedIn = new Set(q.hand.filter((c) => !q.legal.includes(c)));
   const fixedOut = new Set(q.must_throw || []);
   const trumps = q.trumps.filter((c) => !fixedOut.has(c));

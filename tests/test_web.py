@@ -172,6 +172,22 @@ def test_a_client_s_new_query_cancels_its_last(base):
     assert status == 200 and _finish(base, third["job"], "k")["status"] == "cancelled"
 
 
+def test_a_bad_line_among_records_is_an_invalid_entry_beside_the_good_ones(base, tmp_path):
+    """A good record, a line that is not JSON, a good record: both hands are reviewed
+    and line 2 is an invalid entry saying why (one bad line refused them all)."""
+    from cinch_sim.api import simulate
+
+    path = tmp_path / "hands.jsonl"
+    simulate(hands=2, seed=4, records=str(path))
+    one, two = path.read_text().splitlines()
+    status, answer = request(base, "POST", "/api/review", {"records": f"{one}\nhello there\n{two}"})
+    assert status == 200
+    hands = answer["hands"]
+    assert [h["line"] for h in hands] == [1, 2, 3]
+    assert [h["status"] for h in hands] == ["valid", "invalid", "valid"]
+    assert hands[1]["message"].startswith("bad JSON: ")
+
+
 def test_the_review_is_solve_s(base, tmp_path):
     from cinch_sim.api import simulate, solve
 

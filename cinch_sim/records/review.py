@@ -194,8 +194,8 @@ def iter_summaries(
     source: str | os.PathLike | Iterable[Any], line: int | None = None, from_trick: int | str = 1
 ) -> Iterator[dict[str, Any]]:
     """The summaries of a record file's hands (or of record dicts, numbered from 1 like
-    lines), streamed; only line ``line`` when given; values from ``from_trick`` on
-    (``Reviewer``).
+    lines, or of ``Line``s read elsewhere, a bad one an invalid entry), streamed;
+    only line ``line`` when given; values from ``from_trick`` on (``Reviewer``).
 
     Raises ``RecordFileError`` when the file cannot be read, and ``LookupError``
     when ``line`` holds no record.
@@ -204,8 +204,10 @@ def iter_summaries(
     if isinstance(source, str | os.PathLike):
         lines: Iterable[Line] = read_records(source)  # raises now if it cannot be opened
         name = os.fspath(source)
-    else:
-        lines = (Line(i, b"", data=r) for i, r in enumerate(source, 1))
+    else:  # record dicts, or lines already read (``records.io.iter_lines``)
+        lines = (
+            r if isinstance(r, Line) else Line(i, b"", data=r) for i, r in enumerate(source, 1)
+        )
         name = "the records"
 
     def gen() -> Iterator[dict[str, Any]]:

@@ -411,30 +411,31 @@ def advice_rows(adv: Any) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
-def records_of(body: dict[str, Any]) -> list[dict[str, Any]]:
-    """The records pasted or uploaded (JSON Lines text), each a JSON object."""
+def records_of(body: dict[str, Any]) -> list[Any]:
+    """The pasted records' lines, each parsed or carrying its error (``records.io.Line``):
+    a line that is not a record is reviewed as an invalid entry beside the good ones
+    (with no record at all, the first line's fault is the answer)."""
+    from cinch_sim.records.io import iter_lines
+
     text = _field(body, "records", (str,), "")
     if not text.strip():
         raise BadRequest("paste or upload cinch-hand/1 records (JSON Lines)")
     if len(text.encode("utf-8")) > MAX_RECORD_BYTES:
         raise BadRequest(f"the records are too large (at most {MAX_RECORD_BYTES:,} bytes)")
-    out = []
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except ValueError:
-            raise BadRequest(f"line {n} is not JSON: paste JSON Lines, one record a line") from None
-        if not isinstance(obj, dict):
-            raise BadRequest(f"line {n} is not a JSON object (a record)")
-        out.append(obj)
-        if len(out) > MAX_RECORDS:
-            raise BadRequest(f"at most {MAX_RECORDS} records at once")
+    out = list(iter_lines(text.encode("utf-8").splitlines(keepends=True)))
+    if len(out) > MAX_RECORDS:
+        raise BadRequest(f"at most {MAX_RECORDS} records at once")
+    if not any(isinstance(ln.data, dict) for ln in out):  # no record at all: say why
+        first = out[0]
+        if first.error is not None:
+            raise BadRequest(
+                f"line {first.number} is not JSON: paste JSON Lines, one record a line"
+            )
+        raise BadRequest(f"line {first.number} is not a JSON object (a record)")
     return out
 
 
-def review(records: list[dict[str, Any]]) -> dict[str, Any]:
+def review(records: list[Any]) -> dict[str, Any]:
     """Every record solved double-dummy (``cinch-sim solve``'s JSON), for the page."""
     from cinch_sim.api import solve
 

@@ -756,7 +756,7 @@ _CLASSIC = {
 # The preset table: every variant as data, in docs/rules.md §3.1's order. A new preset
 # is one row here (and one row in the conformance test's expectations).
 PRESETS: tuple[Preset, ...] = (
-    Preset("standard", "the canonical 4-player partnership game (docs/rules.md Part 1)", {}),
+    Preset("standard", "the canonical 4-player partnership game", {}),
     Preset("auction", "standard, with bidding in rounds until all others pass", {"bid_rounds": 0}),
     Preset(
         "sancho",

@@ -415,6 +415,9 @@ def test_the_grid_holds_a_hand_and_two_decks_copies(browser):
     browser.set_window_size(1400, 1600)
     browser.get(browser.base + "/")
     _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#variant option"))
+    # the menu says what each preset is: its Sancho, its Dom
+    sancho = browser.find_element(By.CSS_SELECTOR, '#variant option[value="sancho"]').text
+    assert sancho == "sancho: standard plus the 9 of trumps (Sancho) worth 9"
     _pick(browser, HAND)
     browser.find_element(By.CSS_SELECTOR, '#cards button[data-card="QH"]').click()
     assert _text(browser, "count").startswith("9 of 9 cards: the hand is full")

@@ -454,11 +454,13 @@ def with_sides(hand: dict[str, Any]) -> dict[str, Any]:
 
 
 def variants() -> dict[str, dict[str, Any]]:
-    """The presets the pages offer: players, cards, decks, partnerships, and ``dd``,
-    why double-dummy play cannot advise under it, the server's refusal (None where it
-    can: ``solver.limits.require_dd``)."""
+    """The presets the pages offer: players, cards, decks, partnerships, ``dd``, why
+    double-dummy play cannot advise under it, the server's refusal (None where it
+    can: ``solver.limits.require_dd``), and the preset's description for its menu."""
+    from cinch_sim.rules import PRESETS
     from cinch_sim.solver.limits import require_dd
 
+    words = {p.name: p.description for p in PRESETS}
     out = {}
     for name, r in VARIANTS.items():
         try:
@@ -467,7 +469,8 @@ def variants() -> dict[str, dict[str, Any]]:
         except checks.InputError as exc:
             dd = exc.problem
         out[name] = {"players": r.players, "cards": r.cards_dealt, "decks": r.decks,
-                     "partnerships": bool(r.partnerships), "dd": dd}  # fmt: skip
+                     "partnerships": bool(r.partnerships), "dd": dd,
+                     "description": words.get(name, "")}  # fmt: skip
     return out
 
 

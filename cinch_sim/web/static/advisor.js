@@ -257,7 +257,7 @@ function table(r) {
 
 async function start() {
   try { variants = await call("GET", "/api/variants"); } catch (e) { variants = { standard: { players: 4, cards: 9, decks: 1 } }; }
-  $("variant").replaceChildren(...Object.keys(variants).map((v) => el("option", { value: v, text: v })));
+  $("variant").replaceChildren(...Object.keys(variants).map((v) => el("option", { value: v, text: variantLabel(v) })));
   $("variant").value = "standard";
   fillSeats();
   syncPlay();

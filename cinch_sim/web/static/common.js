@@ -22,6 +22,12 @@ function pretty(card) {  // "TS" -> "10♠"
   const r = card.slice(0, -1), s = card.slice(-1);
   return (r === "T" ? "10" : r) + (SYMBOL[s] || s);
 }
+// A variant menu's entry: its name, then what the preset is ("sancho: standard plus the
+// 9 of trumps (Sancho) worth 9"), from the server's list (each page's ``variants``).
+function variantLabel(name) {
+  const words = (variants[name] || {}).description;
+  return words ? `${name}: ${words}` : name;
+}
 function el(tag, attrs = {}, ...kids) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {

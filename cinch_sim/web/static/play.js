@@ -219,7 +219,7 @@ async function hint() {
 
 async function start() {
   try { variants = await call("GET", "/api/variants"); } catch (e) { variants = { standard: { players: 4 } }; }
-  $("variant").replaceChildren(...Object.keys(variants).map((v) => el("option", { value: v, text: v })));
+  $("variant").replaceChildren(...Object.keys(variants).map((v) => el("option", { value: v, text: variantLabel(v) })));
   $("variant").value = "standard";
   fillSeats();
   $("variant").addEventListener("change", fillSeats);

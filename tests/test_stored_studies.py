@@ -38,6 +38,7 @@ CARD_STUDIES = [
     ("pimc", "dom_pedro_classic"),
     ("pimc", "cutthroat3"),
     ("pimc", "cutthroat2"),
+    ("pimc", "auction"),
 ]
 HAND_STUDIES = [p for player, p in CARD_STUDIES if player == "pimc"]
 ADVICE_STUDIES = HAND_STUDIES

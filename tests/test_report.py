@@ -758,8 +758,10 @@ def test_costlier_games_play_fewer_strong_hands():
     assert "times the standard game's" not in small.card_players_left_out()
     # asked for, PIMC plays whatever it costs; a standard-cost game keeps its 20 deals
     assert ReportSettings(rules=nd.rules, card_values_hands=5, **QUICK).card_hands()["pimc"] == 5
-    assert ReportSettings(rules=VARIANTS["auction"], **QUICK).card_hands()["pimc"] == 20
-    # (cutthroat3 costs no more, and has a stored study, which answers instead)
+    custom = dataclasses.replace(Rules(), robber="dealer")  # no preset: no stored study
+    assert ReportSettings(rules=custom, **QUICK).card_hands()["pimc"] == 20
+    # (auction and cutthroat3 cost no more, and have stored studies, which answer instead)
+    assert ReportSettings(rules=VARIANTS["auction"], **QUICK).card_hands()["pimc"] == 5000
     assert ReportSettings(rules=VARIANTS["cutthroat3"], **QUICK).card_hands()["pimc"] == 5000
 
 

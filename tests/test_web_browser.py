@@ -780,6 +780,15 @@ def test_a_cut_throat_review_names_seats_and_the_maker(browser, tmp_path):
     assert totals.startswith("seat 0: ") and "seat 2: " in totals and "side" not in totals
     head = browser.find_element(By.CSS_SELECTOR, ".hand-head").text
     assert "the maker took " in head and "side" not in head
+    # another player's drop is the maker's gain: said so, in the totals and a note
+    from cinch_sim.api import solve
+
+    h = solve(str(path)).hands[0]
+    for seat in range(3):
+        to = "given away" if seat == h["maker"] else "given to the maker"
+        assert f"seat {seat}: {h['lost'][seat]} point" in totals and to in totals
+    notes = [e.text for e in browser.find_elements(By.CSS_SELECTOR, ".totals")]
+    assert any("the other players together against him" in n for n in notes)
 
 
 def test_a_partnership_review_names_the_sides_by_their_seats_and_part(browser, tmp_path):

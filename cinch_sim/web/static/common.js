@@ -68,6 +68,9 @@ function handView(h, k, opts = {}) {
     if (opts.sides) return `seat ${s} (${opts.sides[team(s)]})`;
     return h.maker >= 0 ? `seat ${s} (${team(s) === team(h.maker) ? "the maker's side" : "a defender"})` : `seat ${s}`;
   };
+  // what a card's drop means: the maker's side's points given away, or in cut-throat,
+  // for another player, points given to the maker
+  const gave = (s, n) => `${alone && s !== h.maker ? "gave the maker" : "gave away"} ${n} point${n === 1 ? "" : "s"}`;
   const head = el("div", { class: "hand-head" },
     el("span", { text: opts.title || `line ${h.line}` }),
     el("span", { text: `maker ${who(h.maker, true)}, bid ${h.bid}${h.trump ? " in " + pretty("A" + h.trump).slice(1) : ""}` }),
@@ -85,12 +88,15 @@ function handView(h, k, opts = {}) {
         el("span", { class: "face" + (/[DH]$/.test(p.card) ? " red" : ""), text: pretty(p.card) }),
         el("small", { text: who(p.seat) }),
         el("small", { text: p.before === null ? "not solved" : `value ${p.before} → ${p.after}` }));
-      if (lost) cell.append(el("small", { text: `gave away ${p.lost} point${p.lost === 1 ? "" : "s"}` }));
+      if (lost) cell.append(el("small", { text: gave(p.seat, p.lost) }));
       row.append(cell);
     }
     box.append(row);
   }
-  const totals = h.lost.map((n, i) => `${side(i)}: ${n} point${n === 1 ? "" : "s"} given away`).join("; ");
+  const totals = h.lost.map((n, i) => `${side(i)}: ${n} point${n === 1 ? "" : "s"} given ${alone && i !== h.maker ? "to the maker" : "away"}`).join("; ");
   box.append(el("p", { class: "totals", text: totals }));
+  // cut-throat: the search plays the others together against the maker, so what another
+  // player "gives" is the maker's gain, not his own loss
+  if (alone) box.append(el("p", { class: "totals", text: "Values are the maker's points under best play, the other players together against him: another player's card that raises them gives the maker points." }));
   return box;
 }

@@ -290,6 +290,10 @@ def test_robbing_says_exactly_how_many_cards_to_keep():
     t = Table("standard", 3, seed=1)
     q = _until(t, lambda s: s["question"]["kind"] == "discard")["question"]
     assert q["phase"] == "rob" and q["keep"] == [6, 6]
+    # the cards the stock brought: the hand less the nine dealt, named for the page
+    dealt = set(t._dealt())
+    assert q["from_stock"] == [c for c in q["hand"] if c not in dealt]
+    assert q["from_stock"] and len(q["hand"]) - len(q["from_stock"]) <= 9
     with pytest.raises(TableError, match="^keep exactly 6 cards, not 2$"):
         t.choose(" ".join(q["trumps"]))
 

@@ -219,6 +219,9 @@ class Table:
         if self.rules.widow:  # which four of the thirteen the widow brought
             dealt = set(self._dealt(tr))
             out["picked_up"] = [c for c in _cards(hand) if c not in dealt]
+        elif phase == "rob" and self.rules.decks == 1:  # the cards the stock brought
+            dealt = set(self._dealt(tr))
+            out["from_stock"] = [c for c in _cards(hand) if c not in dealt]
         if self.rules.decks == 2:  # docs/policies.md: a discard in two passes
             second = int(p[R.R_PASS])
             out["pass"] = second

@@ -147,7 +147,7 @@ function discardQuestion(q) {
   const rules = (q.must_throw || []).length ? "every non-trump goes under these rules" : "";
   const stay = [...plan.fixedIn].filter((c) => q.trumps.includes(c));
   const head = q.widow ? `With your widow (${q.picked_up.map(pretty).join(" ")})`
-    : q.phase === "rob" ? "Rob the pack" : "Discard";
+    : q.phase === "rob" ? `Rob the pack${q.from_stock && q.from_stock.length ? ` (from the stock: ${q.from_stock.map(pretty).join(" ")})` : ""}` : "Discard";
   // a robber short of trumps where only trumps are played (pidro): the cards he must
   // keep besides his trumps sit in his hand unplayed, which the page says before he picks
   const short = q.trumps_only && q.trumps.length < plan.lo ? plan.lo - q.trumps.length : 0;

@@ -583,6 +583,14 @@ def test_the_setup_counts_the_bots_of_the_variant(browser):
     assert _text(browser, "setup-title") == "A game against two bots"
     _select(browser, "variant", "heasly")
     assert _text(browser, "setup-title") == "A game against five bots"
+    assert _text(browser, "new") == "New game against five bots"
+    # with a game on, another variant waits for the button: the heading stays the game's
+    _select(browser, "variant", "cutthroat3")
+    browser.find_element(By.ID, "new").click()
+    _wait(browser, lambda d: _text(d, "prompt"))
+    _select(browser, "variant", "standard")
+    assert _text(browser, "setup-title") == "A game against two bots"
+    assert _text(browser, "new") == "New game against three bots"
 
 
 def _advise_on_page(browser, width: int, variant: str, hand: str, **fields: str) -> None:

@@ -17,7 +17,9 @@ function fillSeats() {
   const p = (variants[$("variant").value] || { players: 4 }).players;
   $("myseat").replaceChildren(...Array.from({ length: p }, (_, s) => el("option", { value: s, text: `seat ${s}` })));
   const bots = p - 1;
-  $("setup-title").textContent = `A game against ${COUNT[bots] || bots} bot${bots === 1 ? "" : "s"}`;
+  const against = `against ${COUNT[bots] || bots} bot${bots === 1 ? "" : "s"}`;
+  $("new").textContent = `New game ${against}`;  // the choice waits for the button
+  if (table === null) $("setup-title").textContent = `A game ${against}`;  // no game on yet
 }
 
 // One move at a time: while a request is out every button of the board is off, so a
@@ -65,7 +67,11 @@ function trickRow(t, i) {
 function show(s) {
   state = s;
   $("board").dataset.step = String(Number($("board").dataset.step || 0) + 1);  // for tests
-  if (s.table) table = s.table;
+  if (s.table && s.table !== table) {  // a new game: the heading says which
+    table = s.table;
+    const bots = ((variants[s.variant] || {}).players || 4) - 1;
+    if (bots > 0) $("setup-title").textContent = `A game against ${COUNT[bots] || bots} bot${bots === 1 ? "" : "s"}`;
+  }
   const g = s.game, over = g.winner !== null && g.winner !== undefined;
   $("score").textContent = scoreLine(s);
   $("gameover").textContent = over ? `${g.winner_text}: ${g.totals.map((t, i) => `${s.sides[i]} ${t}`).join(", ")}.` : "";

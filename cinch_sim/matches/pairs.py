@@ -46,7 +46,7 @@ class PairStats:
     reason: list[np.ndarray] = field(default_factory=list)  # per game: REASON_*
     # per side (0 = A, 1 = B), summed over every hand: contracts, made, set, the sum
     # of the bids, hands named without a contract, then for each key card of the rules
-    # (the Pedros, Sancho, Dom): in play, taken by the side (rotation.side_count_names)
+    # (the Pedros, Sancho, Dom): in play, taken by the side (side_count_names, below)
     counts: np.ndarray | None = None
 
     def add(self, chunk: PairChunk) -> None:

@@ -557,6 +557,9 @@ def test_a_pidro_hand_tells_who_played_and_won_each_trick(browser, width):
         assert seats and all(s in ("you", "partner") or s.startswith("seat ") for s in seats)
         # the partner sits opposite (pidro: four seats, partners across the table)
         assert all(s != "seat 2" for s in seats), seats
+    # a card the kernel played for you (your only legal one) says so
+    forced = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#tricks .played .forced")]
+    assert forced and set(forced) == {"your only card, played for you"}
     # one block a trick: each card inside its row's box, the rows one under another
     assert browser.execute_script(
         "const rows = [...document.querySelectorAll('#tricks .trick-row')];"

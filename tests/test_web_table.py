@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from cinch_sim.cards import format_card
 from cinch_sim.web.table import Table, TableError
 
 
@@ -394,3 +395,16 @@ def test_widow_picked_up_when_never_asked_to_bid():
     q = _until(t, lambda s: s["question"]["kind"] == "discard")["question"]
     assert len(t._dealt()) == 9 and len(q["picked_up"]) == 4
     assert set(q["picked_up"]) | set(t._dealt()) == set(q["hand"])
+
+
+def test_a_card_played_for_the_person_is_marked_forced():
+    """The kernel plays a seat's only legal card without asking: the page marked
+    nothing, and the card appeared as played. Every play of the person's is either
+    one they chose (in order) or marked ``forced``, and the last trick's always is."""
+    t = Table("standard", 0, seed=2)
+    s = _until(t, lambda s: s.get("question") is None)
+    mine = [p for tr in s["tricks"] for p in tr["plays"] if p["seat"] == 0]
+    chosen = [p["card"] for p in mine if not p.get("forced")]
+    assert chosen == [format_card(c) for c in t.choices["play"]]
+    assert len(mine) == 6 and 0 < len(mine) - len(chosen) < 6
+    assert mine[-1].get("forced") is True

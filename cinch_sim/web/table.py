@@ -304,6 +304,9 @@ class Table:
             bids.append({"seat": s, "bid": None if b < 0 else b})
         tricks = []
         players = self.rules.players
+        # the person's chosen cards, in order: a play of theirs that is not the next of
+        # them was their only legal card, played without asking (the kernel's way)
+        chosen = [format_card(c) for c in self.choices["play"]]
         for t in range(L.MAX_TRICKS):
             row = tr[L.T_PLAYS + t * L.MAX_PLAYERS : L.T_PLAYS + t * L.MAX_PLAYERS + players]
             leader = int(tr[L.T_LEADER + t])
@@ -316,6 +319,12 @@ class Table:
             ]
             if not plays:
                 break
+            for p in plays:
+                if p["seat"] == self.seat:
+                    if chosen and chosen[0] == p["card"]:
+                        chosen.pop(0)
+                    else:
+                        p["forced"] = True
             # the kernel writes a trick's winner once every seat still holding a card has
             # played to it: a short trick (trumps_only) is finished too
             winner = int(tr[L.T_WINNER + t])

@@ -56,9 +56,12 @@ function trickRow(t, i) {
     el("span", { class: "label", text: `trick ${i + 1}` + (t.winner === null ? "" : `, won by ${seatName(t.winner)}`) }));
   const plays = el("span", { class: "plays" });
   for (const p of t.plays) {
-    plays.append(el("span", { class: "played" + (p.seat === t.winner ? " won" : ""), "data-seat": p.seat },
+    const cell = el("span", { class: "played" + (p.seat === t.winner ? " won" : ""), "data-seat": p.seat },
       el("span", { class: "face" + (red(p.card) ? " red" : ""), text: pretty(p.card) }),
-      el("small", { text: seatName(p.seat, true) })));
+      el("small", { text: seatName(p.seat, true) }));
+    // the kernel plays a seat's only legal card without asking: say so, not a silent card
+    if (p.forced) cell.append(el("small", { class: "forced", text: "your only card, played for you" }));
+    plays.append(cell);
   }
   row.append(plays);
   return row;

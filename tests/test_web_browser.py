@@ -12,6 +12,7 @@ Screenshots go to ``CINCH_SCREENSHOTS`` when it names a folder (to look at them)
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -345,6 +346,18 @@ def test_play_a_whole_hand_to_the_review(browser, width, variant):
     if variant == "two_deck":  # the solver values the cards from trick 5 (solver.limits)
         assert "start of trick 5" in _text(browser, "prompt")
         assert "not solved" in tricks[3].text and "value " in tricks[4].text
+    # the hand's record to save: one line the referee finds valid, of this hand's tricks
+    link = browser.find_element(By.ID, "record")
+    assert link.get_attribute("download") == "hand-1.jsonl"
+    saved = browser.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "fetch(document.getElementById('record').href).then((r) => r.text()).then(done);"
+    )
+    from cinch_sim.records import referee_record
+
+    lines = saved.splitlines()
+    assert len(lines) == 1 and referee_record(json.loads(lines[0])).status == "valid"
+    assert len(json.loads(lines[0])["tricks"]) == len(tricks)
     assert _fits(browser)
     _shot(browser, f"play-over-{variant}-{width}")
 

@@ -95,6 +95,12 @@ function show(s) {
     $("prompt").textContent = `Hand over. ${s.summary}`;
     $("prompt").append(el("small", { class: "status", text: ` (double-dummy value of ${maker} ${value}.)` }));
     $("review").append(handView(s.review, 0, { title: `hand ${s.hand_number}`, me: s.seat, sides: s.sides }));
+    // the hand's record (cinch-hand/1, one JSON line), for the review page or the
+    // command line (cinch-sim solve, referee)
+    const blob = new Blob([JSON.stringify(s.record) + "\n"], { type: "application/x-ndjson" });
+    $("review").append(el("p", {}, el("a", { id: "record", href: URL.createObjectURL(blob),
+      download: `hand-${s.hand_number}.jsonl`, text: "Save this hand's record" }),
+      " (JSON Lines: open it on the Hand review page, or give it to cinch-sim solve)"));
     return;
   }
   const q = s.question;

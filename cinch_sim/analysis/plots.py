@@ -263,6 +263,7 @@ def pedro_titles(rules) -> tuple[str, str, str]:
     the holder himself in cut-throat, and with two decks the copy played first."""
     from cinch_sim.analysis.tables import (
         after_the_draw,
+        capture_each,
         capture_noun,
         capture_phrase,
         copies_note,
@@ -271,7 +272,7 @@ def pedro_titles(rules) -> tuple[str, str, str]:
 
     cards = capture_phrase(rules)
     one = len(rules.key_cards) == 1
-    each = "each Pedro" if only_pedros_captured(rules) else cards
+    each = capture_each(rules)
     took = "it" if only_pedros_captured(rules) or one else "each"
     keeper = "the holder's side" if rules.partnerships else "the holder himself"
     first = f"Who held {each}, and who took {took}"

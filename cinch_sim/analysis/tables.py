@@ -36,6 +36,7 @@ from cinch_sim.analysis.summaries import (  # noqa: F401 (re-exported: the table
 from cinch_sim.analysis.words import (  # noqa: F401 (re-exported: the tables' words)
     after_the_draw,
     all_pedros,
+    capture_each,
     capture_noun,
     capture_phrase,
     captured_names,

@@ -110,6 +110,11 @@ def capture_phrase(rules) -> str:
     return N.joined([pedros_phrase(rules), *more])
 
 
+def capture_each(rules) -> str:
+    """The capture charts' cards one by one: 'each Pedro', else ``capture_phrase``."""
+    return "each Pedro" if only_pedros_captured(rules) else capture_phrase(rules)
+
+
 def capture_subject(rules) -> str:
     """The capture tables' subject: 'Pedro capture', or 'Capture of the Pedros and
     Sancho' where not only Pedros are followed."""

@@ -96,8 +96,7 @@ class PairStats:
         so a merge is exact; merged in chunk order it is the run played in one go)."""
         for name in PAIR_LISTS + GAME_LISTS:
             getattr(self, name).extend(getattr(other, name))
-        if other.counts is not None:
-            self.counts = other.counts.copy() if self.counts is None else self.counts + other.counts
+        self.counts = add_counts(self.counts, other.counts)
 
     def to_arrays(self) -> dict[str, np.ndarray]:
         """Every number as named arrays (each list joined, with its parts' sizes), for a
@@ -153,6 +152,14 @@ def played_rows(h: np.ndarray, n_hands: np.ndarray) -> np.ndarray:
     """The hand rows of a batch of games that were played and not thrown in."""
     played = np.arange(h.shape[1])[None, :] < n_hands[:, None]
     return h[played & (h[:, :, L.H_THROWN_IN] == 0)]
+
+
+def add_counts(a: np.ndarray | None, b: np.ndarray | None) -> np.ndarray | None:
+    """Two sides' summed counts added (None: no hand counted yet, sized by the rules
+    at the first hand)."""
+    if b is None:
+        return a
+    return b.copy() if a is None else a + b
 
 
 def side_count_names(rules: Rules) -> list[str]:

@@ -34,6 +34,7 @@ import numpy as np
 from cinch_sim import layout as L
 from cinch_sim.engine.run import PolicySet, run_games
 from cinch_sim.matches.pairs import (
+    add_counts,
     add_side_counts,
     list_arrays,
     played_rows,
@@ -198,8 +199,7 @@ class RotationStats:
         """Append a later run of rotations (``PairStats.merge`` says why it is exact)."""
         for name in ROTATION_LISTS:
             getattr(self, name).extend(getattr(other, name))
-        if other.counts is not None:
-            self.counts = other.counts.copy() if self.counts is None else self.counts + other.counts
+        self.counts = add_counts(self.counts, other.counts)
 
     def to_arrays(self) -> dict[str, np.ndarray]:
         """Every number as named arrays, for a chunk file (``PairStats.to_arrays``)."""

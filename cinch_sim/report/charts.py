@@ -86,10 +86,9 @@ def pedro_holder_chart(analysis):
 def pedro_trick_chart(analysis):
     """The trick each Pedro fell in, saved by the holder's side or lost."""
     from cinch_sim.analysis.plots import draw_pedro_tricks
-    from cinch_sim.analysis.words import capture_phrase, only_pedros_captured
+    from cinch_sim.analysis.words import capture_each
 
-    rules = analysis.counts.rules
-    each = "each Pedro" if only_pedros_captured(rules) else capture_phrase(rules)
+    each = capture_each(analysis.counts.rules)
     with style():
         fig = _figure(5.0)
         ax = fig.add_subplot()

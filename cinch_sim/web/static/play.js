@@ -13,11 +13,16 @@ function seatName(seat, short = false) {
   return `seat ${seat}`;
 }
 
+// "against three bots": a variant's table, the person's seat left out
+function againstBots(variant) {
+  const bots = ((variants[variant] || {}).players || 4) - 1;
+  return `against ${COUNT[bots] || bots} bot${bots === 1 ? "" : "s"}`;
+}
+
 function fillSeats() {
   const p = (variants[$("variant").value] || { players: 4 }).players;
   $("myseat").replaceChildren(...Array.from({ length: p }, (_, s) => el("option", { value: s, text: `seat ${s}` })));
-  const bots = p - 1;
-  const against = `against ${COUNT[bots] || bots} bot${bots === 1 ? "" : "s"}`;
+  const against = againstBots($("variant").value);
   $("new").textContent = `New game ${against}`;  // the choice waits for the button
   if (table === null) $("setup-title").textContent = `A game ${against}`;  // no game on yet
 }
@@ -72,8 +77,7 @@ function show(s) {
   $("board").dataset.step = String(Number($("board").dataset.step || 0) + 1);  // for tests
   if (s.table && s.table !== table) {  // a new game: the heading says which
     table = s.table;
-    const bots = ((variants[s.variant] || {}).players || 4) - 1;
-    if (bots > 0) $("setup-title").textContent = `A game against ${COUNT[bots] || bots} bot${bots === 1 ? "" : "s"}`;
+    $("setup-title").textContent = `A game ${againstBots(s.variant)}`;
   }
   const g = s.game, over = g.winner !== null && g.winner !== undefined;
   $("score").textContent = scoreLine(s);

@@ -75,7 +75,6 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -92,7 +91,7 @@ from cinch_sim.policies.hand_models import (  # noqa: E402
     write_model,
 )
 from cinch_sim.policies.heuristic import B_MARGIN as MARGIN_SLOT  # noqa: E402
-from cinch_sim.policies.heuristic import hand_features  # noqa: E402
+from cinch_sim.policies.heuristic import model_columns  # noqa: E402
 from cinch_sim.policies.strategies import Strategy, resolve_strategy  # noqa: E402
 from cinch_sim.rules import make_rules, parse_rule_assignments  # noqa: E402
 
@@ -101,23 +100,6 @@ N_FEATURES = len(MODEL_SLOTS)
 MARGIN_SHIFTS = (-1.0, -0.5, 0.5, 1.0, 1.5, 2.0, 3.0)
 # deals a chunk by play: a PIMC chunk takes about one to five minutes on two cores
 DEFAULT_CHUNK = {"heuristic": 20_000, "dd": 1_000, "pimc": 25}
-
-
-@njit  # not cached: the tests load this script by path, where numba cannot cache
-def features(rules, hands, suit):
-    """Per hand, the model's columns for ``suit`` as trump (the intercept's 1 first)."""
-    obs = np.zeros(L.OBS_LEN, np.int64)
-    obs[L.O_RULES : L.O_RULES + L.R_LEN] = rules
-    out = np.zeros((hands.shape[0], N_FEATURES))
-    for i in range(hands.shape[0]):
-        t0, t1, t2, t3, t4, p0, p1, p2, p3, other, length, low = hand_features(obs, hands[i], suit)
-        out[i, 0] = 1.0
-        out[i, 1:5] = (p0, p1, p2, p3)
-        out[i, 5:10] = (t0, t1, t2, t3, t4)
-        out[i, 10] = length
-        out[i, 11] = low
-        out[i, 12] = other
-    return out
 
 
 def _played(rules, play: str, seed: int, hands: int, chunk: int, save: Path | None) -> np.ndarray:
@@ -187,7 +169,7 @@ def fit(variant: str, options: dict, hands: int, seed: int, play: str, chunk: in
     played = _played(rules, play, seed, hands, chunk or hands, save)
     xs, ys = [], []
     for trump in range(4):
-        x = features(rules.to_array(), dealt, trump)
+        x = model_columns(rules.to_array(), dealt, trump)
         x[:, 10] = played[trump, :, 0]  # the number of trumps from the kernel's own count
         xs.append(x)
         ys.append(played[trump, :, 1])

@@ -19,7 +19,7 @@ KIND_BID, KIND_TRUMP, KIND_PLAY = 0, 1, 3
 
 @pytest.fixture(scope="module")
 def fit_script():
-    """Loaded once: its ``features`` compiles on first use (not cached by path)."""
+    """The fitting script, loaded once by path."""
     return load_script("fit_hand_model")
 
 
@@ -111,16 +111,17 @@ def test_a_strategy_may_keep_its_own_weights():
 
 
 @pytest.mark.parametrize("variant", ["standard", "two_deck"])
-def test_hand_features_agree_with_the_kernels_counts(variant, fit_script):
-    """On 2,000 dealt hands, what the bid model reads of the maker's cards (the fit
-    script's features) agrees with what the kernel counted of them: the number of
+def test_hand_features_agree_with_the_kernels_counts(variant):
+    """On 2,000 dealt hands, what the bid model reads of the maker's cards (the
+    columns the fit script regresses on) agrees with what the kernel counted of them: the number of
     trumps, the Pedros and A K Q J 10 of the trump suit (standard game's slots)."""
     rules = make_rules(variant)
     n, trump = 2000, 2
     dealt = run_deals(rules, 11, 0, n, 3)[:, 0].copy()
     cond = Conditions(force_maker=0, force_trump=trump, force_bid=0)
     rows, _ = run_chunk(rules, PolicySet.from_specs(4), 11, 0, n, 3, cond)
-    x = fit_script.features(rules.to_array(), dealt, trump)
+    x = H.model_columns(rules.to_array(), dealt, trump)
+    assert x.shape == (n, len(M.MODEL_SLOTS))
     ped, hon = rows[:, L.H_MAKER_PEDROS_DEALT], rows[:, L.H_MAKER_HONOURS_DEALT]
     assert np.array_equal(x[:, 1], ped & 1) and np.array_equal(x[:, 2], ped >> 1 & 1)
     for k, bit in enumerate((4, 3, 2, 1, 0)):  # A K Q J T

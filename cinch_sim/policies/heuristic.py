@@ -227,6 +227,27 @@ def hand_features(obs, hand, s):
     return top0, top1, top2, top3, top4, pt0, pt1, pt2, pt3, other, length, low
 
 
+@njit(cache=True)
+def model_columns(rules, hands, suit):
+    """Per hand (a row of face masks), the hand model's columns for ``suit`` as trump,
+    in ``hand_models.MODEL_SLOTS`` order (the intercept's 1 first): what
+    scripts/fit_hand_model.py regresses outcomes on. With two decks it sees each face
+    once (no second copies in ``hands``). Here, not in the script, so that it is
+    compiled once into the package's cache."""
+    obs = np.zeros(L.OBS_LEN, np.int64)
+    obs[L.O_RULES : L.O_RULES + L.R_LEN] = rules
+    out = np.zeros((hands.shape[0], 13))
+    for i in range(hands.shape[0]):
+        t0, t1, t2, t3, t4, p0, p1, p2, p3, other, length, low = hand_features(obs, hands[i], suit)
+        out[i, 0] = 1.0
+        out[i, 1:5] = (p0, p1, p2, p3)
+        out[i, 5:10] = (t0, t1, t2, t3, t4)
+        out[i, 10] = length
+        out[i, 11] = low
+        out[i, 12] = other
+    return out
+
+
 @njit(**NO_REFCOUNT)
 def suit_estimate(obs, hand, s, params):
     """Expected points of the side if suit s were trump: the linear hand model over

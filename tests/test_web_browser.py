@@ -362,6 +362,40 @@ def test_play_a_whole_hand_to_the_review(browser, width, variant):
     _shot(browser, f"play-over-{variant}-{width}")
 
 
+def test_a_reload_comes_back_to_the_game_and_a_lost_one_says_so(browser):
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(1400, 1600)
+    browser.get(browser.base + "/play")
+    _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#variant option"))
+    _select(browser, "variant", "sancho")
+    _select(browser, "myseat", "1")
+    browser.find_element(By.ID, "new").click()
+    _wait(browser, lambda d: _text(d, "prompt") and "#game=" in d.current_url)
+
+    def seen(d) -> tuple:
+        hand = d.find_elements(By.CSS_SELECTOR, "#hand button.card")
+        cards = [b.get_attribute("data-card") for b in hand]
+        return _text(d, "prompt"), _text(d, "auction"), _text(d, "score"), cards
+
+    before = seen(browser)
+    assert before[3], before  # a question with the person's cards
+    browser.refresh()
+    _wait(browser, lambda d: _text(d, "prompt"))
+    assert seen(browser) == before
+    # the setup is this game's again: "New game" would start the same table
+    picked = browser.execute_script(
+        "return ['variant', 'myseat', 'bots'].map((i) => document.getElementById(i).value)"
+    )
+    assert picked == ["sancho", "1", "heuristic"]
+    # a game the server no longer holds (restarted): a message, the address cleared
+    browser.get(browser.base + "/play#game=00000000deadbeef")
+    browser.refresh()  # a new hash alone is no new page load
+    _wait(browser, lambda d: _text(d, "error"))
+    assert "no longer on the server" in _text(browser, "error")
+    assert "#game" not in browser.current_url
+
+
 def _answer_shown(driver) -> dict:
     """What the advisor page shows as its answer: the sentence, the status, whether a
     chart and a table are drawn."""

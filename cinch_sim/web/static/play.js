@@ -78,6 +78,7 @@ function show(s) {
   if (s.table && s.table !== table) {  // a new game: the heading says which
     table = s.table;
     $("setup-title").textContent = `A game ${againstBots(s.variant)}`;
+    remember(table);
   }
   const g = s.game, over = g.winner !== null && g.winner !== undefined;
   $("score").textContent = scoreLine(s);
@@ -236,6 +237,25 @@ async function hint() {
   setBusy(false);
 }
 
+// The game's id in the address (#game=...): a reload, or the address kept in a tab,
+// comes back to the same game while the server keeps it (in memory, while it runs).
+function remember(id) { history.replaceState(null, "", id ? `#game=${id}` : location.pathname); }
+
+async function resume(id) {
+  setBusy(true);
+  let s = null;
+  try { s = await call("GET", `/api/table/${id}`); } catch (e) {
+    $("error").textContent = "The game at this address is no longer on the server (games last while it runs): start a new one.";
+    remember(null);
+  }
+  setBusy(false);
+  if (!s) return;
+  // the setup as this game's, so that "New game" offers the same table again
+  $("variant").value = s.variant; fillSeats();
+  $("myseat").value = String(s.seat); $("bots").value = s.bots;
+  show({ ...s, table: id });
+}
+
 async function start() {
   try { variants = await call("GET", "/api/variants"); } catch (e) { variants = { standard: { players: 4 } }; }
   $("variant").replaceChildren(...Object.keys(variants).map((v) => el("option", { value: v, text: variantLabel(v) })));
@@ -246,5 +266,7 @@ async function start() {
     { variant: $("variant").value, seat: Number($("myseat").value), bots: $("bots").value }));
   $("hint").addEventListener("click", hint);
   $("next").addEventListener("click", () => act("POST", `/api/table/${table}/next`));
+  const kept = /^#game=([0-9a-f]+)$/.exec(location.hash);
+  if (kept) await resume(kept[1]);
 }
 start();

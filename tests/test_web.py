@@ -202,6 +202,23 @@ def test_the_review_is_solve_s(base, tmp_path):
     assert sample["hands"][0]["status"] == "valid" and sample["hands"][0]["tricks"]
 
 
+def test_a_sampled_hand_is_of_the_variant_asked_for(base):
+    """Deal a hand of any preset: its record names the preset and seats its players
+    (three in cutthroat3); double-dummy play is refused where the solver cannot play
+    it, with the reason, as the advisor's is."""
+    status, sample = request(base, "POST", "/api/sample", {"seed": 4, "variant": "cutthroat3"})
+    assert status == 200, sample
+    record = sample["records"][0]
+    assert record["rules"]["preset"] == "cutthroat3" and len(record["hands"]) == 3
+    hand = sample["hands"][0]
+    assert hand["status"] == "valid" and hand["partnerships"] is False
+    assert {p["seat"] for t in hand["tricks"] for p in t["plays"]} == {0, 1, 2}
+    status, answer = request(base, "POST", "/api/sample", {"variant": "two_deck", "play": "dd"})
+    assert status == 400 and "two decks" in answer["error"], answer
+    status, answer = request(base, "POST", "/api/sample", {"variant": "nine_handed"})
+    assert status == 400 and "variant 'nine_handed' is not one of standard" in answer["error"]
+
+
 def test_a_seed_comes_as_digits_whole_up_to_the_top_of_its_range(base):
     """The page sends the seed as typed: a browser's numbers keep 53 bits, so 2**64 - 1
     read as a number became 18446744073709552000, refused as out of range, and seeds

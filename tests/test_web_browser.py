@@ -514,6 +514,28 @@ def test_a_bad_seed_shows_its_error_alone(browser):
     assert _text(browser, "hands") == ""  # not "dealing and solving..."
 
 
+def test_a_hand_of_any_variant_is_dealt_for_review(browser):
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(1400, 1600)
+    browser.get(browser.base + "/review")
+    _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#variant option"))
+    dd = browser.find_element(By.CSS_SELECTOR, '#play option[value="dd"]')
+    _select(browser, "play", "dd")
+    _select(browser, "variant", "two_deck")  # the solver cannot play it: greyed out, why
+    assert not dd.is_enabled() and "two decks" in dd.get_attribute("title")
+    assert browser.find_element(By.ID, "play").get_attribute("value") == "heuristic"
+    _select(browser, "variant", "cutthroat3")
+    assert dd.is_enabled()
+    browser.find_element(By.ID, "deal").click()
+    _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#hands .trick"))
+    record = json.loads(browser.find_element(By.ID, "records").get_attribute("value"))
+    assert record["rules"]["preset"] == "cutthroat3"
+    who = browser.find_elements(By.CSS_SELECTOR, "#hands .play small:nth-of-type(1)")
+    assert {w.text for w in who} == {"seat 0", "seat 1", "seat 2"}  # cut-throat: no sides
+    assert _fits(browser)
+
+
 def _new_game(browser, variant: str, seat: int = 0) -> None:
     from selenium.webdriver.common.by import By
 

@@ -475,7 +475,7 @@ def variants() -> dict[str, dict[str, Any]]:
 
 
 def sample_records(body: dict[str, Any]) -> list[dict[str, Any]]:
-    """One hand (or a few) from a run, as records: a seed and a play policy."""
+    """One hand from a run, as records: a seed, a variant and a play policy."""
     import os
     import tempfile
 
@@ -488,14 +488,19 @@ def sample_records(body: dict[str, Any]) -> list[dict[str, Any]]:
         if not re.fullmatch(r"[0-9]+", seed.strip()):
             raise BadRequest(f"seed {seed!r} must be a whole number, 0 or more")
         seed = int(seed.strip())
+    variant, rules = rules_of(body)
     play = _field(body, "play", (str,), "heuristic")
     if play not in PLAYS:
         raise BadRequest(f"play {play!r} is not one of {', '.join(PLAYS)}")
     try:
         seed = checks.seed(seed)
+        if play == "dd":
+            from cinch_sim.solver.limits import require_dd
+
+            require_dd(rules, "play")
     except checks.InputError as exc:
         raise BadRequest(str(exc)) from None
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "hand.jsonl")
-        simulate(hands=1, seed=seed, play=play, records=path, threads=1)
+        simulate(hands=1, seed=seed, play=play, variant=variant, records=path, threads=1)
         return load_records(path)

@@ -1,6 +1,16 @@
 // The review page: records in, each hand trick by trick with its double-dummy values.
 "use strict";
 const $ = (id) => document.getElementById(id);
+let variants = {};
+
+// double-dummy play greyed out where the solver cannot play the variant, with why
+function fitPlays() {
+  const why = (variants[$("variant").value] || {}).dd, dd = $("play").querySelector('option[value="dd"]');
+  dd.disabled = Boolean(why);
+  dd.textContent = why ? "double-dummy (not in this variant)" : "double-dummy";
+  dd.title = why || "";
+  if (why && $("play").value === "dd") $("play").value = "heuristic";
+}
 
 function showHands(data) {
   const hands = data.hands || [];
@@ -30,8 +40,16 @@ $("deal").addEventListener("click", async () => {
   }
   $("hands").textContent = "dealing and solving...";
   try {
-    const data = await call("POST", "/api/sample", { seed, play: $("play").value });
+    const data = await call("POST", "/api/sample", { seed, play: $("play").value, variant: $("variant").value });
     $("records").value = data.records.map((r) => JSON.stringify(r)).join("\n");
     showHands(data);
   } catch (e) { $("error").textContent = e.message; $("hands").textContent = ""; }
 });
+
+(async () => {
+  try { variants = await call("GET", "/api/variants"); } catch (e) { variants = { standard: {} }; }
+  $("variant").replaceChildren(...Object.keys(variants).map((v) => el("option", { value: v, text: variantLabel(v) })));
+  $("variant").value = "standard";
+  $("variant").addEventListener("change", fitPlays);
+  fitPlays();
+})();

@@ -153,6 +153,15 @@ def _fits(driver) -> bool:
     )
 
 
+def _table_fits(driver) -> bool:
+    """The advice table within its box: no sideways scroll inside the page either (on a
+    phone each interval goes under its value)."""
+    return driver.execute_script(
+        "const box = document.getElementById('table').parentElement;"
+        "return box.scrollWidth <= box.clientWidth + 1"
+    )
+
+
 def _shot(driver, name: str) -> None:
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
@@ -191,6 +200,10 @@ def test_click_nine_cards_read_the_advice_change_the_seat(browser, width):
     lowest = int(adv.bids[int((won > 0).argmax())])
     rows = browser.find_elements(By.CSS_SELECTOR, "#table tr[data-bid]")
     assert [r.get_attribute("data-bid") for r in rows] == [str(b) for b in range(lowest, 15)]
+    assert _table_fits(browser)
+    # every rate with its interval, whether in a column of its own or under the value
+    cell = rows[-1].find_elements(By.TAG_NAME, "td")[2]
+    assert re.search(r"\[[0-9.]+, [0-9.]+\]", cell.text if width < 760 else rows[-1].text)
     if lowest > 1:
         never = f"bid{'s 1–' if lowest > 2 else ' '}{lowest - 1}: never won the auction"
         assert never in _text(browser, "tablenote")
@@ -693,10 +706,10 @@ def test_cut_throat_advice_says_what_its_margin_means(browser, width):
     note = _text(browser, "tablenote")  # the page's table has no own and opp columns
     assert f"({ev_text(alone=True, sides=False)}.)" in note and "own:" not in note
     heads = browser.execute_script(  # at once: the table is read as one piece
-        "return [...document.querySelectorAll('#table th')].map((h) => h.textContent);"
+        "return [...document.querySelectorAll('#table th')].map((h) => h.firstChild.textContent);"
     )
     assert "ev vs pass" in heads
-    assert _fits(browser)
+    assert _fits(browser) and _table_fits(browser)
     browser.execute_script("document.getElementById('tablenote').scrollIntoView()")
     _shot(browser, f"advisor-cutthroat3-{width}")
 
@@ -720,7 +733,7 @@ def test_a_stuck_dealer_s_table_shows_the_bids_own_margins(browser, width):
     assert heads[-1] == "margin (own − opp)" and "ev vs pass" not in heads
     assert len(margins) == 9 and all(m[0] in "+-" for m in margins), margins
     assert "expected margin " in _text(browser, "advice")
-    assert _fits(browser)
+    assert _fits(browser) and _table_fits(browser)
     browser.execute_script("document.getElementById('table').scrollIntoView()")
     _shot(browser, f"advisor-pidro-stuck-{width}")
 

@@ -42,7 +42,7 @@ def test_tables_on_stdout():
         "[score_by_bid]",
     ):
         assert title in out
-    assert "make rate 95%" in out and "hands" in out
+    assert "make rate [95%]" in out and "hands" in out
     assert "fewer than 30 hands" in out  # low-n rows are starred and explained
     assert out.count("make_rate_by_trumps_and_bid]") == 1  # by pedros too: its own table
     assert "Rules: standard; policies: bid=heuristic, trump=heuristic" in out

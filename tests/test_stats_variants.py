@@ -240,7 +240,7 @@ def test_a_passed_out_row_is_shown_as_simulate_shows_it(passed):
     text = to_text(passed.table("make_rate_by_bid"))
     row = next(ln for ln in text.splitlines() if "passed out" in ln)
     assert row.split()[:3] == ["0", "(passed", "out)"]
-    assert "<NA>" not in text and row.count("–") == 3  # made, make rate, its interval
+    assert "<NA>" not in text and row.count("–") == 2  # made; make rate with its interval
     assert "0 (passed out)" in to_text(score_by_bid(passed.counts))
     out = invoke("stats", "--hands", "4000", "--seed", "1", "--bid-policy", "simple")
     assert "<NA>" not in out and "0 (passed out)" in out

@@ -17,6 +17,7 @@ the *average opponent's*, the other players' total divided by their number, in a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -52,6 +53,7 @@ from cinch_sim.analysis.words import (  # noqa: F401 (re-exported: the tables' w
     side_columns,
     side_labels,
 )
+from cinch_sim.text_tables import text_table
 
 BID_FEATURES = ("bid", "trumps", "pedros", "seat")
 PASSED_OUT = "0 (passed out)"  # how a bid-0 row's bid is shown, as ``simulate`` shows it
@@ -146,9 +148,13 @@ def points_distribution(counts: HandCounts, min_hands: int = 30, by_bid: bool = 
             d[f"{name}_hi"] = hi
         d["low_n"] = np.full(len(pts), n < min_hands)
         frames.append(pd.DataFrame(d))
-    if not frames:
-        return pd.DataFrame(columns=["points", "hands", *side_columns(counts), "low_n"])
-    return pd.concat(frames, ignore_index=True)
+    out = (
+        pd.concat(frames, ignore_index=True)
+        if frames
+        else pd.DataFrame(columns=["points", "hands", *side_columns(counts), "low_n"])
+    )
+    out.attrs["headings"] = {"hands": "out of"}  # the shares' denominator, every row alike
+    return out
 
 
 def _holders(counts: HandCounts) -> list[int]:
@@ -391,6 +397,7 @@ _VALUE_COLUMNS = {
 
 # ------------------------------------------------------------------ text rendering
 SHARES = {"rate", "share"}  # columns that are shares of 1 besides *_rate and *_share
+_NUMERIC = re.compile(r"[-+–0-9.,%]*")  # a cell that is a number, right-aligned
 
 
 def to_text(df: pd.DataFrame, title: str = "", min_hands: int | None = None) -> str:
@@ -399,6 +406,7 @@ def to_text(df: pd.DataFrame, title: str = "", min_hands: int | None = None) -> 
     d = df.copy()
     cols = list(d.columns)
     shown: dict[str, pd.Series] = {}
+    words: set[str] = set()  # columns of words, left-aligned; numbers to the right
     low = d["low_n"] if "low_n" in d else pd.Series(False, index=d.index)
     passed = (d["bid"] == 0).to_numpy() if "bid" in d else np.zeros(len(d), bool)
     for c in cols:
@@ -415,22 +423,18 @@ def to_text(df: pd.DataFrame, title: str = "", min_hands: int | None = None) -> 
         elif c == "points" and pd.api.types.is_float_dtype(s):  # cut-throat: 3.5 points
             shown[c] = s.map(lambda v: f"{v:g}")
         elif pd.api.types.is_float_dtype(s):
+            # a value and its interval in one cell, as simulate's tables show them
             share = c.endswith(("_rate", "_share")) or c in SHARES
-            one = N.rate if share else N.number
-            pair = N.rate_interval if share else N.interval
-            shown[c] = pd.Series(
+            both = N.rate_with_interval if share else N.number_with_interval
+            lo, hi = (d[lohi[0]], d[lohi[1]]) if lohi else (s * np.nan, s * np.nan)
+            key = f"{c} [95%]" if lohi else c
+            shown[key] = pd.Series(
                 [
-                    (N.DASH if p else "") if pd.isna(v) else one(v)
-                    for v, p in zip(s, passed, strict=True)
+                    (N.DASH if p else "") if pd.isna(v) else both(v, x, y)
+                    for v, x, y, p in zip(s, lo, hi, passed, strict=True)
                 ],
                 d.index,
             )
-            if lohi:
-                lo, hi = d[lohi[0]], d[lohi[1]]
-                shown[f"{c} 95%"] = [
-                    (N.DASH if p else "") if pd.isna(x) else pair(x, y)
-                    for x, y, p in zip(lo, hi, passed, strict=True)
-                ]
         elif pd.api.types.is_integer_dtype(s) and c in (
             "hands",
             "made",
@@ -446,13 +450,23 @@ def to_text(df: pd.DataFrame, title: str = "", min_hands: int | None = None) -> 
             shown[c] = s.map(lambda v: N.DASH if pd.isna(v) else f"{v:,}")
         elif pd.api.types.is_bool_dtype(s):  # a yes-or-no feature (the ace dealt)
             shown[c] = s.map(lambda v: "yes" if v else "no")
+            words.add(c)
         else:
-            words = N.label if c == "pedro" else N.heading  # right_pedro -> Right Pedro
-            shown[c] = s.astype(object).map(lambda v, w=words: "-" if pd.isna(v) else w(str(v)))
-    out = pd.DataFrame(shown)
-    out.columns = [N.heading(c) for c in out.columns]
-    out[""] = np.where(low, "*", "")
-    text = out.to_string(index=False)
+            name = N.label if c == "pedro" else N.heading  # right_pedro -> Right Pedro
+            shown[c] = s.astype(object).map(lambda v, w=name: "-" if pd.isna(v) else w(str(v)))
+            words.add(c)
+    # words to the left, numbers (a feature's values too: trumps 2, 3, ...) to the right
+    align = "".join(
+        "l" if c in words and not all(_NUMERIC.fullmatch(str(x)) for x in shown[c]) else "r"
+        for c in shown
+    )
+    rows = [list(cells) for cells in zip(*shown.values(), strict=True)]
+    named = df.attrs.get("headings", {})  # a table's own words for a column
+    heads = [named.get(c, N.heading(c)) for c in shown]
+    if bool(low.any()):  # the rows read with care, under a column of their own
+        rows = [[*r, "*" if f else ""] for r, f in zip(rows, low, strict=True)]
+        heads, align = [*heads, "*"], align + "l"
+    text = text_table(rows, heads, align)
     lines = [title] if title else []
     lines.append(text)
     if bool(low.any()):

@@ -31,9 +31,9 @@ from cinch_sim.cli.options import (
     table_option,
 )
 from cinch_sim.cli.progress import Progress
-from cinch_sim.cli.tables import text_table
 from cinch_sim.interrupts import finishing
 from cinch_sim.runs.chunks import PAIRS_CHUNK, SLOW_MATCH_GAMES, SLOW_PAIRS_CHUNK
+from cinch_sim.text_tables import text_table
 
 # the slow default in words: a cut-throat rotation is a game a seat, so fewer a chunk
 SLOW_MATCH_TEXT = f"{SLOW_PAIRS_CHUNK} (cut-throat: rotations of about {SLOW_MATCH_GAMES} games)"

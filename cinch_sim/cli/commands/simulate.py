@@ -26,9 +26,9 @@ from cinch_sim.cli.options import (
     table_option,
 )
 from cinch_sim.cli.progress import Progress
-from cinch_sim.cli.tables import text_table
 from cinch_sim.interrupts import finishing
 from cinch_sim.runs.chunks import HANDS_CHUNK, SLOW_HANDS_CHUNK
+from cinch_sim.text_tables import text_table
 
 TABLES = ("by_bid", "pedros")  # what simulate prints, and the files --out writes
 

@@ -22,7 +22,7 @@ def variants(fmt: str) -> None:
     """
     from cinch_sim import notation as N
     from cinch_sim.api import variants as table
-    from cinch_sim.cli.tables import text_table
+    from cinch_sim.text_tables import text_table
 
     df = table()
     if fmt == "json":

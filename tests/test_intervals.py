@@ -182,3 +182,17 @@ def test_wilson_is_scipys_including_the_ends():
             ci = sst.binomtest(k, n).proportion_ci(0.95, method="wilson")
             assert (float(lo), float(hi)) == pytest.approx((ci.low, ci.high), abs=1e-9)
             assert lo <= k / n <= hi  # exactly: 0 and 1 at the ends, not 1e-19 or 1 - 1e-16
+
+
+def test_a_defenders_interval_by_bid_stays_within_what_that_bid_can_give():
+    """Under difference scoring a set maker's opponents score their points plus the
+    bid: at bid 6 at most 14 + 6 = 20, not 14 + 14 = 28 (the top bid). A lone hand's
+    interval is the whole range, so the bid-6 row (one hand, seed 1) reads [0, 20]."""
+    st = api.stats(hands=2000, seed=1, rules={"scoring": "difference"})
+    df = st.table("score_by_bid")
+    assert (df["defenders_score_change_hi"] <= 14 + df["bid"] + 1e-9).all()
+    lone = df[df["hands"] == 1]
+    assert len(lone) and (lone["defenders_score_change_hi"] == 14 + lone["bid"]).all()
+    # under setback the defenders score only what they took: at most 14
+    setback = api.stats(hands=2000, seed=1).table("score_by_bid")
+    assert setback["defenders_score_change_hi"].max() <= 14

@@ -44,10 +44,15 @@ def group_mean(g, key: str, n: np.ndarray, counts: HandCounts):
     """``mean_interval`` of one running sum over the groups of ``g`` (``grouped``'s sums,
     or a DataFrame of them). By bid, a maker's score change is at least minus his own
     bid (a set costs the bid, not the top bid), and 0 for bid 0 (all passed: no
-    contract to be set)."""
+    contract to be set); under ``difference`` scoring the defenders gain at most the
+    points of the deal plus that bid, each other side."""
     low, high = value_ranges(counts)[key]
-    if key == "score" and "bid" in g:
-        low = np.maximum(low, -np.asarray(g["bid"], dtype=float))
+    if "bid" in g:
+        bid = np.asarray(g["bid"], dtype=float)
+        if key == "score":
+            low = np.maximum(low, -bid)
+        elif key == "def_score" and counts.rules.scoring == "difference":
+            high = float(counts.total_points) + (counts.teams - 1) * bid
     return mean_interval(np.asarray(g[key]), np.asarray(g[key + "_sq"]), n, low, high)
 
 

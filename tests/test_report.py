@@ -492,7 +492,8 @@ def test_a_pedro_that_lowers_a_hand_s_worth_is_said_and_explained():
     ])  # fmt: skip
     keys = ["pedros", "trumps", "top_trumps"]
     text = _pedros_that_cost(safe, keys, Rules())
-    assert text.startswith("A Pedro can lower a hand's worth: 2 groups hold one")
+    assert text.startswith("A Pedro can be worth less than the trump it displaces: 2 groups ")
+    assert "is what the card values measure" in text  # the two questions kept apart
     assert (
         "The widest gap: 3 trumps, the ace and king of trumps: Left Pedro dealt 9.4 "
         "[9.2, 9.6] points, no Pedro 10.2 [10.1, 10.3]." in text

@@ -280,14 +280,17 @@ def _pedros_that_cost(safe: pd.DataFrame, keys: list[str], rules: Rules) -> str:
         return N.number_with_interval(x["mean_points"], x["mean_points_lo"], x["mean_points_hi"], 1)
 
     return (
-        f"A {noun} can lower a hand's worth: {len(found)} {groups} "
-        "fewer points than the hands of the same trumps, ace and king without one. "
+        f"A {noun} can be worth less than the trump it displaces: {len(found)} {groups} "
+        "fewer points than the hands of the same number of trumps, ace and king without "
+        "one, where another trump holds its place. "
         f"The widest gap: {row['trumps']} trumps, {TOP_WORDS[row['top_trumps']]}: "
         f"{row['pedros']} dealt "
         f"{points(row)} points, {none} {points(other)}. A {noun} scores only for the side "
         "that takes it in a trick, and every card is played: with few trumps above it, its "
         "holder must sooner or later play it into a trick the other side can win, while the "
-        "same count of higher trumps would capture the other side's instead."
+        "same count of higher trumps would capture the other side's instead. That compares "
+        "groups of hands; what a card adds to the very same deal, against a low trump in "
+        "its place, is what the card values measure."
     )
 
 

@@ -425,17 +425,17 @@ def check_out_dir(out: str | os.PathLike, force: bool, resumable: bool = True) -
         raise OutputError(f"cannot read the folder {shown}: {exc.strerror or exc}") from None
     if not entries:
         return []
+    earlier = earlier_files(out)
+    if earlier is None:  # not a run's folder: --force would not help, so never offered
+        raise OutputError(
+            f"{shown} holds files and no run.json of cinch-sim's, so --force will not "
+            "replace them; name an empty or new folder"
+        )
     if not force:
         command = unfinished_run(out) if resumable else None
         more = f" (or go on with its unfinished run: cinch-sim {command} --resume {shown})"
         more = more if command else ""
         raise OutputError(f"{shown} already holds files; use --force to replace them{more}")
-    earlier = earlier_files(out)
-    if earlier is None:
-        raise OutputError(
-            f"{shown} holds files and no run.json of cinch-sim's, so --force will not "
-            "replace them; name an empty or new folder"
-        )
     for folder in folders:  # a folder of ours: earlier versions' temporary files go too
         remove_stale_temps(folder, legacy=True)
     return earlier

@@ -563,6 +563,22 @@ def test_a_taken_folder_suggests_resume_only_where_a_run_can_resume(tmp_path):
     assert "resume" not in res.output  # merge has no --resume
 
 
+def test_a_folder_of_someone_else_s_files_is_never_told_to_use_force(tmp_path):
+    """A folder with the user's own files and no run.json of ours: --force will not
+    replace them, so the first refusal says so at once (it said "use --force", and
+    --force was then refused)."""
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("my notes")
+    for force in ([], ["--force"]):
+        res = CliRunner().invoke(main, ["simulate", "--hands", "10", "--out", str(mine), *force])
+        assert res.exit_code == 2, res.output
+        said = res.output.replace("\n", " ")
+        assert "--force will not replace them; name an empty or new folder" in said
+        assert "use --force" not in said
+    assert (mine / "notes.txt").read_text() == "my notes" and len(list(mine.iterdir())) == 1
+
+
 CRASH = """
 from numba import njit
 from cinch_sim.bits import lowbit_index

@@ -355,7 +355,9 @@ def test_show_numbers_tricks_and_hands_from_1(files):
 
     games = str(files["games"])
     res = invoke("show", games)
-    listed = [ln.split(".")[0].strip() for ln in res.output.splitlines() if ". dealer" in ln]
+    lines = res.output.splitlines()  # the hands' table: its first column, under the rule
+    rows = lines[lines.index(next(ln for ln in lines if set(ln) == {"-", " "})) + 1 :]
+    listed = [ln.split()[0] for ln in rows if ln.startswith(" ")]
     n = len(listed)
     assert listed == [str(i) for i in range(1, n + 1)]
     res = invoke("show", games, "--hand", str(n))

@@ -392,5 +392,16 @@ def test_cli_show_game(tmp_path):
     res = CliRunner().invoke(main, ["show", str(path), "--hand", "1"])
     assert res.exit_code == 0, res.output
     assert "Winner: team 1 (target)" in res.output and "Hand 1:" in res.output
+    # the hands as a table under ruled headers: each side's change, then the totals
+    lines = res.output.splitlines()
+    assert lines[1].split() == "hand dealer maker bid trump result team 0 team 1 totals".split()
+    assert set(lines[2]) == {"-", " "}
+    from cinch_sim.records.referee import check_game
+
+    gc = check_game(json.loads(path.read_text()))
+    for row, h, tot in zip(lines[3:5], gc.hands, gc.totals, strict=True):
+        cells = row.split()
+        assert cells[-len(tot) - 2 : -len(tot)] == [f"{x:+d}" for x in h.score]
+        assert " ".join(cells[-len(tot) :]) == ", ".join(map(str, tot))
     res = CliRunner().invoke(main, ["referee", str(path)])
     assert res.exit_code == 0 and res.output == "1 valid, 0 renege, 0 misdeal, 0 invalid\n"

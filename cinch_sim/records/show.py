@@ -232,20 +232,25 @@ def _copies_taken(r, value: int, teams: list[int]) -> str:
 def show_game(gc: GameCheck, hand: int | None = None) -> str:
     """The game's hands (numbered from 1) and running totals; ``hand`` (counted from 1,
     as listed) is shown in full below them."""
+    from cinch_sim.text_tables import text_table
+
     lines = [f"Game to {gc.target}, first dealer seat {gc.first_dealer}: {len(gc.hands)} hands"]
+    sides = [side_name(gc.rules, t) for t in range(gc.rules.teams)]
+    rows = []
     for i, (h, tot) in enumerate(zip(gc.hands, gc.totals, strict=True)):
-        if h.misdeal:
-            what = "misdeal"
-        elif h.thrown_in:
-            what = "thrown in"
+        if h.misdeal or h.thrown_in:
+            contract = ["", "", "", "misdeal" if h.misdeal else "thrown in"]
         else:
-            what = f"seat {h.maker} bid {h.bid} {SUIT_SYMBOLS[SUITS[h.trump]]} " + (
-                "made" if h.made else "set"
-            )
+            result = "made" if h.made else "set"
             if h.renege:
-                what += f" (renege by seat {h.renege['seat']})"
-        sc = " ".join(f"{s:+d}" for s in h.score) if not h.misdeal else ""
-        lines.append(f"  {i + 1:>3}. dealer {h.dealer}  {what:<28} {sc:>9}   totals {tot}")
+                result += f" (renege by seat {h.renege['seat']})"
+            contract = [f"seat {h.maker}", str(h.bid), SUIT_SYMBOLS[SUITS[h.trump]], result]
+        scores = [f"{s:+d}" for s in h.score] if not h.misdeal else [""] * len(sides)
+        rows.append([str(i + 1), f"seat {h.dealer}", *contract, *scores, ", ".join(map(str, tot))])
+    # each side's score change in the hand under its name, then the running totals
+    heads = ["hand", "dealer", "maker", "bid", "trump", "result", *sides, "totals"]
+    align = "rllrll" + "r" * len(sides) + "l"
+    lines.append(text_table(rows, heads, align))
     if gc.winner is not None:
         lines.append(f"Winner: {side_name(gc.rules, gc.winner)} ({gc.reason})")
     else:

@@ -407,3 +407,14 @@ def test_an_option_with_an_alias_is_named_once_in_its_error():
     assert res.exit_code == 2
     assert "Invalid value for '--play-policy': unknown play policy 'nosuch'" in res.output
     assert "/ '--play'" not in res.output
+
+
+def test_a_number_typed_is_named_as_typed():
+    """``--hands 1e3`` said "1000.0 is not ...", a number the user never typed; and
+    ``--from-trick 0`` was "not a trick number" beside "7 is out of range"."""
+    line = usage_error(["simulate", "--hands", "1e3"], "--hands")
+    assert line.endswith("1e3 is not a positive whole number")
+    line = usage_error(["solve", "-", "--from-trick", "0"], "--from-trick")
+    assert line.endswith("0 is out of range: tricks count from 1")
+    line = usage_error(["solve", "-", "--from-trick", "first"], "--from-trick")
+    assert line.endswith("'first' is not a trick number or 'quick'")

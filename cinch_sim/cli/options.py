@@ -82,11 +82,15 @@ class _Checked:
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None):
         from cinch_sim.checks import InputError, from_text
 
+        number = from_text(value) if isinstance(value, str) else value
         try:
-            return self.check(from_text(value) if isinstance(value, str) else value)
+            return self.check(number)
         except InputError as exc:
             option = param.opts[0] if param is not None and param.opts else f"--{self.arg}"
-            raise BadInput(option, exc.problem) from None
+            problem = exc.problem
+            if isinstance(number, float) and problem.startswith(repr(number)):
+                problem = value.strip() + problem[len(repr(number)) :]  # as typed: 1e3
+            raise BadInput(option, problem) from None
 
 
 class WholeNumber(_Checked, click.types.IntParamType):

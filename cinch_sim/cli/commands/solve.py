@@ -69,8 +69,10 @@ def solve(file: str, line_no: int | None, from_trick: str, fmt: str) -> None:
     first: int | str | float = from_trick
     if from_trick != "quick":
         first = from_text(from_trick)  # plain ASCII digits, as every number typed
-        if not isinstance(first, int) or first < 1:
-            raise BadInput("--from-trick", f"{from_trick!r} is not a trick number or quick")
+        if not isinstance(first, int):
+            raise BadInput("--from-trick", f"{from_trick!r} is not a trick number or 'quick'")
+        if first < 1:  # the hand's last trick is known only once its record is read
+            raise BadInput("--from-trick", f"{first} is out of range: tricks count from 1")
     try:
         hands = iter_summaries(file, line_no, first)
     except RecordFileError as e:

@@ -382,3 +382,12 @@ def test_every_long_command_states_its_cost_in_help(command):
     assert any(w in text for w in said), text
     if command in ("compare", "ladder"):
         assert "a PIMC side about 10 s a 100 games" in text
+
+
+def test_the_command_list_says_each_command_whole():
+    """click cuts a command's first sentence at 45 characters ("...in duplicate games
+    to the..."): every command names its own short help, whole."""
+    listed = invoke("--help").output.split("Commands:")[1].splitlines()
+    rows = [ln.split(None, 1) for ln in listed if ln.strip()]
+    assert {name for name, _ in rows} >= {"advise", "compare", "ladder", "merge", "simulate"}
+    assert all(not text.endswith("...") for _, text in rows), rows

@@ -395,6 +395,8 @@ def test_cli_ladder(tmp_path):
     )
     assert res.exit_code == 0, res.output
     assert "rating" in res.output
+    # what the rating's scale and the score column are, said under the tables
+    assert "Elo scale: 400 = 10 to 1 odds; score: the share of its games" in res.output
     for name in ("ladder.csv", "matchups.csv", "ladder.png", "run.json"):
         assert (out / name).is_file()
     # each matchup's points a hand with its interval, as matchups.csv holds them

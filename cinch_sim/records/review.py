@@ -234,8 +234,9 @@ def header_text(teams: int) -> str:
 
 LEGEND = (
     "maker: his seat (his side); dd start: the points the maker's side ends with if every "
-    "card from the start of play is perfect (double-dummy); by trick: that value at each "
-    "trick's start as the hand was played; took: the points it took; lost N: the points "
+    "card from the start of play is perfect (double-dummy); by trick: that value at the "
+    "start of trick 2, 3 and on, as the hand was played; took: the points it took; "
+    "lost N: the points "
     "side N gave away against perfect play (dd start, less what the maker's side lost, "
     "plus what the others lost, is what it took)"
 )

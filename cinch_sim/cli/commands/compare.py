@@ -88,7 +88,11 @@ def strategies_told(f: Callable) -> Callable:
     return f
 
 
-@click.command(cls=ResumableCommand, context_settings={"show_default": True})
+@click.command(
+    cls=ResumableCommand,
+    context_settings={"show_default": True},
+    short_help="Play two strategies against each other in duplicate games.",
+)
 @click.argument("strategy_a", type=StrategyType())
 @click.argument("strategy_b", type=StrategyType())
 @_match_options
@@ -389,7 +393,11 @@ def format_cutthroat(s: dict, seed: int, seconds: float) -> str:
     return "\n".join(lines)
 
 
-@click.command(cls=ResumableCommand, context_settings={"show_default": True})
+@click.command(
+    cls=ResumableCommand,
+    context_settings={"show_default": True},
+    short_help="Rate several strategies against each other in duplicate games.",
+)
 @click.argument("strategies", nargs=-1, required=True, type=StrategyType())
 @_match_options
 @rules_option
@@ -595,6 +603,8 @@ def format_ladder(ratings, matchups, games, seed, seconds, cutthroat: int | None
                 ],
                 "llrlrr",
             ),
+            "(Bradley-Terry ratings on the Elo scale: 400 = 10 to 1 odds; score: the share "
+            "of its games a strategy won, over all its matchups)",
             *_sweep_note(ratings),
         ]
     )

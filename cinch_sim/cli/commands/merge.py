@@ -14,7 +14,10 @@ from cinch_sim.interrupts import finishing
 COMMAND_OF = {"Simulation": "simulate", "Analysis": "stats", "Ladder": "ladder"}
 
 
-@click.command(context_settings={"show_default": True})
+@click.command(
+    context_settings={"show_default": True},
+    short_help="Merge saved runs of one command into one result.",
+)
 @click.argument("dirs", nargs=-1, required=True, type=click.Path(file_okay=False, exists=True))
 @output_options(
     out_help="Folder for the merged run: the files a single run writes, and its chunks "

@@ -166,7 +166,7 @@ def _verdicts_with_lines(file: str):
     return gen()
 
 
-@click.command(short_help="Print one recorded hand for people.")
+@click.command(short_help="Print a recorded hand or game for people.")
 @click.argument("file", type=click.Path(dir_okay=True, allow_dash=True))
 @click.option(
     "--line", "-n", "line_no", type=AtLeast("line", 1), default=1, help="Line of FILE to show."

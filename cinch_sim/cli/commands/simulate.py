@@ -33,7 +33,11 @@ from cinch_sim.text_tables import text_table
 TABLES = ("by_bid", "pedros")  # what simulate prints, and the files --out writes
 
 
-@click.command(cls=ResumableCommand, context_settings={"show_default": True})
+@click.command(
+    cls=ResumableCommand,
+    context_settings={"show_default": True},
+    short_help="Simulate hands: make rate by bid and Pedro capture.",
+)
 @click.option("--hands", type=Count("hands", 1), default=100_000, help="Hands to simulate.")
 @run_options
 @dealer_option

@@ -47,3 +47,15 @@ def test_kernel_direct_calls_match_pointer_calls_for_every_builtin():
         direct, _ = run_chunk(rules, ps, 5, 0, hands, direct=True)
         pointer, _ = run_chunk(rules, ps, 5, 0, hands, direct=False)
         assert np.array_equal(direct, pointer), entry
+
+
+@pytest.mark.parametrize("doc", ["README.md", "docs/policies.md"])
+def test_every_built_in_policy_has_a_row_in_the_policy_tables(doc):
+    """The README's and docs/policies.md's tables of built-in policies name every one
+    the options take (the README's had lost `fixed`, `pimc_infer` and `pimc_fitted`)."""
+    from pathlib import Path
+
+    text = (Path(__file__).parents[1] / doc).read_text()
+    rows = {line.split("|")[1].strip().strip("`") for line in text.splitlines()
+            if line.startswith("| `")}  # fmt: skip
+    assert {entry.name for entry in registry.BUILTINS} <= rows

@@ -119,7 +119,8 @@ def until_text(s: dict[str, Any]) -> str:
         )
     return (
         f"not decided in {s['games']:,} games: the win rate's always-valid 95% "
-        f"interval {seq} holds 50%"
+        f"interval {seq} holds 50% (the one to read when the match could stop early: "
+        "the fixed-size interval assumes a number of games fixed in advance)"
     )
 
 

@@ -520,7 +520,9 @@ def advise(
     ``["1:AH,KH"]``, stay with their seat). For pass and every legal bid, in each
     trump, you bid it and the auction and the hand play out under the other
     seats' policies (``bid_model``, or ``bid`` seat by seat: heuristic, the
-    simulator's default), on the same deals. Stops when every P(win) and P(win
+    simulator's default; left at the default, an earlier seat whose call the
+    heuristic never makes, such as a pass first to speak, bids as ``traditional``
+    does, and ``read_with`` says so), on the same deals. Stops when every P(win) and P(win
     and make) 95% half-width is at most ``precision``, or after ``max_hands``
     deals. ``seat`` None: the eldest hand (the seat after the dealer). ``call`` is
     the advice, a bid or ``"pass"`` (``pass_reason`` says why); ``best_trump`` a
@@ -541,6 +543,7 @@ def advise(
     rules = _rules(rules, variant)
     dealer = rules.players - 1 if dealer is None else dealer  # the last seat
     from cinch_sim.advisor import advise as _advise
+    from cinch_sim.advisor.estimate import BID_MODEL, FALLBACK_BIDDER
     from cinch_sim.advisor.query import hand_cards
     from cinch_sim.cards import CardError
 
@@ -560,6 +563,9 @@ def advise(
         known=known,
         rules=r,
         bid=bid if bid_model is None else bid_model,
+        # the default bidder never makes some calls (a pass first to speak): a seat that
+        # made one bids as people do, and the advice says so
+        fallback_bidder=FALLBACK_BIDDER if bid_model is None and _every(bid, BID_MODEL) else None,
         trump=trump,
         discard=discard,
         play=play,
@@ -570,6 +576,14 @@ def advise(
         threads=threads,
         progress=progress,
     )
+
+
+def _every(spec: PolicySpec, name: str) -> bool:
+    """Whether a policy spec is ``name`` at every seat (one name, or one per seat)."""
+    if isinstance(spec, str):
+        return spec == name
+    specs = spec.values() if isinstance(spec, dict) else spec
+    return all(isinstance(x, str) and x == name for x in specs)
 
 
 # ---------------------------------------------------------- compare, ladder

@@ -187,6 +187,27 @@ def test_an_auction_refused_under_the_traditional_bidder_is_read_by_the_heuristi
         advise(ISSUE_HAND, seat=3, dealer=3, bids="0:6,1:pass,2:7", bid="traditional")
 
 
+def test_under_the_default_bidder_a_pass_it_never_makes_is_read_as_people_bid():
+    """The heuristic never passes first to speak while a bid is open, so "0:pass" fit
+    no deal and the advice stopped. Left at the default, seat 0 now bids as the
+    traditional bidder does: the very numbers of naming that bidder for seat 0 alone,
+    said in the text. A bid model named stays strict; a call the heuristic makes
+    (a pass after an opening 6) keeps it."""
+    from cinch_sim import api
+
+    fell = api.advise(ISSUE_HAND, seat=1, bids="0:pass", precision=0.05)
+    assert fell.read_with == {0: "traditional"}
+    assert fell.policies["bid"] == ["traditional", "heuristic", "heuristic", "heuristic"]
+    spelled = api.advise(ISSUE_HAND, seat=1, bids="0:pass", precision=0.05, bid={0: "traditional"})
+    assert spelled.read_with == {} and spelled.hands == fell.hands > 0
+    assert spelled.table().equals(fell.table())
+    assert "Seat 0's pass: a call the simulator's bidder never makes there" in fell.text()
+    with pytest.raises(AdvisorError, match="impossible or too rare"):
+        api.advise(ISSUE_HAND, seat=1, bids="0:pass", precision=0.05, bid_model="heuristic")
+    kept = api.advise(ISSUE_HAND, seat=3, dealer=3, bids="0:6,1:pass,2:7", precision=0.05)
+    assert kept.read_with == {} and kept.to_dict()["read_with_note"] is None
+
+
 def test_later_passes_condition_the_deals():
     # seats 1, 2 and 3 are known to pass after seat 0: every bid wins the auction
     a = advise(ISSUE_HAND, seat=0, dealer=3, bids="1:pass,2:pass,3:pass", precision=0.05)

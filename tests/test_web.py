@@ -378,18 +378,23 @@ def test_after_the_highest_bid_the_answer_is_pass_without_dealing(base):
     assert r["hands"] == 0 and r["legal_bids"] == [] and r["verdict"]
 
 
-def test_an_eldest_pass_is_answered_under_a_bid_model_that_passes(base):
-    """The heuristic, first to speak with any bid from 1 open, always bids: "0:pass" fits
-    no deal under it, and the refusal names the bid models that fit; under one of
-    them the page answers and its command line says which."""
+def test_an_eldest_pass_is_read_as_people_bid(base):
+    """The heuristic, first to speak with any bid from 1 open, always bids: under the
+    page's default bid model the eldest's pass is read with the traditional bidder
+    (how people bid), and the answer says so, as the command line does; a bid model
+    named is kept at every seat."""
     body = {"hand": HAND, "seat": 1, "bids": "0:pass"}
     status, started = request(base, "POST", "/api/advise", body)
-    view = _finish(base, started["job"])
-    assert view["status"] == "error" and "bid model simple or traditional" in view["error"]
-    status, started = request(base, "POST", "/api/advise", {**body, "bid_model": "traditional"})
-    assert status == 200 and started["cli"].endswith("--bids 0:pass --bid-model traditional")
+    assert status == 200 and started["cli"].endswith("--bids 0:pass")  # the CLI's default
     view = _finish(base, started["job"])
     assert view["status"] == "done" and view["result"]["hands"] > 0, view
+    assert view["result"]["read_with"] == {"0": "traditional"}
+    assert "so seat 0 bids as the traditional bidder does" in view["result"]["read_with_note"]
+    status, started = request(base, "POST", "/api/advise", {**body, "bid_model": "simple"})
+    assert status == 200 and started["cli"].endswith("--bids 0:pass --bid-model simple")
+    view = _finish(base, started["job"])
+    assert view["status"] == "done" and view["result"]["read_with"] == {}, view
+    assert view["result"]["policies"]["bid"] == ["simple"] * 4
 
 
 def test_pimc_s_command_line_plays_the_page_s_deals():

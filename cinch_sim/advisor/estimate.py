@@ -47,7 +47,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -64,6 +64,9 @@ from cinch_sim.views import Tables
 
 DEFAULT_RISK = 0.7
 BID_MODEL = "heuristic"  # the simulator's default bidder reads the earlier bids
+# and bids for a seat whose call the default never makes (a pass first to speak): how
+# people bid, passing weak hands
+FALLBACK_BIDDER = "traditional"
 DEFAULT_MAX_HANDS = 200_000
 MIN_ACCEPTANCE = 1e-4  # below this the bids before the player are "too rare to sample"
 MIN_PROBE = 50_000  # deals tried before a zero acceptance is called impossible
@@ -129,6 +132,8 @@ class Advice(Tables):
     seconds: float = 0.0
     min_maker: int = MIN_MAKER_DEALS  # deals as maker a bid needs to be judged
     seat_assumed: bool = False  # no seat was given: the eldest hand was assumed
+    # earlier seats whose call the default bidder never makes: the bidder they bid with
+    read_with: dict[int, str] = field(default_factory=dict)
     interrupted: bool = False  # Ctrl-C: the counts are those of the deals finished
 
     # ---- views (advisor.present builds them) ----------------------------------
@@ -423,9 +428,15 @@ def advise(
     suits: Sequence[int] | None = None,
     min_maker: int = MIN_MAKER_DEALS,
     progress: Callable[[int], None] | None = None,
+    fallback_bidder: str | None = None,
 ) -> Advice:
     """Simulate a hand's prospects for every candidate bid and trump; return the
     ``Advice``.
+
+    ``fallback_bidder`` (``api.advise`` gives ``FALLBACK_BIDDER`` when the bid model is
+    left at its default): an earlier seat whose call its bidder never makes (a pass
+    first to speak, under the heuristic) bids with this one instead, and
+    ``Advice.read_with`` says so, rather than no deal fitting the bids.
 
     ``bid`` is the other seats' bidding policy (the advised seat's own is replaced
     by each candidate in turn). ``seat`` None: the eldest hand (the seat after the
@@ -458,6 +469,14 @@ def advise(
     from cinch_sim.engine.run import checked_policies
 
     policies = checked_policies(q.rules.players, bid, trump, discard, play)
+    read_with: dict[int, str] = {}
+    if fallback_bidder is not None and q.bids:
+        from cinch_sim.advisor.pools import never_called
+        from cinch_sim.policies.loading import load_policy
+
+        for s in never_called(q, policies, seed):
+            policies.bid[s] = load_policy("bid", fallback_bidder)
+            read_with[s] = fallback_bidder
     T = q.rules.total_points + 1
     C = 1 + len(legal)
     J = len(q.rules.key_cards)
@@ -485,6 +504,7 @@ def advise(
         between_n=np.zeros((4, C, C), np.int64),
         min_maker=min_maker,
         seat_assumed=seat is None,
+        read_with=read_with,
     )
     if not legal and q.may_pass:  # an earlier seat bid the top: nothing to choose, no deal
         adv.seconds = time.perf_counter() - start

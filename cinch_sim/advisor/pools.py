@@ -131,6 +131,28 @@ def rare_hint(q: Query, bid_specs: Sequence[str], call: int = L.BID_PASS) -> str
     )
 
 
+def never_called(q: Query, policies, seed: int) -> list[int]:
+    """The earlier seats whose bidder made its call on none of ``SEEN_HANDS`` random
+    hands (the calls before it imposed; a seat whose whole hand is known is left to
+    its own check): calls that bidder never makes, such as a pass first to speak,
+    which the heuristic never makes while any bid is open."""
+    fixed = np.zeros(L.MAX_PLAYERS, np.uint64)
+    for s, m in q.fixed().items():
+        fixed[s] = np.uint64(m)
+    taken = int(np.bitwise_or.reduce(fixed))
+    unseen = np.array([c for c in range(52) if not (taken >> c) & 1], np.int64)
+    key = np.uint64((seed ^ PROBE_SEED) % (1 << 64))
+    never: list[int] = []
+    for k, (seat, _) in enumerate(q.bids):
+        need = q.rules.cards_dealt - int(fixed[seat]).bit_count()
+        if need == 0 or seat in never:
+            continue
+        cand = fixed[seat] | _random_hands(key, np.int64(k * MAX_PROBES), unseen, need, SEEN_HANDS)
+        if not _makes_its_call(q, _probe_set(q, policies, k), k, seat, cand, fixed, seed, 0).any():
+            never.append(seat)
+    return never
+
+
 def build_pools(
     q: Query, policies, seed: int, size: int, stop: Callable[[], bool] | None = None
 ) -> Pools | None:

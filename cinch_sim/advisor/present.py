@@ -236,6 +236,8 @@ def advice_dict(adv: Advice) -> dict[str, Any]:
         # with pools nearly every deal fits: no acceptance to speak of
         "acceptance_rate": adv.hands / adv.tried if adv.tried and adv.pools is None else None,
         "pools": adv.pools,
+        "read_with": {str(k): v for k, v in adv.read_with.items()},
+        "read_with_note": read_with_note(adv),
         "pool_counts": adv.pool_counts,
         "pool_deal_cap": adv.pool_cap,
         "kernel_hands": adv.played,
@@ -444,6 +446,9 @@ def _query_lines(adv: Advice) -> list[str]:
             f"Bids before you: {q.bids_text()}; {adv.hands:,} of {adv.tried:,} deals matched "
             f"(acceptance {N.rate(adv.hands / max(adv.tried, 1), 2)})"
         )
+    note = read_with_note(adv)
+    if note:
+        lines.append(note)
     if q.later_passes:
         lines.append(f"Known passes after you: {q.later_text()}")
     for s, cs in q.known.items():
@@ -470,6 +475,24 @@ def _query_lines(adv: Advice) -> list[str]:
         f"seed {adv.seed}"
     )
     return lines
+
+
+def read_with_note(adv: Advice) -> str | None:
+    """Where an earlier seat made a call the default bidder never makes there (a pass
+    first to speak): which bidder it bids with instead, in one sentence (None: none)."""
+    if not adv.read_with:
+        return None
+    calls = dict(adv.query.bids)
+    seats = N.joined([f"seat {s}'s {'pass' if calls[s] < 0 else f'bid {calls[s]}'}"
+                      for s in sorted(adv.read_with)])  # fmt: skip
+    who = N.joined([f"seat {s}" for s in sorted(adv.read_with)])
+    bidders = N.joined(sorted(set(adv.read_with.values())))
+    one = len(adv.read_with) == 1
+    return (
+        f"{N.capital(seats)}: {'a call' if one else 'calls'} the simulator's bidder never "
+        f"makes there, so {who} {'bids' if one else 'bid'} as the {bidders} bidder does "
+        "(how people bid, passing weak hands; --bid-model chooses the bidder for every seat)"
+    )
 
 
 def _bidders(adv: Advice) -> str:

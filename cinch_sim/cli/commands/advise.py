@@ -174,7 +174,6 @@ def advise(
         ctx = click.get_current_context()
         if ctx.get_parameter_source("bid_policy") not in (None, ParameterSource.DEFAULT):
             raise BadInput("--bid-model", "give --bid-model or --bid-policy, not both")
-        policies = {**policies, "bid": bid_model}
     _check_question(hand, seat, dealer, bids, list(known), rules)
     _check_plot(plot, force)
     from cinch_sim.cli.progress import Progress
@@ -195,6 +194,7 @@ def advise(
             seed=seed,
             threads=threads,
             progress=bar,
+            bid_model=bid_model,  # named: the default alone lets a seat's odd call fall back
             **policies,
         )
     except AdvisorError as e:

@@ -178,8 +178,10 @@ function show(r, view) {
   // an earlier seat's call left out is not unknown to the deals: its bidder makes it on each
   const missing = (r.bids_text || "").includes("not given")
     ? `bids before you: ${r.bids_text} (a call not given is made by that seat's bidder on each deal); ` : "";
+  // an earlier call the simulator's bidder never makes (a pass first to speak): who bids as people do instead
+  const readWith = r.read_with_note ? `. ${r.read_with_note}` : "";
   $("status").textContent = r.hands ? `${missing}${r.hands.toLocaleString()} deals, stage ${view.stage} of ${view.stages}, ` +
-    `95% half-width ${(100 * r.precision).toFixed(1)} percentage points${pools}` : "no deal needed";
+    `95% half-width ${(100 * r.precision).toFixed(1)} percentage points${pools}${readWith}` : "no deal needed";
   $("cli").textContent = r.cli;
   chart(r);
   table(r);

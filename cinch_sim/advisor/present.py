@@ -491,7 +491,7 @@ def read_with_note(adv: Advice) -> str | None:
     return (
         f"{N.capital(seats)}: {'a call' if one else 'calls'} the simulator's bidder never "
         f"makes there, so {who} {'bids' if one else 'bid'} as the {bidders} bidder does "
-        "(how people bid, passing weak hands; --bid-model chooses the bidder for every seat)"
+        "(how people bid, passing weak hands; a bid model you choose bids for every seat)"
     )
 
 

@@ -11,7 +11,7 @@ from cinch_sim.cards import SUITS, CardError, parse_hand
 
 ISSUE_HAND = "AS KS 5S 5C 2S 9H 3D 7C JD"
 COUNTS = ("n", "win", "make", "own", "opp", "diff", "diff2", "paired", "points", "pedro")
-COUNTS += ("between", "between2", "between_n")  # an Advice's counts: the same, or a bug
+COUNTS += ("between", "between2", "between_n", "margin2")  # an Advice's counts: the same, or a bug
 S = {c: i for i, c in enumerate(SUITS)}
 
 

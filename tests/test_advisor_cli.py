@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -209,3 +210,8 @@ def test_a_stuck_dealer_is_advised_a_bid_never_a_pass():
             assert (int(b) in d["tied_bids"]) == (e["vs_best_hi"] >= 0), b
     text = run("9S 8C 6D 4D 3S 7H 6H 2C 8S", *stuck, *rule).output
     assert "not allowed" in text and "may not pass" in text
+    # each bid's own margin, with its interval: in the JSON, the table and the sentence
+    best = bids[str(d["call"])]
+    assert best["ev"] is None and best["margin_lo"] <= best["margin"] <= best["margin_hi"]
+    assert "/ expected margin (own - opp; no pass to compare with)" in text
+    assert re.search(r"expected margin [-+]\d+\.\d \[[-+]\d+\.\d+, [-+]\d+\.\d+\]", text)

@@ -46,7 +46,8 @@ def test_the_cut_throat_bid_hint_says_what_its_margin_means():
 def test_a_stuck_dealer_s_bids_show_their_own_margins_and_say_why():
     """pidro, the dealer after three passes may not pass: there is no ev against pass
     (every cell was "–" beside "expected margin +9.5"), so the table shows each bid's
-    own margin (own - opp), as the advisor ranks them, with the command line's note."""
+    own margin (own - opp) with its interval, as the advisor ranks them, with the
+    command line's note."""
     from cinch_sim import notation as N
     from cinch_sim.advisor.present import STUCK_DEALER
     from cinch_sim.api import advise
@@ -62,9 +63,19 @@ def test_a_stuck_dealer_s_bids_show_their_own_margins_and_say_why():
     rows = r["rows"][adv.best_trump]
     want = [N.number(sc["own"][s, c] - sc["opp"][s, c], 2, signed=True) for c in range(1, 10)]
     assert [x["ev"] for x in rows] == want and N.DASH not in want
-    assert all(x["ev_interval"] == N.DASH for x in rows)  # no interval for a margin alone
+    # each judged margin with its own t interval, which holds it (it had none)
+    m, lo, hi = adv.margin()
+    judged = adv.judged()[s]
+    assert judged.any()
+    for i, x in enumerate(rows):
+        c = i + 1
+        if judged[i]:
+            assert x["ev_interval"] == N.interval(lo[s, c], hi[s, c], 2, True)
+            assert lo[s, c] <= m[s, c] <= hi[s, c]
+        else:
+            assert x["ev_interval"] == N.DASH
     best = 1 + list(adv.bids).index(adv.best_ev_bid)  # the sentence's margin, the table's
-    margin = N.number(sc["own"][s, best] - sc["opp"][s, best], 1, signed=True)
+    margin = N.number_with_interval(m[s, best], lo[s, best], hi[s, best], 1, True)
     assert f"expected margin {margin}" in r["advice"]
 
 

@@ -122,6 +122,9 @@ class Advice(Tables):
     between: np.ndarray | None = None
     between2: np.ndarray | None = None
     between_n: np.ndarray | None = None
+    # [suit, cand] sum of the squared margin (own - opp) over the deals counted: the
+    # interval of a bid's own margin, where no deal fits passing (None: stored before)
+    margin2: np.ndarray | None = None
     hands: int = 0  # deals accepted for the earlier bids
     pools: str | None = None  # deals drawn from pools of hands (pools.Pools.text), or None
     pool_counts: list | None = None  # per earlier seat its pool's hands and hands tried
@@ -209,6 +212,18 @@ class Advice(Tables):
         ev, lo, hi = (np.where(self.paired > 0, x, np.nan) for x in (ev, lo, hi))
         ev[:, 0] = lo[:, 0] = hi[:, 0] = 0.0  # pass against itself
         return {"own": self.own / n, "opp": self.opp / n, "ev": ev, "ev_lo": lo, "ev_hi": hi}
+
+    def margin(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """[suit, candidate]: a bid's own expected margin (own - opp), with its 95% t
+        interval (NaN where no deal counted, or in a study stored before the squares
+        were kept): what the bids are ranked by where no deal fits passing."""
+        n = np.broadcast_to(self.n[None, :], self.own.shape)
+        mean = np.where(n > 0, (self.own - self.opp) / np.maximum(n, 1), np.nan)
+        if self.margin2 is None:
+            return mean, np.full_like(mean, np.nan), np.full_like(mean, np.nan)
+        half = self._span() / 2  # a margin lies within +-(T + bid_max)
+        _, lo, hi = mean_interval(self.own - self.opp, self.margin2, n, -half, half)
+        return mean, np.where(n > 0, lo, np.nan), np.where(n > 0, hi, np.nan)
 
     def _span(self) -> float:
         """A bound on how far apart two margins of a hand can lie (the range
@@ -502,6 +517,7 @@ def advise(
         between=np.zeros((4, C, C)),
         between2=np.zeros((4, C, C)),
         between_n=np.zeros((4, C, C), np.int64),
+        margin2=np.zeros((4, C)),
         min_maker=min_maker,
         seat_assumed=seat is None,
         read_with=read_with,
@@ -684,6 +700,8 @@ class _Playouts:
             adv.make[s, c] += int(made.sum())
             adv.own[s, c] += float(own[ok].sum())
             adv.opp[s, c] += float(opp[ok].sum())
+            if adv.margin2 is not None:
+                adv.margin2[s, c] += float((margin[ok] ** 2).sum())
             if c == 0:  # pass, the baseline: against itself, its deals and ev 0
                 base[s] = ((ok, margin), [])
             ok0, m0 = base[s][0]

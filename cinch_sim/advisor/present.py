@@ -108,8 +108,9 @@ def advice_line(adv: Advice) -> str:
             )
     elif adv.n[0] == 0:  # no deal fits passing and the later passes given
         c = 1 + _col(adv, best)
-        margin = sc["own"][s, c] - sc["opp"][s, c]
-        main = f"{_bid_phrase(adv, best, s)}; expected margin {N.number(margin, 1, signed=True)}"
+        m, m_lo, m_hi = (x[s, c] for x in adv.margin())
+        margin = N.number_with_interval(m, m_lo, m_hi, 1, True)
+        main = f"{_bid_phrase(adv, best, s)}; expected margin {margin}"
         main += _tied_note(adv)
     else:
         c = 1 + _col(adv, best)
@@ -262,6 +263,7 @@ def _by_trump(adv: Advice) -> dict[str, Any]:
     hist = adv.own_hist()
     suits = adv.per_suit()
     mean, mean_lo, mean_hi = adv.mean_points_interval()
+    margin, margin_lo, margin_hi = adv.margin()
     by_trump: dict[str, Any] = {}
     for s in adv.suits_run:
         bids = {}
@@ -280,6 +282,10 @@ def _by_trump(adv: Advice) -> dict[str, Any]:
                 **_vs_best(adv, s, c, suits[s]["top_ev_bid"]),
                 "own": _f(sc["own"][s, c]),
                 "opp": _f(sc["opp"][s, c]),
+                # the bid's own margin (own - opp): its rank where no deal fits passing
+                "margin": _f(margin[s, c]),
+                "margin_lo": _f(margin_lo[s, c]),
+                "margin_hi": _f(margin_hi[s, c]),
                 "deals": int(adv.n[c]),
                 "as_maker": int(adv.win[s, c]),
                 "judged": bool(adv.win[s, c] >= adv.min_maker) if c else None,
@@ -509,9 +515,13 @@ def _bid_lines(adv: Advice) -> list[str]:
     best = adv.best_trump_index
     run = adv.suits_run
     judged = adv.judged()
+    # no deal fits passing (a stuck dealer): each bid's own expected margin instead
+    ranked = adv.n[0] == 0
+    ev = adv.margin()[0] if ranked else sc["ev"]
     lines = [
         "Per bid and trump: P(you win the auction) / P(make | you are the maker) "
-        "[its 95% lower bound] / ev against pass"
+        "[its 95% lower bound] / "
+        + ("expected margin (own - opp; no pass to compare with)" if ranked else "ev against pass")
     ]
     lines.append(
         f"{'bid':>4}  "
@@ -527,7 +537,7 @@ def _bid_lines(adv: Advice) -> list[str]:
         cells = [
             f"{N.rate_whole(pw[s, i]):>4} / {N.rate(pm[s, i], 0):>4} "
             f"[{N.rate_floor(lo[s, i], 0):>4}]"
-            f" / {N.number(sc['ev'][s, c], 2, signed=True):>6}" + (" " if judged[s, i] else "*")
+            f" / {N.number(ev[s, c], 2, signed=True):>6}" + (" " if judged[s, i] else "*")
             for s in run
         ]
         lines.append(f"{int(b):>4}  " + " ".join(f"{x:^27}" for x in cells))

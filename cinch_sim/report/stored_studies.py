@@ -44,7 +44,8 @@ MATCHED = {
 }
 # an Advice's counts and its scalars (advisor.estimate.Advice), as stored
 ADVICE_ARRAYS = ("n", "win", "make", "own", "opp", "diff", "diff2", "paired", "points", "pedro")
-ADVICE_PAIRS = ("between", "between2", "between_n")  # absent from studies stored before them
+# absent from studies stored before them
+ADVICE_PAIRS = ("between", "between2", "between_n", "margin2")
 ADVICE_SCALARS = ("risk", "precision_target", "max_hands", "seed", "candidates", "suits_run")
 ADVICE_SCALARS += ("hands", "tried", "played", "rounds", "seconds", "min_maker")
 PROBE_HANDS = 16  # hand values: the first seat's first hands, kept apart to be replayed

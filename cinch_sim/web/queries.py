@@ -375,7 +375,7 @@ def advice_rows(adv: Any) -> dict[str, list[dict[str, Any]]]:
     (four deals: an ev interval of +-37 points). A bid never won as the maker has no
     ev (its deals are passing's: "0.00" read as a judgement); where no deal fits
     passing (``ranked_by_margin``) ``ev`` is the bid's own expected margin, own - opp,
-    without an interval, as the advisor ranks the bids then."""
+    with its interval, as the advisor ranks the bids then."""
     from cinch_sim import notation as N
     from cinch_sim.cards import SUITS
 
@@ -384,7 +384,10 @@ def advice_rows(adv: Any) -> dict[str, list[dict[str, Any]]]:
     sc = adv.score_change()
     judged = adv.judged()
     margins = ranked_by_margin(adv)
-    ev = sc["own"] - sc["opp"] if margins else sc["ev"]
+    own_margin, margin_lo, margin_hi = adv.margin()
+    ev, ev_lo, ev_hi = (
+        (own_margin, margin_lo, margin_hi) if margins else (sc["ev"], sc["ev_lo"], sc["ev_hi"])
+    )
     out: dict[str, list[dict[str, Any]]] = {}
     for s in adv.suits_run:
         rows = []
@@ -401,9 +404,7 @@ def advice_rows(adv: Any) -> dict[str, list[dict[str, Any]]]:
                     "judged": bool(judged[s, i]),
                     "ev": N.number(ev[s, c], 2, signed=True) if won else N.DASH,
                     "ev_interval": (
-                        N.interval(sc["ev_lo"][s, c], sc["ev_hi"][s, c], 2, True)
-                        if judged[s, i] and not margins
-                        else N.DASH
+                        N.interval(ev_lo[s, c], ev_hi[s, c], 2, True) if judged[s, i] else N.DASH
                     ),
                 }
             )

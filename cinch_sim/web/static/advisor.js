@@ -238,21 +238,20 @@ function table(r) {
   const rows = first > 0 ? all.slice(first) : all;
   const which = r.verdict === false ? " (leading so far)" : "";
   // the dealer who may not pass: no pass to compare with, each bid's own margin (own - opp)
-  // (a margin alone has no interval: no column for it)
   // each interval has a column of its own; on a phone (style.css) the columns go and
   // each interval sits under its value instead, so the table needs no sideways scroll
   const ci = { class: "ci" }, under = (text) => el("small", { class: "ci-under", text });
   const th = (text, interval) => el("th", interval ? ci : {}, text, ...(interval === false ? [under("95% interval")] : []));
   const head = el("tr", {}, th("bid"), th("P(win auction)"), th(`P(make) in ${NAMES[s]}${which}`, false),
     th("95% interval", true), th("as maker"),
-    ...(r.margins ? [th("margin (own − opp)")] : [th("ev vs pass", false), th("95% interval", true)]));
+    th(r.margins ? "margin (own − opp)" : "ev vs pass", false), th("95% interval", true));
   const few = (x, more = "") => ({ class: (x.judged ? "" : "few") + more });
   const body = rows.map((x) => el("tr", { "data-bid": x.bid },
     el("td", { text: String(x.bid) }), el("td", { text: x.p_win }),
     el("td", few(x), x.p_make + (x.judged ? "" : " *"), under(x.interval)),
     el("td", { ...few(x, " ci"), text: x.interval }), el("td", { text: x.as_maker.toLocaleString() }),
-    el("td", few(x), x.ev, ...(r.margins ? [] : [under(x.ev_interval)])),
-    ...(r.margins ? [] : [el("td", { ...few(x, " ci"), text: x.ev_interval })])));
+    el("td", few(x), x.ev, under(x.ev_interval)),
+    el("td", { ...few(x, " ci"), text: x.ev_interval })));
   $("table").replaceChildren(head, ...body);
   // under the table, as the command line says under its own: why no pass, what * marks,
   // and what ev, own and opp mean here (cut-throat: against the average opponent)

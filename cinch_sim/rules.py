@@ -60,7 +60,7 @@ OPTION_NAMES: tuple[str, ...] = (
     "left_bower_points",
     "bid_rounds",
 )
-# bid_rounds as an option (docs/rules.md §3.6): its words and the Rules field's values.
+# bid_rounds as an option (docs/rules.md §3.2): its words and the Rules field's values.
 BID_ROUNDS: dict[str, int] = {"one": 1, "auction": 0}
 
 # The whole-number options and their hard ranges, so a value the kernel's int64

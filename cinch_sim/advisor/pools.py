@@ -131,17 +131,23 @@ def rare_hint(q: Query, bid_specs: Sequence[str], call: int = L.BID_PASS) -> str
     )
 
 
-def never_called(q: Query, policies, seed: int) -> list[int]:
-    """The earlier seats whose bidder made its call on none of ``SEEN_HANDS`` random
-    hands (the calls before it imposed; a seat whose whole hand is known is left to
-    its own check): calls that bidder never makes, such as a pass first to speak,
-    which the heuristic never makes while any bid is open."""
+def _probe_cards(q: Query, seed: int) -> tuple[np.ndarray, np.ndarray, np.uint64]:
+    """What a probe of the earlier calls deals from: each seat's fixed cards (masks),
+    the cards no seat holds, and the key of the probe's random hands."""
     fixed = np.zeros(L.MAX_PLAYERS, np.uint64)
     for s, m in q.fixed().items():
         fixed[s] = np.uint64(m)
     taken = int(np.bitwise_or.reduce(fixed))
     unseen = np.array([c for c in range(52) if not (taken >> c) & 1], np.int64)
-    key = np.uint64((seed ^ PROBE_SEED) % (1 << 64))
+    return fixed, unseen, np.uint64((seed ^ PROBE_SEED) % (1 << 64))
+
+
+def never_called(q: Query, policies, seed: int) -> list[int]:
+    """The earlier seats whose bidder made its call on none of ``SEEN_HANDS`` random
+    hands (the calls before it imposed; a seat whose whole hand is known is left to
+    its own check): calls that bidder never makes, such as a pass first to speak,
+    which the heuristic never makes while any bid is open."""
+    fixed, unseen, key = _probe_cards(q, seed)
     never: list[int] = []
     for k, (seat, _) in enumerate(q.bids):
         need = q.rules.cards_dealt - int(fixed[seat]).bit_count()
@@ -161,17 +167,12 @@ def build_pools(
     by fewer than ``MIN_POOL`` of ``MAX_PROBES`` hands. None when ``stop`` says so
     between chunks of hands tried (a Ctrl-C)."""
     r = q.rules
-    fixed = np.zeros(L.MAX_PLAYERS, np.uint64)
-    for s, m in q.fixed().items():
-        fixed[s] = np.uint64(m)
-    taken = int(np.bitwise_or.reduce(fixed))
-    unseen = np.array([c for c in range(52) if not (taken >> c) & 1], np.int64)
+    fixed, unseen, key = _probe_cards(q, seed)
     seats = [s for s, _ in q.bids]
     hands = np.zeros((len(seats), size), np.uint64)
     sizes = np.zeros(len(seats), np.int64)
     tried = np.zeros(len(seats), np.int64)
     known = np.zeros(len(seats), bool)
-    key = np.uint64((seed ^ PROBE_SEED) % (1 << 64))
     for k, seat in enumerate(seats):
         probe = _probe_set(q, policies, k)
         need = r.cards_dealt - int(fixed[seat]).bit_count()

@@ -302,6 +302,28 @@ def test_serve_prints_its_address_and_refuses_a_bad_port():
         capture_output=True, text=True,
     )  # fmt: skip
     assert bad.returncode == 2 and "70000" in bad.stderr
+    # --precision: the advice's last stage, refused past its range as a usage error
+    from click.testing import CliRunner
+
+    from cinch_sim.cli.main import main
+
+    res = CliRunner().invoke(main, ["serve", "--precision", "0.7"])
+    assert res.exit_code == 2 and "'--precision'" in res.output
+
+
+def test_the_server_s_precision_is_the_last_stage_and_the_command_shown():
+    """``serve --precision 0.02``: a query that names none stops at 0.02, in two stages
+    (0.05, then 0.02), and its command line says --precision 0.02; one that names its
+    own keeps it."""
+    from cinch_sim.web import queries
+
+    q = queries.advise_query({"hand": HAND}, 0.02)
+    assert q["precision"] == 0.02 and queries.cli_command(q).endswith("--precision 0.02")
+    assert len(queries.advise_stages(q)) == 2
+    assert queries.advise_query({"hand": HAND, "precision": 0.01}, 0.02)["precision"] == 0.01
+    default = queries.advise_query({"hand": HAND})
+    assert default["precision"] == 0.01 and "--precision" not in queries.cli_command(default)
+    assert len(queries.advise_stages(default)) == 3
 
 
 def test_a_running_stage_reports_how_far_it_has_come():

@@ -16,10 +16,11 @@ from cinch_sim.web.jobs import JobBoard
 
 
 @contextmanager
-def running(**board: Any):
-    """The server's base URL while it runs (a free port on 127.0.0.1)."""
+def running(precision: float = 0.01, **board: Any):
+    """The server's base URL while it runs (a free port on 127.0.0.1); ``precision``,
+    its advice's last stage (``serve --precision``)."""
     jobs = JobBoard(**board)
-    server = make_server("127.0.0.1", 0, make_app(jobs), threaded=True)
+    server = make_server("127.0.0.1", 0, make_app(jobs, precision), threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

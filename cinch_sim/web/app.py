@@ -41,8 +41,9 @@ STATIC = Path(__file__).resolve().parent / "static"
 MAX_TABLES = 64  # games kept in memory; the oldest is dropped beyond
 
 
-def make_app(board: JobBoard | None = None) -> Flask:
-    """The application; ``board`` runs its long queries (a new one by default)."""
+def make_app(board: JobBoard | None = None, precision: float = queries.PRECISION) -> Flask:
+    """The application; ``board`` runs its long queries (a new one by default);
+    ``precision``, the advice's last stage (``serve --precision``)."""
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
     app.config["MAX_CONTENT_LENGTH"] = queries.MAX_RECORD_BYTES + 100_000
     jobs = board or JobBoard()
@@ -107,7 +108,7 @@ def make_app(board: JobBoard | None = None) -> Flask:
 
     @app.post("/api/advise")
     def start_advice():
-        q = queries.advise_query(body())
+        q = queries.advise_query(body(), precision)
         job = jobs.submit(client(), queries.advise_stages(q))  # Busy: a 503 (above)
         return jsonify({"job": job.id, "cli": queries.cli_command(q)})
 

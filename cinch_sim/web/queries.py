@@ -38,6 +38,7 @@ PIMC_DEALS = 200  # the most deals the page's PIMC plays (about 0.4 s each in th
 # before it says fit in that time, so the last answer comes within the job's time limit
 # (heasly, about 4 s a deal: 4, 7 and 29 deals, the final answer in 177 s; the pace of
 # a few deals is rough, hence the margin).
+PRECISION = 0.01  # the last stage's 95% half-width: the command line's own
 ADVISE_STAGES: dict[str, tuple[dict[str, Any], ...]] = {
     "heuristic": ({"precision": 0.05}, {"precision": 0.02}, {"precision": 0.01}),
     "dd": ({"max_hands": 150}, {"precision": 0.03}, {"precision": 0.02}, {"precision": 0.01}),
@@ -86,9 +87,11 @@ def rules_of(body: dict[str, Any]) -> tuple[str, Rules]:
     return variant, VARIANTS[variant]
 
 
-def advise_query(body: dict[str, Any]) -> dict[str, Any]:
+def advise_query(body: dict[str, Any], precision: float = PRECISION) -> dict[str, Any]:
     """The advisor's keyword arguments from a request (checked: the hand, the seats,
-    the bids, the variant and the play), and ``variant`` for the CLI command."""
+    the bids, the variant and the play), and ``variant`` for the CLI command;
+    ``precision``, the last stage's half-width where the request names none (the
+    server's: ``serve --precision``)."""
     from cinch_sim.advisor import AdvisorError
     from cinch_sim.advisor.query import make_query
     from cinch_sim.cards import CardError
@@ -109,7 +112,7 @@ def advise_query(body: dict[str, Any]) -> dict[str, Any]:
     risk = _field(body, "risk", (int, float), 0.7)
     if not 0 < risk <= 1:
         raise BadRequest(f"risk {risk} must be above 0 and at most 1")
-    precision = _field(body, "precision", (int, float), 0.01)
+    precision = _field(body, "precision", (int, float), precision)
     if not 0.005 <= precision < 0.5:
         raise BadRequest(f"precision {precision} must be at least 0.005 and below 0.5")
     try:
@@ -178,7 +181,7 @@ def cli_command(q: dict[str, Any], max_hands: int | None = None) -> str:
         parts += ["--max-hands", str(max_hands or PIMC_DEALS)]
     if q["risk"] != 0.7:
         parts += ["--risk", f"{q['risk']:g}"]
-    if q["precision"] != 0.01:
+    if q["precision"] != PRECISION:
         parts += ["--precision", f"{q['precision']:g}"]
     return " ".join(shlex.quote(p) for p in parts)
 

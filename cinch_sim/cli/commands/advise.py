@@ -84,8 +84,9 @@ from cinch_sim.interrupts import EXIT_STATUS
     type=click.Choice(builtin_names("bid")),
     default=None,
     help="The bidding policy of the other seats: it reads the bids before you and "
-    "bids after you [default: heuristic, the simulator's; --bid-policy sets seats one "
-    "by one].",
+    "bids after you [default: heuristic, the simulator's, with an earlier seat whose "
+    "call it never makes (a pass first to speak) bidding as traditional does; "
+    "--bid-policy sets seats one by one].",
 )
 @local_run_options
 @rules_option

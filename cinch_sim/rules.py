@@ -558,7 +558,7 @@ class Rules:
             points = self.total_points - self.left_card_points + changes["left_bower_points"]
             top = points if self.bid_max >= self.total_points else min(self.bid_max, points)
             changes["bid_max"] = min(max(top, self.bid_min), MAX_BID)
-        return dataclasses.replace(self, **changes)
+        return dataclasses.replace(self, **changes) if changes else self  # frozen: shareable
 
     def to_array(self) -> np.ndarray:
         """Pack the rules into the int64 vector the kernel reads (slots in layout.py)."""

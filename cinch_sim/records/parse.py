@@ -190,9 +190,11 @@ def parse_rules(v: Any, field: str = "rules") -> Rules:
     """A record's ``{"preset": ..., "options": {...}}`` as a Rules object."""
     try:
         key = (tuple(v), v["preset"], tuple((k, type(x), x) for k, x in v["options"].items()))
-        return _RULES_CACHE[key]
-    except Exception:  # not cached, or not the usual shape: read it carefully
+        hash(key)
+    except Exception:  # not the usual shape: read it carefully, every time
         key = None
+    if key in _RULES_CACHE:
+        return _RULES_CACHE[key]
     rules = _parse_rules(v, field)
     if key is not None and len(_RULES_CACHE) < 1024:
         _RULES_CACHE[key] = rules

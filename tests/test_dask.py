@@ -130,7 +130,10 @@ def test_per_hand_outputs_and_two_clusters_are_refused(kwargs, name, tmp_path, m
 
 
 @needs_distributed
-def test_an_unreachable_scheduler_is_one_line_and_exit_2_within_seconds():
+def test_an_unreachable_scheduler_is_one_line_and_exit_2_within_seconds(monkeypatch):
+    from cinch_sim.runs import dask_executor
+
+    monkeypatch.setattr(dask_executor, "CONNECT_TIMEOUT", 1.0)  # 5 s for a user
     start = time.monotonic()
     r = invoke("simulate", "--hands", "100", "--scheduler", "tcp://127.0.0.1:1")
     assert time.monotonic() - start < 30
@@ -138,6 +141,7 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2_within_seconds():
     lines = r.stderr.strip().splitlines()
     assert "Traceback" not in r.stderr
     assert "--scheduler" in lines[-1] and "cannot reach a Dask scheduler" in lines[-1]
+    assert "(waited 1 s)" in lines[-1]
     r = invoke("simulate", "--hands", "100", "--scheduler", "no-port-here")
     assert r.exit_code == 2 and "Traceback" not in r.stderr
 

@@ -166,7 +166,7 @@ class DaskExecutor:
         scheduler: str | None = None,
         workers: int | None = None,
         threads: int | None = None,
-        timeout: float = CONNECT_TIMEOUT,
+        timeout: float | None = None,
         units: Callable[[Key], int] | None = None,
         kind: Any = None,
     ) -> None:
@@ -176,7 +176,7 @@ class DaskExecutor:
         self.scheduler = scheduler
         self.workers = workers
         self.threads = threads or 1
-        self.timeout = timeout
+        self.timeout = CONNECT_TIMEOUT if timeout is None else timeout
         self.units = units or (lambda key: 1)
         self.kind = kind  # how an aggregate packs (runs.kinds); None: it travels as it is
         self.timing = Timing()

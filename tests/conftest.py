@@ -18,6 +18,13 @@ HERE = Path(__file__).resolve().parent
 CODE = Path(cinch_sim.__file__).resolve().parents[1]  # the code under test, for children too
 WARMED = pytest.StashKey[list[str]]()
 
+# Where the environment forbids bytecode (PYTHONDONTWRITEBYTECODE), every worker and
+# every command a test starts would compile the sources again, and pytest would rewrite
+# every test module's asserts again: 5 s a worker. The test run keeps its bytecode
+# (in __pycache__, which git ignores), and so do the commands it starts.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
 
 def pytest_configure(config: pytest.Config) -> None:
     """Warm the cache once, in the process that starts the session (an xdist worker

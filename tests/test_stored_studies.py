@@ -44,6 +44,17 @@ HAND_STUDIES = [p for player, p in CARD_STUDIES if player == "pimc"]
 ADVICE_STUDIES = HAND_STUDIES
 
 
+def _standard_first(params: list) -> list:
+    """The standard game's studies replay in every run; the other presets' (about 15 s
+    together) in the slow set, which CI runs before anything lands."""
+
+    def one(p: tuple | str) -> object:
+        values = p if isinstance(p, tuple) else (p,)
+        return p if "standard" in values else pytest.param(*values, marks=pytest.mark.slow)
+
+    return [one(p) for p in params]
+
+
 def test_the_studies_listed_are_the_studies_shipped():
     """A study lost, or one added without its checks here, fails this."""
     shipped = {
@@ -58,7 +69,7 @@ def test_the_studies_listed_are_the_studies_shipped():
     assert shipped == listed
 
 
-@pytest.mark.parametrize(("player", "preset"), CARD_STUDIES)
+@pytest.mark.parametrize(("player", "preset"), _standard_first(CARD_STUDIES))
 def test_a_stored_card_study_replays_bit_for_bit(player, preset):
     """The study answers the report's question, and its first deals, played again now,
     give every pair exactly as stored: a change to the player's play fails here until
@@ -91,7 +102,7 @@ def test_pimc_s_stored_card_values_are_a_quarter_point_wide():
     assert (half <= 0.25).all(), t[["card", "deals", "value", "lo", "hi"]]
 
 
-@pytest.mark.parametrize("preset", HAND_STUDIES)
+@pytest.mark.parametrize("preset", _standard_first(HAND_STUDIES))
 def test_the_stored_pimc_hand_values_hold_their_replayed_probe(preset):
     """The probe (the first seat's first hands) plays again as stored, and lies inside
     the study's counts: the study and its probe came from the same play."""

@@ -29,9 +29,10 @@ CHILD = textwrap.dedent(
     from cinch_sim.cli.main import _tell_on_stderr
     from cinch_sim.engine import kernel
     from cinch_sim.engine.run import run_deals
+    from cinch_sim.jit import notice
     from cinch_sim.rules import Rules
     _tell_on_stderr()
-    kernel.NOTICE_AFTER = float(sys.argv[2])
+    notice.NOTICE_AFTER = float(sys.argv[2])
     cards = run_deals(Rules(), 3, 0, 200)
     disp = kernel.entry("deal_hands")
     with open(sys.argv[1], "w") as f:

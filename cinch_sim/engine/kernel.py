@@ -11,9 +11,7 @@ streams keyed by its global index, so results are bit-identical for any thread
 count or chunk size.
 """
 
-import logging
 import threading
-import time
 
 import numpy as np
 from numba import njit, types
@@ -24,6 +22,7 @@ from cinch_sim.engine.policy_table import ADDRESSES, policy_at
 from cinch_sim.jit.cache import refresh
 from cinch_sim.jit.hints import unlikely
 from cinch_sim.jit.memory import NO_REFCOUNT, address, address_word, borrow, view_at
+from cinch_sim.jit.notice import first_compile
 from cinch_sim.jit.two_decks import with_two_decks
 from cinch_sim.policies import registry as BI
 from cinch_sim.policies.common import random_member
@@ -1989,30 +1988,12 @@ _ENTRY_LOCK = threading.Lock()
 
 
 def _load_entry(disp, name: str) -> None:
-    """Compile (or load from the disk cache) one batch kernel, then disable compiling."""
+    """Compile (or load from the disk cache) one batch kernel, then disable compiling;
+    a compile is said (``jit.notice``: a cache load takes under a second)."""
     refresh(entry)  # a stale cache of this folder is flushed first (cache.py says why)
-    # a cache load takes under a second; past NOTICE_AFTER it is a compile, so say so
-    notice = threading.Timer(NOTICE_AFTER, LOG.info, (COMPILE_NOTICE, name))
-    notice.daemon = True
-    notice.start()
-    start = time.perf_counter()
-    try:
+    with first_compile(f"the kernel ({name})", lambda: not disp.overloads, "in under a minute"):
         disp.compile(_SIGNATURES[name].args)
-    finally:
-        notice.cancel()
-    seconds = time.perf_counter() - start
-    if seconds >= NOTICE_AFTER:
-        LOG.info(COMPILED_NOTICE, name, seconds)
     disp.disable_compile()
-
-
-LOG = logging.getLogger("cinch_sim")
-NOTICE_AFTER = 3.0  # seconds
-COMPILE_NOTICE = (
-    "compiling the kernel (%s): the first run does it once, in under a minute; "
-    "later runs load it from the cache"
-)
-COMPILED_NOTICE = "compiled the kernel (%s) in %.0f s"
 
 
 def compiled(name: str):

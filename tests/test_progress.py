@@ -96,6 +96,62 @@ def test_between_two_chunks_the_time_to_go_counts_down():
     assert bar.line(1100.0).endswith("in 18 min, about 2.2 h to go")
 
 
+def test_a_compile_in_the_middle_is_said_and_left_out_of_the_pace():
+    """A first run's report compiled PIMC at 20%: its lines read "about 10 s to go",
+    then "about 5 min", the pace cut by the compile's minutes. While a compile runs
+    (``jit.notice`` tells it) the line says so, with the time to go as it stood when
+    the compile began; afterwards the pace is the work's own."""
+    out, clock = io.StringIO(), Clock()
+    bar = Progress(1000, "building the report", unit=None, stream=out, clock=clock)
+    clock.now = 10.0
+    bar(100)
+    clock.now = 20.0
+    bar(100)  # 100 in 10 s since the first: 800 left at 10 a second, 80 s
+    assert bar.line(20.0).endswith("20% done in 20 s, about 80 s to go")
+    clock.now = 35.0  # the compile began at 25 s and is noticed 10 s in
+    bar.compile_event("compiling", "the pimc policies", 10.0)
+    bar.compile_event("compiling", "the double-dummy solver", 4.0)  # nested: one compile
+    # the time to go at 25 s: 80 - (25 - 20) = 75 s, whatever the clock says now
+    for now in (40.0, 200.0):
+        assert bar.line(now).endswith(
+            "20% done in " + ("40 s" if now == 40 else "3 min")
+            + "; first run: compiling the pimc policies, then about 75 s to go"
+        )  # fmt: skip
+    clock.now = 140.0
+    bar.compile_event("compiled", "the double-dummy solver", 50.0)
+    assert "compiling the pimc policies" in bar.line(140.0)  # the outer one still runs
+    clock.now = 145.0
+    bar.compile_event("compiled", "the pimc policies", 120.0)  # 25 s to 145 s
+    # the count-down resumes where the compile stopped it: 75 s (with the compile in the
+    # pace: 800 / (200 / 135) = 540 s, "about 9 min")
+    assert bar.line(145.0).endswith("20% done in 2 min, about 75 s to go")
+    clock.now = 155.0
+    bar(100)  # 200 since the first in 145 s less the compile's 120: 700 / 8 = 87.5 s
+    assert bar.line(155.0).endswith("30% done in 3 min, about 88 s to go")
+    bar.close()
+
+
+def test_the_compile_notice_tells_a_listening_progress_report(monkeypatch):
+    import time
+
+    from cinch_sim.jit import notice
+
+    monkeypatch.setattr(notice, "NOTICE_AFTER", 0.05)
+    bar = Progress(1000, "building the report", unit=None, stream=io.StringIO())
+    bar(10)
+    with notice.first_compile("the pimc policies", lambda: True):
+        time.sleep(0.3)
+        assert bar.compiles == 1 and "compiling the pimc policies" in bar.line(time.monotonic())
+    assert bar.compiles == 0
+    with notice.first_compile("the pimc policies", lambda: False):  # a cache load
+        time.sleep(0.2)
+    assert bar.compiles == 0
+    bar.close()
+    with notice.first_compile("the pimc policies", lambda: True):  # closed: no longer told
+        time.sleep(0.2)
+    assert bar.compiles == 0
+
+
 def test_a_resume_through_the_driver_reports_its_kept_chunks_as_kept(tmp_path):
     from cinch_sim import api
 

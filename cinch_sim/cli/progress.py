@@ -5,7 +5,9 @@ there prints nothing useful; such runs get one plain line every
 ``EVERY`` seconds instead (how far, how fast, how long to go), so a long
 run is never silent. The bar starts with the first finished unit of work,
 not before: the first run compiles the kernel first, and the compile says
-so on its own line instead of a bar stuck at 0%.
+so on its own line instead of a bar stuck at 0%. A compile in the middle of
+the work (a strong player's, on a first run) is left out of the pace, and the
+lines say what is compiling instead of counting down to a wrong time.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from collections.abc import Callable
 from typing import TextIO
 
 import click
+
+from cinch_sim.jit import notice
 
 EVERY = 10.0  # seconds between plain progress lines
 
@@ -72,6 +76,9 @@ class Progress:
         self.beat: threading.Thread | None = None
         self.stopped = threading.Event()
         self.lock = threading.Lock()
+        self.compiles = 0  # compiles under way (jit.notice tells them)
+        self.compiling = ("", 0.0)  # what compiles, and since when (this clock)
+        notice.listen(self)
 
     def set_total(self, total: int | None) -> None:
         """The size of the work, when it is known only once the work is set up."""
@@ -109,6 +116,23 @@ class Progress:
         if self.use_bar:
             self._bar(n)
 
+    def compile_event(self, event: str, what: str, seconds: float) -> None:
+        """A compile noticed (``jit.notice``; ``seconds`` since it began). Its time is
+        left out of the pace: "about 10 s to go" then "about 5 min" was a first run's
+        report, its pace cut by a strong player's compile."""
+        with self.lock:
+            now = self.clock()
+            if event == "compiling":
+                if self.compiles == 0:
+                    self.compiling = (what, now - seconds)
+                self.compiles += 1
+            elif self.compiles > 0:
+                self.compiles -= 1
+                if self.compiles == 0 and self.first is not None:
+                    spent = now - max(self.compiling[1], self.first[0])
+                    self.first = (self.first[0] + spent, self.first[1])
+                    self.last_told = min(self.last_told + spent, now)
+
     def _maybe_line(self) -> None:
         with self.lock:
             now = self.clock()
@@ -134,8 +158,14 @@ class Progress:
         rate = self.done / elapsed
         if self.total:
             share = self.done / self.total
-            left = self._left(now)
-            to_go = f", about {_duration(left)} to go" if left != float("inf") else ""
+            if self.compiles:  # the time to go as it stood when the compile began
+                what, since = self.compiling
+                left = self._left(since)
+                then = f", then about {_duration(left)} to go" if left != float("inf") else ""
+                to_go = f"; first run: compiling {what}{then}"
+            else:
+                left = self._left(now)
+                to_go = f", about {_duration(left)} to go" if left != float("inf") else ""
             if self.unit is None:  # units that mean nothing to a user: the share only
                 return f"{self.label}: {share:.0%} done in {_duration(elapsed)}{to_go}"
             kept = f"; {self.kept:,} from the earlier run" if self.kept else ""
@@ -164,6 +194,7 @@ class Progress:
 
     def close(self) -> None:
         """End the bar; after plain lines, one last line says the run finished."""
+        notice.stop_listening(self)
         self.stopped.set()
         if self.beat is not None:
             self.beat.join()

@@ -126,8 +126,10 @@ def _ctrl_c_once_ready(p: subprocess.Popen, cwd: Path, after: float) -> float:
 
 @pytest.mark.parametrize("after", [0.0, 0.3, 0.6])
 def test_an_early_ctrl_c_stops_the_command_at_once(warm, tmp_path, after):
-    """SIGINT while the policies and the cached kernel load: exit 130, quietly."""
-    args = ["simulate", "--hands", "1000000000", "--format", "json"]
+    """SIGINT while the policies and the cached kernel load: exit 130, quietly. (Small
+    chunks: a signal past the loading waits for the chunk in hand, 65,536 hands with
+    their records by default, seconds.)"""
+    args = ["simulate", "--hands", "1000000000", "--format", "json", "--chunk", "4096"]
     p = _run_script(MARK_HANDLER, args + ["--out", "out", "--records", "hands.jsonl"], tmp_path)
     sent = _ctrl_c_once_ready(p, tmp_path, after)
     rc, out, err = _finish(p, 30)

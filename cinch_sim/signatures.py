@@ -4,7 +4,10 @@ One signature serves all four plug points::
 
     policy(obs, hand, legal, params, scratch, rng) -> int64
 
-- ``obs``: int64[::1], read-only public information (slots in ``layout.O_*``);
+- ``obs``: int64[::1], read-only, the public information (slots in ``layout.O_*``):
+  one buffer the kernel keeps up to date for every seat, so its type is numba's
+  read-only array, and a policy that writes to it does not compile (a write would
+  change what the other seats see, a channel to a partner);
 - ``hand``: uint64 mask of the player's own cards (the robber: his cards plus
   the rest of the stock);
 - ``legal``: uint64 mask of the legal choices: bids (bit 0 = pass, bit b = bid
@@ -21,8 +24,9 @@ card to play.
 
 from numba import types
 
+OBS_TYPE = types.Array(types.int64, 1, "C", readonly=True)
 POLICY_SIG = types.int64(
-    types.int64[::1],
+    OBS_TYPE,
     types.uint64,
     types.uint64,
     types.float64[::1],

@@ -218,6 +218,47 @@ def test_a_signed_policy_failing_at_import_keeps_numbas_reason(tmp_path):
     assert "nopython" not in message and message.endswith("(signed_globals.py, line 12)")
 
 
+# a play policy that notes something in obs: every seat would read it (a partner too)
+WRITES_OBS = (
+    HEAD
+    + """
+from cinch_sim import layout as L
+
+@njit
+def scribble(obs, hand, legal, params, scratch, rng):
+    obs[L.O_TRUMP] = 0
+    return lowbit_index(legal)
+
+@njit
+def _wipe(obs):
+    obs.fill(0)
+
+@njit(POLICY_SIG)
+def wipes(obs, hand, legal, params, scratch, rng):
+    _wipe(obs)
+    return lowbit_index(legal)
+"""
+)
+
+
+def test_a_policy_that_writes_to_obs_does_not_load(tmp_path):
+    """``obs`` is read-only by its type: in a review, a write at one seat (O_TRUMP)
+    changed the built-in seats' play (made 53.2% against 63.8%) without a word."""
+    from cinch_sim.policies.loading import READ_ONLY
+    from cinch_sim.signatures import POLICY_SIG
+
+    assert not POLICY_SIG.args[0].mutable
+    path = _write(tmp_path / "scribbler.py", WRITES_OBS.replace("@njit(POLICY_SIG)\n", "@njit\n"))
+    r = CliRunner().invoke(main, ["simulate", "--hands", "10", "--play", f"0={path}:scribble"])
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert r.output.rstrip().endswith(f"{READ_ONLY} (scribbler.py, line 11)"), r.output
+    with pytest.raises(PolicyError, match=r"read-only array: obs .*line 16\)$"):
+        load_policy("play", f"{path}:wipes")  # in a function it calls
+    signed = _write(tmp_path / "signed_scribbler.py", WRITES_OBS)
+    with pytest.raises(PolicyError, match=r"failed to load: it writes to a read-only array"):
+        load_policy("play", f"{signed}:wipes")
+
+
 def test_numba_reason_takes_the_signature_it_found_no_implementation_for():
     dump = (
         "Failed in nopython mode pipeline (step: nopython frontend)\n"

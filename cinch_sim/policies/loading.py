@@ -428,6 +428,12 @@ _NOT_A_REASON = ("Failed in ", "During:", "File ", "- Resolution failure", "- Of
                  "Enable logging", "There are ", "Return of:", "<source elided>")  # fmt: skip
 
 
+READ_ONLY = (
+    "it writes to a read-only array: obs (every seat reads the same observation; keep "
+    "your own notes in scratch) or a module-level array (a constant in compiled code)"
+)
+
+
 def numba_reason(exc: BaseException, source: str | None = None) -> str:
     """numba's key reason on one line: the first line of its message that says what
     went wrong (not the pipeline step it failed in), with the signature it found no
@@ -444,6 +450,8 @@ def numba_reason(exc: BaseException, source: str | None = None) -> str:
     if reason.endswith("found for signature:"):
         called = next((ln for ln in lines if ln.startswith(">>>")), "")
         reason = f"{reason} {called[3:].strip()}".strip()
+    if "readonly array" in reason and ("setitem" in reason or "fill" in reason):
+        reason = READ_ONLY  # obs is typed read-only (signatures.py says why)
     places = [m.groups() for ln in lines if (m := _AT.match(ln))]
     name = Path(source).name if source else None
     mine = [p for p in places if name and Path(p[0]).name == name] or places

@@ -38,10 +38,15 @@ def current() -> int:
 
 
 def check(n: int) -> int:
-    """n as an int (numpy's integers too), or a one-line ValueError naming the range."""
+    """n as an int (numpy's integers too), or a one-line ValueError in the command
+    line's words (``--threads``)."""
     top = max_threads()
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or not 1 <= n <= top:
-        raise ValueError(f"threads must be 1..{top}, got {n!r}")
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+        raise ValueError(f"threads: {n!r} is not a whole number (1..{top})")
+    if n < 1:
+        raise ValueError(f"threads: {n} is less than 1")
+    if n > top:
+        raise ValueError(f"threads: {n} is more than the {top} cores this process may use")
     return int(n)
 
 

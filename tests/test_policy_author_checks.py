@@ -390,3 +390,60 @@ def mixed(obs, hand, legal, params, scratch, rng):
     for _ in range(2):
         with pytest.raises(PolicyError, match="returns bool, not int64"):
             load_policy("play", f"{bot}:mixed")
+
+
+MASK_PLAYER = (
+    HEAD
+    + """
+@njit
+def plays_a_mask(obs, hand, legal, params, scratch, rng):
+    return np.int64(legal & (~legal + np.uint64(1)))  # the lowest legal card's bit
+"""
+)
+
+
+def test_a_card_returned_as_its_mask_is_named_as_one(tmp_path):
+    path = _write(tmp_path / "masker.py", MASK_PLAYER)
+    with pytest.raises(PolicyError) as info:
+        api.simulate(hands=10, play=f"0={path}:plays_a_mask")
+    message = str(info.value)
+    value = int(re.search(r"returned (\d+), the mask of (\w\w), not a card", message)[1])
+    card = re.search(r"the mask of (\w\w)", message)[1]
+    from cinch_sim.cards import format_card
+
+    assert value & (value - 1) == 0 and format_card(value.bit_length() - 1) == card
+    assert message.endswith("a play policy returns the card's number, 0..51 (lowbit_index(mask))")
+
+
+def test_a_seat_given_twice_or_every_seat_after_one_is_refused():
+    """A repeat silently undid what came before it (the review's ``0=mine 0=greedy``
+    played greedy at seat 0, and said so only in the settings line)."""
+    for items, says in [
+        (["0=random", "0=greedy"], "play policy '0=greedy': seat 0 is given twice"),
+        (["0=random", "greedy"], "'greedy': every seat's policy comes first, before any seat"),
+    ]:
+        with pytest.raises(PolicyError, match=re.escape(says)):
+            api.simulate(hands=10, play=items)
+    twice = ["--play-policy", "1=random", "--play-policy", "1=greedy"]
+    r = CliRunner().invoke(main, ["simulate", "--hands", "10", *twice])
+    assert r.exit_code == 2 and "seat 1 is given twice" in r.output
+    twice = ["--play-policy", "random", "--play-policy", "greedy"]  # a list in Python: by seat
+    r = CliRunner().invoke(main, ["simulate", "--hands", "10", *twice])
+    assert r.exit_code == 2 and "'greedy': every seat's policy comes first" in r.output
+    sim = api.simulate(hands=10, play=["greedy", "0=random", "2=random"])  # the usual way
+    assert sim.settings["policies"]["play"] == ["random", "greedy", "random", "greedy"]
+
+
+def test_a_module_name_for_a_file_here_says_to_name_the_file(tmp_path, monkeypatch):
+    """``cinch-sim`` does not put the current folder on the import path (``python -m``
+    does), so ``bot:play`` for ./bot.py failed with "No module named 'bot'" alone."""
+    _write(tmp_path / "herebot.py", MASK_PLAYER)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(PolicyError) as info:
+        load_policy("play", "herebot:plays_a_mask")
+    assert str(info.value).endswith(
+        "No module named 'herebot' (a file in this folder: name it as one, herebot.py:plays_a_mask)"
+    )
+    with pytest.raises(PolicyError) as info:  # no such file: no hint
+        load_policy("play", "nobot:play")
+    assert str(info.value).endswith("No module named 'nobot'")

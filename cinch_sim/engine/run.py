@@ -701,7 +701,17 @@ def _illegal_suit(row: np.ndarray, rules: Rules, seat: int, value: int) -> str:
 
 
 def _illegal_card(row: np.ndarray, rules: Rules, seat: int, value: int) -> str:
-    return f"an illegal card {format_card(value) if 0 <= value < 52 else value}"
+    """The card; a number past 51 that is one bit is the mask of a card, not its number."""
+    if 0 <= value < 52:
+        return f"an illegal card {format_card(value)}"
+    mask = value & (2**64 - 1)
+    if mask and mask & (mask - 1) == 0 and mask.bit_length() <= 52:
+        card = format_card(mask.bit_length() - 1)
+        return (
+            f"{value}, the mask of {card}, not a card: a play policy returns the card's "
+            "number, 0..51 (lowbit_index(mask))"
+        )
+    return f"an illegal card {value} (a card is a number 0..51)"
 
 
 def _illegal_keep(row: np.ndarray, rules: Rules, seat: int, value: int) -> str:

@@ -308,7 +308,11 @@ def _import_user_module(where: str, spec: str):
     try:
         return importlib.import_module(where)
     except Exception as exc:
-        raise PolicyError(f"policy {spec!r}: cannot import {where}: {exc}") from None
+        here = Path(*where.split(".")).with_suffix(".py")
+        hint = ""
+        if isinstance(exc, ModuleNotFoundError) and here.is_file():  # not on sys.path
+            hint = f" (a file in this folder: name it as one, {here}:{spec.rsplit(':', 1)[1]})"
+        raise PolicyError(f"policy {spec!r}: cannot import {where}: {exc}{hint}") from None
 
 
 def _compile_for_kernel(fn, kind: str, spec: str) -> None:
@@ -496,14 +500,33 @@ def is_seat_number(text: str) -> bool:
 def parse_policy_specs(
     kind: str, items: tuple[str, ...] | list[str], players: int = 4, default: str = "heuristic"
 ) -> list[str]:
-    """CLI form -> one spec per seat. Items are ``POLICY`` (all seats) or ``SEAT=POLICY``."""
+    """CLI form -> one spec per seat. Items are ``POLICY`` (all seats), at most once
+    and first, or ``SEAT=POLICY``, each seat at most once: a repeat would silently
+    undo what came before it.
+
+    >>> parse_policy_specs("play", ["greedy", "0=random"])
+    ['random', 'greedy', 'greedy', 'greedy']
+    >>> parse_policy_specs("play", ["0=random", "0=greedy"])
+    Traceback (most recent call last):
+    ...
+    cinch_sim.policies.loading.PolicyError: play policy '0=greedy': seat 0 is given twice
+    """
     specs = [default] * players
+    given: list[str] = []
     for item in items:
         seat, spec = split_seat(kind, item, players)
         if seat is None:
+            if given:
+                raise PolicyError(
+                    f"{kind} policy {item!r}: every seat's policy comes first, before any "
+                    f"seat's own ({given[0]!r} came before it)"
+                )
             specs = [spec] * players
+        elif any(split_seat(kind, g, players)[0] == seat for g in given):
+            raise PolicyError(f"{kind} policy {item!r}: seat {seat} is given twice")
         else:
             specs[seat] = spec
+        given.append(item)
     return specs
 
 

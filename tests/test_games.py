@@ -254,6 +254,11 @@ def test_toml_strategy_errors(tmp_path, text, msg):
 def test_unknown_strategy():
     with pytest.raises(StrategyError, match="unknown strategy 'nope'"):
         resolve_strategy("nope")
+    # a policy's spec where a strategy goes: said so, with the file that would hold it
+    with pytest.raises(StrategyError) as e:
+        resolve_strategy("bot.py:play")
+    assert str(e.value).startswith("'bot.py:play' is a policy, not a strategy")
+    assert 'policy = "bot.py:play" under its decision' in str(e.value)
 
 
 # ------------------------------------------------------------------ ladder and CLI

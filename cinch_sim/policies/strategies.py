@@ -376,6 +376,12 @@ def resolve_strategy(spec: str | Strategy) -> Strategy:
         return BUILTIN[s]
     if s.endswith(".toml") or Path(s).is_file():
         return load_strategy_file(s)
+    if ":" in s:  # a policy's spec: the four decisions need a strategy around it
+        raise StrategyError(
+            f"{spec!r} is a policy, not a strategy: a strategy gives all four decisions. "
+            f'Name it in a .toml file: base = "heuristic", and policy = "{s}" under its '
+            "decision's [bid], [trump], [discard] or [play] (docs/policies.md, Strategies)"
+        )
     raise StrategyError(
         f"unknown strategy {spec!r} (built-ins: {', '.join(BUILTIN)}; or a .toml file)"
     )

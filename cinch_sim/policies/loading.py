@@ -512,21 +512,21 @@ def parse_policy_specs(
     cinch_sim.policies.loading.PolicyError: play policy '0=greedy': seat 0 is given twice
     """
     specs = [default] * players
-    given: list[str] = []
-    for item in items:
+    seats: set[int] = set()
+    for n, item in enumerate(items):
         seat, spec = split_seat(kind, item, players)
         if seat is None:
-            if given:
+            if n:
                 raise PolicyError(
                     f"{kind} policy {item!r}: every seat's policy comes first, before any "
-                    f"seat's own ({given[0]!r} came before it)"
+                    f"seat's own ({items[0]!r} came before it)"
                 )
             specs = [spec] * players
-        elif any(split_seat(kind, g, players)[0] == seat for g in given):
+        elif seat in seats:
             raise PolicyError(f"{kind} policy {item!r}: seat {seat} is given twice")
         else:
+            seats.add(seat)
             specs[seat] = spec
-        given.append(item)
     return specs
 
 

@@ -242,8 +242,9 @@ def wipes(obs, hand, legal, params, scratch, rng):
 
 
 def test_a_policy_that_writes_to_obs_does_not_load(tmp_path):
-    """``obs`` is read-only by its type: in a review, a write at one seat (O_TRUMP)
-    changed the built-in seats' play (made 53.2% against 63.8%) without a word."""
+    """``obs`` is read-only by its type: in a review, writes at one seat (O_TRUMP and
+    O_TRUMP_MASK) changed the built-in seats' play (made 53.2% against 63.8%) without a
+    word."""
     from cinch_sim.policies.loading import READ_ONLY
     from cinch_sim.signatures import POLICY_SIG
 

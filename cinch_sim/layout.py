@@ -195,6 +195,10 @@ H_LEN2 = H2_SLOT_PLAYER + N_POINT_SLOTS
 # A broken hand stops before it is scored, so its first score slot is free: it holds
 # the high 32 bits of the policy's int64 return (``engine.run.error_value`` joins them).
 H_ERROR_VALUE_HIGH = H_SCORE
+# An illegal card's hand stops before its points are counted: the first two point slots
+# hold the legal cards the policy was given (the mask's low and high 32 bits).
+H_ERROR_LEGAL = H_POINTS
+H_ERROR_LEGAL_HIGH = H_POINTS + 1
 
 SLOT_HIGH, SLOT_LOW, SLOT_RANK0 = 0, 1, 2
 SLOT_LEFT = 2 + MAX_RANK_POINTS

@@ -316,7 +316,8 @@ def test_left_pedro_on_its_natural_suits_lead_strict():
     assert h.play_legal(2, 0) == {"2C", "3C", "4C"}
     assert h.tricks()[0] == {0: "KC", 1: "8C", 2: "2C", 3: "8D"}
     assert h.winners()[0] == 0
-    with pytest.raises(PolicyError, match="illegal card 5C"):
+    # the message lists what the policy was given: the two clubs, not the LP
+    with pytest.raises(PolicyError, match=r"illegal card 5C \(legal here: 8C 9C\)"):
         d2("strict", {0: ["KC"], 1: ["5C"]})
 
 

@@ -218,6 +218,9 @@ def test_a_broken_policy_among_jobs_run_together_is_named(tmp_path):
                     " scratch, rng):\n    return 99\n")  # fmt: skip
     fine = PolicySet.from_specs(4)
     broken = PolicySet.from_specs(4, play=f"{path}:card_99")
-    named = r"^play policy '.*card_99' at seat \d .* illegal card 99 \(a card is a number 0..51\)$"
+    named = (
+        r"^play policy '.*card_99' at seat \d .* illegal card 99 "
+        r"\(a card is a number 0..51; legal here: \w\w( \w\w)*\)$"
+    )
     with pytest.raises(PolicyError, match=named):
         run_chunks(Rules(), [ChunkJob(fine, 0, 5), ChunkJob(broken, 0, 5)], 1)

@@ -20,6 +20,7 @@ from cinch_sim import api
 from cinch_sim import layout as L
 from cinch_sim.cards import format_card, parse_card
 from cinch_sim.engine.run import Conditions, PolicySet, run_chunk
+from cinch_sim.policies.loading import PolicyError
 from cinch_sim.records.referee import check_hand, trump_suit
 from cinch_sim.records.writer import iter_hand_records
 from cinch_sim.rules import make_rules
@@ -172,6 +173,16 @@ def test_a_card_held_twice_can_be_played_twice():
     # Both Highs to team 0 (tricks 3 and 5, both won by seat 0): 5 + 2 + 1 = 8 and 5.
     assert teams_of(out, "high") == [0, 0]
     assert (out[L.H_POINTS], out[L.H_POINTS + 1]) == (8, 5)
+
+
+def test_an_illegal_card_names_the_faces_the_policy_could_play():
+    # Deal A, but seat 2 holds 8S twice and a diamond: on trick 2's 2S lead it must
+    # follow spades or trump (may_trump), so its legal faces are 8S TS 3H (card order),
+    # the 8S once (a face mask); the 7D it plays is refused with them listed.
+    hands = {**A, 2: "QH 3H 8S 8S TS 7D"}
+    plays = {**A_PLAYS, 2: ["QH", "7D"]}
+    with pytest.raises(PolicyError, match=r"illegal card 7D \(legal here: 8S TS 3H\)"):
+        play_scripted(hands, plays, "H")
 
 
 # ------------------------------------------------------------------ random hands

@@ -1407,6 +1407,8 @@ def _tricks(
                 c = _ask_play(fns, pids, s, obs, h, legal, params, scratch, rngs, state)
                 if unlikely(c < 0 or c > 51 or not (legal >> np.uint64(c)) & U1):
                     _fail(out, L.KIND_PLAY, s, c)
+                    out[L.H_ERROR_LEGAL] = np.int64(legal & np.uint64(0xFFFFFFFF))  # wraps
+                    out[L.H_ERROR_LEGAL_HIGH] = np.int64(legal >> np.uint64(32))
                     return False
             else:
                 c = lowbit_index(legal)

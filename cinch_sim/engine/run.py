@@ -647,8 +647,12 @@ def error_value(row: np.ndarray) -> int:
     >>> error_value(row) == 1 << 62
     True
     """
-    low = int(row[L.H_ERROR_VALUE]) & 0xFFFFFFFF
-    return (int(row[L.H_ERROR_VALUE_HIGH]) << 32) | low
+    return _joined(row, L.H_ERROR_VALUE, L.H_ERROR_VALUE_HIGH)
+
+
+def _joined(row: np.ndarray, low: int, high: int) -> int:
+    """An int64 the kernel stored in two int32 slots of a row (low, then high bits)."""
+    return (int(row[high]) << 32) | (int(row[low]) & 0xFFFFFFFF)
 
 
 def check_errors(out: np.ndarray, policies: PolicySet, rules: Rules) -> None:
@@ -701,17 +705,20 @@ def _illegal_suit(row: np.ndarray, rules: Rules, seat: int, value: int) -> str:
 
 
 def _illegal_card(row: np.ndarray, rules: Rules, seat: int, value: int) -> str:
-    """The card; a number past 51 that is one bit is the mask of a card, not its number."""
+    """The card, and the legal cards the policy was given (the kernel keeps their mask in
+    the row); a number past 51 that is one bit is the mask of a card, not its number."""
+    legal_mask = _joined(row, L.H_ERROR_LEGAL, L.H_ERROR_LEGAL_HIGH)
+    legal = " ".join(format_card(c) for c in range(52) if legal_mask >> c & 1)
     if 0 <= value < 52:
-        return f"an illegal card {format_card(value)}"
+        return f"an illegal card {format_card(value)} (legal here: {legal})"
     mask = value & (2**64 - 1)
     if mask and mask & (mask - 1) == 0 and mask.bit_length() <= 52:
         card = format_card(mask.bit_length() - 1)
         return (
             f"{value}, the mask of {card}, not a card: a play policy returns the card's "
-            "number, 0..51 (lowbit_index(mask))"
+            f"number, 0..51 (lowbit_index(mask); legal here: {legal})"
         )
-    return f"an illegal card {value} (a card is a number 0..51)"
+    return f"an illegal card {value} (a card is a number 0..51; legal here: {legal})"
 
 
 def _illegal_keep(row: np.ndarray, rules: Rules, seat: int, value: int) -> str:

@@ -36,7 +36,7 @@ from cinch_sim.policies.loading import (
     seat_specs,
 )
 from cinch_sim.rules import Rules, RulesError, resolve_rules, seat_name
-from cinch_sim.signatures import N_PARAMS, POLICY_SIG
+from cinch_sim.signatures import N_PARAMS, N_SCRATCH, POLICY_SIG
 from cinch_sim.solver.limits import require_dd, require_solvable
 from cinch_sim.version import __version__
 
@@ -633,8 +633,14 @@ def _policy_exceptions(policies: PolicySet | Sequence[PolicySet]):
             for (kind, spec), at in seats.items()
         ]
         where = "; ".join(users) if users else "a built-in policy"
+        why = ""
+        if isinstance(cause, IndexError):  # user policies run with their indexes checked
+            why = (
+                f": past the end of an array it was given, obs {L.OBS_LEN} slots, "
+                f"params {N_PARAMS}, scratch {N_SCRATCH}, rng 1"
+            )
         raise PolicyError(
-            f"a policy raised {type(cause).__name__}: {cause} (user policies in play: {where})"
+            f"a policy raised {type(cause).__name__}: {cause}{why} (user policies in play: {where})"
         ) from None
 
 

@@ -3,7 +3,8 @@
 A policy spec is a built-in name (``random``, ``simple``, ``greedy``,
 ``heuristic``), ``package.module:function`` or ``path/to/file.py:function``.
 A user's function is any numba function with the signature in
-``signatures.py``; a plain ``@njit`` one is compiled for that signature here.
+``signatures.py``; a plain ``@njit`` one is compiled for that signature here,
+and either runs as its bounds-checked twin (``checked.py``).
 
 ``seat_specs`` turns what a user gives for one plug point into one spec per
 seat, the one reading of ``SEAT=POLICY`` for the command line and the API.
@@ -32,6 +33,7 @@ import numpy as np
 from cinch_sim.interrupts import compiling
 from cinch_sim.jit.cache import refresh_user_file
 from cinch_sim.jit.notice import first_compile
+from cinch_sim.policies.checked import checked
 from cinch_sim.policies.registry import BUILTINS, KINDS, Builtin, find, names
 from cinch_sim.signatures import N_PARAMS, POLICY_SIG
 
@@ -108,13 +110,13 @@ def _load_policy(kind: str, spec: str, params: tuple[float, ...] | None) -> Poli
     if fn is None:
         raise PolicyError(f"{kind} policy {spec!r}: {where} has no function {fn_name!r}")
     _check_param_tables(module, where, f"{kind} policy {spec!r}")
-    _compile_for_kernel(fn, kind, spec)
+    twin = _compile_for_kernel(fn, kind, spec)
     source = _source_digest(module, fn)
     if params is not None:
         given = param_tuple(params, f"{kind} policy {spec!r}: params")
-        return Policy(spec, kind, fn, given, source=source)
+        return Policy(spec, kind, twin, given, source=source)
     defaults = _user_defaults(module, fn, fn_name, kind, spec)
-    return Policy(spec, kind, fn, defaults, source=source)
+    return Policy(spec, kind, twin, defaults, source=source)
 
 
 def _builtin_module(name: str):
@@ -315,25 +317,31 @@ def _import_user_module(where: str, spec: str):
         raise PolicyError(f"policy {spec!r}: cannot import {where}: {exc}{hint}") from None
 
 
-def _compile_for_kernel(fn, kind: str, spec: str) -> None:
-    """Make sure fn is a numba function with the policy signature, returning an integer."""
+def _compile_for_kernel(fn, kind: str, spec: str):
+    """fn's bounds-checked twin (``checked.py``), compiled with the policy signature;
+    refused unless fn is a numba function that may take that signature and returns
+    an integer."""
     from numba.core.dispatcher import Dispatcher
 
     if not isinstance(fn, Dispatcher):
         raise PolicyError(f"{kind} policy {spec!r} is not a numba function: decorate it with @njit")
+    if POLICY_SIG.args not in fn.overloads and not fn._can_compile:  # @njit(its own sig)
+        shown = ", ".join(str(s) for s in fn.signatures)
+        raise PolicyError(
+            f"{kind} policy {spec!r} does not compile with the policy signature "
+            f"(obs, hand, legal, params, scratch, rng) -> int64: it was compiled for "
+            f"its own signature ({shown}) only: use @njit(POLICY_SIG) from "
+            "cinch_sim.signatures, or @njit with none"
+        )
+    own = fn.overloads.get(POLICY_SIG.args)  # compiled already: as declared (int64 casts)
+    fn = checked(fn)
     try:
-        if POLICY_SIG.args not in fn.overloads:  # @njit(POLICY_SIG) is compiled already
+        if POLICY_SIG.args not in fn.overloads:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                fn.compile(POLICY_SIG.args)
+                fn.compile(POLICY_SIG.args if own is None else own.signature)
     except Exception as exc:
         first = numba_reason(exc, inspect.getsourcefile(fn.py_func))
-        if fn.signatures and "compilation disabled" in first:  # @njit(its own signature)
-            shown = ", ".join(str(s) for s in fn.signatures)
-            first = (
-                f"it was compiled for its own signature ({shown}) only: use "
-                "@njit(POLICY_SIG) from cinch_sim.signatures, or @njit with none"
-            )
         raise PolicyError(
             f"{kind} policy {spec!r} does not compile with the policy signature "
             f"(obs, hand, legal, params, scratch, rng) -> int64: {first}"
@@ -349,6 +357,7 @@ def _compile_for_kernel(fn, kind: str, spec: str) -> None:
     returned = _not_an_integer(fn, cres) if cres is not None else None
     if returned is not None:
         raise PolicyError(f"{kind} policy {spec!r} returns {returned}, not int64")
+    return fn
 
 
 def _unliteral(t):

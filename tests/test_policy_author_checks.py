@@ -354,11 +354,11 @@ def test_a_function_object_is_refused_with_the_way_to_name_it():
     from cinch_sim import api
     from cinch_sim.policies.random import random_choice
 
-    with pytest.raises(PolicyError) as info:
-        api.simulate(hands=10, play=random_choice)
-    assert "give the function by name, 'file.py:random_choice' or 'module:random_choice'" in str(
-        info.value
-    )
+    hint = "give the function by name, 'file.py:random_choice' or 'module:random_choice'"
+    for given in (random_choice, {0: random_choice}, [random_choice] * 4):
+        with pytest.raises(PolicyError) as info:
+            api.simulate(hands=10, play=given)
+        assert hint in str(info.value), given
 
 
 def test_a_policy_that_raises_is_named_once_with_its_seats(tmp_path):

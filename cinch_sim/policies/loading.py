@@ -581,12 +581,7 @@ def seat_specs(
             specs[n] = _text(kind, s).strip()
         return specs
     if callable(spec):  # a notebook's @njit function: runs name their policies
-        name = getattr(spec, "__name__", "name")
-        raise PolicyError(
-            f"{kind} policy: give the function by name, 'file.py:{name}' or "
-            f"'module:{name}', not the function itself: a run records its policies by "
-            "name, so that it can be resumed, merged and played on other machines"
-        )
+        raise _not_by_name(kind, spec)
     if not isinstance(spec, Sequence):
         raise PolicyError(f"{kind} policy {spec!r} is not a name, a dict of seats or a list")
     items = [_text(kind, s) for s in spec]
@@ -598,9 +593,20 @@ def seat_specs(
 
 
 def _text(kind: str, spec: object) -> str:
+    if callable(spec):
+        raise _not_by_name(kind, spec)
     if not isinstance(spec, str):
         raise PolicyError(f"{kind} policy {spec!r} is not a name (a string)")
     return spec
+
+
+def _not_by_name(kind: str, function: object) -> PolicyError:
+    name = getattr(function, "__name__", "name")
+    return PolicyError(
+        f"{kind} policy: give the function by name, 'file.py:{name}' or "
+        f"'module:{name}', not the function itself: a run records its policies by "
+        "name, so that it can be resumed, merged and played on other machines"
+    )
 
 
 def _seat_item(item: str) -> bool:

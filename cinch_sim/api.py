@@ -145,6 +145,16 @@ def _as_dict(text: str) -> str:
     return repr({k: checks.from_text(v) for k, v in pairs})
 
 
+def _check_record_source(source: object) -> None:
+    """Records come from a file name or an iterable of record dicts, nothing else."""
+    if isinstance(source, str | os.PathLike):
+        return
+    if isinstance(source, bytes | Mapping) or not isinstance(source, Iterable):
+        raise InputError(
+            "source", f"{source!r:.60} is not a file name or an iterable of record dicts"
+        )
+
+
 def match_pairing(r: Rules, pairing: str) -> None:
     """Refuse a two-side pairing other than the default for a cut-throat match (more
     than two sides): it has one way to seat the strategies, the rotation."""
@@ -992,6 +1002,7 @@ def referee(
     from cinch_sim.outputs import check_output_file
     from cinch_sim.records.io import RefereeReport, referee_file, referee_records
 
+    _check_record_source(source)
     if write is not None:
         with _output("write"):
             check_output_file(write, force=True)  # before the work; replaced as asked
@@ -1042,6 +1053,7 @@ def solve(
     """
     from cinch_sim.records.review import SolveReport, TrickOutOfRange, iter_summaries
 
+    _check_record_source(source)
     if line is not None:
         line = checks.whole(line, "line", at_least=1)
     if from_trick != "quick":

@@ -196,3 +196,20 @@ def test_the_python_only_errors_of_the_docs(tmp_path, monkeypatch):
         with pytest.raises(ValueError) as info:
             eval(f"api.{call}", {"api": api, "HAND": HAND})  # the table's own text
         assert str(info.value) == message, call
+
+
+@pytest.mark.parametrize("source", [42, b"hands.jsonl", {"format": "cinch-hand/1"}])
+@pytest.mark.parametrize("command", ["referee", "solve"])
+def test_records_come_from_a_file_name_or_an_iterable_of_dicts(command, source):
+    with pytest.raises(InputError, match=r"^source: .* is not a file name or an iterable"):
+        getattr(api, command)(source)
+
+
+def test_the_referees_table_keeps_a_seat_a_whole_number(tmp_path):
+    path = tmp_path / "hands.jsonl"
+    api.simulate(hands=2, seed=1, records=path)
+    good, bad = (json.loads(x) for x in path.read_text().splitlines())
+    bad["draws"][0] = bad["draws"][0][::-1]  # seat 0's draw out of the stock's order
+    table = api.referee([good, bad]).table()
+    assert str(table["seat"].dtype) == "Int64"  # not 0.0 beside a gap (NaN)
+    assert table["seat"].isna().tolist() == [True, False] and table["seat"][1] == 0

@@ -326,9 +326,7 @@ class RefereeReport(Tables):
 
     def to_frame(self):
         """A pandas DataFrame, one row per record."""
-        import pandas as pd
-
-        return pd.DataFrame([v.as_row() for v in self.verdicts])
+        return verdicts_frame(self.verdicts)
 
 
 def referee_file(path: str | os.PathLike) -> RefereeReport:
@@ -342,6 +340,14 @@ def iter_referee_file(path: str | os.PathLike) -> Iterator[Verdict]:
 
 
 def verdicts_frame(verdicts: Iterable[Verdict]):
+    """One row per record; a column of whole numbers with gaps (the seat and trick of
+    a problem, which a valid record has not) stays whole: pandas' Int64, not floats."""
     import pandas as pd
 
-    return pd.DataFrame([v.as_row() for v in verdicts])
+    rows = [v.as_row() for v in verdicts]
+    frame = pd.DataFrame(rows)
+    for column in frame.columns[frame.dtypes.map(lambda t: t.kind == "f")]:
+        values = [r[column] for r in rows if r.get(column) is not None]
+        if values and all(isinstance(x, int) and not isinstance(x, bool) for x in values):
+            frame[column] = frame[column].astype("Int64")
+    return frame

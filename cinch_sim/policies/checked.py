@@ -8,10 +8,13 @@ a twin of it, the same code compiled with ``boundscheck=True``, which calls twin
 the user functions it calls (by global name, as a module's attribute, or from a
 closure). An index past a view then stops the run with an IndexError.
 
-cinch_sim's, numba's and numpy's own functions are called as they are: they index
-only what they are given. What no check can stop is code that works around numba's
-types on purpose (``numba.extending.intrinsic``, raw pointers): compiled code runs
-in the same process as the deal, so a bot you do not trust is not made safe here.
+cinch_sim's, numba's and numpy's own functions are called as they are. Twinning
+cinch_sim's too was tried: a test policy calling the solver then compiled it again
+with checks for 45 s, and ran slower. Given sensible arguments they index only what
+they are given; a deliberately absurd one (``common.team_of(obs, 10**6)``) is of a
+kind with what no check can stop: code that works around numba's types on purpose
+(``numba.extending.intrinsic``, raw pointers). Compiled code runs in the same
+process as the deal, so a bot you do not trust is not made safe here.
 """
 
 from __future__ import annotations
@@ -56,7 +59,7 @@ def _twin(fn: Any) -> Any:
     twin.__kwdefaults__ = py.__kwdefaults__
     twin.__qualname__ = py.__qualname__ + SUFFIX
     twin.__module__ = py.__module__
-    keep = ("fastmath", "error_model", "nogil", "inline")
+    keep = ("fastmath", "error_model", "nogil", "inline", "forceinline")
     options = {k: v for k, v in fn.targetoptions.items() if k in keep}
     cache = not isinstance(getattr(fn, "_cache", None), NullCache)
     return njit(boundscheck=True, cache=cache, **options)(twin)

@@ -10,7 +10,7 @@ closure). An index past a view then stops the run with an IndexError.
 
 cinch_sim's, numba's and numpy's own functions are called as they are. Twinning
 cinch_sim's too was tried: a test policy calling the solver then compiled it again
-with checks for 45 s, and ran slower. Given sensible arguments they index only what
+with checks (that test took 45 s in a full run). Given sensible arguments they index only what
 they are given; a deliberately absurd one (``common.team_of(obs, 10**6)``) is of a
 kind with what no check can stop: code that works around numba's types on purpose
 (``numba.extending.intrinsic``, raw pointers). Compiled code runs in the same

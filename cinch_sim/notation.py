@@ -42,6 +42,19 @@ def _outward(lo: float, hi: float, digits: int) -> tuple[float, float]:
     return down, up
 
 
+def shown_above(lo: float, hi: float, digits: int = 2) -> bool:
+    """Whether a lower end, rounded down as shown, is above another interval's upper end,
+    rounded up: a sentence that calls one value larger then never contradicts the two
+    intervals printed beside it (outward rounding can make them touch).
+
+    >>> shown_above(0.019975, 0.014436), shown_above(0.03, 0.014436)
+    (False, True)
+    """
+    down, _ = _outward(lo, lo, digits)
+    _, up = _outward(hi, hi, digits)
+    return down > up
+
+
 def rate(p: float, digits: int = 1) -> str:
     """A share as a percentage: ``0.7774 -> '77.7%'``."""
     return DASH if _missing(p) else f"{_fixed(100 * float(p), digits)}%"

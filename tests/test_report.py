@@ -452,6 +452,23 @@ def test_player_dependence_is_read_from_the_intervals():
     assert "The Jack is worth more than the Ace" not in text
 
 
+def test_an_ordering_is_said_only_where_the_printed_intervals_are_apart():
+    """A review read "the Right Pedro is worth more than the Dom under perfect play"
+    beside [+0.01, +0.21] and [-0.16, +0.02]: apart in the numbers (lo 0.019975 above
+    hi 0.014436), touching as printed (rounded outwards). The sentence follows the
+    printed intervals."""
+    from cinch_sim.report.sections import _player_dependence
+
+    h = _card_frame([("Right Pedro", 500, 1.0, 1.5), ("Dom", 500, 0.2, 0.6)])
+    d = _card_frame([("Right Pedro", 500, 0.019975, 0.21), ("Dom", 500, -0.16, 0.014436)])
+    text = _player_dependence({"heuristic": h, "dd": d})
+    assert "worth more than the Dom under the heuristic, not clearly under perfect play" in text
+    apart = _card_frame([("Right Pedro", 500, 0.03, 0.21), ("Dom", 500, -0.16, 0.014436)])
+    assert "under the heuristic and perfect play alike" in _player_dependence(
+        {"heuristic": h, "dd": apart}
+    )
+
+
 def test_a_card_worth_less_than_nothing_is_said_and_explained():
     from cinch_sim.report.sections import _below_nothing
 

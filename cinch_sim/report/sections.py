@@ -472,7 +472,7 @@ def _robbing_verdict(data: pd.DataFrame, who: str) -> str:
 def _seat_verdict(by_seat: pd.DataFrame, partnerships: bool) -> str:
     """Whether the maker's seat matters, read from the rows' intervals."""
     rows = list(by_seat.itertuples())
-    if not any(a.mean_lo > b.mean_hi for a in rows for b in rows):
+    if not any(N.shown_above(a.mean_lo, b.mean_hi) for a in rows for b in rows):
         return (
             "The rows' intervals overlap: the seat itself is worth little once the contract is won."
         )
@@ -662,7 +662,10 @@ def _player_dependence(tables: dict[str, pd.DataFrame]) -> str:
         c
         for c in cards
         if any(
-            tables[x].loc[c, "lo"] > tables[y].loc[c, "hi"] for x in names for y in names if x != y
+            N.shown_above(tables[x].loc[c, "lo"], tables[y].loc[c, "hi"])
+            for x in names
+            for y in names
+            if x != y
         )
     ]
     if apart:
@@ -690,8 +693,9 @@ def _player_dependence(tables: dict[str, pd.DataFrame]) -> str:
             # per player: how far a's interval clears b's (> 0) or b's clears a's (< 0)
             up = {n: tables[n].loc[a, "lo"] - tables[n].loc[b, "hi"] for n in names}
             down = {n: tables[n].loc[b, "lo"] - tables[n].loc[a, "hi"] for n in names}
-            over = [n for n in names if up[n] > 0]
-            under = [n for n in names if down[n] > 0]
+            # apart as printed: the intervals shown rounded outwards do not touch
+            over = [n for n in names if _clears(tables[n], a, b)]
+            under = [n for n in names if _clears(tables[n], b, a)]
             if len(over) == len(names) or len(under) == len(names):
                 hi, lo, gaps = (a, b, up) if over else (b, a, down)
                 if _next_below(tables[names[0]], cards, hi) == lo:
@@ -726,6 +730,11 @@ def _player_dependence(tables: dict[str, pd.DataFrame]) -> str:
         out.append(f"Fewer than {MIN_DEALS} deals for one of the players: {N.joined(few)}.")
     parts = (p.strip() for p in " ".join(out).split(PARAGRAPH))
     return PARAGRAPH.join(p for p in parts if p)
+
+
+def _clears(t: pd.DataFrame, a: str, b: str) -> bool:
+    """Card a's interval above card b's, as the table prints them."""
+    return N.shown_above(t.loc[a, "lo"], t.loc[b, "hi"])
 
 
 def _strong_safe_bids(safe: pd.DataFrame, player: str, values: HandValue) -> str:

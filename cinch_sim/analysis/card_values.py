@@ -394,6 +394,19 @@ class CardValues(Tables):
             f"{low[1]})",
             "plain": "a low card of another suit (the lowest one the maker was not dealt)",
         }[self.settings["replacement"]]
+        # a trump stand-in below every point card by rank can still be Low by play
+        scores_low = (
+            self.settings["replacement"] == "trump"
+            and self.rules.low_rule == "lowest_in_play"
+            and self.rules.low_points > 0
+        )
+        low_too = (
+            f" The stand-in is no point card, but it may still score Low (the lowest "
+            f"trump in play), as the {low[0]} of trumps usually does: each value is what "
+            "the card adds beyond a low trump that is itself often worth that point."
+            if scores_low
+            else ""
+        )
         draw = self.rules.draw
         luck = f", every player's luck in {self.rules.draw_name}" if draw else ""
         where = (
@@ -405,8 +418,8 @@ class CardValues(Tables):
         return (
             "Put simply: take real deals in which the maker was dealt, say, the Right "
             f"Pedro, and play each one again with that card exchanged for {stand_in}, "
-            "the stand-in card, wherever the stand-in lay. Everything else stays: the "
-            f"other hands, the contract, the trump suit{luck}. "
+            f"the stand-in card, wherever the stand-in lay.{low_too} Everything else "
+            f"stays: the other hands, the contract, the trump suit{luck}. "
             "So the difference in the points the maker's side ends with is what the card "
             "itself is worth, not the company it keeps (a hand dealt the Right Pedro is "
             "usually a strong hand anyway). A value of +2 means the maker's side takes 2 "

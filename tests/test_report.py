@@ -616,9 +616,19 @@ def test_the_perfect_play_sentence_counts_the_groups():
     text = _strong_safe_bids(
         safe.astype({"bid_70": "Int64", "bid_70_perfect": "Int64"}), "dd", Perfect
     )
-    assert text.endswith(
+    assert (
         "Of the 3 groups with 30 hands or more and a safe bid under both, perfect play's safe "
-        "bid is higher in 1 (by 1.0 on average), lower in 1 and the same in 1."
+        "bid is higher in 1 (by 1.0 on average), lower in 1 and the same in 1. No group has "
+        "500 hands under perfect play: " in text
+    )
+    # with two of the groups large under perfect play, those are counted apart
+    big = safe.assign(hands_perfect=[300, 600, 900, 300])
+    text = _strong_safe_bids(
+        big.astype({"bid_70": "Int64", "bid_70_perfect": "Int64"}), "dd", Perfect
+    )
+    assert text.endswith(
+        "Over the 2 groups with 500 hands or more under perfect play, it is higher in 0, "
+        "lower in 1 and the same in 1."
     )
 
 

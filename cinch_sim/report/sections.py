@@ -68,6 +68,7 @@ def _few(low_n: Iterable[bool]) -> list[str]:
 
 
 FEW = 30  # a class of fewer hands is marked "few hands" in every table
+MANY_HANDS = 500  # a strong player's safe bids compared where its interval is narrow
 
 
 def _provenance(an: Analysis) -> str:
@@ -763,10 +764,25 @@ def _strong_safe_bids(safe: pd.DataFrame, player: str, values: HandValue) -> str
         return text + f"No group has {FEW} hands or more and a safe bid under both."
     higher = diff[diff > 0]
     by = f" (by {N.number(higher.mean(), 1)} on average)" if len(higher) else ""
-    return text + (
+    text += (
         f"Of the {n} groups with {FEW} hands or more and a safe bid under both, {who}'s "
         f"safe bid is higher in {len(higher)}{by}, lower in {int((diff < 0).sum())} and the "
         f"same in {int((diff == 0).sum())}."
+    )
+    # a safe bid is read from an interval's lower end: fewer hands, a lower bid
+    big = diff[both[hands] >= MANY_HANDS]
+    if not len(big):
+        return text + (
+            f" No group has {MANY_HANDS} hands under {who}: on fewer hands its intervals "
+            "are wider and its safe bids lower whatever the play, so these counts say "
+            "little about the play."
+        )
+    return text + (
+        f" Part of that is the hands' number, not the play: on fewer hands an interval is "
+        f"wider, and the safe bid, read from its lower end, lower. Over the {len(big)} "
+        f"groups with {MANY_HANDS} hands or more under {who}, it is higher in "
+        f"{int((big > 0).sum())}, lower in {int((big < 0).sum())} and the same in "
+        f"{int((big == 0).sum())}."
     )
 
 

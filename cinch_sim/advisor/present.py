@@ -103,8 +103,9 @@ def advice_line(adv: Advice) -> str:
             ev = N.number_with_interval(
                 sc["ev"][s, c], sc["ev_lo"][s, c], sc["ev_hi"][s, c], 1, True
             )
-            main += (
-                f" (the best, {_bid_phrase(adv, d['top_ev_bid'], s)}, expected {ev} against pass)"
+            main += (  # the best of the bids judged: a bid won on few deals is not one
+                f" (the best of the bids won on {adv.min_maker:,} deals or more, "
+                f"{_bid_phrase(adv, d['top_ev_bid'], s)}, expected {ev} against pass)"
             )
     elif adv.n[0] == 0:  # no deal fits passing and the later passes given
         c = 1 + _col(adv, best)

@@ -846,3 +846,22 @@ def test_the_report_deals_from_the_last_seat_of_any_table():
     rules = make_rules("cutthroat2")
     with pytest.raises(ValueError, match="dealer 3 is not a seat of 2 players"):
         run_chunk(rules, PolicySet.from_specs(2), 1, 0, 4, 3)
+
+
+def test_safe_bids_below_where_the_auction_ends_are_said_to_be_so():
+    """A Sancho review: safe bids of 7 to 9 in a game whose auctions end at 13 or more
+    read as bids to make. 1,000 contracts, 5 of them below 13 (0.5%): 13 is the level
+    the auction seldom ends under, and the two groups safe below it are counted."""
+    import pandas as pd
+
+    from cinch_sim.report.sections import _seldom_won
+
+    by_bid = pd.DataFrame({"bid": [0, 9, 12, 13, 15], "hands": [40, 2, 3, 600, 395]})
+    safe = pd.DataFrame({"bid_70": pd.array([7, 9, 14, None], dtype="Int64")})
+    text = _seldom_won(by_bid, safe)
+    assert text.startswith(
+        "In this game the auction seldom ends low: 99.5% of the 1,000 contracts the "
+        "heuristic bidder won were at 13 or more ('How often each bid is made'). The safe bids "
+        "under 13 here (2 groups)"
+    )
+    assert _seldom_won(by_bid, safe.assign(bid_70=pd.array([13, 14, 15, None], "Int64"))) == ""

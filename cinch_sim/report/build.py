@@ -584,8 +584,9 @@ def lay_out(s: ReportSettings, studies: Studies) -> Report:
     base = values.get(s.rules.robber)
     if base is not None:
         sections.add_safe_bids(
-            report, base, studies.examples, studies.strong, s.value_players_left_out()
-        )
+            report, base, studies.examples, studies.strong, s.value_players_left_out(),
+            bids if has_bids else None,
+        )  # fmt: skip
         sections.add_hand_features(report, base, s.dealer)
     if studies.cards:
         sections.add_card_values(report, studies.cards, s.card_players_left_out())

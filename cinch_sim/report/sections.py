@@ -141,11 +141,13 @@ def add_safe_bids(
     examples: Sequence[tuple[str, str, Advice]] = (),
     strong: Mapping[str, HandValue] | None = None,
     left_out: str | None = None,
+    auction: Analysis | None = None,
 ) -> None:
     """The highest bid made at even money and at 70%, by Pedros, trumps and top trumps
     dealt, and (``strong``: by player, ``pimc`` and ``dd``) the safe bid when every seat
-    plays PIMC or double-dummy (``left_out``: why a player is not); then where each
-    example hand falls and what the advisor says of it."""
+    plays PIMC or double-dummy (``left_out``: why a player is not); where the auction
+    (``auction``: the bid study) seldom ends; then where each example hand falls and
+    what the advisor says of it."""
     safe = base.safe_bids(min_hands=FEW)
     keys = base.keys
     strong = {p: strong[p] for p in STRONG_SUFFIX if strong and p in strong}
@@ -229,6 +231,8 @@ def add_safe_bids(
     )
     if costly := _pedros_that_cost(safe, keys, r):
         sec.text(costly)
+    if auction is not None and (low := _seldom_won(auction.make_rate(("bid",)), safe)):
+        sec.text(low)
     for player, hv in strong.items():
         sec.text(_strong_safe_bids(safe, player, hv))
     if left_out:
@@ -731,6 +735,32 @@ def _player_dependence(tables: dict[str, pd.DataFrame]) -> str:
         out.append(f"Fewer than {MIN_DEALS} deals for one of the players: {N.joined(few)}.")
     parts = (p.strip() for p in " ".join(out).split(PARAGRAPH))
     return PARAGRAPH.join(p for p in parts if p)
+
+
+SELDOM = 0.01  # a share of the contracts below which the auction "seldom" ends
+
+
+def _seldom_won(by_bid: pd.DataFrame, safe: pd.DataFrame) -> str:
+    """Where safe bids fall below the level the auction seldom ends under (fewer than
+    SELDOM of the heuristic bidder's contracts), a sentence saying so: a player reads a
+    safe 7 in a game whose auctions end at 13 as a bid to make."""
+    won = by_bid[by_bid["bid"] > 0].sort_values("bid")
+    total = int(won["hands"].sum())
+    if total == 0:
+        return ""
+    below = won["hands"].cumsum() - won["hands"]  # contracts under each level
+    floor = int(won["bid"][below <= SELDOM * total].max())
+    under = int((safe["bid_70"].dropna() < floor).sum())
+    if under == 0:
+        return ""
+    share = 1 - float(below[won["bid"] == floor].iloc[0]) / total
+    return (
+        f"In this game the auction seldom ends low: {N.rate_floor(share)} of the {total:,} "
+        f"contracts the heuristic bidder won were at {floor} or more ('How often each bid "
+        "is made'). "
+        f"The safe bids under {floor} here ({under} groups) say what such a hand is worth "
+        "as the maker, not a bid that would often win the auction."
+    )
 
 
 def _clears(t: pd.DataFrame, a: str, b: str) -> bool:

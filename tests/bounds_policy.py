@@ -72,6 +72,18 @@ def module_helper(obs, hand, legal, params, scratch, rng):
 closure_helper = _closure_reader()
 
 
+@njit(cache=True)
+def _last_of(scratch, i):
+    if i <= 0:
+        return scratch[N_SCRATCH]  # one past the end, at the bottom of a recursion
+    return _last_of(scratch, i - 1)
+
+
+@njit(cache=True)
+def recursive_helper(obs, hand, legal, params, scratch, rng):
+    return lowbit_index(legal) + 0 * _last_of(scratch, 3)
+
+
 @njit(POLICY_SIG, cache=True)
 def in_bounds(obs, hand, legal, params, scratch, rng):
     scratch[N_SCRATCH - 1] += 1

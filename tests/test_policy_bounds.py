@@ -21,6 +21,7 @@ REACHES = [
     "own_helper",
     "module_helper",
     "closure_helper",
+    "recursive_helper",  # a helper that calls itself finds its own twin
 ]
 
 

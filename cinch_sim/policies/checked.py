@@ -34,9 +34,7 @@ def checked(fn: Any) -> Any:
     if _trusted(fn.py_func.__module__):
         return fn
     twin = _TWINS.get(fn)
-    if twin is None:
-        twin = _TWINS[fn] = _twin(fn)
-    return twin
+    return _twin(fn) if twin is None else twin
 
 
 def _trusted(module: str | None) -> bool:
@@ -49,20 +47,22 @@ def _twin(fn: Any) -> Any:
 
     py = fn.py_func
     names = _names(py.__code__)
-    env = dict(py.__globals__)  # numba reads globals once, as constants: a copy will do
-    for name in names & env.keys():
-        env[name] = _checked_value(env[name], names)
+    env = dict(py.__globals__)  # numba reads globals when it compiles: filled in below
     closure = py.__closure__
     if closure is not None:
         closure = tuple(types.CellType(_checked_value(c.cell_contents, names)) for c in closure)
-    twin = types.FunctionType(py.__code__, env, py.__name__, py.__defaults__, closure)
-    twin.__kwdefaults__ = py.__kwdefaults__
-    twin.__qualname__ = py.__qualname__ + SUFFIX
-    twin.__module__ = py.__module__
+    code = types.FunctionType(py.__code__, env, py.__name__, py.__defaults__, closure)
+    code.__kwdefaults__ = py.__kwdefaults__
+    code.__qualname__ = py.__qualname__ + SUFFIX
+    code.__module__ = py.__module__
     keep = ("fastmath", "error_model", "nogil", "inline", "forceinline")
     options = {k: v for k, v in fn.targetoptions.items() if k in keep}
     cache = not isinstance(getattr(fn, "_cache", None), NullCache)
-    return njit(boundscheck=True, cache=cache, **options)(twin)
+    twin = _TWINS[fn] = njit(boundscheck=True, cache=cache, **options)(code)
+    # after the twin is known: a function that calls itself (or its caller) finds it
+    for name in names & env.keys():
+        env[name] = _checked_value(env[name], names)
+    return twin
 
 
 def _names(code: types.CodeType) -> set[str]:

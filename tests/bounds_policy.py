@@ -72,14 +72,16 @@ def module_helper(obs, hand, legal, params, scratch, rng):
 closure_helper = _closure_reader()
 
 
-@njit(cache=True)
+# not cached: numba cannot load a cached caller of a recursive function (the process
+# dies on the second run, cinch_sim or not), so these two compile in each process
+@njit
 def _last_of(scratch, i):
     if i <= 0:
         return scratch[N_SCRATCH]  # one past the end, at the bottom of a recursion
     return _last_of(scratch, i - 1)
 
 
-@njit(cache=True)
+@njit
 def recursive_helper(obs, hand, legal, params, scratch, rng):
     return lowbit_index(legal) + 0 * _last_of(scratch, 3)
 

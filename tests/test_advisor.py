@@ -67,6 +67,11 @@ def test_mean_points_come_with_their_interval():
     d = advice_dict(a)["by_trump"]["S"]
     assert (d["mean_points_lo"], d["mean_points_hi"]) == pytest.approx((lo[S["S"]], hi[S["S"]]))
     assert f"{m[S['S']]:.2f} [" in a.text()
+    # the text says which bid those points are counted at, and why every deal counts
+    top = a.candidates[a.top]
+    assert top == a.query.rules.bid_max
+    words = f"(bidding {top}, which no later seat can overbid, so you name trump on every deal:"
+    assert words in a.text()
 
 
 def test_paired_differences_between_bids_and_the_bids_as_good_as_the_best():

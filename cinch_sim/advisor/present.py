@@ -561,7 +561,7 @@ def _suit_summary_lines(adv: Advice) -> list[str]:
     cards = N.joined(["each Pedro", *(N.label(n) for n in names if n not in pedros)])
     lines = [
         f"{'trump':<9} {'mean points':>20} {pedro_head} {'best EV':>14} "
-        f"{'safe at ' + N.rate(adv.risk, 0):>12}   (as maker at the top bid: your side's "
+        f"{'safe at ' + N.rate(adv.risk, 0):>12}   ({_top_bid_words(adv)}: your side's "
         f"points, and how often it ends with {cards}, yours kept or another's won)"
     ]
     for s in adv.suits_run:
@@ -580,6 +580,15 @@ def _suit_summary_lines(adv: Advice) -> list[str]:
             f"{_bid_text(d['safe_bid']) if adv.query.may_pass else d['safe_bid'] or '-':>12}"
         )
     return lines
+
+
+def _top_bid_words(adv: Advice) -> str:
+    """Which hands the suit summary counts: every deal, as maker at the top bid, which no
+    later seat can overbid, so no deal is lost to the auction."""
+    if adv.top is None:
+        return "as maker"
+    return (f"bidding {adv.candidates[adv.top]}, which no later seat can overbid, so you name "
+            "trump on every deal")  # fmt: skip
 
 
 def _bid_text(b: int | None) -> str:

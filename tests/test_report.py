@@ -811,7 +811,14 @@ def test_variant_reports_speak_of_their_own_game():
     assert example_label(nothing, VARIANTS["dom_pedro"], "S") == "The Sancho and Dom of spades"
     # the label follows the suit the advisor chose
     first = example_hands(Rules())[0][0]
-    assert example_label(first, Rules(), "H") == "No point card in hearts"
+    assert example_label(first, Rules(), "H") == "No point card in hearts, an ace"
+    # the king and queen are named beside the ace (the Sancho's 9 of spades sends the
+    # label to the cards), and the cards come highest first: the ace above the Left Pedro
+    kings = example_hands(Rules())[2][0]
+    assert example_label(kings, VARIANTS["sancho"], "D") == "The K and Q of diamonds, an ace"
+    hearts = example_hands(Rules())[1][0]
+    assert example_label(hearts, Rules(), "D") == "The A and Left Pedro of diamonds"
+    assert example_label(hearts, Rules(), "H") == "The Jack and Right Pedro of hearts, an ace"
     # groups that cannot see the Dom or the Bowers say so; the Sancho splits them, and
     # the standard game's add nothing
     assert _groups_note(Rules()) == "" == _groups_note(VARIANTS["sancho"])

@@ -156,25 +156,36 @@ def example_label(text: str, rules: Rules, suit: str) -> str:
 
 
 def _describe(cards: list[str], suit: str, rules: Rules) -> str:
-    """``The A, K, Right Pedro and Left Pedro of spades``: the hand's A, K and point
-    cards if ``suit`` were trump (the left card by the preset's name for it)."""
+    """``The A, K, Right Pedro and Left Pedro of spades``: the hand's honours (A, K, Q,
+    J) and point cards if ``suit`` were trump, highest first (the left card by the
+    preset's name for it), then its aces of other suits (``, an ace``), which take
+    tricks too."""
     from cinch_sim.cards import SUITS, left_card, parse_card
     from cinch_sim.notation import label
 
     trump = SUITS.index(suit)
     points = {rank: name for name, rank, _ in rules.point_cards}
     left = left_card(trump, RANKS.index(rules.left_rank)) if rules.left_rank else -1
-    named = []
+    named = []  # (place in the trump order, words), highest first
+    order = rules.trump_order
     for text in cards:
         c = parse_card(text)
         if c == left:
-            named.append(label(rules.left_name))
-        elif c // 13 == trump and text[0] in "AK":
-            named.append(text[0])
+            named.append((order.index("L"), label(rules.left_name)))
         elif c // 13 == trump and text[0] in points:
-            named.append(label(points[text[0]]))
+            named.append((order.index(text[0]), label(points[text[0]])))
+        elif c // 13 == trump and text[0] in "AKQJ":
+            named.append((order.index(text[0]), text[0]))
+    named = [words for _, words in sorted(named)]
     words = ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else "".join(named)
-    return f"The {words} of {SUIT_WORDS[suit]}" if named else f"No point card in {SUIT_WORDS[suit]}"
+    aces = sum(text[0] == "A" and parse_card(text) // 13 != trump for text in cards)
+    more = f", {ACES_WORDS[aces]}" if aces else ""
+    if named:
+        return f"The {words} of {SUIT_WORDS[suit]}{more}"
+    return f"No point card in {SUIT_WORDS[suit]}{more}"
+
+
+ACES_WORDS = {1: "an ace", 2: "two aces", 3: "three aces"}
 
 
 SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}

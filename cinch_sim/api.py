@@ -560,11 +560,12 @@ def advise(
     seed = checks.seed(seed)
     max_hands = checks.count(max_hands, "max_hands")
     r = _rules(rules)
-    dealer = checks.seat(dealer, r.players, "dealer")
     try:  # the hand's own error first, named as the argument
         hand_cards(hand, r)
     except CardError as exc:
         raise CardError(f"hand: {exc}") from None
+    dealer = checks.seat(dealer, r.players, "dealer")
+    seat = None if seat is None else checks.seat(seat, r.players, "seat")
     return _advise(
         hand,
         seat,

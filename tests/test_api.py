@@ -280,6 +280,11 @@ def test_bad_input_is_refused_in_the_cli_s_words(command, kwargs, args, option, 
             "dealer: seat 7 is out of range 0..3",
         ),
         (
+            lambda: api.advise(HAND, seat=4),
+            ["advise", HAND, "--seat", "4"],
+            "seat: seat 4 is out of range 0..3",
+        ),
+        (
             lambda: api.advise(HAND, seat=2, seed=0.5),
             ["advise", HAND, "--seat", "2", "--seed", "0.5"],
             "seed: 0.5 is not a whole number",

@@ -115,6 +115,9 @@ def test_plot(tmp_path):
         ([*"AS KS 5S 5C".split(), "--seat", "2"], "a hand needs 9 cards, got 4"),
         (["AS KS 5S 5C 2S 9H 3D 7C 1S", "--seat", "2"], "unknown card '1S'"),
         ([HAND, "--seat", "4"], "seat 4 is out of range 0..3"),
+        # the hand's own error first, before a bad seat or one left out
+        (["AS KS 5S", "--seat", "4"], "'HAND': a hand needs 9 cards, got 3"),
+        (["AS KS 5S"], "'HAND': a hand needs 9 cards, got 3"),
         ([HAND, "--seat", "2", "--dealer", "7"], "'--dealer': seat 7 is out of range 0..3"),
         ([HAND, "--seat", "2", "--bids", "0:9,1:9"], "does not beat the earlier bid 9"),
         ([HAND, "--seat", "2", "--bids", "0:pass,3:9"], "seat 3 bids after you"),

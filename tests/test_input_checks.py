@@ -376,6 +376,8 @@ def test_api_errors_name_their_argument():
 
     with pytest.raises(CardError, match=r"^hand: a hand needs 9 cards, got 3$"):
         cs.advise("AS KS 5S")
+    with pytest.raises(CardError, match=r"^hand: a hand needs 9 cards, got 3$"):
+        cs.advise("AS KS 5S", seat=9, dealer=9)  # the hand's own error first
     with pytest.raises(AnalysisError, match=r"^by: unknown feature 'trump' \(known: bid,"):
         cs.stats(hands=10, by="trump")
     with pytest.raises(AnalysisError, match=r"^min_hands: must be at least 1, got 0$"):

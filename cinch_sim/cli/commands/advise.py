@@ -169,6 +169,7 @@ def advise(
     from cinch_sim.api import advise as run_advice
     from cinch_sim.policies.registry import dd_note
 
+    _check_hand(hand, rules)  # the hand's own error first
     if seat is not None:
         check_seat("--seat", seat, rules.players)
     if bid_model is not None:
@@ -233,6 +234,17 @@ def _check_plot(plot: str | None, force: bool) -> None:
     except ValueError as exc:
         raise BadInput("--plot", str(exc)) from None
     output_file("--plot", plot, force)
+
+
+def _check_hand(hand: str, rules) -> None:
+    """The hand alone: its size and its cards, a usage error naming HAND."""
+    from cinch_sim.advisor.query import hand_cards
+    from cinch_sim.cards import CardError
+
+    try:
+        hand_cards(hand, rules)
+    except CardError as exc:
+        raise BadInput("HAND", str(exc)) from None
 
 
 def _check_question(hand: str, seat: int, dealer: int, bids, known: list[str], rules) -> None:

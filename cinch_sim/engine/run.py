@@ -378,8 +378,9 @@ def run_chunks(
     with warnings.catch_warnings(), _policy_exceptions([j.policies for j in jobs]):
         warnings.simplefilter("ignore")
         run_pieces(pieces)
-    for job, (out, _) in zip(jobs, results, strict=True):
+    for job, (out, _), args in zip(jobs, results, job_args, strict=True):
         check_errors(out, job.policies, rules)
+        check_params_kept(job.policies, args[4][2], rules)
     return results
 
 
@@ -488,6 +489,8 @@ class Replayer:
         self.width = L.row_len(rules.decks)
         self.no_trace = np.empty((0, L.trace_len(rules.decks)), dtype=np.int64)
         self.memo_seats = _memo_seats(policies)
+        # each hand checks its user policies' params against them as given
+        self.given = policies.params(rules) if _user_seats(policies) else None
 
     def play_deal(
         self, index: int, decks: list[list[int]], maker: int, trump: int, bid: int
@@ -529,6 +532,8 @@ class Replayer:
                       self.no_trace)  # fmt: skip
         if out[0, L.H_ERROR]:
             check_errors(out, self.policies, self.rules)
+        if self.given is not None:
+            check_params_kept(self.policies, self.params, self.rules, self.given)
         return out[0]
 
 
@@ -609,6 +614,7 @@ def run_games(
         run_split(play, n)
     played = hands.reshape(-1, hands.shape[2])
     check_errors(played, policies, rules)
+    check_params_kept(policies, params, rules)
     return games, hands, tr
 
 
@@ -659,6 +665,38 @@ def error_value(row: np.ndarray) -> int:
 def _joined(row: np.ndarray, low: int, high: int) -> int:
     """An int64 the kernel stored in two int32 slots of a row (low, then high bits)."""
     return (int(row[high]) << 32) | (int(row[low]) & 0xFFFFFFFF)
+
+
+def _user_seats(policies: PolicySet) -> list[tuple[int, str, int, str]]:
+    """(kind's place in the parameter array, kind, seat, spec) of each user policy."""
+    return [
+        (k, kind, s, p.spec)
+        for k, (kind, pols) in enumerate(policies.by_kind().items())
+        for s, p in enumerate(pols)
+        if p.builtin is None
+    ]
+
+
+def check_params_kept(
+    policies: PolicySet, params: np.ndarray, rules: Rules, given: np.ndarray | None = None
+) -> None:
+    """The user policies' rows of ``params`` as ``given`` (``policies.params``), or a
+    PolicyError naming the policy that wrote its own: the vector is the run's, shared
+    by every hand a thread plays, so a value written there reaches later hands, which
+    then depend on the thread count and the chunks (docs/policies.md). Built-ins are
+    not checked: the engine lends pimc a memo there. A policy set that owns a
+    persistent array (``params`` returns that array each call) compares it with
+    itself: the tests' scripted policies record there on purpose."""
+    users = _user_seats(policies)
+    if users and given is None:
+        given = policies.params(rules)
+    for k, kind, s, spec in users:
+        if not np.array_equal(params[k, s], given[k, s], equal_nan=True):
+            raise PolicyError(
+                f"{kind} policy {spec!r} at seat {s} wrote its params: they are read-only "
+                "(one vector for every hand, so a write would make the results depend on "
+                "the threads and the chunks); keep what a hand needs in scratch"
+            )
 
 
 def check_errors(out: np.ndarray, policies: PolicySet, rules: Rules) -> None:

@@ -46,22 +46,25 @@ def from_mask(m: int) -> set[str]:
     return {format_card(c) for c in range(52) if m >> c & 1}
 
 
-def build_deck(hands: dict[int, str], stock_top: str = "", dealer: int = 3) -> list[int]:
-    """The 52-card deal order giving each seat its 9 cards (docs/rules.md §1.3: in threes,
-    from the dealer's left); the stock is ``stock_top`` (top first), then the cards
-    nobody was given, in ascending card number."""
+def build_deck(
+    hands: dict[int, str], stock_top: str = "", dealer: int = 3, players: int = 4, dealt: int = 9
+) -> list[int]:
+    """The 52-card deal order giving each of ``players`` seats its ``dealt`` cards
+    (docs/rules.md §1.3: in threes, from the dealer's left); the stock is ``stock_top``
+    (top first), then the cards nobody was given, in ascending card number."""
+    n = players * dealt
     deck: list[int | None] = [None] * 52
-    for j in range(4):
-        seat = (dealer + 1 + j) % 4
+    for j in range(players):
+        seat = (dealer + 1 + j) % players
         h = cards(hands[seat])
-        assert len(h) == 9, (seat, h)
-        for r in range(3):
+        assert len(h) == dealt, (seat, h)
+        for r in range(dealt // 3):
             for k in range(3):
-                deck[r * 12 + j * 3 + k] = h[r * 3 + k]
+                deck[r * 3 * players + j * 3 + k] = h[r * 3 + k]
     top = cards(stock_top)
     used = {c for c in deck if c is not None} | set(top)
-    assert len(used) == 36 + len(top), "a card is given twice"
-    deck[36:] = top + [c for c in range(52) if c not in used]
+    assert len(used) == n + len(top), "a card is given twice"
+    deck[n:] = top + [c for c in range(52) if c not in used]
     assert sorted(deck) == list(range(52))
     return deck  # type: ignore[return-value]
 
@@ -194,7 +197,7 @@ def run_deal(
     gives each seat its card per trick (None: the lowest legal card).
     """
     rules = rules or Rules()
-    deck = build_deck(hands, stock_top, dealer)
+    deck = build_deck(hands, stock_top, dealer, rules.players, rules.cards_dealt)
     ps = scripted_policies(rules.players)
     b = ps.board
     for s, v in (bids or {}).items():

@@ -9,7 +9,8 @@ afterwards. Float64 holds a 52-bit card mask exactly.
 Parameter slots, per seat (``-1`` in a record slot: the kernel never asked):
 
 - bid:     [0] the bid to make (0 = pass); records [1] legal, [2] hand, [3] O_FORCED,
-           [4] O_HIGH_BID seen.
+           [4] O_HIGH_BID seen. ``script_raise`` bids in an auction instead: [0] its
+           cap, [5] 1 to jump to it at once.
 - trump:   [0] the suit to name; records [1] hand, [2] legal.
 - discard: [0] mask to keep as a drawer (-1: the cards it may not discard, topped
            up with the lowest trumps to the hand size and the lowest non-trumps to
@@ -100,3 +101,14 @@ def script_play(obs, hand, legal, params, scratch, rng):
         if params[t] >= 0:
             return np.int64(params[t])
     return lowbit_index(legal)
+
+
+@njit(POLICY_SIG, cache=True)
+def script_raise(obs, hand, legal, params, scratch, rng):
+    """An auction bidder: [0] its cap; [5] 1 to jump to the cap at once, else one above
+    the high bid (at least 1) while that is within the cap and legal; else pass."""
+    cap = np.int64(params[0])
+    want = cap if params[5] == 1 else max(obs[L.O_HIGH_BID] + 1, 1)
+    if want <= cap and (legal >> np.uint64(want)) & U1:
+        return want
+    return np.int64(0)

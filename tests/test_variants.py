@@ -322,13 +322,15 @@ def test_dom_pedro_the_3_of_trumps_is_low_and_dom():
     }  # fmt: skip
 
 
-def test_bowers_rank_highest_and_the_left_one_is_a_trump():
+@pytest.mark.parametrize("left_points", [5, 3])
+def test_bowers_rank_highest_and_the_left_one_is_a_trump(left_points):
     """all_hands, trump hearts: Right Bower JH, Left Bower JD, then AH KH ... 5H 2H;
     the 5D is a plain diamond.  T0 s0 leads AD; s1 (whose only diamond-faced card is
     JD, a trump) plays JD; s2 follows QD; s3 trumps with AH: the Left Bower beats the
     A of trumps, s1 takes High 1 + Left Bower 5.  T1 KH JH 2H 5H: the Right Bower (s2)
     takes Jack 1, Low 1, Right Pedro 5.  T2-T5 spades led by s2 (the 5D is played as a
-    plain card).  The 10 of trumps is in the dead stock: no Game.  7 + 6 = 13."""
+    plain card).  The 10 of trumps is in the dead stock: no Game.  7 + 6 = 13.
+    With ``left_bower_points=3`` the Left Bower's trick is worth 1 + 3 = 4 (12 in all)."""
     hands = {
         0: "AD 5H 2C 3C 4C 6C 7C 8C 9C",
         1: "JD KH 2S 3S 4S 6S TC JC QC",
@@ -342,11 +344,12 @@ def test_bowers_rank_highest_and_the_left_one_is_a_trump():
         2: ["QD", "JH", "7S", "8S", "9S", "TS"],
         3: ["AH", "2H", "5D", "7D", "8D", "9D"],
     }
-    rules = make_rules("all_hands", {"robber": "none"})
+    rules = make_rules("all_hands", {"robber": "none", "left_bower_points": left_points})
     rec = _play(rules, hands, 3, 0, "H", 7, keeps, plays)
     assert _tricks(rec)[:2] == [(0, ["AD", "JD", "QD", "AH"], 1), (1, ["KH", "JH", "2H", "5H"], 2)]
     res = rec["result"]
-    assert res["points"] == [7, 6] and res["score"] == [7, 6] and res["made"]
+    theirs = 1 + left_points
+    assert res["points"] == [7, theirs] and res["score"] == [7, theirs] and res["made"]
     assert res["captured"] == {
         "high": 1, "low": 0, "jack": 0, "game": None, "right_pedro": 0, "left_bower": 1,
     }  # fmt: skip

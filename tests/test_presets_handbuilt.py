@@ -1,6 +1,7 @@
 """Hand-built deals for the rules a rules audit found tested only by random deals:
-cut-throat for five (the draw one for one, ``limit_discards``, the dealer robbing,
-setback and difference scoring), the open auction's rounds, ``sancho_classic``'s
+cut-throat for five and six and heasly (the draw one for one, ``limit_discards``,
+the dealer robbing, setback and difference scoring), for two (both draw, nobody
+robs), the open auction's rounds, ``sancho_classic``'s
 plain 5 of the same colour, ``trumps_only`` when the maker holds no trump, and the
 robber's freedom from ``must_discard_nontrumps``. Each deal's points are worked out
 by hand in its comment; the project's referee re-derives every record."""
@@ -226,3 +227,89 @@ def test_the_robber_may_keep_non_trumps_under_must_discard_nontrumps():
     # a drawer may not: seat 1 keeping the AC beside its hearts is refused
     with pytest.raises(PolicyError, match="discard policy .* at seat 1"):
         run_deal(D3, D3_STOCK, **{**deal, "keeps": {**keeps, 1: "AH KH QH JH AC"}})
+
+
+# ------------------------------------------------------------- cut-throat for two
+def test_cutthroat2_both_draw_to_six_and_nobody_robs():
+    """Dealer seat 1, trump spades (Left Pedro 5C); seat 0 bids 8, seat 1 passes.
+    Seat 0 keeps AS 5S and draws four (5C 9S 8D 7D); seat 1, the dealer, keeps JS TS
+    2S KH and draws two (QD KD); nobody robs, the other 28 cards are dead.
+    T0 s0 9S, s1 TS: s1 takes Game 1.  T1 s1 JS, s0 5C: s1 takes Jack 1 and Left
+    Pedro 5.  T2 s1 2S, s0 AS: s0 takes High 1 and Low (2S) 1.  T3 s0 5S, s1 KH: s0
+    takes Right Pedro 5.  T4 s0 8D, s1 QD: s1.  T5 s1 KD, s0 7D: s1.
+    Seat 0 took 1 + 1 + 5 = 7 of its 8: set back 8; seat 1 scores 1 + 1 + 5 = 7."""
+    hands = {0: "AS 5S 2C 3C 4C 6C 7C 8C 9C", 1: "JS TS 2S KH 8H 9H TH JH QH"}
+    plays = {
+        0: ["9S", "5C", "AS", "5S", "8D", "7D"],
+        1: ["TS", "JS", "2S", "KH", "QD", "KD"],
+    }
+    rules = make_rules("cutthroat2")
+    hand = run_deal(
+        hands, "5C 9S 8D 7D QD KD", dealer=1, rules=rules, bids={0: 8, 1: 0},
+        name_trump="S", keeps={0: "AS 5S", 1: "JS TS 2S KH"}, plays=plays,
+    )  # fmt: skip
+    rec = _record(rules, hand)
+    assert rec["draws"] == [["5C", "9S", "8D", "7D"], ["QD", "KD"]]
+    assert rec["robber_discards"] == []  # nobody robs: the record says so with []
+    assert [t["winner"] for t in rec["tricks"]] == [1, 1, 0, 0, 1, 1]
+    res = rec["result"]
+    assert res["points"] == [7, 7] and res["score"] == [-8, 7] and not res["made"]
+    assert res["captured"] == {
+        "high": 0, "low": 0, "jack": 1, "game": 1, "right_pedro": 0, "left_pedro": 1,
+    }  # fmt: skip
+
+
+# ------------------------------------------------------- cut-throat for six, heasly
+# Dealer seat 5, trump clubs (Left Pedro 5S); seat 2 bids 6, the others pass.
+C6 = {
+    0: "2H 3H 4H 6H 7H 8H",
+    1: "2D 3D 4D 6D 7D 8D",
+    2: "AC KC 9H TH JH QH",
+    3: "9D TD JD QD KD AD",
+    4: "2S 3S 4S 6S 7S 8S",
+    5: "TC JC 9S TS JS QS",
+}
+C6_STOCK = "5C 2C 3C KH AH KS 5S QC 9C AS 4C 6C 7C 8C 5H 5D"
+# Seats 0 and 1 throw all six and draw six each (16 - 12 = 4 left); seat 2 keeps AC KC
+# and draws the last four (7C 8C 5H 5D); seats 3 and 4 must keep all six, and the
+# dealer finds no stock to rob. Every trump is in play.
+C6_KEEPS = {0: "", 1: "", 2: "AC KC", 3: C6[3], 4: C6[4]}
+# T0 s2 AC, s3 9D, s4 2S, s5 TC, s0 2C, s1 4C: s2 takes High 1, Game 1, Low (2C) 1.
+# T1 s2 KC, TD 3S, s5 JC, s0 3C, s1 6C: s2 takes Jack 1.
+# T2 s2 8C, JD 4S 9S, s0 5C (its last trump), s1 9C: s1 takes Right Pedro 5.
+# T3 s1 5S (Left Pedro), s2 7C, QD 6S TS KH: s2 takes Left Pedro 5.
+# T4 s2 5H, KD 7S JS, s0 AH, s1 trumps with QC: s1.   T5 s1 AS, 5D AD 8S QS KS: s1.
+# Seat 2: 3 + 1 + 5 = 9, made its 6; seat 1: 5; 14 in all: [0, 5, 9, 0, 0, 0].
+C6_PLAYS = {
+    2: ["AC", "KC", "8C", "7C", "5H", "5D"],
+    3: ["9D", "TD", "JD", "QD", "KD", "AD"],
+    4: ["2S", "3S", "4S", "6S", "7S", "8S"],
+    5: ["TC", "JC", "9S", "TS", "JS", "QS"],
+    0: ["2C", "3C", "5C", "KH", "AH", "KS"],
+    1: ["4C", "6C", "9C", "5S", "QC", "AS"],
+}
+
+
+@pytest.mark.parametrize("preset", ["cutthroat6", "heasly"])
+def test_six_players_draw_one_for_one_until_the_stock_runs_out(preset):
+    rules = make_rules(preset)
+    hand = run_deal(
+        C6, C6_STOCK, dealer=5, rules=rules, bids={0: 0, 1: 0, 2: 6, 3: 0, 4: 0, 5: 0},
+        name_trump="C", keeps=C6_KEEPS, rob_keep={5: C6[5]}, plays=C6_PLAYS,
+    )  # fmt: skip
+    rec = _record(rules, hand)
+    assert rec["draws"] == [
+        ["5C", "2C", "3C", "KH", "AH", "KS"],
+        ["5S", "QC", "9C", "AS", "4C", "6C"],
+        ["7C", "8C", "5H", "5D"],
+        [], [], [],
+    ]  # fmt: skip
+    # the least each must keep: 0 while six can be replaced, then 6 - 4, then all
+    assert [hand.record("discard", s, 4) for s in range(5)] == [0, 0, 2, 6, 6]
+    assert [t["winner"] for t in rec["tricks"]] == [2, 2, 1, 2, 1, 1]
+    res = rec["result"]
+    assert res["points"] == [0, 5, 9, 0, 0, 0] and res["score"] == [0, 5, 9, 0, 0, 0]
+    assert res["made"]
+    assert res["captured"] == {
+        "high": 2, "low": 2, "jack": 2, "game": 2, "right_pedro": 1, "left_pedro": 2,
+    }  # fmt: skip

@@ -33,9 +33,10 @@ SIX = dataclasses.replace(TWO, preset="two_deck_six", cards_dealt=6, hand_size=6
 SLOT = TWO.point_slots  # name -> result slot
 
 
-def deck104(hands: dict[int, str], rules, dealer: int = 3) -> list[int]:
+def deck104(hands: dict[int, str], rules, dealer: int = 3, stock_top: str = "") -> list[int]:
     """A 104-card deal order (faces, each twice) giving each seat its cards in threes
-    from the dealer's left; the rest, in ascending order, is the stock (dead here)."""
+    from the dealer's left; the stock is ``stock_top`` (top first), then the rest in
+    ascending order."""
     P, D = rules.players, rules.cards_dealt
     deck: list[int] = [-1] * (P * D)
     for j in range(P):
@@ -45,10 +46,11 @@ def deck104(hands: dict[int, str], rules, dealer: int = 3) -> list[int]:
         for r in range(D // 3):
             for k in range(3):
                 deck[r * 3 * P + j * 3 + k] = h[r * 3 + k]
+    top = cards(stock_top)
     left = Counter({c: 2 for c in range(52)})
-    left.subtract(deck)
+    left.subtract(deck + top)
     assert min(left.values()) >= 0, "a card is given three times"
-    return deck + sorted(left.elements())
+    return deck + top + sorted(left.elements())
 
 
 def play_scripted(hands, plays, trump, rules=SIX, maker=0, bid=1):
@@ -79,6 +81,73 @@ def tricks_of(tr) -> list[dict[int, str]]:
              for k in range(4)}
         )  # fmt: skip
     return res
+
+
+# ------------------------------------------------------------ the whole preset
+# two_deck as dealt: 18 each, 32 in the stock, the draw to 12, the maker robs and
+# keeps 12, twelve tricks. Dealer 3, maker seat 0 (eldest) at 14 in hearts: the Left
+# Pedro is 5D, 28 trumps, every one in play below.
+WHOLE = {
+    0: "KH KH QH QH JH JH TH TH 9H 9H 5H 5H 2C 2C 3C 3C 4C 4C",
+    1: "AH AH 5D 5D 2H 2H 4H 4H 3H 3H 2S 2S 3S 3S 4S 4S 6S 6S",
+    2: "6C 6C 7C 7C 8C 8C 9C 9C TC TC JC JC QC QC 5S 5S 7S 7S",
+    3: "8H 8H 7H 7H 6H 6H 2D 2D 3D 3D 4D 4D 6D 6D 7D 7D 8D 8D",
+}
+# Each keeps both copies of the faces named: seat 1 twelve (no draw), seat 2 six
+# (draws KC KC AC AC 5C 5C), seat 3 ten (draws QD QD). The maker, who robs, waits,
+# then takes the other 24 and keeps his twelve hearts (his 12 trumps: all there are
+# for him), setting aside 30.
+WHOLE_STOCK = "KC KC AC AC 5C 5C QD QD"
+WHOLE_KEEP = {1: "AH 5D 2H 4H 3H 2S", 2: "9C TC JC", 3: "8H 7H 6H 8D 7D"}
+# T1, T2 s0 9H, s1 2H, s2 5C, s3 6H: s0 takes each copy of Low (2H, the lowest rank in
+#   play) 1 + 1.   T3 s0 TH, s1 AH, 9C 7H: s1 takes High 1 and Game 1.
+# T4 s1 the other AH, 9C 7H, s0 TH: s1 again, High 1 and Game 1.
+# T5 s1 5D, TC 8H, s0 JH: s0 takes Left Pedro 5 and Jack 1.   T6 s0 JH, s1 5D, TC
+#   8H: the same, 6.   T7-T12, each the lowest legal card: s0 leads 5H, 5H, QH, QH,
+#   KH, KH and wins them all, the two Right Pedros among them (5 + 5).
+# Seats 0+2: 2 + 12 + 10 = 24, made; seats 1+3: 4. 28 points, as many as the preset has.
+WHOLE_PLAYS = {
+    0: ["9H", "9H", "TH", "TH", "JH", "JH"],
+    1: ["2H", "2H", "AH", "AH", "5D", "5D"],
+    2: ["5C", "5C", "9C", "9C", "TC", "TC"],
+    3: ["6H", "6H", "7H", "7H", "8H", "8H"],
+}
+
+
+def test_the_whole_preset_deals_draws_robs_and_plays_twelve_tricks():
+    import json
+
+    from helpers import mask
+
+    from cinch_sim.records.writer import hand_record
+
+    ps = scripted_policies(4)
+    for s, bid in {0: 14, 1: 0, 2: 0, 3: 0}.items():
+        ps.board[0, s, 0] = bid
+    ps.board[1, :, 0] = SUIT["H"]
+    for s, keep in WHOLE_KEEP.items():
+        ps.board[2, s, 0] = mask(keep)  # both passes: the faces, then their copies
+    ps.board[2, 0, 1] = mask("KH QH JH TH 9H 5H")  # the robber's, both passes
+    for s, seq in WHOLE_PLAYS.items():
+        for t, c in enumerate(seq):
+            ps.board[3, s, t] = parse_card(c)
+    cond = Conditions(deck=deck104(WHOLE, TWO, 3, WHOLE_STOCK))
+    out, tr = run_chunk(TWO, ps, 1, 0, 1, 3, cond, trace=True)
+    rec = json.loads(json.dumps(hand_record(TWO, out[0], tr[0])))
+    assert check_hand(rec).status == "valid"
+    assert [len(d) for d in rec["discards"]] == [0, 6, 12, 8]
+    assert rec["draws"][1:] == [[], ["KC", "KC", "AC", "AC", "5C", "5C"], ["QD", "QD"]]
+    assert len(rec["draws"][0]) == 24 and len(rec["robber_discards"]) == 30
+    assert not set(rec["robber_discards"]) & set("KH QH JH TH 9H 5H".split())
+    assert len(rec["tricks"]) == 12
+    assert [t["winner"] for t in rec["tricks"]] == [0, 0, 1, 1, 0, 0] + [0] * 6
+    assert [t["cards"][0] for t in rec["tricks"][6:]] == ["5H", "5H", "QH", "QH", "KH", "KH"]
+    res = rec["result"]
+    assert res["points"] == [24, 4] and res["score"] == [24, 4] and res["made"]
+    assert res["captured"] == {
+        "high": [1, 1], "low": [0, 0], "jack": [0, 0], "game": [1, 1],
+        "right_pedro": [0, 0], "left_pedro": [0, 0],
+    }  # fmt: skip
 
 
 # ------------------------------------------------------------------ deal A

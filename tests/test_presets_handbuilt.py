@@ -1,10 +1,11 @@
 """Hand-built deals for the rules a rules audit found tested only by random deals:
 cut-throat for five and six and heasly (the draw one for one, ``limit_discards``,
 the dealer robbing, setback and difference scoring), for two (both draw, nobody
-robs), the open auction's rounds, ``sancho_classic``'s
-plain 5 of the same colour, ``trumps_only`` when the maker holds no trump, and the
-robber's freedom from ``must_discard_nontrumps``. Each deal's points are worked out
-by hand in its comment; the project's referee re-derives every record."""
+robs), the open auction's rounds, ``sancho_classic``'s plain 5 of the same colour
+and ``dom_pedro_classic``'s Dom, ``pidro`` as a whole, ``trumps_only`` when the
+maker holds no trump, and the robber's freedom from ``must_discard_nontrumps``.
+Each deal's points are worked out by hand in its comment; the project's referee
+re-derives every record."""
 
 from __future__ import annotations
 
@@ -181,6 +182,32 @@ def test_sancho_classic_plays_the_5_of_the_same_colour_as_a_plain_card():
     }  # fmt: skip
 
 
+def test_dom_pedro_classic_the_3_of_trumps_is_low_and_dom():
+    """dom_pedro_classic: the deal above with 3H for 2H (the 2H is dead), so the 3H is
+    the lowest trump in play: Low 1 and Dom 3. T0 s0 AH, KH, 5H, 3H: s0 takes High 1,
+    Right Pedro 5, Low 1, Dom 3 = 10.  T1 s3 takes Sancho 9, Game 1, Jack 1 = 11.
+    21 in all; seats 0+2 made their 10."""
+    hands = {
+        0: "AH 9H 2C 3C 4C 6C",
+        1: "5D KH 2S 3S 4S 6S",
+        2: "5H TH 7S 8S 9S TS",
+        3: "JH 3H 2D 3D 4D 6D",
+    }
+    plays = {
+        0: ["AH", "9H", "2C", "3C", "4C", "6C"],
+        1: ["KH", "5D", "2S", "3S", "4S", "6S"],
+        2: ["5H", "TH", "7S", "8S", "9S", "TS"],
+        3: ["3H", "JH", "2D", "3D", "4D", "6D"],
+    }
+    rules = make_rules("dom_pedro_classic")
+    hand = run_deal(hands, rules=rules, bids={0: 10, 1: 0, 2: 0, 3: 0}, name_trump="H", plays=plays)
+    res = _record(rules, hand)["result"]
+    assert res["points"] == [10, 11] and res["score"] == [10, 11] and res["made"]
+    assert res["captured"] == {
+        "high": 0, "low": 0, "jack": 1, "game": 1, "right_pedro": 0, "sancho": 1, "dom": 0,
+    }  # fmt: skip
+
+
 # -------------------------------------------------------------------- trumps_only
 def test_trumps_only_when_the_maker_holds_no_trump():
     """Trump diamonds (Left Pedro 5H), robber none, everyone keeps six. Seat 0, the
@@ -312,4 +339,49 @@ def test_six_players_draw_one_for_one_until_the_stock_runs_out(preset):
     assert res["made"]
     assert res["captured"] == {
         "high": 2, "low": 2, "jack": 2, "game": 2, "right_pedro": 1, "left_pedro": 2,
+    }  # fmt: skip
+
+
+# -------------------------------------------------------------------------- pidro
+def test_pidro_as_a_whole():
+    """pidro, dealer 3: the first three pass and the dealer must bid (6, the least);
+    trump spades (Left Pedro 5C). Every drawer throws all his non-trumps and draws
+    (4S TD JD QD to seat 0, 6S KD AD 5D to seat 1, 7S TC JC QC to seat 2); the dealer
+    robs the last four and keeps his five trumps and the AH. Only trumps are played.
+    T0 s3 8S, s0 2S, s1 3S, s2 7S: s3 wins, but Low (the 2 of trumps) goes to the
+    side of whoever played it: seats 0+2, 1.  T1 s3 5C, s0 9S, s1 6S, s2 QS: s2 takes
+    the Left Pedro 5.  T2 s2 KS, s3 JS, s0 4S, s1 AS: s1 takes High 1 and Jack 1.
+    T3 s1 has no trump left, nor s2: s3 leads TS alone (Game 1), T4 5S (Right Pedro
+    5). Seats 0+2: 1 + 5 = 6; seats 1+3: 1 + 1 + 1 + 5 = 8, their bid of 6 made."""
+    hands = {
+        0: "2S 9S 2H 3H 4H 6H 7H 8H 9H",
+        1: "AS 3S 2D 3D 4D 6D 7D 8D 9D",
+        2: "KS QS 2C 3C 4C 6C 7C 8C 9C",
+        3: "JS TS 5S 5C TH JH QH KH AH",
+    }
+    plays = {
+        3: ["8S", "5C", "JS", "TS", "5S"],
+        0: ["2S", "9S", "4S"],
+        1: ["3S", "6S", "AS"],
+        2: ["7S", "QS", "KS"],
+    }
+    rules = make_rules("pidro")
+    hand = run_deal(
+        hands, "4S TD JD QD 6S KD AD 5D 7S TC JC QC 8S KC AC 5H", rules=rules,
+        bids={0: 0, 1: 0, 2: 0, 3: 6}, name_trump="S",
+        keeps={0: "2S 9S", 1: "AS 3S", 2: "KS QS"}, rob_keep={3: "JS TS 5S 5C 8S AH"},
+        plays=plays,
+    )  # fmt: skip
+    rec = _record(rules, hand)
+    assert rec["bids"] == [[0, None], [1, None], [2, None], [3, 6]]
+    assert [len(d) for d in rec["discards"]] == [7, 7, 7, 0]
+    assert rec["robber_discards"] == ["TH", "JH", "QH", "KH", "KC", "AC", "5H"]
+    assert [(t["leader"], t["winner"]) for t in rec["tricks"]] == [
+        (3, 3), (3, 2), (2, 1), (3, 3), (3, 3),
+    ]  # fmt: skip
+    assert rec["tricks"][3]["cards"] == ["TS"]  # nobody else holds a trump
+    res = rec["result"]
+    assert res["points"] == [6, 8] and res["score"] == [6, 8] and res["made"]
+    assert res["captured"] == {
+        "high": 1, "low": 0, "jack": 1, "game": 1, "right_pedro": 1, "left_pedro": 0,
     }  # fmt: skip

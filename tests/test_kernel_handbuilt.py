@@ -602,12 +602,18 @@ def test_excess_trumps_any():
 
 def test_high_rule_highest_in_play():
     # §2.16: with the A dead, High is the K of trumps (held and played by seat 0).
+    # Seat 0 sets AH 2H aside face up; seat 2 draws 3H 4H, the robber (seat 3) keeps
+    # 5H 6H 7H 8H, each lowest card played. T0 s3 8S, s0 trumps with 5D (Left Pedro
+    # 5).  T1 s0 9H, s2 3H, s3 5H: Right Pedro 5 and Low (3H, the lowest trump in play)
+    # 1.  T2 TH: Game 1.  T3 JH: Jack 1.  T4 QH.  T5 KH: High 1, the K being the
+    # highest trump in play. Seats 0+2 take all 14; the maker's side bid 1: -1.
     r = Rules(high_rule="highest_in_play")
     h = checked(run_deal(D6, rules=r, maker=3, trump="H", bid=1, keeps={0: "KH QH JH TH 9H 5D"}), r)
     team, trick, holder, player = h.slot("high")
     assert (holder, player) == (0, 0)
     assert team == h.winners()[trick] % 2
-    assert "KH" in h.tricks()[trick].values()
+    assert "KH" in h.tricks()[trick].values() and trick == 5
+    assert h.points == (14, 0) and h.score == (14, -1)
 
 
 def test_excess_trumps_non_point_only():
@@ -744,6 +750,19 @@ def test_stock_shortage_limit_discards():
             keeps=D5_KEEP,
             rob_keep={3: "3C 4C 6C 7C 8C 9C"},
         )
+
+
+def test_limit_discards_outranks_must_discard_nontrumps():
+    # §2 row 8: with must_discard_nontrumps too, s2 (one trump, 2C) would throw all
+    # eight plain cards, but only four can be replaced: it keeps 2C and the lowest
+    # plain card (7S), as under limit_discards alone, and keeping 2C alone is refused.
+    r = Rules(shortage="limit_discards", must_discard_nontrumps=True)
+    deal = {"rules": r, "maker": 3, "trump": "C", "bid": 1, "rob_keep": {3: "3C 4C 6C 7C 8C 9C"}}
+    h = checked(run_deal(D5, D5_STOCK, keeps={0: "", 1: ""}, **deal), r)
+    assert h.record("discard", 2, 4) == 2 and h.h(L.H_SHORTAGE) == 0
+    assert h.discard(2) == set("8S 9S TS JS QS KS AS".split())
+    with pytest.raises(PolicyError, match="discard policy .* at seat 2"):
+        run_deal(D5, D5_STOCK, keeps={0: "", 1: "", 2: "2C"}, **deal)
 
 
 def test_top_trumps_by_keep_order_takes_exactly_k():

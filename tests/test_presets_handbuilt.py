@@ -385,3 +385,32 @@ def test_pidro_as_a_whole():
     assert res["captured"] == {
         "high": 1, "low": 0, "jack": 1, "game": 1, "right_pedro": 1, "left_pedro": 0,
     }  # fmt: skip
+
+
+@pytest.mark.parametrize("offender", [1, 4])
+def test_a_renege_in_cutthroat5_scores_as_the_rules_say(offender):
+    """The cut-throat deal above with one renege typed in (the points unchanged):
+    - seat 1 plays 5C in T1, the KH lead, while holding 4H, and 4H in T2 for it: an
+      opponent of the maker reneges, so he scores 0, the maker is credited as made
+      with the preset's 14, and every other player scores 0: [0, 0, 0, 0, 14];
+    - the maker (seat 4) plays TC in T3, the JH lead, while holding 5D (a trump), and
+      5D in T5 (where 8H still takes it: seat 0 wins the Left Pedro there instead):
+      the maker is set back by his bid of 7 and everyone else scores 0."""
+    from cinch_sim.records import referee_record
+
+    rules = make_rules("cutthroat5")
+    rec = _record(rules, _cutthroat5(rules))
+    first, later = {1: (1, 2), 4: (3, 5)}[offender]
+    a = rec["tricks"][first]["cards"]
+    b = rec["tricks"][later]["cards"]
+    i = (offender - rec["tricks"][first]["leader"]) % 5
+    j = (offender - rec["tricks"][later]["leader"]) % 5
+    a[i], b[j] = b[j], a[i]
+    score = [0, 0, 0, 0, 14] if offender == 1 else [0, 0, 0, 0, -7]
+    rec["result"]["score"], rec["result"]["made"] = score, offender != 4
+    rec["result"]["renege"] = {"seat": offender, "trick": first}
+    verdict = referee_record(rec)
+    assert verdict.status == "renege", verdict
+    assert verdict.check.result()["score"] == score
+    assert verdict.check.result()["points"] == [12, 0, 0, 0, 2]
+    assert verdict.check.result()["renege"] == {"seat": offender, "trick": first}

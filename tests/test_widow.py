@@ -100,6 +100,24 @@ def test_a_keep_that_drops_a_trump_is_refused():
     assert "keep exactly 6 cards, as many of them trumps as it holds" in str(e.value)
 
 
+def test_non_point_only_keeps_the_2_of_trumps_among_the_excess():
+    # excess_trump_discard=non_point_only: of seat 0's seven trumps only K Q 9 may go
+    # (A, J, 10, the Pedros and the 2 score). The worked keep sets aside the 9H and
+    # scores as counted; setting aside the 2H (a Low) instead is refused, which the
+    # default (any trump) allows.
+    import dataclasses
+
+    protect = dataclasses.replace(WIDOW, excess_trump_discard="non_point_only")
+    h = run_deal(DEALT, STOCK, rules=protect, maker=0, trump="H", bid=7, rob_keep=KEEP,
+                 plays=PLAYS)  # fmt: skip
+    assert "9H" in h.discard(0) and h.points == (13, 1)
+    no_low = {**KEEP, 0: "AH KH QH JH TH 9H"}
+    with pytest.raises(PolicyError, match="at seat 0 .* after picking up its widow"):
+        run_deal(DEALT, STOCK, rules=protect, maker=0, trump="H", bid=7, rob_keep=no_low)
+    h = run_deal(DEALT, STOCK, rules=WIDOW, maker=0, trump="H", bid=7, rob_keep=no_low)
+    assert "2H" in h.discard(0) and "9H" not in h.discard(0)
+
+
 def record():
     rec = hand_record(WIDOW, play().out, play().trace)
     rec["bids"] = [[0, 7], [1, None], [2, None], [3, None]]  # the contract, bid as forced

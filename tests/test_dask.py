@@ -147,6 +147,90 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2_within_seconds(monkeypa
 
 
 @needs_distributed
+def test_a_server_that_is_no_scheduler_is_refused_within_seconds(monkeypatch):
+    # a port that accepts the connection and never answers (a web server, say): Dask
+    # alone waited there for good, and the first Ctrl-C only asked it to stop
+    import socket
+    import threading
+
+    from cinch_sim.runs import dask_executor
+
+    monkeypatch.setattr(dask_executor, "CONNECT_TIMEOUT", 1.0)
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(4)
+    held = []
+    threading.Thread(target=lambda: held.append(server.accept()), daemon=True).start()
+    address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    start = time.monotonic()
+    try:
+        with pytest.raises(InputError) as err:
+            api.simulate(hands=100, scheduler=address)
+    finally:
+        server.close()
+    assert time.monotonic() - start < 10
+    assert err.value.name == "scheduler"
+    assert "something answered there, but not as a Dask scheduler" in str(err.value)
+
+
+@needs_distributed
+def test_a_cluster_lost_mid_run_keeps_the_chunks_done(tmp_path):
+    # the scheduler closes after the second chunk: the run ends as after a Ctrl-C,
+    # its finished chunks kept, and resumes here to the numbers of one whole run
+    import distributed
+
+    cluster = distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None,
+        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+    )  # fmt: skip
+    seen = []
+
+    def progress(n: int) -> None:
+        seen.append(n)
+        if len(seen) == 2:
+            cluster.close()
+
+    kw = {"hands": 4000, "seed": 5, "chunk": 200}
+    out = tmp_path / "run"
+    try:
+        cut = api.stats(scheduler=cluster.scheduler_address, save=out, progress=progress, **kw)
+    finally:
+        cluster.close()
+    assert cut.interrupted and 400 <= cut.hands < 4000
+    whole = api.stats(resume=out, threads=1, **kw)
+    assert not whole.interrupted and whole.hands == 4000
+    assert same_counts(whole.counts, api.stats(threads=1, **kw).counts)
+
+
+@needs_distributed
+def test_a_worker_with_another_policy_file_is_refused(tmp_path, monkeypatch):
+    # A worker loads a policy from its own files. Here the "worker" is this process
+    # with the module forgotten and its file changed after the run began: the chunk
+    # refuses to play under the run's name (a cluster's worker did, with its own copy).
+    import pickle
+    import shutil
+    from functools import partial
+    from pathlib import Path
+
+    from cinch_sim.engine.run import PolicySet
+    from cinch_sim.policies.loading import PolicyError
+    from cinch_sim.rules import Rules
+    from cinch_sim.runs.work import CheckedWork, HandsRun, count_hands
+
+    pol = tmp_path / "remote_bot.py"
+    shutil.copy(Path(__file__).with_name("params_policy.py"), pol)
+    ps = PolicySet.from_specs(4, "heuristic", "heuristic", "heuristic", f"{pol}:reads_only")
+    run = HandsRun(Rules(), ps.describe(), 1, 100, 3, chunk=50)
+    work = CheckedWork.of(partial(count_hands, run), run)
+    assert work((0,)).hands == 50  # the same file: it plays
+    pol.write_text(pol.read_text() + "\n# another copy\n")
+    monkeypatch.delitem(sys.modules, "remote_bot")
+    elsewhere = pickle.loads(pickle.dumps(work))
+    with pytest.raises(PolicyError, match=r"^play policy '.*remote_bot.py:reads_only': the worker"):
+        elsewhere((1,))
+
+
+@needs_distributed
 def test_the_cli_refuses_per_hand_files_and_card_values_on_a_cluster(tmp_path):
     r = invoke("simulate", "--hands", "100", "--workers", "2", "--records", str(tmp_path / "h"))
     assert r.exit_code == 2 and "--records" in r.stderr and "local run only" in r.stderr

@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from cinch_sim.checks import InputError
+from cinch_sim.runs.executor import RunStopped
 
 Key = tuple[int, ...]
 EXTRA = "pip install 'cinch-sim[distributed]'"
@@ -118,6 +119,33 @@ def _sigint_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, old)
 
 
+def _connect(distributed: Any, address: str, timeout: float) -> Any:
+    """A client of the scheduler at ``address``, or an InputError naming it within about
+    ``timeout`` seconds: refused, timed out, a bad address, or a server that is not a
+    scheduler (which accepts the connection and never answers: Dask's own timeout
+    does not end that wait, so the client is made in a thread waited on here)."""
+    box: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            box["client"] = distributed.Client(address, timeout=timeout)
+        except Exception as exc:  # noqa: BLE001 - told below, one line
+            box["error"] = exc
+
+    thread = threading.Thread(target=connect, name="cinch-sim-connect", daemon=True)
+    thread.start()
+    thread.join(1.5 * timeout + 0.5)  # Dask's own timeout, then some grace
+    if "client" in box:
+        return box["client"]
+    exc = box.get("error")
+    if exc is None:
+        why = "something answered there, but not as a Dask scheduler"
+    else:
+        why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    raise InputError("scheduler", f"cannot reach a Dask scheduler at {address} "
+                     f"(waited {timeout:g} s): {why}")  # fmt: skip
+
+
 class Timing:
     """Each worker's first chunk against the median of its others, per unit of work."""
 
@@ -202,12 +230,7 @@ class DaskExecutor:
                 )  # fmt: skip
             self.client = distributed.Client(self.cluster, timeout=self.timeout)
         else:
-            try:
-                self.client = distributed.Client(self.scheduler, timeout=self.timeout)
-            except Exception as exc:  # refused, timed out, a bad address, not a scheduler
-                why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-                raise InputError("scheduler", f"cannot reach a Dask scheduler at {self.scheduler} "
-                                 f"(waited {self.timeout:g} s): {why}") from None  # fmt: skip
+            self.client = _connect(distributed, self.scheduler, self.timeout)
         self.started = time.perf_counter() - t0
 
     def worker_threads(self) -> int:
@@ -245,7 +268,13 @@ class DaskExecutor:
             if not submit():
                 break
         try:
-            for fut, (agg, info) in done:
+            for fut, result in done:
+                if isinstance(result, BaseException):  # cancelled: the scheduler is gone
+                    raise RunStopped(
+                        f"the Dask cluster at {self.scheduler or 'this machine'} stopped "
+                        f"answering ({type(result).__name__}); the chunks finished are kept"
+                    )
+                agg, info = result
                 key = out.pop(fut)
                 fut.release()
                 if self.kind is not None:
@@ -263,10 +292,13 @@ class DaskExecutor:
                          t["chunks_run"], t["workers_used"], t["first_chunk_seconds"],
                          t["median_chunk_seconds"], t["compile_seconds"])  # fmt: skip
         finally:
-            if out:
-                client.cancel(list(out))  # Ctrl-C or an error: the unfinished chunks
+            try:
+                if out:
+                    client.cancel(list(out))  # Ctrl-C or an error: the unfinished chunks
+                client.cancel([shared])  # the work's copies on the workers
+            except Exception:  # noqa: BLE001 - a lost scheduler: nothing left to cancel
+                pass
             out.clear()
-            client.cancel([shared])  # the work's copies on the workers
 
     def summary(self) -> dict[str, Any]:
         """What the run's settings record of the cluster and its timing."""
@@ -276,8 +308,11 @@ class DaskExecutor:
                 "connect_seconds": round(self.started, 3), **self.timing.summary()}  # fmt: skip
 
     def close(self) -> None:
-        if self.client is not None:
-            self.client.close()
-        if self.cluster is not None:
-            self.cluster.close()
+        try:
+            if self.client is not None:
+                self.client.close(timeout=self.timeout)
+            if self.cluster is not None:
+                self.cluster.close()
+        except Exception:  # noqa: BLE001 - a scheduler already gone closes nothing
+            LOG.debug("closing the Dask client", exc_info=True)
         self.client = self.cluster = None

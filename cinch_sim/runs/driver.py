@@ -14,14 +14,17 @@ with a warning naming the file.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 from cinch_sim.engine.interrupts import chunk_boundaries
-from cinch_sim.runs.executor import Executor, Key, LocalExecutor
+from cinch_sim.runs.executor import Executor, Key, LocalExecutor, RunStopped
 from cinch_sim.runs.kinds import kind_of, read_chunk
 from cinch_sim.runs.store import ChunkStore, DamagedChunk
+
+LOG = logging.getLogger("cinch_sim")
 
 
 class Ordered:
@@ -129,6 +132,9 @@ def run_chunks(
             failed = False
         except KeyboardInterrupt:
             interrupted, failed = True, False
+        except RunStopped as exc:  # the chunks done are kept, as after Ctrl-C
+            LOG.warning("%s", exc)
+            interrupted, failed = True, False
         finally:
             if store is not None:
                 store.settle(failed)
@@ -152,7 +158,9 @@ def execute(
     if scheduler is None and workers is None:
         return (*run_chunks(run, work, kind, store, LocalExecutor(threads), progress, stop), {})
     from cinch_sim.runs.dask_executor import DaskExecutor
+    from cinch_sim.runs.work import CheckedWork
 
+    work = CheckedWork.of(work, run)  # a worker's own policy files must be the run's
     ex = DaskExecutor(scheduler, workers, threads, units=partial(units_of, run), kind=kind)
     try:  # the cluster starts (or is reached) in the driver's Ctrl-C region
         agg, interrupted = run_chunks(run, work, kind, store, ex, progress, stop)

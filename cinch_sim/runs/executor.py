@@ -10,6 +10,11 @@ from cinch_sim.engine.threads import using
 Key = tuple[int, ...]
 
 
+class RunStopped(Exception):
+    """An executor cannot go on (a cluster's scheduler lost): the run stops as after a
+    Ctrl-C, its finished chunks kept (and resumable), and the message is told once."""
+
+
 class Executor(Protocol):
     """What ``driver.run_chunks`` needs: every key's aggregate, in any order."""
 

@@ -247,3 +247,74 @@ class LadderRun:
 def play_ladder(run: LadderRun, key: Key) -> dict[int, PairStats | RotationStats]:
     """One chunk of one matchup of a ladder, as {matchup: its stats}."""
     return {key[0]: play_match(run.match(key[0]), key[1:])}
+
+
+# ---------------------------------------------------------------- on other machines
+def policy_digests(run: Any, key: Key) -> dict[str, dict[str, str]]:
+    """Per kind, the digest of each user policy chunk ``key`` of ``run`` plays
+    (``PolicySet.digests``: its file's text and its parameters), as loaded here."""
+    if isinstance(run, LadderRun):
+        run = run.match(key[0])
+    sets = (run.policy_set(),) if isinstance(run, HandsRun) else run.policy_sets()
+    out: dict[str, dict[str, str]] = {}
+    for ps in sets:
+        for kind, found in ps.digests().items():
+            out.setdefault(kind, {}).update(found)
+    return out
+
+
+def _group(run: Any, key: Key) -> int:
+    """Which of ``run``'s policy groups chunk ``key`` plays: a ladder's matchup, else 0."""
+    return key[0] if isinstance(run, LadderRun) else 0
+
+
+@dataclass(frozen=True)
+class CheckedWork:
+    """A chunk function sent to other machines: before a worker's first chunk of each
+    policy group, the user policies it loaded (from its own files) must be those the
+    run was started with, digest for digest, or the chunk raises a PolicyError naming
+    the file; a worker with another copy of a policy file would otherwise play other
+    numbers under this run's name."""
+
+    work: Callable[[Key], Any]
+    run: Any
+    expected: dict[int, dict[str, dict[str, str]]]  # group: policy_digests as started
+
+    @classmethod
+    def of(cls, work: Callable[[Key], Any], run: Any) -> CheckedWork:
+        groups: dict[int, Key] = {}
+        for key in run.keys():
+            groups.setdefault(_group(run, key), key)
+        return cls(work, run, {g: policy_digests(run, k) for g, k in groups.items()})
+
+    @property
+    def func(self) -> Any:
+        """The chunk function inside (a worker times its first chunk of each apart)."""
+        return getattr(self.work, "func", self.work)
+
+    def __call__(self, key: Key) -> Any:
+        group = _group(self.run, key)
+        if (id(self), group) not in _CHECKED:
+            self.check(key, group)
+            _CHECKED.add((id(self), group))
+        return self.work(key)
+
+    def check(self, key: Key, group: int) -> None:
+        import socket
+
+        from cinch_sim.policies.loading import PolicyError
+
+        want = self.expected.get(group, {})
+        got = policy_digests(self.run, key)
+        for kind in sorted(set(want) | set(got)):
+            for spec in sorted(set(want.get(kind, {})) | set(got.get(kind, {}))):
+                a, b = want.get(kind, {}).get(spec), got.get(kind, {}).get(spec)
+                if a != b:
+                    raise PolicyError(
+                        f"{kind} policy {spec!r}: the worker on {socket.gethostname()} "
+                        f"loaded another file (digest {b}) than the run was started with "
+                        f"({a}); give every worker the same policy files"
+                    )
+
+
+_CHECKED: set[tuple[int, int]] = set()  # (work, group) checked in this process

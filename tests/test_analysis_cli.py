@@ -182,3 +182,35 @@ def test_merge_says_it_leaves_card_values_out(tmp_path):
     merged = CliRunner().invoke(main, ["merge", str(a), str(b), "--out", str(tmp_path / "m")])
     assert merged.exit_code == 0, merged.output
     assert f"card values not merged (from {a})" in merged.output
+
+
+def test_a_ctrl_c_in_the_card_values_says_so_everywhere(tmp_path, monkeypatch):
+    # The hands are whole, the card values' replays are cut short: stdout opens with
+    # the interruption, stderr says what was kept, run.json and the JSON say so (the
+    # table of card values read as a whole study before).
+    import cinch_sim.api as api
+
+    real = api.card_values
+
+    def cut(*args, **kwargs):
+        def ctrl_c(n: int) -> None:  # Ctrl-C as the first chunk of replays is done
+            raise KeyboardInterrupt
+
+        return real(*args, **{**kwargs, "progress": ctrl_c})
+
+    monkeypatch.setattr(api, "card_values", cut)
+    out = tmp_path / "cv"
+    args = ["--hands", "2000", "--card-values", "--card-values-hands", "3000", "--no-charts"]
+    r = CliRunner().invoke(main, ["stats", *args, "--out", str(out)])
+    assert r.exit_code == 130, r.output
+    first = r.output.splitlines()[0]
+    assert first.startswith("Interrupted (Ctrl-C)") and first.endswith(
+        " of 3,000 hands of the card values (the other tables: every hand)"
+    )
+    assert "kept the 2,000 finished hands and the card values of " in r.output
+    settings = json.loads((out / "run.json").read_text())
+    assert settings["interrupted"] is True and settings["card_values"]["interrupted"] is True
+    assert settings["card_values"]["hands_played"] < 3000
+    r = CliRunner().invoke(main, ["stats", *args, "--format", "json"])
+    cv = json.loads(r.output.splitlines()[0])["card_values_settings"]
+    assert r.exit_code == 130 and cv["interrupted"] is True

@@ -247,7 +247,11 @@ def stats(
             write_outputs(result, out_dir, tables, no_charts, hand_data, values)
         _print(result, shown, fmt, dealer, rules.players, values)
     if result.interrupted or (values is not None and values.interrupted):
-        stopped(f"{result.hands:,} finished hands", out_dir, hand_data)
+        what = f"{result.hands:,} finished hands"
+        if values is not None and values.interrupted:
+            cv = values.to_dict()
+            what += f" and the card values of {cv['hands_played']:,} of {cv['hands']:,}"
+        stopped(what, out_dir, hand_data)
         sys.exit(130)
 
 
@@ -278,6 +282,9 @@ def write_outputs(result, out_dir, tables, no_charts=False, hand_data=False, val
         settings["card_values"] = {
             k: cv[k] for k in ("hands", "hands_played", "replacement", "method", "seconds")
         }
+        settings["card_values"]["interrupted"] = values.interrupted
+        if values.interrupted:  # the hands are whole, the card values' replays are not
+            settings["interrupted"] = True
     write_run_json(out_dir, settings)
 
 
@@ -297,6 +304,7 @@ def _print(result, tables, fmt, dealer, players, values=None) -> None:
             d["card_values_settings"] = {
                 k: cv[k] for k in ("hands", "hands_played", "replacement", "method", "seconds")
             }
+            d["card_values_settings"]["interrupted"] = values.interrupted
         click.echo(json.dumps(d, default=str))
         return
     if fmt == "csv":
@@ -306,6 +314,10 @@ def _print(result, tables, fmt, dealer, players, values=None) -> None:
     s = result.summary()
     if result.interrupted:
         click.echo(interrupted_line(s["hands"], s["hands_requested"], "hands"))
+    elif values is not None and values.interrupted:
+        cv = values.to_dict()
+        unit = "hands of the card values (the other tables: every hand)"
+        click.echo(interrupted_line(cv["hands_played"], cv["hands"], unit))
     rel = ", ".join(f"{p}={seat_name(p, dealer, players)}" for p in range(players))
     click.echo(
         f"{s['hands']:,} hands, {N.seeds(result.settings)}, dealer seat {dealer} ({rel}); "

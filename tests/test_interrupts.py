@@ -349,6 +349,24 @@ def test_an_interrupted_ladder_shows_the_unplayed_strategy_as_unplayed():
     assert table.iloc[-1].tolist()[:4] == ["–", "greedy", "unplayed", "–"]
 
 
+def test_an_interrupted_ladder_counts_the_games_of_every_matchup():
+    # Ctrl-C after the first chunk of 5 pairs (10 games) of the first of 3 matchups:
+    # 10 of the 3 x 40 games asked, and the matchups played 10 of their 40
+    from cinch_sim.cli.commands.compare import format_ladder
+
+    def ctrl_c(games: int) -> None:
+        raise KeyboardInterrupt
+
+    lad = api.ladder(
+        ["random", "simple", "greedy"], games=40, progress=ctrl_c, bootstrap=20, chunk=5
+    )
+    assert lad.interrupted and lad.matchup_count == 3 and lad.games_played == 10
+    assert "10 of 120 games played" in lad.headline()
+    assert lad.to_dict()["games_played"] == 10
+    text = format_ladder(lad.table(), lad.matchups(), 40, 0, 0.1)
+    assert text.startswith("10 games per matchup (of 40 asked) in duplicate")
+
+
 # ------------------------------------------------ item 9: a second Ctrl-C ends a runaway
 # The policy loops for ever inside the kernel; a marker file says the kernel has started.
 MARK_KERNEL_START = """

@@ -143,6 +143,7 @@ class Ladder(Tables):
         ``cinch-sim ladder --format json`` prints."""
         out = dict(self.settings)
         out["interrupted"] = self.interrupted
+        out["games_played"] = self.games_played  # games_per_matchup is what was asked
         out["seconds"] = round(self.seconds, 3)
         out["ratings"] = json_records(self.table())
         out["matchups"] = json_records(self.matchups())
@@ -164,11 +165,25 @@ class Ladder(Tables):
             else f"{x.strategy} unplayed"
             for x in r.itertuples()
         )
+        per = self.settings["games_per_matchup"]
+        games = f"{per:,} games per matchup"
+        if self.interrupted:
+            games = f"{self.games_played:,} of {per * self.matchup_count:,} games played"
         return (
-            f"Ladder: {len(self.strategies)} strategies, "
-            f"{self.settings['games_per_matchup']:,} games per matchup, "
-            f"{N.seeds(self.settings)}; {ranks}"
+            f"Ladder: {len(self.strategies)} strategies, {games}, {N.seeds(self.settings)}; {ranks}"
         )
+
+    @property
+    def matchup_count(self) -> int:
+        """The matchups asked: every pair of strategies (every ordered pair, cut-throat),
+        played or not."""
+        n = len(self.strategies)
+        return n * (n - 1) // (1 if self.cutthroat else 2)
+
+    @property
+    def games_played(self) -> int:
+        """Games played over every matchup (fewer than asked when Ctrl-C stopped it)."""
+        return sum(c.games for c in self.matches)
 
     @property
     def players(self) -> int:

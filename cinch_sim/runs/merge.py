@@ -179,8 +179,12 @@ class Merged:
             s["hands"] = covered
         if "games_requested" in s:
             s["games_requested"] = covered * self.run.per_unit
-        if "games_per_matchup" in s:
-            s["games_per_matchup"] = covered * self.run.match(0).per_unit
+        if "games_per_matchup" in s:  # the most any matchup holds (a part cut short: less)
+            by_matchup: dict[int, int] = {}
+            for p in self.parts:
+                for m, lo, hi in p.covers:
+                    by_matchup[m] = by_matchup.get(m, 0) + hi - lo
+            s["games_per_matchup"] = max(by_matchup.values()) * self.run.match(0).per_unit
         s["merged"] = [{"seed": p.seed, self.head["units"]: p.covers} for p in self.parts]
         return s
 

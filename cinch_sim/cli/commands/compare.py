@@ -483,9 +483,8 @@ def _print_ladder(lad, ratings, matchups, fmt: str, csv_table: str | None, seed:
         click.echo(N.csv_text(df), nl=False)
     else:
         if lad.interrupted:
-            done = sum(m.games for m in lad.matches)
-            asked = lad.settings["games_per_matchup"] * len(lad.matches)
-            click.echo(interrupted_line(done, asked, "games"))
+            asked = lad.settings["games_per_matchup"] * lad.matchup_count
+            click.echo(interrupted_line(lad.games_played, asked, "games"))
         click.echo(
             format_ladder(
                 ratings, matchups, lad.settings["games_per_matchup"], seed, lad.seconds,
@@ -506,8 +505,18 @@ def write_ladder_outputs(lad, out_dir, ratings=None, matchups=None) -> None:
     model = "Luce" if lad.cutthroat else "Bradley-Terry"
     P.save(P.ladder_figure(ratings, model), out_dir / "ladder.png")
     settings = dict(lad.settings)
-    settings.update(interrupted=lad.interrupted)
+    settings.update(interrupted=lad.interrupted, games_played=lad.games_played)
     write_run_json(out_dir, settings)
+
+
+def _per_matchup(matchups, games: int) -> str:
+    """``40,000 games per matchup``, as the matchups played them: a range where they
+    differ (a run Ctrl-C stopped, runs merged), and the games asked where fewer were
+    played."""
+    played = [int(g) for g in matchups["games"]] if len(matchups) else [0]
+    lo, hi = min(played), max(played)
+    words = f"{hi:,} games per matchup" if lo == hi else f"{lo:,} to {hi:,} games per matchup"
+    return words + (f" (of {games:,} asked)" if hi < games else "")
 
 
 def format_ladder(ratings, matchups, games, seed, seconds, cutthroat: int | None = None) -> str:
@@ -550,7 +559,7 @@ def format_ladder(ratings, matchups, games, seed, seconds, cutthroat: int | None
         ]
         return "\n".join(
             [
-                f"{games:,} games per matchup, cut-throat with {cutthroat} players (A alone "
+                f"{_per_matchup(matchups, games)}, cut-throat with {cutthroat} players (A alone "
                 f"in each seat in turn, B in the other {cutthroat - 1}; every pair both "
                 f"ways round), seed {seed}; {seconds:.1f} s",
                 "",
@@ -587,7 +596,7 @@ def format_ladder(ratings, matchups, games, seed, seconds, cutthroat: int | None
     ]
     return "\n".join(
         [
-            f"{games:,} games per matchup in duplicate, seed {seed}; {seconds:.1f} s",
+            f"{_per_matchup(matchups, games)} in duplicate, seed {seed}; {seconds:.1f} s",
             "",
             text_table(rows, head, "rlrlrrr"),
             "",

@@ -169,6 +169,11 @@ def test_what_a_resume_adds_is_kept_by_the_next_resume(tmp_path):
     assert again.exit_code == 0, again.output
     assert (out / "card_values.csv").exists()
     assert "card_values.csv" in json.loads((out / "run.json").read_text())["files"]
+    # how one sitting prints (--table, --format) is that sitting's, never the run's
+    once = CliRunner().invoke(main, ["stats", "--resume", str(out), "--table", "points"])
+    assert once.exit_code == 0 and "Bid success by bid level" not in once.output
+    later = CliRunner().invoke(main, ["stats", "--resume", str(out)])
+    assert "Bid success by bid level" in later.output and "card_values" in later.output
 
 
 def test_merge_says_it_leaves_card_values_out(tmp_path):

@@ -620,7 +620,7 @@ NOT_RECORDED = ("out", "resume", "force", "records", "hand_data", "threads", "wo
                 "scheduler", "help")  # fmt: skip
 
 
-PRINTING = ("fmt", "table")  # how a sitting prints its results, not the run's work
+PRINTING = ("fmt", "table", "only")  # how a sitting prints its results, not the run's work
 
 
 class ResumableCommand(click.Command):

@@ -126,6 +126,20 @@ def test_merge_refuses_an_unreadable_chunk_naming_it_and_the_replay(damage, tmp_
         api.merge([str(a), str(b)])  # the API's refusal says it too
 
 
+def test_merge_refuses_a_manifest_edited_into_nonsense(tmp_path):
+    import json
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    _ok(*SIMULATE, "--out", str(a))
+    _ok(*SIMULATE[:-1], "2", "--out", str(b))
+    manifest = json.loads((a / "manifest.json").read_text())
+    manifest["settings"]["hands"] = "lots"  # was a TypeError's traceback
+    (a / "manifest.json").write_text(json.dumps(manifest))
+    res = _run("merge", str(a), str(b), "--out", str(tmp_path / "m"))
+    _one_line_refusal(res, "Invalid value for 'DIRS'", "manifest.json does not describe a run")
+    assert not any((tmp_path / "m").rglob("*.*"))
+
+
 def test_unpack_names_the_file_whatever_numpy_raises(tmp_path):
     path = tmp_path / chunk_name((0,))
     noise = np.random.default_rng(1).integers(0, 2**62, 2000)  # does not compress

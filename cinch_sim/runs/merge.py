@@ -118,7 +118,13 @@ def read_parts(folder: str | os.PathLike) -> tuple[dict[str, Any], Any, list[Par
     be read is an InputError naming it and how to replay it."""
     d = read_manifest(folder, NAME)
     head = _head(d)
-    run = run_of(head)
+    try:  # a manifest edited by hand: its values of the wrong type or out of range
+        run = run_of(head)
+        run.keys()
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
+        why = f"{type(exc).__name__}: {exc}" if isinstance(exc, KeyError) else str(exc)
+        raise InputError(NAME, f"{os.fspath(folder)}'s {MANIFEST} does not describe a run "
+                         f"({why}); was it edited?") from None  # fmt: skip
     kind = kind_of(run)
     chunks = Path(folder) / CHUNKS
     if "merged" in d:

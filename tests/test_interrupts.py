@@ -507,3 +507,23 @@ def test_a_second_ctrl_c_ends_a_long_solve(warm, tmp_path):
     assert time.monotonic() - sent < 2
     assert HINT in err and ENDED in err
     _clean(err)
+
+
+def test_a_ctrl_c_while_the_commands_load_is_one_line(monkeypatch, capsys):
+    # the script's entry point loads the commands (numba's import, a second or so)
+    # before any command sets up its Ctrl-C handling: a Ctrl-C there was a traceback
+    import importlib.abc
+
+    from cinch_sim.cli import entry
+
+    class CtrlC(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path, target=None):
+            if name == "cinch_sim.cli.main":
+                raise KeyboardInterrupt
+            return None
+
+    monkeypatch.delitem(sys.modules, "cinch_sim.cli.main", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [CtrlC(), *sys.meta_path])
+    with pytest.raises(SystemExit) as info:
+        entry.run()
+    assert info.value.code == 130 and capsys.readouterr().err == "interrupted\n"

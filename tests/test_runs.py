@@ -285,6 +285,16 @@ def test_merge_of_seeds_is_the_same_in_any_order_and_bracketing(tmp_path):
     assert len(games) == 31  # a header and every game of the three runs
 
 
+def test_merge_writes_the_same_bytes_whatever_the_parts_chunks(tmp_path):
+    # runs of other chunk sizes: the merged manifest took the first-named folder's
+    a, b = tmp_path / "a", tmp_path / "b"
+    _cli("simulate", "--hands", "600", "--seed", "1", "--chunk", "200", "--out", str(a))
+    _cli("simulate", "--hands", "300", "--seed", "2", "--chunk", "37", "--out", str(b))
+    _cli("merge", str(a), str(b), "--out", str(tmp_path / "ab"))
+    _cli("merge", str(b), str(a), "--out", str(tmp_path / "ba"))
+    _same_folders(tmp_path / "ab", tmp_path / "ba")
+
+
 @pytest.mark.parametrize("variant", ["sancho_classic", "dom_pedro"])
 def test_compare_runs_of_a_game_with_other_key_cards_merge(variant, tmp_path):
     """sancho_classic has one Pedro and Sancho, dom_pedro two Pedros, Sancho and Dom:

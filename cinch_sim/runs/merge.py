@@ -225,12 +225,17 @@ def merge_folders(folders: list[str | os.PathLike]) -> Merged:
                         "(or of different units of one)",
                     )
             every.append((name, p))
-    parts = sorted((p for _, p in every), key=lambda p: (p.seed, p.covers[0]))
+    ordered = sorted(every, key=lambda e: (e[1].seed, e[1].covers[0]))
+    parts = [p for _, p in ordered]
     kind = kind_of(first_run)
     agg = kind.empty()
     for p in parts:
         agg = kind.merge(agg, p.agg)
-    return Merged(first_head, first_run, parts, agg)
+    # the head (its chunk size, the one thing besides the amounts that may differ) of
+    # the folder whose part comes first: the same whatever order the folders are named in
+    heads = {name: (head, run) for name, head, run, _ in found}
+    head, run = heads[ordered[0][0]]
+    return Merged(head, run, parts, agg)
 
 
 def save_merged(merged: Merged, folder: str | os.PathLike) -> list[str]:

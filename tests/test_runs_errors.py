@@ -242,14 +242,20 @@ def test_first_difference_takes_the_command_then_the_preset_then_the_order():
     assert first_difference({"settings": {}}, {"settings": {"rules": {}}}) == (
         "settings.rules is set in only one of them"
     )
-    # lists of the same length: the first entry that differs, each value cut to a line
+    # lists: of other lengths, told by count; of one length, the first entry that
+    # differs, each value cut to a line
     a = {"strategies": [{"name": "greedy", "params": [0.5] * 40}, {"name": "simple"}]}
     b = {"strategies": [{"name": "greedy", "params": [0.5] * 39}, {"name": "simple"}]}
-    said = first_difference(a, b)
-    assert said.startswith("strategies[0].params was [0.5, 0.5,") and len(said) < 200
+    assert first_difference(a, b) == "strategies[0].params holds 40 entries, not 39 entries"
+    said = first_difference({"p": a["strategies"][0]["params"]}, {"p": 7})
+    assert said.startswith("p was [0.5, 0.5,") and len(said) < 200  # cut to a line
     b["strategies"][0]["params"] = [0.5] * 39 + [0.25]
     assert first_difference(a, b) == "strategies[0].params[39] was 0.5, not 0.25"
-    assert first_difference(a, {"strategies": a["strategies"][:1]}).startswith("strategies was")
+    # lists of other lengths (a ladder of other strategies): told by count and by name
+    assert first_difference(a, {"strategies": a["strategies"][:1]}) == (
+        "strategies holds 2 entries (greedy, simple), not 1 entry (greedy)"
+    )
+    assert first_difference({"x": [1, 2]}, {"x": [1]}) == "x holds 2 entries, not 1 entry"
 
 
 # ------------------------------------------------------------ a merged folder

@@ -193,9 +193,21 @@ def first_difference(old: Any, new: Any, path: str = "") -> str | None:
             if d is not None:
                 return d
         return None
+    if isinstance(old, list) and isinstance(new, list):  # told by count, and by name
+        return f"{path.rstrip('.')} holds {_entries(old)}, not {_entries(new)}"
     if old != new:
         return f"{path.rstrip('.')} was {_short(old)}, not {_short(new)}"
     return None
+
+
+def _entries(values: list) -> str:
+    """``3 entries (random, simple, greedy)``: a list's length, and its entries' names
+    where they have them (strategies)."""
+    names = [v.get("name") for v in values if isinstance(v, dict)]
+    words = f"{len(values)} entr{'y' if len(values) == 1 else 'ies'}"
+    if names and all(isinstance(n, str) for n in names) and len(names) == len(values):
+        words += f" ({', '.join(names)})"
+    return words
 
 
 def _short(value: Any, most: int = 80) -> str:

@@ -187,6 +187,14 @@ def test_merge_says_it_leaves_card_values_out(tmp_path):
     merged = CliRunner().invoke(main, ["merge", str(a), str(b), "--out", str(tmp_path / "m")])
     assert merged.exit_code == 0, merged.output
     assert f"card values not merged (from {a})" in merged.output
+    # both were saved --no-charts: so is the merge (it drew them all before)
+    assert not list((tmp_path / "m").glob("*.png"))
+    from cinch_sim.cli.commands.merge import _drew_no_charts
+
+    c = tmp_path / "c"  # a run that drew its charts: the merge draws them too
+    c.mkdir()
+    (c / "run.json").write_text(json.dumps({"charts": ["make_rate_by_bid.png"]}))
+    assert _drew_no_charts([a, b]) and not _drew_no_charts([a, c])
 
 
 def test_a_ctrl_c_in_the_card_values_says_so_everywhere(tmp_path, monkeypatch):

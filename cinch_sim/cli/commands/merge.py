@@ -44,7 +44,8 @@ def merge(dirs, fmt, out, force):
     result = run_merge(list(dirs), out_dir, force)
     _left_out(dirs)
     with finishing():  # a Ctrl-C now waits for every table, chart and file
-        _write(result, COMMAND_OF.get(type(result).__name__, "compare"), out_dir)
+        _write(result, COMMAND_OF.get(type(result).__name__, "compare"), out_dir,
+               no_charts=_drew_no_charts(dirs))  # fmt: skip
         if fmt == "json":
             d = result.to_dict() if hasattr(result, "to_dict") else dict(result.settings)
             click.echo(json.dumps(d, default=str))
@@ -68,8 +69,24 @@ def _left_out(dirs) -> None:
         )
 
 
-def _write(result, command: str, out_dir) -> None:
-    """The files the merged run's own command writes under --out."""
+def _drew_no_charts(dirs) -> bool:
+    """Whether every run merged was saved without its charts (stats --no-charts, as its
+    run.json's empty ``charts`` says): the merged run then draws none either."""
+    from pathlib import Path
+
+    said = []
+    for d in dirs:
+        path = Path(d) / "run.json"
+        try:
+            said.append(json.loads(path.read_text(encoding="utf-8")).get("charts"))
+        except (OSError, ValueError, AttributeError):
+            return False
+    return all(isinstance(c, list) and not c for c in said)
+
+
+def _write(result, command: str, out_dir, no_charts: bool = False) -> None:
+    """The files the merged run's own command writes under --out (stats' charts only
+    where a run merged drew them)."""
     if command == "simulate":
         from cinch_sim.cli.commands.simulate import write_outputs
 
@@ -77,7 +94,7 @@ def _write(result, command: str, out_dir) -> None:
     elif command == "stats":
         from cinch_sim.cli.commands.stats import write_outputs
 
-        write_outputs(result, out_dir, result.tables())
+        write_outputs(result, out_dir, result.tables(), no_charts=no_charts)
     elif command == "compare":
         from cinch_sim.cli.commands.compare import write_compare_outputs
 

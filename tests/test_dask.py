@@ -222,7 +222,10 @@ def test_a_worker_with_another_policy_file_is_refused(tmp_path, monkeypatch):
     ps = PolicySet.from_specs(4, "heuristic", "heuristic", "heuristic", f"{pol}:reads_only")
     run = HandsRun(Rules(), ps.describe(), 1, 100, 3, chunk=50)
     work = CheckedWork.of(partial(count_hands, run), run)
-    assert work((0,)).hands == 50  # the same file: it plays
+    assert isinstance(work, CheckedWork) and work((0,)).hands == 50  # the same file: it plays
+    builtins = HandsRun(Rules(), PolicySet.from_specs(4).describe(), 1, 100, 3, chunk=50)
+    plain = partial(count_hands, builtins)
+    assert CheckedWork.of(plain, builtins) is plain  # nothing of a file to check
     pol.write_text(pol.read_text() + "\n# another copy\n")
     monkeypatch.delitem(sys.modules, "remote_bot")
     elsewhere = pickle.loads(pickle.dumps(work))

@@ -279,13 +279,22 @@ class CheckedWork:
     work: Callable[[Key], Any]
     run: Any
     expected: dict[int, dict[str, dict[str, str]]]  # group: policy_digests as started
+    checked: set[int] = field(default_factory=set, compare=False, repr=False)  # groups here
 
     @classmethod
-    def of(cls, work: Callable[[Key], Any], run: Any) -> CheckedWork:
+    def of(cls, work: Callable[[Key], Any], run: Any) -> Callable[[Key], Any]:
+        """``work`` checked so, or ``work`` itself where every policy is a built-in (whose
+        code the version names: nothing to load here to find out)."""
+        if not any(":" in spec for spec in _specs(run)):
+            return work
         groups: dict[int, Key] = {}
         for key in run.keys():
             groups.setdefault(_group(run, key), key)
         return cls(work, run, {g: policy_digests(run, k) for g, k in groups.items()})
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Sent without ``checked``: each process that unpickles it checks afresh."""
+        return (CheckedWork, (self.work, self.run, self.expected))
 
     @property
     def func(self) -> Any:
@@ -294,9 +303,9 @@ class CheckedWork:
 
     def __call__(self, key: Key) -> Any:
         group = _group(self.run, key)
-        if (id(self), group) not in _CHECKED:
+        if group not in self.checked:
             self.check(key, group)
-            _CHECKED.add((id(self), group))
+            self.checked.add(group)
         return self.work(key)
 
     def check(self, key: Key, group: int) -> None:
@@ -317,4 +326,10 @@ class CheckedWork:
                     )
 
 
-_CHECKED: set[tuple[int, int]] = set()  # (work, group) checked in this process
+def _specs(run: Any) -> list[str]:
+    """Every policy spec ``run`` plays, without loading one (a user policy's spec names
+    its file or module and function: ``bot.py:play``; a built-in's has no colon)."""
+    if isinstance(run, HandsRun):
+        return [spec for specs in run.policies.values() for spec in specs]
+    strategies = run.strategies if isinstance(run, LadderRun) else (run.a, run.b)
+    return [s.spec(kind) for s in strategies for kind in ("bid", "trump", "discard", "play")]

@@ -283,6 +283,11 @@ def test_merge_of_seeds_is_the_same_in_any_order_and_bracketing(tmp_path):
     assert summary["a_wins"] == sum(x["a_wins"] for x in one)
     games = (tmp_path / "all" / "games.csv").read_text().splitlines()
     assert len(games) == 31  # a header and every game of the three runs
+    # each game names the seed and the pair under it that deal it again
+    assert games[0].startswith("seed,pair,game,")
+    rows = [line.split(",")[:3] for line in games[1:]]
+    assert rows[0] == ["1", "0", "1"] and rows[9] == ["1", "4", "2"]
+    assert rows[10] == ["2", "0", "1"] and rows[29] == ["3", "4", "2"]
 
 
 def test_merge_writes_the_same_bytes_whatever_the_parts_chunks(tmp_path):

@@ -228,7 +228,8 @@ class Comparison(MatchTables):
         return out
 
     def games_frame(self) -> pd.DataFrame:
-        """One row per game: pair, game (1, 2), A's result, margin, hands, end reason."""
+        """One row per game: the seed and the pair's index under it (which deal it
+        again), game (1, 2), A's result, margin, hands, end reason."""
         d = self.data
         n = self.pairs
         # per chunk the arrays alternate game 1, game 2
@@ -241,9 +242,12 @@ class Comparison(MatchTables):
                 game_no.append(np.full(k, j))
             start += k
         reason = d.cat("reason").astype(int)
+        unit = np.concatenate(pair_idx) if n else np.zeros(0, np.int64)
+        seeds, index = self.unit_seeds(start)
         df = pd.DataFrame(
             {
-                "pair": np.concatenate(pair_idx) if n else [],
+                "seed": seeds[unit],
+                "pair": index[unit],
                 "game": np.concatenate(game_no) if n else [],
                 "a_result": d.cat("a_win"),
                 "margin": d.cat("margin"),
@@ -251,7 +255,8 @@ class Comparison(MatchTables):
                 "reason": [L.REASON_NAMES[r] for r in reason],
             }
         )
-        return df.sort_values(["pair", "game"], kind="stable").reset_index(drop=True)
+        order = np.lexsort((df["game"].to_numpy(), unit))  # by unit as played, then game
+        return df.iloc[order].reset_index(drop=True)
 
     def headline(self) -> str:
         s = self.summary()

@@ -148,14 +148,17 @@ class CutThroatComparison(MatchTables):
         return out
 
     def games_frame(self) -> pd.DataFrame:
-        """One row per game: rotation, A's seat, A's result, the winning seat, A's total,
-        the best total of B's seats, hands, end reason."""
+        """One row per game: the seed and the rotation's index under it (which deal it
+        again), A's seat, A's result, the winning seat, A's total, the best total of B's
+        seats, hands, end reason."""
         d, p = self.data, self.players
         n = self.rotations
         reason = d.cat("reason").astype(int)
+        seeds, index = self.unit_seeds(n)
         return pd.DataFrame(
             {
-                "rotation": np.repeat(np.arange(n), p),
+                "seed": np.repeat(seeds, p),
+                "rotation": np.repeat(index, p),
                 "a_seat": np.tile(np.arange(p), n),
                 "a_result": d.cat("a_win"),
                 "winner_seat": d.cat("winner").astype(int),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pandas as pd
 
 from cinch_sim.views import Tables, no_nan
@@ -31,6 +32,22 @@ class MatchTables(Tables):
 
     def games_frame(self) -> pd.DataFrame:
         raise NotImplementedError
+
+    def unit_seeds(self, units: int) -> tuple[np.ndarray, np.ndarray]:
+        """Per unit of play (a duplicate pair, a rotation), in the order the games
+        table holds them: the seed it was dealt under and its index under that seed,
+        the pair of numbers that deals it again. One run's are its seed and 0, 1, ...;
+        runs merged (``cinch-sim merge``) are told apart by ``settings["merged"]``."""
+        seeds, index = [], []
+        for part in self.settings.get("merged") or ():
+            covers = next(v for k, v in part.items() if k != "seed")
+            for _, lo, hi in covers:
+                seeds += [int(part["seed"])] * (hi - lo)
+                index += range(lo, hi)
+        if len(seeds) != units:  # one run (or an older merged record): its own seed
+            seed = self.settings.get("seed", 0)
+            return np.full(units, seed, dtype=np.uint64), np.arange(units)
+        return np.asarray(seeds, dtype=np.uint64), np.asarray(index)
 
     def to_dict(self) -> dict[str, Any]:
         """Settings and summary; NaN (nothing to estimate) becomes None, so the JSON is strict."""

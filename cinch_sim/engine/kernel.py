@@ -340,6 +340,17 @@ def _discard_ok(rules, hand, keep, legal, tmask, min_keep, hs):
 
 
 @njit(inline="always")
+def _trumps_pass_ok(hand, keep, legal, tmask, lo, hi):
+    """Two decks, a first pass over more trumps than the hand size: ``lo`` to ``hi`` of
+    his trump faces kept, nothing else, and only what ``legal`` lets go set aside."""
+    n = popcount(keep)
+    return (
+        keep & ~hand == U0 and keep & ~tmask == U0 and lo <= n <= hi
+        and hand & ~keep & ~legal == U0
+    )  # fmt: skip
+
+
+@njit(inline="always")
 def _point_trumps(rules, trump, left):
     """Mask of trumps that may not go as excess under excess_trump_discard=non_point_only."""
     m = bit(trump * 13 + 12) | bit(trump * 13)  # A and 2
@@ -869,15 +880,20 @@ def _discards(
         hs1 = HS - t2  # two decks: room for the trumps' second copies (pass 2 keeps them)
         if TWO_DECKS and double:
             lo1 = max(0, min_keep - popcount(b2))
-            if excess:  # room for the protected second copies; the trumps fix the count
+            if excess:  # exactly HS trumps in all: here any of them (the protected ones
+                # kept), as many as leave the second copies room for the rest
                 hs1 = min(popcount(a1 & tmask), HS - popcount(p1 & tmask & prot))
-                legal1 = _excess_legal(a1, tmask, prot, hs1)
-                lo1 = 0
+                lo1 = max(0, HS - popcount(p1 & tmask))
+                legal1 = a1 & ~(tmask & prot)
         k1 = _ask_keep(
             fns, pids, s, obs, a1, legal1, params, scratch, rngs, L.PHASE_DISCARD, lo1, hs1, 0,
             U0, double,
         )  # fmt: skip
-        if unlikely(not _discard_ok(rules, a1, k1, legal1, tmask, lo1, hs1)):
+        if TWO_DECKS and double and excess:
+            ok1 = _trumps_pass_ok(a1, k1, legal1, tmask, lo1, hs1)
+        else:
+            ok1 = _discard_ok(rules, a1, k1, legal1, tmask, lo1, hs1)
+        if unlikely(not ok1):
             _fail(out, L.KIND_DISCARD, s, np.int64(k1))
             return -1, dead_up
         k2 = U0
@@ -1047,10 +1063,11 @@ def _rob(
         # one deck: when the hand size in trumps stays, non_point_only keeps the point trumps
         legal1 = a1 & ~(tmask & prot) if ta >= HS else a
         if TWO_DECKS and double:
-            if ta + tb > HS:  # exactly HS trumps, the protected second copies among them
+            if ta + tb > HS:  # exactly HS trumps in all: here any of them (the protected
+                # ones kept), as many as leave the second copies room for the rest
                 hi1 = min(ta, HS - popcount(p1 & tmask & prot))
-                lo1 = hi1
-                legal1 = _excess_legal(a1, tmask, prot, hi1)
+                lo1 = max(0, HS - tb)
+                legal1 = a1 & ~(tmask & prot)
             else:
                 hi1 = min(popcount(a), HS - tb)
                 lo1 = max(ta, HS - popcount(b2))

@@ -114,7 +114,10 @@ WHOLE_PLAYS = {
 }
 
 
-def test_the_whole_preset_deals_draws_robs_and_plays_twelve_tricks():
+def play_dealt(hands, stock_top, keeps, rob_keep, plays=None) -> dict:
+    """The whole preset, dealt as given (dealer 3), seat 0 bidding 14 in hearts and the
+    others passing; ``keeps`` (and the robber's ``rob_keep``) name faces kept in both
+    passes (the face, then its copy): the hand's record, checked by the referee."""
     import json
 
     from helpers import mask
@@ -125,16 +128,21 @@ def test_the_whole_preset_deals_draws_robs_and_plays_twelve_tricks():
     for s, bid in {0: 14, 1: 0, 2: 0, 3: 0}.items():
         ps.board[0, s, 0] = bid
     ps.board[1, :, 0] = SUIT["H"]
-    for s, keep in WHOLE_KEEP.items():
-        ps.board[2, s, 0] = mask(keep)  # both passes: the faces, then their copies
-    ps.board[2, 0, 1] = mask("KH QH JH TH 9H 5H")  # the robber's, both passes
-    for s, seq in WHOLE_PLAYS.items():
+    for s, keep in keeps.items():
+        ps.board[2, s, 0] = mask(keep)
+    ps.board[2, 0, 1] = mask(rob_keep)
+    for s, seq in (plays or {}).items():
         for t, c in enumerate(seq):
             ps.board[3, s, t] = parse_card(c)
-    cond = Conditions(deck=deck104(WHOLE, TWO, 3, WHOLE_STOCK))
+    cond = Conditions(deck=deck104(hands, TWO, 3, stock_top))
     out, tr = run_chunk(TWO, ps, 1, 0, 1, 3, cond, trace=True)
     rec = json.loads(json.dumps(hand_record(TWO, out[0], tr[0])))
     assert check_hand(rec).status == "valid"
+    return rec
+
+
+def test_the_whole_preset_deals_draws_robs_and_plays_twelve_tricks():
+    rec = play_dealt(WHOLE, WHOLE_STOCK, WHOLE_KEEP, "KH QH JH TH 9H 5H", WHOLE_PLAYS)
     assert [len(d) for d in rec["discards"]] == [0, 6, 12, 8]
     assert rec["draws"][1:] == [[], ["KC", "KC", "AC", "AC", "5C", "5C"], ["QD", "QD"]]
     assert len(rec["draws"][0]) == 24 and len(rec["robber_discards"]) == 30
@@ -156,29 +164,14 @@ def test_a_robber_with_more_trumps_than_he_keeps_may_keep_any_twelve():
     both 8s, 7s, 6s, 4s and 3s: pass 1 keeps six of his eleven trump faces (at least
     12 - 11 second copies = 1), pass 2 their six second copies. The engine asked him
     for every face once before (docs/policies.md, two passes), so this was refused."""
-    import json
-
-    from helpers import mask
-
-    from cinch_sim.records.writer import hand_record
-
     hands = {
         0: "AH AH KH KH QH QH JH JH TH TH 9H 9H 8H 8H 7H 7H 6H 6H",
         1: "5H 5H 5D 5D 2H 2H 2S 2S 3S 3S 4S 4S 6S 6S 7S 7S 8S 8S",
         2: "2C 2C 3C 3C 4C 4C 6C 6C 7C 7C 8C 8C 9C 9C TC TC JC JC",
         3: "2D 2D 3D 3D 4D 4D 6D 6D 7D 7D 8D 8D 9D 9D TD TD JD JD",
     }
-    ps = scripted_policies(4)
-    for s, bid in {0: 14, 1: 0, 2: 0, 3: 0}.items():
-        ps.board[0, s, 0] = bid
-    ps.board[1, :, 0] = SUIT["H"]
-    for s, keep in {1: "5H 5D 2H 2S 3S 4S", 2: "9C TC JC", 3: "TD JD 9D 8D"}.items():
-        ps.board[2, s, 0] = mask(keep)
-    ps.board[2, 0, 1] = mask("AH KH QH JH TH 9H")  # both passes: the faces, then copies
-    deck = deck104(hands, TWO, 3, "QC QC KC KC AC AC QD QD KD KD")
-    out, tr = run_chunk(TWO, ps, 1, 0, 1, 3, Conditions(deck=deck), trace=True)
-    rec = json.loads(json.dumps(hand_record(TWO, out[0], tr[0])))
-    assert check_hand(rec).status == "valid"
+    keeps = {1: "5H 5D 2H 2S 3S 4S", 2: "9C TC JC", 3: "TD JD 9D 8D"}
+    rec = play_dealt(hands, "QC QC KC KC AC AC QD QD KD KD", keeps, "AH KH QH JH TH 9H")
     assert len(rec["draws"][0]) == 22
     aside = rec["robber_discards"]
     assert sorted(c for c in aside if c.endswith("H")) == sorted(

@@ -229,21 +229,13 @@ def test_game_records_round_trip(tmp_path, name):
 
 
 def _play(rules, hands, dealer, maker, trump, bid, keeps=None, plays=None):
-    from helpers import SUIT, cards, mask, scripted_policies
+    from helpers import SUIT, build_deck, mask, scripted_policies
 
     from cinch_sim.engine.run import Conditions, run_chunk
     from cinch_sim.records.writer import hand_record
 
-    P, D = rules.players, rules.cards_dealt
-    deck: list[int] = [-1] * 52
-    for r in range(D // 3):
-        for j in range(P):
-            h = cards(hands[(dealer + 1 + j) % P])
-            assert len(h) == D
-            deck[r * 3 * P + j * 3 : r * 3 * P + j * 3 + 3] = h[r * 3 : r * 3 + 3]
-    used = set(deck[: P * D])
-    assert len(used) == P * D, "a card is dealt twice"
-    deck[P * D :] = [c for c in range(52) if c not in used]
+    P = rules.players
+    deck = build_deck(hands, "", dealer, P, rules.cards_dealt)
     ps = scripted_policies(P)
     for s, keep in (keeps or {}).items():
         ps.board[2, s, 0] = mask(keep)

@@ -15,7 +15,10 @@ import numbers
 from typing import Any
 
 HTML_ROWS = 30  # rows of the main table a notebook shows (the DataFrame holds all)
-INTERRUPTED = "Interrupted (Ctrl-C): the numbers below are of the work finished before it"
+# a run stops early at Ctrl-C, or when its Dask scheduler is lost (stderr says which)
+INTERRUPTED = (
+    "Interrupted (Ctrl-C or a lost cluster): the numbers below are of the work finished before it"
+)
 
 
 class Tables:

@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from cinch_sim.cli.main import main
+from cinch_sim.views import INTERRUPTED
 
 HANDS = ["--hands", "3000", "--seed", "4"]
 
@@ -217,7 +218,7 @@ def test_a_ctrl_c_in_the_card_values_says_so_everywhere(tmp_path, monkeypatch):
     r = CliRunner().invoke(main, ["stats", *args, "--out", str(out)])
     assert r.exit_code == 130, r.output
     first = r.output.splitlines()[0]
-    assert first.startswith("Interrupted (Ctrl-C)") and first.endswith(
+    assert first.startswith(INTERRUPTED) and first.endswith(
         " of 3,000 hands of the card values (the other tables: every hand)"
     )
     assert "kept the 2,000 finished hands and the card values of " in r.output

@@ -197,6 +197,7 @@ def test_a_cluster_lost_mid_run_keeps_the_chunks_done(tmp_path):
     finally:
         cluster.close()
     assert cut.interrupted and 400 <= cut.hands < 4000
+    assert repr(cut).startswith("Interrupted (Ctrl-C or a lost cluster)")
     whole = api.stats(resume=out, threads=1, **kw)
     assert not whole.interrupted and whole.hands == 4000
     assert same_counts(whole.counts, api.stats(threads=1, **kw).counts)

@@ -24,6 +24,7 @@ import pytest
 import cinch_sim
 from cinch_sim import api
 from cinch_sim.interrupts import HINT
+from cinch_sim.views import INTERRUPTED
 
 ROOT = Path(cinch_sim.__file__).resolve().parents[1]  # the code under test, for children too
 LOOPING = Path(__file__).resolve().parent / "looping_policy.py"
@@ -149,7 +150,7 @@ def test_an_interrupted_run_says_so_in_its_table(warm, tmp_path):
     assert rc == 130, err[-1500:]
     assert "interrupted: kept the" in err, err[-1500:]
     first = out.splitlines()[0]
-    assert first.startswith("Interrupted (Ctrl-C): the numbers below are of the work finished")
+    assert first.startswith(INTERRUPTED)
     assert first.endswith(" of 1,000,000,000 hands")
 
 
@@ -163,7 +164,7 @@ def test_an_interrupted_result_says_so_in_its_repr():
     sim = api.simulate(hands=100, seed=1)
     assert not repr(sim).startswith("Interrupted")
     cut = dataclasses.replace(sim, interrupted=True)
-    assert repr(cut).startswith("Interrupted (Ctrl-C)") and "Simulation: 100 hands" in repr(cut)
+    assert repr(cut).startswith(INTERRUPTED) and "Simulation: 100 hands" in repr(cut)
     assert interrupted_line(917_504, 3_000_000, "hands").endswith(": 917,504 of 3,000,000 hands")
 
 

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from cinch_sim.advisor import AdvisorError, advice_dict, advise, evaluate_hand
+from cinch_sim.advisor.present import advice_table
 from cinch_sim.advisor.query import make_query
 from cinch_sim.cards import SUITS, CardError, parse_hand
 
@@ -733,6 +734,10 @@ def test_cutthroat_margin_is_against_the_average_opponent():
     assert opp.max() <= 14 / 4
     assert opp.max() > 0.5  # the opponents do take points: not an empty bound
     assert "average opponent" in advice_dict(adv)["score_change"]
+    # a player alone: his own points and Pedros, not a side's
+    text = advice_table(adv)
+    assert "Right Pedro mine" in text and "your points, and how often you end with" in text
+    assert " ours" not in text and "your side" not in text
 
 
 def test_the_dealer_after_three_passes_is_told_which_trump_to_name():

@@ -217,4 +217,7 @@ def test_a_stuck_dealer_is_advised_a_bid_never_a_pass():
     best = bids[str(d["call"])]
     assert best["ev"] is None and best["margin_lo"] <= best["margin"] <= best["margin_hi"]
     assert "/ expected margin (own - opp; no pass to compare with)" in text
+    # the footnote says the same: each bid's own margin, not one against passing
+    assert "of each bid on its own" in text and "against passing" not in text
+    assert "of each bid on its own" in d["score_change"]
     assert re.search(r"expected margin [-+]\d+\.\d \[[-+]\d+\.\d+, [-+]\d+\.\d+\]", text)

@@ -56,8 +56,11 @@ EV_NOTE = ev_text(alone=False)
 EV_NOTE_ALONE = ev_text(alone=True)  # cut-throat: every player a side of his own
 
 
-def ev_note(adv: Advice, sides: bool = True, margins: bool = False) -> str:
-    """What ``ev`` (``own`` and ``opp`` with ``sides``) means at this table."""
+def ev_note(adv: Advice, sides: bool = True, margins: bool | None = None) -> str:
+    """What ``ev`` (``own`` and ``opp`` with ``sides``) means at this table; ``margins``
+    (by default: when no deal fits passing, a stuck dealer's) each bid's own margin."""
+    if margins is None:
+        margins = bool(adv.n[0] == 0)
     return ev_text(not adv.query.rules.partnerships, sides, margins)
 
 
@@ -556,13 +559,15 @@ def _suit_summary_lines(adv: Advice) -> list[str]:
     suits = adv.per_suit()
     mean, mean_lo, mean_hi = adv.mean_points_interval()
     names = adv.key_cards()
-    pedro_head = " ".join(f"{N.label(n) + ' ours':>20}" for n in names)
+    alone = not adv.query.rules.partnerships  # cut-throat: the player is his own side
+    pedro_head = " ".join(f"{N.label(n) + (' mine' if alone else ' ours'):>20}" for n in names)
     pedros = {n for n, _ in adv.query.rules.pedros}
     cards = N.joined(["each Pedro", *(N.label(n) for n in names if n not in pedros)])
+    whose, ends = ("your", "you end") if alone else ("your side's", "it ends")
     lines = [
         f"{'trump':<9} {'mean points':>20} {pedro_head} {'best EV':>14} "
-        f"{'safe at ' + N.rate(adv.risk, 0):>12}   ({_top_bid_words(adv)}: your side's "
-        f"points, and how often it ends with {cards}, yours kept or another's won)"
+        f"{'safe at ' + N.rate(adv.risk, 0):>12}   ({_top_bid_words(adv)}: {whose} "
+        f"points, and how often {ends} with {cards}, yours kept or another's won)"
     ]
     for s in adv.suits_run:
         d = suits[s]

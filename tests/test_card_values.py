@@ -166,6 +166,11 @@ def test_api_card_values():
     assert cv.to_dict()["card_values"][0]["card"] == "Ace of trumps"
     with pytest.raises(ValueError, match="replacement: 'x' is not one of trump, plain"):
         cinch_sim.card_values(hands=10, replacement="x")
+    assert "the maker's side takes 2 points more" in cv.method_for_players()
+    # cut-throat: the maker is a side of his own
+    alone = cinch_sim.card_values(hands=100, seed=2, variant="cutthroat3")
+    words = alone.method() + alone.method_for_players()
+    assert "the maker takes 2 points more" in words and "side" not in words
 
 
 def run(*args):

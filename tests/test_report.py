@@ -476,14 +476,17 @@ def test_a_card_worth_less_than_nothing_is_said_and_explained():
                      ("Game", 10, -3.0, -1.0)])  # fmt: skip
     d = _card_frame([("Left Pedro", 500, -0.7, -0.3), ("Ace", 500, 1.0, 2.0),
                      ("Game", 500, -0.2, 0.1)])  # fmt: skip
-    text = _below_nothing({"heuristic": h, "dd": d})
+    text = _below_nothing({"heuristic": h, "dd": d}, True)
     assert text.startswith(
         "Worth less than nothing here: the Left Pedro, -0.70 [-0.90, -0.50] under the "
         "heuristic and -0.50 [-0.70, -0.30] under perfect play. The maker's side"
     )
     # the Game: too few deals for the heuristic, an interval across 0 for perfect play
     assert "Game" not in text and "Ace" not in text
-    assert _below_nothing({"dd": _card_frame([("Ace", 500, 1.0, 2.0)])}) == ""
+    assert _below_nothing({"dd": _card_frame([("Ace", 500, 1.0, 2.0)])}, True) == ""
+    alone = _below_nothing({"dd": d}, False)  # cut-throat: the maker, another player
+    assert ". The maker ends with fewer points" in alone and "another player can take" in alone
+    assert "side" not in alone
 
 
 def test_a_pedro_that_lowers_a_hand_s_worth_is_said_and_explained():

@@ -28,6 +28,7 @@ import pandas as pd
 from cinch_sim import layout as L
 from cinch_sim import notation as N
 from cinch_sim.analysis.intervals import bounded_mean
+from cinch_sim.analysis.words import makers
 from cinch_sim.cards import RANKS, card, left_card
 from cinch_sim.engine.run import PolicySet, Replayer, iter_chunks
 from cinch_sim.engine.threads import run_split, using
@@ -375,7 +376,7 @@ class CardValues(Tables):
             "Each deal whose maker was dealt the card is played twice with the same contract, "
             f"seats and random streams: as dealt, and with the card swapped for {stand_in} "
             "(two of them for a pair), wherever that lay; the value is the mean paired "
-            "difference in the maker's side's points, with a paired 95% t interval (one "
+            f"difference in {self._side}'s points, with a paired 95% t interval (one "
             "pseudo-difference added at each end of the possible range)."
             + (
                 " With two decks one copy is swapped (the maker may hold the other), "
@@ -384,6 +385,10 @@ class CardValues(Tables):
                 else ""
             )
         )
+
+    @property
+    def _side(self) -> str:
+        return makers(self.rules.partnerships)
 
     def method_for_players(self) -> str:
         """The method again, in a player's words, with what the stand-in card is."""
@@ -409,10 +414,11 @@ class CardValues(Tables):
         )
         draw = self.rules.draw
         luck = f", every player's luck in {self.rules.draw_name}" if draw else ""
+        strong = self._side.replace("the ", "a strong ", 1)
         where = (
-            "still in play, and a strong maker's side often takes it there anyway"
+            f"still in play, and {strong} often takes it there anyway"
             if draw
-            else "in another hand, where a strong maker's side often takes it anyway, "
+            else f"in another hand, where {strong} often takes it anyway, "
             "or among the cards nobody was dealt, out of play"
         )
         return (
@@ -420,9 +426,9 @@ class CardValues(Tables):
             f"Pedro, and play each one again with that card exchanged for {stand_in}, "
             f"the stand-in card, wherever the stand-in lay.{low_too} Everything else "
             f"stays: the other hands, the contract, the trump suit{luck}. "
-            "So the difference in the points the maker's side ends with is what the card "
+            f"So the difference in the points {self._side} ends with is what the card "
             "itself is worth, not the company it keeps (a hand dealt the Right Pedro is "
-            "usually a strong hand anyway). A value of +2 means the maker's side takes 2 "
+            f"usually a strong hand anyway). A value of +2 means {self._side} takes 2 "
             "points more, on average, holding the card than holding the stand-in. For a "
             "Pedro that is far less than its 5 points: swapped out, it lies where the "
             f"stand-in lay, {where}. Each "

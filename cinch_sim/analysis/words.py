@@ -24,6 +24,11 @@ def opponent_share(counts: HandCounts) -> int:
     return 1 if counts.partnerships else counts.players - 1
 
 
+def makers(partnerships: bool) -> str:
+    """Whose points a contract's are: the maker's side, or in cut-throat the maker."""
+    return "the maker's side" if partnerships else "the maker"
+
+
 # under a make rate by bid: a player reads a rate that rises with the bid as "higher
 # bids are safer"; each row is the hands the bidder chose that bid with
 CHOSEN_BIDS_NOTE = (

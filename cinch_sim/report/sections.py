@@ -25,6 +25,7 @@ from cinch_sim.analysis.words import (
     after_the_draw,
     capture_phrase,
     key_card_phrase,
+    makers,
     only_pedros_captured,
 )
 from cinch_sim.cards import SUIT_NAMES, SUITS
@@ -280,6 +281,11 @@ def _pedros_that_cost(safe: pd.DataFrame, keys: list[str], rules: Rules) -> str:
         "group holds one and yet averages" if len(found) == 1 else "groups hold one and yet average"
     )
     noun = "Pedro or Bower" if rules.left_name == "left_bower" else "Pedro"
+    rival, rivals = (
+        ("the other side", "the other side's")
+        if rules.partnerships
+        else ("another player", "another player's")
+    )
 
     def points(x: pd.Series) -> str:
         return N.number_with_interval(x["mean_points"], x["mean_points_lo"], x["mean_points_hi"], 1)
@@ -292,8 +298,8 @@ def _pedros_that_cost(safe: pd.DataFrame, keys: list[str], rules: Rules) -> str:
         f"{row['pedros']} dealt "
         f"{points(row)} points, {none} {points(other)}. A {noun} scores only for the side "
         "that takes it in a trick, and every card is played: with few trumps above it, its "
-        "holder must sooner or later play it into a trick the other side can win, while the "
-        "same count of higher trumps would capture the other side's instead. That compares "
+        f"holder must sooner or later play it into a trick {rival} can win, while the "
+        f"same count of higher trumps would capture {rivals} instead. That compares "
         "groups of hands; what a card adds to the very same deal, against a low trump in "
         "its place, is what the card values measure."
     )
@@ -451,8 +457,8 @@ def _groups_note(rules: Rules) -> str:
 
 
 def _makers(rules: Rules) -> str:
-    """Who a contract's points belong to: the maker's side, or in cut-throat the maker."""
-    return "the maker's side" if rules.partnerships else "the maker"
+    """Who a contract's points belong to (``analysis.words.makers``)."""
+    return makers(rules.partnerships)
 
 
 def _robbing_verdict(data: pd.DataFrame, who: str) -> str:
@@ -487,7 +493,7 @@ def _seat_verdict(by_seat: pd.DataFrame, partnerships: bool) -> str:
     def seat(name: str) -> str:
         return "the dealer" if name == "dealer" else name
 
-    who = "the maker's side" if partnerships else "the maker"
+    who = makers(partnerships)
     return (
         f"The seat matters here (intervals apart): {who} takes "
         f"{N.number(best.mean_points, 2)} points when the maker is {seat(best.maker_seat)}, "
@@ -555,7 +561,7 @@ def add_card_values(
     )
     for paragraph in _player_dependence(tables).split(PARAGRAPH):
         sec.text(paragraph)
-    if below := _below_nothing(tables):
+    if below := _below_nothing(tables, partnerships):
         sec.text(below)
     stored = {n: v for n, v in values.items() if "stored" in v.settings}
     if stored:
@@ -564,9 +570,11 @@ def add_card_values(
         sec.text(left_out)
 
 
-def _below_nothing(tables: dict[str, pd.DataFrame]) -> str:
+def _below_nothing(tables: dict[str, pd.DataFrame], partnerships: bool) -> str:
     """The cards some player values below zero (the whole interval), with why that can
     be: else a player reads a Pedro worth less than nothing as a bug."""
+    who = makers(partnerships)
+    other = "the other side" if partnerships else "another player"
     found: dict[str, list[str]] = {}
     for name, t in tables.items():
         for c in t.index:
@@ -581,10 +589,10 @@ def _below_nothing(tables: dict[str, pd.DataFrame]) -> str:
     return (
         "Worth less than nothing here: "
         + "; ".join(f"{_the(c)}, {N.joined(v)}" for c, v in found.items())
-        + ". The maker's side ends with fewer points holding such a card than holding the "
+        + f". {who.capitalize()} ends with fewer points holding such a card than holding the "
         "stand-in, the card then lying where the stand-in lay. That happens when holding "
-        "the card means exposing it (a point card its holder must play into a trick the "
-        "other side can take) while in another hand the maker's high trumps capture it."
+        "the card means exposing it (a point card its holder must play into a trick "
+        f"{other} can take) while in another hand the maker's high trumps capture it."
     )
 
 

@@ -567,3 +567,50 @@ def test_the_solvers_limit_has_one_value():
     from cinch_sim.solver import limits, search
 
     assert limits.MAX_COPIES2 == search.MAX_COPIES2
+
+
+# The heuristic's own keep with more trumps than the hand holds. Seat 0 (maker at 14
+# in hearts, the robber) is dealt one copy of every heart but the 5, both 5H (Right
+# Pedro) and both 5D (Left Pedro): 14 trump faces and 2 second copies, 16 trumps, and
+# robs no more (seat 1 holds the other hearts). By points, a copy beside its face, the
+# best 12 are 5H 5H 5D 5D (5 each), then the one-pointers A (High), J (Jack), 10
+# (Game) and 2 (Low: kept, it is in play), then K Q 9 8 by strength: 7H 6H 4H 3H go.
+# Keeping every face first (heuristic_v2) kept 14 - 2 = 12 faces, A K Q J 10 9 8 7 6
+# 4 5H 5D, and set aside 3H 2H and the second 5H and 5D: 10 points of Pedros out of
+# play, and the Low of the 2 left to the other copy.
+MANY_TRUMPS = {
+    0: "AH KH QH JH TH 9H 8H 7H 6H 4H 3H 2H 5H 5H 5D 5D 2C 3C",
+    1: "AH KH QH JH TH 9H 8H 7H 6H 4H 3H 2H 2S 3S 4S 6S 7S 8S",
+    2: "4C 4C 6C 6C 7C 7C 8C 8C 9C 9C TC TC JC JC QC QC 5S 5S",
+    3: "2D 2D 3D 3D 4D 4D 6D 6D 7D 7D 8D 8D 9D 9D TD TD JD JD",
+}
+
+
+@pytest.mark.parametrize(
+    "version, aside",
+    [("heuristic", "7H 6H 4H 3H"), ("heuristic_v2", "3H 2H 5H 5D")],
+)
+def test_the_heuristic_keeps_the_best_twelve_trumps_of_both_copies(version, aside):
+    import json
+
+    from helpers import mask
+
+    from cinch_sim.records.writer import hand_record
+
+    ps = scripted_policies(4)
+    for s, bid in {0: 14, 1: 0, 2: 0, 3: 0}.items():
+        ps.board[0, s, 0] = bid
+    ps.board[1, :, 0] = SUIT["H"]
+    keeps = {1: "AH KH QH JH TH 9H 8H 7H 6H 4H 3H 2H", 2: "9C TC JC", 3: "TD JD 9D 8D"}
+    for s, keep in keeps.items():
+        ps.board[2, s, 0] = mask(keep)
+    heuristic = PolicySet.from_specs(4, discard=version)
+    ps.discard[0] = heuristic.discard[0]
+    ps.board[2, 0, :] = heuristic.params(TWO)[2, 0, :]
+    cond = Conditions(deck=deck104(MANY_TRUMPS, TWO, 3))
+    out, tr = run_chunk(TWO, ps, 1, 0, 1, 3, cond, trace=True)
+    rec = json.loads(json.dumps(hand_record(TWO, out[0], tr[0])))
+    assert check_hand(rec).status == "valid"
+    assert rec["maker"] == 0 and len(rec["draws"][0]) == 22  # the stock, no trump in it
+    trumps = [c for c in rec["robber_discards"] + rec["discards"][0] if c[-1] == "H" or c == "5D"]
+    assert sorted(trumps) == sorted(aside.split())

@@ -37,6 +37,7 @@ from cinch_sim.policies.ranks import (
     mask_points,
     strongest_card,
     strongest_k_cards,
+    trumps_by_points,
     trumps_to_keep,
 )
 from cinch_sim.signatures import POLICY_SIG
@@ -70,6 +71,9 @@ B_PRESET_MODEL = 21  # 1: the preset's own fitted model replaces these slots (ha
 B_RAISE = 22
 # ---- discard parameter slots
 D_KEEP_ACE_TRUMPS = 0  # keep side aces when holding at least this many trumps
+# 1: with two decks and more trumps than the hand holds, keep the best of faces and
+# second copies together (0: every trump face first, as heuristic_v2 did)
+D_BEST_OF_BOTH_COPIES = 1
 # ---- play parameter slots
 P_PULL_TRUMPS = 0  # 1: lead sure-winning trumps to pull the opponents' trumps
 P_CATCH_POINTS = 1  # points in a trick worth trumping in for
@@ -133,7 +137,7 @@ DEFAULT_PARAMS = {
     # drawers that never keep a side ace (9: only with nine trumps) and a play
     # that takes a trick only when sure to win it beat keeping aces from four
     # trumps and trumping in for any point by 0.551 [0.544, 0.559] (8,000 games)
-    "heuristic_discard": (9.0,),
+    "heuristic_discard": (9.0, 1.0),
     # with the play fixes and read_voids, trumping in for any point (catch_points 1)
     # beat 10 by 0.526 [0.521, 0.531], +0.29 points a hand (20,000 games, seed 10)
     "heuristic_play": (1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 1.0),
@@ -143,6 +147,7 @@ DEFAULT_PARAMS = {
 for _kind in ("bid", "trump", "discard"):
     DEFAULT_PARAMS[f"heuristic_v2_{_kind}"] = DEFAULT_PARAMS[f"heuristic_{_kind}"][:B_POINT3]
 DEFAULT_PARAMS["heuristic_v2_play"] = DEFAULT_PARAMS["heuristic_play"][:7]
+DEFAULT_PARAMS["heuristic_v2_discard"] = DEFAULT_PARAMS["heuristic_discard"][:1]
 # pimc_fitted: the heuristic bidder and trump chooser with the hand model fitted to
 # outcomes under PIMC play (preset_model 2: hand_models.py; issue 31, part 3), and
 # its own margin: with PIMC play against pimc, margin 1.0 scored -0.11 [-0.27, +0.05]
@@ -369,6 +374,29 @@ def heuristic_trump(obs, hand, legal, params, scratch, rng):
     return s
 
 
+@njit
+def _faces_of_best_trumps(obs, hand, legal, copies, tm, trump, left):
+    """Two decks, more trumps (faces and second copies) than the hand holds: the
+    first pass's faces of the best 12 trumps by points (the 2's Low counted: kept,
+    each copy is Low), then strength, a second copy right after its face.
+
+    Keeping k faces leaves room for size - k second copies; the most faces whose own
+    copies still fit is that best set (the second pass then keeps the copies, best
+    first), within the pass's bounds: a second Pedro outranks a King."""
+    size = obs[L.O_RULES + L.R_HAND_SIZE]
+    must = hand & ~legal  # protected point trumps under non_point_only: kept
+    free = hand & legal & tm
+    lo = max(obs[L.O_MIN_KEEP], popcount(must))
+    hi = min(obs[L.O_MAX_KEEP], popcount(must) + popcount(free))
+    best = must | trumps_by_points(obs, free, lo - popcount(must), tm, trump, left)
+    for k in range(lo + 1, hi + 1):
+        keep = must | trumps_by_points(obs, free, k - popcount(must), tm, trump, left)
+        if k + popcount(keep & copies) > size:
+            break
+        best = keep
+    return best
+
+
 @njit(POLICY_SIG, cache=True, **NO_REFCOUNT)
 def heuristic_discard(obs, hand, legal, params, scratch, rng):
     tm = trump_mask(obs)
@@ -380,6 +408,11 @@ def heuristic_discard(obs, hand, legal, params, scratch, rng):
     for s in range(4):
         if s != trump:
             aces |= hand & bit(s * 13 + 12)
+    two = obs[L.O_RULES + L.R_DECKS] == 2
+    if two and obs[L.O_DISCARD_PASS] == 0 and params[D_BEST_OF_BOTH_COPIES] > 0:
+        copies = np.uint64(obs[L.O_HAND2]) & tm  # second copies (0 with one deck)
+        if popcount(trumps) + popcount(copies) > obs[L.O_RULES + L.R_HAND_SIZE]:
+            return np.int64(_faces_of_best_trumps(obs, hand, legal, copies, tm, trump, left))
     if obs[L.O_PHASE] == L.PHASE_ROB:
         must = hand & ~legal  # point trumps under excess_trump_discard=non_point_only
         keep = must | trumps_to_keep(obs, trumps & legal, hs - popcount(must), tm, trump, left)

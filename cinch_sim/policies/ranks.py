@@ -119,18 +119,19 @@ def weakest_card(obs, mask, tmask, left):
 
 
 @njit(forceinline=True)
-def _keep_key(obs, c, tmask, trump, left):
-    """Keep order of a trump: its points (Low left out: which trump is Low is not
-    known before play), then its strength."""
+def _keep_key(obs, c, tmask, trump, left, with_low):
+    """Keep order of a trump: its points (Low left out unless ``with_low``: which trump
+    is Low is not known before play), then its strength."""
     p = card_points(obs, c, trump, left)
-    if c // 13 == trump and c % 13 == 0:
+    if not with_low and c // 13 == trump and c % 13 == 0:
         p -= obs[L.O_RULES + L.R_LOW_POINTS]
     return p * 256 + card_strength(obs, c, tmask, left)
 
 
 @njit
 def _top_k(obs, mask, k, tmask, trump, left, by_keep):
-    """The k cards of mask first by strength (or by keep order), all if fewer."""
+    """The k cards of mask first by strength (``by_keep`` 0), by keep order (1), or by
+    keep order with the 2's Low counted (2); all if fewer."""
     out = U0
     rest = mask
     for _ in range(k):
@@ -141,7 +142,7 @@ def _top_k(obs, mask, k, tmask, trump, left, by_keep):
             c = lowbit_index(m)
             m &= m - U1
             if by_keep:
-                key = _keep_key(obs, c, tmask, trump, left)
+                key = _keep_key(obs, c, tmask, trump, left, by_keep == 2)
             else:
                 key = card_strength(obs, c, tmask, left)
             if key > best_key:
@@ -158,7 +159,7 @@ def _top_k(obs, mask, k, tmask, trump, left, by_keep):
 @njit
 def strongest_k_cards(obs, mask, k, tmask, left):
     """The k strongest cards of mask by ``card_strength``."""
-    return _top_k(obs, mask, k, tmask, obs[L.O_TRUMP], left, False)
+    return _top_k(obs, mask, k, tmask, obs[L.O_TRUMP], left, 0)
 
 
 @njit
@@ -166,4 +167,12 @@ def trumps_to_keep(obs, trumps, k, tmask, trump, left):
     """The k trumps a player keeps first: by points (the Pedros, Sancho, then High,
     Jack, Game), then strength. Under the standard rules this is docs/benchmarks.md's keep
     order: Right Pedro, Left Pedro, A, J, 10, K, Q, 9, ..., 2."""
-    return _top_k(obs, trumps, k, tmask, trump, left, True)
+    return _top_k(obs, trumps, k, tmask, trump, left, 1)
+
+
+@njit
+def trumps_by_points(obs, trumps, k, tmask, trump, left):
+    """The k trumps a player keeps when his keep decides Low: ``trumps_to_keep``'s order
+    with the 2's Low counted (two decks, more trumps than the hand holds: the 2 he
+    keeps is in play, and each copy of the lowest trump scores Low)."""
+    return _top_k(obs, trumps, k, tmask, trump, left, 2)

@@ -19,6 +19,7 @@ from cinch_sim.matches.compare import compare
 from cinch_sim.matches.ladder import bradley_terry, ladder
 from cinch_sim.matches.play import game_records, team_policies
 from cinch_sim.policies.heuristic import DEFAULT_PARAMS as HEURISTIC_DEFAULTS
+from cinch_sim.policies.loading import PolicyError
 from cinch_sim.policies.strategies import (
     BUILTIN,
     StrategyError,
@@ -223,11 +224,13 @@ def test_toml_strategy(tmp_path):
     assert resolve_strategy(str(f)).name == "bold"
     g = tmp_path / "list.toml"
     g.write_text(
-        'name = "listy"\nbase = "simple"\n[discard]\npolicy = "heuristic"\nparams = [3.0]\n'
+        'name = "listy"\nbase = "simple"\n[discard]\npolicy = "heuristic"\nparams = [3.0, 0.0]\n'
     )
     s2 = load_strategy_file(g)
     assert s2.name == "listy" and s2.bid == "simple" and s2.play == "random"
-    assert s2.policy("discard").params == (3.0,)
+    assert s2.policy("discard").params == (3.0, 0.0)
+    with pytest.raises(PolicyError, match="unknown plug point 'plya'"):
+        s2.with_params("plya", lead_high=0)
 
 
 @pytest.mark.parametrize(
@@ -241,6 +244,9 @@ def test_toml_strategy(tmp_path):
         ('base = "clever"\n', "unknown base 'clever'"),
         ("[bid\n", "not valid TOML"),
         ('[play]\npolicy = "random"\nparams = { x = 1 }\n', "no parameter 'x'"),
+        # a list gives every value: a short one (or []) would set the rest to 0
+        ("[bid]\nparams = []\n", "bid.params lists 0 values where 'heuristic' takes 23"),
+        ("[discard]\nparams = [3.0]\n", "lists 1 values where 'heuristic' takes 2: a list"),
     ],
 )
 def test_toml_strategy_errors(tmp_path, text, msg):

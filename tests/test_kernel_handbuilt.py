@@ -591,12 +591,15 @@ def test_excess_trumps_any():
     # More than six trumps: keep exactly six, the excess goes face up (dead).
     h = run_deal(D6, maker=3, trump="H", bid=1, keeps={0: "KH QH JH TH 9H 5D"})
     assert h.record("discard", 0, 3) == mask(D6[0])  # every card may go
+    assert h.record("discard", 0, 4) == 6  # O_MIN_KEEP: the six trumps, exactly
+    assert h.record("discard", 1, 4) == 0  # seat 1, without: none need stay
     assert h.discard(0) == {"AH", "2H", "2C"}
     # the next drawer sees the dead trumps face up, not the face-down 2C
     assert h.record("discard", 1, 5) == mask("AH 2H")
     assert h.slot("high") == (-1, -1, -1, -1)  # ace_only: the A is dead
     checked(h, Rules())
-    with pytest.raises(PolicyError, match="discard"):  # five trumps kept
+    # five trumps kept: the message says how many he holds
+    with pytest.raises(PolicyError, match=r"it holds 8 trumps \(hearts\): exactly 6 of them stay"):
         run_deal(D6, maker=3, trump="H", bid=1, keeps={0: "KH QH JH TH 9H 2C"})
 
 
@@ -621,6 +624,7 @@ def test_excess_trumps_non_point_only():
     r = Rules(excess_trump_discard="non_point_only")
     h = checked(run_deal(D6, rules=r, maker=3, trump="H", bid=1, keeps={0: "AH JH TH 9H 2H 5D"}), r)
     assert h.record("discard", 0, 3) == mask("KH QH 9H 2C")
+    assert h.record("discard", 0, 4) == 6
     assert h.discard(0) == {"KH", "QH", "2C"}
     with pytest.raises(PolicyError, match="discard"):
         run_deal(D6, rules=r, maker=3, trump="H", bid=1, keeps={0: "KH QH JH TH 9H 5D"})

@@ -115,6 +115,14 @@ def test_a_signed_policy_returning_a_float_or_a_bool_is_refused(tmp_path):
     with pytest.raises(PolicyError, match=r"returns bool, not int64$"):
         load_policy("play", f"{path}:booly")
     assert load_policy("discard", f"{path}:keep_mask").spec.endswith("keep_mask")  # uint64
+    # without a signature numba keeps the uint64: refused, with the way to return it
+    plain = _write(tmp_path / "plain.py", HEAD + """
+@njit
+def keep_mask(obs, hand, legal, params, scratch, rng):
+    return hand & ~legal
+""")  # fmt: skip
+    with pytest.raises(PolicyError, match=r"returns uint64, not int64: return np.int64\(\.\.\.\)"):
+        load_policy("discard", f"{plain}:keep_mask")
 
 
 def test_an_unsigned_policy_returning_a_constant_loads_and_plays(tmp_path):
@@ -163,6 +171,10 @@ PLAIN = (
             "PARAM_NAMES['p'] names 2 parameters but DEFAULT_PARAMS['p'] gives 1",
         ),
         ('PARAM_NAMES = {"p": "ab"}\nDEFAULT_PARAMS = {"p": (1.0,)}', "must be a tuple of names"),
+        (
+            'PARAM_NAMES = {"p": ("a", "a")}\nDEFAULT_PARAMS = {"p": (1.0, 2.0)}',
+            "PARAM_NAMES['p'] names 'a' twice",
+        ),
     ],
 )
 def test_a_parameter_table_naming_no_function_or_miscounted_is_refused(tmp_path, tables, said):
@@ -288,6 +300,14 @@ def keep_all(obs, hand, legal, params, scratch, rng):
 @njit(POLICY_SIG)
 def bid20(obs, hand, legal, params, scratch, rng):
     return 20
+
+@njit(POLICY_SIG)
+def card_number(obs, hand, legal, params, scratch, rng):
+    return lowbit_index(hand)
+
+@njit(POLICY_SIG)
+def keep_foreign(obs, hand, legal, params, scratch, rng):
+    return (hand & ~legal) | (~hand & np.uint64(1))
 """
 )
 
@@ -307,6 +327,11 @@ def test_an_illegal_keep_says_whether_it_was_the_robbers_take_and_how_many(tmp_p
         r"to keep in the discard before the draw \(mask 0x[0-9a-f]+: (\w\w ){8}\w\w\)", message
     )
     assert message.endswith("keep every trump (exactly 6 when holding more) and at most 6 cards")
+    # a card's number for a mask, and a card not held: each named
+    with pytest.raises(PolicyError, match="looks like the number of .*: a discard returns the "):
+        api.simulate(hands=200, seed=1, discard=f"{path}:card_number")
+    with pytest.raises(PolicyError, match="; it keeps 2C, not in the hand it was asked about"):
+        api.simulate(hands=200, seed=1, discard=f"{path}:keep_foreign")
 
 
 def test_an_illegal_bid_states_the_legal_range(tmp_path):
@@ -439,8 +464,15 @@ def test_a_seat_given_twice_or_every_seat_after_one_is_refused():
     assert r.exit_code == 2 and "seat 1 is given twice" in r.output
     twice = ["--play-policy", "random", "--play-policy", "greedy"]  # a list in Python: by seat
     r = CliRunner().invoke(main, ["simulate", "--hands", "10", *twice])
-    assert r.exit_code == 2 and "'greedy': every seat's policy comes first" in r.output
+    assert r.exit_code == 2, r.output
+    assert "'greedy': every seat's policy is given twice ('random' first)" in r.output
     sim = api.simulate(hands=10, play=["greedy", "0=random", "2=random"])  # the usual way
+    # an empty module or function: one line, not a traceback
+    for spec in (":x", ".:x", "bot.py:"):
+        with pytest.raises(PolicyError, match="name a module or file and a function"):
+            api.simulate(hands=10, play=spec)
+    r = CliRunner().invoke(main, ["simulate", "--hands", "10", "--play-policy", ":x"])
+    assert r.exit_code == 2 and "name a module or file and a function" in r.output
     assert sim.settings["policies"]["play"] == ["random", "greedy", "random", "greedy"]
 
 
@@ -457,3 +489,14 @@ def test_a_module_name_for_a_file_here_says_to_name_the_file(tmp_path, monkeypat
     with pytest.raises(PolicyError) as info:  # no such file: no hint
         load_policy("play", "nobot:play")
     assert str(info.value).endswith("No module named 'nobot'")
+
+
+def test_a_policy_files_own_import_says_where_modules_are_found(tmp_path):
+    """``from helpers import peek`` beside the file is not found by ``cinch-sim``: the
+    line says to put its folder on PYTHONPATH."""
+    _write(tmp_path / "bots" / "mine.py", HEAD + "from sidekick import peek\n" + PLAIN[len(HEAD) :])
+    _write(tmp_path / "bots" / "sidekick.py", "peek = 1\n")
+    with pytest.raises(PolicyError) as caught:
+        load_policy("play", f"{tmp_path / 'bots' / 'mine.py'}:p")
+    assert "No module named 'sidekick'" in str(caught.value)
+    assert "set PYTHONPATH to its folder" in str(caught.value)

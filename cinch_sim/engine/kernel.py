@@ -302,6 +302,15 @@ def _fail(out, kind, seat, value):
 
 
 @njit(inline="always")
+def _fail_keep(out, seat, value, hand):
+    """``_fail`` for a discard, with the cards it was asked about (in the legal slots:
+    the message names what the keep broke)."""
+    _fail(out, L.KIND_DISCARD, seat, value)
+    out[L.H_ERROR_LEGAL] = np.int64(hand & np.uint64(0xFFFFFFFF))  # wraps
+    out[L.H_ERROR_LEGAL_HIGH] = np.int64(hand >> np.uint64(32))
+
+
+@njit(inline="always")
 def _trump_features(dealt, trump, left, tmask):
     """(trumps held, pedro bits, A K Q J T bits) of a dealt hand."""
     ntr = popcount(dealt & tmask)
@@ -878,6 +887,8 @@ def _discards(
             obs[L.O_HAND2] = np.int64(p1)
         lo1 = min_keep
         hs1 = HS - t2  # two decks: room for the trumps' second copies (pass 2 keeps them)
+        if excess:  # exactly HS trumps, nothing else (two decks: split between the passes)
+            lo1 = HS
         if TWO_DECKS and double:
             lo1 = max(0, min_keep - popcount(b2))
             if excess:  # exactly HS trumps in all: here any of them (the protected ones
@@ -894,14 +905,14 @@ def _discards(
         else:
             ok1 = _discard_ok(rules, a1, k1, legal1, tmask, lo1, hs1)
         if unlikely(not ok1):
-            _fail(out, L.KIND_DISCARD, s, np.int64(k1))
+            _fail_keep(out, s, np.int64(k1), a1)
             return -1, dead_up
         k2 = U0
         if TWO_DECKS and double:  # pass 2: the second copies (their trumps stay, or HS's rest)
             hs2 = HS - popcount(k1)
-            if excess:
+            if excess:  # the rest of the HS trumps, exactly
                 legal2 = _excess_legal(p1, tmask, prot, hs2)
-                lo2 = 0
+                lo2 = hs2
             else:
                 legal2 = p1 & ~tmask
                 lo2 = max(0, min_keep - popcount(k1))
@@ -912,7 +923,7 @@ def _discards(
                     hs2, 1, k1, double,
                 )  # fmt: skip
                 if unlikely(not _discard_ok(rules, p1, k2, legal2, tmask, lo2, hs2)):
-                    _fail(out, L.KIND_DISCARD, s, np.int64(k2))
+                    _fail_keep(out, s, np.int64(k2), p1)
                     return -1, dead_up
             obs[L.O_DISCARD_PASS] = 0
             obs[L.O_KEPT] = 0
@@ -1084,7 +1095,7 @@ def _rob(
             or popcount(k1 & tmask) != min(n1, ta)
             or a1 & ~k1 & ~legal1 != U0
         ):
-            _fail(out, L.KIND_DISCARD, robber, np.int64(k1))
+            _fail_keep(out, robber, np.int64(k1), a1)
             return False
         if TWO_DECKS and double:  # pass 2: the rest of the hand size from the second copies
             hs2 = HS - n1
@@ -1101,7 +1112,7 @@ def _rob(
                     or popcount(k2 & tmask) != min(hs2, tb)
                     or p1 & ~k2 & ~legal2 != U0
                 ):
-                    _fail(out, L.KIND_DISCARD, robber, np.int64(k2))
+                    _fail_keep(out, robber, np.int64(k2), p1)
                     return False
             obs[L.O_DISCARD_PASS] = 0
             obs[L.O_KEPT] = 0

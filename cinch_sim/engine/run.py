@@ -776,15 +776,30 @@ def _illegal_keep(row: np.ndarray, rules: Rules, seat: int, value: int) -> str:
     hs = rules.hand_size
     passes = " over its two passes" if rules.decks == 2 else ""
     robber = {"maker": int(row[L.H_MAKER]), "dealer": int(row[L.H_DEALER])}.get(rules.robber)
+    hand = _joined(row, L.H_ERROR_LEGAL, L.H_ERROR_LEGAL_HIGH)  # what it was asked about
+    trump = int(row[L.H_TRUMP])
+    held = bin(hand & rules.trump_cards(trump)).count("1") if 0 <= trump < 4 else 0
+    why = ""
+    if 0 <= value < 52 and hand >> value & 1 and bin(mask).count("1") < hs:
+        why = (
+            f"; {value} looks like the number of {format_card(value)}: a discard returns "
+            "the mask of the cards it keeps"
+        )
+    elif foreign := mask & ~hand & (2**52 - 1):
+        names = " ".join(format_card(c) for c in range(52) if foreign >> c & 1)
+        why = f"; it keeps {names}, not in the hand it was asked about"
+    elif held > hs:
+        why = f"; it holds {held} trumps ({SUIT_NAMES[SUITS[trump]]}): exactly {hs} of them stay"
     if rules.widow:
         return (
             f"an illegal set of cards to keep after picking up its widow {kept}: keep exactly "
-            f"{hs} cards, as many of them trumps as it holds (up to {hs})"
+            f"{hs} cards, as many of them trumps as it holds (up to {hs}){why}"
         )
     if seat == robber:
         return (
             f"an illegal set of cards to keep when robbing the pack {kept}: the robber "
-            f"keeps exactly {hs} cards{passes}, as many of them trumps as he holds (up to {hs})"
+            f"keeps exactly {hs} cards{passes}, as many of them trumps as he holds (up to "
+            f"{hs}){why}"
         )
     rule = ", and no non-trump (must_discard_nontrumps)" if rules.must_discard_nontrumps else ""
     if rules.shortage == "limit_discards":
@@ -792,6 +807,7 @@ def _illegal_keep(row: np.ndarray, rules: Rules, seat: int, value: int) -> str:
     return (
         f"an illegal set of cards to keep in the discard before the draw {kept}: keep "
         f"every trump (exactly {hs} when holding more) and at most {hs} cards{passes}{rule}"
+        f"{why}"
     )
 
 

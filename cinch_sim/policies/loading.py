@@ -105,6 +105,11 @@ def _load_policy(kind: str, spec: str, params: tuple[float, ...] | None) -> Poli
             "or module:function, or path/to/file.py:function)"
         )
     where, fn_name = spec.rsplit(":", 1)
+    if not where.strip() or not fn_name.strip() or where.strip(".") == "":
+        raise PolicyError(
+            f"{kind} policy {spec!r}: name a module or file and a function, "
+            "module:function or path/to/file.py:function"
+        )
     module = _import_user_module(where, spec)
     fn = getattr(module, fn_name, None)
     if fn is None:
@@ -205,6 +210,10 @@ def _check_param_tables(module: ModuleType, where: str, what: str) -> None:
         if isinstance(named, str) or not isinstance(named, Sequence):
             raise PolicyError(f"{what}: PARAM_NAMES[{key!r}] must be a tuple of names, "
                               f"not {type(named).__name__}")  # fmt: skip
+        twice = sorted({str(n) for n in named if list(named).count(n) > 1})
+        if twice:
+            raise PolicyError(f"{what}: PARAM_NAMES[{key!r}] names {', '.join(map(repr, twice))} "
+                              "twice: each parameter slot needs a name of its own")  # fmt: skip
         values = defaults.get(key) if isinstance(defaults, Mapping) else None
         if isinstance(values, Sequence | np.ndarray) and len(values) != len(named):
             raise PolicyError(f"{what}: PARAM_NAMES[{key!r}] names {len(named)} parameters "
@@ -304,6 +313,11 @@ def _import_user_module(where: str, spec: str):
         except Exception as exc:  # user code: report, never crash
             del sys.modules[name]
             why = numba_reason(exc, resolved) if _numba_error(exc) else str(exc)
+            if isinstance(exc, ModuleNotFoundError):  # its own module beside it, say
+                why += (
+                    " (a policy file's imports are looked for on Python's path, not "
+                    "beside the file: set PYTHONPATH to its folder)"
+                )
             raise PolicyError(f"policy {spec!r}: {where} failed to load: {why}") from None
         _SOURCES[module] = hashlib.sha256(text).hexdigest()
         return module
@@ -350,7 +364,10 @@ def _compile_for_kernel(fn, kind: str, spec: str):
     if cres is not None and str(_unliteral(cres.signature.return_type)) != "int64":
         # a policy returning a float or a bool would be silently truncated
         returned = _shown(cres.signature.return_type)
-        raise PolicyError(f"{kind} policy {spec!r} returns {returned}, not int64")
+        hint = ""
+        if _INTEGER.fullmatch(str(returned)):  # a uint64 mask, an int32: cast it
+            hint = ": return np.int64(...) (or declare @njit(POLICY_SIG), which casts)"
+        raise PolicyError(f"{kind} policy {spec!r} returns {returned}, not int64{hint}")
     # what each return hands over, before int64 casts it (under a signature 0.7 became
     # 0 and True 1; without one a bool beside an int unifies to int64): one rule for
     # both, whichever load compiled the function first
@@ -525,6 +542,11 @@ def parse_policy_specs(
     for n, item in enumerate(items):
         seat, spec = split_seat(kind, item, players)
         if seat is None:
+            if n and split_seat(kind, items[0], players)[0] is None:
+                raise PolicyError(
+                    f"{kind} policy {item!r}: every seat's policy is given twice "
+                    f"({items[0]!r} first): give it once, then SEAT=POLICY for a seat"
+                )
             if n:
                 raise PolicyError(
                     f"{kind} policy {item!r}: every seat's policy comes first, before any "

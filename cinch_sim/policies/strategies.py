@@ -77,6 +77,8 @@ class Strategy:
 
     def with_params(self, kind: str, **named: float) -> Strategy:
         """A copy with some named parameters of one kind changed (e.g. ``bid``, ``cap=6``)."""
+        if kind not in KINDS:
+            raise PolicyError(f"unknown plug point {kind!r} (one of {', '.join(KINDS)})")
         vec = _apply_named(
             kind,
             self.spec(kind),
@@ -355,6 +357,11 @@ def strategy_from_dict(
             if len(raw) > N_PARAMS:
                 raise StrategyError(
                     f"{where}: {kind}.params has {len(raw)} values (at most {N_PARAMS})"
+                )
+            if default and len(raw) != len(default):  # a short list sets the rest to 0
+                raise StrategyError(
+                    f"{where}: {kind}.params lists {len(raw)} values where {spec!r} takes "
+                    f"{len(default)}: a list gives every one (a table of names, some)"
                 )
             params[kind] = tuple(
                 _finite(v, f"{where}: {kind}.params[{i}]") for i, v in enumerate(raw)

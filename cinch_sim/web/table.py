@@ -286,12 +286,7 @@ class Table:
         return f"{text[0].upper()}{text[1:]}. This hand: {change}."
 
     def _trump_mask(self, trump: int) -> int:
-        from cinch_sim.cards import RANKS, suit_mask, trump_mask
-
-        if trump < 0:
-            return 0
-        left = RANKS.index(self.rules.left_rank) if self.rules.left_rank else None
-        return int(trump_mask(trump, left) if left is not None else suit_mask(trump))
+        return self.rules.trump_cards(trump) if trump >= 0 else 0
 
     def _so_far(self, tr: np.ndarray) -> dict[str, Any]:
         """The bids and the tricks played so far, from the hand's trace."""

@@ -358,14 +358,14 @@ def strategy_from_dict(
                 raise StrategyError(
                     f"{where}: {kind}.params has {len(raw)} values (at most {N_PARAMS})"
                 )
+            params[kind] = tuple(
+                _finite(v, f"{where}: {kind}.params[{i}]") for i, v in enumerate(raw)
+            )
             if default and len(raw) != len(default):  # a short list sets the rest to 0
                 raise StrategyError(
                     f"{where}: {kind}.params lists {len(raw)} values where {spec!r} takes "
                     f"{len(default)}: a list gives every one (a table of names, some)"
                 )
-            params[kind] = tuple(
-                _finite(v, f"{where}: {kind}.params[{i}]") for i, v in enumerate(raw)
-            )
         elif isinstance(raw, dict):
             base_vec = params.get(kind, tuple(default))
             params[kind] = _apply_named(kind, spec, base_vec, raw, where)

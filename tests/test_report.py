@@ -835,6 +835,7 @@ def test_variant_reports_speak_of_their_own_game():
     text = _robbing_verdict(data, "the maker")
     assert "most under robber=dealer and robber=none alike" in text
     assert "least under robber=maker" in text
+    assert "(the dealer never robs here: the stock runs out before his turn)" in text
     tie = pd.DataFrame({"robber": ["maker", "none"], "mean_points": [2.0, 2.0]})
     assert "the same under each" in _robbing_verdict(tie, "the maker")
     # Pidro's Low is the 2 itself: it never stands in for a tested card

@@ -471,8 +471,11 @@ def _robbing_verdict(data: pd.DataFrame, who: str) -> str:
         return f"{who.capitalize()} takes the same under each ({hi:.2f} points on average)."
 
     def named(value: float) -> str:
-        rules = [f"robber={r}" for r, m in means.items() if m == value]
-        return " and ".join(rules) + (" alike" if len(rules) > 1 else "")
+        same = [r for r, m in means.items() if m == value]
+        text = " and ".join(f"robber={r}" for r in same) + (" alike" if len(same) > 1 else "")
+        if {"dealer", "none"} <= set(same):  # the same deals, to the last bit: no robbing
+            text += " (the dealer never robs here: the stock runs out before his turn)"
+        return text
 
     return (
         f"{who.capitalize()} takes most under {named(hi)} ({hi:.2f} points on average) "

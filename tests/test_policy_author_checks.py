@@ -500,3 +500,20 @@ def test_a_policy_files_own_import_says_where_modules_are_found(tmp_path):
         load_policy("play", f"{tmp_path / 'bots' / 'mine.py'}:p")
     assert "No module named 'sidekick'" in str(caught.value)
     assert "set PYTHONPATH to its folder" in str(caught.value)
+
+
+def test_a_spec_s_extra_colon_a_number_and_a_missing_return_are_named(tmp_path):
+    path = _write(tmp_path / "odd.py", HEAD + """
+NOTAFUNC = 3
+
+@njit
+def maybe(obs, hand, legal, params, scratch, rng):
+    if legal:
+        return lowbit_index(legal)
+""")  # fmt: skip
+    with pytest.raises(PolicyError, match="one ':' between the module or file and the function"):
+        load_policy("play", f"{path}:maybe:extra")
+    with pytest.raises(PolicyError, match=r"is not a numba function \(int, not a function\)"):
+        load_policy("play", f"{path}:NOTAFUNC")
+    with pytest.raises(PolicyError, match="a path through it returns nothing"):
+        load_policy("play", f"{path}:maybe")

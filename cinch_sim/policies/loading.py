@@ -105,6 +105,10 @@ def _load_policy(kind: str, spec: str, params: tuple[float, ...] | None) -> Poli
             "or module:function, or path/to/file.py:function)"
         )
     where, fn_name = spec.rsplit(":", 1)
+    if ":" in where:  # bot.py:play:extra
+        raise PolicyError(
+            f"{kind} policy {spec!r}: one ':' between the module or file and the function"
+        )
     if not where.strip() or not fn_name.strip() or where.strip(".") == "":
         raise PolicyError(
             f"{kind} policy {spec!r}: name a module or file and a function, "
@@ -338,7 +342,10 @@ def _compile_for_kernel(fn, kind: str, spec: str):
     from numba.core.dispatcher import Dispatcher
 
     if not isinstance(fn, Dispatcher):
-        raise PolicyError(f"{kind} policy {spec!r} is not a numba function: decorate it with @njit")
+        what = "" if callable(fn) else f" ({type(fn).__name__}, not a function)"
+        raise PolicyError(
+            f"{kind} policy {spec!r} is not a numba function{what}: decorate it with @njit"
+        )
     if POLICY_SIG.args not in fn.overloads and not fn._can_compile:  # @njit(its own sig)
         shown = ", ".join(str(s) for s in fn.signatures)
         raise PolicyError(
@@ -367,6 +374,8 @@ def _compile_for_kernel(fn, kind: str, spec: str):
         hint = ""
         if _INTEGER.fullmatch(str(returned)):  # a uint64 mask, an int32: cast it
             hint = ": return np.int64(...) (or declare @njit(POLICY_SIG), which casts)"
+        elif str(returned).startswith("OptionalType"):  # a path falls off the end
+            hint = ": a path through it returns nothing (None); end every path with a return"
         raise PolicyError(f"{kind} policy {spec!r} returns {returned}, not int64{hint}")
     # what each return hands over, before int64 casts it (under a signature 0.7 became
     # 0 and True 1; without one a bool beside an int unifies to int64): one rule for

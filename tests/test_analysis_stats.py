@@ -73,6 +73,7 @@ def exact_wilson_coverage(n: int, p: float) -> float:
     return float(binom.pmf(k, n, p)[(lo <= p) & (p <= hi)].sum())
 
 
+@pytest.mark.slow  # a calibration over 150 synthetic tables: 3-5 s of one core
 def test_interval_coverage_on_known_probabilities():
     """Tables' 95% intervals cover the true make rate as often as Wilson's exact coverage
     says, within a 4-sigma binomial tolerance (a false alarm about once in 15,000 runs)."""
@@ -95,6 +96,7 @@ def test_interval_coverage_on_known_probabilities():
     assert abs(covered.sum() - expected) < 4 * sd, (covered / reps, exact)
 
 
+@pytest.mark.slow  # 600 tests under the null: 4-8 s of one core
 def test_chi_square_is_calibrated():
     """Under the null the homogeneity test rejects at its nominal rate (multinomial draws)."""
     rng = np.random.default_rng(7)

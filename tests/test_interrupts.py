@@ -269,6 +269,7 @@ main(sys.argv[1:], prog_name="cinch-sim")
 """
 
 
+@pytest.mark.slow  # a report in a child process until the Ctrl-C: 10-14 s of one core
 def test_report_obeys_the_first_ctrl_c_and_says_it_was_interrupted(warm, tmp_path):
     args = ["report", "--hands", "2000000", "--games", "20", "--out", "rep"]
     p = _run_script(CTRL_C_IN_REPORT, args + ["--strategies", "random,simple"], tmp_path)

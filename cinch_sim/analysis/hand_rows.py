@@ -66,7 +66,12 @@ def hand_frame(rows: np.ndarray, rules, first: int = 0):
             "bid": rows[:, L.H_BID].astype(np.int16),
             # the suit's letter, as every table and record names it (none: thrown in)
             "trump": pd.Categorical.from_codes(played(rows[:, L.H_TRUMP]), list(SUITS)),
-            "made": rows[:, L.H_MADE] == 1,
+            # no contract (thrown in, or bid 0: the dealer named trump after all passed):
+            # nothing to make, <NA>, as the tables' own make rate leaves it out
+            "made": pd.array(
+                np.where(thrown | (rows[:, L.H_BID] == 0), None, rows[:, L.H_MADE] == 1),
+                dtype="boolean",
+            ),
             "trumps": played(rows[:, L.H_MAKER_TRUMPS_DEALT]).astype(np.int8),
             "pedros": pd.Categorical.from_codes(
                 played(rows[:, L.H_MAKER_PEDROS_DEALT] & 3, 0), list(PEDRO_LABELS)

@@ -18,6 +18,7 @@ The matches (scipy) and the report are imported when first called, so
 
 from __future__ import annotations
 
+import numbers
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -426,9 +427,15 @@ def stats(
     rules = _rules(rules, variant)
     dealer = rules.players - 1 if dealer is None else dealer  # the last seat
     try:
+        if not isinstance(by, str) and not (
+            isinstance(by, Iterable) and all(isinstance(f, str) for f in by)
+        ):
+            raise AnalysisError(f"{by!r} is not a feature's name or a list of them")
         by = check_features(by)
     except AnalysisError as exc:  # named as the argument, as everywhere in the API
         raise AnalysisError(f"by: {exc}") from None
+    if isinstance(min_hands, bool) or not isinstance(min_hands, numbers.Integral):
+        raise AnalysisError(f"min_hands: {min_hands!r} is not a whole number")
     if min_hands < 1:
         raise AnalysisError(f"min_hands: must be at least 1, got {min_hands}")
     run, settings = plan_hands(hands, seed, rules, dealer, (bid, trump, discard, play), chunk)
@@ -664,16 +671,17 @@ def compare(
         match_settings,
     )
     from cinch_sim.matches.cutthroat import CutThroatComparison
-    from cinch_sim.policies.strategies import a_player, distinct_names, resolve_strategy
+    from cinch_sim.policies.strategies import distinct_names
 
     games = checks.count(games, "games")
     seed = checks.seed(seed)
+    max_hands = checks.whole(max_hands, "max_hands", 1, checks.MAX_GAME_HANDS)
     r = _rules(rules)
     check_match(r, games, pairing)
     if chunk is not None:
         chunk = checks.whole(chunk, "chunk", at_least=1)
     chunk = check_until(until, r, chunk)
-    sa, sb = distinct_names([a_player(resolve_strategy(a)), a_player(resolve_strategy(b))])
+    sa, sb = distinct_names([_strategy(a, "a"), _strategy(b, "b")])
     chunk = match_chunk(chunk, r, (sa, sb))
     _not_chunked(resume, records=records)
     _cluster(scheduler, workers, threads, records=records, on_chunk=on_chunk, trace=trace)
@@ -757,13 +765,16 @@ def ladder(
     match_pairing(rules, pairing)
     from cinch_sim.matches.compare import check_match
     from cinch_sim.matches.ladder import ladder_settings, matchup_order
-    from cinch_sim.policies.strategies import a_player, distinct_names, resolve_strategy
+    from cinch_sim.policies.strategies import distinct_names
 
     games = checks.count(games, "games")
     seed = checks.seed(seed)
     bootstrap = checks.whole(bootstrap, "bootstrap", at_least=0)
+    max_hands = checks.whole(max_hands, "max_hands", 1, checks.MAX_GAME_HANDS)
     r = _rules(rules)
-    strats = distinct_names([a_player(resolve_strategy(s)) for s in _listed(strategies)])
+    strats = distinct_names(
+        [_strategy(s, f"strategies[{i}]") for i, s in enumerate(_listed(strategies))]
+    )
     if chunk is not None:  # else each matchup its own default (LadderRun)
         chunk = checks.whole(chunk, "chunk", at_least=1)
     if len(strats) < 2:
@@ -780,6 +791,26 @@ def ladder(
     seconds = _seconds(store, start)
     settings = {**settings, **timing}
     return ladder_of(run, settings, per_matchup, bootstrap, seconds, interrupted)
+
+
+def _strategy(value: object, name: str) -> Any:
+    """One side of a match: a strategy's name, a .toml file or a Strategy, its errors
+    named as the argument (``b: unknown strategy 'nope'``)."""
+    from cinch_sim.policies.strategies import (
+        Strategy,
+        StrategyError,
+        a_player,
+        resolve_strategy,
+    )
+
+    if isinstance(value, os.PathLike):
+        value = os.fspath(value)
+    if not isinstance(value, (str, Strategy)):
+        raise StrategyError(
+            f"{name}: {value!r} is not a strategy (a built-in's name, a .toml file or a Strategy)"
+        )
+    with checks.named(name, StrategyError):
+        return a_player(resolve_strategy(value))
 
 
 def _listed(value: object, name: str = "strategies", example: str = "['heuristic', 'greedy']"

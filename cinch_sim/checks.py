@@ -40,6 +40,8 @@ integers (and the advisor its deals)."""
 MAX_GAMES = 2**46
 """The most games one match can play: game g's hands are numbered from g * 2^16 in
 signed 64 bits, and a pair's two games share one number."""
+MAX_GAME_HANDS = 2**16 - 1
+"""The most hands a game may last (``max_hands``): a game numbers its hands in 16 bits."""
 SEEDS = 2**64
 """Seeds are 0 .. 2^64 - 1, the kernel's unsigned 64-bit seed, each its own stream."""
 LADDER_BOOTSTRAP = 2000

@@ -153,6 +153,18 @@ def test_counts_and_seeds_that_cannot_be_honoured_are_usage_errors(args, option)
         (lambda: api.report(seed=2**64), "seed"),
         (lambda: api.advise(HAND, seat=2, max_hands=10**23), "max_hands"),
         (lambda: api.advise(HAND, seat=2, seed=-1), "seed"),
+        # a game's length, checked before a folder is made or a game played
+        (lambda: api.compare("greedy", "random", games=2, max_hands=2.0), "max_hands"),
+        (lambda: api.compare("greedy", "random", games=2, max_hands=0), "max_hands"),
+        (lambda: api.compare("greedy", "random", games=2, max_hands=70_000), "max_hands"),
+        (lambda: api.ladder(["greedy", "random"], games=2, max_hands=True), "max_hands"),
+        # which side of a match, which strategy of a ladder
+        (lambda: api.compare("greedy", "nope", games=2), "b"),
+        (lambda: api.compare(5, "greedy", games=2), "a"),
+        (lambda: api.ladder(["greedy", "nope"], games=2), r"strategies\[1\]"),
+        (lambda: api.stats(hands=10, min_hands="5"), "min_hands"),
+        (lambda: api.stats(hands=10, min_hands=2.5), "min_hands"),
+        (lambda: api.stats(hands=10, by=5), "by"),
     ],
 )
 def test_the_api_refuses_them_naming_the_argument(call, name):

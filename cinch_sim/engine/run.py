@@ -555,7 +555,7 @@ def run_deals(
     return out
 
 
-HAND_STRIDE = 1 << 16  # hand h of game g is dealt from hand index g * HAND_STRIDE + h
+HAND_STRIDE = checks.MAX_GAME_HANDS + 1  # hand h of game g: hand index g * HAND_STRIDE + h
 
 
 def game_deals(rules: Rules, seed: int, games: np.ndarray, n_hands: int) -> np.ndarray:

@@ -833,12 +833,27 @@ _PRESET_STRUCTURES.update((name, r.structure()) for name, r in VARIANTS.items())
 
 
 def resolve_rules(rules: Rules | dict[str, Any] | None) -> Rules:
-    """Rules object, an options dict (``{"robber": "dealer"}``) or None for the default."""
+    """Rules object, an options dict (``{"robber": "dealer"}``) or None for the default;
+    or a dict with a ``preset`` (and ``options``), as a record's rules and run.json's
+    ``rules`` (``Rules.describe``) hold them, whose other fields must agree."""
     if rules is None:
         return make_rules()
     if isinstance(rules, Rules):
         return rules
-    return make_rules(options=dict(rules))
+    rules = dict(rules)
+    if "preset" not in rules:
+        return make_rules(options=rules)
+    made = make_rules(str(rules.pop("preset")), dict(rules.pop("options", None) or {}))
+    shown = made.describe()
+    for name, value in rules.items():
+        if name not in shown:
+            raise RulesError(f"{name}={value!r} is no option of {made.preset} as given")
+        if shown[name] != value:
+            raise RulesError(
+                f"{name} is {value!r} here but {shown[name]!r} in {made.preset} with its "
+                "options: give the preset and its options alone"
+            )
+    return made
 
 
 def make_rules(preset: str = "standard", options: dict[str, Any] | None = None) -> Rules:

@@ -91,6 +91,18 @@ def test_stats():
     assert api.analyse is api.stats
 
 
+def test_a_run_s_settings_rules_play_the_same_game_again():
+    """run.json's ``rules`` (every option, the preset and its options) passed back as
+    ``rules=`` is the same game: it was refused ("unknown rule option 'preset'")."""
+    first = api.stats(hands=2000, seed=4, variant="sancho", rules={"robber": "dealer"})
+    shown = json.loads(json.dumps(first.settings["rules"]))  # as run.json holds them
+    again = api.stats(hands=2000, seed=4, rules=shown)
+    assert again.settings["rules"] == first.settings["rules"]
+    assert again.table("make_rate_by_bid").equals(first.table("make_rate_by_bid"))
+    with pytest.raises(ValueError, match="^rules: robber is 'maker' here but 'dealer' in sancho"):
+        api.stats(hands=10, rules={**shown, "robber": "maker"})
+
+
 def test_advise_and_best_trump_is_a_letter_in_every_view():
     adv = api.advise(HAND, seat=2, max_hands=3000, seed=1)
     _shows_well(adv, api.Advice, ("bids", "suits"))

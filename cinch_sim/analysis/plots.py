@@ -34,7 +34,7 @@ def caption(analysis, note: str | None = None) -> str:
     extra = f", {c.thrown_in:,} thrown in" if c.thrown_in else ""
     stop = " (interrupted)" if analysis.interrupted else ""
     return f"{c.hands:,} hands{stop}{extra}, {N.seeds(s)}; {N.settings_words(s)}.\n" + (
-        note or "Intervals: 95% (Wilson for rates, normal for means)."
+        note or "Intervals: 95% (Wilson for rates, Student's t for means)."
     )
 
 
@@ -507,8 +507,8 @@ def points_figure(analysis):
         caption(
             analysis,
             (
-                "Error bars: 95% intervals (Wilson for shares, normal for means); bid levels with "
-                f"fewer than {analysis.min_hands} hands are not drawn."
+                "Error bars: 95% intervals (Wilson for shares, Student's t for means); bid "
+                f"levels with fewer than {analysis.min_hands} hands are not drawn."
                 + (
                     f"\nOther players: the {others} other players together; average opponent: "
                     f"their score change together, divided by {others}."

@@ -333,6 +333,15 @@ def test_merge_refuses_other_settings_and_the_same_chunk_twice(tmp_path):
     assert res.exit_code == 2 and "both hold seed 4's hands 0..4999" in res.output
     res = CliRunner().invoke(main, ["merge", a, c, "--out", str(tmp_path / "m")])
     assert res.exit_code == 0, res.output  # different seeds merge, whatever their chunks
+    # stats runs by other features: named as --by, not as the manifest's own key
+    from cinch_sim import api
+
+    d, e = str(tmp_path / "d"), str(tmp_path / "e")
+    api.stats(hands=300, seed=1, by="pedros", save=d)
+    api.stats(hands=300, seed=2, by="trumps", save=e)
+    with pytest.raises(ValueError, match=r"by\[0\] was \"pedros\", not \"trumps\"") as caught:
+        api.merge([d, e])
+    assert "shown" not in str(caught.value)
     sim = api.merge([a, c])
     assert sim.hands == 10_000 and sim.settings["merged"][1] == {"seed": 9, "hands": [[0, 0, 5000]]}
     with pytest.raises(InputError, match="both hold seed 9"):

@@ -175,6 +175,14 @@ def first_difference(old: Any, new: Any, path: str = "") -> str | None:
     those of ``COMPARED_FIRST`` first (another preset is named as such, not by the
     first of the rules it sets), then the rest in the order ``old`` has them."""
     if not path:
+        found = _first_difference(old, new)
+        # "shown" holds what only the tables' shape depends on: named as the argument
+        return found.removeprefix("shown.") if found is not None else None
+    return _first_difference(old, new, path)
+
+
+def _first_difference(old: Any, new: Any, path: str = "") -> str | None:
+    if not path:
         for dotted in COMPARED_FIRST:
             a, b = _at(old, dotted), _at(new, dotted)
             if a is not _ABSENT and b is not _ABSENT and a != b:
@@ -183,13 +191,13 @@ def first_difference(old: Any, new: Any, path: str = "") -> str | None:
         for k in list(old) + [k for k in new if k not in old]:
             if k not in old or k not in new:
                 return f"{path}{k} is set in only one of them"
-            d = first_difference(old[k], new[k], f"{path}{k}.")
+            d = _first_difference(old[k], new[k], f"{path}{k}.")
             if d is not None:
                 return d
         return None
     if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
         for i, (a, b) in enumerate(zip(old, new, strict=True)):  # the first entry differing
-            d = first_difference(a, b, f"{path.rstrip('.')}[{i}].")
+            d = _first_difference(a, b, f"{path.rstrip('.')}[{i}].")
             if d is not None:
                 return d
         return None

@@ -102,10 +102,11 @@ def test_paired_differences_between_bids_and_the_bids_as_good_as_the_best():
     best = a.best_ev_bid
     assert best is not None
     df = a.table()
-    rows = df[(df.trump == a.best_trump) & (df.bid != "pass")].set_index("bid")
+    assert str(df["bid"].dtype) == "int64"  # 0 is pass: sorts and compares as numbers
+    rows = df[(df.trump == a.best_trump) & (df.bid != 0)].set_index("bid")
     judged = a.judged()[a.best_trump_index]
     for j, b in enumerate(a.bids):
-        row = rows.loc[str(b)]
+        row = rows.loc[b]
         if b == best:
             assert (row.vs_best, row.vs_best_lo, row.vs_best_hi) == (0, 0, 0)
         elif judged[j]:
@@ -121,7 +122,7 @@ def test_paired_differences_between_bids_and_the_bids_as_good_as_the_best():
     # the JSON's bids carry the same difference from the best as the table
     bids = advice_dict(a)["by_trump"][a.best_trump]["bids"]
     for b in a.bids:
-        assert bids[str(b)]["vs_best_hi"] == pytest.approx(rows.loc[str(b)].vs_best_hi)
+        assert bids[str(b)]["vs_best_hi"] == pytest.approx(rows.loc[b].vs_best_hi)
 
 
 def test_the_tie_note_s_words():
@@ -294,14 +295,14 @@ def test_evaluate_hand_frame():
     df = evaluate_hand(ISSUE_HAND, 2, 3, precision=0.05)
     assert len(df) == 4 * 15  # pass and 14 bids
     assert set(df.trump) == set("CSDH")
-    bids = df[df.bid != "pass"].dropna(subset=["p_make"])
+    bids = df[df.bid != 0].dropna(subset=["p_make"])
     assert (bids.p_make_lo <= bids.p_make).all() and (bids.p_make <= bids.p_make_hi).all()
     adv = df.attrs["advice"]
     assert adv["best_trump"] in "CSDH"
     assert "by_trump" in df.attrs
     # P(win the auction) never falls as the bid rises (the same deals for every bid)
-    for _, g in df[df.bid != "pass"].groupby("trump"):
-        w = g.assign(b=g.bid.astype(int)).sort_values("b").p_win_auction.to_numpy()
+    for _, g in df[df.bid != 0].groupby("trump"):
+        w = g.sort_values("bid").p_win_auction.to_numpy()
         assert (np.diff(w) >= 0).all()
 
 

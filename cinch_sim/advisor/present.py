@@ -324,9 +324,10 @@ def _vs_best(adv: Advice, s: int, c: int, top: int | None) -> dict[str, float | 
 
 
 def advice_frame(adv: Advice):
-    """Long table: one row per trump and candidate (pass, then each legal bid; pandas
-    imported here). ``df.attrs["advice"]`` holds the advice (best trump, best-EV bid,
-    safe bid, ...), ``df.attrs["by_trump"]`` the per-suit detail."""
+    """Long table: one row per trump and candidate (pass as bid 0, then each legal bid,
+    whole numbers to sort and compare; pandas imported here). ``df.attrs["advice"]``
+    holds the advice (best trump, best-EV bid, safe bid, ...), ``df.attrs["by_trump"]``
+    the per-suit detail."""
     import pandas as pd
 
     pw, wlo, whi = adv.p_win()
@@ -343,7 +344,7 @@ def advice_frame(adv: Advice):
             rows.append(
                 {
                     "trump": SUITS[s],
-                    "bid": "pass" if c == 0 else str(int(b)),
+                    "bid": 0 if c == 0 else int(b),  # 0: pass, as the kernel numbers it
                     "p_win_auction": pw[s, i] if c else nan,
                     "p_win_lo": wlo[s, i] if c else nan,
                     "p_win_hi": whi[s, i] if c else nan,

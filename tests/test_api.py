@@ -183,6 +183,11 @@ def test_referee_files_and_dicts(tmp_path):
     assert repr(rep) == "Referee: 5 records: 4 valid, 0 renege, 0 misdeal, 1 invalid"
     assert len((tmp_path / "clean.jsonl").read_text().splitlines()) == 4  # the invalid one left
     assert api.referee(path).ok
+    # the columns keep their types whatever the records: all valid, or one broken
+    valid, mixed = api.referee(records[:4]).table(), rep.table()
+    for t in (valid, mixed):
+        assert [str(t[c].dtype) for c in ("seat", "trick")] == ["Int64", "Int64"]
+        assert str(t["field"].dtype).startswith("string") and t["bid"].dtype.kind in "iu"
 
 
 # ------------------------------------------------------------------ policies

@@ -346,8 +346,17 @@ def verdicts_frame(verdicts: Iterable[Verdict]):
 
     rows = [v.as_row() for v in verdicts]
     frame = pd.DataFrame(rows)
-    for column in frame.columns[frame.dtypes.map(lambda t: t.kind == "f")]:
+    for column in frame.columns[frame.dtypes.map(lambda t: t.kind in "fO")]:
         values = [r[column] for r in rows if r.get(column) is not None]
         if values and all(isinstance(x, int) and not isinstance(x, bool) for x in values):
             frame[column] = frame[column].astype("Int64")
+        elif values and all(isinstance(x, bool) for x in values):
+            frame[column] = frame[column].astype("boolean")
+    # a problem's columns keep one type whatever the records (all valid: all empty)
+    for column, dtype in PROBLEM_TYPES.items():
+        if column in frame:
+            frame[column] = frame[column].astype(dtype)
     return frame
+
+
+PROBLEM_TYPES = {"field": "string", "seat": "Int64", "trick": "Int64", "message": "string"}

@@ -184,6 +184,11 @@ def test_nothing_solved_counts_lines_in_words_and_says_what_they_were(tmp_path):
     res = invoke("solve", str(path))
     assert res.stdout.splitlines()[-1] == "3 lines, none solved (1 invalid and 2 thrown in)"
     assert "(maker:" not in res.stdout  # no table: no legend
+    # from Python: no mean of nothing (it was 0.0), and tables with their columns
+    rep = api.solve(path)
+    assert set(rep.means().values()) == {None}
+    assert "card" in rep.table("cards") and len(rep.table("cards")) == 0
+    assert str(rep.table("hands")["bid"].dtype) == "Int64"  # whole, though none has one
 
 
 def test_records_that_cannot_be_solved_say_why(tmp_path):

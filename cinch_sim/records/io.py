@@ -342,21 +342,29 @@ def iter_referee_file(path: str | os.PathLike) -> Iterator[Verdict]:
 def verdicts_frame(verdicts: Iterable[Verdict]):
     """One row per record; a column of whole numbers with gaps (the seat and trick of
     a problem, which a valid record has not) stays whole: pandas' Int64, not floats."""
+
+    return typed_frame([v.as_row() for v in verdicts], PROBLEM_TYPES)
+
+
+def typed_frame(rows: list[dict[str, Any]], types: dict[str, str], columns: tuple = ()):
+    """A DataFrame of ``rows`` whose columns keep one type whatever the rows hold: whole
+    numbers with gaps as Int64 (not floats), yes/no with gaps as boolean, the columns of
+    ``types`` as given even when every value is missing; ``columns`` are there even
+    with no row."""
     import pandas as pd
 
-    rows = [v.as_row() for v in verdicts]
-    frame = pd.DataFrame(rows)
+    frame = pd.DataFrame(rows, columns=list(columns) or None)
     for column in frame.columns[frame.dtypes.map(lambda t: t.kind in "fO")]:
         values = [r[column] for r in rows if r.get(column) is not None]
         if values and all(isinstance(x, int) and not isinstance(x, bool) for x in values):
             frame[column] = frame[column].astype("Int64")
         elif values and all(isinstance(x, bool) for x in values):
             frame[column] = frame[column].astype("boolean")
-    # a problem's columns keep one type whatever the records (all valid: all empty)
-    for column, dtype in PROBLEM_TYPES.items():
+    for column, dtype in types.items():
         if column in frame:
             frame[column] = frame[column].astype(dtype)
     return frame
 
 
+# a problem's columns: all empty when every record is valid
 PROBLEM_TYPES = {"field": "string", "seat": "Int64", "trick": "Int64", "message": "string"}

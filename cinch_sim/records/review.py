@@ -320,6 +320,15 @@ def hand_text(s: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+# each table's columns, there even when no hand was solved (the play's own: see hand_text)
+SOLVE_COLUMNS = {
+    "hands": ("line", "hand", "status", "maker", "maker_team", "bid", "trump", "dd_start",
+              "points"),
+    "tricks": ("line", "hand", "trick", "leader", "winner", "dd_start"),
+    "cards": ("line", "hand", "trick", "seat", "card", "before", "after", "lost"),
+}  # fmt: skip
+
+
 @dataclass(repr=False)
 class SolveReport(Tables):
     """Recorded hands against double-dummy play: one summary per hand (``.hands``, the
@@ -335,7 +344,7 @@ class SolveReport(Tables):
         return [h for h in self.hands if h["status"] == "valid"]
 
     def _table(self, name: str):
-        import pandas as pd
+        from cinch_sim.records.io import typed_frame
 
         rows = []
         for h in self.hands:
@@ -357,18 +366,22 @@ class SolveReport(Tables):
                     rows.append(row)
                 else:
                     rows.extend({**where, "trick": t["trick"], **p} for p in t["plays"])
-        return pd.DataFrame(rows)
+        types = {c: "string" if c in ("status", "trump", "card") else "Int64"
+                 for c in SOLVE_COLUMNS[name] if c != "line"}  # fmt: skip
+        return typed_frame(rows, types, SOLVE_COLUMNS[name] if not rows else ())
 
     def to_dict(self) -> dict[str, Any]:
         """Every hand's summary (each the object ``cinch-sim solve --format json``
         prints on its line) and the means over the solved hands."""
         return {"hands": list(self.hands), "means": self.means()}
 
-    def means(self) -> dict[str, float]:
+    def means(self) -> dict[str, float | None]:
         """Per solved hand: the maker's side's double-dummy value at the start of play,
         its points, and what the maker's side and the other sides gave away."""
         done = self.solved()
-        n = max(len(done), 1)
+        if not done:  # no mean of nothing: empty, not 0
+            return {k: None for k in ("dd_start", "points", "lost_maker", "lost_defenders")}
+        n = len(done)
         maker = sum(h["lost"][h["maker_team"]] for h in done)
         others = sum(sum(h["lost"]) - h["lost"][h["maker_team"]] for h in done)
         return {

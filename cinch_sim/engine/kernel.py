@@ -885,10 +885,9 @@ def _discards(
             legal1 = a1 & ~(tmask & prot)
         if TWO_DECKS and double:
             obs[L.O_HAND2] = np.int64(p1)
-        lo1 = min_keep
+        # exactly HS trumps, nothing else, when he holds more (two decks: see below)
+        lo1 = HS if excess else min_keep
         hs1 = HS - t2  # two decks: room for the trumps' second copies (pass 2 keeps them)
-        if excess:  # exactly HS trumps, nothing else (two decks: split between the passes)
-            lo1 = HS
         if TWO_DECKS and double:
             lo1 = max(0, min_keep - popcount(b2))
             if excess:  # exactly HS trumps in all: here any of them (the protected ones

@@ -614,3 +614,30 @@ def test_the_heuristic_keeps_the_best_twelve_trumps_of_both_copies(version, asid
     assert rec["maker"] == 0 and len(rec["draws"][0]) == 22  # the stock, no trump in it
     trumps = [c for c in rec["robber_discards"] + rec["discards"][0] if c[-1] == "H" or c == "5D"]
     assert sorted(trumps) == sorted(aside.split())
+
+
+def test_the_keep_of_both_copies_changes_only_the_hands_it_is_for():
+    """scripts/paired_params.py plays the same hands with one parameter changed: the
+    keep of both copies (on by default) set to its own value changes no hand; off, it
+    changes the hands of a player with more trumps than he keeps (0.86% of them), and
+    no other choice."""
+    from helpers import load_script
+
+    from cinch_sim.policies.strategies import param_names
+
+    script = load_script("paired_params")
+    base = PolicySet.from_specs(4)
+    default = base.params(TWO)
+    slot = param_names("discard", "heuristic").index("best_of_both_copies")
+    a = script.play(TWO, base, default, 5, 8000)
+    same = default.copy()
+    same[2, :, slot] = 1.0
+    assert np.array_equal(a, script.play(TWO, base, same, 5, 8000))
+    off = default.copy()
+    off[2, :, slot] = 0.0
+    b = script.play(TWO, base, off, 5, 8000)
+    differ = np.flatnonzero(np.any(a != b, axis=1))
+    assert 20 <= len(differ) <= 160  # 0.86% of 8,000 is 69
+    # the same contracts (the keep comes after the bidding), other hands kept
+    assert np.array_equal(a[differ, L.H_BID], b[differ, L.H_BID])
+    assert np.array_equal(a[differ, L.H_MAKER], b[differ, L.H_MAKER])

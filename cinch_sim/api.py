@@ -168,11 +168,13 @@ def match_pairing(r: Rules, pairing: str) -> None:
 
 
 @contextmanager
-def _output(name: str) -> Iterator[None]:
-    """An output path that cannot be written, refused before the work in the command
-    line's words (cinch_sim.outputs), with the argument's name in front."""
+def _output(name: str, value: object = None) -> Iterator[None]:
+    """An output path (``value``, checked to be one) that cannot be written, refused
+    before the work in the command line's words (cinch_sim.outputs), with the
+    argument's name in front."""
     from cinch_sim.outputs import OutputError
 
+    checks.path(value, name)
     try:
         yield
     except OutputError as exc:
@@ -304,7 +306,7 @@ def simulate(
     if records is not None:
         from cinch_sim.records import RecordWriter
 
-        with _output("records"):  # opened now: a bad path fails before any work
+        with _output("records", records):  # opened now: a bad path fails before any work
             writer = RecordWriter(records, run.rules, run.dealer)
     start = time.perf_counter()
     counts, interrupted, timing = count_run(run, store, threads, progress, writer, on_chunk,
@@ -343,6 +345,7 @@ def _store(
 ) -> ChunkStore | None:
     """The run's chunk store (``save``: a new one, ``resume``: an earlier one whose
     settings must be these), opened before any work; None without either."""
+    checks.path(save, "save"), checks.path(resume, "resume"), checks.flag(force, "force")
     head = {
         "format": "cinch-run/1",
         "command": command,
@@ -371,6 +374,7 @@ def _cluster(scheduler: str | None, workers: int | None, threads: int | None,
              **local: object) -> bool:  # fmt: skip
     """Check the cluster options before any work (one-line InputErrors naming the
     option) and refuse the per-hand outputs with them; true for a cluster run."""
+    checks.callback(local.get("on_chunk"), "on_chunk")
     if scheduler is None and workers is None:
         return False
     from cinch_sim.runs.dask_executor import check_cluster
@@ -446,7 +450,8 @@ def stats(
     if hand_data is not None:
         from cinch_sim.analysis.hand_rows import HandDataWriter
 
-        writer = HandDataWriter(hand_data, run.rules)
+        with _output("hand_data", hand_data):
+            writer = HandDataWriter(hand_data, run.rules)
     start = time.perf_counter()
     counts, interrupted, timing = count_run(run, store, threads, progress, writer, on_chunk,
                                             scheduler, workers)  # fmt: skip
@@ -695,7 +700,7 @@ def compare(
         from cinch_sim.matches.rotation import rotation_records
         from cinch_sim.records import RecordWriter
 
-        with _output("records"):
+        with _output("records", records):
             writer = RecordWriter(records, r)
         to_records = rotation_records if r.teams > 2 else game_records
 

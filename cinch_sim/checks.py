@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 import re
 import secrets
 from collections.abc import Callable, Iterator
@@ -93,6 +94,42 @@ def share(value: object, name: str, interval: str, inside: Callable[[float], boo
     if not ok or not inside(float(value)):  # type: ignore[arg-type]
         raise InputError(name, f"{value!r} is not a number in {interval}")
     return float(value)  # type: ignore[arg-type]
+
+
+def path(value: object, name: str) -> object:
+    """A file or folder to write or read: a str or an os.PathLike (None passes: the
+    argument left out); a number or a list would fail inside pathlib instead.
+
+    >>> path(123, "save")
+    Traceback (most recent call last):
+    ...
+    cinch_sim.checks.InputError: save: 123 is not a path (a str or a pathlib.Path)
+    """
+    if value is not None and not isinstance(value, (str, os.PathLike)):
+        raise InputError(name, f"{value!r} is not a path (a str or a pathlib.Path)")
+    return value
+
+
+def flag(value: object, name: str) -> bool:
+    """True or False (numpy's too), never a string: ``force="no"`` would be true."""
+    if not isinstance(value, (bool, _np_bool())):
+        raise InputError(name, f"{value!r} is not True or False")
+    return bool(value)
+
+
+def callback(value: object, name: str) -> object:
+    """A function to call as the work goes (``progress``, ``on_chunk``), or None: a
+    number failed only once the first chunk had been played."""
+    if value is not None and not callable(value):
+        raise InputError(name, f"{value!r} is not a function")
+    return value
+
+
+def _np_bool() -> type:
+    """numpy's bool, imported only when a flag is checked (checks stays light)."""
+    import numpy as np
+
+    return np.bool_
 
 
 def count(value: object, name: str, at_least: int = 1) -> int:

@@ -165,6 +165,14 @@ def test_counts_and_seeds_that_cannot_be_honoured_are_usage_errors(args, option)
         (lambda: api.stats(hands=10, min_hands="5"), "min_hands"),
         (lambda: api.stats(hands=10, min_hands=2.5), "min_hands"),
         (lambda: api.stats(hands=10, by=5), "by"),
+        # paths, flags and callbacks: refused before any work, not deep in pathlib
+        (lambda: api.simulate(hands=10, save=123), "save"),
+        (lambda: api.simulate(hands=10, records=123), "records"),
+        (lambda: api.compare("greedy", "random", games=2, records=[1]), "records"),
+        (lambda: api.stats(hands=10, hand_data="/nonexistent/x.parquet"), "hand_data"),
+        (lambda: api.simulate(hands=10, progress=5), "progress"),
+        (lambda: api.simulate(hands=10, on_chunk=5), "on_chunk"),
+        (lambda: api.simulate(hands=10, save="unused", force="yes"), "force"),
     ],
 )
 def test_the_api_refuses_them_naming_the_argument(call, name):

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from cinch_sim import checks
 from cinch_sim.engine.interrupts import chunk_boundaries
 from cinch_sim.runs.executor import Executor, Key, LocalExecutor, RunStopped
 from cinch_sim.runs.kinds import kind_of, read_chunk
@@ -154,6 +155,7 @@ def execute(
     """``run_chunks`` here on ``threads`` threads, or on a Dask cluster (``scheduler``:
     an existing one; ``workers``: a local one started for the run): (aggregate,
     interrupted, the cluster's timing: empty for a local run)."""
+    checks.callback(progress, "progress")  # a number failed after the first chunk
     kind = kind_of(run)
     if scheduler is None and workers is None:
         return (*run_chunks(run, work, kind, store, LocalExecutor(threads), progress, stop), {})

@@ -502,7 +502,7 @@ def test_a_policy_files_own_import_says_where_modules_are_found(tmp_path):
     assert "set PYTHONPATH to its folder" in str(caught.value)
 
 
-def test_a_spec_s_extra_colon_a_number_and_a_missing_return_are_named(tmp_path):
+def test_a_spec_s_extra_colon_a_number_and_a_missing_return_are_named(tmp_path, monkeypatch):
     path = _write(tmp_path / "odd.py", HEAD + """
 NOTAFUNC = 3
 
@@ -513,6 +513,11 @@ def maybe(obs, hand, legal, params, scratch, rng):
 """)  # fmt: skip
     with pytest.raises(PolicyError, match="one ':' between the module or file and the function"):
         load_policy("play", f"{path}:maybe:extra")
+    with pytest.raises(PolicyError, match=r"no such file .*odd\.pyy \(did you mean .*odd\.py\?\)$"):
+        load_policy("play", f"{str(path)[:-3]}.pyy:maybe")
+    monkeypatch.chdir(tmp_path)  # a name without a folder reads as a module first
+    with pytest.raises(PolicyError, match=r"\(did you mean the file odd\.py:maybe\?\)$"):
+        load_policy("play", "odd.pyy:maybe")
     with pytest.raises(PolicyError, match=r"is not a numba function \(int, not a function\)"):
         load_policy("play", f"{path}:NOTAFUNC")
     with pytest.raises(PolicyError, match="a path through it returns nothing"):

@@ -285,7 +285,9 @@ def _import_user_module(where: str, spec: str):
     if is_file_spec(where):
         path = Path(where)
         if not path.is_file():
-            raise PolicyError(f"policy {spec!r}: no such file {where}")
+            typo = path.with_suffix(".py")
+            hint = f" (did you mean {typo}?)" if typo != path and typo.is_file() else ""
+            raise PolicyError(f"policy {spec!r}: no such file {where}{hint}")
         # Not runpy (a policy file run with runpy.run_path crashed the cached kernel
         # in the next process): importing under a stable name lets numba's cache
         # find the module's functions again in the next process. The module's own
@@ -329,9 +331,12 @@ def _import_user_module(where: str, spec: str):
         return importlib.import_module(where)
     except Exception as exc:
         here = Path(*where.split(".")).with_suffix(".py")
+        typo = Path(where).with_suffix(".py")  # bot.pyy, bot.txt for bot.py
         hint = ""
         if isinstance(exc, ModuleNotFoundError) and here.is_file():  # not on sys.path
             hint = f" (a file in this folder: name it as one, {here}:{spec.rsplit(':', 1)[1]})"
+        elif isinstance(exc, ModuleNotFoundError) and typo.is_file():
+            hint = f" (did you mean the file {typo}:{spec.rsplit(':', 1)[1]}?)"
         raise PolicyError(f"policy {spec!r}: cannot import {where}: {exc}{hint}") from None
 
 

@@ -179,10 +179,16 @@ def test_a_cluster_lost_mid_run_keeps_the_chunks_done(tmp_path):
     # its finished chunks kept, and resumes here to the numbers of one whole run
     import distributed
 
-    cluster = distributed.LocalCluster(
-        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None,
-        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-    )  # fmt: skip
+    for attempt in range(3):  # distributed waits 10 s for its IO loop's thread to start,
+        try:  # which a loaded host can miss (AssertionError): try again
+            cluster = distributed.LocalCluster(
+                n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None,
+                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+            )  # fmt: skip
+            break
+        except AssertionError:
+            if attempt == 2:
+                raise
     seen = []
 
     def progress(n: int) -> None:

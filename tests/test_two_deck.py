@@ -114,10 +114,11 @@ WHOLE_PLAYS = {
 }
 
 
-def play_dealt(hands, stock_top, keeps, rob_keep, plays=None) -> dict:
+def play_dealt(hands, stock_top, keeps, rob_keep, plays=None, discard=None) -> dict:
     """The whole preset, dealt as given (dealer 3), seat 0 bidding 14 in hearts and the
     others passing; ``keeps`` (and the robber's ``rob_keep``) name faces kept in both
-    passes (the face, then its copy): the hand's record, checked by the referee."""
+    passes (the face, then its copy), or ``discard`` names a built-in discard for seat
+    0 (the maker, who robs): the hand's record, checked by the referee."""
     import json
 
     from helpers import mask
@@ -131,6 +132,10 @@ def play_dealt(hands, stock_top, keeps, rob_keep, plays=None) -> dict:
     for s, keep in keeps.items():
         ps.board[2, s, 0] = mask(keep)
     ps.board[2, 0, 1] = mask(rob_keep)
+    if discard is not None:  # a built-in's choice, with its own parameters
+        builtin = PolicySet.from_specs(4, discard=discard)
+        ps.discard[0] = builtin.discard[0]
+        ps.board[2, 0, :] = builtin.params(TWO)[2, 0, :]
     for s, seq in (plays or {}).items():
         for t, c in enumerate(seq):
             ps.board[3, s, t] = parse_card(c)
@@ -591,26 +596,8 @@ MANY_TRUMPS = {
     [("heuristic", "7H 6H 4H 3H"), ("heuristic_v2", "3H 2H 5H 5D")],
 )
 def test_the_heuristic_keeps_the_best_twelve_trumps_of_both_copies(version, aside):
-    import json
-
-    from helpers import mask
-
-    from cinch_sim.records.writer import hand_record
-
-    ps = scripted_policies(4)
-    for s, bid in {0: 14, 1: 0, 2: 0, 3: 0}.items():
-        ps.board[0, s, 0] = bid
-    ps.board[1, :, 0] = SUIT["H"]
     keeps = {1: "AH KH QH JH TH 9H 8H 7H 6H 4H 3H 2H", 2: "9C TC JC", 3: "TD JD 9D 8D"}
-    for s, keep in keeps.items():
-        ps.board[2, s, 0] = mask(keep)
-    heuristic = PolicySet.from_specs(4, discard=version)
-    ps.discard[0] = heuristic.discard[0]
-    ps.board[2, 0, :] = heuristic.params(TWO)[2, 0, :]
-    cond = Conditions(deck=deck104(MANY_TRUMPS, TWO, 3))
-    out, tr = run_chunk(TWO, ps, 1, 0, 1, 3, cond, trace=True)
-    rec = json.loads(json.dumps(hand_record(TWO, out[0], tr[0])))
-    assert check_hand(rec).status == "valid"
+    rec = play_dealt(MANY_TRUMPS, "", keeps, "", discard=version)
     assert rec["maker"] == 0 and len(rec["draws"][0]) == 22  # the stock, no trump in it
     trumps = [c for c in rec["robber_discards"] + rec["discards"][0] if c[-1] == "H" or c == "5D"]
     assert sorted(trumps) == sorted(aside.split())

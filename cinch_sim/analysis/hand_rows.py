@@ -68,9 +68,8 @@ def hand_frame(rows: np.ndarray, rules, first: int = 0):
             "trump": pd.Categorical.from_codes(played(rows[:, L.H_TRUMP]), list(SUITS)),
             # no contract (thrown in, or bid 0: the dealer named trump after all passed):
             # nothing to make, <NA>, as the tables' own make rate leaves it out
-            "made": pd.array(
-                np.where(thrown | (rows[:, L.H_BID] == 0), None, rows[:, L.H_MADE] == 1),
-                dtype="boolean",
+            "made": pd.arrays.BooleanArray(
+                rows[:, L.H_MADE] == 1, thrown | (rows[:, L.H_BID] == 0)
             ),
             "trumps": played(rows[:, L.H_MAKER_TRUMPS_DEALT]).astype(np.int8),
             "pedros": pd.Categorical.from_codes(

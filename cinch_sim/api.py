@@ -345,7 +345,9 @@ def _store(
 ) -> ChunkStore | None:
     """The run's chunk store (``save``: a new one, ``resume``: an earlier one whose
     settings must be these), opened before any work; None without either."""
-    checks.path(save, "save"), checks.path(resume, "resume"), checks.flag(force, "force")
+    checks.path(save, "save")
+    checks.path(resume, "resume")
+    checks.flag(force, "force")
     head = {
         "format": "cinch-run/1",
         "command": command,

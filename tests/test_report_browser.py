@@ -21,9 +21,15 @@ import pytest
 CHROMIUM = next(
     (p for p in (shutil.which("chromium"), shutil.which("chromium-browser")) if p), None
 )
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="Chromium is not installed: the report is not checked in a browser"
-)
+# the slow set (CI runs both): building the report and loading it takes 5 s, and the
+# default run reads the report's text and tables in test_report*.py
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        CHROMIUM is None,
+        reason="Chromium is not installed: the report is not checked in a browser",
+    ),
+]
 WIDE, PHONE = 1400, 420
 MIN_SCREEN_PX = 9  # the smallest chart text a reader can read on a phone, in CSS px
 

@@ -173,7 +173,10 @@ def _shot(driver, name: str) -> None:
         driver.save_screenshot(str(Path(SHOTS) / f"{driver.name}-{name}.png"))
 
 
-# the phone width in the slow set (CI runs both): the same steps, a narrower window
+# The default run opens each page in one browser at one width: the advice, the play
+# to its review, an uploaded record, and the quick checks; the phone width and the
+# longer walks through a page are in the slow set (CI runs both). test_web.py asks
+# the server the same questions without a browser.
 WIDTHS = [1400, pytest.param(420, marks=pytest.mark.slow)]
 
 
@@ -240,6 +243,7 @@ def test_a_rare_auction_is_advised_and_says_how_its_deals_were_drawn(browser):
     _shot(browser, "advisor-rare-auction")
 
 
+@pytest.mark.slow  # 2 s; test_web.py checks the error text
 def test_a_bad_hand_shows_its_error_on_the_page(browser):
     from selenium.webdriver.common.by import By
 
@@ -381,6 +385,7 @@ def test_play_a_whole_hand_to_the_review(browser, width, variant):
     _shot(browser, f"play-over-{variant}-{width}")
 
 
+@pytest.mark.slow  # 1.3 s
 def test_a_reload_comes_back_to_the_game_and_a_lost_one_says_so(browser):
     from selenium.webdriver.common.by import By
 
@@ -435,6 +440,7 @@ def _pick(browser, hand: str) -> None:
     box.send_keys(hand)
 
 
+@pytest.mark.slow  # 6.5 s
 def test_an_answer_is_never_shown_beside_inputs_it_was_not_computed_for(browser):
     """Bad bids, a bid for another seat, another variant, another play: the chart, the
     table and the status go at once with the sentence (they stayed, or the status
@@ -473,6 +479,7 @@ def test_an_answer_is_never_shown_beside_inputs_it_was_not_computed_for(browser)
     _select(browser, "variant", "standard")
 
 
+@pytest.mark.slow  # 1.3 s
 def test_the_grid_holds_a_hand_and_two_decks_copies(browser):
     """A tenth card is refused, saying why; with two decks a face typed twice counts
     twice, and a click takes one copy out, not both."""
@@ -600,6 +607,7 @@ def test_a_double_click_answers_one_question_once(browser):
     assert not _text(browser, "prompt").startswith("Your bid")  # one answer was taken
 
 
+@pytest.mark.slow  # 2.4 s
 @pytest.mark.parametrize("width", WIDTHS)
 def test_a_pidro_hand_tells_who_played_and_won_each_trick(browser, width):
     """pidro: only trumps are played, so a seat may sit a trick out. Every card of a
@@ -701,6 +709,7 @@ def _advise_on_page(browser, width: int, variant: str, hand: str, **fields: str)
     _pick(browser, hand)
 
 
+@pytest.mark.slow  # 2 s
 @pytest.mark.parametrize("width", WIDTHS)
 def test_cut_throat_advice_says_what_its_margin_means(browser, width):
     """cutthroat3: the note under the table says what ev is there, "your score change
@@ -720,6 +729,7 @@ def test_cut_throat_advice_says_what_its_margin_means(browser, width):
     _shot(browser, f"advisor-cutthroat3-{width}")
 
 
+@pytest.mark.slow  # 2 s
 @pytest.mark.parametrize("width", WIDTHS)
 def test_a_stuck_dealer_s_table_shows_the_bids_own_margins(browser, width):
     """pidro, the dealer after three passes: no ev against pass exists, so each bid's
@@ -745,6 +755,7 @@ def test_a_stuck_dealer_s_table_shows_the_bids_own_margins(browser, width):
     _shot(browser, f"advisor-pidro-stuck-{width}")
 
 
+@pytest.mark.slow  # 2.6 s
 @pytest.mark.parametrize("width", [1400, 420])
 def test_more_copies_than_the_decks_hold_are_marked_and_counts_fit(browser, width):
     """two_deck: A♠ typed three times is bad input, marked on the grid and in the count
@@ -930,6 +941,7 @@ def test_a_partnership_review_names_the_sides_by_their_seats_and_part(browser, t
     assert error.endswith("; record field tricks[0].cards[1]"), error
 
 
+@pytest.mark.slow  # 3.4 s
 def test_a_call_left_out_is_named_as_played_by_its_bidder(browser):
     """Seat 2 given only seat 0's 7: seat 1's call is made by its bidder on each deal,
     and the status says so (the page answered as if every call had been given)."""

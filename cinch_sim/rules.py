@@ -891,8 +891,10 @@ def preset_rows() -> list[dict[str, Any]]:
                 "points": r.total_points if p.playable else p.points,
                 "bids": f"{f['bid_min']}-{f['bid_max']}" if p.playable else p.bids,
                 "target": f["target"],
-                "playable": "yes" if p.playable else f"not yet: {p.missing}",
-                "description": p.description,
+                "playable": p.playable,
+                "description": p.description
+                if p.playable
+                else f"{p.description} (not playable yet: {p.missing})",
             }
         )
     return rows

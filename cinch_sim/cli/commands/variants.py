@@ -30,5 +30,6 @@ def variants(fmt: str) -> None:
     elif fmt == "csv":
         click.echo(N.csv_text(df), nl=False)
     else:
-        rows = [[str(v) for v in r] for r in df.itertuples(index=False)]
+        shown = df.assign(playable=df["playable"].map({True: "yes", False: "not yet"}))
+        rows = [[str(v) for v in r] for r in shown.itertuples(index=False)]
         click.echo(text_table(rows, list(df.columns), "lrlrrrrrrrll"))

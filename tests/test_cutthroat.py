@@ -8,9 +8,10 @@ import json
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from scipy.special import stdtrit
+from scipy.special import stdtr, stdtrit
 
 from cinch_sim import layout as L
+from cinch_sim.analysis.intervals import bounded_mean
 from cinch_sim.cli.main import main
 from cinch_sim.matches.compare import Comparison, compare
 from cinch_sim.matches.cutthroat import CutThroatComparison, share_p_value
@@ -33,27 +34,29 @@ def _synthetic(shares: list[float], players: int = 3) -> CutThroatComparison:
 
 def test_a_sweep_by_hand():
     """Ten rotations all won by A: share 1; the interval is t over 10 + 2 pseudo-rotations
-    (mean 11/12, standard error 1/12), so its low end is (11 - t_11) / 12; p is
-    Markov's bound 2 (1/3)^10; B's share per seat is 0, its interval A's mapped."""
+    (mean 11/12, standard error 1/12), so its low end is (11 - t_11) / 12; p is the one
+    it inverts, t = (11/12 - 1/3) / (1/12) = 7 on 11 df; B's share per seat is 0, its
+    interval A's mapped."""
     s = _synthetic([1.0] * 10).summary()
     t = stdtrit(11, 0.975)
     assert s["a_share"] == 1.0 and s["fair_share"] == pytest.approx(1 / 3)
     assert s["a_share_ci"] == pytest.approx([(11 - t) / 12, 1.0])
-    assert s["a_share_p_value"] == pytest.approx(2 / 3**10)
+    assert s["a_share_p_value"] == pytest.approx(2 * stdtr(11, -7))
     assert s["b_share_per_seat"] == 0.0
     assert s["b_share_per_seat_ci"] == pytest.approx([0.0, (1 - (11 - t) / 12) / 2])
 
 
 def test_shares_by_hand_and_their_p_value():
     """Shares 1/3, 2/3, 0, 1/3 (4 rotations of 3): the mean is 1/3, the fair share, so
-    the t-test's p is 1; none won: p = 2 (2/3)^n; with two players the sweep's p is the
-    sign test 2^(1 - n)."""
+    p is 1. Six lost: with the pseudo-rotations the mean is 1/8, the standard error
+    sqrt((1 - 8/64) / 7 / 8) = 1/8, so t = (1/3 - 1/8) / (1/8) = 5/3 on 7 df; six won
+    against 1/2: t = (7/8 - 1/2) / (1/8) = 3."""
     s = _synthetic([1 / 3, 2 / 3, 0, 1 / 3]).summary()
     assert s["a_share"] == pytest.approx(1 / 3)
     assert s["a_share_p_value"] == pytest.approx(1.0)
     assert s["a_share_ci"][0] < 1 / 3 < s["a_share_ci"][1]
-    assert share_p_value(np.zeros(6), 1 / 3) == pytest.approx(2 * (2 / 3) ** 6)
-    assert share_p_value(np.ones(6), 1 / 2) == pytest.approx(2**-5)
+    assert share_p_value(np.zeros(6), 1 / 3) == pytest.approx(2 * stdtr(7, -5 / 3))
+    assert share_p_value(np.ones(6), 1 / 2) == pytest.approx(2 * stdtr(7, -3))
 
 
 def test_a_strategy_against_itself_wins_exactly_its_fair_share():
@@ -63,7 +66,9 @@ def test_a_strategy_against_itself_wins_exactly_its_fair_share():
     third = np.full(20, 1.0) / 3 + np.tile([0.0, 5.551115123125783e-17], 10)
     assert np.std(third) > 0  # the noise the t-test used to see
     assert share_p_value(third, 1 / 3) == 1.0
-    assert share_p_value(third, 0.3) == 0.0  # no spread, another mean: no doubt either
+    # another mean: p as the interval says (0.3 is inside it, so not under 0.05)
+    _, lo, hi = bounded_mean(third, 0.0, 1.0)
+    assert lo <= 0.3 <= hi and share_p_value(third, 0.3) > 0.05
     res = CliRunner().invoke(
         main, ["compare", "heuristic", "heuristic", "--variant", "cutthroat3", "--games", "60",
                "--format", "json"],
@@ -97,7 +102,7 @@ def test_a_strong_strategy_sweeps_and_the_summary_counts_its_games():
     s = c.summary()
     assert isinstance(c, CutThroatComparison) and c.rotations == 10 and s["games"] == 30
     assert s["a_wins"] == 30 and s["b_wins"] == 0  # greedy wins every game here
-    assert s["a_share"] == 1.0 and s["a_share_p_value"] == pytest.approx(2 / 3**10)
+    assert s["a_share"] == 1.0 and s["a_share_p_value"] == pytest.approx(2 * stdtr(11, -7))
     g = c.table("games")
     assert len(g) == 30 and list(g["a_seat"][:3]) == [0, 1, 2]
     assert (g["winner_seat"] == g["a_seat"]).all()

@@ -10,9 +10,10 @@ The pairs are played by ``matches.play`` and added up by ``matches.pairs``.
   (``analysis.intervals.mean_interval``): with hundreds of pairs it is the
   plain t interval, and at or near a sweep (mean 0 or 1) it neither collapses
   to a point nor narrows as the last lost pair is won (it is monotone there,
-  which switching to a Wilson interval at the sweep was not). The p-value is
-  the one-sample t-test of mean s = 1/2; at a sweep, the sign test's
-  2^(1 - pairs).
+  which switching to a Wilson interval at the sweep was not). The p-value of
+  mean s = 1/2 is the one that interval inverts (the same t, pseudo-pairs
+  and all: ``bounded_mean_test``), so it is under 0.05 exactly when the 95%
+  interval leaves 50% out.
 - *The win rate, luck-adjusted* (a control variate): each pair's luck
   (``matches.luck``: the deals one game played and the other did not, judged
   by the heuristic's hand model; mean zero) is subtracted from its score in
@@ -46,12 +47,11 @@ import pandas as pd
 from cinch_sim import layout as L
 from cinch_sim import notation as N
 from cinch_sim.analysis.intervals import (
-    bounded_mean,
+    bounded_mean_test,
     confidence_sequence,
     control_variate_interval,
     rate_fields,
     ratio_interval,
-    t_interval,
 )
 from cinch_sim.checks import InputError
 from cinch_sim.engine.interrupts import chunk_boundaries
@@ -164,16 +164,11 @@ class Comparison(MatchTables):
         level = self.level if level is None else level
         d = self.data
         ps = d.cat("pair_score")
-        wr, _, _, wp = t_interval(ps, 0.5, level)
-        if ps.size:
-            # the interval: bounded_mean's t over pairs with a pseudo-pair won and one
-            # lost, so it never collapses at a sweep and stays monotone near one
-            wr, wlo, whi = bounded_mean(ps, 0.0, 1.0, level)
-        else:
-            wlo = whi = float("nan")
-        if ps.size and wr in (0.0, 1.0):
-            wp = float(min(1.0, 2 * 0.5**ps.size))  # every pair swept: the sign test
+        # t over pairs with a pseudo-pair won and one lost (so it never collapses at a
+        # sweep and stays monotone near one), and the p-value that interval inverts
+        wr, wlo, whi, wp = bounded_mean_test(ps, 0.0, 1.0, 0.5, level)
         cm, clo, chi, cp, removed = control_variate_interval(ps, d.cat("luck"), 0.5, level)
+        cm = float(np.clip(cm, 0, 1))  # a few pairs' luck can move it past a rate's range
         pm, plo, phi, pp = ratio_interval(d.cat("diff_sum"), d.cat("diff_n"), level)
         reason = d.cat("reason").astype(int)
         wins = d.cat("a_win")

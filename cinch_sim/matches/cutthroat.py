@@ -8,11 +8,9 @@ each seat and B at all the others. **Statistics** (two-sided, level 95%):
   and no worse than B). The games of a rotation share their deals, so the
   unit is the rotation: Student's t over rotations with one pseudo-rotation
   won and one lost, clipped to [0, 1] (``analysis.intervals.bounded_mean``,
-  as the two-side win rate over pairs). The p-value is the one-sample t-test
-  of mean share = 1/players; when every rotation has the same share (t has
-  no spread) and that share is 0 or 1, Markov's bound under the null
-  (P(share = 1) <= 1/players, P(share = 0) <= 1 - 1/players per rotation),
-  doubled: with two players it is the sign test the two-side code uses.
+  as the two-side win rate over pairs). The p-value of mean share =
+  1/players is the one that interval inverts (``bounded_mean_test``): under
+  0.05 exactly when the 95% interval leaves the fair share out.
 - *B's share per seat.* B is the field: its P - 1 seats together won
   1 - A's share of the games, so one of its seats won (1 - share) / (P - 1),
   against the same fair share; its interval is A's, mapped.
@@ -34,7 +32,12 @@ import pandas as pd
 
 from cinch_sim import layout as L
 from cinch_sim import notation as N
-from cinch_sim.analysis.intervals import bounded_mean, rate_fields, ratio_interval, t_interval
+from cinch_sim.analysis.intervals import (
+    bounded_mean,
+    bounded_mean_test,
+    rate_fields,
+    ratio_interval,
+)
 from cinch_sim.engine.interrupts import chunk_boundaries
 from cinch_sim.engine.threads import using
 from cinch_sim.matches.pairs import side_count_names
@@ -51,20 +54,13 @@ from cinch_sim.version import __version__
 
 
 def share_p_value(shares: np.ndarray, fair: float, level: float = 0.95) -> float:
-    """Two-sided p-value of mean share == ``fair``: the t-test over rotations, or at a
-    sweep (every share 0 or every share 1) Markov's bound under the null, doubled.
+    """Two-sided p-value of mean share == ``fair``, the one A's share's interval
+    inverts: under 1 - level exactly when that interval leaves ``fair`` out.
 
-    >>> share_p_value(np.ones(5), 1 / 2)  # the sign test: 2 ** (1 - 5)
-    0.0625
+    >>> round(share_p_value(np.ones(5), 1 / 2), 4)  # 5 won: [50.8, 100.0] leaves 50% out
+    0.0465
     """
-    s = np.asarray(shares, float)
-    if s.size == 0:
-        return float("nan")
-    if np.all(s == 1.0):
-        return float(min(1.0, 2 * fair**s.size))
-    if np.all(s == 0.0):
-        return float(min(1.0, 2 * (1 - fair) ** s.size))
-    return t_interval(s, fair, level)[3]
+    return bounded_mean_test(shares, 0.0, 1.0, fair, level)[3]
 
 
 @dataclass(repr=False)

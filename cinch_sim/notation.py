@@ -187,10 +187,11 @@ def rules_words(rules: dict[str, Any]) -> str:
 
 def policies_words(policies: dict[str, list[str]]) -> str:
     """The policies of a result's settings, by plug point, one name where every seat
-    has it: ``bid=heuristic, ..., play=pimc/heuristic/pimc/heuristic``."""
+    has it, else seat by seat: ``bid=heuristic, ..., play=pimc | heuristic | pimc |
+    heuristic`` (not ``/``, which a policy file's path holds)."""
     parts = []
     for kind, specs in policies.items():
-        parts.append(f"{kind}={specs[0] if len(set(specs)) == 1 else '/'.join(specs)}")
+        parts.append(f"{kind}={specs[0] if len(set(specs)) == 1 else ' | '.join(specs)}")
     return ", ".join(parts)
 
 

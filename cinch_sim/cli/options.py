@@ -481,8 +481,8 @@ def csv_table_of(names: list[str], table: str | None, fmt: str) -> str | None:
         if table is not None:
             raise BadInput(
                 "--table",
-                f"chooses the one table --format csv prints; --format {fmt} prints them "
-                "all (--out DIR writes each as its own CSV file)",
+                f"chooses the one table --format csv prints, not --format {fmt} "
+                "(--out DIR writes every table as its own CSV file)",
             )
         return None
     return one_csv_table(names, (table,) if table else ())
@@ -658,7 +658,10 @@ class ResumableCommand(click.Command):
 
         options = dict(ctx.meta.get("cinch_sim.options", {}))
         if "seed" in options and isinstance(ctx.params.get("seed"), int):
+            drawn = str(options["seed"]).strip().lower() == "random"
             options["seed"] = str(ctx.params["seed"])  # --seed random: the number drawn
+            if drawn and ctx.params.get("fmt") == "csv":  # a CSV row has no place for it
+                click.echo(f"seed {ctx.params['seed']} (drawn for --seed random)", err=True)
         with recording_options(ctx.info_name or "", options):
             return super().invoke(ctx)
 

@@ -107,6 +107,20 @@ def sequence_shown(p: float, lo: float, hi: float, decided: bool) -> str:
     return N.rate_with_interval(p, lo, hi, digits)
 
 
+def win_rate_shown(s: dict[str, Any]) -> str:
+    """The win rate as a headline shows it: with its fixed-size interval, or in a match
+    with a sequential stop (``until``) with the always-valid one, which alone holds
+    when the number of games depended on the results (stopped early or not)."""
+    if "until" in s:
+        lo, hi = s["win_rate_sequence_ci"]
+        how = "stopped early" if s["stopped_early"] else "not decided"
+        return f"{sequence_shown(s['win_rate'], lo, hi, s['stopped_early'])} (always-valid: {how})"
+    win = N.rate_with_interval(s["win_rate"], *s["win_rate_ci"])
+    if any(np.isnan(x) for x in s["win_rate_ci"]):
+        win += " (too few games for an interval)"
+    return win
+
+
 def until_text(s: dict[str, Any]) -> str:
     """Where a match with a sequential stop ended and its always-valid interval, in the
     words the command line and a result's repr share (``s``: a summary with ``until``)."""
@@ -255,12 +269,7 @@ class Comparison(MatchTables):
 
     def headline(self) -> str:
         s = self.summary()
-        win = N.rate_with_interval(s["win_rate"], *s["win_rate_ci"])
-        if any(np.isnan(x) for x in s["win_rate_ci"]):
-            win += " (too few games for an interval)"
-        if s.get("stopped_early"):  # the t interval does not hold after a data-led stop
-            lo, hi = s["win_rate_sequence_ci"]
-            win = f"{sequence_shown(s['win_rate'], lo, hi, True)} (always-valid: stopped early)"
+        win = win_rate_shown(s)
         return (
             f"Comparison: {s['a']} vs {s['b']}, {N.counted(s['games'], 'game')} "
             f"({N.counted(s['pairs'], 'duplicate pair')}), {N.seeds(self.settings)}; "

@@ -281,7 +281,10 @@ class Ladder(Tables):
         # best first; the unplayed (NaN rating) last, in the order they were given
         df = df.sort_values("rating", ascending=False, kind="stable", na_position="last")
         df = df.reset_index(drop=True)
-        rank = pd.array(np.arange(1, len(df) + 1), dtype="Int64")
+        # equal ratings share a rank (1, 1, 3), equal to the fit's rounding: two
+        # strategies that played alike are not ranked apart by a last bit
+        tied = df["rating"].round(6).rank(method="min", ascending=False)
+        rank = pd.array(tied.to_numpy(), dtype="Int64")
         rank[(df["games"] == 0).to_numpy()] = pd.NA
         df.insert(0, "rank", rank)
         return df

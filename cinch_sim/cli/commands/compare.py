@@ -213,7 +213,7 @@ def _print_comparison(cmp, fmt: str, csv_table: str | None, seed: int, records) 
             if cmp.interrupted:
                 click.echo(interrupted_line(cmp.games, cmp.settings["games_requested"], "games"))
             form = format_cutthroat if cmp.cutthroat else format_comparison
-            click.echo(form(s, seed, cmp.seconds))
+            click.echo(_with_rules(form(s, seed, cmp.seconds), cmp.settings))
 
 
 def write_compare_outputs(cmp, out_dir, records=None) -> None:
@@ -248,6 +248,13 @@ def _match_games(rules, games: int) -> int:
     return per * -(-games // per)
 
 
+def _with_rules(text: str, settings: dict) -> str:
+    """A match's text with the game it was played under below its first line (a table
+    pasted elsewhere says which game: ``Rules: sancho (target=62)``)."""
+    head, _, rest = text.partition("\n")
+    return f"{head}\nRules: {N.rules_words(settings.get('rules', {}))}\n{rest}"
+
+
 def _json_default(x):
     try:
         return float(x)
@@ -263,25 +270,23 @@ def _no_interval(lo: float | None, hi: float | None) -> str:
 
 
 def _p_value(p: float | None) -> str:
-    """``p = 0.0192``; one too small for a float is ``p < 1e-300``, never ``p = 0``."""
+    """``p = 0.0192``; one below 1e-15 is ``p < 1e-15`` (a t tail that far out says no
+    more than that, and a float would print 0 for less)."""
     if p is None or math.isnan(p):
         return f"p = {N.DASH}"
-    return "p < 1e-300" if p < 1e-300 else f"p = {p:.3g}"
+    return "p < 1e-15" if p < 1e-15 else f"p = {p:.3g}"
 
 
 def format_comparison(s: dict, seed: int, seconds: float) -> str:
+    from cinch_sim.matches.compare import win_rate_shown
+
     a, b = s["a"], s["b"]
-    lo, hi = s["win_rate_ci"]
     plo, phi = s["points_per_hand_diff_ci"]
-    win = N.rate_with_interval(s["win_rate"], lo, hi) + _no_interval(lo, hi)
-    win += f", {_p_value(s['win_rate_p_value'])}"
+    win = win_rate_shown(s)
+    if "until" not in s:  # a fixed-size test; after a sequential stop only the interval
+        win += f", {_p_value(s['win_rate_p_value'])}"
     fixed = ""  # what a data-led stop does to the fixed-size intervals
     if s.get("stopped_early"):
-        from cinch_sim.matches.compare import sequence_shown
-
-        win = f"{sequence_shown(s['win_rate'], *s['win_rate_sequence_ci'], True)} " + (
-            "(always-valid: stopped early)"
-        )
         fixed = " (fixed-size interval: too narrow after the early stop)"
     lines = [
         f"{a} vs {b}: {N.counted(s['games'], 'game')} "
@@ -485,12 +490,11 @@ def _print_ladder(lad, ratings, matchups, fmt: str, csv_table: str | None, seed:
         if lad.interrupted:
             asked = lad.settings["games_per_matchup"] * lad.matchup_count
             click.echo(interrupted_line(lad.games_played, asked, "games"))
-        click.echo(
-            format_ladder(
-                ratings, matchups, lad.settings["games_per_matchup"], seed, lad.seconds,
-                lad.players if lad.cutthroat else None,
-            )
+        text = format_ladder(
+            ratings, matchups, lad.settings["games_per_matchup"], seed, lad.seconds,
+            lad.players if lad.cutthroat else None,
         )  # fmt: skip
+        click.echo(_with_rules(text, lad.settings))
 
 
 def write_ladder_outputs(lad, out_dir, ratings=None, matchups=None) -> None:
@@ -629,7 +633,8 @@ def _sweep_note(ratings) -> list[str]:
     if not swept:
         return []
     who = N.joined([f"{name} {how} every game" for name, how in swept])
+    bounded = played[["rating_lo", "rating_hi"]].notna().all(axis=None)
+    read = "; read its interval's far end as open" if bounded else ""
     return [
-        f"({who}: such a rating is held finite only by the one virtual drawn game a "
-        "matchup; read its interval's far end as open)"
+        f"({who}: such a rating is held finite only by the one virtual drawn game a matchup{read})"
     ]

@@ -339,8 +339,18 @@ def test_the_sides_and_the_hand_s_end_are_told_from_the_person_s_seat(variant, s
     rec = done["record"]
     made = "made it" if rec["result"]["made"] else "set"
     assert made in done["summary"] and f"bid {rec['bid']} in " in done["summary"]
-    change = ", ".join(f"{n} {v:+d}" for n, v in zip(sides, rec["result"]["score"], strict=True))
+    mine = t.rules.team_of(seat)  # the person's own side first, whatever his seat
+    order = [mine] + [i for i in range(t.rules.teams) if i != mine]
+    change = ", ".join(f"{sides[i]} {rec['result']['score'][i]:+d}" for i in order)
     assert done["summary"].endswith(f"This hand: {change}.")
+    # who took each point, in words: every point named once, to its taker's side
+    points = done["summary"].split(" points. ", 1)[1].split(" This hand:")[0]
+    parts = dict(p.rsplit(" to ", 1)[::-1] for p in points.rstrip(".").split("; ") if " to " in p)
+    for name, team in rec["result"]["captured"].items():
+        words = name.replace("_", " ").title()
+        assert points.count(words) == 1, (words, points)
+        if team is not None:
+            assert words in parts[sides[team]], (words, points)
     assert t._winner_text(t.rules.team_of(seat)).startswith("You ")  # "and your partner"
     other = next(i for i in range(t.rules.teams) if i != t.rules.team_of(seat))
     assert t._winner_text(other) in ("The opponents win the game", f"Seat {other} wins the game")

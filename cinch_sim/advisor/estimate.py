@@ -55,7 +55,7 @@ import numpy as np
 from cinch_sim import checks
 from cinch_sim import layout as L
 from cinch_sim.advisor.query import AdvisorError, Query, make_query
-from cinch_sim.analysis.intervals import Z95, highest_safe, mean_interval, wilson
+from cinch_sim.analysis.intervals import TIE_POINTS, Z95, highest_safe, mean_interval, wilson
 from cinch_sim.cards import SUITS, format_card
 from cinch_sim.engine.threads import check as check_threads
 from cinch_sim.engine.threads import using
@@ -344,14 +344,16 @@ class Advice(Tables):
         return out
 
     def _tied(self, s: int, best: int, evs: np.ndarray) -> list[int] | None:
-        """The other bids of suit ``s`` (judged and common: ``evs`` not NaN) that the
-        deals cannot tell from the bid in column ``best``: the paired difference of
-        their margins from its margin has a 95% interval reaching 0. None: the pairs
-        were not kept (a stored study)."""
+        """The other bids of suit ``s`` (judged and common: ``evs`` not NaN) as good as
+        the bid in column ``best``: the paired difference of their margins from its
+        margin has a 95% interval reaching ``-TIE_POINTS`` (the deals cannot tell them
+        apart, or only by less than a player could care about). None: the pairs were
+        not kept (a stored study)."""
         if self.between is None:
             return None
         others = [j for j in range(len(self.bids)) if j != best and not np.isnan(evs[j])]
-        return [int(self.bids[j]) for j in others if self.versus(s, 1 + j, 1 + best)[2] >= 0]
+        near = -TIE_POINTS
+        return [int(self.bids[j]) for j in others if self.versus(s, 1 + j, 1 + best)[2] >= near]
 
     @property
     def tied_bids(self) -> list[int] | None:

@@ -13,7 +13,7 @@ from typing import Any
 
 from cinch_sim import layout as L
 from cinch_sim import notation as N
-from cinch_sim.analysis.intervals import SAFE_MEANING
+from cinch_sim.analysis.intervals import SAFE_MEANING, TIE_POINTS
 from cinch_sim.cards import SUIT_NAMES, SUITS, format_card, pretty_card
 from cinch_sim.rules import seat_name
 
@@ -136,7 +136,8 @@ def advice_line(adv: Advice) -> str:
 
 
 STORED_NO_TIES = " (stored before the advisor compared bids with each other: which bids are "
-STORED_NO_TIES += "as good within the noise is not known)"
+STORED_NO_TIES += "as good is not known)"
+TIES_WITHIN = f"the noise of these deals or {TIE_POINTS:g} points"
 
 
 def _tied_note(adv: Advice) -> str:
@@ -152,7 +153,7 @@ def _tied_note(adv: Advice) -> str:
     subject = f"bid {words}" if len(tied) == 1 else f"bids {words}"
     verb = "is" if len(tied) == 1 else "are"
     suit = SUIT_NAMES[SUITS[adv.best_trump_index]]
-    return f" ({subject} in {suit} {verb} as good within the noise of these deals)"
+    return f" ({subject} in {suit} {verb} as good, within {TIES_WITHIN})"
 
 
 def _unproven_note(adv: Advice, s: int) -> str:

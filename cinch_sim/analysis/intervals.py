@@ -126,6 +126,13 @@ SAFE_MEANING = (
 )
 
 
+# two of the advisor's bids whose expected margins differ by less than this (points a
+# hand) are as good: a strong hand's 11 to 14 all make 97%, and thousands of paired
+# deals can tell 0.02 points apart, which no player would bid on (a review: "11 is
+# as good, 13 is not?")
+TIE_POINTS = 0.1
+
+
 def highest_safe(bids, made, trials, level: float, min_trials: int = 1) -> int | None:
     """The highest of ``bids`` that is safe at ``level`` (``SAFE_MEANING``): made on
     ``made[i]`` of ``trials[i]`` hands, at least ``min_trials`` of them, and the

@@ -1231,7 +1231,7 @@ def add_example_advice(
         "the lower end of the make rate's 95% interval at the mark. The two answer "
         "different questions: the best bid is the one worth the most on average; a safe bid "
         "above it is still made often enough, but on these deals it loses more in sets than "
-        "it gains in auctions won (unless the advice names it as good within the noise)."
+        "it gains in auctions won (unless the advice names it as good)."
     )
     for number, (text, label, adv) in enumerate(examples, 1):
         pw, pw_lo, pw_hi = adv.p_win()

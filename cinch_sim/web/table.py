@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from cinch_sim import layout as L
+from cinch_sim import notation as N
 from cinch_sim.cards import SUITS, format_card
 from cinch_sim.rules import VARIANTS, Rules
 
@@ -270,7 +271,8 @@ class Table:
 
         result, maker = record["result"], record.get("maker")
         sides = self._side_names()
-        change = ", ".join(f"{n} {v:+d}" for n, v in zip(sides, result["score"], strict=True))
+        order = self._my_side_first()
+        change = ", ".join(f"{sides[t]} {result['score'][t]:+d}" for t in order)
         if maker is None or maker < 0:
             return f"The hand was thrown in: nobody bid. This hand: {change}."
         who, bid = self._who(maker), record["bid"]
@@ -283,7 +285,40 @@ class Table:
         else:
             outcome = "made it" if result["made"] else "were set" if who == "you" else "was set"
             text = f"{who} bid {bid} in {suit} and {outcome}: took {took} of {of} points"
-        return f"{text[0].upper()}{text[1:]}. This hand: {change}."
+        points = self._points_taken(result["captured"])
+        return f"{text[0].upper()}{text[1:]}. {points} This hand: {change}."
+
+    def _my_side_first(self) -> list[int]:
+        """The sides in the order the person reads them: his own first."""
+        mine = self.rules.team_of(self.seat)
+        return [mine] + [t for t in range(self.rules.teams) if t != mine]
+
+    def _points_taken(self, captured: dict[str, Any]) -> str:
+        """Who took each point, his side first: "High, Game (the 10 of trumps) and the
+        Right Pedro to you and your partner; Low and Jack to the opponents; the Left
+        Pedro not in play." (two decks: a copy each where both copies were taken)."""
+        by_side: dict[int, list[str]] = {t: [] for t in range(self.rules.teams)}
+        out = []
+        for name, taken in captured.items():
+            words = N.label(name)
+            if name == "game":
+                words += " (the 10 of trumps)"
+            elif name == "high" and self.rules.high_rule == "ace_only":
+                words += " (the Ace of trumps)"
+            elif "pedro" in name:
+                words = f"the {words}"
+            teams = taken if isinstance(taken, list) else [] if taken is None else [taken]
+            for t in teams:
+                by_side[t].append(words if len(teams) == 1 else f"a copy of {words}")
+            if not teams:
+                out.append(words)
+        sides = self._side_names()
+        order = [t for t in self._my_side_first() if by_side[t]]
+        parts = [f"{N.joined(by_side[t])} to {sides[t]}" for t in order]
+        if out:
+            parts.append(f"{N.joined(out)} not in play")
+        text = "; ".join(parts)
+        return f"{text[0].upper()}{text[1:]}." if text else ""
 
     def _trump_mask(self, trump: int) -> int:
         return self.rules.trump_cards(trump) if trump >= 0 else 0
@@ -607,7 +642,6 @@ def _trump_advice(adv: Any, contract: int) -> dict[str, Any]:
     """Which trump to name, in one sentence: the suit the maker makes the contract in
     most often (judged on enough deals as the maker), else, at no contract or too few
     deals, the one taking the most points; the other suits' figures beside it."""
-    from cinch_sim import notation as N
     from cinch_sim.cards import SUIT_NAMES
 
     pm, _, _ = adv.p_make()

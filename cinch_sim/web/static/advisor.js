@@ -176,8 +176,10 @@ function show(r, view) {
   // a rare auction's deals join hands drawn to make each earlier call: say so, and how common each was
   const pools = r.pools ? `; the bids before you are rare, so each deal joins hands drawn to make each call (${r.pools})` : "";
   // an earlier seat's call left out is not unknown to the deals: its bidder makes it on each
-  const missing = (r.bids_text || "").includes("not given")
-    ? `bids before you: ${r.bids_text} (a call not given is made by that seat's bidder on each deal); ` : "";
+  const left = [...(r.bids_text || "").matchAll(/seat (\d+) not given/g)].map((m) => m[1]);
+  const missing = left.length
+    ? `no bid given for seat${left.length > 1 ? "s" : ""} ${joined(left)}: on each deal ` +
+      `${left.length > 1 ? "they bid" : "it bids"} as the bots would; ` : "";
   // an earlier call the simulator's bidder never makes (a pass first to speak): who bids as people do instead
   const readWith = r.read_with_note ? `. ${r.read_with_note}` : "";
   $("status").textContent = r.hands ? `${missing}${r.hands.toLocaleString()} deals, stage ${view.stage} of ${view.stages}, ` +

@@ -28,6 +28,10 @@ function variantLabel(name) {
   const words = (variants[name] || {}).description;
   return words ? `${name}: ${words}` : name;
 }
+// "0", "0 and 1", "0, 1 and 2": a list as a sentence says it
+function joined(items) {
+  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+}
 function el(tag, attrs = {}, ...kids) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {

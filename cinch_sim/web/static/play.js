@@ -50,10 +50,14 @@ async function act(method, path, body) {
 
 function choose(value) { act("POST", `/api/table/${table}/choose`, { value, move: state.move }); }
 
+// each side's total, the player's own side first (as the hand's summary says them)
+function totalsText(s) {
+  const order = [s.my_side, ...s.sides.map((_, i) => i).filter((i) => i !== s.my_side)];
+  return order.map((i) => `${s.sides[i]} ${s.game.totals[i]}`).join(", ");
+}
+
 function scoreLine(s) {
-  const g = s.game, sides = s.sides;
-  return `hand ${s.hand_number}, dealer ${seatName(s.dealer)}; totals: ` +
-    g.totals.map((t, i) => `${sides[i]} ${t}`).join(", ") + ` (to ${g.target})`;
+  return `hand ${s.hand_number}, dealer ${seatName(s.dealer)}; totals: ${totalsText(s)} (to ${s.game.target})`;
 }
 
 function trickRow(t, i) {
@@ -65,7 +69,7 @@ function trickRow(t, i) {
       el("span", { class: "face" + (red(p.card) ? " red" : ""), text: pretty(p.card) }),
       el("small", { text: seatName(p.seat, true) }));
     // the kernel plays a seat's only legal card without asking: say so, not a silent card
-    if (p.forced) cell.append(el("small", { class: "forced", text: "your only card, played for you" }));
+    if (p.forced) cell.append(el("small", { class: "forced", text: "your only legal card, played for you" }));
     plays.append(cell);
   }
   row.append(plays);
@@ -82,7 +86,7 @@ function show(s) {
   }
   const g = s.game, over = g.winner !== null && g.winner !== undefined;
   $("score").textContent = scoreLine(s);
-  $("gameover").textContent = over ? `${g.winner_text}: ${g.totals.map((t, i) => `${s.sides[i]} ${t}`).join(", ")}.` : "";
+  $("gameover").textContent = over ? `${g.winner_text}: ${totalsText(s)}.` : "";
   $("gameover").hidden = !over;
   $("gameover").classList.toggle("lost", over && g.winner !== s.my_side);
   $("where").textContent = `You are seat ${s.seat}` + (s.question && s.question.trump ? `; trump ${SYMBOL[s.question.trump]} ${NAMES[s.question.trump]}` : "");

@@ -378,8 +378,9 @@ def test_messages_quote_values_as_json():
     rec["result"]["renege"] = None
     v = referee_record(json.loads(json.dumps(rec)))
     assert v.field == "result.renege" and (v.seat, v.trick) == (3, 2)
-    assert v.message.startswith(
-        'record says null, referee computes {"seat": 3, "trick": 2} (seat 3 plays 3C'
+    assert v.message == (
+        "record says null, referee finds a renege: seat 3 plays 3C on a diamond lead while "
+        'holding AD (written {"seat": 3, "trick": 2}, tricks counted from 0)'
     ), v.message
     rec = base_hand()
     rec["result"]["renege"] = {"seat": 3, "trick": 2}

@@ -514,8 +514,9 @@ def test_some_bids_judged_and_others_open_is_no_verdict_on_those():
     adv = advise(HAND, dealer=3, max_hands=150)  # the top bids won on every deal
     v = queries.verdict_of(adv)
     assert not v["verdict"] and v["open_bids"]
-    assert v["summary"].startswith("No verdict yet on bids ")
-    assert "So far, among the bids judged: " in v["summary"]
+    # the advice on the bids judged first (a player reads the answer, then the caveat)
+    line = adv.to_dict()["advice"].removeprefix("Advice: ")
+    assert v["summary"].startswith(f"{line} Not judged yet: bids ")
     assert "would judge them (the command below with --max-hands " in v["summary"]
     # under PIMC, past the deals the page plays, the page's own way on comes first
     adv.policies["play"] = ["pimc"] * 4
@@ -557,7 +558,7 @@ def test_one_bid_left_open_is_named_in_the_singular():
         adv.make[:, 1 + bids.index(b)] = 0
     v = queries.verdict_of(adv)
     assert v["open_bids"] == [first] and SUITS.index(v["table_trump"]) == s
-    assert v["summary"].startswith(f"No verdict yet on bid {first}: in 150 deals it was won ")
+    assert f" Not judged yet: bid {first}, in 150 deals it was won " in v["summary"]
     assert "deals would judge it (the command below" in v["summary"]
 
 

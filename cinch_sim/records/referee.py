@@ -1082,8 +1082,15 @@ def _check_result(obj: dict, hc: HandCheck) -> None:
         if k == "score" and hc.renege:
             extra = f" (renege penalty, docs/rules.md §1.16: {hc.renege_text})"
         elif k == "renege" and hc.renege:
-            extra = f" ({hc.renege_text})"
             where = {"seat": hc.renege["seat"], "trick": hc.renege["trick"]}
+            # in words first: the record's own form counts tricks from 0, the message's
+            # "trick N:" from 1, and a reader must not take the two for two tricks
+            raise RecordError(
+                f"record says {short(got, 60)}, referee finds a renege: {hc.renege_text} "
+                f"(written {short(want, 60)}, tricks counted from 0)",
+                f"result.{k}",
+                **where,
+            )
         raise RecordError(
             f"record says {short(got, 60)}, referee computes {short(want, 60)}{extra}",
             f"result.{k}",

@@ -298,12 +298,11 @@ def verdict_of(adv: Any) -> dict[str, Any]:
             f"No verdict yet: after {adv.hands:,} deals no bid has been won as the maker on the "
             f"{adv.min_maker} deals the advisor needs to judge it; {more}."
         )
-    else:
+    else:  # the advice on the bids judged first, then what is still open
         head = (
-            f"No verdict yet on bid{'' if one else 's'} {_span(open_bids)}: in {adv.hands:,} "
-            f"deals {they} won "
-            f"as the maker fewer than the {adv.min_maker} times the advisor needs to judge a "
-            f"bid; {more}. So far, among the bids judged: {line}"
+            f"{line} Not judged yet: bid{'' if one else 's'} {_span(open_bids)}, in "
+            f"{adv.hands:,} deals {they} won as the maker fewer than the {adv.min_maker} "
+            f"times a verdict needs; {more}."
         )
     return {**out, "summary": head}
 

@@ -3,7 +3,7 @@
 const COLOURS = { C: "#1e8449", S: "#17202a", D: "#d35400", H: "#c0392b" };
 const NAMES = { C: "clubs", S: "spades", D: "diamonds", H: "hearts" };
 const $ = (id) => document.getElementById(id);
-let variants = {}, job = null, timer = null, poller = null;
+let variants = {}, job = null, timer = null, poller = null, askedAt = 0;
 const picked = new Map();  // card -> copies held (two with two decks)
 let unknown = [];  // words typed in the hand's box that are no card
 
@@ -135,6 +135,7 @@ async function ask() {
     const started = await call("POST", "/api/advise", asked);
     if (JSON.stringify(asked) !== JSON.stringify(query())) return;  // changed meanwhile
     job = started.job;
+    askedAt = Date.now();
     $("cli").textContent = started.cli;
     $("status").textContent = "dealing...";
     poll(job);
@@ -163,8 +164,11 @@ async function poll(id) {
   if (view.status === "cancelled") return;
   if (view.final) { $("status").textContent += " (final)"; return; }
   if (view.status === "running" && view.done) {  // a long stage (dd, pimc): how far it has come
-    $("status").textContent = (view.result ? $("status").textContent.replace(/; refining.*$/, "") + "; " : "") +
-      `refining: ${view.done.toLocaleString()} deals of stage ${view.stage + 1} of ${view.stages}`;
+    // deals so far and the time taken (a stage stops at a precision, not at a count)
+    const so = `${view.done.toLocaleString()} deals so far in stage ${view.stage + 1} of ${view.stages}, ` +
+      `${Math.round((Date.now() - askedAt) / 1000)} s`;
+    $("status").textContent = view.result
+      ? `${$("status").textContent.replace(/; refining.*$/, "")}; refining: ${so}` : `dealing: ${so}`;
   }
   poller = setTimeout(() => poll(id), 300);
 }

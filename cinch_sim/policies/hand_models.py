@@ -151,6 +151,7 @@ def with_preset_model(vector: np.ndarray, rules: Rules) -> np.ndarray:
             out[_slot(slot)] += change * capture[slot]
     out[_slot("game_fitted")] = 1.0
     out[_slot("margin")] += model["margin_shift"]  # a strategy's own margin moves with it
+    out[_slot("min_bid")] += opening_shift(name)  # and its own opening floor
     if out[_slot("raise")] == 0:  # the preset's way in an open auction, unless set
         out[_slot("raise")] = auction_raise(name)
     return out
@@ -163,6 +164,16 @@ def auction_raise(name: str) -> float:
     classic presets, bidding at once 50.8% in ``auction`` (results/BENCHMARKS.md)."""
     entry = _models().get(name.split("@")[0]) or {}
     return float(entry.get("raise", -1.0))
+
+
+def opening_shift(name: str) -> float:
+    """How far stored model ``name``'s preset moves the bidder's opening floor (the
+    ``min_bid`` slot), kept with its heuristic-play model; 0 where none is stored.
+    ``no_draw`` moves it by 1 (a floor of 4.2 points for 3.5): with the 16 undealt
+    cards dead, an opening 4 played only when every other seat passed, and then made
+    16% of the time (results/BENCHMARKS.md has the measure)."""
+    entry = _models().get(name.split("@")[0]) or {}
+    return float(entry.get("min_bid_shift", 0.0))
 
 
 def write_model(
@@ -180,7 +191,8 @@ def write_model(
     data = json.loads(MODELS_FILE.read_text(encoding="utf-8")) if MODELS_FILE.exists() else {}
     presets = data.setdefault("presets", {})
     keys = (*MODEL_SLOTS, "margin_shift")
-    kept = {k: presets[preset][k] for k in ("raise",) if k in presets.get(preset, {})}
+    old = presets.get(preset, {})
+    kept = {k: old[k] for k in ("raise", "min_bid_shift") if k in old}  # measured choices
     presets[preset] = {"weights": {k: round(weights[k], 4) for k in keys}, "fitted": fitted,
                        **kept}  # fmt: skip
     if capture is not None:

@@ -53,6 +53,26 @@ def test_two_files_of_one_name_are_two_modules(tmp_path):
     assert sys.modules[fa.func.py_func.__module__].__file__ == str(a.resolve())
 
 
+def test_a_file_changed_in_the_same_process_is_loaded_again(tmp_path):
+    """A notebook's ``%%writefile bot.py`` between two runs: the second run plays the new
+    text and records its digest (a review found the first text's code and digest kept);
+    the unchanged file is the module already loaded."""
+    from cinch_sim import api
+
+    bot = tmp_path / "bot.py"
+    bot.write_text(LOWEST)
+    first = load_policy("play", f"{bot}:play")
+    assert load_policy("play", f"{bot}:play").func is first.func  # unchanged: no import
+    low = api.simulate(hands=400, seed=1, play=f"{bot}:play", threads=1)
+    bot.write_text(HIGHEST)
+    second = load_policy("play", f"{bot}:play")
+    assert second.source != first.source and second.func is not first.func
+    high = api.simulate(hands=400, seed=1, play=f"{bot}:play", threads=1)
+    assert low.counts.make_rate != high.counts.make_rate
+    digests = [s.settings["policy_digests"]["play"] for s in (low, high)]
+    assert digests[0] != digests[1], digests
+
+
 def _make_rate(cwd: Path, *specs: str) -> str:
     args = [sys.executable, "-m", "cinch_sim", "simulate", "--hands", "4000", "--seed", "1"]
     for seat, spec in enumerate(specs):

@@ -304,14 +304,17 @@ def _import_user_module(where: str, spec: str):
             # under a name of its own, compiled afresh and never cached.
             name, own_cache = user_module_name(path), False
             loaded = sys.modules.get(name)
+        text = path.read_bytes()  # the text an import runs (a run records its digest)
         if loaded is not None and getattr(loaded, "__file__", None) == resolved:
-            return loaded
+            if _SOURCES.get(loaded) == hashlib.sha256(text).hexdigest():
+                return loaded
+            # the file changed since this process imported it (a notebook's
+            # %%writefile, an editor): its new text is imported, never the old code
         module_spec = importlib.util.spec_from_file_location(name, resolved)
         if module_spec is None or module_spec.loader is None:
             raise PolicyError(f"policy {spec!r}: cannot load {where}")
         refresh_user_file(path)  # before the import: @njit(SIG, cache=True) loads there
         module = importlib.util.module_from_spec(module_spec)
-        text = path.read_bytes()  # the text this import runs (a run records its digest)
         sys.modules[name] = module
         try:
             with nullcontext() if own_cache else _no_disk_cache():

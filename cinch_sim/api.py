@@ -453,7 +453,7 @@ def stats(
         from cinch_sim.analysis.hand_rows import HandDataWriter
 
         with _output("hand_data", hand_data):
-            writer = HandDataWriter(hand_data, run.rules)
+            writer = HandDataWriter(hand_data, run.rules, settings)
     start = time.perf_counter()
     counts, interrupted, timing = count_run(run, store, threads, progress, writer, on_chunk,
                                             scheduler, workers)  # fmt: skip

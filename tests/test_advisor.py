@@ -765,3 +765,26 @@ def test_the_dealer_after_three_passes_is_told_which_trump_to_name():
     sc = a.score_change()
     assert sc["own"][S["S"], 0] - sc["opp"][S["S"], 0] > sc["own"][S["C"], 0] - sc["opp"][S["C"], 0]
     assert a.call == "pass" and a.best_trump == "S"
+
+
+def test_a_dealer_is_told_why_his_low_bids_are_worth_nothing_over_a_pass():
+    """A review read ev 0.00 beside a dealer's low bids made 100% as a fault: where every
+    other seat passes, his pass names trump at contract 0 and scores as a made bid
+    would. The note is there for the dealer with calls still to come from the bots, and
+    not for another seat, after a bid, under another all-pass rule, or once all three
+    passed (the advice line says that case itself)."""
+    from types import SimpleNamespace
+
+    from cinch_sim.advisor.present import dealer_pass_note
+    from cinch_sim.rules import make_rules
+
+    def note(seat, bids="", **options):
+        rules = make_rules("standard", options)
+        query = make_query(ISSUE_HAND, seat, 3, bids, rules=rules)
+        return dealer_pass_note(SimpleNamespace(query=query))
+
+    assert "your pass names trump at contract 0" in note(3)
+    assert "your pass names trump at contract 0" in note(3, "0:pass")
+    assert note(2) is None and note(3, "0:8") is None
+    assert note(3, "0:pass,1:pass,2:pass") is None  # the advice says it: trump on a pass
+    assert note(3, all_pass="redeal_next") is None

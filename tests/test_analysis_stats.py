@@ -265,6 +265,18 @@ def test_hand_data_matches_the_tables(tmp_path):
             assert pc[(pedro, holder, fate)] == n
     assert not list(tmp_path.glob(".*tmp"))
     assert "sancho_dealt" not in df  # the standard game has no Sancho
+    # the file says what made it: the run's settings in its metadata (a review: a
+    # Parquet file copied elsewhere had no seed or policies)
+    import json
+
+    import pyarrow.parquet as pq
+
+    from cinch_sim.analysis.hand_rows import SETTINGS_KEY
+
+    said = json.loads(pq.read_schema(tmp_path / "b.parquet").metadata[SETTINGS_KEY])
+    assert said["seed"] == 9 and said["hands"] == 4000
+    assert said["policies"]["bid"] == ["traditional"] * 4
+    assert said["rules"]["preset"] == "standard"
 
 
 def test_hand_data_says_who_was_dealt_the_sancho(tmp_path):

@@ -235,7 +235,7 @@ def test_a_rare_auction_is_advised_and_says_how_its_deals_were_drawn(browser):
     bids.clear()
     bids.send_keys("0:7,1:10,2:11")
     _wait(browser, lambda d: "--bids" in _text(d, "cli") and "(final)" in _text(d, "status"))
-    assert "each deal joins hands drawn to make each call (seat 0: " in _text(browser, "status")
+    assert "each deal is put together from hands that make those bids" in _text(browser, "status")
     want = advise(HAND, seat=3, dealer=3, bids="0:7,1:10,2:11", precision=PRECISION)
     want = want.to_dict()["advice"]
     assert _text(browser, "advice") == want.removeprefix("Advice: ")
@@ -655,7 +655,7 @@ def test_a_pidro_hand_tells_who_played_and_won_each_trick(browser, width):
         assert all(s != "seat 2" for s in seats), seats
     # a card the kernel played for you (your only legal one) says so
     forced = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#tricks .played .forced")]
-    assert forced and set(forced) == {"your only card, played for you"}
+    assert forced and set(forced) == {"your only legal card, played for you"}
     # one block a trick: each card inside its row's box, the rows one under another
     assert browser.execute_script(
         "const rows = [...document.querySelectorAll('#tricks .trick-row')];"
@@ -862,15 +862,18 @@ def test_the_hand_s_end_says_from_which_trick_it_was_solved(browser):
              "review": {**review, "partnerships": True}}  # fmt: skip
     browser.execute_script("show(arguments[0])", state)
     assert _text(browser, "prompt") == (
-        "Hand over. You bid 20. (double-dummy value of the maker's side at the start of "
-        "trick 5: 15; the tricks before are too dear to solve under these rules.)"
+        "Hand over. You bid 20. (Each card's value is the points the maker's side ends with "
+        "if everyone then plays best, every card seen: a card that moves it against its own "
+        "side gave points away. The value at the start of trick 5: 15; the tricks before "
+        "are too dear to solve under these rules.)"
     )
     alone = {**state, "partnerships": False, "sides": ["you", "seat 1", "seat 2"],
              "review": {**review, "lost": [0, 0, 0], "partnerships": False}}  # fmt: skip
     alone["review"].pop("from_trick")
     alone["game"] = {"totals": [0, 0, 0], "target": 51, "winner": None}
     browser.execute_script("show(arguments[0])", alone)
-    assert "(double-dummy value of the maker at the start: 15.)" in _text(browser, "prompt")
+    assert "(Each card's value is the points the maker ends with " in _text(browser, "prompt")
+    assert "The value at the start: 15.)" in _text(browser, "prompt")
     assert "the maker took 15" in _text(browser, "review")
 
 

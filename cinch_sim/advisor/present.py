@@ -182,6 +182,23 @@ STUCK_DEALER = "all others passed: as dealer you may not pass (this game's rule)
 STUCK_NOTE = f"{STUCK_DEALER}: the bids are ranked by their own margins"
 
 
+def dealer_pass_note(adv: Advice) -> str | None:
+    """Why a dealer's low bids show an ev near 0 (a review read 0.00 beside bids made
+    100% as a fault): under the default all-pass rule, on the deals where every other
+    seat passes, his own pass names trump at contract 0 and scores what a made bid
+    would. None where that cannot happen (another seat, a bid before him, another
+    rule, or every other seat known to have passed: the advice says so itself)."""
+    q = adv.query
+    if q.seat != q.dealer or q.rules.all_pass != "dealer_no_contract" or q.high_bid > 0:
+        return None
+    if q.names_trump_on_pass or not q.may_pass:
+        return None
+    return (
+        "as dealer, on the deals where every other seat passes, your pass names trump at "
+        "contract 0 and scores what a made bid would: there a low bid gains nothing"
+    )
+
+
 def _dealer_note(adv: Advice) -> str:
     """The dealer after all others passed: still names trump if he passes (the default
     all-pass rule), or may not pass (``dealer_forced_any``)."""
@@ -420,6 +437,8 @@ def advice_table(adv: Advice) -> str:
     lines.append(advice_line(adv))
     if not adv.query.may_pass:
         lines.append(f"({STUCK_NOTE})")
+    elif dealer_pass_note(adv):
+        lines.append(f"({dealer_pass_note(adv)})")
     lines.append(f"({RISK_NOTE}; {ev_note(adv)}.)")
     return "\n".join(lines)
 
@@ -648,7 +667,7 @@ def plot_advice(adv: Advice, path: str) -> None:
     judged = adv.judged()
     p, lo, hi = (np.where(judged, a, np.nan) for a in (p, lo, hi))
     fig, ax = plt.subplots(figsize=(7, 5))
-    colours = {"C": "tab:green", "S": "black", "D": "tab:orange", "H": "tab:red"}
+    colours = {"C": "tab:green", "S": "black", "D": "tab:blue", "H": "tab:red"}
     for s in adv.suits_run:
         name = SUIT_NAMES[SUITS[s]]
         ax.plot(adv.bids, p[s], marker="o", ms=3, color=colours[SUITS[s]],

@@ -100,25 +100,41 @@ def hand_frame(rows: np.ndarray, rules, first: int = 0):
     return df
 
 
+# the key of the Parquet file's metadata that holds the run's settings, as JSON
+SETTINGS_KEY = b"cinch_sim.settings"
+
+
 class HandDataWriter:
     """Stream hand rows to a Parquet file through ``outputs.Output`` (a temporary
-    name renamed into place on close); the path is opened, so checked, at once."""
+    name renamed into place on close); the path is opened, so checked, at once. The
+    run's ``settings`` (seed, rules, policies, version) go into the file's metadata
+    under ``SETTINGS_KEY``: the file says what made it wherever it is copied."""
 
-    def __init__(self, path: str | Path, rules) -> None:
+    def __init__(self, path: str | Path, rules, settings: dict | None = None) -> None:
         from cinch_sim.outputs import Output
 
         self.pq = require_pyarrow()
         self.path = Path(path)
         self.rules = rules
+        self.settings = settings or {}
         self.done = 0
         self.out = Output(path)
         self.writer = None
 
-    def write_chunk(self, rows: np.ndarray, trace: object = None) -> None:
-        """Append one chunk's result rows (``trace`` is not needed: a row per hand)."""
+    def _table(self, rows: np.ndarray):
+        """One chunk's rows as an Arrow table carrying the settings in its schema."""
+        import json
+
         import pyarrow as pa
 
         table = pa.Table.from_pandas(hand_frame(rows, self.rules, self.done), preserve_index=False)
+        meta = dict(table.schema.metadata or {})
+        meta[SETTINGS_KEY] = json.dumps(self.settings, default=str).encode("utf-8")
+        return table.replace_schema_metadata(meta)
+
+    def write_chunk(self, rows: np.ndarray, trace: object = None) -> None:
+        """Append one chunk's result rows (``trace`` is not needed: a row per hand)."""
+        table = self._table(rows)
         if self.writer is None:
             self.writer = self.pq.ParquetWriter(self.out.file, table.schema)
         self.writer.write_table(table)
@@ -128,10 +144,7 @@ class HandDataWriter:
         """Finish the file and move it into place (an empty run writes an empty table)."""
         try:
             if self.writer is None:
-                import pyarrow as pa
-
-                empty = hand_frame(np.zeros((0, L.H_LEN), np.int32), self.rules)
-                table = pa.Table.from_pandas(empty, preserve_index=False)
+                table = self._table(np.zeros((0, L.H_LEN), np.int32))
                 self.pq.write_table(table, self.out.file)
             else:
                 self.writer.close()

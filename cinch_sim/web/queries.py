@@ -357,7 +357,7 @@ def table_notes(adv: Any) -> dict[str, Any]:
     with), ``stuck_note`` (why: the dealer may not pass; None otherwise) and
     ``score_change`` (what ev, own and opp mean at this table: cut-throat, "your score
     change minus the average opponent's"), the advisor's own words."""
-    from cinch_sim.advisor.present import STUCK_NOTE, ev_note
+    from cinch_sim.advisor.present import STUCK_NOTE, dealer_pass_note, ev_note
 
     margins = ranked_by_margin(adv)
     note = None
@@ -365,6 +365,8 @@ def table_notes(adv: Any) -> dict[str, Any]:
         note = f"({STUCK_NOTE})"
     elif margins:
         note = "(no deal fits passing: the bids are ranked by their own margins)"
+    elif dealer_pass_note(adv):
+        note = f"({dealer_pass_note(adv)})"
     # the page's table has no own and opp columns: the note names only what it shows
     return {"margins": margins, "stuck_note": note,
             "score_change": ev_note(adv, sides=False, margins=margins)}  # fmt: skip

@@ -1,6 +1,6 @@
 // The advisor page: pick cards, ask the server, draw the answer as it is refined.
 "use strict";
-const COLOURS = { C: "#1e8449", S: "#17202a", D: "#d35400", H: "#c0392b" };
+const COLOURS = { C: "#1e8449", S: "#17202a", D: "#1f5fae", H: "#c0392b" };
 const NAMES = { C: "clubs", S: "spades", D: "diamonds", H: "hearts" };
 const $ = (id) => document.getElementById(id);
 let variants = {}, job = null, timer = null, poller = null, askedAt = 0;
@@ -178,7 +178,8 @@ function show(r, view) {
   $("advice").classList.toggle("pending", r.verdict === false);
   $("advice").dataset.call = String(r.call);
   // a rare auction's deals join hands drawn to make each earlier call: say so, and how common each was
-  const pools = r.pools ? `; the bids before you are rare, so each deal joins hands drawn to make each call (${r.pools})` : "";
+  // (how many hands each seat's pool tried is in the JSON and the command's output)
+  const pools = r.pools ? "; the bids before you are rare, so each deal is put together from hands that make those bids" : "";
   // an earlier seat's call left out is not unknown to the deals: its bidder makes it on each
   const left = [...(r.bids_text || "").matchAll(/seat (\d+) not given/g)].map((m) => m[1]);
   const missing = left.length

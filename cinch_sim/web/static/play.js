@@ -102,7 +102,11 @@ function show(s) {
       ? `at the start of trick ${s.review.from_trick}: ${s.review.dd_start}; the tricks before are too dear to solve under these rules`
       : `at the start: ${s.review.dd_start}`;
     $("prompt").textContent = `Hand over. ${s.summary}`;
-    $("prompt").append(el("small", { class: "status", text: ` (double-dummy value of ${maker} ${value}.)` }));
+    // what "value" means below, as the review page says it: always the maker's side's
+    // points, so a defender's poor card raises it
+    $("prompt").append(el("small", { class: "status", text: ` (Each card's value is the points ${maker} ends ` +
+      `with if everyone then plays best, every card seen: a card that moves it against its own side gave ` +
+      `points away. The value ${value}.)` }));
     $("review").append(handView(s.review, 0, { title: `hand ${s.hand_number}`, me: s.seat, sides: s.sides }));
     // the hand's record (cinch-hand/1, one JSON line), for the review page or the
     // command line (cinch-sim solve, referee)

@@ -418,3 +418,17 @@ def test_a_card_played_for_the_person_is_marked_forced():
     assert chosen == [format_card(c) for c in t.choices["play"]]
     assert len(mine) == 6 and 0 < len(mine) - len(chosen) < 6
     assert mine[-1].get("forced") is True
+
+
+def test_the_points_taken_are_told_copy_by_copy_with_two_decks():
+    """Two decks: a point whose two copies went one to each side is "a copy of" it on
+    each side; both to one side, "both copies of"; a point not in play is said so."""
+    t = Table("two_deck", 1, seed=7)  # seat 1: team 1 is "you and your partner"
+    captured = {"high": [0, 1], "low": [1, 1], "jack": [0], "game": None,
+                "right_pedro": [0, 0], "left_pedro": [0, 1]}  # fmt: skip
+    assert t._points_taken(captured) == (
+        "A copy of High (the Ace of trumps), both copies of Low and a copy of the Left "
+        "Pedro to you and your partner; a copy of High (the Ace of trumps), Jack, both "
+        "copies of the Right Pedro and a copy of the Left Pedro to the opponents; Game "
+        "(the 10 of trumps) not in play."
+    )

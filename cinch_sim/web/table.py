@@ -308,8 +308,10 @@ class Table:
             elif "pedro" in name:
                 words = f"the {words}"
             teams = taken if isinstance(taken, list) else [] if taken is None else [taken]
-            for t in teams:
-                by_side[t].append(words if len(teams) == 1 else f"a copy of {words}")
+            for t in sorted(set(teams)):
+                n = teams.count(t)  # two decks: the copies this side took
+                copies = "" if len(teams) == 1 else "a copy of " if n == 1 else "both copies of "
+                by_side[t].append(f"{copies}{words}")
             if not teams:
                 out.append(words)
         sides = self._side_names()

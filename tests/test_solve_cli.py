@@ -279,3 +279,23 @@ def test_from_trick_in_the_command_and_its_bad_values(kernel_file):
     assert "'--from-trick': 100 is out of range 1..6" in past.stderr
     with pytest.raises(InputError, match="from_trick"):
         api.solve(path, from_trick=0)
+
+
+def test_the_points_given_away_carry_their_interval(tmp_path):
+    """A researcher measuring a player against perfect play needs the spread: the means
+    of what each side gave away come with Student's t intervals over the hands (by
+    hand below from the per-hand values), cut at 0, and the headline shows them."""
+    from scipy import stats as sst
+
+    path = tmp_path / "hands.jsonl"
+    api.simulate(hands=40, seed=8, records=path)
+    rep = api.solve(path)
+    m = rep.means()
+    done = rep.solved()
+    maker = np.array([h["lost"][h["maker_team"]] for h in done], float)
+    half = sst.t.ppf(0.975, len(maker) - 1) * maker.std(ddof=1) / np.sqrt(len(maker))
+    assert m["lost_maker"] == pytest.approx(maker.mean())
+    assert m["lost_maker_lo"] == pytest.approx(max(maker.mean() - half, 0.0))
+    assert m["lost_maker_hi"] == pytest.approx(maker.mean() + half)
+    assert 0.0 <= m["lost_defenders_lo"] <= m["lost_defenders"] <= m["lost_defenders_hi"]
+    assert f"maker's side {m['lost_maker']:.2f} [" in rep.headline()

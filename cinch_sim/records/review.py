@@ -377,19 +377,31 @@ class SolveReport(Tables):
 
     def means(self) -> dict[str, float | None]:
         """Per solved hand: the maker's side's double-dummy value at the start of play,
-        its points, and what the maker's side and the other sides gave away."""
+        its points, and what the maker's side and the other sides gave away, these two
+        with their 95% intervals (Student's t over the hands; None for one hand)."""
+        from cinch_sim.analysis.intervals import t_interval
+
+        keys = ("dd_start", "points", "lost_maker", "lost_defenders")
         done = self.solved()
         if not done:  # no mean of nothing: empty, not 0
-            return {k: None for k in ("dd_start", "points", "lost_maker", "lost_defenders")}
+            return {
+                k: None for k in (*keys, *(f"{k}_{e}" for k in keys[2:] for e in "lo hi".split()))
+            }
         n = len(done)
-        maker = sum(h["lost"][h["maker_team"]] for h in done)
-        others = sum(sum(h["lost"]) - h["lost"][h["maker_team"]] for h in done)
-        return {
+        out: dict[str, float | None] = {
             "dd_start": sum(h["dd_start"] for h in done) / n,
             "points": sum(h["points"] for h in done) / n,
-            "lost_maker": maker / n,
-            "lost_defenders": others / n,
         }
+        lost = {
+            "lost_maker": [h["lost"][h["maker_team"]] for h in done],
+            "lost_defenders": [sum(h["lost"]) - h["lost"][h["maker_team"]] for h in done],
+        }
+        for key, values in lost.items():
+            mean, lo, hi, _ = t_interval(values, 0.0)
+            out[key] = mean
+            # no card gives away fewer than 0 points: the interval stops there
+            out[f"{key}_lo"], out[f"{key}_hi"] = (None, None) if n < 2 else (max(lo, 0.0), hi)
+        return out
 
     def headline(self) -> str:
         done = self.solved()
@@ -400,9 +412,14 @@ class SolveReport(Tables):
             return f"Solve: {n:,} line{'' if n == 1 else 's'}, none solved ({why})"
         m = self.means()
         hands = f"{len(done):,} hand{'' if len(done) == 1 else 's'}"
+
+        def lost(key: str) -> str:
+            if m[f"{key}_lo"] is None:
+                return N.number(m[key])
+            return N.number_with_interval(m[key], m[f"{key}_lo"], m[f"{key}_hi"], 2)
+
         return (
             f"Solve: {hands}: the maker's side {N.number(m['dd_start'])} points "
             f"a hand double-dummy, {N.number(m['points'])} taken; given away a hand: "
-            f"maker's side {N.number(m['lost_maker'])}, defenders "
-            f"{N.number(m['lost_defenders'])}"
+            f"maker's side {lost('lost_maker')}, defenders {lost('lost_defenders')}"
         )

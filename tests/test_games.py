@@ -408,11 +408,19 @@ def test_cli_ladder(tmp_path):
     assert "rating" in res.output
     # what the rating's scale and the score column are, said under the tables
     assert "Elo scale: 400 = 10 to 1 odds; score: the share of its games" in res.output
-    for name in ("ladder.csv", "matchups.csv", "ladder.png", "run.json"):
+    for name in ("ladder.csv", "matchups.csv", "games.csv", "ladder.png", "run.json"):
         assert (out / name).is_file()
-    # each matchup's points a hand with its interval, as matchups.csv holds them
+    # every game of every matchup, each matchup's own games as compare lists them (a
+    # researcher found no per-game output for several strategies)
     import pandas as pd
 
+    games = pd.read_csv(out / "games.csv")
+    matchups = pd.read_csv(out / "matchups.csv")
+    assert len(games) == matchups["games"].sum()
+    for m in matchups.itertuples():
+        mine = games[(games["a"] == m.a) & (games["b"] == m.b)]
+        assert len(mine) == m.games and mine["a_result"].mean() == pytest.approx(m.win_rate_a)
+    # each matchup's points a hand with its interval, as matchups.csv holds them
     from cinch_sim import notation as N
 
     for m in pd.read_csv(out / "matchups.csv").itertuples():

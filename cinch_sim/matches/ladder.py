@@ -120,7 +120,8 @@ def luce(
 @dataclass(repr=False)
 class Ladder(Tables):
     """Every pair of strategies in duplicate, and their Bradley-Terry ratings
-    (``.table()``: the ratings, best first; ``.table("matchups")``: every match)."""
+    (``.table()``: the ratings, best first; ``.table("matchups")``: every match;
+    ``.table("games")``: every game of every match)."""
 
     strategies: list[Strategy]
     matches: list[Comparison | CutThroatComparison]
@@ -131,7 +132,19 @@ class Ladder(Tables):
     _rated: dict[int, pd.DataFrame] = field(default_factory=dict, init=False, compare=False)
 
     def table_names(self) -> tuple[str, ...]:
-        return ("ratings", "matchups")
+        return ("ratings", "matchups", "games")
+
+    def games_frame(self) -> pd.DataFrame:
+        """Every matchup's games, one row a game, as ``compare``'s games table, after
+        the two strategies of its matchup (``a``, ``b``): per-game results for
+        every pair of strategies in one table."""
+        frames = []
+        for m in self.matches:
+            g = m.games_frame()
+            g.insert(0, "b", m.b.name)
+            g.insert(0, "a", m.a.name)
+            frames.append(g)
+        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
     def table(self, name: str | None = None) -> pd.DataFrame:
         """The table ``name`` (``ratings`` by default); ``"ladder"``, the command line's
@@ -152,6 +165,8 @@ class Ladder(Tables):
     def _table(self, name: str) -> pd.DataFrame:
         if name == "matchups":
             return self.matchups()
+        if name == "games":
+            return self.games_frame()
         seed = self.settings.get("seed", 0)
         if seed not in self._rated:  # the bootstrap refits: once per seed is enough
             self._rated[seed] = self.ratings(seed)

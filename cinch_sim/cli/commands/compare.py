@@ -39,7 +39,7 @@ from cinch_sim.text_tables import text_table
 SLOW_MATCH_TEXT = f"{SLOW_PAIRS_CHUNK} (cut-throat: rotations of about {SLOW_MATCH_GAMES} games)"
 
 COMPARE_TABLES = ("sides", "games")  # --format csv prints one; --out writes NAME.csv each
-LADDER_TABLES = ("ladder", "matchups")
+LADDER_TABLES = ("ladder", "matchups", "games")
 LADDER_ALIASES = {"ratings": "ladder"}  # the Python API's name of the ladder table
 
 
@@ -417,8 +417,8 @@ def format_cutthroat(s: dict, seed: int, seconds: float) -> str:
 @output_options(
     out_help="Folder for CSV tables, charts (PNG) and run.json.",
     format_help="How results print on stdout: json, the settings, ratings and matchups; "
-    "csv, one table: ladder (the ratings; --table ratings, the Python name, is the same) "
-    "or matchups.",
+    "csv, one table: ladder (the ratings; --table ratings, the Python name, is the same), "
+    "matchups, or games (every game of every matchup).",
 )
 @chunk_options("pairs (cut-throat: rotations) of a matchup", PAIRS_CHUNK, SLOW_MATCH_TEXT)
 @friendly
@@ -484,7 +484,7 @@ def _print_ladder(lad, ratings, matchups, fmt: str, csv_table: str | None, seed:
     if fmt == "json":
         click.echo(json.dumps(lad.to_dict(), default=_json_default))
     elif fmt == "csv":
-        df = ratings if csv_table == "ladder" else matchups
+        df = {"ladder": ratings, "games": lad.games_frame()}.get(csv_table, matchups)
         click.echo(N.csv_text(df), nl=False)
     else:
         if lad.interrupted:
@@ -506,6 +506,7 @@ def write_ladder_outputs(lad, out_dir, ratings=None, matchups=None) -> None:
     matchups = lad.matchups() if matchups is None else matchups
     atomic_write_text(out_dir / "ladder.csv", N.csv_text(ratings))
     atomic_write_text(out_dir / "matchups.csv", N.csv_text(matchups))
+    atomic_write_text(out_dir / "games.csv", N.csv_text(lad.games_frame()))
     model = "Luce" if lad.cutthroat else "Bradley-Terry"
     P.save(P.ladder_figure(ratings, model), out_dir / "ladder.png")
     settings = dict(lad.settings)

@@ -951,10 +951,10 @@ def test_a_call_left_out_is_named_as_played_by_its_bidder(browser):
     _advise_on_page(browser, 1400, "standard", HAND, seat="2", dealer="3", bids="0:7")
     _wait(browser, lambda d: "(final)" in _text(d, "status"))
     status = _text(browser, "status")
-    assert status.startswith("bids before you: seat 0 7, seat 1 not given (a call not given")
+    assert status.startswith("no bid given for seat 1: on each deal it bids as the bots would; ")
     _advise_on_page(browser, 1400, "standard", HAND, seat="2", dealer="3", bids="0:7,1:pass")
     _wait(browser, lambda d: "(final)" in _text(d, "status"))
-    assert "not given" not in _text(browser, "status")
+    assert "no bid given" not in _text(browser, "status")
 
 
 @pytest.mark.slow  # about 20 s: PIMC's stages until the time limit

@@ -3,7 +3,7 @@
 const COLOURS = { C: "#1e8449", S: "#17202a", D: "#1f5fae", H: "#c0392b" };
 const NAMES = { C: "clubs", S: "spades", D: "diamonds", H: "hearts" };
 const $ = (id) => document.getElementById(id);
-let variants = {}, job = null, timer = null, poller = null, askedAt = 0;
+let variants = {}, job = null, timer = null, poller = null, askedAt = 0, revealed = false;
 const picked = new Map();  // card -> copies held (two with two decks)
 let unknown = [];  // words typed in the hand's box that are no card
 
@@ -136,6 +136,7 @@ async function ask() {
     if (JSON.stringify(asked) !== JSON.stringify(query())) return;  // changed meanwhile
     job = started.job;
     askedAt = Date.now();
+    revealed = false;
     $("cli").textContent = started.cli;
     $("status").textContent = "dealing...";
     poll(job);
@@ -174,6 +175,7 @@ async function poll(id) {
 }
 
 function show(r, view) {
+  if (!revealed) { revealed = true; reveal("answer"); }  // the first answer to this query
   $("advice").textContent = (r.summary || r.advice).replace(/^Advice: /, "");
   $("advice").classList.toggle("pending", r.verdict === false);
   $("advice").dataset.call = String(r.call);

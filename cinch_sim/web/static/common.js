@@ -28,6 +28,13 @@ function variantLabel(name) {
   const words = (variants[name] || {}).description;
   return words ? `${name}: ${words}` : name;
 }
+// On a phone the panels stand one under the other (style.css's 760 px): bring the
+// answer into view when it first comes, or it waits below the fold unseen.
+function reveal(id) {
+  if (window.matchMedia("(max-width: 760px)").matches) {
+    document.getElementById(id).scrollIntoView({ block: "start" });
+  }
+}
 // "0", "0 and 1", "0, 1 and 2": a list as a sentence says it
 function joined(items) {
   return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;

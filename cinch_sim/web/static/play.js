@@ -182,7 +182,7 @@ function discardQuestion(q) {
   const parts = [`keep ${keepCount(plan.lo, plan.hi)} cards${what}`, rules,
     stay.length ? `your trumps stay (${stay.map(pretty).join(" ")})` : "",
     short ? `with ${q.trumps.length} trumps you keep ${short} other card${short > 1 ? "s" : ""}, never played: only trumps are played in this game` : ""].filter(Boolean);
-  const line = free.length ? `${head}: ${parts.join("; ")}. Click the cards to keep, then keep them.`
+  const line = free.length ? `${head}: ${parts.join("; ")}. Click the cards you keep, then press "Keep these".`
     : `${head}: ${rules ? rules + "; " : ""}you keep ${[...plan.fixedIn].map(pretty).join(" ") || "nothing"}${what}, the rest go.`;
   $("prompt").textContent = line;
   const go = el("button", { type: "button", id: "keepgo", text: free.length ? "Keep these" : "Discard the rest" });
@@ -198,6 +198,8 @@ function discardQuestion(q) {
       btn.classList.toggle("keep", keep.has(card)); recount(); });
     if (keep.has(c)) b.classList.add("keep");
     if (plan.fixedOut.has(c)) { b.classList.add("out"); b.title = "must go"; }
+    // the cards just taken up (the widow, the pack robbed) marked, as the prompt lists them
+    if ((q.picked_up || q.from_stock || []).includes(c)) { b.classList.add("new"); b.title ||= "just taken up"; }
     return b;
   }));
   go.addEventListener("click", () => choose([...keep].join(" ")));
@@ -270,8 +272,11 @@ async function start() {
   $("variant").value = "standard";
   fillSeats();
   $("variant").addEventListener("change", fillSeats);
-  $("new").addEventListener("click", () => act("POST", "/api/table",
-    { variant: $("variant").value, seat: Number($("myseat").value), bots: $("bots").value }));
+  $("new").addEventListener("click", async () => {
+    await act("POST", "/api/table",
+      { variant: $("variant").value, seat: Number($("myseat").value), bots: $("bots").value });
+    if (state) reveal("board");  // a phone: the table is below the setup
+  });
   $("hint").addEventListener("click", hint);
   $("next").addEventListener("click", () => act("POST", `/api/table/${table}/next`));
   const kept = /^#game=([0-9a-f]+)$/.exec(location.hash);

@@ -21,7 +21,7 @@ function showHands(data) {
 async function review(text) {
   $("error").textContent = "";
   $("hands").textContent = "solving...";
-  try { showHands(await call("POST", "/api/review", { records: text })); }
+  try { showHands(await call("POST", "/api/review", { records: text })); reveal("output"); }
   catch (e) { $("error").textContent = e.message; $("hands").textContent = ""; }
 }
 
@@ -43,6 +43,7 @@ $("deal").addEventListener("click", async () => {
     const data = await call("POST", "/api/sample", { seed, play: $("play").value, variant: $("variant").value });
     $("records").value = data.records.map((r) => JSON.stringify(r)).join("\n");
     showHands(data);
+    reveal("output");
   } catch (e) { $("error").textContent = e.message; $("hands").textContent = ""; }
 });
 

@@ -16,7 +16,7 @@ LAYERS = (
     ("version",),  # the package version, under everything (the package imports it)
     # the vocabulary
     ("__init__", "cards", "bits", "rng", "layout", "signatures", "outputs", "notation")
-    + ("text_tables",)
+    + ("text_tables", "student")
     + ("checks", "views", "interrupts"),
     ("rules",),  # the rules object every layer above reads
     ("jit",),  # numba plumbing

@@ -379,7 +379,7 @@ class SolveReport(Tables):
         """Per solved hand: the maker's side's double-dummy value at the start of play,
         its points, and what the maker's side and the other sides gave away, these two
         with their 95% intervals (Student's t over the hands; None for one hand)."""
-        from cinch_sim.analysis.intervals import t_interval
+        from cinch_sim.student import t_interval
 
         keys = ("dd_start", "points", "lost_maker", "lost_defenders")
         done = self.solved()

@@ -220,4 +220,4 @@ def test_a_stuck_dealer_is_advised_a_bid_never_a_pass():
     # the footnote says the same: each bid's own margin, not one against passing
     assert "of each bid on its own" in text and "against passing" not in text
     assert "of each bid on its own" in d["score_change"]
-    assert re.search(r"expected margin [-+]\d+\.\d \[[-+]\d+\.\d+, [-+]\d+\.\d+\]", text)
+    assert re.search(r"expected margin [-+]\d+\.\d\d \[[-+]\d+\.\d+, [-+]\d+\.\d+\]", text)

@@ -640,7 +640,7 @@ SAFE_RE = re.compile(
     r"Highest safe bid at (\d+)%: (?:bid (\d+) in (\w+) \(makes it at least (\d+)%, 95% lower "
     r"bound\)|no bid is made)"
 )
-BID_RE = re.compile(r"\. (?:bid (\d+) in (\w+): wins the auction (\d+)% of the time|pass: )")
+BID_RE = re.compile(r"\. (?:Bid (\d+) in (\w+): wins the auction (\d+)% of the time|Pass: )")
 CLASS_RE = re.compile(r"safe up to (\d+|–)(?: \(made ([\d.]+)% \[([\d.]+), ([\d.]+)\]\))?")
 NEGATIVE_ZERO = re.compile(r"(?<![\w.])-0(?:\.0+)?(?![\d.])")
 

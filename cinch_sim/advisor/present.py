@@ -65,6 +65,9 @@ def ev_note(adv: Advice, sides: bool = True, margins: bool | None = None) -> str
 
 
 ASSUMED_SEAT = " (no seat given: the eldest hand assumed; --seat to change)"
+# the decimals of an expected margin, in the sentence as in the tables beside it (a
+# reader compared "+0.1 [-0.1, +0.3]" with the table's "+0.08 [-0.04, +0.21]")
+EV_DIGITS = 2
 
 
 # ------------------------------------------------------------------ sentences
@@ -104,7 +107,7 @@ def advice_line(adv: Advice) -> str:
         if d["top_ev_bid"] is not None:
             c = 1 + _col(adv, d["top_ev_bid"])
             ev = N.number_with_interval(
-                sc["ev"][s, c], sc["ev_lo"][s, c], sc["ev_hi"][s, c], 1, True
+                sc["ev"][s, c], sc["ev_lo"][s, c], sc["ev_hi"][s, c], EV_DIGITS, True
             )
             main += (  # the best of the bids judged: a bid won on few deals is not one
                 f" (the best of the bids won on {adv.min_maker:,} deals or more, "
@@ -113,12 +116,14 @@ def advice_line(adv: Advice) -> str:
     elif adv.n[0] == 0:  # no deal fits passing and the later passes given
         c = 1 + _col(adv, best)
         m, m_lo, m_hi = (x[s, c] for x in adv.margin())
-        margin = N.number_with_interval(m, m_lo, m_hi, 1, True)
+        margin = N.number_with_interval(m, m_lo, m_hi, EV_DIGITS, True)
         main = f"{_bid_phrase(adv, best, s)}; expected margin {margin}"
         main += _tied_note(adv)
     else:
         c = 1 + _col(adv, best)
-        ev = N.number_with_interval(sc["ev"][s, c], sc["ev_lo"][s, c], sc["ev_hi"][s, c], 1, True)
+        ev = N.number_with_interval(
+            sc["ev"][s, c], sc["ev_lo"][s, c], sc["ev_hi"][s, c], EV_DIGITS, True
+        )
         main = f"{_bid_phrase(adv, best, s)}; expected {ev} against pass" + _tied_note(adv)
     safe = adv.safe_bid
     _, lo, _ = adv.p_make()

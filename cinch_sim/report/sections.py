@@ -1256,7 +1256,7 @@ def add_example_advice(
             N.number_with_interval(x, a, b, 2, signed=True)
             for x, a, b in zip(ev[best, 1:], ev_lo[best, 1:], ev_hi[best, 1:], strict=True)
         ]
-        sec.text(f"{label}: {text}. {advice_reason(adv)}.")
+        sec.text(f"{label}: {text}. {N.capital(advice_reason(adv))}.")
         for player in STRONG_SUFFIX:
             other = (strong or {}).get(player, {}).get(text)
             if other is not None:

@@ -438,3 +438,21 @@ def test_policies_of_a_match_sit_by_team():
     p = team_policies(rules, BUILTIN["heuristic"], BUILTIN["random"])
     assert isinstance(p, PolicySet)
     assert [x.spec for x in p.play] == ["heuristic", "random", "heuristic", "random"]
+
+
+def test_a_rating_at_the_end_of_its_interval_is_said_to_be_open_there():
+    """A reader of a cut-throat report saw "+875 [+700, +876]": a sweep's rating sits at
+    an end of its interval. The note names the strategies whose ratings do, and none
+    where every rating sits inside its interval."""
+    import pandas as pd
+
+    from cinch_sim.matches.ladder import edge_note
+
+    table = pd.DataFrame(
+        {"strategy": ["a", "b", "c"], "games": [10, 10, 10], "rating": [875.0, 10.0, -885.0],
+         "rating_lo": [700.0, -50.0, -885.2], "rating_hi": [875.3, 60.0, -700.0]}
+    )  # fmt: skip
+    note = edge_note(table)
+    assert note.startswith("The ratings of a and c sit at an end of their intervals")
+    assert edge_note(table.iloc[[1]]) is None
+    assert edge_note(table.iloc[[0]]).startswith("The rating of a sits at an end of its")

@@ -385,6 +385,30 @@ class Ladder(Tables):
         return pd.DataFrame(rows)
 
 
+def edge_note(ratings: pd.DataFrame) -> str | None:
+    """Where a rating sits at an end of its own interval (``+875 [+700, +876]``), why:
+    the strategy won or lost every game of its matchups, so its rating is held finite
+    only by the one virtual drawn game a matchup, and every resample gives the same
+    sweep. A reader takes such an interval as one-sided: that end is open. None where
+    no rating does."""
+    played = ratings[ratings["games"] > 0].dropna(subset=["rating_lo", "rating_hi"])
+    edge = played[
+        ((played["rating"] - played["rating_lo"]).abs() < 0.5)
+        | ((played["rating_hi"] - played["rating"]).abs() < 0.5)
+    ]
+    if edge.empty:
+        return None
+    names = N.joined(list(edge["strategy"]))
+    if len(edge) == 1:
+        head = f"The rating of {names} sits at an end of its interval: it won or lost"
+    else:
+        head = f"The ratings of {names} sit at an end of their intervals: each won or lost"
+    return (
+        f"{head} every game of a matchup, so only the one virtual drawn game a matchup "
+        "holds it finite, and every resample gives the same sweep; read that end as open"
+    )
+
+
 def games_per_matchup(r: Rules, games: int) -> int:
     """The games a matchup plays when ``games`` are asked: whole units, a duplicate
     pair (2 games) or a cut-throat rotation (a game per seat), rounded up."""

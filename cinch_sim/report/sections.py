@@ -29,6 +29,7 @@ from cinch_sim.analysis.words import (
     only_pedros_captured,
 )
 from cinch_sim.cards import SUIT_NAMES, SUITS
+from cinch_sim.matches.ladder import edge_note
 from cinch_sim.policies.strategies import Strategy
 from cinch_sim.report import charts
 from cinch_sim.report.render import Report, format_frame
@@ -1054,6 +1055,8 @@ def add_ladder(report: Report, lad, target: int) -> None:
         "strategies apart).",
         ratings,
     )
+    if note := edge_note(ratings):
+        sec.text(f"{note}.")
     mu = lad.matchups()
     sec.table(
         "matchups",
@@ -1161,6 +1164,8 @@ def _cutthroat_ladder(sec, lad, ratings: pd.DataFrame, games: int, target: int) 
         f"strategies apart). 'wins a seat': its wins per seat it held (fair share {fair}).",
         ratings,
     )
+    if note := edge_note(ratings):
+        sec.text(f"{note}.")
     mu = lad.matchups()
     sec.table(
         "matchups",

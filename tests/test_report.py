@@ -519,6 +519,17 @@ def test_a_pedro_that_lowers_a_hand_s_worth_is_said_and_explained():
         "[9.2, 9.6] points, no Pedro 10.2 [10.1, 10.3]." in text
     )
     assert _pedros_that_cost(safe.iloc[[0, 2, 4]], keys, Rules()) == ""
+    # both Pedros below one of them alone, the whole interval (a reader took "both
+    # Pedros 8.1, the Right Pedro alone 9.0" for a fault): said with the widest gap
+    assert "Two can do worse than one" not in text  # 8.5 [8.3, 8.65] overlaps 8.6 [8.4, 8.75]
+    safe.loc[4, ["mean_points", "mean_points_lo", "mean_points_hi"]] = (9.0, 8.8, 9.1)
+    both = _pedros_that_cost(safe, keys, Rules())
+    assert (
+        "Two can do worse than one for the same reason: in 1 group the hands dealt both "
+        "Pedros average fewer points than the same hands dealt one of them alone (the "
+        "widest gap: 3 trumps, the ace of trumps, not the king: both Pedros 8.5 [8.3, 8.7], "
+        "the Right Pedro alone 9.0 [8.8, 9.1])" in both
+    ), both
 
 
 @pytest.mark.parametrize(

@@ -266,15 +266,25 @@ def _pedros_that_cost(safe: pd.DataFrame, keys: list[str], rules: Rules) -> str:
     Pedro that lowers a hand's worth as a bug."""
     from cinch_sim.analysis.hand_worth import pedro_classes
 
-    none = pedro_classes(rules)[0]
+    none, *single, pair = pedro_classes(rules)
     same = [k for k in keys if k != "pedros"]
     enough = safe[~safe["low_n"].astype(bool)]
-    base = enough[enough["pedros"] == none].set_index(same)
-    found = []
-    for _, row in enough[enough["pedros"] != none].iterrows():
-        at = tuple(row[k] for k in same)
-        if at in base.index and row["mean_points_hi"] < base.loc[at, "mean_points_lo"]:
-            found.append((base.loc[at, "mean_points"] - row["mean_points"], row, base.loc[at]))
+
+    def below(holding: list[str], without: str) -> list:
+        """The groups of ``holding`` whose whole interval lies below the same trumps,
+        ace and king in class ``without``: (the gap, the row, the other row)."""
+        base = enough[enough["pedros"] == without].set_index(same)
+        out = []
+        for _, row in enough[enough["pedros"].isin(holding)].iterrows():
+            at = tuple(row[k] for k in same)
+            if at in base.index and row["mean_points_hi"] < base.loc[at, "mean_points_lo"]:
+                out.append((base.loc[at, "mean_points"] - row["mean_points"], row, base.loc[at]))
+        return out
+
+    found = below([*single, pair], none)
+    # both against one: the second takes the place of a trump too (a review read "both
+    # Pedros, 9.6 points; the Right Pedro alone, 10.0" as a fault)
+    pairs = [f for one in single for f in below([pair], one)]
     if not found:
         return ""
     _, row, other = max(found, key=lambda f: f[0])
@@ -293,16 +303,34 @@ def _pedros_that_cost(safe: pd.DataFrame, keys: list[str], rules: Rules) -> str:
 
     return (
         f"A {noun} can be worth less than the trump it displaces: {len(found)} {groups} "
-        "fewer points than the hands of the same number of trumps, ace and king without "
-        "one, where another trump holds its place. "
+        "fewer points (the whole 95% interval below) than the hands of the same number of "
+        "trumps, ace and king without one, where another trump holds its place. "
         f"The widest gap: {row['trumps']} trumps, {TOP_WORDS[row['top_trumps']]}: "
         f"{row['pedros']} dealt "
         f"{points(row)} points, {none} {points(other)}. A {noun} scores only for the side "
         "that takes it in a trick, and every card is played: with few trumps above it, its "
         f"holder must sooner or later play it into a trick {rival} can win, while the "
-        f"same count of higher trumps would capture {rivals} instead. That compares "
-        "groups of hands; what a card adds to the very same deal, against a low trump in "
-        "its place, is what the card values measure."
+        f"same count of higher trumps would capture {rivals} instead. "
+        + _both_below_one(pairs, noun, points)
+        + "That compares groups of hands; what a card adds to the very same deal, against "
+        "a low trump in its place, is what the card values measure."
+    )
+
+
+def _both_below_one(pairs: list, noun: str, points) -> str:
+    """The sentence on groups holding both Pedros below the same hands holding one (the
+    whole interval below), the widest gap named; nothing where there is none."""
+    if not pairs:
+        return ""
+    _, row, other = max(pairs, key=lambda f: f[0])
+    n = len({(r["trumps"], r["top_trumps"]) for _, r, _ in pairs})  # each group once
+    groups = "group" if n == 1 else "groups"
+    return (
+        f"Two can do worse than one for the same reason: in {n} {groups} the hands dealt "
+        f"{row['pedros']} average fewer points than the same hands dealt one of them alone "
+        f"(the widest gap: {row['trumps']} trumps, {TOP_WORDS[row['top_trumps']]}: "
+        f"{row['pedros']} {points(row)}, the {other['pedros']} alone {points(other)}), the "
+        f"second {noun} holding the place of a higher trump. "
     )
 
 

@@ -887,3 +887,15 @@ def test_safe_bids_below_where_the_auction_ends_are_said_to_be_so():
         "under 13 here (2 groups)"
     )
     assert _seldom_won(by_bid, safe.assign(bid_70=pd.array([13, 14, 15, None], "Int64"))) == ""
+
+
+def test_a_strong_player_s_safe_bid_says_how_many_hands_it_rests_on():
+    """PIMC's safe bid on 34 hands beside the heuristic's on 1,423 read as the same kind
+    of figure: the strong players' column gives each bid its hands, ``2 (34)``."""
+    import pandas as pd
+
+    from cinch_sim.report.sections import FEW, _bids_of_enough
+
+    bids = pd.Series([2, 7, pd.NA, 5], dtype="Int64")
+    hands = pd.Series([34, 1_423, 0, FEW - 1])
+    assert _bids_of_enough(bids, hands) == ["2 (34)", "7 (1,423)", "no hands", f"few ({FEW - 1})"]

@@ -224,8 +224,9 @@ def add_safe_bids(
         "the share of them that took at least the safe bid, each with its 95% interval."
         f" 'few hands': fewer than {FEW} hands, read with care."
         + (
-            f" 'few (N)' under {_player_words(list(strong))}: that player played only N "
-            f"hands of the group (fewer than {FEW}), too few for a safe bid; 'no hands': none."
+            f" Under {_player_words(list(strong))}: the safe bid, with in brackets the "
+            f"hands of the group that player played (far fewer than the heuristic's); "
+            f"'few (N)': only N (fewer than {FEW}), too few for a safe bid; 'no hands': none."
             if strong
             else ""
         ),
@@ -345,10 +346,12 @@ def _bids(bids: pd.Series) -> list[str]:
 
 
 def _bids_of_enough(bids: pd.Series, hands: pd.Series) -> list[str]:
-    """A strong player's bid column: ``few (N)`` where that player's own sample of the
-    group is under FEW hands, since its (cautious) safe bid then says little."""
+    """A strong player's bid column, each with the hands it rests on, ``7 (34)``: a
+    reader compared a PIMC bid on 34 hands with the heuristic's on 1,423 unawares;
+    ``few (N)`` where that player's own sample of the group is under FEW hands, since
+    its (cautious) safe bid then says little."""
     return [
-        "no hands" if n == 0 else f"few ({int(n)})" if n < FEW else text
+        "no hands" if n == 0 else f"few ({int(n)})" if n < FEW else f"{text} ({int(n):,})"
         for text, n in zip(_bids(bids), hands, strict=True)
     ]
 

@@ -191,7 +191,7 @@ def test_the_report_takes_the_stored_studies_or_plays_pimc_when_asked():
     variant = ReportSettings(rules=Rules(robber="dealer"), hands=100_000)
     assert variant.stored_card_values() == {} and variant.card_hands()["pimc"] == 20
     rows = dict(s.rows())
-    assert rows["hands played for card values, pimc"].endswith("(stored with cinch_sim)")
+    assert rows["hands played for card values, PIMC"].endswith("(stored with cinch_sim)")
 
 
 def test_a_study_extended_is_the_study_played_in_one_go():

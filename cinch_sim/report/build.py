@@ -84,6 +84,13 @@ PIMC_MIN_CARD_HANDS = 20  # fewer deals than the quick report's say nothing: lef
 # PIMC deal with every candidate bid played costs about a second on two cores
 PIMC_ADVICE_PRECISION = 0.07
 STORED = " (stored with cinch_sim)"  # a study played once and shipped (stored_studies)
+
+
+def _who(player: str) -> str:
+    """A player as the settings table names it: heuristic, PIMC, perfect play."""
+    return sections.PLAYER_WORDS.get(player, player).removeprefix("the ")
+
+
 UNIT = 1e-3  # progress units are milliseconds of estimated work
 
 
@@ -432,11 +439,14 @@ class ReportSettings:
                 ("strategies", ", ".join(self.strategies)),
             ]
             + [
-                (f"hands played for card values, {name}", f"{n:,}" + STORED * (name in cards))
+                (f"hands played for card values, {_who(name)}", f"{n:,}" + STORED * (name in cards))
                 for name, n in self.card_hands().items()
             ]
             + [
-                (f"hands played for the safe bids, {name}", f"{n:,}" + STORED * (name in values))
+                (
+                    f"hands played for the safe bids, {_who(name)}",
+                    f"{n:,}" + STORED * (name in values),
+                )
                 for name, n in self.strong_value_hands().items()
             ]
             + [
@@ -632,7 +642,7 @@ def settings_rows(s: ReportSettings, studies: Studies) -> list[tuple[str, str]]:
         return rows
     done = studies.done()
     asked = {"hands simulated per study", "games per strategy pair"}
-    asked |= {f"hands played for card values, {p}" for p in CARD_PLAYERS}
+    asked |= {f"hands played for card values, {_who(p)}" for p in CARD_PLAYERS}
     real = [
         ("interrupted", "yes: Ctrl-C stopped the report before it was finished"),
         ("hands asked per study", f"{s.hands:,}"),
@@ -644,7 +654,7 @@ def settings_rows(s: ReportSettings, studies: Studies) -> list[tuple[str, str]]:
         for r in robbing_rules(s.rules)
     ]
     real += [
-        (f"hands played for card values, {p}", f"{done['card_value_hands'].get(p, 0):,}")
+        (f"hands played for card values, {_who(p)}", f"{done['card_value_hands'].get(p, 0):,}")
         for p in CARD_PLAYERS
     ]
     games = done["ladder_games"] or {"strategy ladder": 0}

@@ -92,7 +92,12 @@ def add_introduction(
         "Every number below comes from simulated Cinch hands played by computer strategies "
         "under the rules listed here. Percentages come with a 95% interval: the range that "
         "would contain the true value in 19 runs out of 20 of this size. Rows based on few "
-        "hands are marked."
+        "hands are marked. Three players appear: the heuristic (quick rules of thumb from "
+        "the original's advice, tuned by simulation); PIMC (Perfect Information Monte "
+        "Carlo: before each card it deals the unseen cards many times in ways that fit "
+        "what its seat has seen, works out each deal with every card shown, and plays the "
+        "card that did best on average); and perfect play (double-dummy: every seat sees "
+        "every card, the bound of what the cards can give, not a player one can meet)."
     )
     sec.table("settings", pd.DataFrame(list(settings), columns=["setting", "value"]))
 

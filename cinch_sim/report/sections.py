@@ -188,7 +188,10 @@ def add_safe_bids(
         "highest bid the group makes at least half the time (even money) or at least 70% of "
         f"the time (safe), counting {side}{robbing}. Here, as everywhere in this report, "
         f"{SAFE_MEANING}. So a group of few hands gets a lower bid rather than a lucky one, "
-        "and a dash means no bid reaches the mark with that confidence." + _groups_note(r)
+        "and a dash means no bid reaches the mark with that confidence. Points come in "
+        "lumps (a Pedro is 5), so a group's points often gather at two ends, its Pedros "
+        "saved or lost: then the even-money bid can stand far above the safe one, and a "
+        "group with a higher mean can have a lower safe bid." + _groups_note(r)
     )
     table = pd.DataFrame(
         {

@@ -1200,7 +1200,9 @@ def _cutthroat_ladder(sec, lad, ratings: pd.DataFrame, games: int, target: int) 
         _ladder_table(ratings, "wins a seat"),
         "'behind the best': the rating minus the best strategy's, with its own 95% "
         "interval (the ratings' intervals move together, so read this one to tell two "
-        f"strategies apart). 'wins a seat': its wins per seat it held (fair share {fair}).",
+        f"strategies apart). 'wins a seat': its wins per seat it held (fair share {fair}; "
+        f"at most {_pct(2 / p)}, winning every game alone and as the field, whose {p - 1} "
+        "seats share one win).",
         ratings,
     )
     if note := edge_note(ratings):

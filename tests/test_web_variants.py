@@ -75,7 +75,7 @@ def test_a_stuck_dealer_s_bids_show_their_own_margins_and_say_why():
         else:
             assert x["ev_interval"] == N.DASH
     best = 1 + list(adv.bids).index(adv.best_ev_bid)  # the sentence's margin, the table's
-    margin = N.number_with_interval(m[s, best], lo[s, best], hi[s, best], 1, True)
+    margin = N.number_with_interval(m[s, best], lo[s, best], hi[s, best], 2, True)
     assert f"expected margin {margin}" in r["advice"]
 
 

@@ -442,8 +442,8 @@ def advice_table(adv: Advice) -> str:
     lines.append(advice_line(adv))
     if not adv.query.may_pass:
         lines.append(f"({STUCK_NOTE})")
-    elif dealer_pass_note(adv):
-        lines.append(f"({dealer_pass_note(adv)})")
+    elif note := dealer_pass_note(adv):
+        lines.append(f"({note})")
     lines.append(f"({RISK_NOTE}; {ev_note(adv)}.)")
     return "\n".join(lines)
 

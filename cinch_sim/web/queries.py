@@ -365,8 +365,8 @@ def table_notes(adv: Any) -> dict[str, Any]:
         note = f"({STUCK_NOTE})"
     elif margins:
         note = "(no deal fits passing: the bids are ranked by their own margins)"
-    elif dealer_pass_note(adv):
-        note = f"({dealer_pass_note(adv)})"
+    elif dealer := dealer_pass_note(adv):
+        note = f"({dealer})"
     # the page's table has no own and opp columns: the note names only what it shows
     return {"margins": margins, "stuck_note": note,
             "score_change": ev_note(adv, sides=False, margins=margins)}  # fmt: skip

@@ -286,7 +286,8 @@ class Table:
             outcome = "made it" if result["made"] else "were set" if who == "you" else "was set"
             text = f"{who} bid {bid} in {suit} and {outcome}: took {took} of {of} points"
         points = self._points_taken(result["captured"])
-        return f"{text[0].upper()}{text[1:]}. {points} This hand: {change}."
+        parts = (f"{text[0].upper()}{text[1:]}.", points, f"This hand: {change}.")
+        return " ".join(p for p in parts if p)
 
     def _my_side_first(self) -> list[int]:
         """The sides in the order the person reads them: his own first."""

@@ -224,7 +224,8 @@ def to_markdown(report: Report) -> str:
 # up to the window (84rem at most), so a wide screen shows its intervals unwrapped.
 # A table wider than the screen scrolls sideways inside its box, never the page, and
 # shadows at the box's edges show that there is more; on a phone the tables' text and
-# padding shrink a little so most fit without scrolling. Charts are shown at their
+# padding shrink a little so most fit without scrolling, and a table's first column
+# stays in view as it scrolls (what each row is). Charts are shown at their
 # natural width (about 700 px) and shrink to fit a narrower screen; ``charts`` draws
 # them with text large enough for that.
 CSS = """
@@ -246,7 +247,9 @@ th{background:rgba(0,0,0,.06);vertical-align:bottom}
 figure{margin:1.5rem 0}img{display:block;max-width:100%;height:auto}
 figcaption,.caption{font-size:.85rem;color:#555;font-style:italic}
 code{font-size:.9em}
-@media (max-width:36rem){body{padding:.6rem}table{font-size:.78rem}th,td{padding:.2rem .25rem}}
+@media (max-width:36rem){body{padding:.6rem}table{font-size:.78rem}th,td{padding:.2rem .25rem}
+td:first-child,th:first-child{position:sticky;left:0;z-index:1;background:#fff}
+th:first-child{background:#efefef}}
 @media print{body{max-width:none}h2{page-break-after:avoid}figure,table{page-break-inside:avoid}
 .tbl{background:none;transform:none;left:0;width:auto;max-width:none}}
 """

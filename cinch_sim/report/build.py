@@ -94,6 +94,23 @@ def _who(player: str) -> str:
 UNIT = 1e-3  # progress units are milliseconds of estimated work
 
 
+def _rules_rows(rules: Rules) -> list[tuple[str, str]]:
+    """The game in a reader's words: the preset and what it is, its bids and target, and
+    any option changed from it (a reader met sixteen rows of option codes such as
+    ``dealer_no_contract``; every option's value is in run.json's ``rules``)."""
+    from cinch_sim.rules import PRESET_BY_NAME
+
+    d = rules.describe()
+    preset = PRESET_BY_NAME.get(d["preset"])
+    changed = ", ".join(f"{k}={_setting_text(v)}" for k, v in d.get("options", {}).items())
+    return [
+        ("game", f"{d['preset']}: {preset.description}" if preset else d["preset"]),
+        ("bids", f"{d['bid_min']} to {d['bid_max']}"),
+        ("game won at", f"{d['target']} points"),
+        ("rule options changed", changed or "none: the game as its preset plays it"),
+    ]
+
+
 def _setting_text(value: Any) -> str:
     """A rule's value as a reader reads it: yes/no, a dash for "not set", else as is."""
     if isinstance(value, bool):
@@ -449,11 +466,7 @@ class ReportSettings:
                 )
                 for name, n in self.strong_value_hands().items()
             ]
-            + [
-                (f"rule: {k}", _setting_text(v))
-                for k, v in self.rules.describe().items()
-                if k != "options"
-            ]
+            + _rules_rows(self.rules)
         )
 
 

@@ -93,11 +93,13 @@ def add_introduction(
         "under the rules listed here. Percentages come with a 95% interval: the range that "
         "would contain the true value in 19 runs out of 20 of this size. Rows based on few "
         "hands are marked. Three players appear: the heuristic (quick rules of thumb from "
-        "the original's advice, tuned by simulation); PIMC (Perfect Information Monte "
+        "the advice printed with the rules, tuned by simulation); PIMC (Perfect Information Monte "
         "Carlo: before each card it deals the unseen cards many times in ways that fit "
         "what its seat has seen, works out each deal with every card shown, and plays the "
         "card that did best on average); and perfect play (double-dummy: every seat sees "
-        "every card, the bound of what the cards can give, not a player one can meet)."
+        "every card, the bound of what the cards can give, not a player one can meet). "
+        "The game is the preset named below, as docs/rules.md gives it; every rule "
+        "option's value is in run.json, beside this page."
     )
     sec.table("settings", pd.DataFrame(list(settings), columns=["setting", "value"]))
 
@@ -902,7 +904,7 @@ def _mean_points_table(df: pd.DataFrame, key: str, label: str) -> pd.DataFrame:
 
 _NUMBERS = {2: "two", 3: "three"}
 ROBBING_WORDS = {
-    "maker": "the maker robs (the original's rule)",
+    "maker": "the maker robs (as the game's own rules text has it)",
     "dealer": "the dealer robs (the classic rule)",
     "none": "nobody robs",
 }

@@ -844,8 +844,8 @@ def test_variant_reports_speak_of_their_own_game():
     # heasly: the dealer never gets to rob, so dealer and none tie to the last digit
     data = pd.DataFrame({"robber": ["maker", "dealer", "none"], "mean_points": [3.31, 4.41, 4.41]})
     text = _robbing_verdict(data, "the maker")
-    assert "most under robber=dealer and robber=none alike" in text
-    assert "least under robber=maker" in text
+    assert "most with the dealer robbing and nobody robbing alike" in text
+    assert "least with the maker robbing" in text
     assert "(the dealer never robs here: the stock runs out before his turn)" in text
     tie = pd.DataFrame({"robber": ["maker", "none"], "mean_points": [2.0, 2.0]})
     assert "the same under each" in _robbing_verdict(tie, "the maker")

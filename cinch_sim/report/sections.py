@@ -514,14 +514,15 @@ def _robbing_verdict(data: pd.DataFrame, who: str) -> str:
 
     def named(value: float) -> str:
         same = [r for r, m in means.items() if m == value]
-        text = " and ".join(f"robber={r}" for r in same) + (" alike" if len(same) > 1 else "")
+        text = " and ".join(ROBBING_GERUND.get(r, f"robber={r}") for r in same)
+        text += " alike" if len(same) > 1 else ""
         if {"dealer", "none"} <= set(same):  # the same deals, to the last bit: no robbing
             text += " (the dealer never robs here: the stock runs out before his turn)"
         return text
 
     return (
-        f"{who.capitalize()} takes most under {named(hi)} ({hi:.2f} points on average) "
-        f"and least under {named(lo)} ({lo:.2f})."
+        f"{who.capitalize()} takes most with {named(hi)} ({hi:.2f} points on average) "
+        f"and least with {named(lo)} ({lo:.2f})."
     )
 
 
@@ -903,6 +904,12 @@ def _mean_points_table(df: pd.DataFrame, key: str, label: str) -> pd.DataFrame:
 
 
 _NUMBERS = {2: "two", 3: "three"}
+# the robbing rules as a sentence's "with ..." says them (not the option's code)
+ROBBING_GERUND = {
+    "maker": "the maker robbing",
+    "dealer": "the dealer robbing",
+    "none": "nobody robbing",
+}
 ROBBING_WORDS = {
     "maker": "the maker robs (as the game's own rules text has it)",
     "dealer": "the dealer robs (the classic rule)",

@@ -12,7 +12,9 @@ solved card by card (``cinch_sim.solver.review``): a card "gives away" the drop
 from the best double-dummy value its player had to the value after it. The
 table gives the mean per hand per side with a 95% t interval over hands, the
 double-dummy value at the start of play (the same for every policy: a check),
-the make rate, and the play's cost per hand on one thread.
+the make rate, and the play's cost per hand on one thread. Each policy after the
+first is also compared with the first on the same hands: the paired difference
+of what they give away, with its 95% interval.
 """
 
 from __future__ import annotations
@@ -51,10 +53,11 @@ def measure(play: str, hands: int, seed: int) -> dict:
         out, trace = run_chunk(rules, ps, seed, 0, hands, trace=True)
         seconds = time.perf_counter() - t0
     solver = Solver(rules)
-    maker_lost, defence_lost, start, made = [], [], [], []
-    for row, tr in zip(out, trace, strict=True):
+    maker_lost, defence_lost, start, made, which = [], [], [], [], []
+    for i, (row, tr) in enumerate(zip(out, trace, strict=True)):
         if row[L.H_MAKER] < 0:
             continue
+        which.append(i)
         pos, plays = Q.from_trace(rules, row, tr)
         review = solver.review(pos, plays)
         lost = review.lost
@@ -74,7 +77,18 @@ def measure(play: str, hands: int, seed: int) -> dict:
         "dd_start_mean": float(np.mean(start)),
         "make_rate": float(np.mean(made)),
         "us_per_hand": 1e6 * seconds / hands,
+        # per hand, for the paired differences (not written: one number a hand)
+        "_per_hand": dict(zip(which, (maker_a + defence_a) / 2, strict=True)),
     }
+
+
+def paired(row: dict, base: dict) -> tuple[float, float, float]:
+    """``row``'s points given away a side a hand minus ``base``'s on the same hands, with
+    a paired 95% t interval: far tighter than the two intervals apart, since a hand's
+    difficulty is common to both."""
+    both = sorted(set(row["_per_hand"]) & set(base["_per_hand"]))
+    d = np.array([row["_per_hand"][i] - base["_per_hand"][i] for i in both], float)
+    return _mean_ci(d)
 
 
 def main() -> None:
@@ -88,13 +102,19 @@ def main() -> None:
     rows = []
     for play in args.plays:
         r = measure(play, args.hands, args.seed)
+        if rows:  # against the first policy named, hand by hand
+            m, lo, hi = paired(r, rows[0])
+            r["paired_vs_first"] = {"against": rows[0]["play"], "mean": m, "ci": [lo, hi]}
         rows.append(r)
+        vs = r.get("paired_vs_first")
         print(
             f"{play:13s} gives away {r['given_away_per_side']:.3f} "
-            f"[{r['given_away_ci'][0]:.3f}, {r['given_away_ci'][1]:.3f}] a side a hand; "
-            f"{r['us_per_hand']:,.1f} µs a hand",
+            f"[{r['given_away_ci'][0]:.3f}, {r['given_away_ci'][1]:.3f}] a side a hand"
+            + (f", {vs['mean']:+.3f} [{vs['ci'][0]:+.3f}, {vs['ci'][1]:+.3f}] against "
+               f"{vs['against']} on the same hands" if vs else "")
+            + f"; {r['us_per_hand']:,.1f} µs a hand",
             flush=True,
-        )
+        )  # fmt: skip
     cmd = f"python scripts/strength.py --hands {args.hands} --seed {args.seed}"
     md = [
         "# Points given away against double-dummy play",
@@ -121,8 +141,9 @@ def main() -> None:
         )
     atomic_write_text(out / "strength.md", "\n".join(md) + "\n")
     settings = {"command": cmd, "hands": args.hands, "seed": args.seed, **versions()}
+    shown = [{k: v for k, v in r.items() if not k.startswith("_")} for r in rows]
     atomic_write_text(
-        out / "strength.json", json.dumps({"settings": settings, "rows": rows}, indent=2) + "\n"
+        out / "strength.json", json.dumps({"settings": settings, "rows": shown}, indent=2) + "\n"
     )
 
 

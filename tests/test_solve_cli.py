@@ -299,3 +299,25 @@ def test_the_points_given_away_carry_their_interval(tmp_path):
     assert m["lost_maker_hi"] == pytest.approx(maker.mean() + half)
     assert 0.0 <= m["lost_defenders_lo"] <= m["lost_defenders"] <= m["lost_defenders_hi"]
     assert f"maker's side {m['lost_maker']:.2f} [" in rep.headline()
+
+
+def test_the_strength_script_compares_players_hand_by_hand():
+    """scripts/strength.py's paired difference: on the hands both played (a hand thrown
+    in is in neither), the mean difference with Student's t interval, worked out by
+    hand here: differences 1, 0, 2 (hand 3 only one played) have mean 1, standard
+    deviation 1, half-width t(0.975, 2) / sqrt(3)."""
+    import sys
+
+    from helpers import SCRIPTS, load_script
+    from scipy import stats as sst
+
+    sys.path.insert(0, str(SCRIPTS))  # its own import of scripts/outdir.py
+    try:
+        strength = load_script("strength")
+    finally:
+        sys.path.remove(str(SCRIPTS))
+    base = {"_per_hand": {0: 1.0, 1: 2.0, 2: 0.0, 3: 5.0}}
+    row = {"_per_hand": {0: 2.0, 1: 2.0, 2: 2.0, 4: 9.0}}
+    m, lo, hi = strength.paired(row, base)
+    half = sst.t.ppf(0.975, 2) / np.sqrt(3)
+    assert m == pytest.approx(1.0) and (lo, hi) == pytest.approx((1 - half, 1 + half))

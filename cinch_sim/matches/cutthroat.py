@@ -33,7 +33,6 @@ import pandas as pd
 from cinch_sim import layout as L
 from cinch_sim import notation as N
 from cinch_sim.analysis.intervals import (
-    bounded_mean,
     bounded_mean_test,
     rate_fields,
     ratio_interval,
@@ -105,10 +104,8 @@ class CutThroatComparison(MatchTables):
         d, p = self.data, self.players
         fair = 1.0 / p
         sh = d.cat("share")
-        if sh.size:
-            share, lo, hi = bounded_mean(sh, 0.0, 1.0, level)
-        else:
-            share = lo = hi = float("nan")
+        # the interval and the p-value it inverts, from one computation (NaN: no rotation)
+        share, lo, hi, share_p = bounded_mean_test(sh, 0.0, 1.0, fair, level)
         pm, plo, phi, pp = ratio_interval(d.cat("diff_sum"), d.cat("diff_n"), level)
         reason = d.cat("reason").astype(int)
         winner = d.cat("winner").astype(int)
@@ -130,7 +127,7 @@ class CutThroatComparison(MatchTables):
             "negative_limit_endings": int((reason == L.REASON_NEGATIVE_LIMIT).sum()),
             "a_share": share,
             "a_share_ci": [lo, hi],
-            "a_share_p_value": share_p_value(sh, fair, level),
+            "a_share_p_value": share_p,
             "b_share_per_seat": (1 - share) / (p - 1),
             "b_share_per_seat_ci": [(1 - hi) / (p - 1), (1 - lo) / (p - 1)],
             "points_per_hand_diff": pm,

@@ -251,7 +251,7 @@ def at_shift(base: Strategy, weights: dict[str, float], margin: float) -> Strate
     """``base`` bidding and naming trump from ``weights`` with bid margin ``margin``,
     spelled out (``preset_model`` 0), as ``PolicySet.params`` would fill them in: a
     match of it does not depend on what the models file holds when it is resumed."""
-    model = {name: weights[name] for name in MODEL_SLOTS}
+    model = {name: weights.get(name, 0.0) for name in MODEL_SLOTS}  # 0: fitted without it
     spelled = base.with_params("bid", **model, margin=margin, preset_model=0, game_fitted=1)
     return spelled.with_params("trump", **model, preset_model=0, game_fitted=1)
 
@@ -401,7 +401,7 @@ def add_capture(args: argparse.Namespace, weights: dict, capture: dict) -> None:
     weights are shown beside the stored ones (equal where the players are unchanged
     since the fit)."""
     entry = stored_model(args.variant)
-    worst = max(abs(weights[k] - entry["weights"][k]) for k in MODEL_SLOTS)
+    worst = max(abs(weights[k] - entry["weights"][k]) for k in MODEL_SLOTS if k in entry["weights"])
     print(f"the refit's weights differ from the stored ones by {worst:.4f} at most")
     fitted = entry["fitted"] | {"left_capture_command": _command(sys.argv[1:])}
     write_model(args.variant, entry["weights"], fitted, capture)

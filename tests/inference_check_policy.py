@@ -48,9 +48,12 @@ from cinch_sim.solver.moves import from_observation
 
 U1 = np.uint64(1)
 ALL = np.uint64((1 << 52) - 1)
-COUNT, BAD = 60, 61  # check_own_calls
-Z, SHIFT, ESS = 61, 62, 63  # check_posterior (COUNT: checked yet)
-FEW_FIXED, FEW_MORE = 61, 62  # check_resampling
+# the counters: the two slots after pimc's models (a check policy is not pimc, so it
+# has no memo slot), and pimc's sequential-test slots, which the deal weighting and
+# the resampling checked here never read
+COUNT, BAD = 62, 63  # check_own_calls
+Z, SHIFT, ESS = 6, 7, 8  # check_posterior (COUNT: checked yet)
+FEW_FIXED, FEW_MORE = 7, 8  # check_resampling
 N_SAMPLES = 20_000
 _PLAY = tuple(float(x) for x in DEFAULT_PARAMS["heuristic_play"])
 

@@ -245,7 +245,7 @@ def test_toml_strategy(tmp_path):
         ("[bid\n", "not valid TOML"),
         ('[play]\npolicy = "random"\nparams = { x = 1 }\n', "no parameter 'x'"),
         # a list gives every value: a short one (or []) would set the rest to 0
-        ("[bid]\nparams = []\n", "bid.params lists 0 values where 'heuristic' takes 23"),
+        ("[bid]\nparams = []\n", "bid.params lists 0 values where 'heuristic' takes 24"),
         ("[discard]\nparams = [3.0]\n", "lists 1 values where 'heuristic' takes 2: a list"),
     ],
 )

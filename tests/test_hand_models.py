@@ -36,7 +36,8 @@ def test_every_preset_but_the_standard_game_has_a_stored_model():
     assert under_pimc == set(VARIANTS) - {"auction"}
     for key, entry in stored.items():
         name, _, play = key.partition("@")
-        assert set(entry["weights"]) == {*M.MODEL_SLOTS, "margin_shift"}, name
+        slots = {*M.MODEL_SLOTS, "margin_shift"}  # a model fitted before a later slot lacks it
+        assert slots - set(M.LATER_SLOTS) <= set(entry["weights"]) <= slots, name
         assert all(math.isfinite(v) for v in entry["weights"].values()), name
         assert name in VARIANTS and play in ("", "pimc"), key
         command = entry["fitted"]["command"]
@@ -83,7 +84,7 @@ def test_no_draw_opens_no_lower_than_five():
         assert moved == ps.params()[KIND_BID, 0, H.B_MIN_BID] + 1.0
     by_bid = api.simulate(hands=20_000, seed=9, variant="no_draw").by_bid()
     played = by_bid[by_bid["bid"] > 0]
-    assert played["bid"].min() == 5 and played["hands"].sum() > 19_900
+    assert played["bid"].min() == 5 and played["hands"].sum() > 19_800  # 0.8% passed out
 
 
 def test_pimc_fitted_takes_the_model_fitted_under_pimc_play():
@@ -142,6 +143,7 @@ def test_hand_features_agree_with_the_kernels_counts(variant):
     assert x.shape == (n, len(M.MODEL_SLOTS))
     ped, hon = rows[:, L.H_MAKER_PEDROS_DEALT], rows[:, L.H_MAKER_HONOURS_DEALT]
     assert np.array_equal(x[:, 1], ped & 1) and np.array_equal(x[:, 2], ped >> 1 & 1)
+    assert np.array_equal(x[:, M.MODEL_SLOTS.index("pair")], ped == 3)  # both Pedros
     for k, bit in enumerate((4, 3, 2, 1, 0)):  # A K Q J T
         assert np.array_equal(x[:, 5 + k], hon >> bit & 1)
     if variant == "standard":  # with two decks the features see each face once
@@ -370,3 +372,16 @@ def test_the_fit_regresses_the_left_cards_capture(fit_script, tmp_path, monkeypa
             fit_script.main()
         assert stop.value.code == 2
     assert models.read_text() == text
+
+
+def test_a_model_fitted_before_the_pair_slot_reads_zero_there():
+    """sancho was fitted before the pair slot existed: its stored weights lack it, and
+    the heuristic's vector reads 0 there (no pair term), every other slot as stored."""
+    stored = M.stored_model("sancho")["weights"]
+    assert "pair" not in stored
+    assert M.preset_model("sancho")["pair"] == 0.0
+    v = np.zeros(32)
+    v[H.B_PRESET_MODEL] = 1.0
+    v[H.B_PAIR] = 7.0  # whatever the vector held: the preset's model replaces it
+    filled = M.with_preset_model(v, make_rules("sancho"))
+    assert filled[H.B_PAIR] == 0.0 and filled[H.B_ACE] == stored["ace"]

@@ -184,3 +184,38 @@ def test_a_player_without_a_partner_expects_less_from_the_rest():
     p = load_policy("bid", "heuristic").param_vector()
     got = suit_estimate(obs, _cards("4C"), SPADES, p)
     assert got == pytest.approx(p[H.B_INTERCEPT] * H._ALONE)
+
+
+def test_both_pedros_add_the_pair_weight_to_each_alone():
+    """cutthroat3 with the preset's model, spades trump, the other cards fixed (AS 2S
+    8D): the Right Pedro (5S) adds its ``right`` weight and one trump's ``length``,
+    the Left (5C) its ``left`` and a trump, both together both of those plus ``pair``.
+    The fitted pair weight is negative there (two Pedros are worth less than the sum
+    of each alone, the second holding the place of a higher trump)."""
+    from cinch_sim.policies.hand_models import with_preset_model
+
+    rules = make_rules("cutthroat3")
+    obs, tm, left = _obs("cutthroat3")
+    p = load_policy("bid", "heuristic").param_vector()
+    p = with_preset_model(p, rules)
+    base = ("AS", "2S", "8D")
+    none = suit_estimate(obs, _cards(*base), SPADES, p)
+    right = suit_estimate(obs, _cards(*base, "5S"), SPADES, p)
+    left_only = suit_estimate(obs, _cards(*base, "5C"), SPADES, p)
+    both = suit_estimate(obs, _cards(*base, "5S", "5C"), SPADES, p)
+    trump = p[H.B_LENGTH]
+    assert right == pytest.approx(none + p[H.B_RIGHT] + trump)
+    assert left_only == pytest.approx(none + p[H.B_LEFT] + trump)
+    assert both == pytest.approx(none + p[H.B_RIGHT] + p[H.B_LEFT] + 2 * trump + p[H.B_PAIR])
+    assert p[H.B_PAIR] < -0.5
+    # the standard game's tuned weights have none: both are the sum of each alone
+    obs, tm, left = _obs("standard")
+    q = load_policy("bid", "heuristic").param_vector()
+    assert q[H.B_PAIR] == 0.0
+    plain = suit_estimate(obs, _cards(*base), SPADES, q)
+    sum_alone = (
+        suit_estimate(obs, _cards(*base, "5S"), SPADES, q)
+        + suit_estimate(obs, _cards(*base, "5C"), SPADES, q)
+        - plain
+    )
+    assert suit_estimate(obs, _cards(*base, "5S", "5C"), SPADES, q) == pytest.approx(sum_alone)

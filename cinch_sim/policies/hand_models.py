@@ -56,7 +56,11 @@ MODEL_SLOTS = (
     "length",
     "low",
     "other_points",
+    "pair",
 )
+# slots added after some stored models were fitted: such a model lacks them, and reads
+# 0 there (it was fitted without that column)
+LATER_SLOTS = ("pair",)
 
 
 def _slot(name: str) -> int:
@@ -88,7 +92,12 @@ def preset_model(preset: str, play: str = "") -> dict[str, float] | None:
     """The fitted weights of ``preset`` by slot name (``play`` "@pimc": those fitted
     under PIMC play), or None (the defaults hold)."""
     entry = _models().get(preset + play)
-    return None if entry is None else dict(entry["weights"])
+    return None if entry is None else _with_later_slots(entry["weights"])
+
+
+def _with_later_slots(weights: dict[str, float]) -> dict[str, float]:
+    """``weights`` with 0 in each of ``LATER_SLOTS`` it was fitted without."""
+    return {**dict.fromkeys(LATER_SLOTS, 0.0), **weights}
 
 
 def stored_model(name: str) -> dict[str, Any] | None:
@@ -115,7 +124,7 @@ def left_capture(name: str) -> dict[str, float] | None:
     for key in (name, name.split("@")[0]):
         entry = _models().get(key)
         if entry is not None and "left_capture" in entry:
-            return dict(entry["left_capture"])
+            return _with_later_slots(entry["left_capture"])
     return None
 
 
@@ -185,12 +194,12 @@ def write_model(
     """Store ``preset``'s weights and how they were fitted (the fit script's --write)
     and, for a game with a left card, the regression of its capture (``capture``,
     stored as ``left_capture``)."""
-    missing = {*MODEL_SLOTS, "margin_shift"} - set(weights)
+    missing = {*MODEL_SLOTS, "margin_shift"} - set(weights) - set(LATER_SLOTS)
     if missing:
         raise ValueError(f"model for {preset} lacks {', '.join(sorted(missing))}")
     data = json.loads(MODELS_FILE.read_text(encoding="utf-8")) if MODELS_FILE.exists() else {}
     presets = data.setdefault("presets", {})
-    keys = (*MODEL_SLOTS, "margin_shift")
+    keys = [k for k in (*MODEL_SLOTS, "margin_shift") if k in weights]  # as fitted
     old = presets.get(preset, {})
     kept = {k: old[k] for k in ("raise", "min_bid_shift") if k in old}  # measured choices
     presets[preset] = {"weights": {k: round(weights[k], 4) for k in keys}, "fitted": fitted,

@@ -69,6 +69,11 @@ B_PRESET_MODEL = 21  # 1: the preset's own fitted model replaces these slots (ha
 # its own bid; -1 its own bid at once; 0 (the default) as the preset's fitted model says
 # (hand_models.json ``raise``: 1 in the classic presets, at once elsewhere)
 B_RAISE = 22
+# added to the estimate when the hand holds both point cards outside the five strongest
+# trumps (the standard game's two Pedros): in some games two are worth less than the sum
+# of each alone, the second holding the place of a higher trump (cut-throat for three:
+# -1.13 points, where each alone is worth about 2); 0 in a model fitted without it
+B_PAIR = 23
 # ---- discard parameter slots
 D_KEEP_ACE_TRUMPS = 0  # keep side aces when holding at least this many trumps
 # 1: with two decks and more trumps than the hand holds, keep the best of faces and
@@ -131,9 +136,13 @@ DEFAULT_PARAMS = {
     + _FITTED[B_ACE + 1 :]
     + (1.0, 5.0, 1.625, 0.5, 8.0, 0.0, 62.0, _OTHER_POINTS)
     + (0.0, 0.0, 0.0, 1.0)  # B_POINT3 .. B_PRESET_MODEL: the preset's model where fitted
-    + (0.0,),  # B_RAISE: the preset's way (results/BENCHMARKS.md has the matches)
+    + (0.0,)  # B_RAISE: the preset's way (results/BENCHMARKS.md has the matches)
+    + (0.0,),  # B_PAIR: none in the standard game (the preset's model where fitted)
     "heuristic_traditional_bid": _TRADITIONAL + (0.6, 5.0, 1.5, 1.0, 8.0, 2.0, 62.0, 0.5),
-    "heuristic_trump": _FITTED + (0.0,) * (B_POINT3 - B_LOW - 1) + (0.0, 0.0, 0.0, 1.0),
+    "heuristic_trump": _FITTED
+    + (0.0,) * (B_POINT3 - B_LOW - 1)
+    + (0.0, 0.0, 0.0, 1.0)
+    + (0.0, 0.0),  # B_RAISE (unread here), B_PAIR: the preset's model where fitted
     # drawers that never keep a side ace (9: only with nine trumps) and a play
     # that takes a trick only when sure to win it beat keeping aces from four
     # trumps and trumping in for any point by 0.551 [0.544, 0.559] (8,000 games)
@@ -241,7 +250,7 @@ def model_columns(rules, hands, suit):
     compiled once into the package's cache."""
     obs = np.zeros(L.OBS_LEN, np.int64)
     obs[L.O_RULES : L.O_RULES + L.R_LEN] = rules
-    out = np.zeros((hands.shape[0], 13))
+    out = np.zeros((hands.shape[0], 14))
     for i in range(hands.shape[0]):
         t0, t1, t2, t3, t4, p0, p1, p2, p3, other, length, low = hand_features(obs, hands[i], suit)
         out[i, 0] = 1.0
@@ -250,6 +259,7 @@ def model_columns(rules, hands, suit):
         out[i, 10] = length
         out[i, 11] = low
         out[i, 12] = other
+        out[i, 13] = p0 * p1
     return out
 
 
@@ -276,6 +286,7 @@ def suit_estimate(obs, hand, s, params):
     e += params[B_TEN] * t4
     e += params[B_LENGTH] * length
     e += params[B_LOW] * low
+    e += params[B_PAIR] * (p0 * p1)
     return e
 
 

@@ -132,7 +132,7 @@ EXACT_COMPLETIONS = 16  # completions of the dealt hands averaged for a deal's l
 # from P_BID_MODEL, a heuristic trump vector from P_TRUMP_MODEL; PolicySet.params puts
 # the preset's own hand model in both, as it does for the heuristic itself
 P_BID_MODEL = 14
-MODEL_LEN = 23  # heuristic.B_INTERCEPT .. B_RAISE
+MODEL_LEN = 24  # heuristic.B_INTERCEPT .. B_PAIR
 P_TRUMP_MODEL = P_BID_MODEL + MODEL_LEN
 MAX_CANDIDATES = 4096
 # the models' slots by name for strategy files (``model_margin``: heuristic.B_MARGIN's)

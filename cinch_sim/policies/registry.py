@@ -30,7 +30,7 @@ FIXED_BID = 12  # the same
 FIXED_TRUMP = 13
 DD_PLAY = 14  # through its pointer; the kernel also hands it every hand (policies/dd.py)
 WHOLE = (0,)  # the heuristic's bid and trump vectors are themselves one
-PIMC_HAND_MODELS = (14, 37)  # pimc.P_BID_MODEL, P_TRUMP_MODEL (tests/test_inference.py checks)
+PIMC_HAND_MODELS = (14, 38)  # pimc.P_BID_MODEL, P_TRUMP_MODEL (tests/test_inference.py checks)
 PIMC_MEMO_SLOT = 63  # pimc_memo.MEMO_SLOT (tests/test_pimc_memo.py checks)
 
 

@@ -35,3 +35,33 @@ def test_an_illegal_fixed_bid_passes():
     opened = (out[:, L.H_BIDS + 1 : L.H_BIDS + 4] > 0).any(axis=1)
     assert (out[opened, L.H_BIDS] == -1).all()
     assert np.isin(out[~opened, L.H_BIDS], (1, -1)).all()
+
+
+def test_fixed_named_alone_is_refused_and_a_strategy_file_sets_it(tmp_path):
+    """A review found ``--bid-policy fixed`` passing out every hand and ``advise
+    --bid-model fixed`` advising against seats that always pass: its bid is its
+    parameter, which a name alone cannot give. Named alone it is a usage error
+    (exit 2, the option named) and an API error; a strategy file that sets its
+    bid plays it: every contract the strategy's seats make is that bid."""
+    import pytest
+    from click.testing import CliRunner
+
+    from cinch_sim import api
+    from cinch_sim.cli.main import main as cli
+    from cinch_sim.policies.loading import PolicyError
+
+    runner = CliRunner()
+    for args, option in (
+        (["simulate", "--hands", "50", "--bid-policy", "fixed"], "--bid-policy"),
+        (["stats", "--hands", "50", "--trump-policy", "2=fixed"], "--trump-policy"),
+        (["advise", "AS", "KS", "5S", "5C", "2S", "9H", "--bid-model", "fixed"], "--bid-model"),
+    ):
+        got = runner.invoke(cli, args)
+        assert got.exit_code == 2, got.output
+        assert option in got.output and "Traceback" not in got.output
+    with pytest.raises(PolicyError, match="strategy file"):
+        api.simulate(hands=50, bid="fixed")
+    path = tmp_path / "always7.toml"
+    path.write_text('[bid]\npolicy = "fixed"\nparams = { bid = 7 }\n')
+    m = api.compare(str(path), "heuristic", games=2, seed=3)
+    assert m.games >= 2

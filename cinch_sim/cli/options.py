@@ -207,10 +207,10 @@ class PolicySpecType(click.ParamType):
         self.kind = kind
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None):
-        from cinch_sim.policies.loading import PolicyError, load_policy, split_seat
+        from cinch_sim.policies.loading import PolicyError, load_named_policy, split_seat
 
         try:
-            load_policy(self.kind, split_seat(self.kind, value)[1])
+            load_named_policy(self.kind, split_seat(self.kind, value)[1])
         except PolicyError as exc:
             self.fail(str(exc), param, ctx)
         return value

@@ -32,7 +32,7 @@ from cinch_sim.policies.loading import (
     Policy,
     PolicyError,
     SeatSpecs,
-    load_policy,
+    load_named_policy,
     seat_specs,
 )
 from cinch_sim.rules import Rules, RulesError, resolve_rules, seat_name
@@ -922,5 +922,5 @@ def _load_each(kind: str, specs: list[str]) -> list[Policy]:
     cache: dict[str, Policy] = {}
     for s in specs:
         if s not in cache:
-            cache[s] = load_policy(kind, s)
+            cache[s] = load_named_policy(kind, s)
     return [cache[s] for s in specs]

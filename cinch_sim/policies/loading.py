@@ -86,6 +86,21 @@ def load_policy(kind: str, spec: str, params: tuple[float, ...] | None = None) -
         return _load_policy(kind, spec, params)
 
 
+def load_named_policy(kind: str, spec: str) -> Policy:
+    """A policy a user named (``--bid-policy``, ``simulate(bid=...)``): ``load_policy``
+    with its own defaults, refusing a built-in whose choice is its parameters
+    (``fixed``), which a name alone would leave always passing or naming clubs."""
+    builtin = find(kind, spec.strip())
+    if builtin is not None and not builtin.by_name:
+        what = "bid" if kind == "bid" else "suit"
+        raise PolicyError(
+            f"{kind} policy {spec.strip()!r} makes the one {what} its parameters give, and "
+            f"a name alone gives none: set {what!r} in a strategy file (docs/policies.md, "
+            "Strategies)"
+        )
+    return load_policy(kind, spec)
+
+
 def _load_policy(kind: str, spec: str, params: tuple[float, ...] | None) -> Policy:
     if kind not in KINDS:
         raise PolicyError(f"unknown plug point {kind!r} (one of {', '.join(KINDS)})")

@@ -57,6 +57,10 @@ class Builtin:
     # where the engine lends it a memo of solves shared by the hands of one deal at
     # several bids (policies/pimc_memo.py), -1: none; PolicySet.params clears the slot
     memo_slot: int = -1
+    # False: its choice is its parameters (``fixed``: the bid or suit to make), so its
+    # name alone would always pass or always name clubs; a spec naming it is refused
+    # (engine/run.py) and the names offered to users leave it out
+    by_name: bool = True
 
 
 BUILTINS: tuple[Builtin, ...] = (
@@ -106,7 +110,7 @@ BUILTINS: tuple[Builtin, ...] = (
         hand_models_at=WHOLE,
     ),
     # one given bid (the advisor's "what if I bid b"): parameter bid
-    Builtin("bid", "fixed", "fixed", "fixed_bid", FIXED_BID, "BID_"),
+    Builtin("bid", "fixed", "fixed", "fixed_bid", FIXED_BID, "BID_", by_name=False),
     Builtin("trump", "random", "random", "random_choice", RANDOM_CHOICE),
     Builtin("trump", "simple", "simple", "simple_trump", SIMPLE_TRUMP),
     Builtin(
@@ -145,7 +149,7 @@ BUILTINS: tuple[Builtin, ...] = (
         "B_",
         hand_models_at=WHOLE,
     ),
-    Builtin("trump", "fixed", "fixed", "fixed_trump", FIXED_TRUMP, "TRUMP_"),  # parameter suit
+    Builtin("trump", "fixed", "fixed", "fixed_trump", FIXED_TRUMP, "TRUMP_", by_name=False),
     Builtin("discard", "random", "random", "random_discard", RANDOM_DISCARD),
     Builtin("discard", "simple", "simple", "simple_discard", SIMPLE_DISCARD),
     Builtin("discard", "heuristic", "heuristic", "heuristic_discard", HEURISTIC_DISCARD, "D_"),
@@ -221,9 +225,12 @@ def find(kind: str, name: str) -> Builtin | None:
 
 
 def names(kind: str) -> tuple[str, ...]:
-    """The built-in names at one plug point, in the table's order.
+    """The built-in names a user may give alone at one plug point, in the table's order
+    (not ``fixed``, whose choice is its parameters).
 
     >>> names("play")
     ('random', 'greedy', 'heuristic', 'heuristic_v1', 'heuristic_v2', 'pimc', 'pimc_infer', 'dd')
+    >>> "fixed" in names("bid")
+    False
     """
-    return tuple(b.name for b in BUILTINS if b.kind == kind)
+    return tuple(b.name for b in BUILTINS if b.kind == kind and b.by_name)

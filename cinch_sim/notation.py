@@ -177,6 +177,29 @@ def seeds(settings: dict[str, Any]) -> str:
     return f"seed {settings.get('seed')}"
 
 
+def seed_of(settings: dict[str, Any]) -> int | str:
+    """The seed a result's first line names: its seed, or for runs merged the words
+    (``seeds``: ``seeds 1, 2``), which leave out the time (``time_words``)."""
+    return seeds(settings) if settings.get("merged") else settings.get("seed")
+
+
+def seed_words(seed: int | str) -> str:
+    """A run's seed for its first line, ``seed 1``; given as words (``seeds`` of runs
+    merged: ``seeds 1, 2``), those."""
+    return seed if isinstance(seed, str) else f"seed {seed}"
+
+
+def time_words(seed: int | str, seconds: float, digits: int = 2) -> str:
+    """``; 0.42 s`` after a run's first line; nothing for runs merged (their seed given
+    as words), which keep no time of their own."""
+    return "" if isinstance(seed, str) else f"; {seconds:.{digits}f} s"
+
+
+def seed_time(seed: int | str, seconds: float, digits: int = 2) -> str:
+    """``seed 1; 0.42 s``, or for runs merged ``seeds 1, 2`` alone."""
+    return seed_words(seed) + time_words(seed, seconds, digits)
+
+
 def rules_words(rules: dict[str, Any]) -> str:
     """The game a result was played under (its settings' ``rules``, ``Rules.describe()``):
     the preset, with the options that differ from it: ``pidro``, ``standard

@@ -290,6 +290,29 @@ def test_merge_of_seeds_is_the_same_in_any_order_and_bracketing(tmp_path):
     assert rows[10] == ["2", "0", "1"] and rows[29] == ["3", "4", "2"]
 
 
+def test_merge_prints_the_tables_its_command_prints(tmp_path):
+    """A merged simulate run prints what simulate prints (a review found only the
+    headline): the bid table and the Pedros, over both runs' hands, its first line
+    naming both seeds and no time (the runs' own are not kept)."""
+    import re
+
+    for seed in (1, 2):
+        _cli("simulate", "--hands", "300", "--seed", str(seed), "--out", str(tmp_path / f"s{seed}"))
+    one = CliRunner().invoke(main, ["simulate", "--hands", "300", "--seed", "1"]).output
+    res = CliRunner().invoke(main, ["merge", str(tmp_path / "s1"), str(tmp_path / "s2"),
+                                    "--out", str(tmp_path / "both")])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    first, *rest = res.output.splitlines()
+    assert first.startswith("600 hands, seeds 1, 2, dealer seat 3")
+    assert not re.search(r"; \d+\.\d\d s$", first)
+    # the same sections in the same order as one run's output
+    titles = [line for line in one.splitlines() if line.startswith(("Bid success", "Pedro"))]
+    assert [line for line in rest if line.startswith(("Bid success", "Pedro"))] == titles
+    hands = sum(int(line.split()[1].replace(",", "")) for line in rest
+                if re.match(r"^\s+\d+\s+[\d,]+\s", line))  # fmt: skip
+    assert hands == 600  # every contract of both runs in the bid table
+
+
 def test_merge_writes_the_same_bytes_whatever_the_parts_chunks(tmp_path):
     # runs of other chunk sizes: the merged manifest took the first-named folder's
     a, b = tmp_path / "a", tmp_path / "b"

@@ -193,13 +193,13 @@ def compare(
     with finishing():  # a Ctrl-C now waits for every table, chart and file
         if out_dir is not None:  # first: a reader of stdout that goes away loses no file
             write_compare_outputs(cmp, out_dir, records)
-        _print_comparison(cmp, fmt, csv_table, seed, records)
+        print_comparison(cmp, fmt, csv_table, seed, records)
     if cmp.interrupted:
         stopped(f"{cmp.games:,} finished games", out_dir, bool(records))
         sys.exit(130)
 
 
-def _print_comparison(cmp, fmt: str, csv_table: str | None, seed: int, records) -> None:
+def print_comparison(cmp, fmt: str, csv_table: str | None, seed: int | str, records) -> None:
     """The match's result on stdout (on stderr when the records take stdout)."""
     s = cmp.summary()
     with results_on_stderr_if_stdout_taken(records):
@@ -277,7 +277,8 @@ def _p_value(p: float | None) -> str:
     return "p < 1e-15" if p < 1e-15 else f"p = {p:.3g}"
 
 
-def format_comparison(s: dict, seed: int, seconds: float) -> str:
+def format_comparison(s: dict, seed: int | str, seconds: float) -> str:
+    """A match as text (``seed`` as words for runs merged: ``N.seed_time``)."""
     from cinch_sim.matches.compare import win_rate_shown
 
     a, b = s["a"], s["b"]
@@ -290,8 +291,7 @@ def format_comparison(s: dict, seed: int, seconds: float) -> str:
         fixed = " (fixed-size interval: too narrow after the early stop)"
     lines = [
         f"{a} vs {b}: {N.counted(s['games'], 'game')} "
-        f"({N.counted(s['pairs'], 'duplicate pair')}), seed {seed}; "
-        f"{seconds:.2f} s",
+        f"({N.counted(s['pairs'], 'duplicate pair')}), {N.seed_time(seed, seconds)}",
         f"games won: {a} {s['a_wins']:,}, {b} {s['b_wins']:,}, unfinished {s['unfinished']:,}",
         "",
         f"win rate of {a}: {win}",
@@ -362,7 +362,7 @@ def _sides_table(s: dict) -> str:
     )
 
 
-def format_cutthroat(s: dict, seed: int, seconds: float) -> str:
+def format_cutthroat(s: dict, seed: int | str, seconds: float) -> str:
     """A cut-throat match as text: A's share of the wins against the fair share, B's
     share per seat, the points a hand against the field, each side's bids."""
     a, b, p = s["a"], s["b"], s["players"]
@@ -373,7 +373,7 @@ def format_cutthroat(s: dict, seed: int, seconds: float) -> str:
     lines = [
         f"{a} vs {b}, cut-throat, {p} players: {s['games']:,} games ({s['rotations']:,} "
         f"rotations: each deal set played {p} times, {a} alone in each seat in turn, {b} in "
-        f"the other {p - 1}), seed {seed}; {seconds:.2f} s",
+        f"the other {p - 1}), {N.seed_time(seed, seconds)}",
         f"games won: {a} {s['a_wins']:,}, {b}'s seats {s['b_wins']:,}, unfinished "
         f"{s['unfinished']:,}",
         "",
@@ -473,13 +473,13 @@ def ladder(
     with finishing():  # a Ctrl-C now waits for every table, chart and file
         if out_dir is not None:  # first: a reader of stdout that goes away loses no file
             write_ladder_outputs(lad, out_dir, ratings, matchups)
-        _print_ladder(lad, ratings, matchups, fmt, csv_table, seed)
+        print_ladder(lad, ratings, matchups, fmt, csv_table, seed)
     if lad.interrupted:
         stopped("finished games (rated them only)", out_dir)
         sys.exit(130)
 
 
-def _print_ladder(lad, ratings, matchups, fmt: str, csv_table: str | None, seed: int) -> None:
+def print_ladder(lad, ratings, matchups, fmt: str, csv_table: str | None, seed: int | str) -> None:
     """The ladder's ratings and matchups on stdout."""
     if fmt == "json":
         click.echo(json.dumps(lad.to_dict(), default=_json_default))
@@ -566,7 +566,7 @@ def format_ladder(ratings, matchups, games, seed, seconds, cutthroat: int | None
             [
                 f"{_per_matchup(matchups, games)}, cut-throat with {cutthroat} players (A alone "
                 f"in each seat in turn, B in the other {cutthroat - 1}; every pair both "
-                f"ways round), seed {seed}; {seconds:.1f} s",
+                f"ways round), {N.seed_time(seed, seconds, 1)}",
                 "",
                 text_table(rows, head, "rlrlrrr"),
                 "",
@@ -601,7 +601,7 @@ def format_ladder(ratings, matchups, games, seed, seconds, cutthroat: int | None
     ]
     return "\n".join(
         [
-            f"{_per_matchup(matchups, games)} in duplicate, seed {seed}; {seconds:.1f} s",
+            f"{_per_matchup(matchups, games)} in duplicate, {N.seed_time(seed, seconds, 1)}",
             "",
             text_table(rows, head, "rlrlrrr"),
             "",

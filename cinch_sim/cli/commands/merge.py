@@ -22,8 +22,8 @@ COMMAND_OF = {"Simulation": "simulate", "Analysis": "stats", "Ladder": "ladder"}
 @output_options(
     out_help="Folder for the merged run: the files a single run writes, and its chunks "
     "(so it can be merged again). Required.",
-    format_help="How the merged result prints on stdout: its headline (table), its "
-    "first table (csv) or its settings and summary (json).",
+    format_help="How the merged result prints on stdout: as its command prints a run "
+    "(table), its first table (csv) or its settings and summary (json).",
 )
 @friendly
 def merge(dirs, fmt, out, force):
@@ -52,7 +52,7 @@ def merge(dirs, fmt, out, force):
         elif fmt == "csv":
             click.echo(N.csv_text(result.table()), nl=False)
         else:
-            click.echo(result.headline())
+            _print_table(result, COMMAND_OF.get(type(result).__name__, "compare"))
 
 
 def _left_out(dirs) -> None:
@@ -103,3 +103,27 @@ def _write(result, command: str, out_dir, no_charts: bool = False) -> None:
         from cinch_sim.cli.commands.compare import write_ladder_outputs
 
         write_ladder_outputs(result, out_dir)
+
+
+def _print_table(result, command: str) -> None:
+    """The merged run as its own command prints a run: the same tables, its first line
+    naming every seed merged (and no time: the runs' own are not kept)."""
+    seed = N.seed_of(result.settings)
+    if command == "simulate":
+        from cinch_sim.cli.commands.simulate import print_simulation
+
+        dealer, players = result.settings["dealer"], result.counts.rules.players
+        print_simulation(result, "table", None, seed, dealer, players)
+    elif command == "stats":
+        from cinch_sim.cli.commands.stats import print_analysis
+
+        dealer, players = result.settings["dealer"], result.counts.rules.players
+        print_analysis(result, result.tables(), "table", dealer, players)
+    elif command == "compare":
+        from cinch_sim.cli.commands.compare import print_comparison
+
+        print_comparison(result, "table", None, seed, None)
+    else:
+        from cinch_sim.cli.commands.compare import print_ladder
+
+        print_ladder(result, result.table(), result.matchups(), "table", None, seed)

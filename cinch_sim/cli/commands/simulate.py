@@ -109,7 +109,7 @@ def simulate(
         if out_dir is not None:  # first: a reader of stdout that goes away loses no file
             write_outputs(sim, out_dir)
         with results_on_stderr_if_stdout_taken(records):
-            _print(sim, fmt, csv_table, seed, dealer, rules.players)
+            print_simulation(sim, fmt, csv_table, seed, dealer, rules.players)
     if sim.interrupted:
         stopped(f"{sim.hands:,} finished hands", out_dir, bool(records))
         sys.exit(130)
@@ -126,7 +126,9 @@ def write_outputs(sim, out_dir) -> None:
     write_run_json(out_dir, settings)
 
 
-def _print(sim, fmt: str, csv_table: str | None, seed: int, dealer: int, players: int) -> None:
+def print_simulation(
+    sim, fmt: str, csv_table: str | None, seed: int | str, dealer: int, players: int
+) -> None:
     """The tables: as JSON or CSV from the result's DataFrames; as text from their
     numbers alone (``analysis.summaries``), so that the default output does not wait
     for pandas to load."""
@@ -145,8 +147,8 @@ def _print(sim, fmt: str, csv_table: str | None, seed: int, dealer: int, players
             click.echo(interrupted_line(sim.hands, sim.settings["hands"], "hands"))
         rel = ", ".join(f"{s}={seat_name(s, dealer, players)}" for s in range(players))
         click.echo(
-            f"{sim.hands:,} hands, seed {seed}, dealer seat {dealer} ({rel}); "
-            f"{sim.counts.contracts_line()}; {sim.seconds:.2f} s"
+            f"{sim.hands:,} hands, {N.seed_words(seed)}, dealer seat {dealer} ({rel}); "
+            f"{sim.counts.contracts_line()}{N.time_words(seed, sim.seconds)}"
         )
         click.echo(N.capital(N.settings_words(sim.settings)))
         note = dd_note(sim.settings["policies"])

@@ -245,7 +245,7 @@ def stats(
     with finishing():  # a Ctrl-C now waits for every table, chart and file
         if out_dir is not None:  # first: a reader of stdout that goes away loses no file
             write_outputs(result, out_dir, tables, no_charts, hand_data, values)
-        _print(result, shown, fmt, dealer, rules.players, values)
+        print_analysis(result, shown, fmt, dealer, rules.players, values)
     if result.interrupted or (values is not None and values.interrupted):
         what = f"{result.hands:,} finished hands"
         if values is not None and values.interrupted:
@@ -288,7 +288,9 @@ def write_outputs(result, out_dir, tables, no_charts=False, hand_data=False, val
     write_run_json(out_dir, settings)
 
 
-def _print(result, tables, fmt, dealer, players, values=None) -> None:
+def print_analysis(result, tables, fmt, dealer, players, values=None) -> None:
+    """The tables on stdout: as JSON, CSV or text (a merged run's first line names its
+    seeds and no time)."""
     from cinch_sim.analysis.tables import to_text
     from cinch_sim.policies.registry import dd_note
     from cinch_sim.rules import seat_name
@@ -319,9 +321,10 @@ def _print(result, tables, fmt, dealer, players, values=None) -> None:
         unit = "hands of the card values (the other tables: every hand)"
         click.echo(interrupted_line(cv["hands_played"], cv["hands"], unit))
     rel = ", ".join(f"{p}={seat_name(p, dealer, players)}" for p in range(players))
+    seed = N.seed_of(result.settings)
     click.echo(
-        f"{s['hands']:,} hands, {N.seeds(result.settings)}, dealer seat {dealer} ({rel}); "
-        f"{result.counts.contracts_line()}; {s['seconds']:.2f} s"
+        f"{s['hands']:,} hands, {N.seed_words(seed)}, dealer seat {dealer} ({rel}); "
+        f"{result.counts.contracts_line()}{N.time_words(seed, s['seconds'])}"
     )
     click.echo(N.capital(N.settings_words(result.settings)))
     note = dd_note(result.settings["policies"])

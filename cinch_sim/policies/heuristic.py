@@ -93,6 +93,12 @@ P_READ_VOIDS = 6  # 1: an opponent who has shown he holds no trump cannot beat a
 P_KEEP_SURE_POINTS = 7  # 1: on the partner's sure trick, never drop a card nothing can beat
 P_LAST_TAKES_WITH_POINTS = 8  # 1: last to play, take the trick with a point trump if one wins
 P_NO_UNSURE_POINT_RUFF = 9  # 1: never take with a point card an opponent after me may beat
+# For a player without a partner (cut-throat), found by a double-dummy review of
+# cutthroat3's heuristic play and measured in play (results/BENCHMARKS.md); each slot
+# at 0 plays as before. With a partner they do not apply: they were not measured there.
+P_ALONE_LEAD_TRUMP = 10  # 1: the maker, on lead with no sure trump, leads his strongest non-Pedro
+P_ALONE_NO_EMPTY_RUFF = 11  # 1: never trump a plain trick holding no points with a plain card left
+P_ALONE_DUCK_EMPTY_TRUMP = 12  # 1: a defender does not overtake a trump lead holding no points
 
 # The hand model: expected points of the maker's side, fitted by least squares
 # to 800,000 simulated hands (eldest forced to make each trump in turn, the
@@ -149,7 +155,7 @@ DEFAULT_PARAMS = {
     "heuristic_discard": (9.0, 1.0),
     # with the play fixes and read_voids, trumping in for any point (catch_points 1)
     # beat 10 by 0.526 [0.521, 0.531], +0.29 points a hand (20,000 games, seed 10)
-    "heuristic_play": (1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 1.0),
+    "heuristic_play": (1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 1.0) + (1.0, 1.0, 1.0),
 }
 # heuristic_v2: the heuristic before the fixes of issue 29 (its play slots 7-9 read 0)
 # and before each preset had its own hand model (issue 32)
@@ -554,6 +560,8 @@ def heuristic_play(obs, hand, legal, params, scratch, rng):
     my_trumps = legal & tm
     n_in_trick = obs[L.O_TRICK_COUNT]
     read_voids = params[P_READ_VOIDS] > 0
+    alone = obs[L.O_RULES + L.R_PARTNERSHIPS] == 0  # cut-throat: the P_ALONE_ rules apply
+    is_maker = obs[L.O_MAKER] == seat
 
     if n_in_trick == 0:  # lead
         if read_voids:  # no opponent may hold a trump: nothing can beat mine, none to pull
@@ -572,6 +580,12 @@ def heuristic_play(obs, hand, legal, params, scratch, rng):
         if my_trumps and params[P_PULL_TRUMPS] > 0 and unseen_trumps:
             # a trump no unseen trump can beat: pull trumps with it (not a Pedro)
             best = _sure_winner(obs, my_trumps & ~pedros, top_unseen, tm, left)
+            if best >= 0:
+                return best
+        if alone and is_maker and params[P_ALONE_LEAD_TRUMP] > 0 and unseen_trumps:
+            # no sure trump: the strongest that is not a Pedro still draws the others'
+            # trumps, and a bare Pedro among them falls under it
+            best = strongest_card(obs, my_trumps & ~pedros, tm, left)
             if best >= 0:
                 return best
         plain = legal & ~tm
@@ -630,6 +644,14 @@ def heuristic_play(obs, hand, legal, params, scratch, rng):
                                win_s, tm, left)  # fmt: skip
         if pedro >= 0:
             return pedro
+    if winner >= 0 and alone and trick_points == 0 and has(tm, winner):
+        led_trump = has(tm, led)
+        if params[P_ALONE_NO_EMPTY_RUFF] > 0 and not led_trump and legal & ~tm:
+            # a trick without points is not worth a trump: it may take a Pedro later
+            return _cheapest(obs, legal & ~tm, tm, left, trump)
+        if params[P_ALONE_DUCK_EMPTY_TRUMP] > 0 and led_trump and not is_maker:
+            # the maker leading trumps: winning an empty trick only hands him the lead
+            return _cheapest(obs, legal, tm, left, trump)
     if winner >= 0 and not partner_wins:
         mine_pts = card_points(obs, winner, trump, left)
         wins_sure = last or (has(tm, winner) and card_strength(obs, winner, tm, left) > top_unseen)

@@ -1,0 +1,110 @@
+"""The heuristic's rules for a player without a partner (cut-throat), each in a
+hand-built cutthroat3 position where the play before them (the ``P_ALONE_*`` slot at
+0) gives the worse card and the default the better one; with a partner (the standard
+game) the same position is played as before. Three players, spades trump, seat 0 the
+maker; the 5 of spades and the 5 of clubs are the Pedros."""
+
+import numpy as np
+
+from cinch_sim import layout as L
+from cinch_sim.cards import SUITS, parse_card, to_mask, trump_mask
+from cinch_sim.policies import heuristic as H
+from cinch_sim.policies.heuristic import heuristic_play
+from cinch_sim.policies.loading import load_policy
+from cinch_sim.rules import make_rules
+
+SPADES = SUITS.index("S")
+
+
+def _params(**changes: float) -> np.ndarray:
+    v = load_policy("play", "heuristic").param_vector()
+    for key, value in changes.items():
+        v[getattr(H, "P_" + key.upper())] = value
+    return v
+
+
+def _obs(me, leader, trick, played=(), variant="cutthroat3", cards_left=3):
+    """Seat ``me`` to play in ``variant`` (three seats each alone, or the standard
+    game's four in two sides), seat 0 the maker; ``trick`` the cards already in the
+    trick, led by ``leader``; ``played`` the cards of earlier tricks."""
+    from cinch_sim.policies.common import strength
+
+    rules = make_rules(variant)
+    n = rules.players
+    obs = np.zeros(L.OBS_LEN, np.int64)
+    obs[L.O_RULES : L.O_RULES + L.R_LEN] = rules.to_array()  # as the kernel gives it
+    obs[L.O_SEAT] = me
+    obs[L.O_PLAYERS] = n
+    obs[L.O_MAKER] = 0
+    obs[L.O_PHASE] = L.PHASE_PLAY
+    obs[L.O_TRUMP] = SPADES
+    tm = trump_mask(SPADES)
+    obs[L.O_TRUMP_MASK] = tm
+    left = parse_card("5C")
+    obs[L.O_LEFT_CARD] = left
+    obs[L.O_SEAT_TEAM : L.O_SEAT_TEAM + n] = rules.seat_teams
+    obs[L.O_CARDS_LEFT : L.O_CARDS_LEFT + n] = cards_left
+    cards = [parse_card(c) for c in trick]
+    obs[L.O_LEADER] = leader
+    obs[L.O_TRICK_COUNT] = len(cards)
+    obs[L.O_PLAYED] = to_mask([parse_card(c) for c in played] + cards)
+    obs[L.O_WIN_SEAT] = obs[L.O_WIN_CARD] = obs[L.O_LED_CARD] = -1
+    if cards:
+        strengths = [strength(c, np.uint64(tm), left) for c in cards]
+        best = int(np.argmax(strengths))
+        obs[L.O_WIN_SEAT] = (leader + best) % n
+        obs[L.O_WIN_CARD] = cards[best]
+        obs[L.O_LED_CARD] = cards[0]
+        obs[L.O_TRICK_MASK] = to_mask(cards)
+    return obs
+
+
+def _play(obs, hand, params, legal=None):
+    h = np.uint64(to_mask([parse_card(c) for c in hand]))
+    lg = np.uint64(to_mask([parse_card(c) for c in (legal or hand)]))
+    return heuristic_play(obs, h, lg, params, np.zeros(16, np.int64), np.zeros(4, np.uint64))
+
+
+def test_the_maker_alone_leads_his_strongest_trump_that_is_not_a_pedro():
+    """On lead with Q 10 5 of trumps and the 7D, the A and K of spades unseen: no trump
+    is sure, so before he led the 7D and kept his trumps for the others to overtake
+    one by one. Now he leads the Queen: the others must follow with trumps, and a bare
+    Pedro of theirs falls under it. A defender, and a maker with a partner, lead as
+    before."""
+    hand = ("QS", "10S", "5S", "7D")
+    obs = _obs(me=0, leader=0, trick=())
+    assert _play(obs, hand, _params(alone_lead_trump=0)) == parse_card("7D")
+    assert _play(obs, hand, _params()) == parse_card("QS")
+    defender = _obs(me=1, leader=1, trick=())
+    assert _play(defender, hand, _params()) == parse_card("7D")
+    partnership = _obs(me=0, leader=0, trick=(), variant="standard")
+    assert _play(partnership, hand, _params()) == parse_card("7D")
+
+
+def test_a_trick_without_points_is_not_trumped_with_a_plain_card_in_hand():
+    """Last to play, void in hearts, on the maker's 9H and the 2H (no points): the 7S
+    surely wins it, so before he trumped. Now he discards the 3C and keeps the trump
+    for a trick that holds a Pedro. Holding a Pedro that wins, he still takes the
+    trick with it (last to play, its 5 points are banked)."""
+    obs = _obs(me=2, leader=0, trick=("9H", "4H"))
+    hand = ("7S", "3C", "6D")
+    assert _play(obs, hand, _params(alone_no_empty_ruff=0)) == parse_card("7S")
+    assert _play(obs, hand, _params()) == parse_card("3C")
+    assert _play(obs, ("5S", "3C", "6D"), _params()) == parse_card("5S")
+    partnership = _obs(me=3, leader=0, trick=("9H", "4H", "8H"), variant="standard")
+    assert _play(partnership, hand, _params()) == parse_card("7S")
+
+
+def test_a_defender_does_not_overtake_the_makers_empty_trump_lead():
+    """Last to play on the maker's 8S and the 4S, holding K and 3 of spades: before he
+    took the empty trick with the King, handing nothing to himself and keeping the
+    maker's Pedro safe; now he plays the 3 and keeps the King over the maker's
+    remaining trumps. The maker himself, and a player with a partner, take it."""
+    obs = _obs(me=2, leader=0, trick=("8S", "4S"))
+    hand, trumps = ("KS", "3S", "6D"), ("KS", "3S")  # trumps led: he must follow
+    assert _play(obs, hand, _params(alone_duck_empty_trump=0), trumps) == parse_card("KS")
+    assert _play(obs, hand, _params(), trumps) == parse_card("3S")
+    maker = _obs(me=0, leader=1, trick=("8S", "4S"))
+    assert _play(maker, hand, _params(), trumps) == parse_card("KS")
+    partnership = _obs(me=3, leader=0, trick=("8S", "4S", "6S"), variant="standard")
+    assert _play(partnership, hand, _params(), trumps) == parse_card("KS")

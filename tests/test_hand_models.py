@@ -200,7 +200,9 @@ def test_a_pimc_fit_may_borrow_the_heuristic_play_margin(fit_script, tmp_path, m
     weights and records where it came from; it is refused with a scan, without a
     model to borrow from, or for a heuristic-play fit (exit 2, the store untouched)."""
     models = tmp_path / "hand_models.json"
-    models.write_text(M.MODELS_FILE.read_text())
+    data = json.loads(M.MODELS_FILE.read_text())
+    data["presets"]["cutthroat2"]["weights"]["margin_shift"] = -0.5  # a shift to lend
+    models.write_text(json.dumps(data))
     monkeypatch.setattr(M, "MODELS_FILE", models)
     lent = M.preset_model("cutthroat2")["margin_shift"]
     assert lent != 0.0  # else an unscanned fit's stored 0 would pass for a borrowed one
@@ -247,7 +249,9 @@ def test_a_rescan_scans_the_stored_models_margin_and_keeps_its_weights(
     weights and fit record the model had; with ``--save`` the same command reads each
     shift's match and plays none again."""
     models = tmp_path / "hand_models.json"
-    models.write_text(M.MODELS_FILE.read_text())
+    data = json.loads(M.MODELS_FILE.read_text())
+    data["presets"]["cutthroat2"]["weights"]["margin_shift"] = -0.5  # none the scan tries
+    models.write_text(json.dumps(data))
     monkeypatch.setattr(M, "MODELS_FILE", models)
     before = M.stored_model("cutthroat2")
     stored = before["weights"]["margin_shift"]

@@ -71,8 +71,8 @@ B_PRESET_MODEL = 21  # 1: the preset's own fitted model replaces these slots (ha
 B_RAISE = 22
 # added to the estimate when the hand holds both point cards outside the five strongest
 # trumps (the standard game's two Pedros): in some games two are worth less than the sum
-# of each alone, the second holding the place of a higher trump (cut-throat for three:
-# -1.13 points, where each alone is worth about 2); 0 in a model fitted without it
+# of each alone, the second holding the place of a higher trump (about -1 point in
+# cut-throat for three: docs/policies.md has the fits); 0 in a model fitted without it
 B_PAIR = 23
 # ---- discard parameter slots
 D_KEEP_ACE_TRUMPS = 0  # keep side aces when holding at least this many trumps

@@ -202,6 +202,7 @@ def test_a_pimc_fit_may_borrow_the_heuristic_play_margin(fit_script, tmp_path, m
     models = tmp_path / "hand_models.json"
     data = json.loads(M.MODELS_FILE.read_text())
     data["presets"]["cutthroat2"]["weights"]["margin_shift"] = -0.5  # a shift to lend
+    data["presets"]["cutthroat5"]["weights"]["margin_shift"] = -1.0  # and another one
     models.write_text(json.dumps(data))
     monkeypatch.setattr(M, "MODELS_FILE", models)
     lent = M.preset_model("cutthroat2")["margin_shift"]

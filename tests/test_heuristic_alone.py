@@ -97,9 +97,9 @@ def test_a_trick_without_points_is_not_trumped_with_a_plain_card_in_hand():
 
 def test_a_defender_does_not_overtake_the_makers_empty_trump_lead():
     """Last to play on the maker's 8S and the 4S, holding K and 3 of spades: before he
-    took the empty trick with the King, handing nothing to himself and keeping the
-    maker's Pedro safe; now he plays the 3 and keeps the King over the maker's
-    remaining trumps. The maker himself, and a player with a partner, take it."""
+    took the empty trick with the King; now he plays the 3, leaving the maker on lead
+    to lead again, and keeps the King over the maker's remaining trumps (his Pedro
+    among them). The maker himself, and a player with a partner, take it."""
     obs = _obs(me=2, leader=0, trick=("8S", "4S"))
     hand, trumps = ("KS", "3S", "6D"), ("KS", "3S")  # trumps led: he must follow
     assert _play(obs, hand, _params(alone_duck_empty_trump=0), trumps) == parse_card("KS")

@@ -650,7 +650,9 @@ def heuristic_play(obs, hand, legal, params, scratch, rng):
             # a trick without points is not worth a trump: it may take a Pedro later
             return _cheapest(obs, legal & ~tm, tm, left, trump)
         if params[P_ALONE_DUCK_EMPTY_TRUMP] > 0 and led_trump and not is_maker:
-            # the maker leading trumps: winning an empty trick only hands him the lead
+            # an empty trump trick (most often the maker's lead) is not worth a high
+            # trump: left on lead, he must lead again, and the trump kept may catch
+            # his Pedro
             return _cheapest(obs, legal, tm, left, trump)
     if winner >= 0 and not partner_wins:
         mine_pts = card_points(obs, winner, trump, left)

@@ -1,5 +1,5 @@
 """The heuristic's rules for a player without a partner (cut-throat), each in a
-hand-built cutthroat3 position where the play before them (the ``P_ALONE_*`` slot at
+hand-built cutthroat3 position where the play before them (the rule's slot at
 0) gives the worse card and the default the better one; with a partner (the standard
 game) the same position is played as before. Three players, spades trump, seat 0 the
 maker; the 5 of spades and the 5 of clubs are the Pedros."""
@@ -73,12 +73,14 @@ def test_the_maker_alone_leads_his_strongest_trump_that_is_not_a_pedro():
     before."""
     hand = ("QS", "10S", "5S", "7D")
     obs = _obs(me=0, leader=0, trick=())
-    assert _play(obs, hand, _params(alone_lead_trump=0)) == parse_card("7D")
+    assert _play(obs, hand, _params(lead_top_trump=0)) == parse_card("7D")
     assert _play(obs, hand, _params()) == parse_card("QS")
     defender = _obs(me=1, leader=1, trick=())
     assert _play(defender, hand, _params()) == parse_card("7D")
     partnership = _obs(me=0, leader=0, trick=(), variant="standard")
     assert _play(partnership, hand, _params()) == parse_card("7D")
+    # 2: with a partner too
+    assert _play(partnership, hand, _params(lead_top_trump=2)) == parse_card("QS")
 
 
 def test_a_trick_without_points_is_not_trumped_with_a_plain_card_in_hand():
@@ -88,11 +90,12 @@ def test_a_trick_without_points_is_not_trumped_with_a_plain_card_in_hand():
     trick with it (last to play, its 5 points are banked)."""
     obs = _obs(me=2, leader=0, trick=("9H", "4H"))
     hand = ("7S", "3C", "6D")
-    assert _play(obs, hand, _params(alone_no_empty_ruff=0)) == parse_card("7S")
+    assert _play(obs, hand, _params(no_empty_ruff=0)) == parse_card("7S")
     assert _play(obs, hand, _params()) == parse_card("3C")
     assert _play(obs, ("5S", "3C", "6D"), _params()) == parse_card("5S")
     partnership = _obs(me=3, leader=0, trick=("9H", "4H", "8H"), variant="standard")
     assert _play(partnership, hand, _params()) == parse_card("7S")
+    assert _play(partnership, hand, _params(no_empty_ruff=2)) == parse_card("3C")
 
 
 def test_a_defender_does_not_overtake_the_makers_empty_trump_lead():
@@ -102,9 +105,10 @@ def test_a_defender_does_not_overtake_the_makers_empty_trump_lead():
     among them). The maker himself, and a player with a partner, take it."""
     obs = _obs(me=2, leader=0, trick=("8S", "4S"))
     hand, trumps = ("KS", "3S", "6D"), ("KS", "3S")  # trumps led: he must follow
-    assert _play(obs, hand, _params(alone_duck_empty_trump=0), trumps) == parse_card("KS")
+    assert _play(obs, hand, _params(duck_empty_trump=0), trumps) == parse_card("KS")
     assert _play(obs, hand, _params(), trumps) == parse_card("3S")
     maker = _obs(me=0, leader=1, trick=("8S", "4S"))
     assert _play(maker, hand, _params(), trumps) == parse_card("KS")
     partnership = _obs(me=3, leader=0, trick=("8S", "4S", "6S"), variant="standard")
     assert _play(partnership, hand, _params(), trumps) == parse_card("KS")
+    assert _play(partnership, hand, _params(duck_empty_trump=2), trumps) == parse_card("3S")

@@ -159,7 +159,7 @@ def test_heuristic_v2_is_the_heuristic_without_the_three_fixes():
 
     new, old = _params("heuristic"), _params("heuristic_v2")
     fixes = [H.P_KEEP_SURE_POINTS, H.P_LAST_TAKES_WITH_POINTS, H.P_NO_UNSURE_POINT_RUFF]
-    fixes += [H.P_ALONE_LEAD_TRUMP, H.P_ALONE_NO_EMPTY_RUFF, H.P_ALONE_DUCK_EMPTY_TRUMP]
+    fixes += [H.P_LEAD_TOP_TRUMP, H.P_NO_EMPTY_RUFF, H.P_DUCK_EMPTY_TRUMP]
     assert (new[fixes] == 1).all() and (old[fixes] == 0).all()
     rest = np.ones(len(new), bool)
     rest[fixes] = False

@@ -93,12 +93,14 @@ P_READ_VOIDS = 6  # 1: an opponent who has shown he holds no trump cannot beat a
 P_KEEP_SURE_POINTS = 7  # 1: on the partner's sure trick, never drop a card nothing can beat
 P_LAST_TAKES_WITH_POINTS = 8  # 1: last to play, take the trick with a point trump if one wins
 P_NO_UNSURE_POINT_RUFF = 9  # 1: never take with a point card an opponent after me may beat
-# For a player without a partner (cut-throat), found by a double-dummy review of
-# cutthroat3's heuristic play and measured in play (results/BENCHMARKS.md); each slot
-# at 0 plays as before. With a partner they do not apply: they were not measured there.
-P_ALONE_LEAD_TRUMP = 10  # 1: the maker, on lead with no sure trump, leads his strongest non-Pedro
-P_ALONE_NO_EMPTY_RUFF = 11  # 1: never trump a plain trick holding no points with a plain card left
-P_ALONE_DUCK_EMPTY_TRUMP = 12  # 1: a defender does not overtake a trump lead holding no points
+# Found by a double-dummy review of cutthroat3's heuristic play and measured in play
+# (results/BENCHMARKS.md). Each slot: 0 plays as before, 1 applies the rule for a player
+# without a partner (cut-throat: the default), 2 for every player. With a partner the
+# first two win games in most presets, but the default stays 1 until the presets' hand
+# models and stored studies are made again for that play.
+P_LEAD_TOP_TRUMP = 10  # the maker, on lead with no sure trump, leads his strongest non-Pedro
+P_NO_EMPTY_RUFF = 11  # never trump a plain trick holding no points with a plain card left
+P_DUCK_EMPTY_TRUMP = 12  # a defender does not overtake a trump lead holding no points
 
 # The hand model: expected points of the maker's side, fitted by least squares
 # to 800,000 simulated hands (eldest forced to make each trump in turn, the
@@ -544,6 +546,13 @@ def _may_trump(obs, s):
     return obs[L.O_CARDS_LEFT + s] > 0 and not (obs[L.O_VOIDS + s] >> L.VOID_TRUMP) & 1
 
 
+@njit(forceinline=True)
+def _applies(setting, alone):
+    """Whether a rule whose slot reads ``setting`` applies to this player: 0 never, 1
+    without a partner, 2 always."""
+    return setting >= 2 or (setting > 0 and alone)
+
+
 @njit(POLICY_SIG, cache=True, **NO_REFCOUNT)
 def heuristic_play(obs, hand, legal, params, scratch, rng):
     tm = trump_mask(obs)
@@ -560,7 +569,7 @@ def heuristic_play(obs, hand, legal, params, scratch, rng):
     my_trumps = legal & tm
     n_in_trick = obs[L.O_TRICK_COUNT]
     read_voids = params[P_READ_VOIDS] > 0
-    alone = obs[L.O_RULES + L.R_PARTNERSHIPS] == 0  # cut-throat: the P_ALONE_ rules apply
+    alone = obs[L.O_RULES + L.R_PARTNERSHIPS] == 0  # cut-throat: no partner
     is_maker = obs[L.O_MAKER] == seat
 
     if n_in_trick == 0:  # lead
@@ -582,7 +591,7 @@ def heuristic_play(obs, hand, legal, params, scratch, rng):
             best = _sure_winner(obs, my_trumps & ~pedros, top_unseen, tm, left)
             if best >= 0:
                 return best
-        if alone and is_maker and params[P_ALONE_LEAD_TRUMP] > 0 and unseen_trumps:
+        if is_maker and _applies(params[P_LEAD_TOP_TRUMP], alone) and unseen_trumps:
             # no sure trump: the strongest that is not a Pedro still draws the others'
             # trumps, and a bare Pedro among them falls under it
             best = strongest_card(obs, my_trumps & ~pedros, tm, left)
@@ -644,12 +653,14 @@ def heuristic_play(obs, hand, legal, params, scratch, rng):
                                win_s, tm, left)  # fmt: skip
         if pedro >= 0:
             return pedro
-    if winner >= 0 and alone and trick_points == 0 and has(tm, winner):
+    no_empty_ruff = _applies(params[P_NO_EMPTY_RUFF], alone)
+    duck = _applies(params[P_DUCK_EMPTY_TRUMP], alone)
+    if winner >= 0 and (no_empty_ruff or duck) and trick_points == 0 and has(tm, winner):
         led_trump = has(tm, led)
-        if params[P_ALONE_NO_EMPTY_RUFF] > 0 and not led_trump and legal & ~tm:
+        if no_empty_ruff and not led_trump and legal & ~tm:
             # a trick without points is not worth a trump: it may take a Pedro later
             return _cheapest(obs, legal & ~tm, tm, left, trump)
-        if params[P_ALONE_DUCK_EMPTY_TRUMP] > 0 and led_trump and not is_maker:
+        if duck and led_trump and not is_maker:
             # an empty trump trick (most often the maker's lead) is not worth a high
             # trump: left on lead, he must lead again, and the trump kept may catch
             # his Pedro

@@ -565,3 +565,42 @@ def load_script(name: str) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def play_position(me, leader, trick, played=(), variant="standard", cards_left=3):
+    """An observation of ``variant`` in the play, spades trump and seat 0 the maker:
+    seat ``me`` to play, ``trick`` the cards already in the trick, led by ``leader``,
+    ``played`` the cards of earlier tricks, every seat holding ``cards_left`` cards.
+    The sides are the preset's (0, 2 / 1, 3 at four players; each alone in cut-throat)."""
+    from cinch_sim.cards import to_mask, trump_mask
+    from cinch_sim.policies.common import strength
+    from cinch_sim.rules import make_rules
+
+    rules = make_rules(variant)
+    n = rules.players
+    obs = np.zeros(L.OBS_LEN, np.int64)
+    obs[L.O_RULES : L.O_RULES + L.R_LEN] = rules.to_array()  # as the kernel gives it
+    obs[L.O_SEAT] = me
+    obs[L.O_PLAYERS] = n
+    obs[L.O_MAKER] = 0
+    obs[L.O_PHASE] = L.PHASE_PLAY
+    obs[L.O_TRUMP] = SUIT["S"]
+    tm = trump_mask(SUIT["S"])
+    obs[L.O_TRUMP_MASK] = tm
+    left = parse_card("5C")  # spades' left card
+    obs[L.O_LEFT_CARD] = left
+    obs[L.O_SEAT_TEAM : L.O_SEAT_TEAM + n] = rules.seat_teams
+    obs[L.O_CARDS_LEFT : L.O_CARDS_LEFT + n] = cards_left
+    in_trick = [parse_card(c) for c in trick]
+    obs[L.O_LEADER] = leader
+    obs[L.O_TRICK_COUNT] = len(in_trick)
+    obs[L.O_PLAYED] = to_mask([parse_card(c) for c in played] + in_trick)
+    obs[L.O_WIN_SEAT] = obs[L.O_WIN_CARD] = obs[L.O_LED_CARD] = -1
+    if in_trick:
+        strengths = [strength(c, np.uint64(tm), left) for c in in_trick]
+        best = int(np.argmax(strengths))
+        obs[L.O_WIN_SEAT] = (leader + best) % n
+        obs[L.O_WIN_CARD] = in_trick[best]
+        obs[L.O_LED_CARD] = in_trick[0]
+        obs[L.O_TRICK_MASK] = to_mask(in_trick)
+    return obs

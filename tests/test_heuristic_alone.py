@@ -5,15 +5,12 @@ game) the same position is played as before. Three players, spades trump, seat 0
 maker; the 5 of spades and the 5 of clubs are the Pedros."""
 
 import numpy as np
+from helpers import play_position
 
-from cinch_sim import layout as L
-from cinch_sim.cards import SUITS, parse_card, to_mask, trump_mask
+from cinch_sim.cards import parse_card, to_mask
 from cinch_sim.policies import heuristic as H
 from cinch_sim.policies.heuristic import heuristic_play
 from cinch_sim.policies.loading import load_policy
-from cinch_sim.rules import make_rules
-
-SPADES = SUITS.index("S")
 
 
 def _params(**changes: float) -> np.ndarray:
@@ -23,40 +20,9 @@ def _params(**changes: float) -> np.ndarray:
     return v
 
 
-def _obs(me, leader, trick, played=(), variant="cutthroat3", cards_left=3):
-    """Seat ``me`` to play in ``variant`` (three seats each alone, or the standard
-    game's four in two sides), seat 0 the maker; ``trick`` the cards already in the
-    trick, led by ``leader``; ``played`` the cards of earlier tricks."""
-    from cinch_sim.policies.common import strength
-
-    rules = make_rules(variant)
-    n = rules.players
-    obs = np.zeros(L.OBS_LEN, np.int64)
-    obs[L.O_RULES : L.O_RULES + L.R_LEN] = rules.to_array()  # as the kernel gives it
-    obs[L.O_SEAT] = me
-    obs[L.O_PLAYERS] = n
-    obs[L.O_MAKER] = 0
-    obs[L.O_PHASE] = L.PHASE_PLAY
-    obs[L.O_TRUMP] = SPADES
-    tm = trump_mask(SPADES)
-    obs[L.O_TRUMP_MASK] = tm
-    left = parse_card("5C")
-    obs[L.O_LEFT_CARD] = left
-    obs[L.O_SEAT_TEAM : L.O_SEAT_TEAM + n] = rules.seat_teams
-    obs[L.O_CARDS_LEFT : L.O_CARDS_LEFT + n] = cards_left
-    cards = [parse_card(c) for c in trick]
-    obs[L.O_LEADER] = leader
-    obs[L.O_TRICK_COUNT] = len(cards)
-    obs[L.O_PLAYED] = to_mask([parse_card(c) for c in played] + cards)
-    obs[L.O_WIN_SEAT] = obs[L.O_WIN_CARD] = obs[L.O_LED_CARD] = -1
-    if cards:
-        strengths = [strength(c, np.uint64(tm), left) for c in cards]
-        best = int(np.argmax(strengths))
-        obs[L.O_WIN_SEAT] = (leader + best) % n
-        obs[L.O_WIN_CARD] = cards[best]
-        obs[L.O_LED_CARD] = cards[0]
-        obs[L.O_TRICK_MASK] = to_mask(cards)
-    return obs
+def _obs(me, leader, trick, variant="cutthroat3"):
+    """Seat ``me`` to play in ``variant`` (``helpers.play_position``: seat 0 the maker)."""
+    return play_position(me, leader, trick, variant=variant)
 
 
 def _play(obs, hand, params, legal=None):

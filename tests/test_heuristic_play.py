@@ -4,9 +4,10 @@ the worse card and the default the better one."""
 
 import numpy as np
 import pytest
+from helpers import play_position
 
 from cinch_sim import layout as L
-from cinch_sim.cards import SUITS, parse_card, to_mask, trump_mask
+from cinch_sim.cards import SUITS, parse_card, to_mask
 from cinch_sim.policies.heuristic import heuristic_play
 from cinch_sim.policies.loading import load_policy
 from cinch_sim.rules import Rules
@@ -26,36 +27,8 @@ def _params(name: str, **changes: float) -> np.ndarray:
 def _obs(leader, trick, played, me=0, cards_left=3):
     """Seat ``me`` to play, spades trump, four players in two sides (0, 2 / 1, 3);
     ``trick`` is the cards already in the trick, led by ``leader``; ``played``
-    the cards of earlier tricks."""
-    obs = np.zeros(L.OBS_LEN, np.int64)
-    obs[L.O_RULES : L.O_RULES + L.R_LEN] = Rules().to_array()  # as the kernel gives it
-    obs[L.O_SEAT] = me
-    obs[L.O_PLAYERS] = 4
-    obs[L.O_PHASE] = L.PHASE_PLAY
-    obs[L.O_TRUMP] = SPADES
-    tm = trump_mask(SPADES)
-    obs[L.O_TRUMP_MASK] = tm
-    left = parse_card("5C")  # spades' left card
-    obs[L.O_LEFT_CARD] = left
-    obs[L.O_SEAT_TEAM : L.O_SEAT_TEAM + 4] = (0, 1, 0, 1)
-    obs[L.O_CARDS_LEFT : L.O_CARDS_LEFT + 4] = cards_left
-    cards = [parse_card(c) for c in trick]
-    obs[L.O_LEADER] = leader
-    obs[L.O_TRICK_COUNT] = len(cards)
-    obs[L.O_PLAYED] = to_mask([parse_card(c) for c in played] + cards)
-    obs[L.O_WIN_SEAT] = -1
-    obs[L.O_WIN_CARD] = -1
-    obs[L.O_LED_CARD] = -1
-    if cards:
-        from cinch_sim.policies.common import strength
-
-        strengths = [strength(c, np.uint64(tm), left) for c in cards]
-        best = int(np.argmax(strengths))
-        obs[L.O_WIN_SEAT] = (leader + best) % 4
-        obs[L.O_WIN_CARD] = cards[best]
-        obs[L.O_LED_CARD] = cards[0]
-        obs[L.O_TRICK_MASK] = to_mask(cards)
-    return obs
+    the cards of earlier tricks (``helpers.play_position``)."""
+    return play_position(me, leader, trick, played, cards_left=cards_left)
 
 
 def _play(obs, hand, legal, params):

@@ -43,16 +43,16 @@ def merge(dirs, fmt, out, force):
     out_dir = out_folder(out, force, resumable=False, make=False)  # made once merged
     result = run_merge(list(dirs), out_dir, force)
     _left_out(dirs)
+    command = COMMAND_OF.get(type(result).__name__, "compare")
     with finishing():  # a Ctrl-C now waits for every table, chart and file
-        _write(result, COMMAND_OF.get(type(result).__name__, "compare"), out_dir,
-               no_charts=_drew_no_charts(dirs))  # fmt: skip
+        _write(result, command, out_dir, no_charts=_drew_no_charts(dirs))
         if fmt == "json":
             d = result.to_dict() if hasattr(result, "to_dict") else dict(result.settings)
             click.echo(json.dumps(d, default=str))
         elif fmt == "csv":
             click.echo(N.csv_text(result.table()), nl=False)
         else:
-            _print_table(result, COMMAND_OF.get(type(result).__name__, "compare"))
+            _print_table(result, command)
 
 
 def _left_out(dirs) -> None:

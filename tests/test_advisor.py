@@ -81,7 +81,9 @@ def test_paired_differences_between_bids_and_the_bids_as_good_as_the_best():
     candidate fits every deal, so its mean is the difference of the two evs; the bids
     the deals cannot tell from the best are those whose difference's interval reaches
     0, and the advice names them."""
-    a = advise("AH KH JH 5H 2H 9S 8C 4D 3C", seat=0, dealer=3, precision=0.05, seed=4)
+    # seed 5: deals that leave three bids within the noise of the best (seed 4's did
+    # two, until the heuristic's play with a partner changed, and it left one)
+    a = advise("AH KH JH 5H 2H 9S 8C 4D 3C", seat=0, dealer=3, precision=0.05, seed=5)
     sc = a.score_change()
     C = len(a.candidates)
     rows, cols = np.tril_indices(C, -1)  # every pair of bids: cand2 < cand, pass left out

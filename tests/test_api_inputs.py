@@ -166,8 +166,12 @@ def test_an_early_stop_shows_the_always_valid_interval():
     s = cmp.summary()
     assert s["stopped_early"] and cmp.games == 100
     shown = repr(cmp)
-    assert "win rate of heuristic 88.0% [71.1, 100.0] (always-valid: stopped early)" in shown
-    assert "until='decided': stopped after 100 games" in shown and "[79.7, 93.4]" not in shown
+    from cinch_sim.matches.compare import sequence_shown
+
+    always = sequence_shown(s["win_rate"], *s["win_rate_sequence_ci"], True)  # rounded outward
+    fixed = "[{:.1f}, {:.1f}]".format(*(100 * x for x in s["win_rate_ci"]))
+    assert f"win rate of heuristic {always} (always-valid: stopped early)" in shown
+    assert "until='decided': stopped after 100 games" in shown and fixed not in shown
 
 
 def test_games_are_rounded_up_to_whole_pairs_and_the_docs_say_so():

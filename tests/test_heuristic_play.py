@@ -81,10 +81,12 @@ def test_partners_pedro_trick_is_covered_with_a_sure_winner():
 
 @pytest.mark.parametrize("flag, expected", [(0.0, "AH"), (1.0, "7H")])
 def test_side_ace_lead_waits_for_trumps_to_be_gone_when_asked(flag, expected):
-    # unseen trumps could ruff the ace: with ace_needs_safe it keeps it for later
+    # unseen trumps could ruff the ace: with ace_needs_safe it keeps it for later (the
+    # maker on lead: lead_top_trump, cut-throat's only here, would lead the 3S)
     obs = _obs(leader=0, trick=(), played=())
     hand = ("AH", "7H", "3S")
-    params = _params("heuristic", ace_needs_safe=flag, lead_sure_pedro=0, pull_trumps=0)
+    params = _params("heuristic", ace_needs_safe=flag, lead_sure_pedro=0, pull_trumps=0,
+                     lead_top_trump=1)  # fmt: skip
     assert _play(obs, hand, None, params) == parse_card(expected)
     gone = tuple(c + "S" for c in "A K Q J 10 9 8 7 6 5 4 2".split()) + ("5C",)
     obs = _obs(leader=0, trick=(), played=gone)
@@ -132,8 +134,10 @@ def test_heuristic_v2_is_the_heuristic_without_the_three_fixes():
 
     new, old = _params("heuristic"), _params("heuristic_v2")
     fixes = [H.P_KEEP_SURE_POINTS, H.P_LAST_TAKES_WITH_POINTS, H.P_NO_UNSURE_POINT_RUFF]
+    assert (new[fixes] == 1).all() and new[H.P_DUCK_EMPTY_TRUMP] == 1
+    assert (new[[H.P_LEAD_TOP_TRUMP, H.P_NO_EMPTY_RUFF]] == H.PRESET_WAY).all()
     fixes += [H.P_LEAD_TOP_TRUMP, H.P_NO_EMPTY_RUFF, H.P_DUCK_EMPTY_TRUMP]
-    assert (new[fixes] == 1).all() and (old[fixes] == 0).all()
+    assert (old[fixes] == 0).all()
     rest = np.ones(len(new), bool)
     rest[fixes] = False
     assert (new[rest] == old[rest]).all()

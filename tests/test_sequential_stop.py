@@ -165,8 +165,9 @@ def test_the_command_says_where_it_stopped():
                               "--until", "decided", "--format", "json"])  # fmt: skip
     d = json.loads(js.output)
     assert d["stopped_early"] is True and d["until"] == "decided" and d["games"] == 100
-    # not decided in its games: which of the two intervals to read, said beside them
-    close = runner.invoke(main, ["compare", "heuristic", "heuristic_v2", "--games", "200",
+    # not decided in its games (a mirror match never is): which of the two intervals to
+    # read, said beside them
+    close = runner.invoke(main, ["compare", "heuristic", "heuristic", "--games", "200",
                                  "--seed", "3", "--until", "decided"])  # fmt: skip
     assert close.exit_code == 0, close.output
     assert "--until decided: not decided in 200 games" in close.output

@@ -26,7 +26,7 @@ from cinch_sim.engine.policy_table import ADDRESSES
 from cinch_sim.engine.threads import ranges, run_pieces, run_split, using
 from cinch_sim.interrupts import compiling
 from cinch_sim.policies import registry as BI
-from cinch_sim.policies.hand_models import with_preset_model
+from cinch_sim.policies.hand_models import with_preset_model, with_preset_play
 from cinch_sim.policies.loading import (
     KINDS,
     Policy,
@@ -156,8 +156,9 @@ class PolicySet:
     def params(self, rules: Rules | None = None) -> np.ndarray:
         """Per [kind, seat] the policy's parameter vector; under ``rules`` each heuristic
         bid model in them (the heuristic's bid and trump vectors, pimc's model of the
-        other bidders: ``Builtin.hand_models_at``) carries the preset's own hand model
-        (policies/hand_models.py)."""
+        other bidders: ``Builtin.hand_models_at``) carries the preset's own hand model,
+        and the heuristic's play the preset's choice of its rules left to it
+        (``Builtin.preset_play_at``; policies/hand_models.py)."""
         a = np.zeros((4, L.MAX_PLAYERS, N_PARAMS))
         for k, pols in enumerate(self.by_kind().values()):
             for s, p in enumerate(pols):
@@ -165,6 +166,8 @@ class PolicySet:
                 b = p.builtin
                 for at in b.hand_models_at if rules is not None and b is not None else ():
                     a[k, s, at:] = with_preset_model(a[k, s, at:], rules)
+                for at in b.preset_play_at if rules is not None and b is not None else ():
+                    a[k, s, at:] = with_preset_play(a[k, s, at:], rules)
                 if b is not None and b.memo_slot >= 0:  # only the engine lends one
                     a[k, s, b.memo_slot] = 0.0
         return a

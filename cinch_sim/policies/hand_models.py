@@ -185,6 +185,33 @@ def opening_shift(name: str) -> float:
     return float(entry.get("min_bid_shift", 0.0))
 
 
+def partner_rules(preset: str) -> float | None:
+    """The setting ``preset`` plays the heuristic's rules from cut-throat at (the play
+    slots ``lead_top_trump``, ``no_empty_ruff``: 1 for a player without a partner only),
+    kept with its heuristic-play model as ``partner_rules``; None where none is stored,
+    and a slot left to the preset then reads 2 (every player). Measured: with a partner
+    the rules won 56.7% to 65.4% of the games in the partnership presets, and 48.2% in
+    pidro, which stores 1 (results/BENCHMARKS.md)."""
+    entry = _models().get(preset) or {}
+    value = entry.get("partner_rules")
+    return None if value is None else float(value)
+
+
+def with_preset_play(vector: np.ndarray, rules: Rules) -> np.ndarray:
+    """``vector`` (a heuristic play vector) with each rule slot that reads
+    ``PRESET_WAY`` set to the rules' preset's stored ``partner_rules``, where it has
+    one; else ``vector`` itself."""
+    from cinch_sim.policies import heuristic as H
+
+    setting = partner_rules(rules.preset)
+    slots = [s for s in H.PRESET_RULES if vector[s] == H.PRESET_WAY]
+    if setting is None or not slots:
+        return vector
+    out = vector.copy()
+    out[slots] = setting
+    return out
+
+
 def write_model(
     preset: str,
     weights: dict[str, float],
@@ -201,7 +228,7 @@ def write_model(
     presets = data.setdefault("presets", {})
     keys = [k for k in (*MODEL_SLOTS, "margin_shift") if k in weights]  # as fitted
     old = presets.get(preset, {})
-    kept = {k: old[k] for k in ("raise", "min_bid_shift") if k in old}  # measured choices
+    kept = {k: old[k] for k in ("raise", "min_bid_shift", "partner_rules") if k in old}
     presets[preset] = {"weights": {k: round(weights[k], 4) for k in keys}, "fitted": fitted,
                        **kept}  # fmt: skip
     if capture is not None:

@@ -166,7 +166,13 @@ LOOSE_TRIES = 8  # then attempts without the drawn-card bound, then without void
 # Two decks: what a decision may cost (module docstring). Measured in docs/solver.md.
 TWO_DECK_FULL_CARDS = 6  # more cards than this: at most TWO_DECK_SAMPLES deals
 TWO_DECK_SAMPLES = 4
-_HEURISTIC = tuple(float(x) for x in HEURISTIC_DEFAULTS["heuristic_play"])
+# The heuristic's card before the quick trick and among ties: its play as the stored
+# studies (report/stored) were played, with the partner rules for cut-throat only (1),
+# not every player (its default since); making it the default means storing them again
+_HEURISTIC = tuple(
+    1.0 if i in (_heuristic.P_LEAD_TOP_TRUMP, _heuristic.P_NO_EMPTY_RUFF) else float(x)
+    for i, x in enumerate(HEURISTIC_DEFAULTS["heuristic_play"])
+)
 
 
 @njit(inline="always")

@@ -54,6 +54,9 @@ class Builtin:
     # where its parameter vector holds heuristic bid or trump vectors (hand models),
     # into which PolicySet.params puts the preset's own fitted model (hand_models.py)
     hand_models_at: tuple[int, ...] = ()
+    # where its parameter vector holds a heuristic play vector, whose rule slots left to
+    # the preset PolicySet.params sets to the preset's choice (hand_models.py)
+    preset_play_at: tuple[int, ...] = ()
     # where the engine lends it a memo of solves shared by the hands of one deal at
     # several bids (policies/pimc_memo.py), -1: none; PolicySet.params clears the slot
     memo_slot: int = -1
@@ -161,7 +164,15 @@ BUILTINS: tuple[Builtin, ...] = (
     ),
     Builtin("play", "random", "random", "random_choice", RANDOM_CHOICE),
     Builtin("play", "greedy", "greedy", "greedy_play", GREEDY_PLAY),
-    Builtin("play", "heuristic", "heuristic", "heuristic_play", HEURISTIC_PLAY, "P_"),
+    Builtin(
+        "play",
+        "heuristic",
+        "heuristic",
+        "heuristic_play",
+        HEURISTIC_PLAY,
+        "P_",
+        preset_play_at=WHOLE,
+    ),
     Builtin("play", "heuristic_v1", "heuristic", "heuristic_v1_play", HEURISTIC_PLAY, "P_"),
     Builtin("play", "heuristic_v2", "heuristic", "heuristic_v2_play", HEURISTIC_PLAY, "P_"),
     # perfect-information Monte Carlo: deals of the unseen cards solved double-dummy

@@ -23,7 +23,7 @@ The ``widow`` preset's, the same with ``--variant widow``: hand_values pimc
 (20,000 deals, 12 min), card_values pimc (5,000 deals) and advice pimc; the same
 three for sancho, dom_pedro and all_hands (18, 18 and 5 minutes on two cores), and
 for pidro (card values on 16,000 deals with --extend; under two minutes in all),
-sancho_classic, dom_pedro_classic, cutthroat3 and cutthroat2 (7, 8, 11 and 1 minutes),
+sancho_classic, dom_pedro_classic, cutthroat3 and cutthroat2 (5, 7, 11 and 1 minutes),
 and auction (69 minutes on one thread: 34, 24 and 11 for the three).
 
 (``advice``: the report's example hands, advised with every seat playing the

@@ -7,7 +7,7 @@ Writes ``presets.md`` to ``--out`` (committed: ``--out results``).
 Issue 32 asks that each preset's players be fitted to their own game and that
 the make rate at each preset's most common bid be reported beside the canonical
 game's. This is that table for this version's heuristic (bidding from each
-preset's own fitted hand model, naming trump, discarding and playing at every
+preset's own fitted hand model where it has one, naming trump, discarding and playing at every
 seat). A make rate far from the standard game's says the bidder misjudges that
 game. The first table, before the fitted models, is in the file's history
 (19734d8); results/preset_models.md compares the models one by one.
@@ -73,7 +73,8 @@ INTRO = """# Each preset's bidding under the heuristic
 
 Issue 32 asks for the make rate at each preset's most common bid beside the
 canonical game's. For each preset, {hands:,} hands with the heuristic of
-cinch_sim {version} bidding (from the preset's own fitted hand model), naming
+cinch_sim {version} bidding (from the preset's own fitted hand model, or the standard
+weights where it has none: no_draw), naming
 trump, discarding and playing at every seat (seed {seed}): its most common bid,
 that bid's share of the contracts and how often it is made, with its 95%
 Wilson interval. Made by `python scripts/preset_make_rates.py --out results`.

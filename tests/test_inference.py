@@ -115,7 +115,8 @@ def test_weighted_deals_match_the_exact_posterior():
     weighted by the calls (noise 1), agrees with the exact posterior over every
     deal of the unseen cards to within 5 standard errors of the weighted estimate
     (its effective sample size). The calls move that posterior away from the prior
-    by at least 0.05 in most hands: the test would see weights that did nothing."""
+    by at least 0.02 in most hands and 0.05 in some: the test would see weights that
+    did nothing."""
     from inference_check_policy import COUNT, ESS, SHIFT, Z
 
     rules = VARIANTS["no_draw"]
@@ -134,7 +135,10 @@ def test_weighted_deals_match_the_exact_posterior():
             break
     assert len(zs) == 12
     assert max(zs) < 5.0, zs
-    assert sum(s > 0.05 for s in shifts) >= len(shifts) // 2, shifts
+    # no_draw bids with the standard weights now, whose calls say less of the hands
+    # than its fitted model's did (0.05 in most hands then)
+    assert sum(s > 0.02 for s in shifts) >= len(shifts) // 2, shifts
+    assert max(shifts) > 0.05, shifts
 
 
 def test_more_deals_are_drawn_where_the_weights_fall_on_few():

@@ -2,7 +2,8 @@
 
 The heuristic bids from a linear model of the hand (``heuristic.suit_estimate``).
 Its default weights were fitted to the standard game and tuned there by
-duplicate matches. Every other preset has weights fitted to its own game by
+duplicate matches. Every other preset has weights fitted to its own game, unless
+the defaults beat them there (``no_draw``: docs/policies.md), by
 ``scripts/fit_hand_model.py --variant NAME --write``, stored in
 ``hand_models.json`` beside this file with the command and the fit's figures.
 ``PolicySet.params`` puts a preset's model into each heuristic vector whose
@@ -17,8 +18,9 @@ same hands (``left_capture``), moves every weight by the change in points times
 its own weight. Least squares is linear in what it fits, so that is the model a
 fit of the new points would give on the same hands, up to how the players'
 choices change with the points. A preset without an entry (the
-standard game, ``auction``) deals the standard game's hands and bids as it does:
-the default weights, or the standard game's model where one is asked for.
+standard game, ``auction``, ``no_draw``) bids with the default weights (their
+intercept scaled to its game), or with the standard game's model where one is asked
+for and it has none of its own.
 
 A second model per preset may be fitted to outcomes under strong play (issue 31):
 ``fit_hand_model.py --play pimc --write`` stores it as ``PRESET@pimc``, and a vector

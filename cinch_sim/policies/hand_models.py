@@ -192,7 +192,7 @@ def partner_rules(preset: str) -> float | None:
     slots ``lead_top_trump``, ``no_empty_ruff``: 1 for a player without a partner only),
     kept with its heuristic-play model as ``partner_rules``; None where none is stored,
     and a slot left to the preset then reads 2 (every player). Measured: with a partner
-    the rules won 56.7% to 65.4% of the games in the partnership presets, and 48.2% in
+    the rules won 52.8% to 65.4% of the games in the partnership presets, and 48.5% in
     pidro, which stores 1 (results/BENCHMARKS.md)."""
     entry = _models().get(preset) or {}
     value = entry.get("partner_rules")

@@ -38,13 +38,17 @@ def scheduler():
     """The address of a LocalCluster of two worker processes, one thread each."""
     import distributed
 
-    with distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=None,
-        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-    ) as cluster:
+    from cinch_sim.runs.dask_executor import no_collection
+
+    with no_collection():  # as the executor makes its own (no_collection says why)
+        cluster = distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+        )
+    with cluster:
         yield cluster.scheduler_address
 
 
@@ -179,12 +183,16 @@ def test_a_cluster_lost_mid_run_keeps_the_chunks_done(tmp_path):
     # its finished chunks kept, and resumes here to the numbers of one whole run
     import distributed
 
+    from cinch_sim.runs.dask_executor import no_collection
+
     for attempt in range(3):  # distributed waits 10 s for its IO loop's thread to start,
         try:  # which a loaded host can miss (AssertionError): try again
-            cluster = distributed.LocalCluster(
-                n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None,
-                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-            )  # fmt: skip
+            with no_collection():  # a hang here once: no_collection says why
+                cluster = distributed.LocalCluster(
+                    n_workers=1, threads_per_worker=1, processes=False,
+                    dashboard_address=None,
+                    scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+                )  # fmt: skip
             break
         except AssertionError:
             if attempt == 2:

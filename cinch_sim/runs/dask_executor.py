@@ -14,6 +14,7 @@ and reports the difference, so a run's figures say what the compile cost.
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import signal
@@ -104,6 +105,23 @@ def run_on_worker(shared: tuple[Callable[[Key], Any], Any], key: Key, threads: i
 
 # ---------------------------------------------------------------- the client
 @contextmanager
+def no_collection() -> Iterator[None]:
+    """Around making a Client or a LocalCluster: the garbage collected first, and not
+    while Dask starts its IO loop. A Client left unclosed (one whose making failed, a
+    cluster lost mid-run) closes itself when collected, which takes the loop runners'
+    lock; collected inside Dask's own start of another loop, under that lock, it
+    waited for itself for good (a test run hung so)."""
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+@contextmanager
 def _sigint_ignored() -> Iterator[None]:
     """SIGINT ignored while the local workers start: a process started with it ignored
     keeps it so (Python installs its handler only over the default), so the workers
@@ -128,20 +146,21 @@ def _connect(distributed: Any, address: str, timeout: float) -> Any:
 
     def connect() -> None:
         try:
-            box["client"] = distributed.Client(address, timeout=timeout)
+            with no_collection():
+                box["client"] = distributed.Client(address, timeout=timeout)
         except Exception as exc:  # noqa: BLE001 - told below, one line
-            box["error"] = exc
+            # its words only: the exception's frames hold the half-made Client, and
+            # kept (a cycle through this frame) the garbage collector would close it
+            # later, at any moment; inside Dask's start of another cluster that
+            # deadlocked (the loop runner's lock, taken twice by one thread)
+            box["error"] = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
 
     thread = threading.Thread(target=connect, name="cinch-sim-connect", daemon=True)
     thread.start()
     thread.join(1.5 * timeout + 0.5)  # Dask's own timeout, then some grace
     if "client" in box:
         return box["client"]
-    exc = box.get("error")
-    if exc is None:
-        why = "something answered there, but not as a Dask scheduler"
-    else:
-        why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    why = box.get("error", "something answered there, but not as a Dask scheduler")
     raise InputError("scheduler", f"cannot reach a Dask scheduler at {address} "
                      f"(waited {timeout:g} s): {why}")  # fmt: skip
 
@@ -220,7 +239,7 @@ class DaskExecutor:
         distributed = _distributed("scheduler" if self.scheduler else "workers")
         t0 = time.perf_counter()
         if self.scheduler is None:
-            with _sigint_ignored():
+            with _sigint_ignored(), no_collection():
                 self.cluster = distributed.LocalCluster(
                     n_workers=self.workers, threads_per_worker=1, processes=True,
                     dashboard_address=None, silence_logs=logging.ERROR,
@@ -228,7 +247,8 @@ class DaskExecutor:
                     scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
                     preload=[__name__],  # dask_setup, in a worker the nanny restarts too
                 )  # fmt: skip
-            self.client = distributed.Client(self.cluster, timeout=self.timeout)
+            with no_collection():
+                self.client = distributed.Client(self.cluster, timeout=self.timeout)
         else:
             self.client = _connect(distributed, self.scheduler, self.timeout)
         self.started = time.perf_counter() - t0

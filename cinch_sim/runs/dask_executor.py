@@ -146,8 +146,7 @@ def _connect(distributed: Any, address: str, timeout: float) -> Any:
 
     def connect() -> None:
         try:
-            with no_collection():
-                box["client"] = distributed.Client(address, timeout=timeout)
+            box["client"] = distributed.Client(address, timeout=timeout)
         except Exception as exc:  # noqa: BLE001 - told below, one line
             # its words only: the exception's frames hold the half-made Client, and
             # kept (a cycle through this frame) the garbage collector would close it
@@ -155,6 +154,9 @@ def _connect(distributed: Any, address: str, timeout: float) -> Any:
             # deadlocked (the loop runner's lock, taken twice by one thread)
             box["error"] = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
 
+    # the garbage collected first (no_collection says why), but not held off: this
+    # thread may wait on a silent server for good, and the process would collect no more
+    gc.collect()
     thread = threading.Thread(target=connect, name="cinch-sim-connect", daemon=True)
     thread.start()
     thread.join(1.5 * timeout + 0.5)  # Dask's own timeout, then some grace

@@ -95,8 +95,7 @@ def test_a_preset_s_own_choice_fills_the_slots_left_to_it():
     from cinch_sim.rules import make_rules
 
     def policies(**play: float) -> PolicySet:
-        pol = BUILTIN["heuristic"].with_params("play", **play).policies() if play else \
-            BUILTIN["heuristic"].policies()  # fmt: skip
+        pol = BUILTIN["heuristic"].with_params("play", **play).policies()
         return PolicySet(*([pol[k]] * 4 for k in ("bid", "trump", "discard", "play")))
 
     assert partner_rules("pidro") == 1.0 and partner_rules("standard") is None

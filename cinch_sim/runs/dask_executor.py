@@ -107,10 +107,10 @@ def run_on_worker(shared: tuple[Callable[[Key], Any], Any], key: Key, threads: i
 @contextmanager
 def no_collection() -> Iterator[None]:
     """Around making a Client or a LocalCluster: the garbage collected first, and not
-    while Dask starts its IO loop. A Client left unclosed (one whose making failed, a
-    cluster lost mid-run) closes itself when collected, which takes the loop runners'
-    lock; collected inside Dask's own start of another loop, under that lock, it
-    waited for itself for good (a test run hung so)."""
+    while Dask starts its IO loop. A Client left unclosed by an earlier run closes
+    itself when collected, which takes the loop runners' lock; collected inside Dask's
+    own start of another loop, under that lock, it waited for itself for good (a test
+    run hung so: distributed 2026.11.0)."""
     gc.collect()
     was = gc.isenabled()
     gc.disable()
@@ -148,10 +148,7 @@ def _connect(distributed: Any, address: str, timeout: float) -> Any:
         try:
             box["client"] = distributed.Client(address, timeout=timeout)
         except Exception as exc:  # noqa: BLE001 - told below, one line
-            # its words only: the exception's frames hold the half-made Client, and
-            # kept (a cycle through this frame) the garbage collector would close it
-            # later, at any moment; inside Dask's start of another cluster that
-            # deadlocked (the loop runner's lock, taken twice by one thread)
+            # its first line, what the error below tells
             box["error"] = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
 
     # the garbage collected first (no_collection says why), but not held off: this

@@ -695,21 +695,11 @@ def compare(
     settings = match_settings(r, sa, sb, games, seed, max_hands, pairing, until)
     run = MatchRun(r, sa, sb, seed, games, max_hands, pairing, chunk, trace or records is not None)
     store = _store("compare", settings, run, save, resume, force)
-    writer = None
-    to_records = None
-    if records is not None:
-        from cinch_sim.matches.play import game_records
-        from cinch_sim.matches.rotation import rotation_records
-        from cinch_sim.records import RecordWriter
-
-        with _output("records", records):
-            writer = RecordWriter(records, r)
-        to_records = rotation_records if r.teams > 2 else game_records
+    writer, write_games = _game_writer(records, r)
 
     def see(ch: Any) -> None:
-        if writer is not None:
-            for rec in to_records(r, ch):
-                writer.write(rec)
+        if write_games is not None:
+            write_games(ch)
         if on_chunk is not None:
             on_chunk(ch)
 
@@ -732,6 +722,29 @@ def compare(
     return Comparison(sa, sb, settings, data, seconds, interrupted, 0.95, r)
 
 
+def _game_writer(
+    records: str | os.PathLike | None, r: Rules
+) -> tuple[Any, Callable[[Any], None] | None]:
+    """A match's ``cinch-game/1`` record file (opened now: a bad path fails before any
+    work) and the function that writes a played chunk's games to it; (None, None)
+    without ``records``."""
+    if records is None:
+        return None, None
+    from cinch_sim.matches.play import game_records
+    from cinch_sim.matches.rotation import rotation_records
+    from cinch_sim.records import RecordWriter
+
+    with _output("records", records):
+        writer = RecordWriter(records, r)
+    to_records = rotation_records if r.teams > 2 else game_records
+
+    def write_games(ch: Any) -> None:
+        for rec in to_records(r, ch):
+            writer.write(rec)
+
+    return writer, write_games
+
+
 def ladder(
     strategies: Sequence[str | Strategy],
     games: int = 1000,
@@ -749,6 +762,7 @@ def ladder(
     force: bool = False,
     scheduler: str | None = None,
     workers: int | None = None,
+    records: str | os.PathLike | None = None,
 ) -> Ladder:
     """Every pair of ``strategies`` in a duplicate match of ``games`` games, rated
     together (Bradley-Terry on the Elo scale, 95% bootstrap intervals over
@@ -763,6 +777,8 @@ def ladder(
     and the ratings are the Luce model's (Bradley-Terry for a winner among many;
     docs/statistics.md). ``chunk``, ``save``, ``resume``, ``force``, ``scheduler`` and
     ``workers`` as in ``compare``; every matchup's chunks are chunks of the one run.
+    ``records`` writes every game as a ``cinch-game/1`` record, matchup by matchup in
+    the order of ``.table("matchups")``, each as ``compare`` writes its games.
 
     >>> lad = ladder(["greedy", "random"], games=20, seed=1, bootstrap=20)
     >>> sorted(lad.table()["strategy"]), len(lad.table("matchups"))
@@ -789,12 +805,24 @@ def ladder(
     check_match(r, games, pairing)
     settings = ladder_settings(r, strats, games, seed, max_hands, pairing, bootstrap)
     order = tuple(matchup_order(r, len(strats)))
-    run = LadderRun(r, tuple(strats), seed, games, max_hands, pairing, chunk, order)
-    _cluster(scheduler, workers, threads)
+    _not_chunked(resume, records=records)
+    _cluster(scheduler, workers, threads, records=records)
+    run = LadderRun(r, tuple(strats), seed, games, max_hands, pairing, chunk, order,
+                    trace=records is not None)  # fmt: skip
     store = _store("ladder", settings, run, save, resume, force)
+    writer, write_games = _game_writer(records, r)
     start = time.perf_counter()
-    per_matchup, interrupted, timing = execute(run, partial(play_ladder, run), store, threads,
-                                            progress, scheduler, workers)  # fmt: skip
+    try:
+        per_matchup, interrupted, timing = execute(
+            run, partial(play_ladder, run, on_chunk=write_games), store, threads, progress,
+            scheduler, workers,
+        )  # fmt: skip
+    except BaseException:
+        if writer is not None:
+            writer.abort()
+        raise
+    if writer is not None:
+        writer.close()
     seconds = _seconds(store, start)
     settings = {**settings, **timing}
     return ladder_of(run, settings, per_matchup, bootstrap, seconds, interrupted)

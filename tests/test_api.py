@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 import cinch_sim
 from cinch_sim import api
+from cinch_sim.checks import InputError
 from cinch_sim.cli.main import main
 
 HAND = "AS KS 5S 5C 2S 9H 3D 7C JD"
@@ -156,6 +157,24 @@ def test_ladder():
     assert len(lad.table("matchups")) == 3
     assert repr(lad).startswith("Ladder: 3 strategies, 10 games per matchup, seed 1; 1. ")
     assert lad.table().equals(lad.ratings(1))
+
+
+def test_ladder_records_are_its_matchups_records_in_order(tmp_path):
+    path = tmp_path / "ladder.jsonl"
+    lad = api.ladder(["greedy", "random", "simple"], games=6, seed=4, bootstrap=0, records=path)
+    lines = path.read_text().splitlines()
+    assert len(lines) == 18 and api.referee(path).summary().startswith("18 valid")
+    # each matchup's games are exactly those compare writes for it, in the matchups' order
+    matchups = lad.table("matchups")
+    for m, (a, b) in enumerate(zip(matchups["a"], matchups["b"], strict=True)):
+        one = tmp_path / f"m{m}.jsonl"
+        api.compare(a, b, games=6, seed=4, records=one)
+        assert lines[6 * m : 6 * m + 6] == one.read_text().splitlines(), (a, b)
+    # written as the games are played: not by a resumed run, nor on a cluster
+    for where in ({"resume": tmp_path / "run"}, {"workers": 2}):
+        with pytest.raises(InputError, match="records"):
+            api.ladder(["greedy", "random"], games=2, records=tmp_path / "x.jsonl", **where)
+    assert not (tmp_path / "x.jsonl").exists()
 
 
 def test_report_writes_its_folder(tmp_path, few_example_deals):

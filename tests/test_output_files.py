@@ -284,12 +284,15 @@ def _overwrite_cases(tmp_path: Path, hands_file: Path):
     """(option, arguments that write the path, the path)."""
     rec = _existing(tmp_path, "hands.jsonl")
     games = _existing(tmp_path, "games.jsonl")
+    ladder = _existing(tmp_path, "ladder.jsonl")
     plot = _existing(tmp_path, "p.png")
     clean = _existing(tmp_path, "clean.jsonl")
     return [
         ("--records", ["simulate", "--hands", "10", "--records", str(rec)], rec),
         ("--records", ["compare", "greedy", "random", "--games", "2", "--records", str(games)],
          games),
+        ("--records", ["ladder", "greedy", "random", "--games", "2", "--records", str(ladder)],
+         ladder),
         ("--plot", [*ADVISE, "--plot", str(plot)], plot),
         ("--write", ["referee", str(hands_file), "--write", str(clean)], clean),
     ]  # fmt: skip
@@ -440,6 +443,8 @@ def test_bad_output_paths_are_usage_errors_before_any_work(tmp_path, hands_file,
         (["simulate", "--records", str(missing)], "--records", str(missing), "does not exist"),
         (["simulate", "--records", str(under_file)], "--records", str(under_file), "not a folder"),
         (["compare", "greedy", "random", "--records", str(missing)], "--records", str(missing),
+         "does not exist"),
+        (["ladder", "greedy", "random", "--records", str(missing)], "--records", str(missing),
          "does not exist"),
         ([*ADVISE, "--plot", str(tmp_path / "missing" / "p.png")], "--plot", "missing/p.png",
          "does not exist"),

@@ -214,6 +214,7 @@ class LadderRun:
     pairing: str = "swap"
     chunk: int | None = None
     matchups: tuple[tuple[int, int], ...] = field(default=())
+    trace: bool = False  # the kernel's hand trace, for records
 
     units = "pairs"
 
@@ -222,7 +223,7 @@ class LadderRun:
         s = self.strategies
         return _loaded(self, lambda: tuple(
             MatchRun(self.rules, s[i], s[j], self.seed, self.games, self.max_hands,
-                     self.pairing, self._chunk(s[i], s[j]))
+                     self.pairing, self._chunk(s[i], s[j]), self.trace)
             for i, j in self.matchups
         ))[m]  # fmt: skip
 
@@ -244,9 +245,12 @@ class LadderRun:
         return key[0], self.match(key[0]).span(key[1:])[1]
 
 
-def play_ladder(run: LadderRun, key: Key) -> dict[int, PairStats | RotationStats]:
-    """One chunk of one matchup of a ladder, as {matchup: its stats}."""
-    return {key[0]: play_match(run.match(key[0]), key[1:])}
+def play_ladder(
+    run: LadderRun, key: Key, on_chunk: Callable[[Any], None] | None = None
+) -> dict[int, PairStats | RotationStats]:
+    """One chunk of one matchup of a ladder, as {matchup: its stats}; ``on_chunk`` as in
+    ``play_match``."""
+    return {key[0]: play_match(run.match(key[0]), key[1:], on_chunk)}
 
 
 # ---------------------------------------------------------------- on other machines

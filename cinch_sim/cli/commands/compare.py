@@ -88,6 +88,23 @@ def strategies_told(f: Callable) -> Callable:
     return f
 
 
+_GAME_ORDER = (
+    "pair by pair: the game with A in seats 0 and 2, then its replay; in cut-throat "
+    "rotation by rotation, A alone in seat 0, then 1, ..."
+)
+
+
+def records_option(order: str) -> Callable:
+    """--records for a match (compare, ladder): every game as a record, in ``order``."""
+    return click.option(
+        "--records",
+        type=click.Path(dir_okay=False, allow_dash=True),
+        default=None,
+        help=f"Write every game as a cinch-game/1 JSON Lines record ({order}); '-': "
+        "stdout, the results then on stderr.",
+    )
+
+
 @click.command(
     cls=ResumableCommand,
     context_settings={"show_default": True},
@@ -97,14 +114,7 @@ def strategies_told(f: Callable) -> Callable:
 @click.argument("strategy_b", type=StrategyType())
 @_match_options
 @rules_option
-@click.option(
-    "--records",
-    type=click.Path(dir_okay=False, allow_dash=True),
-    default=None,
-    help="Write every game as a cinch-game/1 JSON Lines record (pair by pair: the game "
-    "with A in seats 0 and 2, then its replay; in cut-throat rotation by rotation, A "
-    "alone in seat 0, then 1, ...); '-': stdout, the results then on stderr.",
-)
+@records_option(_GAME_ORDER)
 @table_option(COMPARE_TABLES)
 @output_options(
     files=("--records",),
@@ -413,8 +423,13 @@ def format_cutthroat(s: dict, seed: int | str, seconds: float) -> str:
     help="Bootstrap resamples for the intervals of the ratings and of their differences "
     "from the best.",
 )
+@records_option(
+    "matchup by matchup, in the order of the matchups table, each as compare writes "
+    "its games: " + _GAME_ORDER
+)
 @table_option(LADDER_TABLES + tuple(LADDER_ALIASES))
 @output_options(
+    files=("--records",),
     out_help="Folder for CSV tables, charts (PNG) and run.json.",
     format_help="How results print on stdout: json, the settings, ratings and matchups; "
     "csv, one table: ladder (the ratings; --table ratings, the Python name, is the same), "
@@ -433,6 +448,7 @@ def ladder(
     pairing,
     rules,
     bootstrap,
+    records,
     table,
     fmt,
     out,
@@ -458,6 +474,7 @@ def ladder(
         raise BadInput("STRATEGIES", "a ladder needs at least two strategies")
     csv_table = csv_table_of(list(LADDER_TABLES), LADDER_ALIASES.get(table, table), fmt)
     out_dir = run_folder(out, resume, force)
+    output_file("--records", records, force)
     n_pairs = len(strats) * (len(strats) - 1) // 2
     if rules.teams > 2:
         n_pairs *= 2  # cut-throat: every pair both ways round
@@ -465,39 +482,43 @@ def ladder(
     try:
         lad = run_ladder(strats, games, seed, rules, max_hands, pairing, threads, bar, bootstrap,
                          chunk=chunk, save=out_dir if resume is None else None, resume=resume,
-                         force=force, scheduler=scheduler, workers=workers)  # fmt: skip
+                         force=force, scheduler=scheduler, workers=workers,
+                         records=records or None)  # fmt: skip
     finally:
         bar.close()
     ratings = lad.table()  # the ratings, bootstrapped once: to_dict reuses them
     matchups = lad.matchups()
     with finishing():  # a Ctrl-C now waits for every table, chart and file
         if out_dir is not None:  # first: a reader of stdout that goes away loses no file
-            write_ladder_outputs(lad, out_dir, ratings, matchups)
-        print_ladder(lad, ratings, matchups, fmt, csv_table, seed)
+            write_ladder_outputs(lad, out_dir, ratings, matchups, records)
+        print_ladder(lad, ratings, matchups, fmt, csv_table, seed, records)
     if lad.interrupted:
-        stopped("finished games (rated them only)", out_dir)
+        stopped("finished games (rated them only)", out_dir, bool(records))
         sys.exit(130)
 
 
-def print_ladder(lad, ratings, matchups, fmt: str, csv_table: str | None, seed: int | str) -> None:
-    """The ladder's ratings and matchups on stdout."""
-    if fmt == "json":
-        click.echo(json.dumps(lad.to_dict(), default=_json_default))
-    elif fmt == "csv":
-        df = {"ladder": ratings, "games": lad.games_frame()}.get(csv_table, matchups)
-        click.echo(N.csv_text(df), nl=False)
-    else:
-        if lad.interrupted:
-            asked = lad.settings["games_per_matchup"] * lad.matchup_count
-            click.echo(interrupted_line(lad.games_played, asked, "games"))
-        text = format_ladder(
-            ratings, matchups, lad.settings["games_per_matchup"], seed, lad.seconds,
-            lad.players if lad.cutthroat else None,
-        )  # fmt: skip
-        click.echo(_with_rules(text, lad.settings))
+def print_ladder(
+    lad, ratings, matchups, fmt: str, csv_table: str | None, seed: int | str, records=None
+) -> None:
+    """The ladder's ratings and matchups on stdout (on stderr when the records take it)."""
+    with results_on_stderr_if_stdout_taken(records):
+        if fmt == "json":
+            click.echo(json.dumps(lad.to_dict(), default=_json_default))
+        elif fmt == "csv":
+            df = {"ladder": ratings, "games": lad.games_frame()}.get(csv_table, matchups)
+            click.echo(N.csv_text(df), nl=False)
+        else:
+            if lad.interrupted:
+                asked = lad.settings["games_per_matchup"] * lad.matchup_count
+                click.echo(interrupted_line(lad.games_played, asked, "games"))
+            text = format_ladder(
+                ratings, matchups, lad.settings["games_per_matchup"], seed, lad.seconds,
+                lad.players if lad.cutthroat else None,
+            )  # fmt: skip
+            click.echo(_with_rules(text, lad.settings))
 
 
-def write_ladder_outputs(lad, out_dir, ratings=None, matchups=None) -> None:
+def write_ladder_outputs(lad, out_dir, ratings=None, matchups=None, records=None) -> None:
     """ladder's files under --out (``cinch-sim merge`` writes the same)."""
     from cinch_sim.matches import plots as P
     from cinch_sim.outputs import atomic_write_text, write_run_json
@@ -510,7 +531,7 @@ def write_ladder_outputs(lad, out_dir, ratings=None, matchups=None) -> None:
     model = "Luce" if lad.cutthroat else "Bradley-Terry"
     P.save(P.ladder_figure(ratings, model), out_dir / "ladder.png")
     settings = dict(lad.settings)
-    settings.update(interrupted=lad.interrupted, games_played=lad.games_played)
+    settings.update(interrupted=lad.interrupted, games_played=lad.games_played, records=records)
     write_run_json(out_dir, settings)
 
 

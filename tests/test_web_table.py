@@ -434,3 +434,35 @@ def test_the_points_taken_are_told_copy_by_copy_with_two_decks():
         "copies of the Right Pedro and a copy of the Left Pedro to the opponents; Game "
         "(the 10 of trumps) not in play."
     )
+
+
+def _heuristic_hand(variant: str, seat: int, seed: int) -> dict:
+    """The table's first hand with a heuristic bot in the person's seat too."""
+    from cinch_sim.engine.run import PolicySet
+    from cinch_sim.records.writer import hand_record
+
+    t = Table(variant, seat, seed=seed)
+    t._policies = lambda delegate=None: PolicySet.from_specs(t.rules.players, play=t.bots)
+    out, tr, _ = t._run()
+    return hand_record(t.rules, out, tr)
+
+
+@pytest.mark.parametrize("variant, seat, seed", [("pidro", 1, 2), ("standard", 0, 4)])
+def test_following_every_heuristic_hint_plays_as_a_heuristic_seat(variant, seat, seed):
+    """The heuristic's hint decides as a heuristic seat of this game does, the preset's
+    own play choices in (pidro's partners keep the cut-throat play rules off): a person
+    who bids and names trump as that seat did, then keeps and plays each card the hint
+    names, plays the very same hand."""
+    ref = _heuristic_hand(variant, seat, seed)
+    bids = [b for s, b in ref["bids"] if s == seat]
+    t = Table(variant, seat, seed=seed)
+    s = t.state()
+    while s["status"] != "hand over":
+        q = s["question"]
+        if q["kind"] == "bid":
+            s = t.choose(bids.pop(0) or 0)
+        elif q["kind"] == "trump":
+            s = t.choose(ref["trump"])
+        else:
+            s = t.choose(t.hint()["heuristic"])
+    assert s["record"] == ref

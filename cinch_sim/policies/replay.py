@@ -13,7 +13,9 @@ Parameter slots, the same for every kind (one vector per kind and seat):
 ``R_GIVEN`` choices given, ``R_USED`` used so far this run (0 at the start),
 ``R_CHOICES``... the choices in order; ``R_DELEGATE`` for a hint (the next
 decision made by the heuristic or PIMC in the person's place, read back from the
-trace); then the record of the question.
+trace); then the record of the question; from ``R_BOT`` on, the heuristic's own
+vector of the kind as a heuristic seat holds it under these rules (a preset's play
+choices, ``PolicySet.params``), which a heuristic hint plays with.
 """
 
 import numpy as np
@@ -21,7 +23,6 @@ from numba import njit
 
 from cinch_sim import layout as L
 from cinch_sim.bits import lowbit_index
-from cinch_sim.policies.heuristic import DEFAULT_PARAMS as H_DEFAULTS
 from cinch_sim.policies.heuristic import heuristic_discard, heuristic_play
 from cinch_sim.policies.pimc import DEFAULT_PARAMS as PIMC_DEFAULTS
 from cinch_sim.policies.pimc import pimc_play_why
@@ -46,11 +47,11 @@ R_PHASE = 28  # O_PHASE: bidding, trump, discard, rob, play
 R_MAX_KEEP = 29  # discards: the most cards kept, and the fewest
 R_MIN_KEEP = 30
 R_HAND2 = 31  # two decks: the faces held twice
+R_BOT = 32  # the heuristic's discard or play vector under these rules (a hint's)
 # R_DELEGATE's codes: the next decision by a bot; "rest": every one left by the
 # heuristic (the hand played out, for the solver's hint: it needs the whole deal)
 DELEGATES = {"heuristic": 1, "pimc": 2, "rest": -1}
-_HEURISTIC_DISCARD = tuple(float(x) for x in H_DEFAULTS["heuristic_discard"])
-_HEURISTIC_PLAY = tuple(float(x) for x in H_DEFAULTS["heuristic_play"])
+BOT_SLOTS = N_PARAMS - R_BOT  # room for it: the heuristic's play needs 13
 _PIMC_PLAY = tuple(float(x) for x in PIMC_DEFAULTS["pimc_play"])
 
 
@@ -59,6 +60,15 @@ def _vector(values):
     v = np.zeros(N_PARAMS, np.float64)
     for i in range(len(values)):
         v[i] = values[i]
+    return v
+
+
+@njit(inline="always")
+def _bot_vector(params):
+    """The heuristic's vector the table put at ``R_BOT``."""
+    v = np.zeros(N_PARAMS, np.float64)
+    for i in range(BOT_SLOTS):
+        v[i] = params[R_BOT + i]
     return v
 
 
@@ -105,7 +115,7 @@ def replay_trump(obs, hand, legal, params, scratch, rng):
 def replay_discard(obs, hand, legal, params, scratch, rng):
     c = _replay(obs, hand, legal, params)
     if c == -2:
-        c = heuristic_discard(obs, hand, legal, _vector(_HEURISTIC_DISCARD), scratch, rng)
+        c = heuristic_discard(obs, hand, legal, _bot_vector(params), scratch, rng)
         params[R_ANSWER] = np.float64(c)
     return c
 
@@ -125,6 +135,6 @@ def replay_play(obs, hand, legal, params, scratch, rng):
                 params[at] = means[k]
                 at += 1
         else:
-            c = heuristic_play(obs, hand, legal, _vector(_HEURISTIC_PLAY), scratch, rng)
+            c = heuristic_play(obs, hand, legal, _bot_vector(params), scratch, rng)
         params[R_ANSWER] = np.float64(c)
     return c

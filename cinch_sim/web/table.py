@@ -102,7 +102,10 @@ class Table:
         from cinch_sim.signatures import N_PARAMS
 
         ps = PolicySet.from_specs(self.rules.players, play=self.bots)
-        for kind in KINDS:
+        # a heuristic hint decides with the heuristic's vectors as a heuristic seat here
+        # holds them: the preset's own play choices put in (PolicySet.params)
+        heuristic = PolicySet.from_specs(self.rules.players).params(self.rules)[:, self.seat]
+        for k, kind in enumerate(KINDS):
             ch = self.choices[kind]
             if len(ch) > R.MAX_CHOICES:
                 raise TableError(f"more than {R.MAX_CHOICES} {kind} decisions in one hand")
@@ -111,6 +114,8 @@ class Table:
             params[R.R_CHOICES : R.R_CHOICES + len(ch)] = [float(c) for c in ch]
             if delegate is not None and delegate.split(":")[0] == kind:
                 params[R.R_DELEGATE] = float(R.DELEGATES[delegate.split(":")[1]])
+            if kind in ("discard", "play"):
+                params[R.R_BOT :] = [float(x) for x in heuristic[k, : R.BOT_SLOTS]]
             spec = f"cinch_sim.policies.replay:replay_{kind}"
             getattr(ps, kind)[self.seat] = load_policy(kind, spec, tuple(params))
         return ps

@@ -71,16 +71,20 @@ def test_a_defender_does_not_overtake_the_makers_empty_trump_lead():
     """Last to play on the maker's 8S and the 4S, holding K and 3 of spades: before he
     took the empty trick with the King; now he plays the 3, leaving the maker on lead
     to lead again, and keeps the King over the maker's remaining trumps (his Pedro
-    among them). The maker himself, and a player with a partner, take it."""
+    among them). The maker himself, and a player with a partner, take it. (Last to
+    play, the later ``last_duck`` lets it go too, with a partner as well: it is off
+    here, to show this rule alone.)"""
     obs = _obs(me=2, leader=0, trick=("8S", "4S"))
     hand, trumps = ("KS", "3S", "6D"), ("KS", "3S")  # trumps led: he must follow
-    assert _play(obs, hand, _params(duck_empty_trump=0), trumps) == parse_card("KS")
-    assert _play(obs, hand, _params(), trumps) == parse_card("3S")
+    before = _params(duck_empty_trump=0, last_duck=0)
+    assert _play(obs, hand, before, trumps) == parse_card("KS")
+    assert _play(obs, hand, _params(last_duck=0), trumps) == parse_card("3S")
     maker = _obs(me=0, leader=1, trick=("8S", "4S"))
-    assert _play(maker, hand, _params(), trumps) == parse_card("KS")
+    assert _play(maker, hand, _params(last_duck=0), trumps) == parse_card("KS")
     partnership = _obs(me=3, leader=0, trick=("8S", "4S", "6S"), variant="standard")
-    assert _play(partnership, hand, _params(), trumps) == parse_card("KS")
-    assert _play(partnership, hand, _params(duck_empty_trump=2), trumps) == parse_card("3S")
+    assert _play(partnership, hand, _params(last_duck=0), trumps) == parse_card("KS")
+    duck = _params(duck_empty_trump=2, last_duck=0)
+    assert _play(partnership, hand, duck, trumps) == parse_card("3S")
 
 
 def test_a_preset_s_own_choice_fills_the_slots_left_to_it():

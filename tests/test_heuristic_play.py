@@ -129,7 +129,8 @@ def test_no_ruff_with_a_pedro_an_opponent_after_me_may_overtake():
 
 
 def test_heuristic_v2_is_the_heuristic_without_the_three_fixes():
-    """And without the later rules for a player alone (cut-throat)."""
+    """And without the later rules: for a player alone (cut-throat), and the second
+    review's."""
     from cinch_sim.policies import heuristic as H
 
     new, old = _params("heuristic"), _params("heuristic_v2")
@@ -137,6 +138,9 @@ def test_heuristic_v2_is_the_heuristic_without_the_three_fixes():
     assert (new[fixes] == 1).all() and new[H.P_DUCK_EMPTY_TRUMP] == 1
     assert (new[[H.P_LEAD_TOP_TRUMP, H.P_NO_EMPTY_RUFF]] == H.PRESET_WAY).all()
     fixes += [H.P_LEAD_TOP_TRUMP, H.P_NO_EMPTY_RUFF, H.P_DUCK_EMPTY_TRUMP]
+    review = [H.P_LAST_DUCK, H.P_LAST_DUCK_POINTS, H.P_TOP_WITHOUT_POINTS, H.P_PARTNER_LEADS_TOP]
+    assert list(new[review]) == [2, 1, 1, 1]  # the second review's rules (their own test)
+    fixes += review
     assert (old[fixes] == 0).all()
     rest = np.ones(len(new), bool)
     rest[fixes] = False

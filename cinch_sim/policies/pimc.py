@@ -168,10 +168,11 @@ TWO_DECK_FULL_CARDS = 6  # more cards than this: at most TWO_DECK_SAMPLES deals
 TWO_DECK_SAMPLES = 4
 # The heuristic's card before the quick trick and among ties: its play as the stored
 # studies (report/stored) were played, with the partner rules for cut-throat only (1),
-# not every player (its default since); making it the default means storing them again
+# not every player (its default since), and none of the rules after them (their slots
+# read 0); making it the default means storing them again
 _HEURISTIC = tuple(
     1.0 if i in (_heuristic.P_LEAD_TOP_TRUMP, _heuristic.P_NO_EMPTY_RUFF) else float(x)
-    for i, x in enumerate(HEURISTIC_DEFAULTS["heuristic_play"])
+    for i, x in enumerate(HEURISTIC_DEFAULTS["heuristic_play"][: _heuristic.P_DUCK_EMPTY_TRUMP + 1])
 )
 
 

@@ -400,7 +400,7 @@ def test_card_values_swap_one_copy():
     deck = [0, 1, 2, 1, 3, 0, 2, 3]  # maker dealt positions 0..3: faces 0, 1, 2, 1
     out = swapped(deck, [1], [3], maker_at=[0, 1, 2, 3])
     assert out == [0, 3, 2, 1, 1, 0, 2, 3]  # his first 1 for the first 3, which lay at 4
-    cv = api.card_values(hands=400, seed=3, variant="two_deck")
+    cv = api.card_values(hands=1000, seed=3, variant="two_deck")  # lower end 0.21
     values = cv.table().set_index("card")
     assert values.loc["Right Pedro", "lo"] > 0
     assert "one copy is swapped" in cv.method()

@@ -383,13 +383,13 @@ def test_the_fit_regresses_the_left_cards_capture(fit_script, tmp_path, monkeypa
 
 
 def test_a_model_fitted_before_the_pair_slot_reads_zero_there():
-    """sancho was fitted before the pair slot existed: its stored weights lack it, and
+    """pidro was fitted before the pair slot existed: its stored weights lack it, and
     the heuristic's vector reads 0 there (no pair term), every other slot as stored."""
-    stored = M.stored_model("sancho")["weights"]
+    stored = M.stored_model("pidro")["weights"]
     assert "pair" not in stored
-    assert M.preset_model("sancho")["pair"] == 0.0
+    assert M.preset_model("pidro")["pair"] == 0.0
     v = np.zeros(32)
     v[H.B_PRESET_MODEL] = 1.0
     v[H.B_PAIR] = 7.0  # whatever the vector held: the preset's model replaces it
-    filled = M.with_preset_model(v, make_rules("sancho"))
+    filled = M.with_preset_model(v, make_rules("pidro"))
     assert filled[H.B_PAIR] == 0.0 and filled[H.B_ACE] == stored["ace"]

@@ -453,6 +453,11 @@ def test_following_every_heuristic_hint_plays_as_a_heuristic_seat(variant, seat,
     own play choices in (pidro's partners keep the cut-throat play rules off): a person
     who bids and names trump as that seat did, then keeps and plays each card the hint
     names, plays the very same hand."""
+    from cinch_sim.policies import replay as R
+    from cinch_sim.policies.heuristic import DEFAULT_PARAMS
+
+    # the heuristic's vectors fit in the replay vector's room for them
+    assert max(len(DEFAULT_PARAMS[f"heuristic_{k}"]) for k in ("discard", "play")) <= R.BOT_SLOTS
     ref = _heuristic_hand(variant, seat, seed)
     bids = [b for s, b in ref["bids"] if s == seat]
     t = Table(variant, seat, seed=seed)

@@ -51,7 +51,7 @@ R_BOT = 32  # the heuristic's discard or play vector under these rules (a hint's
 # R_DELEGATE's codes: the next decision by a bot; "rest": every one left by the
 # heuristic (the hand played out, for the solver's hint: it needs the whole deal)
 DELEGATES = {"heuristic": 1, "pimc": 2, "rest": -1}
-BOT_SLOTS = N_PARAMS - R_BOT  # room for it: the heuristic's play needs 13
+BOT_SLOTS = N_PARAMS - R_BOT  # room for it: the heuristic's play vector needs 17
 _PIMC_PLAY = tuple(float(x) for x in PIMC_DEFAULTS["pimc_play"])
 
 

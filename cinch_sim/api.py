@@ -705,16 +705,10 @@ def compare(
 
     hook = see if writer is not None or on_chunk is not None else None
     start = time.perf_counter()
-    try:
+    with _closed_at_the_end(writer):
         data, interrupted, timing = execute(run, partial(play_match, run, on_chunk=hook), store,
                                          threads, progress, scheduler, workers,
                                          stop=decided if until else None)  # fmt: skip
-    except BaseException:
-        if writer is not None:
-            writer.abort()
-        raise
-    if writer is not None:
-        writer.close()
     seconds = _seconds(store, start)
     settings = {**settings, **timing}
     if run.cutthroat:
@@ -743,6 +737,20 @@ def _game_writer(
             writer.write(rec)
 
     return writer, write_games
+
+
+@contextmanager
+def _closed_at_the_end(writer: Any) -> Iterator[None]:
+    """A match's record file closed when its games are played or, when the run fails,
+    dropped (``RecordWriter.abort``: nothing half-written at its path); None: no file."""
+    try:
+        yield
+    except BaseException:
+        if writer is not None:
+            writer.abort()
+        raise
+    if writer is not None:
+        writer.close()
 
 
 def ladder(
@@ -812,17 +820,11 @@ def ladder(
     store = _store("ladder", settings, run, save, resume, force)
     writer, write_games = _game_writer(records, r)
     start = time.perf_counter()
-    try:
+    with _closed_at_the_end(writer):
         per_matchup, interrupted, timing = execute(
             run, partial(play_ladder, run, on_chunk=write_games), store, threads, progress,
             scheduler, workers,
         )  # fmt: skip
-    except BaseException:
-        if writer is not None:
-            writer.abort()
-        raise
-    if writer is not None:
-        writer.close()
     seconds = _seconds(store, start)
     settings = {**settings, **timing}
     return ladder_of(run, settings, per_matchup, bootstrap, seconds, interrupted)

@@ -191,6 +191,18 @@ def test_nothing_solved_counts_lines_in_words_and_says_what_they_were(tmp_path):
     assert str(rep.table("hands")["bid"].dtype) == "Int64"  # whole, though none has one
 
 
+def test_an_empty_file_says_so_in_a_line(tmp_path):
+    """An empty or blank file is no records, not a traceback (it indexed an empty list)."""
+    for text in ("", "\n\n"):
+        path = tmp_path / "empty.jsonl"
+        path.write_text(text)
+        res = invoke("solve", str(path))
+        assert res.exit_code == 0, res.output
+        assert res.stdout.splitlines()[-1].startswith("no records to solve")
+        assert invoke("solve", str(path), "--format", "json").stdout == ""
+        assert api.solve(path).headline().startswith("Solve: no records to solve")
+
+
 def test_records_that_cannot_be_solved_say_why(tmp_path):
     bad = base_hand()
     bad["tricks"][0]["cards"][1] = "2S"  # seat 3 does not hold it

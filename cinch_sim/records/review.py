@@ -405,8 +405,10 @@ class SolveReport(Tables):
 
     def headline(self) -> str:
         done = self.solved()
+        n = len(self.hands)
+        if n == 0:
+            return "Solve: no records to solve (the input holds no lines but blank ones)"
         if not done:  # say what the lines were: not hands at all, or hands not played
-            n = len(self.hands)
             kinds = Counter(h["status"].replace("_", " ") for h in self.hands)
             why = N.joined([f"{k:,} {status}" for status, k in sorted(kinds.items())])
             return f"Solve: {n:,} line{'' if n == 1 else 's'}, none solved ({why})"

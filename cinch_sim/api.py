@@ -31,6 +31,7 @@ from cinch_sim import checks, interrupts
 from cinch_sim import notation as N
 from cinch_sim.analysis.analyse import Analysis
 from cinch_sim.analysis.counts import HandCounts
+from cinch_sim.analysis.intervals import FEW_HANDS
 from cinch_sim.engine.run import PolicySpec, iter_chunks, prepare_run  # noqa: F401 (re-exported)
 from cinch_sim.rules import PRESET_BY_NAME, Rules, RulesError, make_rules, resolve_rules
 from cinch_sim.runs.chunks import match_chunk
@@ -399,7 +400,7 @@ def stats(
     play: PolicySpec = "heuristic",
     dealer: int | None = None,
     by: Sequence[str] | str = ("trumps",),
-    min_hands: int = 30,
+    min_hands: int = FEW_HANDS,
     threads: int | None = None,
     chunk: int | None = None,
     hand_data: str | os.PathLike | None = None,

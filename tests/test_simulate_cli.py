@@ -59,6 +59,22 @@ def test_table_output_names_seats_relative_to_the_dealer():
     assert "Bid success" in res.output and "Pedro capture" in res.output
 
 
+def test_bids_made_on_few_hands_are_starred_as_stats_stars_them():
+    """A bid chosen on fewer than FEW_HANDS hands (here 12 and 13: 1 and 2 hands, worked
+    out from this seed's table) is starred with a line saying why; a bid on many is not."""
+    from cinch_sim.analysis.intervals import FEW_HANDS
+
+    res = run("--hands", "2000", "--seed", "7", "--rule", "robber=dealer", "--threads", "1")
+    assert res.exit_code == 0, res.output
+    rows = {ln.split()[0]: ln for ln in res.output.splitlines() if ln.strip()[:2].isdigit()}
+    counts = {b: int(r.split()[1].replace(",", "")) for b, r in rows.items()}
+    assert any(n < FEW_HANDS for n in counts.values()), counts  # the seed still has some
+    for bid, line in rows.items():
+        assert line.rstrip().endswith("*") == (counts[bid] < FEW_HANDS), line
+    few = sum(n < FEW_HANDS for n in counts.values())
+    assert f"* {few} row(s) with fewer than {FEW_HANDS} hands: read with care" in res.output
+
+
 def test_json_has_the_promised_keys_and_counts_every_hand():
     res = run("--hands", "3000", "--seed", "2", "--format", "json", "--rule", "robber=dealer")
     assert res.exit_code == 0, res.output

@@ -13,6 +13,7 @@ from typing import Any
 
 from cinch_sim import notation as N
 from cinch_sim.analysis.counts import HandCounts
+from cinch_sim.analysis.intervals import FEW_HANDS
 from cinch_sim.views import Tables, no_nan
 
 
@@ -24,7 +25,7 @@ class Analysis(Tables):
     settings: dict[str, Any]
     counts: HandCounts
     by: tuple[str, ...] = ("trumps",)
-    min_hands: int = 30
+    min_hands: int = FEW_HANDS
     seconds: float = 0.0
     interrupted: bool = False
     extra: dict[str, Any] = field(default_factory=dict)

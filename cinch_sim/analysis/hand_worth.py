@@ -19,7 +19,7 @@ import pandas as pd
 
 from cinch_sim import layout as L
 from cinch_sim import notation as N
-from cinch_sim.analysis.intervals import highest_safe, mean_interval, wilson
+from cinch_sim.analysis.intervals import FEW_HANDS, highest_safe, mean_interval, wilson
 from cinch_sim.engine.run import Conditions, PolicySet, iter_chunks
 from cinch_sim.rules import Rules, seat_name
 
@@ -120,7 +120,7 @@ class HandValue:
         return ["pedros", *split, "trumps", "top_trumps"]
 
     def safe_bids(
-        self, levels: tuple[float, ...] = (0.5, 0.7), min_hands: int = 30
+        self, levels: tuple[float, ...] = (0.5, 0.7), min_hands: int = FEW_HANDS
     ) -> pd.DataFrame:
         """Per class of hand (Pedros dealt, the split card dealt where the rules have
         one, trumps dealt, which of the A and K of trumps dealt): hands, mean points,
@@ -201,14 +201,14 @@ class HandValue:
         out["top_trumps"] = top
         return out
 
-    def by_trumps(self, min_hands: int = 30) -> pd.DataFrame:
+    def by_trumps(self, min_hands: int = FEW_HANDS) -> pd.DataFrame:
         """Mean points of the maker's side by the number of trumps dealt (the last row
         pools ``MAX_TRUMPS`` and more: two decks deal up to 18)."""
         dist = self.counts.sum(axis=(0, 1, 2, 4))
         counts = [*range(MAX_TRUMPS), f"{MAX_TRUMPS}+"]
         return _mean_table(dist, "trumps", counts, min_hands)
 
-    def by_seat(self, dealer: int = 3, min_hands: int = 30) -> pd.DataFrame:
+    def by_seat(self, dealer: int = 3, min_hands: int = FEW_HANDS) -> pd.DataFrame:
         """Mean points of the maker's side by the maker's seat relative to the dealer."""
         dist = self.counts.sum(axis=(1, 2, 3, 4))
         players = self.rules.players
@@ -221,7 +221,7 @@ class HandValue:
         """Half the rules' points, rounded up: 7 of the standard game's 14."""
         return -(-self.rules.total_points // 2)
 
-    def overall(self, min_hands: int = 30) -> pd.DataFrame:
+    def overall(self, min_hands: int = FEW_HANDS) -> pd.DataFrame:
         """Mean points of the maker's side over every hand, and the share taking at least
         half the points (``at_least_7`` in the standard game: ``half_points``)."""
         dist = self.counts.reshape(-1, self.counts.shape[-1]).sum(axis=0)
@@ -233,7 +233,9 @@ class HandValue:
         return out.drop(columns="all")
 
 
-def _mean_table(dist: np.ndarray, label: str, values: list, min_hands: int = 30) -> pd.DataFrame:
+def _mean_table(
+    dist: np.ndarray, label: str, values: list, min_hands: int = FEW_HANDS
+) -> pd.DataFrame:
     """Per value: hands, mean points with ``mean_interval``'s t interval, ``low_n``."""
     points = np.arange(dist.shape[-1], dtype=float)
     rows = []

@@ -55,6 +55,11 @@ SAFE_MEANING = (
 # as good, 13 is not?")
 TIE_POINTS = 0.1
 
+# a row (a bid, a class of hands) counted on fewer hands than this is kept but flagged
+# (low_n, '*', 'few hands'): its interval is wide and the normal approximation behind
+# some of them is poor there; every table, command and the report read it from here
+FEW_HANDS = 30
+
 
 def highest_safe(bids, made, trials, level: float, min_trials: int = 1) -> int | None:
     """The highest of ``bids`` that is safe at ``level`` (``SAFE_MEANING``): made on

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from cinch_sim.analysis.counts import SIDES, HandCounts, check_features
-from cinch_sim.analysis.intervals import mean_interval, wilson
+from cinch_sim.analysis.intervals import FEW_HANDS, mean_interval, wilson
 from cinch_sim.analysis.words import side_columns
 
 RATE_COLUMNS = (
@@ -81,7 +81,7 @@ def grouped(
 
 
 def rate_columns(
-    counts: HandCounts, by: Sequence[str] | str = ("bid",), min_hands: int = 30
+    counts: HandCounts, by: Sequence[str] | str = ("bid",), min_hands: int = FEW_HANDS
 ) -> dict[str, np.ndarray]:
     """Make rate for each combination of the features ``by``: their sort codes and
     ``RATE_COLUMNS`` (``tables.make_rate`` says what each holds). A hand everybody

@@ -25,7 +25,7 @@ import pandas as pd
 
 from cinch_sim import notation as N
 from cinch_sim.analysis.counts import FATES, HOLDERS, HandCounts, check_features
-from cinch_sim.analysis.intervals import wilson
+from cinch_sim.analysis.intervals import FEW_HANDS, wilson
 from cinch_sim.analysis.summaries import (  # noqa: F401 (re-exported: the tables' numbers)
     RATE_COLUMNS,
     group_mean,
@@ -59,7 +59,7 @@ BID_FEATURES = ("bid", "trumps", "pedros", "seat")
 PASSED_OUT = "0 (passed out)"  # how a bid-0 row's bid is shown, as ``simulate`` shows it
 
 
-def make_rate(counts: HandCounts, by: Sequence[str] | str = ("bid",), min_hands: int = 30):
+def make_rate(counts: HandCounts, by: Sequence[str] | str = ("bid",), min_hands: int = FEW_HANDS):
     """Make rate for each combination of the features ``by`` (FEATURES), with intervals
     (the numbers: ``summaries.rate_columns``).
 
@@ -95,7 +95,7 @@ def pedro_sides(counts: HandCounts) -> pd.DataFrame:
     return pd.DataFrame(pedro_side_rows(counts))
 
 
-def score_by_bid(counts: HandCounts, min_hands: int = 30) -> pd.DataFrame:
+def score_by_bid(counts: HandCounts, min_hands: int = FEW_HANDS) -> pd.DataFrame:
     """Per bid level: both sides' mean points and mean score change, with 95% intervals
     (in cut-throat the maker's and the average opponent's: ``opponent_share``)."""
     g = grouped(counts, ("bid",))
@@ -119,7 +119,7 @@ def score_by_bid(counts: HandCounts, min_hands: int = 30) -> pd.DataFrame:
     return out
 
 
-def points_distribution(counts: HandCounts, min_hands: int = 30, by_bid: bool = False):
+def points_distribution(counts: HandCounts, min_hands: int = FEW_HANDS, by_bid: bool = False):
     """How often the bidding side and the defenders (in cut-throat the maker and the
     other players together) took each number of points.
 
@@ -161,7 +161,7 @@ def _holders(counts: HandCounts) -> list[int]:
     return [i for i, h in enumerate(HOLDERS) if counts.partnerships or h != "partner"]
 
 
-def pedro_capture(counts: HandCounts, min_hands: int = 30) -> pd.DataFrame:
+def pedro_capture(counts: HandCounts, min_hands: int = FEW_HANDS) -> pd.DataFrame:
     """Each Pedro's fate by who held it after the draw (maker, partner, defender, none).
 
     ``rate`` is the share of the holder's hands with that fate (saved by the
@@ -214,7 +214,7 @@ def pedro_capture(counts: HandCounts, min_hands: int = 30) -> pd.DataFrame:
     ]
 
 
-def pedro_by_trick(counts: HandCounts, min_hands: int = 30) -> pd.DataFrame:
+def pedro_by_trick(counts: HandCounts, min_hands: int = FEW_HANDS) -> pd.DataFrame:
     """Per Pedro, holder and trick it fell in (1 = first): saved and lost counts.
 
     Pedros out of play form one row per Pedro with holder ``none`` and no
@@ -266,13 +266,15 @@ def all_tables_spec(by: tuple[str, ...]) -> dict[str, tuple]:
     return spec
 
 
-def all_tables(counts: HandCounts, by: Sequence[str] = ("trumps",), min_hands: int = 30):
+def all_tables(counts: HandCounts, by: Sequence[str] = ("trumps",), min_hands: int = FEW_HANDS):
     """Every table of ``cinch-sim stats`` by name (the CSV file stems under ``--out``)."""
     by = check_features(by)
     return {name: one_table(counts, name, by, min_hands) for name in all_tables_spec(by)}
 
 
-def one_table(counts: HandCounts, name: str, by: Sequence[str] = ("trumps",), min_hands: int = 30):
+def one_table(
+    counts: HandCounts, name: str, by: Sequence[str] = ("trumps",), min_hands: int = FEW_HANDS
+):
     """The table ``name`` of ``all_tables`` alone."""
     kind, feats = all_tables_spec(check_features(by))[name]
     if kind == "make_rate":

@@ -8,6 +8,7 @@ import sys
 import click
 
 from cinch_sim import notation as N
+from cinch_sim.analysis.intervals import FEW_HANDS
 from cinch_sim.cli.files import output_file, results_on_stderr_if_stdout_taken
 from cinch_sim.cli.options import (
     Count,
@@ -181,7 +182,16 @@ def _format_by_bid(cols) -> str:
             strict=True,
         )  # fmt: skip
     ]
-    return text_table(rows, ["bid", "hands", "made", "make rate", "95% interval"], "rrrrl")
+    heads, align = ["bid", "hands", "made", "make rate", "95% interval"], "rrrrl"
+    few = [  # as stats and the report mark them; a passed-out row has no rate to doubt
+        bid != 0 and 0 < n < FEW_HANDS
+        for bid, n in zip(cols["bid"].tolist(), cols["hands"].tolist(), strict=True)
+    ]
+    if not any(few):
+        return text_table(rows, heads, align)
+    rows = [[*r, "*" if f else ""] for r, f in zip(rows, few, strict=True)]
+    text = text_table(rows, [*heads, "*"], align + "l")
+    return f"{text}\n* {sum(few)} row(s) with fewer than {FEW_HANDS} hands: read with care"
 
 
 def _pedros_title(rules) -> str:

@@ -8,6 +8,7 @@ import sys
 import click
 
 from cinch_sim import notation as N
+from cinch_sim.analysis.intervals import FEW_HANDS
 from cinch_sim.cli.options import (
     AtLeast,
     BadInput,
@@ -127,7 +128,7 @@ FEATURES = ("seat", "trumps", "pedros", "high", "ace", "honours", "bid")
 @click.option(
     "--min-hands",
     type=AtLeast("min-hands", 1),
-    default=30,
+    default=FEW_HANDS,
     help="Rows with fewer hands are flagged low_n (kept, not hidden).",
 )
 @click.option(

@@ -444,8 +444,17 @@ def advice_table(adv: Advice) -> str:
         lines.append(f"({STUCK_NOTE})")
     elif note := dealer_pass_note(adv):
         lines.append(f"({note})")
-    lines.append(f"({RISK_NOTE}; {ev_note(adv)}.)")
+    lines.append(f"({RISK_NOTE}; {ev_note(adv, sides=False)}{_pass_row_note(adv)}.)")
     return "\n".join(lines)
+
+
+def _pass_row_note(adv: Advice) -> str:
+    """What the text table's pass row shows (only ``own``: the csv and JSON outputs
+    have ``opp`` too), where passing is allowed."""
+    if not adv.query.may_pass:
+        return ""
+    whose = "your" if not adv.query.rules.partnerships else "your side's"
+    return f"; own (the pass row): {whose} expected score change when you pass"
 
 
 def _hand_line(adv: Advice) -> str:
@@ -652,6 +661,42 @@ def plot_format(path: str) -> str:
     return ext
 
 
+def first_bid_won(adv: Advice) -> int:
+    """The index in ``adv.bids`` of the lowest bid won as the maker in some suit on these
+    deals (0 when none was)."""
+    won = adv.win[list(adv.suits_run), 1:].sum(axis=0) > 0
+    return int(won.argmax()) if won.any() else 0
+
+
+def plot_question(adv: Advice) -> str:
+    """The chart's second title line: the game, the bids before, the play, the seed
+    (a chart of sancho or of perfect play looked like one of the standard game)."""
+    q = adv.query
+    plays = sorted(set(adv.policies.get("play", [])))
+    return (
+        f"{N.rules_words(q.rules.describe())}; bids before: {q.bids_text() or 'none'}; "
+        f"play: {' | '.join(plays)}; seed {adv.seed}"
+    )
+
+
+def _plot_metadata(adv: Advice, fmt: str) -> dict[str, Any]:
+    """The question in full in the image file itself (the line the table prints: every
+    rule and policy), and no time of writing, so that the same query gives the same
+    bytes."""
+    q = adv.query
+    text = (
+        f"cinch-sim advise {' '.join(format_card(c) for c in q.hand)}; seat {q.seat}, "
+        f"dealer {q.dealer}; bids before: {q.bids_text() or 'none'}; "
+        f"{N.settings_words({'rules': q.rules.describe(), 'policies': adv.policies})}; "
+        f"seed {adv.seed}; {adv.hands:,} deals"
+    )
+    return {
+        "png": {"Description": text},
+        "svg": {"Description": text, "Date": None},
+        "pdf": {"Subject": text, "CreationDate": None},
+    }.get(fmt, {})
+
+
 def plot_advice(adv: Advice, path: str) -> None:
     """P(make) against bid, one line per suit with its interval band, to an image file
     (written as every output is: ``cinch_sim.outputs``)."""
@@ -671,28 +716,40 @@ def plot_advice(adv: Advice, path: str) -> None:
     # as the web page's chart draws only the judged ones
     judged = adv.judged()
     p, lo, hi = (np.where(judged, a, np.nan) for a in (p, lo, hi))
-    fig, ax = plt.subplots(figsize=(7, 5))
+    # the lowest bids, never won on these deals (the later seats always bid more), take
+    # no room on the axis, as the web page's chart and table leave them out
+    first = first_bid_won(adv)
+    bids = list(adv.bids)[first:]
+    p, lo, hi, pw = (a[:, first:] for a in (p, lo, hi, pw))
+    fig, ax = plt.subplots(figsize=(7, 5.3))
     colours = {"C": "tab:green", "S": "black", "D": "tab:blue", "H": "tab:red"}
     for s in adv.suits_run:
         name = SUIT_NAMES[SUITS[s]]
-        ax.plot(adv.bids, p[s], marker="o", ms=3, color=colours[SUITS[s]],
+        ax.plot(bids, p[s], marker="o", ms=3, color=colours[SUITS[s]],
                 label=f"P(make) as the maker, {name}")  # fmt: skip
-        ax.fill_between(adv.bids, lo[s], hi[s], color=colours[SUITS[s]], alpha=0.2)
+        ax.fill_between(bids, lo[s], hi[s], color=colours[SUITS[s]], alpha=0.2)
     s0 = adv.suits_run[0]
-    ax.plot(adv.bids, pw[s0], ls="--", color="tab:blue", label="P(win the auction)")
+    ax.plot(bids, pw[s0], ls="--", color="tab:blue", label="P(win the auction)")
     ax.axhline(adv.risk, ls=":", lw=0.8, color="grey", label=f"safe: made at least {adv.risk:.0%}")
-    ax.set_xlabel(f"bid (drawn where won as the maker on {adv.min_maker}+ deals; bands: 95%)")
+    never = f"\nbids below {bids[0]}: never won the auction on these deals" if first else ""
+    ax.set_xlabel(
+        f"bid (drawn where won as the maker on {adv.min_maker}+ deals; bands: 95%){never}"
+    )
     ax.set_ylabel("probability")
-    ax.set_xticks(adv.bids)
+    ax.set_xticks(bids)
     ax.set_ylim(0, 1.02)
+    q = adv.query
     ax.set_title(
-        f"{' '.join(format_card(c) for c in adv.query.hand)} - seat {adv.query.seat}, "
-        f"dealer {adv.query.dealer}; {adv.hands:,} deals"
+        f"{' '.join(format_card(c) for c in q.hand)} - seat {q.seat}, "
+        f"dealer {q.dealer}; {adv.hands:,} deals\n{plot_question(adv)}",
+        fontsize=10,
     )
     # below the axes: inside, it covered the curves it names
-    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
+    below = -0.22 if first else -0.16  # under the x label's one or two lines
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, below), ncol=2)
     fig.tight_layout()
     buf = io.BytesIO()
-    fig.savefig(buf, format=plot_format(path), dpi=120)
+    fmt = plot_format(path)
+    fig.savefig(buf, format=fmt, dpi=120, metadata=_plot_metadata(adv, fmt))
     plt.close(fig)
     write_output(path, buf.getvalue())

@@ -200,7 +200,9 @@ function chart(r) {
   // the drawing's width follows the box, so its text stays readable on a phone
   const W = Math.max(340, Math.min(640, $("chart").clientWidth || 640)), H = W < 500 ? 260 : 300;
   const L = 44, R = 12, T = 12, B = 34;
-  const bids = r.legal_bids;
+  // the lowest bids, never won on these deals, take no room (the table leaves them out too)
+  const won = (b) => Object.values(r.rows || {}).some((rs) => rs.some((x) => x.bid === b && x.as_maker > 0));
+  const firstWon = r.legal_bids.findIndex(won), bids = firstWon > 0 ? r.legal_bids.slice(firstWon) : r.legal_bids;
   if (!bids.length) { $("chart").replaceChildren(); $("legend").replaceChildren(); return; }
   const x = (b) => L + (bids.length === 1 ? 0.5 : (b - bids[0]) / (bids[bids.length - 1] - bids[0])) * (W - L - R);
   const y = (p) => T + (1 - p) * (H - T - B);

@@ -768,6 +768,42 @@ def test_a_missing_strong_safe_bid_column_is_explained():
     assert "Perfect play's safe bids are left out" in two
 
 
+def test_advice_a_player_is_left_out_of_is_explained():
+    """The example hands are advised under PIMC only from a stored study, and under
+    perfect play only in a full-sized report of a game the solver plays quickly: where
+    either is left out (a --quick report left perfect play out without a word), the
+    section says why and the settings table names the players that are in."""
+    from cinch_sim.report.build import PERFECT_ADVICE_HANDS, ReportSettings
+    from cinch_sim.rules import make_rules
+
+    full = ReportSettings()
+    assert full.advice_players_left_out() is None
+    assert ("example hands advised under",
+            "heuristic, PIMC (stored with cinch_sim) and perfect play") in full.rows()  # fmt: skip
+    quick = ReportSettings(hands=PERFECT_ADVICE_HANDS - 1)
+    why = quick.advice_players_left_out()
+    assert why.startswith("Perfect play's advice on these hands is left out: this report")
+    assert "PIMC" not in why
+    assert ("example hands advised under", "heuristic and PIMC (stored with cinch_sim)") in (
+        quick.rows()
+    )
+    moved = ReportSettings(dealer=0).advice_players_left_out()
+    assert moved.startswith("PIMC's advice on these hands is left out")
+    assert "the one stored for standard was played with the report's default dealer" in moved
+    no_draw = ReportSettings(rules=make_rules("no_draw")).advice_players_left_out()
+    assert "not for no_draw" in no_draw and "times the standard game's here" in no_draw
+    two = ReportSettings(rules=make_rules("two_deck")).advice_players_left_out()
+    assert "the solver's search is too slow here" in two
+    helped = " ".join(CliRunner().invoke(main, ["report", "--help"]).output.split())
+    assert f"perfect play (only from {PERFECT_ADVICE_HANDS:,} hands on)" in helped
+
+
+def test_a_small_report_says_its_advice_leaves_perfect_play_out(report_dir):
+    md = (report_dir / "report.md").read_text()
+    assert "Perfect play's advice on these hands is left out: this report plays 4,000" in md
+    assert "Under perfect play (every seat double-dummy" not in md
+
+
 def test_costlier_games_play_fewer_strong_hands():
     """A game whose hands cost more under strong play plays fewer of them, so that its
     report takes about as long as the standard game's (no_draw's quick report ran past

@@ -315,6 +315,53 @@ class ReportSettings:
             and search_cost(self.rules) <= 1.0  # its deals are fixed by the precision
         )
 
+    def advice_players(self) -> list[str]:
+        """The players the example hands are advised under, as the settings table
+        names them (PIMC's advice is a stored study)."""
+        question = advice_question(self, "pimc")
+        pimc = stored_studies.match("advice", "pimc", self.rules, question) is not None
+        return ["heuristic"] + [_who("pimc") + STORED] * pimc + [_who("dd")] * self.perfect_advice()
+
+    def advice_players_left_out(self) -> str | None:
+        """Why the example hands are not advised under PIMC (its advice is only ever a
+        stored study) or perfect play (``perfect_advice``), or None when both are in."""
+        out = []
+        if (
+            stored_studies.match("advice", "pimc", self.rules, advice_question(self, "pimc"))
+            is None
+        ):
+            kept = stored_studies.stored_presets("advice", "pimc")
+            preset = self.rules.preset
+            why = (
+                f"the one stored for {preset} was played with the report's default dealer "
+                "and rule options, and this report's differ"
+                if preset in kept
+                else f"one is stored for {N.joined(kept) if kept else 'no preset'}, not for "
+                f"{preset}"
+            )
+            out.append(
+                "PIMC's advice on these hands is left out: it comes only from a study played "
+                f"once and stored with cinch_sim; {why}."
+            )
+        if not self.perfect_advice():
+            if not self._dd_plays():
+                why = "the solver's search is too slow here to play whole hands"
+            elif search_cost(self.rules) > 1.0:
+                why = (
+                    f"a hand costs about {search_cost(self.rules):.0f} times the standard "
+                    "game's here"
+                )
+            elif self.perfect_advice_precision is None:
+                why = "it was not asked for"
+            else:
+                why = (
+                    f"this report plays {self.hands:,} hands a study, and only a report of "
+                    f"{PERFECT_ADVICE_HANDS:,} or more (the default) spends the minute or so "
+                    "it takes"
+                )
+            out.append(f"Perfect play's advice on these hands is left out: {why}.")
+        return " ".join(out) or None
+
     def strong_value_hands(self) -> dict[str, int]:
         """Hands played under strong play at every seat for the safe bids: each stored
         study that answers (``stored_value_hands``), and perfect play's hands / 25, up
@@ -466,6 +513,7 @@ class ReportSettings:
                 )
                 for name, n in self.strong_value_hands().items()
             ]
+            + [("example hands advised under", N.joined(self.advice_players()))]
             + _rules_rows(self.rules)
         )
 
@@ -641,8 +689,9 @@ def lay_out(s: ReportSettings, studies: Studies) -> Report:
         sections.add_ladder(report, lad, s.rules.target)
     if studies.examples:
         sections.add_example_advice(
-            report, studies.examples, s.dealer, s.rules, studies.strong_examples
-        )
+            report, studies.examples, s.dealer, s.rules, studies.strong_examples,
+            None if studies.interrupted else s.advice_players_left_out(),
+        )  # fmt: skip
     sections.add_method_notes(report, used_strategies(s, studies), s.rules.teams > 2)
     return report
 

@@ -225,9 +225,12 @@ def to_markdown(report: Report) -> str:
 # A table wider than the screen scrolls sideways inside its box, never the page, and
 # shadows at the box's edges show that there is more; on a phone the tables' text and
 # padding shrink a little so most fit without scrolling, and a table's first column
-# stays in view as it scrolls (what each row is). Charts are shown at their
+# stays in view as it scrolls (what each row is); a tall table (``TALL_ROWS``) scrolls
+# down inside its box too, so that its header stays in view (50 rows down nothing said
+# which column was which). Charts are shown at their
 # natural width (about 700 px) and shrink to fit a narrower screen; ``charts`` draws
 # them with text large enough for that.
+TALL_ROWS = 15  # a table of more rows scrolls inside its box on a phone, its header kept
 CSS = """
 body{font-family:Georgia,serif;max-width:60rem;margin:0 auto;padding:1rem;line-height:1.45;
 color:#222;background:#fff}
@@ -249,7 +252,9 @@ figcaption,.caption{font-size:.85rem;color:#555;font-style:italic}
 code{font-size:.9em}
 @media (max-width:36rem){body{padding:.6rem}table{font-size:.78rem}th,td{padding:.2rem .25rem}
 td:first-child,th:first-child{position:sticky;left:0;z-index:1;background:#fff}
-th:first-child{background:#efefef}}
+th:first-child{background:#efefef}
+.tall{max-height:80vh;overflow:auto}.tall th{position:sticky;top:0;z-index:2;background:#efefef}
+.tall th:first-child{z-index:3}}
 @media print{body{max-width:none}h2{page-break-after:avoid}figure,table{page-break-inside:avoid}
 .tbl{background:none;transform:none;left:0;width:auto;max-width:none}}
 """
@@ -287,8 +292,9 @@ def _html_table(t: Table) -> str:
         for row in t.frame.itertuples(index=False)
     )
     cap = f'<p class="caption">{_inline_html(t.caption)}</p>' if t.caption else ""
+    kind = "tbl tall" if len(t.frame) > TALL_ROWS else "tbl"
     return (
-        f'<div class="tbl" id="table-{e(t.name)}"><table><thead><tr>{head}</tr>'
+        f'<div class="{kind}" id="table-{e(t.name)}"><table><thead><tr>{head}</tr>'
         f"</thead><tbody>{rows}</tbody></table></div>{cap}"
     )
 

@@ -15,11 +15,11 @@ import pandas as pd
 
 from cinch_sim import notation as N
 from cinch_sim.advisor.estimate import MIN_MAKER_DEALS, Advice
-from cinch_sim.advisor.present import advice_reason
+from cinch_sim.advisor.present import advice_reason, first_bid_won
 from cinch_sim.analysis.analyse import Analysis
 from cinch_sim.analysis.card_values import MIN_DEALS, CardValues
 from cinch_sim.analysis.hand_worth import HandValue
-from cinch_sim.analysis.intervals import SAFE_MEANING
+from cinch_sim.analysis.intervals import FEW_HANDS, SAFE_MEANING
 from cinch_sim.analysis.words import (
     CHOSEN_BIDS_NOTE,
     after_the_draw,
@@ -69,7 +69,7 @@ def _few(low_n: Iterable[bool]) -> list[str]:
     return ["yes" if bool(x) else "" for x in low_n]
 
 
-FEW = 30  # a class of fewer hands is marked "few hands" in every table
+FEW = FEW_HANDS  # a class of fewer hands is marked "few hands" in every table
 MANY_HANDS = 500  # a strong player's safe bids compared where its interval is narrow
 
 
@@ -1266,11 +1266,12 @@ def add_example_advice(
     dealer: int,
     rules: Rules,
     strong: Mapping[str, Mapping[str, Advice]] | None = None,
+    left_out: str | None = None,
 ) -> None:
     """For each example (hand, label, advice): the advice and, per bid, P(win the
     auction), P(make | maker) by trump and the expected gain over passing; and
     (``strong``: by player, ``pimc`` and ``dd``, then by hand) the advice when every
-    seat plays PIMC or double-dummy."""
+    seat plays PIMC or double-dummy (``left_out``: why a player is not)."""
     sec = report.section("Advice for a few hands")
     eldest = (dealer + 1) % rules.players
     sec.text(
@@ -1288,6 +1289,8 @@ def add_example_advice(
         "above it is still made often enough, but on these deals it loses more in sets than "
         "it gains in auctions won (unless the advice names it as good)."
     )
+    if left_out:
+        sec.text(left_out)
     for number, (text, label, adv) in enumerate(examples, 1):
         pw, pw_lo, pw_hi = adv.p_win()
         p, lo, hi = adv.p_make()
@@ -1329,10 +1332,17 @@ def add_example_advice(
         data["judged"] = judged
         data["ev_vs_pass"] = ev[best, 1:]
         data["ev_lo"], data["ev_hi"] = ev_lo[best, 1:], ev_hi[best, 1:]
+        # the lowest bids, never won on these deals (the later seats always bid more), are
+        # one line under the table, not rows of 0% and dashes (the web page's way too)
+        first = first_bid_won(adv)
+        low = [int(b) for b in adv.bids[:first]]
+        never = (
+            f"Bid {low[0]}" if len(low) == 1 else f"Bids {low[0]}–{low[-1]}" if low else ""
+        ) + (": never won the auction on these deals (not shown). " if low else "")
         sec.table(
             f"advice_{number}",  # the example's number: stable whatever the text around
-            format_frame(pd.DataFrame(row)),
-            f"{adv.hands:,} deals: enough that the share of deals on which the hand wins "
+            format_frame(pd.DataFrame({k: v[first:] for k, v in row.items()})),
+            f"{never}{adv.hands:,} deals: enough that the share of deals on which the hand wins "
             "the auction, and on which it wins and makes its bid, is known to within "
             f"± {100 * adv.precision_reached():.1f} percentage points (95%). P(make) counts "
             "only the deals won, so a bid won on few deals has a wide interval.",

@@ -77,7 +77,8 @@ from cinch_sim.interrupts import EXIT_STATUS
     "--quick",
     is_flag=True,
     help="A smaller report in well under a minute: 100,000 hands, 400 games a pair "
-    "(--hands or --games given still counts).",
+    "(--hands or --games given still counts); its example hands are not advised under "
+    "perfect play (only from 500,000 hands on), and the report says so.",
 )
 @force_option()
 @friendly

@@ -134,6 +134,9 @@ function show(s) {
     $("prompt").textContent = "Your card:";
     $("hand").append(...q.hand.map((c) => cardButton(c, q.legal.includes(c), (card) => choose(card))));
   }
+  // a phone: the cards to choose from stay in view as the tricks above them grow (by
+  // trick 3 they had gone below the screen, and every move needed a scroll)
+  if (window.matchMedia("(max-width: 760px)").matches) $("hand").scrollIntoView({ block: "nearest" });
 }
 
 // a card to click, or (onClick left out) one shown to read while bidding: not faded

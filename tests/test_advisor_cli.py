@@ -99,10 +99,22 @@ def test_bid_model():
 
 
 def test_plot(tmp_path):
+    """The chart names the question it answers, in its title and in the file: a chart of
+    sancho after a pass looked like one of the standard game with no bid before."""
+    from PIL import Image
+
     path = tmp_path / "pmake.png"
     res = run(HAND, "--seat", "2", "--plot", str(path), *FAST)
     assert res.exit_code == 0, res.output
     assert path.stat().st_size > 1000
+    other = tmp_path / "sancho.png"
+    res = run(HAND, "--seat", "1", "--bids", "0:pass", "--variant", "sancho", "--plot",
+              str(other), *FAST)  # fmt: skip
+    assert res.exit_code == 0, res.output
+    said = Image.open(other).info["Description"]
+    assert "rules: sancho" in said and "bids before: seat 0 pass" in said
+    assert "play=heuristic" in said and "seed 0" in said
+    assert "rules: standard" in Image.open(path).info["Description"]
 
 
 @pytest.mark.parametrize(

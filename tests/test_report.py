@@ -768,6 +768,23 @@ def test_a_missing_strong_safe_bid_column_is_explained():
     assert "Perfect play's safe bids are left out" in two
 
 
+def test_bids_never_won_are_one_line_not_rows(report_dir):
+    """An advice table starts at the lowest bid the hand won on some deal; the bids
+    below it (never won: the later seats always bid more) are named under the table,
+    and the CSV keeps every bid's numbers."""
+    import pandas as pd
+
+    md = (report_dir / "report.md").read_text()
+    data = pd.read_csv(report_dir / "tables" / "advice_1.csv")
+    never = data[data["as_maker"] == 0]["bid"].tolist()
+    assert never and never == list(range(1, len(never) + 1))  # the lowest bids
+    first = len(never) + 1
+    lo = f"Bid {never[0]}" if len(never) == 1 else f"Bids {never[0]}–{never[-1]}"
+    assert f"*{lo}: never won the auction on these deals (not shown)." in md
+    table = md[md.index("| bid | P(win auction)") :].splitlines()
+    assert table[2].startswith(f"| {first} |")
+
+
 def test_advice_a_player_is_left_out_of_is_explained():
     """The example hands are advised under PIMC only from a stored study, and under
     perfect play only in a full-sized report of a game the solver plays quickly: where

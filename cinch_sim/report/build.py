@@ -315,6 +315,18 @@ class ReportSettings:
             and search_cost(self.rules) <= 1.0  # its deals are fixed by the precision
         )
 
+    def _why_not_stored(self, kind: str) -> str:
+        """Why no stored PIMC study of ``kind`` answers this report: none for its preset,
+        or the preset's was played under other settings."""
+        kept = stored_studies.stored_presets(kind, "pimc")
+        preset = self.rules.preset
+        if preset in kept:
+            return (
+                f"the one stored for {preset} was played with the report's default dealer "
+                "and policies and no rule options, and this report's differ"
+            )
+        return f"one is stored for {N.joined(kept) if kept else 'no preset'}, not for {preset}"
+
     def advice_players(self) -> list[str]:
         """The players the example hands are advised under, as the settings table
         names them (PIMC's advice is a stored study)."""
@@ -330,18 +342,9 @@ class ReportSettings:
             stored_studies.match("advice", "pimc", self.rules, advice_question(self, "pimc"))
             is None
         ):
-            kept = stored_studies.stored_presets("advice", "pimc")
-            preset = self.rules.preset
-            why = (
-                f"the one stored for {preset} was played with the report's default dealer "
-                "and rule options, and this report's differ"
-                if preset in kept
-                else f"one is stored for {N.joined(kept) if kept else 'no preset'}, not for "
-                f"{preset}"
-            )
             out.append(
                 "PIMC's advice on these hands is left out: it comes only from a study played "
-                f"once and stored with cinch_sim; {why}."
+                f"once and stored with cinch_sim; {self._why_not_stored('advice')}."
             )
         if not self.perfect_advice():
             if not self._dd_plays():
@@ -445,19 +448,10 @@ class ReportSettings:
         strong = self.strong_value_hands()
         out = []
         if "pimc" not in strong:
-            kept = stored_studies.stored_presets("hand_values", "pimc")
-            preset = self.rules.preset
-            why = (
-                f"the one stored for {preset} was played with the report's default dealer "
-                "and policies and no rule options, and this report's differ"
-                if preset in kept
-                else f"one is stored for {N.joined(kept) if kept else 'no preset'}, not for "
-                f"{preset}"
-            )
             out.append(
                 "The PIMC player's safe bids are left out: they come only from a study "
                 "played once and stored with cinch_sim (20,000 hands with PIMC at every "
-                f"seat, about 12 minutes of two cores), and {why}."
+                f"seat, about 12 minutes of two cores), and {self._why_not_stored('hand_values')}."
             )
         if "dd" not in strong and not self._dd_plays():
             out.append(

@@ -668,7 +668,7 @@ def first_bid_won(adv: Advice) -> int:
     return int(won.argmax()) if won.any() else 0
 
 
-def plot_question(adv: Advice) -> str:
+def _plot_question(adv: Advice) -> str:
     """The chart's second title line: the game, the bids before, the play, the seed
     (a chart of sancho or of perfect play looked like one of the standard game)."""
     q = adv.query
@@ -741,7 +741,7 @@ def plot_advice(adv: Advice, path: str) -> None:
     q = adv.query
     ax.set_title(
         f"{' '.join(format_card(c) for c in q.hand)} - seat {q.seat}, "
-        f"dealer {q.dealer}; {adv.hands:,} deals\n{plot_question(adv)}",
+        f"dealer {q.dealer}; {adv.hands:,} deals\n{_plot_question(adv)}",
         fontsize=10,
     )
     # below the axes: inside, it covered the curves it names

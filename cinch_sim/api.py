@@ -837,8 +837,7 @@ def _strategy(value: object, name: str) -> Any:
     from cinch_sim.policies.strategies import (
         Strategy,
         StrategyError,
-        a_player,
-        resolve_strategy,
+        resolve_player,
     )
 
     if isinstance(value, os.PathLike):
@@ -848,7 +847,7 @@ def _strategy(value: object, name: str) -> Any:
             f"{name}: {value!r} is not a strategy (a built-in's name, a .toml file or a Strategy)"
         )
     with checks.named(name, StrategyError):
-        return a_player(resolve_strategy(value))
+        return resolve_player(value)
 
 
 def _listed(value: object, name: str = "strategies", example: str = "['heuristic', 'greedy']"

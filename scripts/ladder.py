@@ -31,7 +31,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--bootstrap", type=int, default=LADDER_BOOTSTRAP)
     add_out_option(ap, "the ladder's files")
-    ap.add_argument("strategies", nargs="*", default=list(BUILTIN))
+    players = [n for n, s in BUILTIN.items() if s.play.strip() != "dd"]  # dd is no player
+    ap.add_argument("strategies", nargs="*", default=players)
     args = ap.parse_args()
     out = out_folder(args.out, "ladder")
     lad = ladder(args.strategies, games=args.games, seed=args.seed, bootstrap=args.bootstrap)
@@ -41,9 +42,9 @@ def main() -> None:
         ratings, matchups, lad.settings["games_per_matchup"], args.seed, lad.seconds
     )
     print(text)
-    cmd = (
+    cmd = (  # the strategies too: the default list grows as players are added
         f"python scripts/ladder.py --games {args.games} --seed {args.seed} "
-        f"--bootstrap {args.bootstrap}"
+        f"--bootstrap {args.bootstrap} {' '.join(args.strategies)}"
     )
     md = [
         "# Ladder of the built-in strategies",

@@ -82,11 +82,21 @@ def test_dd_refuses_what_it_cannot_search_in_time(preset):
 
 
 def test_matches_refuse_dd():
+    """From the API and from the match functions themselves (scripts/ladder.py called
+    matches.ladder.ladder with every built-in, dd too, and played it)."""
+    from cinch_sim.matches import compare, cutthroat, ladder
+
     perfect = Strategy("perfect", play="dd")
     with pytest.raises(StrategyError, match="not a player"):
         api.compare("heuristic", perfect, games=2)
     with pytest.raises(StrategyError, match="not a player"):
         api.ladder(["heuristic", "greedy", perfect], games=2)
+    with pytest.raises(StrategyError, match="not a player"):
+        ladder.ladder(["heuristic", "dd"], games=2)
+    with pytest.raises(StrategyError, match="not a player"):
+        compare.compare("dd", "heuristic", games=2)
+    with pytest.raises(StrategyError, match="not a player"):
+        cutthroat.cutthroat_compare("heuristic", perfect, games=3, rules=VARIANTS["cutthroat3"])
 
 
 def test_the_command_line_labels_dd_and_refuses_it_in_a_match(tmp_path):

@@ -317,14 +317,13 @@ class StrategyType(click.ParamType):
         from cinch_sim.policies.strategies import (
             Strategy,
             StrategyError,
-            a_player,
-            resolve_strategy,
+            resolve_player,
         )
 
         if isinstance(value, Strategy):
             return value
         try:
-            return a_player(resolve_strategy(value))
+            return resolve_player(value)
         except StrategyError as exc:
             self.fail(str(exc), param, ctx)
 

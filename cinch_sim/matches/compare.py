@@ -60,7 +60,7 @@ from cinch_sim.matches.cutthroat import CutThroatComparison, cutthroat_compare
 from cinch_sim.matches.pairs import PairStats, side_count_names
 from cinch_sim.matches.play import PAIRINGS, PairChunk, check_two_sides, play_pairs, team_policies
 from cinch_sim.matches.result import MatchTables
-from cinch_sim.policies.strategies import Strategy, resolve_strategy
+from cinch_sim.policies.strategies import Strategy, resolve_player
 from cinch_sim.rules import Rules, resolve_rules
 from cinch_sim.version import __version__
 
@@ -365,7 +365,7 @@ def compare(
         raise ValueError(f"games must be at least 1, got {games}")
     if pairing not in PAIRINGS:
         raise ValueError(f"pairing must be one of {', '.join(PAIRINGS)}, got {pairing!r}")
-    sa, sb = resolve_strategy(a), resolve_strategy(b)
+    sa, sb = resolve_player(a), resolve_player(b)
     n_pairs = (games + 1) // 2
     pols = (team_policies(r, sa, sb), team_policies(r, sb, sa))
     settings = match_settings(r, sa, sb, games, seed, max_hands, pairing)

@@ -47,7 +47,7 @@ from cinch_sim.matches.rotation import (
     play_rotations,
     seat_policies,
 )
-from cinch_sim.policies.strategies import Strategy, resolve_strategy
+from cinch_sim.policies.strategies import Strategy, resolve_player
 from cinch_sim.rules import Rules, resolve_rules
 from cinch_sim.version import __version__
 
@@ -222,7 +222,7 @@ def cutthroat_compare(
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
     p = r.players
-    sa, sb = resolve_strategy(a), resolve_strategy(b)
+    sa, sb = resolve_player(a), resolve_player(b)
     n_rot = -(-games // p)
     pols = tuple(seat_policies(r, sa, sb, k) for k in range(p))
     settings = {

@@ -41,7 +41,7 @@ from cinch_sim.checks import LADDER_BOOTSTRAP
 from cinch_sim.engine.interrupts import chunk_boundaries
 from cinch_sim.matches.compare import Comparison, compare
 from cinch_sim.matches.cutthroat import CutThroatComparison
-from cinch_sim.policies.strategies import Strategy, distinct_names, resolve_strategy
+from cinch_sim.policies.strategies import Strategy, distinct_names, resolve_player
 from cinch_sim.rules import Rules, resolve_rules
 from cinch_sim.version import __version__
 from cinch_sim.views import Tables, json_records, no_nan
@@ -467,7 +467,7 @@ def ladder(
     finished matchups (and the finished pairs of the current one) are kept.
     """
     r = resolve_rules(rules)
-    strats = distinct_names([resolve_strategy(s) for s in strategies])
+    strats = distinct_names([resolve_player(s) for s in strategies])
     if len(strats) < 2:
         raise ValueError("a ladder needs at least two strategies")
     settings = ladder_settings(r, strats, games, seed, max_hands, pairing, bootstrap)

@@ -407,6 +407,13 @@ def a_player(strategy: Strategy) -> Strategy:
     return strategy
 
 
+def resolve_player(value: str | Strategy) -> Strategy:
+    """A strategy that may play a match (``resolve_strategy``'s, ``a_player``'s check):
+    every match, whether the API, the command line or a script starts it, refuses dd
+    here (a script's ladder played it against the players)."""
+    return a_player(resolve_strategy(value))
+
+
 def distinct_names(strategies: list[Strategy]) -> list[Strategy]:
     """Rename repeats (``random``, ``random#2``) so tables keep them apart."""
     seen: dict[str, int] = {}

@@ -19,3 +19,16 @@ def text_table(rows: Sequence[Sequence[str]], headers: Sequence[str], align: str
         colalign=[_ALIGN[a] for a in align],
         disable_numparse=True,
     )
+
+
+def starred_table(
+    rows: list[list[str]], heads: list[str], align: str, few: list[bool], limit: str
+) -> str:
+    """A text table whose rows of few hands (``few``) are starred in a column of their
+    own, with a line saying what the star means (``limit``: the threshold's words);
+    no column and no line where no row is starred. ``stats`` and ``simulate`` both."""
+    if not any(few):
+        return text_table(rows, heads, align)
+    rows = [[*r, "*" if f else ""] for r, f in zip(rows, few, strict=True)]
+    text = text_table(rows, [*heads, "*"], align + "l")
+    return f"{text}\n* {sum(few)} row(s) with fewer than {limit} hands: read with care"

@@ -668,6 +668,16 @@ def first_bid_won(adv: Advice) -> int:
     return int(won.argmax()) if won.any() else 0
 
 
+def never_won_words(adv: Advice) -> str:
+    """``bids 1–5: never won the auction on these deals`` (the bids below
+    ``first_bid_won``, which the tables and charts leave out), or "" when there are none."""
+    low = [int(b) for b in adv.bids[: first_bid_won(adv)]]
+    if not low:
+        return ""
+    which = f"bid {low[0]}" if len(low) == 1 else f"bids {low[0]}–{low[-1]}"
+    return f"{which}: never won the auction on these deals"
+
+
 def _plot_question(adv: Advice) -> str:
     """The chart's second title line: the game, the bids before, the play, the seed
     (a chart of sancho or of perfect play looked like one of the standard game)."""
@@ -731,7 +741,7 @@ def plot_advice(adv: Advice, path: str) -> None:
     s0 = adv.suits_run[0]
     ax.plot(bids, pw[s0], ls="--", color="tab:blue", label="P(win the auction)")
     ax.axhline(adv.risk, ls=":", lw=0.8, color="grey", label=f"safe: made at least {adv.risk:.0%}")
-    never = f"\nbids below {bids[0]}: never won the auction on these deals" if first else ""
+    never = f"\n{never_won_words(adv)}" if first else ""
     ax.set_xlabel(
         f"bid (drawn where won as the maker on {adv.min_maker}+ deals; bands: 95%){never}"
     )

@@ -53,7 +53,7 @@ from cinch_sim.analysis.words import (  # noqa: F401 (re-exported: the tables' w
     side_columns,
     side_labels,
 )
-from cinch_sim.text_tables import text_table
+from cinch_sim.text_tables import starred_table
 
 BID_FEATURES = ("bid", "trumps", "pedros", "seat")
 PASSED_OUT = "0 (passed out)"  # how a bid-0 row's bid is shown, as ``simulate`` shows it
@@ -465,14 +465,6 @@ def to_text(df: pd.DataFrame, title: str = "", min_hands: int | None = None) -> 
     rows = [list(cells) for cells in zip(*shown.values(), strict=True)]
     named = df.attrs.get("headings", {})  # a table's own words for a column
     heads = [named.get(c, N.heading(c)) for c in shown]
-    if bool(low.any()):  # the rows read with care, under a column of their own
-        rows = [[*r, "*" if f else ""] for r, f in zip(rows, low, strict=True)]
-        heads, align = [*heads, "*"], align + "l"
-    text = text_table(rows, heads, align)
-    lines = [title] if title else []
-    lines.append(text)
-    if bool(low.any()):
-        n = int(low.sum())
-        limit = f"{min_hands}" if min_hands else "the low-n threshold"
-        lines.append(f"* {n} row(s) with fewer than {limit} hands: read with care")
-    return "\n".join(lines)
+    limit = f"{min_hands}" if min_hands else "the low-n threshold"
+    text = starred_table(rows, heads, align, [bool(f) for f in low], limit)
+    return f"{title}\n{text}" if title else text

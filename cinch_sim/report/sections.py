@@ -15,7 +15,7 @@ import pandas as pd
 
 from cinch_sim import notation as N
 from cinch_sim.advisor.estimate import MIN_MAKER_DEALS, Advice
-from cinch_sim.advisor.present import advice_reason, first_bid_won
+from cinch_sim.advisor.present import advice_reason, first_bid_won, never_won_words
 from cinch_sim.analysis.analyse import Analysis
 from cinch_sim.analysis.card_values import MIN_DEALS, CardValues
 from cinch_sim.analysis.hand_worth import HandValue
@@ -1335,10 +1335,7 @@ def add_example_advice(
         # the lowest bids, never won on these deals (the later seats always bid more), are
         # one line under the table, not rows of 0% and dashes (the web page's way too)
         first = first_bid_won(adv)
-        low = [int(b) for b in adv.bids[:first]]
-        never = (
-            f"Bid {low[0]}" if len(low) == 1 else f"Bids {low[0]}–{low[-1]}" if low else ""
-        ) + (": never won the auction on these deals (not shown). " if low else "")
+        never = f"{N.capital(never_won_words(adv))} (not shown). " if first else ""
         sec.table(
             f"advice_{number}",  # the example's number: stable whatever the text around
             format_frame(pd.DataFrame({k: v[first:] for k, v in row.items()})),

@@ -29,7 +29,7 @@ from cinch_sim.cli.options import (
 from cinch_sim.cli.progress import Progress
 from cinch_sim.interrupts import finishing
 from cinch_sim.runs.chunks import HANDS_CHUNK, SLOW_HANDS_CHUNK
-from cinch_sim.text_tables import text_table
+from cinch_sim.text_tables import starred_table, text_table
 
 TABLES = ("by_bid", "pedros")  # what simulate prints, and the files --out writes
 
@@ -182,16 +182,12 @@ def _format_by_bid(cols) -> str:
             strict=True,
         )  # fmt: skip
     ]
-    heads, align = ["bid", "hands", "made", "make rate", "95% interval"], "rrrrl"
     few = [  # as stats and the report mark them; a passed-out row has no rate to doubt
         bid != 0 and 0 < n < FEW_HANDS
         for bid, n in zip(cols["bid"].tolist(), cols["hands"].tolist(), strict=True)
     ]
-    if not any(few):
-        return text_table(rows, heads, align)
-    rows = [[*r, "*" if f else ""] for r, f in zip(rows, few, strict=True)]
-    text = text_table(rows, [*heads, "*"], align + "l")
-    return f"{text}\n* {sum(few)} row(s) with fewer than {FEW_HANDS} hands: read with care"
+    heads = ["bid", "hands", "made", "make rate", "95% interval"]
+    return starred_table(rows, heads, "rrrrl", few, str(FEW_HANDS))
 
 
 def _pedros_title(rules) -> str:

@@ -370,12 +370,16 @@ def test_a_game_through_the_endpoints(base):
     assert s["status"] == "hand over" and s["review"]["status"] == "valid"
     status, nxt = request(base, "POST", f"/api/table/{table}/next")
     assert status == 200 and nxt["hand_number"] == 2
+    # a seed as digits, past a browser's 2**53, deals the same game again
+    again = [request(base, "POST", "/api/table", {"seed": str(2**60 + 1)})[1] for _ in (0, 1)]
+    assert again[0]["seed"] == str(2**60 + 1) and again[0]["question"] == again[1]["question"]
     for body, path, message in [
         ({"value": 99}, f"/api/table/{table}/choose", "is not one of"),
         ({}, f"/api/table/{table}/choose", "give your choice as value"),
         ({"value": 1}, "/api/table/nope/choose", "no game 'nope'"),
         ({"variant": "bridge"}, "/api/table", "variant 'bridge'"),
         ({"seat": "x"}, "/api/table", "seat 'x'"),
+        ({"seed": "x"}, "/api/table", "seed 'x' must be a whole number"),
     ]:
         status, answer = request(base, "POST", path, body)
         assert status == 400 and message in answer["error"], (path, answer)

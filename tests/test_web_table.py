@@ -71,6 +71,21 @@ def test_the_bots_decide_as_before_and_the_game_goes_on():
     assert nxt["game"]["totals"] == done["game"]["totals"]
 
 
+def test_a_seed_deals_a_game_again_and_a_bad_one_is_refused():
+    """The page sends a seed as digits (a browser's numbers lose digits past 2**53); the
+    state gives it back as digits, and the same seed deals the same hands."""
+    first = Table("pidro", 1, seed="12").state()
+    assert first["seed"] == "12"
+    assert Table("pidro", 1, seed=12).state()["question"] == first["question"]
+    assert Table("pidro", 1, seed=13).state()["question"]["hand"] != first["question"]["hand"]
+    assert Table("pidro", 1, seed=str(2**64 - 1)).state()["seed"] == str(2**64 - 1)
+    for bad, said in (("1e3", "seed '1e3' must be a whole number"), (-1, "out of range"),
+                      (2**64, "out of range"), (True, "not a whole number"),
+                      (2.5, "not a whole number")):  # fmt: skip
+        with pytest.raises(TableError, match=said):
+            Table("pidro", 0, seed=bad)
+
+
 def test_a_move_that_is_not_allowed_is_refused_in_one_line():
     t = Table("standard", 0, seed=3)
     q = t.state()["question"]

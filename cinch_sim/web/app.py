@@ -169,7 +169,8 @@ def _game_routes(app: Flask, jobs: JobBoard, body: Callable[[], dict[str, Any]])
     def new_table():
         b = body()
         seat = b.get("seat", 0)
-        t = Table(str(b.get("variant", "standard")), seat, str(b.get("bots", "heuristic")))
+        t = Table(str(b.get("variant", "standard")), seat, str(b.get("bots", "heuristic")),
+                  b.get("seed"))  # fmt: skip
         table_id = secrets.token_hex(8)
         with table_lock:
             tables[table_id] = t

@@ -61,6 +61,21 @@ def _parsed(text: str) -> list[int] | None:
         return None
 
 
+def _seed_of(value: object) -> int:
+    """A game's seed as the page sends it: digits (a browser's numbers lose digits past
+    2**53) or a whole number, 0 .. 2**64 - 1, so a game can be dealt again."""
+    from cinch_sim import checks
+
+    if isinstance(value, str):
+        if not value.strip().isdigit():
+            raise TableError(f"seed {value!r} must be a whole number, 0 or more")
+        value = int(value.strip())
+    try:
+        return checks.seed(value)
+    except checks.InputError as exc:
+        raise TableError(str(exc)) from None
+
+
 class Table:
     """One game: the rules, the person's seat, the bots, the hands played so far."""
 
@@ -80,7 +95,7 @@ class Table:
             raise TableError(f"seat {seat!r} must be a seat 0..{self.rules.players - 1}")
         self.seat = seat
         self.bots = bots
-        self.seed = secrets.randbelow(1 << 31) if seed is None else int(seed)
+        self.seed = secrets.randbelow(1 << 31) if seed is None else _seed_of(seed)
         self.first_dealer = self.rules.players - 1
         self.records: list[dict[str, Any]] = []  # the hands finished
         self.choices: dict[str, list[int]] = {k: [] for k in KINDS}
@@ -148,7 +163,8 @@ class Table:
         out, tr, params = self._run()
         base = {"seat": self.seat, "dealer": self.dealer, "hand_number": len(self.records) + 1,
                 "variant": self.variant, "bots": self.bots, "move": self.moves,
-                "sides": self._side_names(), "my_side": self.rules.team_of(self.seat),
+                "seed": str(self.seed), "sides": self._side_names(),
+                "my_side": self.rules.team_of(self.seat),
                 "partnerships": bool(self.rules.partnerships), "game": self._game(),
                 "partners": self._partners()}  # fmt: skip
         if out[L.H_ERROR]:

@@ -82,6 +82,8 @@ function show(s) {
   if (s.table && s.table !== table) {  // a new game: the heading says which
     table = s.table;
     $("setup-title").textContent = `A game ${againstBots(s.variant)}`;
+    const again = `/play?seed=${s.seed}`;  // the same seed deals the same hands again
+    $("again").replaceChildren("Deal these hands again: ", el("a", { href: again, text: again }));
     remember(table);
   }
   const g = s.game, over = g.winner !== null && g.winner !== undefined;
@@ -276,8 +278,9 @@ async function start() {
   fillSeats();
   $("variant").addEventListener("change", fillSeats);
   $("new").addEventListener("click", async () => {
-    await act("POST", "/api/table",
-      { variant: $("variant").value, seat: Number($("myseat").value), bots: $("bots").value });
+    const seed = new URLSearchParams(location.search).get("seed");  // digits, kept whole
+    await act("POST", "/api/table", { variant: $("variant").value, seat: Number($("myseat").value),
+      bots: $("bots").value, ...(seed === null ? {} : { seed }) });
     if (state) reveal("board");  // a phone: the table is below the setup
   });
   $("hint").addEventListener("click", hint);

@@ -3,12 +3,14 @@
 A Bradley-Terry model fitted by maximum likelihood (the MM algorithm) to
 every matchup's game scores, with one virtual drawn game per matchup so a
 strategy that wins every game keeps a finite rating; ratings on the Elo
-scale (400 log10 of the strength), mean 0. Intervals are the 2.5 and 97.5
-percentiles of a bootstrap that resamples pairs within each matchup and
-refits (``BOOTSTRAP`` resamples by default: with 200 the ends moved by up to
-32 Elo between seeds). Centred ratings move together (one strategy's gain is
-the others' loss), so each strategy's difference from the best, with its own
-bootstrap interval, is given too: that is the question "is it really worse?".
+scale (400 log10 of the strength), mean 0. Each matchup's pairs are pooled
+with one pseudo-pair won and one lost, as the match's own interval has them;
+the fit takes the pool's mean. Intervals are the 2.5 and 97.5 percentiles of
+a bootstrap that resamples each matchup's pool and refits (``BOOTSTRAP``
+resamples by default: with 200 the ends moved by up to 32 Elo between seeds).
+Centred ratings move together (one strategy's gain is the others' loss), so
+each strategy's difference from the best, with its own bootstrap interval, is
+given too: that is the question "is it really worse?".
 
 **More than two sides** (cut-throat, P players). Every ordered pair of
 strategies plays a cut-throat match (``matches.cutthroat``: A alone, rotated
@@ -253,7 +255,7 @@ class Ladder(Tables):
         lo, hi, vs, vs_lo, vs_hi, score_lo, score_hi = (elo.copy() for _ in range(7))
         seats = self._seat_games(games, alone)
         if played.any():
-            elo[played] = self._fit(wins[sub], games[sub], alone[sub])
+            elo[played] = self._fit(self._pooled_wins()[sub], games[sub], alone[sub])
             best = int(np.nanargmax(elo))
             vs[played] = elo[played] - elo[best]
             if self.bootstrap:
@@ -304,34 +306,49 @@ class Ladder(Tables):
         df.insert(0, "rank", rank)
         return df
 
+    def _pools(self):
+        """Per matchup with units: (i, j, games a unit, units, the values a unit took, how
+        often each is drawn). The pool is the units with one pseudo-unit lost and one won,
+        as the match's own interval adds them (``bounded_mean``): a sweep has nothing
+        else to resample, and the ratings are fitted to the same pool's mean, so each
+        sits among its own resamples rather than at their end (a sweep's real zero wins
+        were every resample's minimum, and the mean-0 scale then pushed every other
+        rating's resamples below it: "+569 [+534, +571]")."""
+        names = [s.name for s in self.strategies]
+        for c in self.matches:
+            ps = c.unit_scores()
+            if not ps.size:
+                continue
+            values, counts = np.unique(np.concatenate([ps, [0.0, 1.0]]), return_counts=True)
+            i, j = names.index(c.a.name), names.index(c.b.name)
+            yield i, j, c.games / c.units, ps.size, values, counts / counts.sum()
+
+    def _pooled_wins(self) -> np.ndarray:
+        """The win matrix the ratings are fitted to: each matchup's units times its pool's
+        mean score (what a resample draws on average; games as played)."""
+        k = len(self.strategies)
+        out = np.zeros((k, k))
+        for i, j, per, n, values, prob in self._pools():
+            total = n * float(values @ prob)
+            out[i, j] += per * total
+            out[j, i] += per * (n - total)
+        return out
+
     def _resampled_wins(self, seed: int) -> np.ndarray:
-        """``bootstrap`` win matrices, each from the matchups' pairs resampled with
-        replacement within each matchup.
+        """``bootstrap`` win matrices, each from the matchups' pools (``_pools``)
+        resampled with replacement within each matchup, as many units as were played.
 
         A pair score takes few values (0, 1/4, ..., 1), so drawing how many times
         each value is picked (multinomial) is the same resampling, done at once;
         so does a rotation's share (cut-throat), resampled rotation by rotation.
         """
         rng = np.random.default_rng(seed)
-        names = [s.name for s in self.strategies]
-        k = len(names)
+        k = len(self.strategies)
         out = np.zeros((self.bootstrap, k, k))
-        for c in self.matches:
-            i, j = names.index(c.a.name), names.index(c.b.name)
-            ps = c.unit_scores()
-            if not ps.size:
-                continue
-            per = c.games / c.units
-            # units all alike (a sweep) leave nothing to resample: every resample would be
-            # the sweep, and the interval the virtual draw's few Elo. They are drawn with
-            # one pseudo-unit lost and one won, as the match's own interval adds them
-            # (``bounded_mean``); units that differ are resampled as they are
-            pool = np.concatenate([ps, [0.0, 1.0]]) if np.ptp(ps) == 0 else ps
-            values, counts = np.unique(pool, return_counts=True)
-            picks = rng.multinomial(ps.size, counts / counts.sum(), size=self.bootstrap)
-            total = picks @ values
+        for i, j, per, n, values, prob in self._pools():
+            total = rng.multinomial(n, prob, size=self.bootstrap) @ values
             out[:, i, j] += per * total
-            out[:, j, i] += per * (ps.size - total)
+            out[:, j, i] += per * (n - total)
         return out
 
     def matchups(self) -> pd.DataFrame:
@@ -386,11 +403,11 @@ class Ladder(Tables):
 
 
 def edge_note(ratings: pd.DataFrame) -> str | None:
-    """Where a rating sits at an end of its own interval (``+875 [+700, +876]``), why:
-    the strategy won or lost every game of its matchups, so its rating is held finite
-    only by the one virtual drawn game a matchup, and every resample gives the same
-    sweep. A reader takes such an interval as one-sided: that end is open. None where
-    no rating does."""
+    """Where a rating sits at an end of its own interval (``+875 [+700, +876]``), that
+    the end is to be read as open: the resamples did not reach past the estimate on
+    that side. The ratings are fitted to the pools the resamples draw from, so this
+    is rare (few resamples); a reader is told, not left to trust a one-sided
+    interval. None where no rating does."""
     played = ratings[ratings["games"] > 0].dropna(subset=["rating_lo", "rating_hi"])
     edge = played[
         ((played["rating"] - played["rating_lo"]).abs() < 0.5)
@@ -400,12 +417,12 @@ def edge_note(ratings: pd.DataFrame) -> str | None:
         return None
     names = N.joined(list(edge["strategy"]))
     if len(edge) == 1:
-        head = f"The rating of {names} sits at an end of its interval: it won or lost"
+        head = f"The rating of {names} sits at an end of its interval"
     else:
-        head = f"The ratings of {names} sit at an end of their intervals: each won or lost"
+        head = f"The ratings of {names} sit at an end of their intervals"
     return (
-        f"{head} every game of a matchup, so only the one virtual drawn game a matchup "
-        "holds it finite, and every resample gives the same sweep; read that end as open"
+        f"{head}: no resample went past it on that side, so read that end as open "
+        "(more resamples, --bootstrap, give it room)"
     )
 
 

@@ -646,8 +646,8 @@ def format_ladder(ratings, matchups, games, seed, seconds, cutthroat: int | None
 
 
 def _sweep_note(ratings) -> list[str]:
-    """Where a strategy won or lost every game, its rating is set by the one virtual
-    drawn game a matchup, not by the games: the text says so (two sides)."""
+    """Where a strategy won or lost every game, its rating rests on the pseudo-pairs
+    each matchup adds, not on the games alone: the text says so (two sides)."""
     played = ratings[ratings["games"] > 0]
     swept = [(r.strategy, "won") for r in played.itertuples() if r.score == 1] + [
         (r.strategy, "lost") for r in played.itertuples() if r.score == 0
@@ -658,5 +658,6 @@ def _sweep_note(ratings) -> list[str]:
     bounded = played[["rating_lo", "rating_hi"]].notna().all(axis=None)
     read = "; read its interval's far end as open" if bounded else ""
     return [
-        f"({who}: such a rating is held finite only by the one virtual drawn game a matchup{read})"
+        f"({who}: such a rating rests on the one pair won and one lost that each matchup "
+        f"adds, as its win-rate interval does, not on its games alone{read})"
     ]

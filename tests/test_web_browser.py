@@ -479,6 +479,28 @@ def test_an_answer_is_never_shown_beside_inputs_it_was_not_computed_for(browser)
     _select(browser, "variant", "standard")
 
 
+@pytest.mark.slow  # 1 s
+@pytest.mark.parametrize("page", ["/", "/play", "/review"])
+def test_each_variant_menu_says_the_whole_of_the_chosen_preset_under_it(browser, page):
+    """The closed menu cuts a long entry at its width ("sancho_classic: Pedro Sancho of
+    Foster and Parlett" on a phone); the line under it gives the chosen preset's whole
+    description, wrapped to the panel."""
+    from selenium.webdriver.common.by import By
+
+    from cinch_sim.rules import PRESETS
+
+    words = {p.name: p.description for p in PRESETS}
+    browser.set_window_size(390, 900)
+    browser.get(browser.base + page)
+    _wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#variant option"))
+    assert _text(browser, "variant-words") == words["standard"]
+    _select(browser, "variant", "sancho_classic")
+    line = browser.find_element(By.ID, "variant-words")
+    assert line.text == words["sancho_classic"]
+    right = browser.execute_script("return arguments[0].getBoundingClientRect().right", line)
+    assert right <= browser.execute_script("return document.documentElement.clientWidth")
+
+
 @pytest.mark.slow  # 1.3 s
 def test_the_grid_holds_a_hand_and_two_decks_copies(browser):
     """A tenth card is refused, saying why; with two decks a face typed twice counts

@@ -2,7 +2,6 @@
 "use strict";
 const COLOURS = { C: "#1e8449", S: "#17202a", D: "#1f5fae", H: "#c0392b" };
 const NAMES = { C: "clubs", S: "spades", D: "diamonds", H: "hearts" };
-const $ = (id) => document.getElementById(id);
 let variants = {}, job = null, timer = null, poller = null, askedAt = 0, revealed = false;
 const picked = new Map();  // card -> copies held (two with two decks)
 let unknown = [];  // words typed in the hand's box that are no card
@@ -275,8 +274,7 @@ function table(r) {
 
 async function start() {
   try { variants = await call("GET", "/api/variants"); } catch (e) { variants = { standard: { players: 4, cards: 9, decks: 1 } }; }
-  $("variant").replaceChildren(...Object.keys(variants).map((v) => el("option", { value: v, text: variantLabel(v) })));
-  $("variant").value = "standard";
+  fillVariants();
   fillSeats();
   syncPlay();
   drawGrid();

@@ -3,6 +3,8 @@
 const CLIENT = sessionStorage.getItem("cinch-client") ||
   (() => { const id = Math.random().toString(36).slice(2); sessionStorage.setItem("cinch-client", id); return id; })();
 
+const $ = (id) => document.getElementById(id);
+
 async function call(method, url, body) {
   const res = await fetch(url, {
     method,
@@ -27,6 +29,18 @@ function pretty(card) {  // "TS" -> "10♠"
 function variantLabel(name) {
   const words = (variants[name] || {}).description;
   return words ? `${name}: ${words}` : name;
+}
+// A page's variant menu (standard chosen) and, under it, the chosen preset's whole
+// description: the closed menu cuts a long entry at its width.
+function fillVariants() {
+  const menu = $("variant");
+  menu.replaceChildren(...Object.keys(variants).map((v) => el("option", { value: v, text: variantLabel(v) })));
+  menu.value = "standard";
+  const words = el("div", { class: "status", id: "variant-words" });
+  menu.after(words);
+  const say = () => { words.textContent = (variants[menu.value] || {}).description || ""; };
+  menu.addEventListener("change", say);
+  say();
 }
 // On a phone the panels stand one under the other (style.css's 760 px): bring the
 // answer into view when it first comes, or it waits below the fold unseen.

@@ -1,6 +1,5 @@
 // The play page: one seat against the bots, a decision at a time.
 "use strict";
-const $ = (id) => document.getElementById(id);
 const NAMES = { C: "clubs", S: "spades", D: "diamonds", H: "hearts" };
 const COUNT = ["no", "one", "two", "three", "four", "five"];
 let table = null, variants = {}, state = null, keep = new Set(), busy = false;
@@ -273,8 +272,7 @@ async function resume(id) {
 
 async function start() {
   try { variants = await call("GET", "/api/variants"); } catch (e) { variants = { standard: { players: 4 } }; }
-  $("variant").replaceChildren(...Object.keys(variants).map((v) => el("option", { value: v, text: variantLabel(v) })));
-  $("variant").value = "standard";
+  fillVariants();
   fillSeats();
   $("variant").addEventListener("change", fillSeats);
   $("new").addEventListener("click", async () => {

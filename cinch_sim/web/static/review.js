@@ -1,6 +1,5 @@
 // The review page: records in, each hand trick by trick with its double-dummy values.
 "use strict";
-const $ = (id) => document.getElementById(id);
 let variants = {};
 
 // double-dummy play greyed out where the solver cannot play the variant, with why
@@ -49,8 +48,7 @@ $("deal").addEventListener("click", async () => {
 
 (async () => {
   try { variants = await call("GET", "/api/variants"); } catch (e) { variants = { standard: {} }; }
-  $("variant").replaceChildren(...Object.keys(variants).map((v) => el("option", { value: v, text: variantLabel(v) })));
-  $("variant").value = "standard";
+  fillVariants();
   $("variant").addEventListener("change", fitPlays);
   fitPlays();
 })();

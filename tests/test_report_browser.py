@@ -39,8 +39,12 @@ addEventListener('load', function () {
   var r = {width: innerWidth, page: document.documentElement.scrollWidth, tables: [],
            charts: []};
   document.querySelectorAll('table').forEach(function (t) {
-    var box = t.parentElement, cols = [];
+    var box = t.parentElement, cols = [], shown = [];
     t.querySelectorAll('thead th').forEach(function (th, i) {
+      if (getComputedStyle(th).display === 'none') return;  // a phone's or a screen's only
+      var first = t.querySelector('tbody tr');
+      shown.push([th.textContent, first && first.children[i] ?
+                  first.children[i].textContent : null]);
       var cells = [align(th)];
       t.querySelectorAll('tbody tr').forEach(function (tr) {
         if (tr.children[i]) cells.push(align(tr.children[i]));
@@ -49,7 +53,7 @@ addEventListener('load', function () {
     });
     r.tables.push({id: box.id, box: box.className, overflow: getComputedStyle(box).overflowX,
                    inner: box.scrollWidth, outer: box.clientWidth,
-                   right: box.getBoundingClientRect().right, align: cols});
+                   right: box.getBoundingClientRect().right, align: cols, shown: shown});
   });
   document.querySelectorAll('figure img').forEach(function (img) {
     var b = img.getBoundingClientRect();
@@ -131,6 +135,30 @@ def test_nothing_is_cut_off(built, width):
         assert fits or t["overflow"] in ("auto", "scroll"), f"{t['id']} is cut off"
     for c in m["charts"]:
         assert c["right"] <= width + 0.5, c["id"]
+
+
+def test_a_row_named_by_several_columns_keeps_its_whole_name_in_view_on_a_phone(built):
+    """On a phone a table's first column stays in view as it scrolls. The ladder's was
+    its rank (the strategy scrolled away), the matchups' A (B did) and the safe bids'
+    the Pedros dealt (the trumps and the ace and king did): one column joining them
+    takes their place there, and only there."""
+    from cinch_sim.report.render import JOIN
+
+    report, lay = built
+    joined = 0
+    for table, wide, phone in zip(report.tables(), lay[WIDE]["tables"], lay[PHONE]["tables"],
+                                  strict=True):  # fmt: skip
+        columns = [str(c) for c in table.frame.columns]
+        first = [str(v) for v in table.frame.iloc[0]] if len(table.frame) else []
+        assert [h for h, _ in wide["shown"]] == columns, table.name
+        if table.labels == 1:
+            assert [h for h, _ in phone["shown"]] == columns, table.name
+            continue
+        joined += 1
+        k = table.labels
+        assert phone["shown"][0] == [JOIN.join(columns[:k]), JOIN.join(first[:k])], table.name
+        assert [h for h, _ in phone["shown"][1:]] == columns[k:], table.name
+    assert joined >= 3  # the safe bids, the ladder, its matchups
 
 
 def test_charts_are_wide_on_a_wide_screen(built):

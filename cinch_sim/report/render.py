@@ -35,6 +35,7 @@ class Table:
     frame: pd.DataFrame
     caption: str = ""
     data: pd.DataFrame | None = None
+    labels: int = 1  # the leading columns that say what a row is (rank and strategy: 2)
 
     def csv_frame(self) -> pd.DataFrame:
         """What ``tables/<name>.csv`` holds: the numbers, or the text where a section
@@ -86,9 +87,14 @@ class Section:
         return self
 
     def table(
-        self, name: str, frame: pd.DataFrame, caption: str = "", data: pd.DataFrame | None = None
+        self,
+        name: str,
+        frame: pd.DataFrame,
+        caption: str = "",
+        data: pd.DataFrame | None = None,
+        labels: int = 1,
     ) -> Section:
-        self.blocks.append(Table(name, frame, caption, data))
+        self.blocks.append(Table(name, frame, caption, data, labels))
         return self
 
     def chart(self, name: str, figure, caption: str = "", alt: str = "") -> Section:
@@ -225,11 +231,14 @@ def to_markdown(report: Report) -> str:
 # A table wider than the screen scrolls sideways inside its box, never the page, and
 # shadows at the box's edges show that there is more; on a phone the tables' text and
 # padding shrink a little so most fit without scrolling, and a table's first column
-# stays in view as it scrolls (what each row is); a tall table (``TALL_ROWS``) scrolls
-# down inside its box too, so that its header stays in view (50 rows down nothing said
-# which column was which). Charts are shown at their
+# stays in view as it scrolls (what each row is: where more than one column says it,
+# ``Table.labels``, one column joining them takes their place on a phone, so that the
+# rank's column does not stay in view while the strategy's scrolls away); a tall table
+# (``TALL_ROWS``) scrolls down inside its box too, so that its header stays in view
+# (50 rows down nothing said which column was which). Charts are shown at their
 # natural width (about 700 px) and shrink to fit a narrower screen; ``charts`` draws
 # them with text large enough for that.
+JOIN = " · "  # between the labels a phone's joined column shows (``Table.labels``)
 TALL_ROWS = 15  # a table of more rows scrolls inside its box on a phone, its header kept
 CSS = """
 body{font-family:Georgia,serif;max-width:60rem;margin:0 auto;padding:1rem;line-height:1.45;
@@ -249,12 +258,12 @@ th{background:rgba(0,0,0,.06);vertical-align:bottom}
 .num{text-align:right;font-variant-numeric:tabular-nums}.nb{white-space:nowrap}
 figure{margin:1.5rem 0}img{display:block;max-width:100%;height:auto}
 figcaption,.caption{font-size:.85rem;color:#555;font-style:italic}
-code{font-size:.9em}
+code{font-size:.9em}.rowlab{display:none}
 @media (max-width:36rem){body{padding:.6rem}table{font-size:.78rem}th,td{padding:.2rem .25rem}
 td:first-child,th:first-child{position:sticky;left:0;z-index:1;background:#fff}
 th:first-child{background:#efefef}
 .tall{max-height:80vh;overflow:auto}.tall th{position:sticky;top:0;z-index:2;background:#efefef}
-.tall th:first-child{z-index:3}}
+.tall th:first-child{z-index:3}.rowlab{display:table-cell}.lab{display:none}}
 @media print{body{max-width:none}h2{page-break-after:avoid}figure,table{page-break-inside:avoid}
 .tbl{background:none;transform:none;left:0;width:auto;max-width:none}}
 """
@@ -278,19 +287,32 @@ def _number_html(cell: str) -> str:
 
 
 def _html_table(t: Table) -> str:
-    """One table in its scrolling box, number columns marked ``num``, then its caption."""
+    """One table in its scrolling box, number columns marked ``num``, then its caption.
+    A table whose rows are named by several columns (``labels``) gets one more, first,
+    that joins them: shown on a phone in their place, where the first column stays in
+    view."""
     e = html.escape
     tags = [' class="num"' if n else "" for n in numeric_columns(t.frame)]
+    joined = t.labels > 1
+    if joined:  # the label columns hide on a phone, the joined one shows there only
+        tags = [f' class="{"num " if a else ""}lab"' if i < t.labels else a
+                for i, a in enumerate(tags)]  # fmt: skip
     head = "".join(f"<th{a}>{e(str(c))}</th>" for a, c in zip(tags, t.frame.columns, strict=True))
-    rows = "".join(
-        "<tr>"
-        + "".join(
-            f"<td{a}>{_number_html(str(v)) if a else e(str(v))}</td>"
+    if joined:
+        head = (
+            f'<th class="rowlab">{e(JOIN.join(map(str, t.frame.columns[: t.labels])))}</th>' + head
+        )
+
+    def cells(row) -> str:
+        first = (
+            f'<td class="rowlab">{e(JOIN.join(map(str, row[: t.labels])))}</td>' if joined else ""
+        )
+        return first + "".join(
+            f"<td{a}>{_number_html(str(v)) if 'num' in a else e(str(v))}</td>"
             for a, v in zip(tags, row, strict=True)
         )
-        + "</tr>"
-        for row in t.frame.itertuples(index=False)
-    )
+
+    rows = "".join(f"<tr>{cells(row)}</tr>" for row in t.frame.itertuples(index=False))
     cap = f'<p class="caption">{_inline_html(t.caption)}</p>' if t.caption else ""
     kind = "tbl tall" if len(t.frame) > TALL_ROWS else "tbl"
     return (

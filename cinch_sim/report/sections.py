@@ -241,6 +241,7 @@ def add_safe_bids(
             else ""
         ),
         safe,
+        labels=3,
     )
     if costly := _pedros_that_cost(safe, keys, r):
         sec.text(costly)
@@ -1102,6 +1103,7 @@ def add_ladder(report: Report, lad, target: int) -> None:
         "interval (the ratings' intervals move together, so read this one to tell two "
         "strategies apart).",
         ratings,
+        labels=2,
     )
     if note := edge_note(ratings):
         sec.text(f"{note}.")
@@ -1125,6 +1127,7 @@ def add_ladder(report: Report, lad, target: int) -> None:
         "interval is Student's t over the pairs. 'points per hand': A's points a hand less "
         "B's, with its 95% interval.",
         mu,
+        labels=2,
     )
     _ladder_chart(sec, ratings)
 
@@ -1213,6 +1216,7 @@ def _cutthroat_ladder(sec, lad, ratings: pd.DataFrame, games: int, target: int) 
         f"at most {_pct(2 / p)}, winning every game alone and as the field, whose {p - 1} "
         "seats share one win).",
         ratings,
+        labels=2,
     )
     if note := edge_note(ratings):
         sec.text(f"{note}.")
@@ -1238,6 +1242,7 @@ def _cutthroat_ladder(sec, lad, ratings: pd.DataFrame, games: int, target: int) 
         "interval is Student's t over the rotations. 'points per hand': A's points a hand "
         "less a B seat's, with its 95% interval.",
         mu,
+        labels=2,
     )
     _ladder_chart(sec, ratings)
 

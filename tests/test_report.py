@@ -42,6 +42,7 @@ class Collector(HTMLParser):
         self.tables: list[list[list[str]]] = []
         self._text: list[str] | None = None
         self._cell: list[str] | None = None
+        self._joined = False
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -58,6 +59,9 @@ class Collector(HTMLParser):
             self.tables[-1].append([])
         if tag in ("td", "th"):
             self._cell = []
+            # the phone's column joining a row's labels (render.Table.labels): not the
+            # table's own, and not in the Markdown
+            self._joined = "rowlab" in (a.get("class") or "").split()
         if tag not in VOID:
             self.stack.append(tag)
 
@@ -72,7 +76,8 @@ class Collector(HTMLParser):
             self.h2.append("".join(self._text or []))
             self._text = None
         if tag in ("td", "th"):
-            self.tables[-1][-1].append("".join(self._cell or []))
+            if not self._joined:
+                self.tables[-1][-1].append("".join(self._cell or []))
             self._cell = None
 
     def handle_data(self, data):

@@ -460,8 +460,10 @@ def ladder(
 ):
     """Play every pair of STRATEGIES in duplicate and rate them (Bradley-Terry, Elo scale).
 
-    --games counts games per pair of strategies. Ratings have 95% bootstrap
-    intervals (pairs of games resampled within each matchup), and so has each
+    --games counts games per pair of strategies. Each matchup's pairs of games
+    are pooled with one pair won and one lost, as its win-rate interval has
+    them; the ratings are fitted to that pool, and their 95% bootstrap
+    intervals resample it within each matchup, as do the intervals of each
     strategy's difference from the best ("vs best"). With more than two sides
     every pair plays a cut-throat match both ways round (see compare) and the
     ratings are the Luce model's, Bradley-Terry for a winner among many.

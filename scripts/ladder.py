@@ -55,8 +55,10 @@ def main() -> None:
         "",
         "Every pair of strategies plays duplicate games: each deal sequence twice, the "
         "strategies swapping seats. Ratings: Bradley-Terry on the Elo scale (mean 0), "
-        "95% bootstrap intervals over duplicate pairs, on each rating and on its difference "
-        "from the best. Win-rate intervals: t over pairs (``cinch_sim.matches.compare``).",
+        "fitted to each matchup's duplicate pairs with one pair won and one lost added, "
+        "and 95% bootstrap intervals that resample those pairs, on each rating and on its "
+        'difference from the best (docs/statistics.md, "The ladder"). Win-rate '
+        "intervals: t over pairs (``cinch_sim.matches.compare``).",
         "",
         "| rank | strategy | rating | 95% interval | vs best | 95% interval | games | score |",
         "|---:|---|---:|---|---:|---|---:|---:|",

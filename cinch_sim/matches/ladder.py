@@ -420,10 +420,7 @@ def edge_note(ratings: pd.DataFrame) -> str | None:
         head = f"The rating of {names} sits at an end of its interval"
     else:
         head = f"The ratings of {names} sit at an end of their intervals"
-    return (
-        f"{head}: no resample went past it on that side, so read that end as open "
-        "(more resamples, --bootstrap, give it room)"
-    )
+    return f"{head}: no resample went past it on that side, so read that end as open"
 
 
 def games_per_matchup(r: Rules, games: int) -> int:

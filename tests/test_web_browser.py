@@ -404,9 +404,13 @@ def test_a_reload_comes_back_to_the_game_and_a_lost_one_says_so(browser):
 
     before = seen(browser)
     assert before[3], before  # a question with the person's cards
+    again = _text(browser, "again")  # the link that deals this game again
+    assert again.startswith("Deal these hands again: /play?seed=")
     browser.refresh()
     _wait(browser, lambda d: _text(d, "prompt"))
     assert seen(browser) == before
+    assert _text(browser, "again") == again
+    assert _text(browser, "variant-words").startswith("standard plus the 9 of trumps")
     # the setup is this game's again: "New game" would start the same table
     picked = browser.execute_script(
         "return ['variant', 'myseat', 'bots'].map((i) => document.getElementById(i).value)"

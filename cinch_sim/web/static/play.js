@@ -265,7 +265,8 @@ async function resume(id) {
   setBusy(false);
   if (!s) return;
   // the setup as this game's, so that "New game" offers the same table again
-  $("variant").value = s.variant; fillSeats();
+  $("variant").value = s.variant;
+  $("variant").dispatchEvent(new Event("change"));  // its seats and its description
   $("myseat").value = String(s.seat); $("bots").value = s.bots;
   show({ ...s, table: id });
 }

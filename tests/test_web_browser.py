@@ -648,7 +648,9 @@ def test_a_pidro_hand_tells_who_played_and_won_each_trick(browser, width):
     browser.set_window_size(width, 1600)
     _new_game(browser, "pidro", seed=PIDRO_SEED)  # a deal where a card is played for you
     assert _text(browser, "setup-title") == "A game against three bots"
-    assert _text(browser, "again") == f"Deal these hands again: /play?seed={PIDRO_SEED}"
+    # from a seed's address every game deals those hands: the page says where new ones are
+    again = f"Deal these hands again: /play?seed={PIDRO_SEED} (new hands: /play)"
+    assert _text(browser, "again") == again
     shot = False
     for _ in range(40):
         prompt = _text(browser, "prompt")

@@ -83,6 +83,9 @@ function show(s) {
     $("setup-title").textContent = `A game ${againstBots(s.variant)}`;
     const again = `/play?seed=${s.seed}`;  // the same seed deals the same hands again
     $("again").replaceChildren("Deal these hands again: ", el("a", { href: again, text: again }));
+    if (new URLSearchParams(location.search).has("seed")) {  // every new game: these hands
+      $("again").append(" (new hands: ", el("a", { href: "/play", text: "/play" }), ")");
+    }
     remember(table);
   }
   const g = s.game, over = g.winner !== null && g.winner !== undefined;

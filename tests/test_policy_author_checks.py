@@ -66,10 +66,34 @@ def test_merge_and_resume_refuse_runs_of_another_policy_file(tmp_path, monkeypat
     monkeypatch.chdir(b)
     api.simulate(hands=300, seed=2, bid=spec, save=tmp_path / "r2")
     assert api.merge([tmp_path / "r1", tmp_path / "r3"]).hands == 600  # the same file
-    with pytest.raises(InputError, match=r"settings\.policy_digests\.bid\.bot\.py:count_bid"):
+    # the file's name, its function and what changed (its text or parameters' digest)
+    changed = r'settings\.policies\.bid\[0\] was "bot\.py:count_bid, file and parameters '
+    with pytest.raises(InputError, match=changed):
         api.merge([tmp_path / "r1", tmp_path / "r2"])
-    with pytest.raises(InputError, match="holds another run: settings.policy_digests"):
+    with pytest.raises(InputError, match="holds another run: " + changed):
         api.simulate(hands=300, seed=1, bid=spec, resume=tmp_path / "r1")
+
+
+def test_one_unchanged_policy_file_spelled_three_ways_is_one_policy(tmp_path, monkeypatch):
+    """A review merged runs of one unchanged file named bot.py, ./bot.py and its absolute
+    path (docs/long-runs.md gives a Dask cluster absolute paths): refused, "was
+    \"bot.py:count_bid\", not \"./bot.py:count_bid\"". The file's text and parameters
+    are what make a policy; a resume may name it another way too."""
+    a, _ = _two_bots(tmp_path)
+    monkeypatch.chdir(a)
+    spellings = ["bot.py:count_bid", "./bot.py:count_bid", f"{a / 'bot.py'}:count_bid"]
+    for seed, spec in enumerate(spellings, 1):
+        api.simulate(hands=300, seed=seed, bid=spec, save=tmp_path / f"s{seed}")
+    assert api.merge([tmp_path / f"s{k}" for k in (1, 2, 3)]).hands == 900
+    assert api.simulate(hands=300, seed=1, bid=spellings[2], resume=tmp_path / "s1").hands == 300
+    # a strategy's policy (compare, ladder) the same way
+    games = [
+        api.compare(
+            Strategy("mine", bid=spec), "heuristic", games=20, seed=seed, save=tmp_path / f"c{seed}"
+        )  # fmt: skip
+        for seed, spec in enumerate(spellings[:2], 1)
+    ]
+    assert api.merge([tmp_path / "c1", tmp_path / "c2"]).games == sum(g.games for g in games)
 
 
 def test_built_in_runs_record_no_digest_and_strategies_record_a_users(tmp_path):

@@ -34,6 +34,7 @@ from cinch_sim.runs.store import (
     MANIFEST,
     DamagedChunk,
     chunk_name,
+    comparable,
     first_difference,
     pack,
     ranges,
@@ -89,7 +90,7 @@ def _head(d: dict[str, Any]) -> dict[str, Any]:
 def _what(head: dict[str, Any]) -> dict[str, Any]:
     """What must agree between merged runs: everything but the amounts and the chunk."""
     s = {k: v for k, v in head["settings"].items() if k not in AMOUNTS}
-    return {"command": head["command"], "settings": s, "shown": head.get("shown")}
+    return comparable({"command": head["command"], "settings": s, "shown": head.get("shown")})
 
 
 def _covered(covers: list[list[int]]) -> dict[int, int]:

@@ -170,6 +170,44 @@ def _at(d: Any, dotted: str) -> Any:
     return d
 
 
+def comparable(head: dict[str, Any]) -> dict[str, Any]:
+    """A run's head as runs are compared (``resume``, ``merge``): a user policy is its
+    file's name, its function and its digest (the file's text and its parameters), not
+    the path typed, so
+    ``bot.py``, ``./bot.py`` and ``/home/me/bot.py`` of one unchanged file are one policy
+    (a Dask cluster's absolute path and a local relative one merge), and a changed file
+    is named as such. Built-ins (no digest) stay as named."""
+    out = json.loads(json.dumps(head, default=str))
+    settings = out.get("settings", out)
+    digests = settings.pop("policy_digests", None) if isinstance(settings, dict) else None
+    if digests:  # a run of hands: each seat's spec, its digest beside, by kind
+        for kind, specs in settings.get("policies", {}).items():
+            found = digests.get(kind, {})
+            settings["policies"][kind] = [_policy_identity(x, found.get(x)) for x in specs]
+
+    def walk(d: Any) -> None:  # a strategy's kinds: {"policy": spec, "digest": ...}
+        if isinstance(d, dict):
+            if isinstance(d.get("policy"), str) and "digest" in d:
+                d["policy"] = _policy_identity(d["policy"], d.pop("digest"))
+            for v in d.values():
+                walk(v)
+        elif isinstance(d, list):
+            for v in d:
+                walk(v)
+
+    walk(out)
+    return out
+
+
+def _policy_identity(spec: str, digest: str | None) -> str:
+    """``bot.py:count_bid, file and parameters 8d53f5788bc45caa`` for ``./bots/bot.py:
+    count_bid`` (the file's name, not its folder); a built-in's name as it is."""
+    if digest is None:
+        return spec
+    where, function = spec.rsplit(":", 1)
+    return f"{Path(where).name}:{function}, file and parameters {digest}"
+
+
 def first_difference(old: Any, new: Any, path: str = "") -> str | None:
     """The first setting that differs, as ``name: old, not new`` (None: the same):
     those of ``COMPARED_FIRST`` first (another preset is named as such, not by the
@@ -317,7 +355,7 @@ class ChunkStore:
         d = resumable(folder)
         new = json.loads(json.dumps(head, default=str))  # as the manifest holds it
         old = {k: d.get(k) for k in new}
-        diff = first_difference(old, new)
+        diff = first_difference(comparable(old), comparable(new))
         if diff is not None:
             raise InputError("resume", f"{os.fspath(folder)} holds another run: {diff}")
         store = cls(Path(folder), head, keys)

@@ -365,8 +365,16 @@ def test_an_interrupted_ladder_counts_the_games_of_every_matchup():
     assert lad.interrupted and lad.matchup_count == 3 and lad.games_played == 10
     assert "10 of 120 games played" in lad.headline()
     assert lad.to_dict()["games_played"] == 10
-    text = format_ladder(lad.table(), lad.matchups(), 40, 0, 0.1)
-    assert text.startswith("10 games per matchup (of 40 asked) in duplicate")
+    # the two matchups never reached have no row: a review read "20,000 to 60,000 games
+    # per matchup" over a matchup of none, and nothing said the ratings lacked it
+    assert lad.unplayed() == [("random", "greedy"), ("simple", "greedy")]
+    assert lad.to_dict()["unplayed"] == [["random", "greedy"], ["simple", "greedy"]]
+    text = format_ladder(lad.table(), lad.matchups(), 40, 0, 0.1, None, lad.unplayed())
+    assert text.startswith("0 to 10 games per matchup (of 40 asked) in duplicate")
+    assert text.endswith(
+        "(not played before the stop: random v greedy and simple v greedy; the ratings "
+        "rest on the matchups above)"
+    )
 
 
 # ------------------------------------------------ item 9: a second Ctrl-C ends a runaway

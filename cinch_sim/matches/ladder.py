@@ -159,6 +159,7 @@ class Ladder(Tables):
         out = dict(self.settings)
         out["interrupted"] = self.interrupted
         out["games_played"] = self.games_played  # games_per_matchup is what was asked
+        out["unplayed"] = [list(p) for p in self.unplayed()]
         out["seconds"] = round(self.seconds, 3)
         out["ratings"] = json_records(self.table())
         out["matchups"] = json_records(self.matchups())
@@ -196,6 +197,14 @@ class Ladder(Tables):
         played or not."""
         n = len(self.strategies)
         return n * (n - 1) // (1 if self.cutthroat else 2)
+
+    def unplayed(self) -> list[tuple[str, str]]:
+        """The matchups asked of which no game was played (a run Ctrl-C stopped), as
+        (A, B): the ratings rest on the others, and a reader is told so."""
+        names = [s.name for s in self.strategies]
+        played = {(c.a.name, c.b.name) for c in self.matches if c.units}
+        pairs = [(names[i], names[j]) for i, j in pairs_in_order(self.cutthroat, len(names))]
+        return [p for p in pairs if p not in played]
 
     @property
     def games_played(self) -> int:
@@ -457,7 +466,12 @@ def ladder_settings(
 def matchup_order(r: Rules, n: int) -> list[tuple[int, int]]:
     """The matchups of ``n`` strategies, by index: every pair, or every ordered pair
     when the rules have more than two sides (cut-throat: both ways round)."""
-    order = itertools.permutations if r.teams > 2 else itertools.combinations
+    return pairs_in_order(r.teams > 2, n)
+
+
+def pairs_in_order(cutthroat: bool, n: int) -> list[tuple[int, int]]:
+    """``matchup_order`` by whether the table is cut-throat (a ladder knows that)."""
+    order = itertools.permutations if cutthroat else itertools.combinations
     return list(order(range(n), 2))
 
 

@@ -495,7 +495,7 @@ def ladder(
             write_ladder_outputs(lad, out_dir, ratings, matchups, records)
         print_ladder(lad, ratings, matchups, fmt, csv_table, seed, records)
     if lad.interrupted:
-        stopped("finished games (rated them only)", out_dir, bool(records))
+        stopped("finished games (the ratings use them only)", out_dir, bool(records))
         sys.exit(130)
 
 
@@ -515,7 +515,7 @@ def print_ladder(
                 click.echo(interrupted_line(lad.games_played, asked, "games"))
             text = format_ladder(
                 ratings, matchups, lad.settings["games_per_matchup"], seed, lad.seconds,
-                lad.players if lad.cutthroat else None,
+                lad.players if lad.cutthroat else None, lad.unplayed(),
             )  # fmt: skip
             click.echo(_with_rules(text, lad.settings))
 
@@ -537,19 +537,30 @@ def write_ladder_outputs(lad, out_dir, ratings=None, matchups=None, records=None
     write_run_json(out_dir, settings)
 
 
-def _per_matchup(matchups, games: int) -> str:
+def _per_matchup(matchups, games: int, unplayed: int = 0) -> str:
     """``40,000 games per matchup``, as the matchups played them: a range where they
-    differ (a run Ctrl-C stopped, runs merged), and the games asked where fewer were
-    played."""
-    played = [int(g) for g in matchups["games"]] if len(matchups) else [0]
+    differ (a run Ctrl-C stopped, runs merged; ``unplayed`` matchups, with no row,
+    played 0), and the games asked where fewer were played."""
+    played = [int(g) for g in matchups["games"]] + [0] * unplayed
+    played = played or [0]
     lo, hi = min(played), max(played)
     words = f"{hi:,} games per matchup" if lo == hi else f"{lo:,} to {hi:,} games per matchup"
     return words + (f" (of {games:,} asked)" if hi < games else "")
 
 
-def format_ladder(ratings, matchups, games, seed, seconds, cutthroat: int | None = None) -> str:
+def format_ladder(
+    ratings, matchups, games, seed, seconds, cutthroat: int | None = None, unplayed=()
+) -> str:
     """The ratings and the matchups as text; ``cutthroat``: the players of a cut-throat
-    ladder (its matchups are A alone against B in the other seats, both ways round)."""
+    ladder (its matchups are A alone against B in the other seats, both ways round);
+    ``unplayed``: the matchups (A, B) a stopped run never reached, named under them."""
+    gap = len(unplayed)
+    missing = (
+        [f"(not played before the stop: {N.joined([f'{a} v {b}' for a, b in unplayed])}; "
+         "the ratings rest on the matchups above)"]
+        if unplayed
+        else []
+    )  # fmt: skip
     rows = [
         [
             f"{r.rank}",
@@ -587,8 +598,8 @@ def format_ladder(ratings, matchups, games, seed, seconds, cutthroat: int | None
         ]
         return "\n".join(
             [
-                f"{_per_matchup(matchups, games)}, cut-throat with {cutthroat} players (A alone "
-                f"in each seat in turn, B in the other {cutthroat - 1}; every pair both "
+                f"{_per_matchup(matchups, games, gap)}, cut-throat with {cutthroat} players "
+                f"(A alone in each seat in turn, B in the other {cutthroat - 1}; every pair both "
                 f"ways round), {N.seed_time(seed, seconds, 1)}",
                 "",
                 text_table(rows, head, "rlrlrrr"),
@@ -607,6 +618,7 @@ def format_ladder(ratings, matchups, games, seed, seconds, cutthroat: int | None
                     "llrlrrr",
                 ),  # fmt: skip
                 "(Luce ratings on the Elo scale: 400 = 10 to 1 odds, one seat against another)",
+                *missing,
             ]
         )
     pairs = [
@@ -624,7 +636,7 @@ def format_ladder(ratings, matchups, games, seed, seconds, cutthroat: int | None
     ]
     return "\n".join(
         [
-            f"{_per_matchup(matchups, games)} in duplicate, {N.seed_time(seed, seconds, 1)}",
+            f"{_per_matchup(matchups, games, gap)} in duplicate, {N.seed_time(seed, seconds, 1)}",
             "",
             text_table(rows, head, "rlrlrrr"),
             "",
@@ -643,6 +655,7 @@ def format_ladder(ratings, matchups, games, seed, seconds, cutthroat: int | None
             "(Bradley-Terry ratings on the Elo scale: 400 = 10 to 1 odds; score: the share "
             "of its games a strategy won, over all its matchups)",
             *_sweep_note(ratings),
+            *missing,
         ]
     )
 

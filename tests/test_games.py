@@ -475,3 +475,16 @@ def test_a_rating_at_the_end_of_its_interval_is_said_to_be_open_there():
     assert note.startswith("The ratings of a and c sit at an end of their intervals")
     assert edge_note(table.iloc[[1]]) is None
     assert edge_note(table.iloc[[0]]).startswith("The rating of a sits at an end of its")
+
+
+def test_compare_text_says_contracts_and_gives_p_three_figures():
+    """A review read "bids" over each side's contracts (the files call them contracts;
+    a player counts every call as a bid), and "p = 1.4e-13" beside "p = 6.49e-15"."""
+    from cinch_sim.cli.commands.compare import _p_value
+
+    res = CliRunner().invoke(main, ["compare", "heuristic", "greedy", "--games", "20"])
+    head = next(x for x in res.output.splitlines() if x.startswith("strategy "))
+    assert head.split()[:2] == ["strategy", "contracts"]
+    assert [_p_value(p) for p in (1.4e-13, 6.49e-15, 0.5)] == [
+        "p = 1.40e-13", "p = 6.49e-15", "p = 0.500"
+    ]  # fmt: skip

@@ -280,11 +280,12 @@ def _no_interval(lo: float | None, hi: float | None) -> str:
 
 
 def _p_value(p: float | None) -> str:
-    """``p = 0.0192``; one below 1e-15 is ``p < 1e-15`` (a t tail that far out says no
-    more than that, and a float would print 0 for less)."""
+    """``p = 0.0192``, always three figures (``1.40e-13`` beside ``6.49e-15``, not
+    ``1.4e-13``); one below 1e-15 is ``p < 1e-15`` (a t tail that far out says no more
+    than that, and a float would print 0 for less)."""
     if p is None or math.isnan(p):
         return f"p = {N.DASH}"
-    return "p < 1e-15" if p < 1e-15 else f"p = {p:.3g}"
+    return "p < 1e-15" if p < 1e-15 else f"p = {p:#.3g}"
 
 
 def format_comparison(s: dict, seed: int | str, seconds: float) -> str:
@@ -360,7 +361,7 @@ def _sides_table(s: dict) -> str:
     headers = (
         ["strategy"]
         + (["seats"] if seats else [])
-        + ["bids", "made", "set", "make rate", "average bid"]
+        + ["contracts", "made", "set", "make rate", "average bid"]
         + [f"{N.label(k.removesuffix('_capture'))} taken" for k in pedros]
     )
     table = text_table(rows, headers, "l" + "r" * (len(headers) - 1))

@@ -790,3 +790,25 @@ def test_a_dealer_is_told_why_his_low_bids_are_worth_nothing_over_a_pass():
     assert note(2) is None and note(3, "0:8") is None
     assert note(3, "0:pass,1:pass,2:pass") is None  # the advice says it: trump on a pass
     assert note(3, all_pass="redeal_next") is None
+
+
+def test_a_safe_bid_above_the_advised_one_says_why_it_is_not_advised():
+    """A review read "bid 10 ... Highest safe bid at 70%: bid 11" as a contradiction: 11
+    is made as often as 10 (the hands that make 10 take 11 too) and costs more when set,
+    so it expects less. The sentence now says so, with the gap the table shows."""
+    from cinch_sim import api
+    from cinch_sim.advisor.present import advice_line
+
+    # api.advise: a seat's pass first to speak read as traditional's (the command line's)
+    adv = api.advise("AH KH 5H 5D 2H 9C 3S 7C 8S", seat=2, bids="0:pass,1:9")
+    best, safe, s = adv.best_ev_bid, adv.safe_bid, adv.best_trump_index
+    assert best is not None and safe is not None and safe > best
+    ev = adv.score_change()["ev"][s]
+    cols = list(adv.bids)
+    gap = ev[1 + cols.index(best)] - ev[1 + cols.index(safe)]
+    assert gap > 0  # the advised bid is the best; the safe one expects less
+    line = advice_line(adv)
+    assert f"bid {safe} in hearts" in line and line.endswith(
+        f"; safe too, but it expects {gap:.2f} points a hand less than bid {best}: a higher "
+        "contract loses more when set."
+    )

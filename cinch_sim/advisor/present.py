@@ -136,8 +136,25 @@ def advice_line(adv: Advice) -> str:
         low = N.rate_floor(lo[s, _col(adv, safe)], 0)
         safe_part = (
             f"bid {safe} in {SUIT_NAMES[SUITS[s]]} (makes it at least {low}, 95% lower bound)"
+            + _above_best_note(adv, s, best, safe)
         )
     return f"Advice: {main}. Highest safe bid at {N.rate(adv.risk, 0)}: {safe_part}."
+
+
+def _above_best_note(adv: Advice, s: int, best: int | None, safe: int) -> str:
+    """Where the highest safe bid is above the advised one: made as often, it expects
+    less (a higher contract loses more when set). Said, or a player reads "bid 10 ...
+    highest safe bid 11" as a contradiction."""
+    if best is None or safe <= best:
+        return ""
+    value = adv.margin()[0] if adv.n[0] == 0 else adv.score_change()["ev"]
+    gap = value[s, 1 + _col(adv, best)] - value[s, 1 + _col(adv, safe)]
+    if not gap >= 0.5 * 10**-EV_DIGITS:  # a tie to the shown digits (or unknown)
+        return f"; it expects about as much as bid {best}"
+    return (
+        f"; safe too, but it expects {N.number(gap, EV_DIGITS)} points a hand less than bid "
+        f"{best}: a higher contract loses more when set"
+    )
 
 
 STORED_NO_TIES = " (stored before the advisor compared bids with each other: which bids are "

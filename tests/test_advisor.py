@@ -803,6 +803,7 @@ def test_a_safe_bid_above_the_advised_one_says_why_it_is_not_advised():
     adv = api.advise("AH KH 5H 5D 2H 9C 3S 7C 8S", seat=2, bids="0:pass,1:9")
     best, safe, s = adv.best_ev_bid, adv.safe_bid, adv.best_trump_index
     assert best is not None and safe is not None and safe > best
+    assert safe not in adv.tied_bids  # one named as good as the advised bid needs no note
     ev = adv.score_change()["ev"][s]
     cols = list(adv.bids)
     gap = ev[1 + cols.index(best)] - ev[1 + cols.index(safe)]

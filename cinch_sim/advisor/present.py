@@ -142,11 +142,11 @@ def advice_line(adv: Advice) -> str:
 
 
 def _above_best_note(adv: Advice, s: int, best: int | None, safe: int) -> str:
-    """Where the highest safe bid is above the advised one: made as often, it expects
-    less (a higher contract loses more when set). Said, or a player reads "bid 10 ...
-    highest safe bid 11" as a contradiction."""
-    if best is None or safe <= best:
-        return ""
+    """Where the highest safe bid is above the advised one and not named as good as it:
+    made as often, it expects less (a higher contract loses more when set). Said, or a
+    player reads "bid 10 ... highest safe bid 11" as a contradiction."""
+    if best is None or safe <= best or safe in (adv.tied_bids or ()):
+        return ""  # below the advised bid, or named as good as it already
     value = adv.margin()[0] if adv.n[0] == 0 else adv.score_change()["ev"]
     gap = value[s, 1 + _col(adv, best)] - value[s, 1 + _col(adv, safe)]
     if not gap >= 0.5 * 10**-EV_DIGITS:  # a tie to the shown digits (or unknown)

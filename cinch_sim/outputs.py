@@ -382,11 +382,13 @@ def store_files(out: str | os.PathLike) -> list[str]:
 
 def unfinished_run(out: str | os.PathLike) -> str | None:
     """The command of the unfinished chunked run saved in ``out`` (its ``--resume``
-    goes on with it), None where none is."""
+    goes on with it), None where none is, or where it saved no chunk: nothing to go on
+    with (a run whose policy failed at once: a review was pointed to --resume, which
+    its mended policy file's digest then refused)."""
     d = _run_manifest(out)
     if d is None or d.get("complete") or not isinstance(d.get("command"), str):
         return None
-    return d["command"]
+    return d["command"] if len(store_files(out)) > 1 else None  # the manifest and a chunk
 
 
 def _files_of_our_kinds(out: Path) -> list[str]:

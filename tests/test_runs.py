@@ -609,6 +609,12 @@ def test_a_taken_folder_suggests_resume_only_where_a_run_can_resume(tmp_path):
     res = CliRunner().invoke(main, ["merge", str(run), "--out", str(run)])
     assert res.exit_code == 2 and "use --force to replace them" in res.output
     assert "resume" not in res.output  # merge has no --resume
+    # stopped before its first chunk (a policy that failed at once): nothing to go on with
+    for chunk in (run / "chunks").glob("*.npz"):
+        chunk.unlink()
+    res = CliRunner().invoke(main, [*SIMULATE, "--out", str(run)])
+    assert res.exit_code == 2 and "use --force to replace them" in res.output
+    assert "resume" not in res.output
 
 
 def test_a_folder_of_someone_else_s_files_is_never_told_to_use_force(tmp_path):

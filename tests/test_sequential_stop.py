@@ -186,5 +186,5 @@ def test_a_decided_sequence_is_shown_leaving_out_half_and_no_p_is_zero():
     assert sequence_shown(0.69, 0.52, 0.88, True) == "69.0% [52.0, 88.0]"
     assert sequence_shown(0.6, 0.4999, 0.7, False) == "60.0% [49.9, 70.0]"  # undecided
     assert _p_value(0.0) == "p < 1e-15" and _p_value(0.0192) == "p = 0.0192"
-    assert _p_value(1.97e-277) == "p < 1e-15" and _p_value(2e-15) == "p = 2e-15"
+    assert _p_value(1.97e-277) == "p < 1e-15" and _p_value(2e-15) == "p = 2.00e-15"
     assert _p_value(float("nan")) == "p = –"

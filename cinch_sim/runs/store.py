@@ -173,10 +173,10 @@ def _at(d: Any, dotted: str) -> Any:
 def comparable(head: dict[str, Any]) -> dict[str, Any]:
     """A run's head as runs are compared (``resume``, ``merge``): a user policy is its
     file's name, its function and its digest (the file's text and its parameters), not
-    the path typed, so
-    ``bot.py``, ``./bot.py`` and ``/srv/bots/bot.py`` of one unchanged file are one policy
-    (a Dask cluster's absolute path and a local relative one merge), and a changed file
-    is named as such. Built-ins (no digest) stay as named."""
+    the path typed, so ``bot.py``, ``./bot.py`` and ``/srv/bots/bot.py`` of one
+    unchanged file are one policy (a Dask cluster's absolute path and a local relative
+    one merge), and a changed file is named as such. Built-ins (no digest) stay as
+    named."""
     out = json.loads(json.dumps(head, default=str))
     settings = out.get("settings", out)
     digests = settings.pop("policy_digests", None) if isinstance(settings, dict) else None

@@ -479,6 +479,20 @@ def variants() -> dict[str, dict[str, Any]]:
     return out
 
 
+def page_seed(value: object) -> int:
+    """A seed as a page sends it: digits (a browser's numbers lose digits past 2**53, so
+    2**53 and 2**53 + 1 would deal one hand) or a whole number, 0 .. 2**64 - 1; the
+    sample's and a game's (``table.Table``) alike."""
+    if isinstance(value, str):
+        if not re.fullmatch(r"[0-9]+", value.strip()):
+            raise BadRequest(f"seed {value!r} must be a whole number, 0 or more")
+        value = int(value.strip())
+    try:
+        return checks.seed(value)
+    except checks.InputError as exc:
+        raise BadRequest(str(exc)) from None
+
+
 def sample_records(body: dict[str, Any]) -> list[dict[str, Any]]:
     """One hand from a run, as records: a seed, a variant and a play policy."""
     import os
@@ -487,18 +501,12 @@ def sample_records(body: dict[str, Any]) -> list[dict[str, Any]]:
     from cinch_sim.api import simulate
     from cinch_sim.records.io import load_records
 
-    # a seed comes as digits (a browser's numbers lose digits past 2**53) or as an int
-    seed = _field(body, "seed", (int, str), 1)
-    if isinstance(seed, str):
-        if not re.fullmatch(r"[0-9]+", seed.strip()):
-            raise BadRequest(f"seed {seed!r} must be a whole number, 0 or more")
-        seed = int(seed.strip())
+    seed = page_seed(_field(body, "seed", (int, str), 1))
     variant, rules = rules_of(body)
     play = _field(body, "play", (str,), "heuristic")
     if play not in PLAYS:
         raise BadRequest(f"play {play!r} is not one of {', '.join(PLAYS)}")
     try:
-        seed = checks.seed(seed)
         if play == "dd":
             from cinch_sim.solver.limits import require_dd
 

@@ -62,17 +62,13 @@ def _parsed(text: str) -> list[int] | None:
 
 
 def _seed_of(value: object) -> int:
-    """A game's seed as the page sends it: digits (a browser's numbers lose digits past
-    2**53) or a whole number, 0 .. 2**64 - 1, so a game can be dealt again."""
-    from cinch_sim import checks
+    """A game's seed as the page sends it (``queries.page_seed``), so a game can be
+    dealt again; a bad one is the game's own one-line error."""
+    from cinch_sim.web.queries import BadRequest, page_seed
 
-    if isinstance(value, str):
-        if not value.strip().isdigit():
-            raise TableError(f"seed {value!r} must be a whole number, 0 or more")
-        value = int(value.strip())
     try:
-        return checks.seed(value)
-    except checks.InputError as exc:
+        return page_seed(value)
+    except BadRequest as exc:
         raise TableError(str(exc)) from None
 
 

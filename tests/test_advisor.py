@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -813,3 +815,54 @@ def test_a_safe_bid_above_the_advised_one_says_why_it_is_not_advised():
         f"; safe too, but it expects {gap:.2f} points a hand less than bid {best}: a higher "
         "contract loses more when set."
     )
+
+
+def test_versus_takes_a_suit_letter_and_bids_and_refuses_others_in_a_line():
+    """After bids of 8 and 9 the third seat's candidates are pass and 10 to 14:
+    ``versus`` takes the trump as a letter or a row and the bids as bids (0, "pass" or
+    None for passing), and a bid the seat cannot make is a one-line AdvisorError (a
+    ValueError) naming what it could, not numpy's IndexError."""
+    a = advise("AS KS 5S 5C 2S 9H 3D 7C JD", seat=2, bids="0:8,1:9", precision=0.1, seed=3)
+    assert list(a.bids) == [10, 11, 12, 13, 14]
+    assert a.versus("S", 10, 11) == a.versus(1, 10, 11) == a._versus(1, 1, 2)
+    sc = a.score_change()
+    ev = (sc["ev"][1, 1], sc["ev_lo"][1, 1], sc["ev_hi"][1, 1])
+    assert a.versus("s", 10, 0) == a.versus("S", 10, "pass") == a.versus("S", 10, None)
+    assert a.versus("S", 10, 0) == pytest.approx(ev)
+    for args, message in [
+        (("S", 8, 10), "bid: pass (0) or a bid this seat could make (10..14), not 8"),
+        (("S", 10, 15), "not 15"),
+        (("X", 10, 11), "trump: a suit letter (C, S, D or H) or 0 to 3, not 'X'"),
+        ((True, 10, 11), "not True"),
+        (("S", "ten", 11), "not 'ten'"),
+    ]:
+        with pytest.raises(AdvisorError, match=re.escape(message)) as e:
+            a.versus(*args)
+        assert message in str(e.value) and "\n" not in str(e.value)
+
+
+def test_where_passing_is_advised_the_bids_are_measured_against_it():
+    """``vs_best`` is each candidate's margin less the suit's advice on the same deals:
+    in a suit where no bid beats passing, passing itself (0), and every bid its ev
+    against pass; never a bid the advice turned down."""
+    a = advise("AS KS 5S 5C 2S 9H 3D 7C JD", seat=2, bids="0:8,1:9", precision=0.1, seed=3)
+    df = a.table()
+    suits = a.per_suit()
+    passed = [s for s in a.suits_run if suits[s]["best_ev_bid"] is None]
+    assert passed  # clubs, diamonds, hearts: no bid there beats passing
+    for s in passed:
+        rows = df[df.trump == SUITS[s]].set_index("bid")
+        assert (rows.loc[0, ["vs_best", "vs_best_lo", "vs_best_hi"]] == 0).all()
+        for b in a.bids:
+            row = rows.loc[b]
+            assert (row.vs_best, row.vs_best_lo, row.vs_best_hi) == pytest.approx(
+                (row.ev, row.ev_lo, row.ev_hi)
+            )
+
+
+def test_the_json_names_the_version_that_answered():
+    """As every other command's JSON does (simulate, stats, compare, ladder, report)."""
+    from cinch_sim.version import __version__
+
+    a = advise("9S 8C 6D 4D 3S 7H 6H 2C 8S", seat=0, precision=0.1)
+    assert advice_dict(a)["version"] == __version__

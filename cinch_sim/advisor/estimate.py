@@ -232,10 +232,43 @@ class Advice(Tables):
         r = self.query.rules
         return 2 * (r.total_points + r.bid_max)
 
-    def versus(self, s: int, c: int, c2: int) -> tuple[float, float, float]:
-        """In suit ``s``: the mean of margin(candidate c) - margin(candidate c2) over the
-        deals both fit, with its 95% interval (NaN where no deal fits both, or the pairs
-        were not kept: a study stored before they were)."""
+    def versus(self, trump: str | int, bid: int | str | None, bid2: int | str | None
+               ) -> tuple[float, float, float]:  # fmt: skip
+        """With ``trump`` (a suit letter, or its row number): how much more ``bid`` is
+        worth than ``bid2``, the mean of their margins' difference over the deals both
+        fit, with its 95% interval (NaN where no deal fits both, or the pairs were not
+        kept: a study stored before they were). A bid is one of ``bids``, or 0,
+        ``"pass"`` or None for passing; ``versus("S", 10, 0)`` is bid 10's ev."""
+        return self._versus(self._suit_row(trump), self._column(bid), self._column(bid2))
+
+    def _suit_row(self, trump: str | int) -> int:
+        """The row of a suit given as a letter (``"S"``) or a number (1)."""
+        if isinstance(trump, str) and trump.strip().upper() in SUITS:
+            s = SUITS.index(trump.strip().upper())
+        elif isinstance(trump, int | np.integer) and not isinstance(trump, bool):
+            s = int(trump)
+        else:
+            raise AdvisorError(f"trump: a suit letter (C, S, D or H) or 0 to 3, not {trump!r}")
+        if s not in self.suits_run:
+            raise AdvisorError(f"trump: {SUITS[s] if 0 <= s < 4 else s} was not advised on")
+        return s
+
+    def _column(self, bid: int | str | None) -> int:
+        """The candidate column of a bid (0: pass)."""
+        if bid is None or (isinstance(bid, str) and bid.strip().lower() == "pass"):
+            return 0
+        if isinstance(bid, int | np.integer) and not isinstance(bid, bool):
+            if bid == 0:
+                return 0
+            if int(bid) in self.candidates[1:]:
+                return list(self.candidates).index(int(bid))
+        b = [int(x) for x in self.bids]
+        contiguous = len(b) > 2 and b == list(range(b[0], b[-1] + 1))
+        legal = f"{b[0]}..{b[-1]}" if contiguous else ", ".join(map(str, b)) or "none"
+        raise AdvisorError(f"bid: pass (0) or a bid this seat could make ({legal}), not {bid!r}")
+
+    def _versus(self, s: int, c: int, c2: int) -> tuple[float, float, float]:
+        """``versus`` by row and candidate column (0: pass)."""
         if c == c2:
             return 0.0, 0.0, 0.0
         if c2 == 0 or c == 0:  # against pass: the ev
@@ -353,7 +386,7 @@ class Advice(Tables):
             return None
         others = [j for j in range(len(self.bids)) if j != best and not np.isnan(evs[j])]
         near = -TIE_POINTS
-        return [int(self.bids[j]) for j in others if self.versus(s, 1 + j, 1 + best)[2] >= near]
+        return [int(self.bids[j]) for j in others if self._versus(s, 1 + j, 1 + best)[2] >= near]
 
     @property
     def tied_bids(self) -> list[int] | None:

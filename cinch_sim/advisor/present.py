@@ -16,6 +16,7 @@ from cinch_sim import notation as N
 from cinch_sim.analysis.intervals import SAFE_MEANING, TIE_POINTS
 from cinch_sim.cards import SUIT_NAMES, SUITS, format_card, pretty_card
 from cinch_sim.rules import seat_name
+from cinch_sim.version import __version__
 
 # an advisor.estimate.Advice: estimate imports this module for the views, not the
 # other way round, so the type is named here and not imported
@@ -251,6 +252,7 @@ def advice_dict(adv: Advice) -> dict[str, Any]:
     """Everything as plain JSON-ready values (what ``--format json`` prints)."""
     q = adv.query
     return {
+        "version": __version__,  # as every other command's JSON: which code answered
         "hand": [format_card(c) for c in q.hand],
         "seat": q.seat,
         "dealer": q.dealer,
@@ -311,6 +313,7 @@ def _by_trump(adv: Advice) -> dict[str, Any]:
     by_trump: dict[str, Any] = {}
     for s in adv.suits_run:
         bids = {}
+        best = _advised_column(adv, suits[s])
         for c, b in enumerate(adv.candidates):
             i = c - 1
             entry = {
@@ -323,7 +326,7 @@ def _by_trump(adv: Advice) -> dict[str, Any]:
                 "ev": _f(sc["ev"][s, c]),
                 "ev_lo": _f(sc["ev_lo"][s, c]),
                 "ev_hi": _f(sc["ev_hi"][s, c]),
-                **_vs_best(adv, s, c, suits[s]["top_ev_bid"]),
+                **_vs_best(adv, s, c, best),
                 "own": _f(sc["own"][s, c]),
                 "opp": _f(sc["opp"][s, c]),
                 # the bid's own margin (own - opp): its rank where no deal fits passing
@@ -355,11 +358,23 @@ def _by_trump(adv: Advice) -> dict[str, Any]:
     return by_trump
 
 
-def _vs_best(adv: Advice, s: int, c: int, top: int | None) -> dict[str, float | None]:
+def _advised_column(adv: Advice, d: dict[str, Any]) -> int | None:
+    """The candidate column of a suit's advice (``per_suit``'s row ``d``): its best-EV
+    bid, or pass where no bid beats passing; where no deal fits passing, the bid with
+    the best own margin (None: no bid was judged)."""
+    if d["best_ev_bid"] is not None:
+        return 1 + _col(adv, d["best_ev_bid"])
+    if adv.n[0] > 0:
+        return 0
+    return None if d["top_ev_bid"] is None else 1 + _col(adv, d["top_ev_bid"])
+
+
+def _vs_best(adv: Advice, s: int, c: int, best: int | None) -> dict[str, float | None]:
     """``vs_best`` with its interval: candidate ``c``'s margin less that of the suit's
-    best bid ``top`` on the same deals (None where there is none or no pair kept)."""
+    advice (column ``best``: ``_advised_column``) on the same deals (None where there
+    is none or no pair kept)."""
     nan = float("nan")
-    m, lo, hi = adv.versus(s, c, 1 + _col(adv, top)) if top is not None else (nan, nan, nan)
+    m, lo, hi = adv._versus(s, c, best) if best is not None else (nan, nan, nan)
     return {"vs_best": _f(m), "vs_best_lo": _f(lo), "vs_best_hi": _f(hi)}
 
 
@@ -377,10 +392,10 @@ def advice_frame(adv: Advice):
     nan = float("nan")
     rows = []
     for s in adv.suits_run:
-        top = suits[s]["top_ev_bid"]
+        best = _advised_column(adv, suits[s])
         for c, b in enumerate(adv.candidates):
             i = c - 1
-            vs = {k: nan if v is None else v for k, v in _vs_best(adv, s, c, top).items()}
+            vs = {k: nan if v is None else v for k, v in _vs_best(adv, s, c, best).items()}
             rows.append(
                 {
                     "trump": SUITS[s],
@@ -396,7 +411,7 @@ def advice_frame(adv: Advice):
                     "ev_hi": sc["ev_hi"][s, c],
                     "own": sc["own"][s, c],
                     "opp": sc["opp"][s, c],
-                    **vs,  # against the suit's best bid, on the same deals: 0 and near it ties
+                    **vs,  # against the suit's advice, on the same deals: 0 and near it ties
                     "hands": int(adv.n[c]),
                 }
             )

@@ -488,3 +488,16 @@ def test_compare_text_says_contracts_and_gives_p_three_figures():
     assert [_p_value(p) for p in (1.4e-13, 6.49e-15, 0.5)] == [
         "p = 1.40e-13", "p = 6.49e-15", "p = 0.500"
     ]  # fmt: skip
+
+
+def test_a_score_s_interval_reaches_as_far_as_its_games_do():
+    """random wins 1 game of 300 here. Its score's interval was the resamples of the
+    pool with the pseudo-pairs, moved to hold the estimate: it began at the estimate
+    itself, "0.3% [0.3, 4.7]" (a review's), as if less were impossible, and the
+    heuristic's ended just above its own 96.0%. Joined with the games' own resamples
+    each reaches as far as the games do, and still holds the pool's width."""
+    lad = ladder(["heuristic", "greedy", "simple", "random"], games=100, seed=0, bootstrap=1000)
+    r = lad.ratings().set_index("strategy")
+    assert r.loc["random", "score"] == 1 / 300
+    assert r.loc["random", "score_lo"] < r.loc["random", "score"] < r.loc["random", "score_hi"]
+    assert (r["score_lo"] <= r["score"]).all() and (r["score"] <= r["score_hi"]).all()

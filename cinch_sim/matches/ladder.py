@@ -271,10 +271,17 @@ class Ladder(Tables):
                 boots = np.full((self.bootstrap, len(self.strategies)), np.nan)
                 every = self._resampled_wins(seed)
                 resampled = every[:, *sub]
-                # the score from the same resamples: its interval over the pairs (rotations)
+                # the score's interval: the pools' resamples (wide enough where a sweep
+                # has no other spread) joined with the games' own, which reach as far
+                # as the games do (1 won of 300: down to 0%, not to the 0.3% won)
+                own = self._resampled_wins(seed, pseudo=False)
                 with np.errstate(invalid="ignore", divide="ignore"):
                     shares = every.sum(axis=2)[:, played] / seats[played]
-                score_lo[played], score_hi[played] = np.percentile(shares, [2.5, 97.5], axis=0)
+                    own_shares = own.sum(axis=2)[:, played] / seats[played]
+                lo_pool, hi_pool = np.percentile(shares, [2.5, 97.5], axis=0)
+                lo_own, hi_own = np.percentile(own_shares, [2.5, 97.5], axis=0)
+                score_lo[played] = np.fmin(lo_pool, lo_own)
+                score_hi[played] = np.fmax(hi_pool, hi_own)
                 boots[:, played] = self._fit(resampled, games[sub], alone[sub])
                 lo[played], hi[played] = np.percentile(boots[:, played], [2.5, 97.5], axis=0)
                 diff = boots - boots[:, [best]]
@@ -315,12 +322,14 @@ class Ladder(Tables):
         df.insert(0, "rank", rank)
         return df
 
-    def _pools(self):
+    def _pools(self, pseudo: bool = True):
         """Per matchup with units: (i, j, games a unit, units, the values a unit took, how
         often each is drawn). The pool is the units with one pseudo-unit lost and one won,
-        as the match's own interval adds them (``bounded_mean``): a sweep has nothing
-        else to resample, and the ratings are fitted to the same pool's mean, so each
-        sits among its own resamples rather than at their end (a sweep's real zero wins
+        as the match's own interval adds them (``bounded_mean``), or with ``pseudo``
+        false the units alone (the games' own spread, for the score's interval). A
+        sweep has nothing else to resample, and the ratings are fitted to the same
+        pool's mean, so each sits among its own resamples rather than at their end (a
+        sweep's real zero wins
         were every resample's minimum, and the mean-0 scale then pushed every other
         rating's resamples below it: "+569 [+534, +571]")."""
         names = [s.name for s in self.strategies]
@@ -328,7 +337,8 @@ class Ladder(Tables):
             ps = c.unit_scores()
             if not ps.size:
                 continue
-            values, counts = np.unique(np.concatenate([ps, [0.0, 1.0]]), return_counts=True)
+            pool = np.concatenate([ps, [0.0, 1.0]]) if pseudo else ps
+            values, counts = np.unique(pool, return_counts=True)
             i, j = names.index(c.a.name), names.index(c.b.name)
             yield i, j, c.games / c.units, ps.size, values, counts / counts.sum()
 
@@ -343,9 +353,10 @@ class Ladder(Tables):
             out[j, i] += per * (n - total)
         return out
 
-    def _resampled_wins(self, seed: int) -> np.ndarray:
-        """``bootstrap`` win matrices, each from the matchups' pools (``_pools``)
-        resampled with replacement within each matchup, as many units as were played.
+    def _resampled_wins(self, seed: int, pseudo: bool = True) -> np.ndarray:
+        """``bootstrap`` win matrices, each from the matchups' pools (``_pools``, with or
+        without the pseudo-units) resampled with replacement within each matchup, as
+        many units as were played.
 
         A pair score takes few values (0, 1/4, ..., 1), so drawing how many times
         each value is picked (multinomial) is the same resampling, done at once;
@@ -354,7 +365,7 @@ class Ladder(Tables):
         rng = np.random.default_rng(seed)
         k = len(self.strategies)
         out = np.zeros((self.bootstrap, k, k))
-        for i, j, per, n, values, prob in self._pools():
+        for i, j, per, n, values, prob in self._pools(pseudo):
             total = rng.multinomial(n, prob, size=self.bootstrap) @ values
             out[:, i, j] += per * total
             out[:, j, i] += per * (n - total)

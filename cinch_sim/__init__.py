@@ -74,6 +74,11 @@ def __getattr__(name: str):
         from cinch_sim import api
 
         return getattr(api, name)
+    if name == "report":  # the subpackage's name: the function is called otherwise here
+        raise AttributeError(
+            "cinch_sim.report is the subpackage that builds reports: the function is "
+            "cinch_sim.strategy_report (cinch_sim.api.report)"
+        )
     raise AttributeError(f"module 'cinch_sim' has no attribute {name!r}")
 
 

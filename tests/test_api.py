@@ -351,3 +351,13 @@ def test_errors_are_value_errors_naming_the_argument():
         api.simulate(hands=10, play=["greedy", "random"])
     with pytest.raises(ValueError, match="^strategies: name at least two strategies$"):
         api.report(strategies=["greedy"])
+
+
+def test_the_report_function_is_named_where_its_subpackage_is_asked_for():
+    """``cinch_sim.report`` (the command's name) is the subpackage that builds reports;
+    asked for before it is imported, the error names the function to call instead."""
+    code = "import cinch_sim; cinch_sim.report"
+    here = Path(cinch_sim.__file__).parents[1]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=here)
+    assert out.returncode == 1
+    assert "the function is cinch_sim.strategy_report" in out.stderr.splitlines()[-1]

@@ -93,7 +93,9 @@ FEATURES = ("seat", "trumps", "pedros", "high", "ace", "honours", "bid")
     type=click.Choice(FEATURES),
     metavar="FEATURE",
     help="Hand feature(s) for the make-rate-by-bid table and chart lines (repeatable): "
-    f"{', '.join(FEATURES)}. [default: trumps]",
+    "seat (the maker's, eldest hand to dealer), trumps (in his dealt cards), pedros (which he "
+    "was dealt), high (how many of A K Q J 10 of trumps), ace (whether he had the ace "
+    "of trumps), honours (which of A K Q J 10, e.g. AKT), bid. [default: trumps]",
 )
 @click.option(
     "--table",
@@ -358,14 +360,24 @@ SAME_TABLE = {"make_rate_by_trumps_and_bid": "make_rate_by_hand_and_bid"}
 
 
 def table_note(name: str, counts) -> str:
-    """A line under a table that needs one: why a make rate may rise with the bid; in
-    cut-throat, what 'average opponent' is."""
+    """A line under a table that needs one: why a make rate may rise with the bid; what
+    the Pedro tables' two shares count; in cut-throat, what 'average opponent' is."""
     from cinch_sim.analysis.tables import opponent_share
 
     if name == "make_rate_by_bid":
         from cinch_sim.analysis.words import CHOSEN_BIDS_NOTE
 
         return f"{CHOSEN_BIDS_NOTE} What one hand can bid: cinch-sim advise."
+    if name == "pedro_capture":
+        return (
+            "rate: of the hands that holder held the card, the share with that fate; "
+            "share: of all hands played."
+        )
+    if name == "pedro_by_trick":
+        return (
+            "saved rate: of the hands the card fell in that trick from that holder, the "
+            "share the holder's side kept; share: of all hands played."
+        )
     others = opponent_share(counts)
     if others == 1:
         return ""

@@ -255,3 +255,18 @@ def test_the_worked_intervals_of_the_statistics_page():
         N.rate_with_interval(*bounded_mean(np.ones(10), 0, 1)),
     ):
         assert f"`{shown}`" in page
+
+
+def test_the_statistics_page_quotes_the_committed_report_s_safe_bid_counts():
+    """docs/statistics.md quotes how often perfect play's safe bid is higher, lower or
+    the same as the heuristic's in the standard report: the counts are those of the
+    committed report's own sentence (results/report/report.md), so a report made again
+    with other counts fails here until the page says so too."""
+    report = (ROOT / "results" / "report" / "report.md").read_text(encoding="utf-8")
+    sentence = next(line for line in report.splitlines() if line.startswith("'Safe bid, perfect"))
+    counts = re.findall(r"higher in (\d+)[^,]*, lower in (\d+) and the same in (\d+)", sentence)
+    assert len(counts) == 2, sentence
+    page = " ".join((ROOT / "docs" / "statistics.md").read_text(encoding="utf-8").split())
+    for higher, lower, same in counts:
+        assert f"higher in {higher}" in page and f"lower in {lower}" in page, (higher, lower)
+        assert f"the same in {same}" in page, same

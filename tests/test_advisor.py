@@ -866,3 +866,20 @@ def test_the_json_names_the_version_that_answered():
 
     a = advise("9S 8C 6D 4D 3S 7H 6H 2C 8S", seat=0, precision=0.1)
     assert advice_dict(a)["version"] == __version__
+
+
+def test_the_bids_table_counts_the_deals_each_bid_was_won_on():
+    """``as_maker`` and ``judged`` per row, as the JSON's bids have them, so a reader of
+    the table knows which rates rest on too few deals to advise the bid."""
+    a = advise("AS KS 5S 5C 2S 9H 3D 7C JD", seat=0, precision=0.1, seed=3)
+    df = a.table()
+    by_trump = advice_dict(a)["by_trump"]
+    for row in df.itertuples():
+        if row.bid == 0:
+            assert row.as_maker == 0 and not row.judged
+            continue
+        entry = by_trump[row.trump]["bids"][str(row.bid)]
+        assert (row.as_maker, row.judged) == (entry["as_maker"], entry["judged"])
+        assert row.judged == (row.as_maker >= a.min_maker)
+    bids = df[df.bid > 0]
+    assert bids.judged.any() and not bids.judged.all()  # bids 1 to 5 are always overbid

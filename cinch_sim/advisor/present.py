@@ -406,6 +406,11 @@ def advice_frame(adv: Advice):
                     "p_make": pm[s, i] if c else nan,
                     "p_make_lo": lo[s, i] if c else nan,
                     "p_make_hi": hi[s, i] if c else nan,
+                    # the deals the seat won the auction with it, and whether that is
+                    # enough to advise it (min_maker_deals): an unjudged bid's rates
+                    # rest on few deals
+                    "as_maker": int(adv.win[s, c]) if c else 0,
+                    "judged": bool(adv.win[s, c] >= adv.min_maker) if c else False,
                     "ev": sc["ev"][s, c],
                     "ev_lo": sc["ev_lo"][s, c],
                     "ev_hi": sc["ev_hi"][s, c],

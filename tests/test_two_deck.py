@@ -628,3 +628,20 @@ def test_the_keep_of_both_copies_changes_only_the_hands_it_is_for():
     # the same contracts (the keep comes after the bidding), other hands kept
     assert np.array_equal(a[differ, L.H_BID], b[differ, L.H_BID])
     assert np.array_equal(a[differ, L.H_MAKER], b[differ, L.H_MAKER])
+
+
+def test_the_paired_script_can_hand_the_other_side_s_play_to_another_player():
+    """``--others``: the side whose parameter changes keeps the policy, the other seats
+    play with the one named (whether a rule tuned in self-play holds against another
+    player's defence); without it every seat plays the policy."""
+    from helpers import load_script
+
+    from cinch_sim.rules import make_rules
+
+    script = load_script("paired_params")
+    rules = make_rules("standard")
+    ps = script.policy_set(rules, "heuristic", [0, 2], "greedy")
+    assert [p.spec for p in ps.play] == ["heuristic", "greedy", "heuristic", "greedy"]
+    assert {p.spec for p in ps.bid} == {"heuristic"}
+    same = script.policy_set(rules, "heuristic", [0, 2], None)
+    assert {p.spec for p in same.play} == {"heuristic"}

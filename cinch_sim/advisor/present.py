@@ -310,6 +310,7 @@ def _by_trump(adv: Advice) -> dict[str, Any]:
     suits = adv.per_suit()
     mean, mean_lo, mean_hi = adv.mean_points_interval()
     margin, margin_lo, margin_hi = adv.margin()
+    judged = adv.judged()  # [suit, bid]: won on enough deals to be advised
     by_trump: dict[str, Any] = {}
     for s in adv.suits_run:
         bids = {}
@@ -335,7 +336,7 @@ def _by_trump(adv: Advice) -> dict[str, Any]:
                 "margin_hi": _f(margin_hi[s, c]),
                 "deals": int(adv.n[c]),
                 "as_maker": int(adv.win[s, c]),
-                "judged": bool(adv.win[s, c] >= adv.min_maker) if c else None,
+                "judged": bool(judged[s, i]) if c else None,
             }
             bids["pass" if c == 0 else str(int(b))] = entry
         d = suits[s]
@@ -389,6 +390,7 @@ def advice_frame(adv: Advice):
     pm, lo, hi = adv.p_make()
     sc = adv.score_change()
     suits = adv.per_suit()
+    judged = adv.judged()  # [suit, bid]: won on enough deals to be advised
     nan = float("nan")
     rows = []
     for s in adv.suits_run:
@@ -410,7 +412,7 @@ def advice_frame(adv: Advice):
                     # enough to advise it (min_maker_deals): an unjudged bid's rates
                     # rest on few deals
                     "as_maker": int(adv.win[s, c]) if c else 0,
-                    "judged": bool(adv.win[s, c] >= adv.min_maker) if c else False,
+                    "judged": bool(judged[s, i]) if c else False,
                     "ev": sc["ev"][s, c],
                     "ev_lo": sc["ev_lo"][s, c],
                     "ev_hi": sc["ev_hi"][s, c],

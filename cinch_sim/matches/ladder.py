@@ -329,9 +329,8 @@ class Ladder(Tables):
         false the units alone (the games' own spread, for the score's interval). A
         sweep has nothing else to resample, and the ratings are fitted to the same
         pool's mean, so each sits among its own resamples rather than at their end (a
-        sweep's real zero wins
-        were every resample's minimum, and the mean-0 scale then pushed every other
-        rating's resamples below it: "+569 [+534, +571]")."""
+        sweep's real zero wins were every resample's minimum, and the mean-0 scale then
+        pushed every other rating's resamples below it: "+569 [+534, +571]")."""
         names = [s.name for s in self.strategies]
         for c in self.matches:
             ps = c.unit_scores()

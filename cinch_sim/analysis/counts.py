@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from cinch_sim.analysis.features import FEATURES
 from cinch_sim.analysis.row_codes import SUM_NAMES, count_rows
 
 PEDRO_LABELS = ("none", "right", "left", "both")
@@ -26,17 +27,6 @@ HOLDERS = ("maker", "partner", "defender", "none")  # who held a Pedro after the
 FATES = ("saved", "lost", "out_of_play")  # captured by the holder's side, the other, neither
 SIDES = ("bidding_side", "defenders", "not_in_play")  # who captured a Pedro
 HONOUR_LETTERS = "TJQKA"  # bit 0 .. bit 4 of H_MAKER_HONOURS_DEALT
-
-#: Features the tables can be sliced by (``--by``), with what each means.
-FEATURES: dict[str, str] = {
-    "bid": "the contract (0: nobody bid, the dealer named trumps with no contract)",
-    "seat": "the maker's seat relative to the dealer (eldest bids first)",
-    "trumps": "trumps (the left card included) in the maker's dealt cards",
-    "pedros": "which Pedros the maker was dealt: none, right, left, both",
-    "high": "how many of A K Q J 10 of trumps the maker was dealt (0-5)",
-    "ace": "whether the maker was dealt the ace of trumps",
-    "honours": "which of A K Q J 10 of trumps the maker was dealt, e.g. AKT",
-}
 
 
 class AnalysisError(ValueError):

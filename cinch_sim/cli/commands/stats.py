@@ -8,6 +8,7 @@ import sys
 import click
 
 from cinch_sim import notation as N
+from cinch_sim.analysis.features import FEATURES
 from cinch_sim.analysis.intervals import FEW_HANDS
 from cinch_sim.cli.options import (
     AtLeast,
@@ -42,8 +43,8 @@ TABLE_TITLES = {
     "points": "Points taken per hand",
     "score_by_bid": "Points and score change by bid level",
 }
-# The names analysis.tables.table_names and analysis.counts.FEATURES give (a test keeps
-# them the same), written out so `stats --help` lists them without loading the kernel.
+# The names analysis.tables.table_names gives (a test keeps them the same), written out
+# so `stats --help` lists them without loading the kernel.
 TABLES = tuple(TABLE_TITLES)
 
 
@@ -73,7 +74,6 @@ CARD_TITLES = {
     "card_values_by_bid": "Make rate at each bid with and without each card (paired replays)",
 }
 REPLACEMENTS = ("trump", "plain")  # analysis.card_values.REPLACEMENTS (a test keeps them so)
-FEATURES = ("seat", "trumps", "pedros", "high", "ace", "honours", "bid")
 
 
 @click.command(
@@ -93,9 +93,8 @@ FEATURES = ("seat", "trumps", "pedros", "high", "ace", "honours", "bid")
     type=click.Choice(FEATURES),
     metavar="FEATURE",
     help="Hand feature(s) for the make-rate-by-bid table and chart lines (repeatable): "
-    "seat (the maker's, eldest hand to dealer), trumps (in his dealt cards), pedros (which he "
-    "was dealt), high (how many of A K Q J 10 of trumps), ace (whether he had the ace "
-    "of trumps), honours (which of A K Q J 10, e.g. AKT), bid. [default: trumps]",
+    + "; ".join(f"{name}, {what}" for name, what in FEATURES.items())
+    + ". [default: trumps]",
 )
 @click.option(
     "--table",
